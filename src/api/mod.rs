@@ -1,0 +1,200 @@
+//! The wasm-bindgen surface the TS layer calls (docs/core-api.md): module functions for the
+//! engine and `torch.webgpu`, and `RawTensor`, the handle class behind every TS `Tensor`.
+//! Errors become instances of the TS `TorchError` classes registered at init.
+
+mod tensor;
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use js_sys::{Function, Reflect};
+use wasm_bindgen::prelude::*;
+
+use crate::backend::webgpu::{AdapterSummary, WebGpuBackend};
+use crate::backend::Device;
+use crate::error::{Error, ErrorKind};
+use crate::{engine, ops, random};
+
+pub use tensor::RawTensor;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = setTimeout)]
+    pub(crate) fn set_timeout(f: &Function, ms: i32) -> JsValue;
+}
+
+thread_local! {
+    static ERROR_CLASSES: RefCell<HashMap<String, Function>> = RefCell::new(HashMap::new());
+    static ADAPTER: RefCell<Option<AdapterSummary>> = const { RefCell::new(None) };
+    pub(crate) static LIVE_HANDLES: Cell<u64> = const { Cell::new(0) };
+}
+
+/// An engine error as an instance of the registered JS class for its kind.
+pub(crate) fn to_js(e: Error) -> JsValue {
+    let ctor = ERROR_CLASSES.with(|c| {
+        let c = c.borrow();
+        c.get(e.kind.class_name())
+            .or_else(|| c.get(ErrorKind::Torch.class_name()))
+            .cloned()
+    });
+    if let Some(ctor) = ctor {
+        if let Ok(obj) =
+            Reflect::construct(&ctor, &js_sys::Array::of1(&JsValue::from_str(&e.message)))
+        {
+            return obj;
+        }
+    }
+    let err = js_sys::Error::new(&e.message);
+    err.set_name(e.kind.class_name());
+    err.into()
+}
+
+pub(crate) type JsResult<T> = Result<T, JsValue>;
+
+pub(crate) fn js<T>(r: crate::Result<T>) -> JsResult<T> {
+    r.map_err(to_js)
+}
+
+/// Creates the WebGPU device (unless `device` is "cpu") and picks the default device. Resolves to
+/// the default device's name.
+#[wasm_bindgen]
+pub async fn init(device: String) -> JsResult<String> {
+    console_error_panic_hook::set_once();
+    if device != "cpu" && !engine::has_gpu() {
+        if let Some(gpu) = WebGpuBackend::create().await {
+            ADAPTER.with(|a| *a.borrow_mut() = Some(gpu.summary().clone()));
+            engine::set_gpu(gpu);
+        }
+    }
+    let want =
+        match device.as_str() {
+            "cpu" => Device::Cpu,
+            "webgpu" => Device::WebGpu,
+            "auto" => {
+                if engine::has_gpu() {
+                    Device::WebGpu
+                } else {
+                    Device::Cpu
+                }
+            }
+            other => return Err(to_js(crate::err!(
+                Device,
+                "Expected one of cpu, webgpu, auto device type at start of device string: {other}"
+            ))),
+        };
+    js(engine::set_default_device(want))?;
+    Ok(want.name().to_string())
+}
+
+#[wasm_bindgen]
+pub fn webgpu_available() -> bool {
+    engine::has_gpu()
+}
+
+#[wasm_bindgen]
+pub fn default_device() -> u32 {
+    engine::default_device() as u32
+}
+
+#[wasm_bindgen]
+pub fn set_default_device(device: u32) -> JsResult<()> {
+    js(Device::from_code(device).and_then(engine::set_default_device))
+}
+
+#[wasm_bindgen]
+pub fn adapter_info() -> JsResult<JsValue> {
+    ADAPTER.with(|a| match &*a.borrow() {
+        Some(s) => serde_wasm_bindgen::to_value(s).map_err(|e| JsValue::from_str(&e.to_string())),
+        None => Ok(JsValue::NULL),
+    })
+}
+
+#[wasm_bindgen]
+pub fn register_error_class(kind: String, ctor: Function) {
+    ERROR_CLASSES.with(|c| c.borrow_mut().insert(kind, ctor));
+}
+
+#[wasm_bindgen]
+pub fn op_id(name: &str) -> i32 {
+    ops::Op::by_name(name).map_or(-1, |o| o as i32)
+}
+
+#[wasm_bindgen]
+pub fn op_names() -> Vec<String> {
+    ops::TABLE.iter().map(|r| r.name.to_string()).collect()
+}
+
+#[wasm_bindgen]
+pub fn op_arity(id: u32) -> u32 {
+    ops::Op::from_id(id).map_or(0, |o| o.info().arity() as u32)
+}
+
+#[wasm_bindgen]
+pub fn manual_seed(seed: f64) {
+    random::manual_seed(seed as u64);
+}
+
+fn each_backend(f: impl Fn(&dyn crate::backend::Backend)) {
+    for d in [Device::Cpu, Device::WebGpu] {
+        if let Ok(b) = engine::backend(d) {
+            f(b.as_ref());
+        }
+    }
+}
+
+#[wasm_bindgen]
+pub fn flush() {
+    each_backend(|b| b.flush());
+}
+
+#[wasm_bindgen]
+pub async fn sync() -> JsResult<()> {
+    match engine::backend(Device::WebGpu) {
+        Ok(b) => js(b.sync().await),
+        Err(_) => Ok(()),
+    }
+}
+
+#[wasm_bindgen]
+pub fn set_batch_threshold(n: u32) {
+    each_backend(|b| b.set_batch_threshold(n as usize));
+}
+
+#[wasm_bindgen]
+pub fn set_batch_delay(ms: u32) {
+    each_backend(|b| b.set_batch_delay(ms));
+}
+
+#[wasm_bindgen]
+pub fn empty_cache() {
+    each_backend(|b| b.empty_cache());
+}
+
+#[wasm_bindgen]
+pub fn pending_count() -> u32 {
+    engine::backend(engine::default_device()).map_or(0, |b| b.stats().pending as u32)
+}
+
+/// Counters of the default device's backend, plus the number of live tensor handles.
+#[wasm_bindgen]
+pub fn runtime_stats() -> JsResult<JsValue> {
+    let b = js(engine::backend(engine::default_device()))?;
+    let s = b.stats();
+    let obj = serde_wasm_bindgen::to_value(&s).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    Reflect::set(
+        &obj,
+        &"live_tensors".into(),
+        &JsValue::from_f64(LIVE_HANDLES.with(|c| c.get()) as f64),
+    )?;
+    Reflect::set(
+        &obj,
+        &"device".into(),
+        &JsValue::from_str(b.device().name()),
+    )?;
+    Ok(obj)
+}
+
+#[wasm_bindgen]
+pub fn set_debug_print_shaders(on: bool) {
+    crate::debug::set_dump_shaders(on);
+}

@@ -1,0 +1,206 @@
+//! `RawTensor`: the wasm-bindgen handle class. One method per engine op; integer codes and typed
+//! arrays in, a new handle or a thrown `TorchError` out. No math here.
+
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+
+use super::{js, JsResult, LIVE_HANDLES};
+use crate::backend::Device;
+use crate::dtype::DType;
+use crate::ops::Op;
+use crate::shape::checked_shape;
+use crate::tensor::Tensor;
+use crate::{bail, Result};
+
+#[wasm_bindgen]
+pub struct RawTensor {
+    t: Tensor,
+}
+
+impl RawTensor {
+    fn wrap(t: Tensor) -> RawTensor {
+        LIVE_HANDLES.with(|c| c.set(c.get() + 1));
+        RawTensor { t }
+    }
+
+    fn op(r: Result<Tensor>) -> JsResult<RawTensor> {
+        js(r).map(RawTensor::wrap)
+    }
+
+    pub fn tensor(&self) -> &Tensor {
+        &self.t
+    }
+}
+
+impl Drop for RawTensor {
+    fn drop(&mut self) {
+        LIVE_HANDLES.with(|c| c.set(c.get().saturating_sub(1)));
+    }
+}
+
+fn shape_of(shape: &[i32]) -> Result<Vec<usize>> {
+    checked_shape(&shape.iter().map(|&s| s as i64).collect::<Vec<_>>())
+}
+
+fn dims(d: &[i32]) -> Vec<i64> {
+    d.iter().map(|&x| x as i64).collect()
+}
+
+fn op_of(id: u32) -> Result<Op> {
+    match Op::from_id(id) {
+        Some(op) => Ok(op),
+        None => bail!(Torch, "unknown op id {id}"),
+    }
+}
+
+fn args(dtype: u32, device: u32) -> Result<(DType, Device)> {
+    Ok((DType::from_code(dtype)?, Device::from_code(device)?))
+}
+
+#[wasm_bindgen]
+impl RawTensor {
+    pub fn from_f64(data: &[f64], shape: &[i32], dtype: u32, device: u32) -> JsResult<RawTensor> {
+        RawTensor::op(shape_of(shape).and_then(|s| {
+            let (dt, dev) = args(dtype, device)?;
+            Tensor::from_f64(data, &s, dt, dev)
+        }))
+    }
+
+    pub fn from_f32(data: &[f32], shape: &[i32], device: u32) -> JsResult<RawTensor> {
+        RawTensor::op(
+            shape_of(shape).and_then(|s| Tensor::from_f32(data, &s, Device::from_code(device)?)),
+        )
+    }
+
+    pub fn full(shape: &[i32], value: f64, dtype: u32, device: u32) -> JsResult<RawTensor> {
+        RawTensor::op(shape_of(shape).and_then(|s| {
+            let (dt, dev) = args(dtype, device)?;
+            Tensor::full(&s, value, dt, dev)
+        }))
+    }
+
+    pub fn arange(start: f64, end: f64, step: f64, dtype: u32, device: u32) -> JsResult<RawTensor> {
+        RawTensor::op(
+            args(dtype, device).and_then(|(dt, dev)| Tensor::arange(start, end, step, dt, dev)),
+        )
+    }
+
+    pub fn rand(shape: &[i32], dtype: u32, device: u32) -> JsResult<RawTensor> {
+        RawTensor::op(shape_of(shape).and_then(|s| {
+            let (dt, dev) = args(dtype, device)?;
+            Tensor::rand(&s, dt, dev)
+        }))
+    }
+
+    pub fn randn(shape: &[i32], dtype: u32, device: u32) -> JsResult<RawTensor> {
+        RawTensor::op(shape_of(shape).and_then(|s| {
+            let (dt, dev) = args(dtype, device)?;
+            Tensor::randn(&s, dt, dev)
+        }))
+    }
+
+    pub fn shape(&self) -> Vec<i32> {
+        self.t.shape().iter().map(|&s| s as i32).collect()
+    }
+
+    pub fn strides(&self) -> Vec<i32> {
+        self.t.layout.strides.iter().map(|&s| s as i32).collect()
+    }
+
+    pub fn offset(&self) -> u32 {
+        self.t.layout.offset as u32
+    }
+
+    pub fn dtype(&self) -> u32 {
+        self.t.dtype.code()
+    }
+
+    pub fn device(&self) -> u32 {
+        self.t.device() as u32
+    }
+
+    pub fn numel(&self) -> f64 {
+        self.t.numel() as f64
+    }
+
+    pub fn is_contiguous(&self) -> bool {
+        self.t.layout.is_contiguous()
+    }
+
+    pub fn unary(&self, op: u32) -> JsResult<RawTensor> {
+        RawTensor::op(op_of(op).and_then(|op| self.t.unary(op)))
+    }
+
+    pub fn binary(&self, op: u32, other: &RawTensor) -> JsResult<RawTensor> {
+        RawTensor::op(op_of(op).and_then(|op| self.t.binary(op, &other.t)))
+    }
+
+    pub fn binary_scalar(&self, op: u32, value: f64, reverse: bool) -> JsResult<RawTensor> {
+        RawTensor::op(op_of(op).and_then(|op| self.t.binary_scalar(op, value, reverse)))
+    }
+
+    pub fn sum(&self, dims_: &[i32], keepdim: bool) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.sum(&dims(dims_), keepdim))
+    }
+
+    pub fn mean(&self, dims_: &[i32], keepdim: bool) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.mean(&dims(dims_), keepdim))
+    }
+
+    pub fn matmul(&self, other: &RawTensor) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.matmul(&other.t))
+    }
+
+    pub fn reshape(&self, shape: &[i32]) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.reshape(&dims(shape)))
+    }
+
+    pub fn view(&self, shape: &[i32]) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.view(&dims(shape)))
+    }
+
+    pub fn permute(&self, order: &[i32]) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.permute(&dims(order)))
+    }
+
+    pub fn transpose(&self, d0: i32, d1: i32) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.transpose(d0 as i64, d1 as i64))
+    }
+
+    pub fn expand(&self, shape: &[i32]) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.expand(&dims(shape)))
+    }
+
+    pub fn contiguous(&self) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.contiguous())
+    }
+
+    pub fn to_dtype(&self, dtype: u32) -> JsResult<RawTensor> {
+        RawTensor::op(DType::from_code(dtype).and_then(|d| self.t.to_dtype(d)))
+    }
+
+    #[wasm_bindgen(js_name = clone)]
+    pub fn clone_(&self) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.deep_clone())
+    }
+
+    /// The values in row-major order as a typed array (see docs/core-api.md).
+    pub fn read(&self) -> Promise {
+        let t = self.t.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let words = js(t.read_words().await)?;
+            Ok(match t.dtype {
+                DType::Float32 => {
+                    js_sys::Float32Array::from(bytemuck::cast_slice::<u32, f32>(&words)).into()
+                }
+                DType::Int32 | DType::Int64 => {
+                    js_sys::Int32Array::from(bytemuck::cast_slice::<u32, i32>(&words)).into()
+                }
+                DType::UInt8 | DType::Bool => {
+                    let bytes: Vec<u8> = words.iter().map(|&w| w as u8).collect();
+                    js_sys::Uint8Array::from(bytes.as_slice()).into()
+                }
+            })
+        })
+    }
+}

@@ -1,0 +1,291 @@
+//! The CPU backend: plain Rust reference kernels over the same kernel descriptions the WebGPU
+//! backend compiles to WGSL. It is the fallback when no adapter exists and the oracle in tests, so
+//! it favours clarity; it computes in the same types (f32 / i32) as the GPU kernels.
+
+use std::cell::RefCell;
+
+use super::{
+    Backend, BufId, Device, Elementwise, Func, Input, LocalFuture, Matmul, Operand, Reduce,
+    ReduceOp, Stats,
+};
+use crate::dtype::{Compute, DType};
+use crate::error::Result;
+use crate::ops::table::CpuFn;
+
+#[derive(Default)]
+struct State {
+    bufs: Vec<Option<Vec<u32>>>,
+    free_ids: Vec<BufId>,
+    stats: Stats,
+}
+
+#[derive(Default)]
+pub struct CpuBackend {
+    state: RefCell<State>,
+}
+
+/// A value in a kernel's compute type.
+#[derive(Clone, Copy, Debug)]
+enum V {
+    F(f32),
+    I(i32),
+}
+
+fn load(word: u32, dtype: DType, c: Compute) -> V {
+    match (dtype.compute(), c) {
+        (Compute::F32, Compute::F32) => V::F(f32::from_bits(word)),
+        (Compute::F32, _) => V::I(f32::from_bits(word) as i32),
+        (_, Compute::F32) => V::F(word as i32 as f32),
+        (_, _) => V::I(word as i32),
+    }
+}
+
+fn scalar(x: f64, c: Compute) -> V {
+    match c {
+        Compute::F32 => V::F(x as f32),
+        _ => V::I(x as i32),
+    }
+}
+
+/// Stores a compute value as `dtype` (the twin of `store_*` in `shaders/common.wgsl`).
+fn store(v: V, dtype: DType) -> u32 {
+    match (v, dtype) {
+        (V::F(x), DType::Float32) => x.to_bits(),
+        (V::F(x), DType::Int32 | DType::Int64) => x as i32 as u32,
+        (V::F(x), DType::UInt8) => (x as i32 as u32) & 255,
+        (V::F(x), DType::Bool) => (x != 0.0) as u32,
+        (V::I(x), DType::Float32) => (x as f32).to_bits(),
+        (V::I(x), DType::Int32 | DType::Int64) => x as u32,
+        (V::I(x), DType::UInt8) => (x as u32) & 255,
+        (V::I(x), DType::Bool) => (x != 0) as u32,
+    }
+}
+
+/// Visits every index of `shape` in row-major order, passing each operand's storage offset.
+fn for_each_offset(shape: &[usize], ops: &[(usize, &[usize])], mut f: impl FnMut(usize, &[usize])) {
+    let n: usize = shape.iter().product();
+    let mut idx = vec![0usize; shape.len()];
+    let mut offs: Vec<usize> = ops.iter().map(|o| o.0).collect();
+    for i in 0..n {
+        f(i, &offs);
+        for d in (0..shape.len()).rev() {
+            idx[d] += 1;
+            for (o, (_, st)) in offs.iter_mut().zip(ops) {
+                *o += st[d];
+            }
+            if idx[d] < shape[d] {
+                break;
+            }
+            for (o, (_, st)) in offs.iter_mut().zip(ops) {
+                *o -= st[d] * shape[d];
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+impl CpuBackend {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn with_buf<R>(&self, id: BufId, f: impl FnOnce(&Vec<u32>) -> R) -> R {
+        let st = self.state.borrow();
+        f(st.bufs[id as usize].as_ref().expect("live buffer"))
+    }
+
+    fn put(&self, id: BufId, data: Vec<u32>) {
+        let mut st = self.state.borrow_mut();
+        let buf = st.bufs[id as usize].as_mut().expect("live buffer");
+        buf[..data.len()].copy_from_slice(&data);
+    }
+
+    fn gather(&self, o: &Operand, shape: &[usize], c: Compute) -> Vec<V> {
+        self.with_buf(o.buf, |buf| {
+            let mut out = Vec::with_capacity(shape.iter().product());
+            for_each_offset(shape, &[(o.offset, &o.strides)], |_, offs| {
+                out.push(load(buf[offs[0]], o.dtype, c))
+            });
+            out
+        })
+    }
+}
+
+impl Backend for CpuBackend {
+    fn device(&self) -> Device {
+        Device::Cpu
+    }
+
+    fn alloc(&self, bytes: u64) -> Result<BufId> {
+        let words = bytes.div_ceil(4) as usize;
+        let mut data = Vec::new();
+        if data.try_reserve_exact(words).is_err() {
+            crate::bail!(OutOfMemory, "CPU: tried to allocate {bytes} bytes");
+        }
+        data.resize(words, 0);
+        let mut st = self.state.borrow_mut();
+        let id = match st.free_ids.pop() {
+            Some(id) => {
+                st.bufs[id as usize] = Some(data);
+                id
+            }
+            None => {
+                st.bufs.push(Some(data));
+                (st.bufs.len() - 1) as BufId
+            }
+        };
+        st.stats.allocations += 1;
+        st.stats.live_buffers += 1;
+        st.stats.active_bytes += words as u64 * 4;
+        st.stats.peak_bytes = st.stats.peak_bytes.max(st.stats.active_bytes);
+        Ok(id)
+    }
+
+    fn release(&self, id: BufId) {
+        let mut st = self.state.borrow_mut();
+        if let Some(buf) = st.bufs[id as usize].take() {
+            st.stats.active_bytes -= buf.len() as u64 * 4;
+            st.stats.live_buffers -= 1;
+            st.free_ids.push(id);
+        }
+    }
+
+    fn upload(&self, words: &[u32]) -> Result<BufId> {
+        let id = self.alloc(words.len() as u64 * 4)?;
+        self.put(id, words.to_vec());
+        Ok(id)
+    }
+
+    fn read(&self, id: BufId, offset: usize, len: usize) -> LocalFuture<Result<Vec<u32>>> {
+        let data = self.with_buf(id, |b| b[offset..offset + len].to_vec());
+        Box::pin(async move { Ok(data) })
+    }
+
+    fn elementwise(&self, k: &Elementwise) -> Result<()> {
+        let n: usize = k.shape.iter().product();
+        let args: Vec<Vec<V>> = k
+            .inputs
+            .iter()
+            .map(|inp| match inp {
+                Input::Tensor(o) => self.gather(o, &k.shape, k.compute),
+                Input::Scalar(x) => vec![scalar(*x, k.compute); n],
+            })
+            .collect();
+        let out: Vec<u32> = (0..n)
+            .map(|i| {
+                let v = match k.func {
+                    Func::Cast => args[0][i],
+                    Func::Op(op) => apply(op.info().cpu, args[0][i], args.get(1).map(|a| a[i])),
+                };
+                store(v, k.out_dtype)
+            })
+            .collect();
+        self.put(k.out, out);
+        Ok(())
+    }
+
+    fn reduce(&self, k: &Reduce) -> Result<()> {
+        let shape: Vec<usize> = k.outer.iter().chain(&k.inner).copied().collect();
+        let vals = self.gather(&k.input, &shape, k.compute);
+        let r: usize = k.inner.iter().product();
+        let n: usize = k.outer.iter().product();
+        let out = (0..n)
+            .map(|o| {
+                let row = &vals[o * r..o * r + r];
+                let v = match k.compute {
+                    Compute::F32 => {
+                        let s: f32 = row
+                            .iter()
+                            .map(|v| if let V::F(x) = v { *x } else { 0.0 })
+                            .sum();
+                        V::F(if k.op == ReduceOp::Mean {
+                            s / r as f32
+                        } else {
+                            s
+                        })
+                    }
+                    _ => V::I(row.iter().fold(0i32, |s, v| {
+                        if let V::I(x) = v {
+                            s.wrapping_add(*x)
+                        } else {
+                            s
+                        }
+                    })),
+                };
+                store(v, k.out_dtype)
+            })
+            .collect();
+        self.put(k.out, out);
+        Ok(())
+    }
+
+    fn matmul(&self, k: &Matmul) -> Result<()> {
+        let c = k.dtype.compute();
+        let mut shape_a = k.batch.clone();
+        shape_a.extend([k.m, k.k]);
+        let mut shape_b = k.batch.clone();
+        shape_b.extend([k.k, k.n]);
+        let a = self.gather(&k.a, &shape_a, c);
+        let b = self.gather(&k.b, &shape_b, c);
+        let batches: usize = k.batch.iter().product();
+        let mut out = Vec::with_capacity(batches * k.m * k.n);
+        for bi in 0..batches {
+            let (ab, bb) = (&a[bi * k.m * k.k..], &b[bi * k.k * k.n..]);
+            for i in 0..k.m {
+                for j in 0..k.n {
+                    let v = match c {
+                        Compute::F32 => V::F(
+                            (0..k.k)
+                                .map(|p| f(ab[i * k.k + p]) * f(bb[p * k.n + j]))
+                                .sum(),
+                        ),
+                        _ => V::I((0..k.k).fold(0i32, |s, p| {
+                            s.wrapping_add(int(ab[i * k.k + p]).wrapping_mul(int(bb[p * k.n + j])))
+                        })),
+                    };
+                    out.push(store(v, k.dtype));
+                }
+            }
+        }
+        self.put(k.out, out);
+        Ok(())
+    }
+
+    fn flush(&self) {}
+
+    fn sync(&self) -> LocalFuture<Result<()>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    fn stats(&self) -> Stats {
+        self.state.borrow().stats.clone()
+    }
+}
+
+fn f(v: V) -> f32 {
+    match v {
+        V::F(x) => x,
+        V::I(x) => x as f32,
+    }
+}
+
+fn int(v: V) -> i32 {
+    match v {
+        V::F(x) => x as i32,
+        V::I(x) => x,
+    }
+}
+
+fn apply(cpu: CpuFn, a: V, b: Option<V>) -> V {
+    let b = b.unwrap_or(V::I(0));
+    match (cpu, a) {
+        (CpuFn::Unary(ff, _), V::F(x)) => V::F(ff(x)),
+        (CpuFn::Unary(_, fi), V::I(x)) => V::I(fi.expect("integer op promoted to float")(x)),
+        (CpuFn::Binary(ff, _), V::F(x)) => V::F(ff(x, f(b))),
+        (CpuFn::Binary(_, fi), V::I(x)) => {
+            V::I(fi.expect("integer op promoted to float")(x, int(b)))
+        }
+        (CpuFn::Compare(ff, _), V::F(x)) => V::I(ff(x, f(b)) as i32),
+        (CpuFn::Compare(_, fi), V::I(x)) => V::I(fi(x, int(b)) as i32),
+    }
+}

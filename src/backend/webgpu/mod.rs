@@ -1,0 +1,775 @@
+//! The WebGPU backend (wgpu): the browser's WebGPU through wasm, Dawn in Node, Vulkan natively.
+//!
+//! Work is recorded into one open compute pass and submitted when `batch_threshold` dispatches
+//! are pending, when the 16 ms timer fires (wasm), or on read/sync (DESIGN.md "path of one call").
+//! Kernel parameters go into a uniform arena (a 256-byte slot per dispatch, bound with a dynamic
+//! offset) written once per submit, so recording a dispatch allocates no GPU memory.
+
+mod codegen;
+mod pool;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
+use std::sync::{Arc, Mutex};
+
+use self::codegen::KernelKey;
+use self::pool::{size_class, Pool};
+use super::{Backend, BufId, Device, Elementwise, Input, LocalFuture, Matmul, Reduce, Stats};
+use crate::error::Result;
+use crate::shape::{coalesce, contiguous_strides};
+use crate::{bail, err};
+
+const SLOT_BYTES: u64 = 256;
+const SLOT_WORDS: usize = 64;
+const ARENA_SLOTS: usize = 256;
+const MAX_RANK: usize = 8;
+const WG: u32 = 256;
+const MAX_GROUPS: u32 = 65_535;
+const STORAGE_USAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
+    .union(wgpu::BufferUsages::COPY_SRC)
+    .union(wgpu::BufferUsages::COPY_DST);
+
+/// What `torch.webgpu.getCapabilities()` reports.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct AdapterSummary {
+    pub name: String,
+    pub vendor: String,
+    pub architecture: String,
+    pub description: String,
+    pub backend: String,
+    pub features: Vec<String>,
+    pub limits: HashMap<String, u64>,
+}
+
+struct Kernel {
+    pipeline: wgpu::ComputePipeline,
+    layout: Rc<wgpu::BindGroupLayout>,
+}
+
+struct State {
+    bufs: Vec<Option<(wgpu::Buffer, u64)>>,
+    free_ids: Vec<BufId>,
+    pool: Pool<wgpu::Buffer>,
+    staging: Pool<wgpu::Buffer>,
+    kernels: HashMap<KernelKey, Rc<Kernel>>,
+    layouts: HashMap<usize, (Rc<wgpu::BindGroupLayout>, Rc<wgpu::PipelineLayout>)>,
+    encoder: Option<wgpu::CommandEncoder>,
+    pass: Option<wgpu::ComputePass<'static>>,
+    arena: Vec<u32>,
+    slots_used: usize,
+    threshold: usize,
+    delay_ms: u32,
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    timer_armed: bool,
+    stats: Stats,
+}
+
+pub struct WebGpuBackend {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    arena_buf: wgpu::Buffer,
+    summary: AdapterSummary,
+    errors: Arc<Mutex<Vec<String>>>,
+    me: Weak<WebGpuBackend>,
+    st: RefCell<State>,
+}
+
+impl WebGpuBackend {
+    /// Requests an adapter and device; `None` when there is no adapter.
+    pub async fn create() -> Option<Rc<WebGpuBackend>> {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = if cfg!(target_arch = "wasm32") {
+            wgpu::Backends::BROWSER_WEBGPU
+        } else {
+            wgpu::Backends::VULKAN
+        };
+        let instance = wgpu::Instance::new(desc);
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                ..Default::default()
+            })
+            .await
+            .ok()?;
+        let limits = adapter.limits();
+        let mut required = wgpu::Limits::downlevel_defaults();
+        // Ask for what the adapter has where it matters for large tensors.
+        required.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size;
+        required.max_buffer_size = limits.max_buffer_size;
+        required.max_storage_buffers_per_shader_stage =
+            limits.max_storage_buffers_per_shader_stage.min(8);
+        required.max_compute_invocations_per_workgroup = 256;
+        required.max_compute_workgroup_size_x = 256;
+        required.max_compute_workgroup_size_y = 256;
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("webtorch"),
+                required_features: wgpu::Features::empty(),
+                required_limits: required,
+                ..Default::default()
+            })
+            .await
+            .ok()?;
+        let errors = Arc::new(Mutex::new(Vec::new()));
+        let sink = errors.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            if let Ok(mut v) = sink.lock() {
+                v.push(e.to_string());
+            }
+        }));
+        let info = adapter.get_info();
+        let dl = device.limits();
+        let limits: HashMap<String, u64> = [
+            ("maxBufferSize", dl.max_buffer_size),
+            (
+                "maxStorageBufferBindingSize",
+                dl.max_storage_buffer_binding_size as u64,
+            ),
+            (
+                "maxComputeWorkgroupSizeX",
+                dl.max_compute_workgroup_size_x as u64,
+            ),
+            (
+                "maxComputeInvocationsPerWorkgroup",
+                dl.max_compute_invocations_per_workgroup as u64,
+            ),
+            (
+                "maxComputeWorkgroupsPerDimension",
+                dl.max_compute_workgroups_per_dimension as u64,
+            ),
+            (
+                "maxComputeWorkgroupStorageSize",
+                dl.max_compute_workgroup_storage_size as u64,
+            ),
+            (
+                "maxStorageBuffersPerShaderStage",
+                dl.max_storage_buffers_per_shader_stage as u64,
+            ),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        let summary = AdapterSummary {
+            name: info.name.clone(),
+            vendor: format!("{:#x}", info.vendor),
+            architecture: info.driver.clone(),
+            description: info.driver_info.clone(),
+            backend: format!("{:?}", info.backend),
+            features: adapter
+                .features()
+                .iter_names()
+                .map(|(n, _)| n.to_lowercase())
+                .collect(),
+            limits,
+        };
+        let arena_buf = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("webtorch:meta-arena"),
+            size: SLOT_BYTES * ARENA_SLOTS as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        Some(Rc::new_cyclic(|me| WebGpuBackend {
+            device,
+            queue,
+            arena_buf,
+            summary,
+            errors,
+            me: me.clone(),
+            st: RefCell::new(State {
+                bufs: Vec::new(),
+                free_ids: Vec::new(),
+                pool: Pool::default(),
+                staging: Pool::default(),
+                kernels: HashMap::new(),
+                layouts: HashMap::new(),
+                encoder: None,
+                pass: None,
+                arena: vec![0; SLOT_WORDS * ARENA_SLOTS],
+                slots_used: 0,
+                threshold: 64,
+                delay_ms: 16,
+                timer_armed: false,
+                stats: Stats::default(),
+            }),
+        }))
+    }
+
+    pub fn summary(&self) -> &AdapterSummary {
+        &self.summary
+    }
+
+    /// Validation errors reported by the device since the last check, as a `DeviceError`.
+    fn take_errors(&self) -> Result<()> {
+        let mut v = self
+            .errors
+            .lock()
+            .map_err(|_| err!(Device, "WebGPU error log poisoned"))?;
+        if v.is_empty() {
+            return Ok(());
+        }
+        let msg = v.join("\n");
+        v.clear();
+        bail!(Device, "WebGPU error: {msg}")
+    }
+
+    fn kernel(&self, st: &mut State, key: &KernelKey, n_storage: usize) -> Rc<Kernel> {
+        if let Some(k) = st.kernels.get(key) {
+            return k.clone();
+        }
+        let (bgl, pl) = st
+            .layouts
+            .entry(n_storage)
+            .or_insert_with(|| {
+                let mut entries = vec![wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: true,
+                        min_binding_size: wgpu::BufferSize::new(SLOT_BYTES),
+                    },
+                    count: None,
+                }];
+                for i in 0..n_storage {
+                    entries.push(wgpu::BindGroupLayoutEntry {
+                        binding: 1 + i as u32,
+                        visibility: wgpu::ShaderStages::COMPUTE,
+                        ty: wgpu::BindingType::Buffer {
+                            ty: wgpu::BufferBindingType::Storage { read_only: i > 0 },
+                            has_dynamic_offset: false,
+                            min_binding_size: None,
+                        },
+                        count: None,
+                    });
+                }
+                let bgl = self
+                    .device
+                    .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: Some("webtorch:layout"),
+                        entries: &entries,
+                    });
+                let pl = self
+                    .device
+                    .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                        label: Some("webtorch:pipeline-layout"),
+                        bind_group_layouts: &[Some(&bgl)],
+                        immediate_size: 0,
+                    });
+                (Rc::new(bgl), Rc::new(pl))
+            })
+            .clone();
+        let label = codegen::label(key);
+        let src = codegen::source(key);
+        if crate::debug::dump_shaders() {
+            crate::debug::log(&format!("// {label}\n{src}"));
+        }
+        let module = self
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(&label),
+                source: wgpu::ShaderSource::Wgsl(src.into()),
+            });
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&label),
+                layout: Some(&pl),
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+        st.stats.pipelines += 1;
+        let k = Rc::new(Kernel {
+            pipeline,
+            layout: bgl,
+        });
+        st.kernels.insert(key.clone(), k.clone());
+        k
+    }
+
+    fn buffer(st: &State, id: BufId) -> wgpu::Buffer {
+        st.bufs[id as usize]
+            .as_ref()
+            .expect("live buffer")
+            .0
+            .clone()
+    }
+
+    /// Records one dispatch into the open pass; flushes when the batch is full.
+    fn dispatch(
+        &self,
+        key: &KernelKey,
+        meta: &[u32],
+        buffers: &[BufId],
+        groups: (u32, u32, u32),
+    ) -> Result<()> {
+        let mut st = self.st.borrow_mut();
+        if st.slots_used == ARENA_SLOTS {
+            self.flush_locked(&mut st);
+        }
+        let kernel = self.kernel(&mut st, key, buffers.len());
+        let slot = st.slots_used;
+        st.slots_used += 1;
+        st.arena[slot * SLOT_WORDS..slot * SLOT_WORDS + meta.len()].copy_from_slice(meta);
+        let bufs: Vec<wgpu::Buffer> = buffers.iter().map(|&b| Self::buffer(&st, b)).collect();
+        let mut entries = vec![wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: &self.arena_buf,
+                offset: 0,
+                size: wgpu::BufferSize::new(SLOT_BYTES),
+            }),
+        }];
+        for (i, b) in bufs.iter().enumerate() {
+            entries.push(wgpu::BindGroupEntry {
+                binding: 1 + i as u32,
+                resource: b.as_entire_binding(),
+            });
+        }
+        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &kernel.layout,
+            entries: &entries,
+        });
+        if st.pass.is_none() {
+            let mut encoder = self
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("webtorch:batch"),
+                });
+            let pass = encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("webtorch:pass"),
+                    timestamp_writes: None,
+                })
+                .forget_lifetime();
+            st.encoder = Some(encoder);
+            st.pass = Some(pass);
+        }
+        let pass = st.pass.as_mut().expect("open pass");
+        pass.set_pipeline(&kernel.pipeline);
+        pass.set_bind_group(0, &bind_group, &[(slot as u64 * SLOT_BYTES) as u32]);
+        pass.dispatch_workgroups(groups.0, groups.1, groups.2);
+        st.stats.dispatches += 1;
+        st.stats.pending += 1;
+        if st.stats.pending as usize >= st.threshold {
+            self.flush_locked(&mut st);
+        } else {
+            self.arm_timer(&mut st);
+        }
+        Ok(())
+    }
+
+    /// Ends the open pass and submits it, with `extra` commands appended (reads' copies).
+    fn flush_locked(&self, st: &mut State) {
+        self.submit_with(st, |_| {});
+    }
+
+    fn submit_with(&self, st: &mut State, extra: impl FnOnce(&mut wgpu::CommandEncoder)) {
+        st.pass = None; // ends the pass
+        let mut encoder = match st.encoder.take() {
+            Some(e) => e,
+            None => self
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("webtorch:batch"),
+                }),
+        };
+        extra(&mut encoder);
+        if st.slots_used > 0 {
+            let words = &st.arena[..st.slots_used * SLOT_WORDS];
+            self.queue
+                .write_buffer(&self.arena_buf, 0, bytemuck::cast_slice(words));
+        }
+        self.queue.submit([encoder.finish()]);
+        st.slots_used = 0;
+        st.stats.pending = 0;
+        st.stats.submits += 1;
+        st.pool.on_submit();
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn arm_timer(&self, st: &mut State) {
+        use wasm_bindgen::JsCast;
+        if st.timer_armed || st.delay_ms == 0 {
+            return;
+        }
+        st.timer_armed = true;
+        let me = self.me.clone();
+        let cb = wasm_bindgen::closure::Closure::once_into_js(move || {
+            if let Some(me) = me.upgrade() {
+                let mut st = me.st.borrow_mut();
+                st.timer_armed = false;
+                if st.stats.pending > 0 {
+                    me.flush_locked(&mut st);
+                }
+            }
+        });
+        crate::api::set_timeout(cb.unchecked_ref(), st.delay_ms as i32);
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn arm_timer(&self, _st: &mut State) {
+        // Native callers (tests, benchmarks) have no event loop: reads and sync flush.
+        let _ = &self.me;
+    }
+
+    fn alloc_buffer(
+        &self,
+        class: u64,
+        usage: wgpu::BufferUsages,
+        label: &str,
+    ) -> Result<wgpu::Buffer> {
+        if class > self.device.limits().max_buffer_size {
+            bail!(
+                OutOfMemory,
+                "WebGPU: tried to allocate {class} bytes, more than this adapter's maxBufferSize ({})",
+                self.device.limits().max_buffer_size
+            );
+        }
+        Ok(self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: class,
+            usage,
+            mapped_at_creation: false,
+        }))
+    }
+
+    /// Dispatch grid for `n` workgroups (2-D when `n` exceeds one dimension's limit).
+    fn grid(n: u32) -> (u32, u32) {
+        if n <= MAX_GROUPS {
+            (n.max(1), 1)
+        } else {
+            let y = n.div_ceil(MAX_GROUPS);
+            (n.div_ceil(y), y)
+        }
+    }
+}
+
+impl WebGpuBackend {
+    /// A pooled buffer; `clean` asks for one no recorded work uses (uploads need that).
+    fn alloc_from_pool(&self, bytes: u64, clean: bool) -> Result<BufId> {
+        let class = size_class(bytes);
+        let limit = self.device.limits().max_storage_buffer_binding_size as u64;
+        if class > limit {
+            bail!(
+                OutOfMemory,
+                "WebGPU: a tensor of {bytes} bytes exceeds this adapter's maxStorageBufferBindingSize ({limit} bytes)"
+            );
+        }
+        let mut st = self.st.borrow_mut();
+        let pooled = if clean {
+            st.pool.take_clean(class)
+        } else {
+            st.pool.take(class)
+        };
+        let buf = match pooled {
+            Some(b) => {
+                st.stats.reuses += 1;
+                b
+            }
+            None => {
+                st.stats.allocations += 1;
+                self.alloc_buffer(class, STORAGE_USAGE, "webtorch:tensor")?
+            }
+        };
+        st.stats.active_bytes += class;
+        st.stats.peak_bytes = st.stats.peak_bytes.max(st.stats.active_bytes);
+        st.stats.live_buffers += 1;
+        let id = match st.free_ids.pop() {
+            Some(id) => {
+                st.bufs[id as usize] = Some((buf, class));
+                id
+            }
+            None => {
+                st.bufs.push(Some((buf, class)));
+                (st.bufs.len() - 1) as BufId
+            }
+        };
+        Ok(id)
+    }
+}
+
+fn put(meta: &mut [u32], at: usize, values: &[usize]) -> Result<()> {
+    for (i, v) in values.iter().enumerate() {
+        meta[at + i] = u32::try_from(*v)
+            .map_err(|_| err!(OutOfMemory, "index {v} does not fit in 32 bits"))?;
+    }
+    Ok(())
+}
+
+impl Backend for WebGpuBackend {
+    fn device(&self) -> Device {
+        Device::WebGpu
+    }
+
+    fn alloc(&self, bytes: u64) -> Result<BufId> {
+        self.alloc_from_pool(bytes, false)
+    }
+
+    fn upload(&self, words: &[u32]) -> Result<BufId> {
+        let id = self.alloc_from_pool(words.len() as u64 * 4, true)?;
+        let st = self.st.borrow();
+        self.queue
+            .write_buffer(&Self::buffer(&st, id), 0, bytemuck::cast_slice(words));
+        Ok(id)
+    }
+
+    fn release(&self, id: BufId) {
+        let mut st = self.st.borrow_mut();
+        if let Some((buf, class)) = st.bufs[id as usize].take() {
+            st.stats.active_bytes -= class;
+            st.stats.live_buffers -= 1;
+            st.free_ids.push(id);
+            if st.pass.is_some() {
+                st.pool.give_deferred(class, buf);
+            } else {
+                st.pool.give(class, buf);
+            }
+        }
+    }
+
+    fn read(&self, id: BufId, offset: usize, len: usize) -> LocalFuture<Result<Vec<u32>>> {
+        let bytes = len as u64 * 4;
+        let class = size_class(bytes);
+        let staging = {
+            let mut st = self.st.borrow_mut();
+            let staging = match st.staging.take(class) {
+                Some(b) => b,
+                None => match self.alloc_buffer(
+                    class,
+                    wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    "webtorch:staging",
+                ) {
+                    Ok(b) => b,
+                    Err(e) => return Box::pin(async move { Err(e) }),
+                },
+            };
+            let src = Self::buffer(&st, id);
+            self.submit_with(&mut st, |enc| {
+                enc.copy_buffer_to_buffer(&src, offset as u64 * 4, &staging, 0, bytes)
+            });
+            staging
+        };
+        let (tx, rx) = futures_channel::oneshot::channel();
+        staging.map_async(wgpu::MapMode::Read, 0..bytes, move |r| {
+            let _ = tx.send(r);
+        });
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
+        let me = self.me.upgrade();
+        Box::pin(async move {
+            let mapped = rx.await;
+            let me = me.ok_or_else(|| err!(Device, "WebGPU backend was dropped during a read"))?;
+            me.take_errors()?;
+            match mapped {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => bail!(Device, "WebGPU buffer mapping failed: {e}"),
+                Err(_) => bail!(Device, "WebGPU device was lost during a read"),
+            }
+            let words: Vec<u32> = {
+                let view = staging
+                    .get_mapped_range(0..bytes)
+                    .map_err(|e| err!(Device, "WebGPU map range: {e:?}"))?;
+                bytemuck::cast_slice(&view).to_vec()
+            };
+            staging.unmap();
+            me.st.borrow_mut().staging.give(class, staging);
+            Ok(words)
+        })
+    }
+
+    fn elementwise(&self, k: &Elementwise) -> Result<()> {
+        let contiguous = contiguous_strides(&k.shape);
+        let tensor_strides: Vec<Vec<usize>> = k
+            .inputs
+            .iter()
+            .map(|i| match i {
+                Input::Tensor(o) => o.strides.clone(),
+                Input::Scalar(_) => contiguous.clone(),
+            })
+            .collect();
+        let is_contig: Vec<bool> = tensor_strides.iter().map(|s| *s == contiguous).collect();
+        let mut meta = [0u32; 32];
+        let n = k.shape.iter().product::<usize>();
+        if !is_contig.iter().all(|c| *c) {
+            let (shape, strides) = coalesce(&k.shape, &tensor_strides);
+            if shape.len() > MAX_RANK {
+                bail!(Shape, "webgpu: elementwise views with more than {MAX_RANK} non-mergeable dims are not supported");
+            }
+            meta[1] = shape.len() as u32;
+            put(&mut meta, 8, &shape)?;
+            for (i, s) in strides.iter().enumerate() {
+                put(&mut meta, 16 + 8 * i, s)?;
+            }
+        }
+        let groups = u32::try_from(n.div_ceil(WG as usize))
+            .map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let (gx, gy) = Self::grid(groups);
+        put(&mut meta, 0, &[n])?;
+        meta[2] = gx * WG;
+        let mut buffers = vec![k.out];
+        for (i, inp) in k.inputs.iter().enumerate() {
+            match inp {
+                Input::Tensor(o) => {
+                    put(&mut meta, 4 + i, &[o.offset])?;
+                    buffers.push(o.buf);
+                }
+                Input::Scalar(x) => {
+                    meta[3] = match k.compute {
+                        crate::dtype::Compute::F32 => (*x as f32).to_bits(),
+                        _ => *x as i32 as u32,
+                    };
+                }
+            }
+        }
+        let key = codegen::elementwise_key(k, &is_contig);
+        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+    }
+
+    fn reduce(&self, k: &Reduce) -> Result<()> {
+        if k.outer.len() > MAX_RANK || k.inner.len() > MAX_RANK {
+            bail!(Shape, "webgpu: reductions over views with more than {MAX_RANK} non-mergeable dims are not supported");
+        }
+        let n_out: usize = k.outer.iter().product();
+        let count: usize = k.inner.iter().product();
+        let (gx, gy) =
+            Self::grid(u32::try_from(n_out).map_err(|_| err!(OutOfMemory, "too many outputs"))?);
+        let mut meta = [0u32; 40];
+        put(
+            &mut meta,
+            0,
+            &[
+                n_out,
+                k.outer.len(),
+                k.inner.len(),
+                count,
+                k.input.offset,
+                gx as usize,
+            ],
+        )?;
+        let no = k.outer.len();
+        put(&mut meta, 8, &k.outer)?;
+        put(&mut meta, 16, &k.input.strides[..no])?;
+        put(&mut meta, 24, &k.inner)?;
+        put(&mut meta, 32, &k.input.strides[no..])?;
+        self.dispatch(
+            &codegen::reduce_key(k),
+            &meta,
+            &[k.out, k.input.buf],
+            (gx, gy, 1),
+        )
+    }
+
+    fn matmul(&self, k: &Matmul) -> Result<()> {
+        let nb = k.batch.len();
+        let (batch, strides) = coalesce(
+            &k.batch,
+            &[k.a.strides[..nb].to_vec(), k.b.strides[..nb].to_vec()],
+        );
+        if batch.len() > 4 {
+            bail!(
+                Shape,
+                "webgpu: matmul with more than 4 non-mergeable batch dims is not supported"
+            );
+        }
+        let batches: usize = batch.iter().product();
+        if batches > MAX_GROUPS as usize {
+            bail!(
+                Shape,
+                "webgpu: matmul over {batches} batches exceeds {MAX_GROUPS}"
+            );
+        }
+        let mut meta = [0u32; 24];
+        put(
+            &mut meta,
+            0,
+            &[k.m, k.n, k.k, batch.len(), k.a.offset, k.b.offset],
+        )?;
+        put(
+            &mut meta,
+            6,
+            &[
+                k.a.strides[nb],
+                k.a.strides[nb + 1],
+                k.b.strides[nb],
+                k.b.strides[nb + 1],
+            ],
+        )?;
+        put(&mut meta, 12, &batch)?;
+        put(&mut meta, 16, &strides[0])?;
+        put(&mut meta, 20, &strides[1])?;
+        let groups = (
+            (k.n as u32).div_ceil(16),
+            (k.m as u32).div_ceil(16),
+            batches as u32,
+        );
+        if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS {
+            bail!(
+                Shape,
+                "webgpu: matmul of {}x{} outputs exceeds the dispatch grid",
+                k.m,
+                k.n
+            );
+        }
+        self.dispatch(
+            &codegen::matmul_key(k),
+            &meta,
+            &[k.out, k.a.buf, k.b.buf],
+            groups,
+        )
+    }
+
+    fn flush(&self) {
+        let mut st = self.st.borrow_mut();
+        if st.pass.is_some() || st.encoder.is_some() {
+            self.flush_locked(&mut st);
+        }
+    }
+
+    fn sync(&self) -> LocalFuture<Result<()>> {
+        self.flush();
+        let (tx, rx) = futures_channel::oneshot::channel();
+        self.queue.on_submitted_work_done(move || {
+            let _ = tx.send(());
+        });
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
+        let me = self.me.upgrade();
+        Box::pin(async move {
+            rx.await
+                .map_err(|_| err!(Device, "WebGPU device was lost during sync"))?;
+            match me {
+                Some(me) => me.take_errors(),
+                None => Ok(()),
+            }
+        })
+    }
+
+    fn stats(&self) -> Stats {
+        let st = self.st.borrow();
+        let mut s = st.stats.clone();
+        s.pooled_bytes = st.pool.pooled_bytes;
+        s
+    }
+
+    fn set_batch_threshold(&self, n: usize) {
+        let mut st = self.st.borrow_mut();
+        st.threshold = n.max(1);
+        if st.stats.pending as usize >= st.threshold {
+            self.flush_locked(&mut st);
+        }
+    }
+
+    fn set_batch_delay(&self, ms: u32) {
+        self.st.borrow_mut().delay_ms = ms;
+    }
+
+    fn empty_cache(&self) {
+        let mut st = self.st.borrow_mut();
+        st.pool.clear();
+        st.staging.clear();
+    }
+}

@@ -1,0 +1,103 @@
+//! Size-class buffer pool. Sizes round up to classes of 1, 1.25, 1.5 or 1.75 × 2^k bytes (at most
+//! 25 % slack), so a freed buffer serves any later request of its class.
+//!
+//! Buffers released while the open compute pass may still use them are "dirty": later dispatches
+//! in the same pass may reuse them (WebGPU orders dispatches within a pass), but an upload may not,
+//! because `queue.write_buffer` runs before the pass is executed. They turn clean on submit.
+
+use std::collections::HashMap;
+
+/// The size class (bytes actually allocated) for a request of `bytes`.
+pub fn size_class(bytes: u64) -> u64 {
+    let bytes = bytes.max(256);
+    let top = 63 - bytes.leading_zeros(); // 2^top <= bytes
+    let quarter = (1u64 << top) / 4;
+    let q = (bytes - (1u64 << top)).div_ceil(quarter);
+    (1u64 << top) + q * quarter
+}
+
+pub struct Pool<B> {
+    free: HashMap<u64, Vec<B>>,
+    deferred: Vec<(u64, B)>,
+    pub pooled_bytes: u64,
+}
+
+impl<B> Default for Pool<B> {
+    fn default() -> Self {
+        Pool {
+            free: HashMap::new(),
+            deferred: Vec::new(),
+            pooled_bytes: 0,
+        }
+    }
+}
+
+impl<B> Pool<B> {
+    /// A free buffer of this class for a kernel's output (clean or dirty), if any.
+    pub fn take(&mut self, class: u64) -> Option<B> {
+        if let Some(i) = self.deferred.iter().rposition(|(c, _)| *c == class) {
+            self.pooled_bytes -= class;
+            return Some(self.deferred.swap_remove(i).1);
+        }
+        self.take_clean(class)
+    }
+
+    /// A free buffer of this class that no recorded work uses (safe to upload into), if any.
+    pub fn take_clean(&mut self, class: u64) -> Option<B> {
+        let b = self.free.get_mut(&class)?.pop()?;
+        self.pooled_bytes -= class;
+        Some(b)
+    }
+
+    /// Takes a buffer back once the work recorded so far has been submitted.
+    pub fn give_deferred(&mut self, class: u64, b: B) {
+        self.pooled_bytes += class;
+        self.deferred.push((class, b));
+    }
+
+    /// Called after a submit: dirty buffers become clean.
+    pub fn on_submit(&mut self) {
+        for (class, b) in self.deferred.drain(..) {
+            self.free.entry(class).or_default().push(b);
+        }
+    }
+
+    pub fn give(&mut self, class: u64, b: B) {
+        self.pooled_bytes += class;
+        self.free.entry(class).or_default().push(b);
+    }
+
+    /// Drops every pooled buffer (`empty_cache`).
+    pub fn clear(&mut self) {
+        self.free.clear();
+        self.pooled_bytes = self.deferred.iter().map(|(c, _)| *c).sum();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_bound_the_slack() {
+        assert_eq!(size_class(1), 256);
+        assert_eq!(size_class(1024), 1024);
+        assert_eq!(size_class(1025), 1280);
+        assert_eq!(size_class(1800), 2048);
+        for b in [300u64, 5000, 123_457, 9_999_999] {
+            let c = size_class(b);
+            assert!(c >= b && (c as f64) <= b as f64 * 1.25 + 1.0, "{b} -> {c}");
+        }
+    }
+
+    #[test]
+    fn deferred_buffers_wait_for_submit() {
+        let mut p: Pool<u32> = Pool::default();
+        p.give_deferred(256, 7);
+        assert_eq!(p.take_clean(256), None);
+        p.on_submit();
+        assert_eq!(p.take_clean(256), Some(7));
+        p.give_deferred(256, 8);
+        assert_eq!(p.take(256), Some(8), "outputs may reuse dirty buffers");
+    }
+}

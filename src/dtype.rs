@@ -1,0 +1,188 @@
+//! Data types, their storage, and PyTorch's type promotion.
+//!
+//! Storage: every dtype of this foundation is stored as one 32-bit word per element, so one kernel
+//! family serves them all. `int64` is an API dtype stored as a checked 32-bit integer (values
+//! outside ±2³¹ are rejected when data enters, see docs/dtypes.md); `uint8` and `bool` are stored
+//! as `u32` words holding 0..=255 and 0/1.
+
+use crate::error::Result;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    Float32 = 0,
+    Int32 = 1,
+    Int64 = 2,
+    UInt8 = 3,
+    Bool = 4,
+}
+
+/// The arithmetic a kernel does for a dtype: the WGSL type it computes in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compute {
+    F32,
+    I32,
+    U32,
+}
+
+impl Compute {
+    pub fn wgsl(self) -> &'static str {
+        match self {
+            Compute::F32 => "f32",
+            Compute::I32 => "i32",
+            Compute::U32 => "u32",
+        }
+    }
+}
+
+impl DType {
+    pub const ALL: [DType; 5] = [
+        DType::Float32,
+        DType::Int32,
+        DType::Int64,
+        DType::UInt8,
+        DType::Bool,
+    ];
+
+    pub fn from_code(code: u32) -> Result<DType> {
+        match DType::ALL.get(code as usize) {
+            Some(d) => Ok(*d),
+            None => crate::bail!(DType, "unknown dtype code {code}"),
+        }
+    }
+
+    pub fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// PyTorch's spelling, as in `torch.float32`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::Float32 => "float32",
+            DType::Int32 => "int32",
+            DType::Int64 => "int64",
+            DType::UInt8 => "uint8",
+            DType::Bool => "bool",
+        }
+    }
+
+    /// The name PyTorch's C++ kernels use in messages ("not implemented for 'Long'").
+    pub fn scalar_name(self) -> &'static str {
+        match self {
+            DType::Float32 => "Float",
+            DType::Int32 => "Int",
+            DType::Int64 => "Long",
+            DType::UInt8 => "Byte",
+            DType::Bool => "Bool",
+        }
+    }
+
+    pub fn compute(self) -> Compute {
+        match self {
+            DType::Float32 => Compute::F32,
+            DType::Int32 | DType::Int64 => Compute::I32,
+            DType::UInt8 | DType::Bool => Compute::U32,
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, DType::Float32)
+    }
+
+    pub fn is_int(self) -> bool {
+        matches!(self, DType::Int32 | DType::Int64 | DType::UInt8)
+    }
+
+    fn category(self) -> u8 {
+        match self {
+            DType::Bool => 0,
+            DType::UInt8 | DType::Int32 | DType::Int64 => 1,
+            DType::Float32 => 2,
+        }
+    }
+
+    /// Bytes one element takes in storage.
+    pub const fn word_bytes(self) -> u64 {
+        4
+    }
+}
+
+/// `torch.promote_types(a, b)`.
+pub fn promote_types(a: DType, b: DType) -> DType {
+    use DType::*;
+    if a == b {
+        return a;
+    }
+    match (a, b) {
+        (Float32, _) | (_, Float32) => Float32,
+        (Int64, _) | (_, Int64) => Int64,
+        (Int32, _) | (_, Int32) => Int32,
+        (UInt8, _) | (_, UInt8) => UInt8,
+        _ => Bool,
+    }
+}
+
+/// The kind of a Python scalar operand (`t + 2`, `t * 0.5`, `t & True`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarKind {
+    Bool,
+    Int,
+    Float,
+}
+
+impl ScalarKind {
+    pub fn of(value: f64) -> ScalarKind {
+        if value.fract() == 0.0 && value.is_finite() {
+            ScalarKind::Int
+        } else {
+            ScalarKind::Float
+        }
+    }
+
+    fn default_dtype(self) -> DType {
+        match self {
+            ScalarKind::Bool => DType::Bool,
+            ScalarKind::Int => DType::Int64,
+            ScalarKind::Float => DType::Float32,
+        }
+    }
+}
+
+/// `torch.result_type(tensor, scalar)`: a scalar only changes the result when it is of a higher
+/// category (bool < integer < float) than the tensor.
+pub fn promote_with_scalar(t: DType, s: ScalarKind) -> DType {
+    let sd = s.default_dtype();
+    if sd.category() > t.category() {
+        sd
+    } else {
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn promotion_follows_pytorch() {
+        assert_eq!(promote_types(DType::Int32, DType::Int64), DType::Int64);
+        assert_eq!(promote_types(DType::Bool, DType::UInt8), DType::UInt8);
+        assert_eq!(promote_types(DType::UInt8, DType::Int32), DType::Int32);
+        assert_eq!(promote_types(DType::Int64, DType::Float32), DType::Float32);
+        assert_eq!(
+            promote_with_scalar(DType::Int32, ScalarKind::Int),
+            DType::Int32
+        );
+        assert_eq!(
+            promote_with_scalar(DType::Int32, ScalarKind::Float),
+            DType::Float32
+        );
+        assert_eq!(
+            promote_with_scalar(DType::Bool, ScalarKind::Int),
+            DType::Int64
+        );
+        assert_eq!(
+            promote_with_scalar(DType::Float32, ScalarKind::Float),
+            DType::Float32
+        );
+    }
+}

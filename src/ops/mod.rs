@@ -1,0 +1,6 @@
+//! Op rules: the table of elementwise rows, and (in `tensor.rs`) the shape and dtype rules of the
+//! hand-written families (reductions, matmul, views).
+
+pub mod table;
+
+pub use table::{Op, OpInfo, ResultKind, TABLE};

@@ -1,0 +1,119 @@
+//! `torch.matmul` and its shape rules (dot, mv, mm, batched with broadcast batch dims).
+
+use super::elementwise::check_same_device;
+use super::Tensor;
+use crate::backend::Matmul;
+use crate::bail;
+use crate::error::Result;
+use crate::shape::broadcast_shapes;
+
+/// The C type names PyTorch prints in matmul dtype errors.
+fn c_name(d: crate::dtype::DType) -> &'static str {
+    use crate::dtype::DType::*;
+    match d {
+        Float32 => "float",
+        Int32 => "int",
+        Int64 => "long int",
+        UInt8 => "unsigned char",
+        Bool => "bool",
+    }
+}
+
+impl Tensor {
+    /// `torch.matmul(self, other)` with PyTorch's rules for 1-D operands and batch broadcasting.
+    pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
+        check_same_device(self, other)?;
+        let (da, db) = (self.ndim(), other.ndim());
+        if da == 0 || db == 0 {
+            bail!(
+                Shape,
+                "both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
+            );
+        }
+        if self.dtype != other.dtype {
+            bail!(
+                DType,
+                "expected m1 and m2 to have the same dtype, but got: {} != {}",
+                c_name(self.dtype),
+                c_name(other.dtype)
+            );
+        }
+        if self.dtype == crate::dtype::DType::Bool {
+            bail!(DType, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+        }
+        let (sa, sb) = (self.shape(), other.shape());
+        // Shape errors in PyTorch's words, per case.
+        let k = sa[da - 1];
+        let kb = if db == 1 { sb[0] } else { sb[db - 2] };
+        if k != kb {
+            match (da, db) {
+                (1, 1) => bail!(
+                    Shape,
+                    "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, but got {} and {} elements respectively",
+                    sa[0], sb[0], sa[0], sb[0]
+                ),
+                (2, 1) => bail!(Shape, "size mismatch, got input ({}), mat ({}x{}), vec ({})", sa[0], sa[0], sa[1], sb[0]),
+                (_, 1) | (_, 2) => {
+                    let rows: usize = sa[..da - 1].iter().product();
+                    bail!(Shape, "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", rows, k, sb[0], if db == 2 { sb[1] } else { 1 })
+                }
+                (1, _) => bail!(Shape, "mat1 and mat2 shapes cannot be multiplied (1x{} and {}x{})", k, kb, sb[db - 1]),
+                _ => {
+                    let batch: usize = broadcast_shapes(&sa[..da - 2], &sb[..db - 2])?.iter().product();
+                    bail!(
+                        Shape,
+                        "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].",
+                        batch, k, batch, kb
+                    )
+                }
+            }
+        }
+        // Promote 1-D operands to matrices, as PyTorch does, and drop the added dim at the end.
+        let a = if da == 1 {
+            self.unsqueeze(0)?
+        } else {
+            self.clone()
+        };
+        let b = if db == 1 {
+            other.unsqueeze(1)?
+        } else {
+            other.clone()
+        };
+        let (ra, rb) = (a.ndim(), b.ndim());
+        let batch = broadcast_shapes(&a.shape()[..ra - 2], &b.shape()[..rb - 2])?;
+        let (m, n) = (a.shape()[ra - 2], b.shape()[rb - 1]);
+        let mut out_shape = batch.clone();
+        out_shape.extend([m, n]);
+        let out = Tensor::empty_on(self.backend(), &out_shape, self.dtype)?;
+        if out.numel() > 0 {
+            let mut sa_full = batch.clone();
+            sa_full.extend([m, k]);
+            let mut sb_full = batch.clone();
+            sb_full.extend([k, n]);
+            let (mut oa, mut ob) = (a.operand(&sa_full), b.operand(&sb_full));
+            // `operand` broadcast the trailing dims too; restore their real strides.
+            oa.strides.truncate(batch.len());
+            oa.strides.extend(&a.layout.strides[ra - 2..]);
+            ob.strides.truncate(batch.len());
+            ob.strides.extend(&b.layout.strides[rb - 2..]);
+            self.backend().matmul(&Matmul {
+                a: oa,
+                b: ob,
+                batch,
+                m,
+                n,
+                k,
+                out: out.buf(),
+                dtype: self.dtype,
+            })?;
+        }
+        let mut out = out;
+        if db == 1 {
+            out = out.squeeze_dim(-1)?;
+        }
+        if da == 1 {
+            out = out.squeeze_dim(if db == 1 { -1 } else { -2 })?;
+        }
+        Ok(out)
+    }
+}

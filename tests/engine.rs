@@ -1,0 +1,238 @@
+//! The engine end to end on every native device (CPU and wgpu/Vulkan): known answers, views,
+//! errors, batching counters, and the pool.
+
+mod common;
+
+use common::{assert_close, devices, values};
+use webtorch::{DType, Device, ErrorKind, Op, Tensor};
+
+fn t(data: &[f64], shape: &[usize], dev: Device) -> Tensor {
+    Tensor::from_f64(data, shape, DType::Float32, dev).unwrap()
+}
+
+#[test]
+fn arithmetic_broadcasting_and_views() {
+    for dev in devices() {
+        let a = t(&[1., 2., 3., 4., 5., 6.], &[2, 3], dev);
+        let b = t(&[10., 20., 30.], &[3], dev);
+        let c = a.binary(Op::Add, &b).unwrap();
+        assert_eq!(values(&c), vec![11., 22., 33., 14., 25., 36.], "{dev:?}");
+        // A transposed (non-contiguous) input read directly by the kernel.
+        let at = a.transpose(0, 1).unwrap();
+        assert!(!at.layout.is_contiguous() && at.same_storage(&a));
+        let d = at.binary_scalar(Op::Mul, 2.0, false).unwrap();
+        assert_eq!(d.shape(), &[3, 2]);
+        assert_eq!(values(&d), vec![2., 8., 4., 10., 6., 12.]);
+        let r = at.binary_scalar(Op::Sub, 1.0, true).unwrap(); // 1 - x
+        assert_eq!(values(&r), vec![0., -3., -1., -4., -2., -5.]);
+        let e = t(&[0., 1.], &[2], dev).unary(Op::Exp).unwrap();
+        assert_close(&values(&e), &[1.0, std::f64::consts::E], 1e-6, 1e-6, "exp");
+        let relu = t(&[-1., 0., 2.5, f64::NAN], &[4], dev)
+            .unary(Op::Relu)
+            .unwrap();
+        let v = values(&relu);
+        assert_eq!(&v[..3], &[0., 0., 2.5]);
+        assert!(v[3].is_nan(), "relu(nan) is nan on {dev:?}");
+    }
+}
+
+#[test]
+fn integer_and_bool_promotion() {
+    for dev in devices() {
+        let i = Tensor::from_f64(&[1., 2., 3.], &[3], DType::Int64, dev).unwrap();
+        let half = i.binary_scalar(Op::Mul, 0.5, false).unwrap();
+        assert_eq!(half.dtype, DType::Float32);
+        assert_eq!(values(&half), vec![0.5, 1.0, 1.5]);
+        let q = i.binary(Op::Div, &i).unwrap();
+        assert_eq!((q.dtype, values(&q)), (DType::Float32, vec![1., 1., 1.]));
+        let s = i.binary_scalar(Op::Add, 2.0, false).unwrap();
+        assert_eq!((s.dtype, values(&s)), (DType::Int64, vec![3., 4., 5.]));
+        let lt = i.binary_scalar(Op::Lt, 2.5, false).unwrap();
+        assert_eq!((lt.dtype, values(&lt)), (DType::Bool, vec![1., 1., 0.]));
+        let sum = lt.sum(&[], false).unwrap();
+        assert_eq!((sum.dtype, values(&sum)), (DType::Int64, vec![2.]));
+        let p = Tensor::from_f64(&[2., -3., 5.], &[3], DType::Int32, dev)
+            .unwrap()
+            .binary_scalar(Op::Pow, 3.0, false)
+            .unwrap();
+        assert_eq!((p.dtype, values(&p)), (DType::Int32, vec![8., -27., 125.]));
+        let pf = t(&[-2., 4.], &[2], dev)
+            .binary_scalar(Op::Pow, 2.0, false)
+            .unwrap();
+        assert_close(&values(&pf), &[4., 16.], 1e-6, 0.0, "pow of negative base");
+        let b = Tensor::from_f64(&[1., 0.], &[2], DType::Bool, dev).unwrap();
+        assert_eq!(b.unary(Op::Neg).unwrap_err().kind, ErrorKind::DType);
+        let u = Tensor::from_f64(&[250., 3.], &[2], DType::UInt8, dev)
+            .unwrap()
+            .binary_scalar(Op::Add, 10.0, false)
+            .unwrap();
+        assert_eq!((u.dtype, values(&u)), (DType::UInt8, vec![4., 13.]));
+        let cast = t(&[-1.7, 2.9, 0.0], &[3], dev)
+            .to_dtype(DType::Int32)
+            .unwrap();
+        assert_eq!(values(&cast), vec![-1., 2., 0.]);
+        let tb = t(&[-1.7, 0.0], &[2], dev).to_dtype(DType::Bool).unwrap();
+        assert_eq!(values(&tb), vec![1., 0.]);
+    }
+}
+
+#[test]
+fn reductions() {
+    for dev in devices() {
+        let x = Tensor::arange(0.0, 24.0, 1.0, DType::Float32, dev)
+            .unwrap()
+            .reshape(&[2, 3, 4])
+            .unwrap();
+        assert_eq!(values(&x.sum(&[], false).unwrap()), vec![276.]);
+        let s1 = x.sum(&[1], false).unwrap();
+        assert_eq!(s1.shape(), &[2, 4]);
+        assert_eq!(values(&s1), vec![12., 15., 18., 21., 48., 51., 54., 57.]);
+        let s02 = x.sum(&[0, -1], true).unwrap();
+        assert_eq!(s02.shape(), &[1, 3, 1]);
+        assert_eq!(values(&s02), vec![60., 92., 124.]);
+        let m = x.permute(&[2, 0, 1]).unwrap().mean(&[0], false).unwrap();
+        assert_eq!(values(&m), vec![1.5, 5.5, 9.5, 13.5, 17.5, 21.5]);
+        let empty = Tensor::full(&[0, 3], 1.0, DType::Float32, dev).unwrap();
+        assert_eq!(values(&empty.sum(&[0], false).unwrap()), vec![0., 0., 0.]);
+        assert!(values(&empty.mean(&[], false).unwrap())[0].is_nan());
+        let big = Tensor::full(&[1000, 300], 0.5, DType::Float32, dev).unwrap();
+        assert_eq!(values(&big.sum(&[], false).unwrap()), vec![150000.]);
+        assert_eq!(
+            x.sum(&[3], false).unwrap_err().message,
+            "Dimension out of range (expected to be in range of [-3, 2], but got 3)"
+        );
+        let ints = Tensor::arange(0.0, 5.0, 1.0, DType::Int64, dev).unwrap();
+        assert_eq!(ints.mean(&[], false).unwrap_err().kind, ErrorKind::DType);
+    }
+}
+
+#[test]
+fn matmul_cases() {
+    for dev in devices() {
+        let a = t(&[1., 2., 3., 4., 5., 6.], &[2, 3], dev);
+        let b = t(&[1., 0., 0., 1., 1., 1.], &[3, 2], dev);
+        let c = a.matmul(&b).unwrap();
+        assert_eq!(
+            (c.shape().to_vec(), values(&c)),
+            (vec![2, 2], vec![4., 5., 10., 11.])
+        );
+        // Transposed operands are strided views, not copies.
+        let ct = b
+            .transpose(0, 1)
+            .unwrap()
+            .matmul(&a.transpose(0, 1).unwrap())
+            .unwrap();
+        assert_eq!(values(&ct), vec![4., 10., 5., 11.]);
+        let v = t(&[1., 1., 1.], &[3], dev);
+        assert_eq!(values(&a.matmul(&v).unwrap()), vec![6., 15.]);
+        assert_eq!(values(&v.matmul(&v).unwrap()), vec![3.]);
+        // Batched with a broadcast batch dim: [2,1,2,3] @ [4,3,2] -> [2,4,2,2].
+        let x = Tensor::arange(0.0, 12.0, 1.0, DType::Float32, dev)
+            .unwrap()
+            .reshape(&[2, 1, 2, 3])
+            .unwrap();
+        let y = Tensor::arange(0.0, 24.0, 1.0, DType::Float32, dev)
+            .unwrap()
+            .reshape(&[4, 3, 2])
+            .unwrap();
+        let z = x.matmul(&y).unwrap();
+        assert_eq!(z.shape(), &[2, 4, 2, 2]);
+        let cpu = x.matmul(&y).unwrap();
+        assert_eq!(values(&z), values(&cpu));
+        assert_eq!(values(&z)[..4], [10., 13., 28., 40.]);
+        // A size that spans several tiles, against a CPU reference.
+        webtorch::random::manual_seed(3);
+        let p = Tensor::randn(&[37, 53], DType::Float32, dev).unwrap();
+        let q = Tensor::randn(&[53, 29], DType::Float32, dev).unwrap();
+        let (pv, qv) = (values(&p), values(&q));
+        let pc = Tensor::from_f64(&pv, &[37, 53], DType::Float32, Device::Cpu).unwrap();
+        let qc = Tensor::from_f64(&qv, &[53, 29], DType::Float32, Device::Cpu).unwrap();
+        assert_close(
+            &values(&p.matmul(&q).unwrap()),
+            &values(&pc.matmul(&qc).unwrap()),
+            1e-5,
+            1e-5,
+            "37x53x29",
+        );
+        let bad = a.matmul(&t(&[0.; 20], &[4, 5], dev)).unwrap_err();
+        assert_eq!(
+            (bad.kind, bad.message.as_str()),
+            (
+                ErrorKind::Shape,
+                "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
+            )
+        );
+    }
+}
+
+#[test]
+fn view_rules_match_pytorch() {
+    let x = Tensor::arange(0.0, 6.0, 1.0, DType::Float32, Device::Cpu)
+        .unwrap()
+        .reshape(&[2, 3])
+        .unwrap();
+    let xt = x.transpose(0, 1).unwrap();
+    let e = xt.view(&[6]).unwrap_err();
+    assert!(e
+        .message
+        .starts_with("view size is not compatible with input tensor's size and stride"));
+    let r = xt.reshape(&[6]).unwrap();
+    assert!(!r.same_storage(&x), "reshape of a transposed tensor copies");
+    assert_eq!(values(&r), vec![0., 3., 1., 4., 2., 5.]);
+    let v = x.view(&[3, -1]).unwrap();
+    assert!(v.same_storage(&x));
+    assert_eq!(x.expand(&[2, 2, 3]).unwrap().layout.strides, vec![0, 3, 1]);
+    let e = x.expand(&[2, 4]).unwrap_err();
+    assert_eq!(e.message, "The expanded size of the tensor (4) must match the existing size (3) at non-singleton dimension 1.  Target sizes: [2, 4].  Tensor sizes: [2, 3]");
+}
+
+#[test]
+fn seeded_random_is_device_independent() {
+    let devs = devices();
+    let mut seen = vec![];
+    for dev in &devs {
+        webtorch::random::manual_seed(42);
+        let r = Tensor::rand(&[5, 7], DType::Float32, *dev).unwrap();
+        let n = Tensor::randn(&[9], DType::Float32, *dev).unwrap();
+        seen.push((values(&r), values(&n)));
+    }
+    assert!(seen.windows(2).all(|w| w[0] == w[1]));
+    assert!(seen[0].0.iter().all(|x| (0.0..1.0).contains(x)));
+}
+
+#[test]
+fn batching_and_pool_counters() {
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let gpu = webtorch::engine::backend(Device::WebGpu).unwrap();
+    gpu.set_batch_threshold(64);
+    let mut x = Tensor::full(&[1024], 1.0, DType::Float32, Device::WebGpu).unwrap();
+    gpu.flush();
+    let before = gpu.stats();
+    for _ in 0..200 {
+        x = x.binary_scalar(Op::Add, 1.0, false).unwrap();
+    }
+    let mid = gpu.stats();
+    assert_eq!(mid.dispatches - before.dispatches, 200);
+    assert_eq!(
+        mid.submits - before.submits,
+        200 / 64,
+        "one submit per 64 dispatches"
+    );
+    assert_eq!(values(&x)[0], 201.0);
+    let after = gpu.stats();
+    assert_eq!(after.submits - before.submits, 200usize.div_ceil(64) as u64);
+    // Intermediate results went back to the pool: a few buffers serve all 200 ops.
+    assert!(after.allocations - before.allocations < 10, "{:?}", after);
+    assert!(after.reuses - before.reuses > 190, "{:?}", after);
+    drop(x);
+    assert_eq!(gpu.stats().live_buffers, before.live_buffers - 1);
+    // Without batching, every op submits.
+    gpu.set_batch_threshold(1);
+    let s0 = gpu.stats().submits;
+    let y = Tensor::full(&[8], 1.0, DType::Float32, Device::WebGpu).unwrap();
+    let _z = y.unary(Op::Exp).unwrap().unary(Op::Neg).unwrap();
+    assert_eq!(gpu.stats().submits - s0, 3);
+    gpu.set_batch_threshold(64);
+}
