@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! The engine end to end on every native device (CPU and wgpu/Vulkan): known answers, views,
 //! errors, batching counters, and the pool.
 

@@ -30,6 +30,10 @@ thread_local! {
 }
 
 /// An engine error as an instance of the registered JS class for its kind.
+pub fn to_js_error(e: Error) -> JsValue {
+    to_js(e)
+}
+
 pub(crate) fn to_js(e: Error) -> JsValue {
     let ctor = ERROR_CLASSES.with(|c| {
         let c = c.borrow();
@@ -66,22 +70,23 @@ pub async fn init(device: String) -> JsResult<String> {
             engine::set_gpu(gpu);
         }
     }
-    let want =
-        match device.as_str() {
-            "cpu" => Device::Cpu,
-            "webgpu" => Device::WebGpu,
-            "auto" => {
-                if engine::has_gpu() {
-                    Device::WebGpu
-                } else {
-                    Device::Cpu
-                }
+    let want = match device.as_str() {
+        "cpu" => Device::Cpu,
+        "webgpu" => Device::WebGpu,
+        "auto" => {
+            if engine::has_gpu() {
+                Device::WebGpu
+            } else {
+                Device::Cpu
             }
-            other => return Err(to_js(crate::err!(
+        }
+        other => {
+            return Err(to_js(crate::err!(
                 Device,
                 "Expected one of cpu, webgpu, auto device type at start of device string: {other}"
-            ))),
-        };
+            )))
+        }
+    };
     js(engine::set_default_device(want))?;
     Ok(want.name().to_string())
 }
