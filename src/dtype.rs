@@ -92,14 +92,6 @@ impl DType {
         matches!(self, DType::Int32 | DType::Int64 | DType::UInt8)
     }
 
-    fn category(self) -> u8 {
-        match self {
-            DType::Bool => 0,
-            DType::UInt8 | DType::Int32 | DType::Int64 => 1,
-            DType::Float32 => 2,
-        }
-    }
-
     /// Bytes one element takes in storage.
     pub const fn word_bytes(self) -> u64 {
         4
@@ -130,6 +122,7 @@ pub enum ScalarKind {
 }
 
 impl ScalarKind {
+    /// The kind of a JS number: integral values act as Python ints.
     pub fn of(value: f64) -> ScalarKind {
         if value.fract() == 0.0 && value.is_finite() {
             ScalarKind::Int
@@ -147,14 +140,30 @@ impl ScalarKind {
     }
 }
 
-/// `torch.result_type(tensor, scalar)`: a scalar only changes the result when it is of a higher
-/// category (bool < integer < float) than the tensor.
-pub fn promote_with_scalar(t: DType, s: ScalarKind) -> DType {
-    let sd = s.default_dtype();
-    if sd.category() > t.category() {
-        sd
+/// PyTorch's `combine_categories`: operands of lower priority (zero-dim tensors below dimensioned
+/// ones, Python scalars below both) change the result only when of a higher category
+/// (bool < integer < float) than `higher`.
+pub fn combine_categories(higher: DType, lower: DType) -> DType {
+    if higher.is_float() {
+        higher
+    } else if higher == DType::Bool || lower.is_float() {
+        promote_types(higher, lower)
     } else {
-        t
+        higher
+    }
+}
+
+/// `torch.result_type(tensor, scalar)`.
+pub fn promote_with_scalar(t: DType, s: ScalarKind) -> DType {
+    combine_categories(t, s.default_dtype())
+}
+
+/// `torch.result_type(a, b)` of two tensors: a zero-dim tensor yields to a dimensioned one.
+pub fn promote_tensors(a: DType, a_zero_dim: bool, b: DType, b_zero_dim: bool) -> DType {
+    match (a_zero_dim, b_zero_dim) {
+        (true, false) => combine_categories(b, a),
+        (false, true) => combine_categories(a, b),
+        _ => promote_types(a, b),
     }
 }
 

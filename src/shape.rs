@@ -81,6 +81,9 @@ impl Layout {
     pub fn transpose(&self, d0: i64, d1: i64) -> Result<Layout> {
         let (a, b) = (wrap_dim(d0, self.ndim())?, wrap_dim(d1, self.ndim())?);
         let mut l = self.clone();
+        if l.ndim() == 0 {
+            return Ok(l);
+        }
         l.shape.swap(a, b);
         l.strides.swap(a, b);
         Ok(l)
@@ -297,7 +300,7 @@ pub fn infer_size(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
     let mut out: Vec<usize> = shape.iter().map(|&s| s.max(0) as usize).collect();
     match infer {
         Some(i) => {
-            if known == 0 || numel % known != 0 {
+            if known == 0 || !numel.is_multiple_of(known) {
                 if known == 0 {
                     bail!(Shape, "cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 can be any value and is ambiguous", fmt());
                 }

@@ -160,7 +160,7 @@ fn matmul_cases() {
             (bad.kind, bad.message.as_str()),
             (
                 ErrorKind::Shape,
-                "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
+                "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
             )
         );
     }

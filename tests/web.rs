@@ -79,7 +79,7 @@ async fn errors_are_typed_not_panics() {
     let e = a.matmul(&b).unwrap_err();
     assert_eq!(
         e.message,
-        "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
+        "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
     );
     let js = webtorch::api::to_js_error(e);
     let name = js_sys::Reflect::get(&js, &JsValue::from_str("name")).unwrap();

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{js, JsResult, LIVE_HANDLES};
 use crate::backend::Device;
-use crate::dtype::DType;
+use crate::dtype::{DType, ScalarKind};
 use crate::ops::Op;
 use crate::shape::checked_shape;
 use crate::tensor::Tensor;
@@ -137,6 +137,28 @@ impl RawTensor {
 
     pub fn binary_scalar(&self, op: u32, value: f64, reverse: bool) -> JsResult<RawTensor> {
         RawTensor::op(op_of(op).and_then(|op| self.t.binary_scalar(op, value, reverse)))
+    }
+
+    /// A bool scalar operand (`t - true`), which PyTorch treats as a bool, not an int.
+    pub fn binary_scalar_bool(&self, op: u32, value: bool, reverse: bool) -> JsResult<RawTensor> {
+        let v = if value { 1.0 } else { 0.0 };
+        RawTensor::op(
+            op_of(op).and_then(|op| self.t.binary_scalar_kind(op, v, reverse, ScalarKind::Bool)),
+        )
+    }
+
+    /// `add`/`sub` with `alpha`: `self ± alpha * other`.
+    pub fn add_alpha(&self, op: u32, other: &RawTensor, alpha: f64) -> JsResult<RawTensor> {
+        RawTensor::op(op_of(op).and_then(|op| self.t.add_alpha(op, &other.t, alpha)))
+    }
+
+    /// `add`/`sub` of a scalar with `alpha`.
+    pub fn add_alpha_scalar(&self, op: u32, value: f64, alpha: f64) -> JsResult<RawTensor> {
+        RawTensor::op(op_of(op).and_then(|op| self.t.add_alpha_scalar(op, value, alpha)))
+    }
+
+    pub fn t(&self) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.t())
     }
 
     pub fn sum(&self, dims_: &[i32], keepdim: bool) -> JsResult<RawTensor> {

@@ -68,8 +68,8 @@ op_table! {
     Sigmoid  = "sigmoid",  Float, "1.0 / (1.0 + exp(-a))",       Unary(|a| 1.0 / (1.0 + (-a).exp()), None);
     Tanh     = "tanh",     Float, "tanh(a)",                     Unary(f32::tanh, None);
     Square   = "square",   Same,  "a * a",                       Unary(|a| a * a, Some(|a| a.wrapping_mul(a)));
-    Sin      = "sin",      Float, "sin(a)",                      Unary(f32::sin, None);
-    Cos      = "cos",      Float, "cos(a)",                      Unary(f32::cos, None);
+    Sin      = "sin",      Float, "sin(reduce_angle(a))",                  Unary(f32::sin, None);
+    Cos      = "cos",      Float, "cos(reduce_angle(a))",                  Unary(f32::cos, None);
     // binary
     Add      = "add",      Same,  "a + b",                       Binary(|a, b| a + b, Some(|a, b| a.wrapping_add(b)));
     Sub      = "sub",      Same,  "a - b",                       Binary(|a, b| a - b, Some(|a, b| a.wrapping_sub(b)));
@@ -79,7 +79,7 @@ op_table! {
     Minimum  = "minimum",  Same,  "select(min(a, b), a + b, isnan_T(a) || isnan_T(b))", Binary(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.min(b) }, Some(|a, b| a.min(b)));
     Pow      = "pow",      Same,  "pow_T(a, b)",                 Binary(f32::powf, Some(ipow));
     Eq       = "eq",       Bool,  "a == b",                      Compare(|a, b| a == b, |a, b| a == b);
-    Ne       = "ne",       Bool,  "a != b",                      Compare(|a, b| a != b, |a, b| a != b);
+    Ne       = "ne",       Bool,  "a != b || isnan_T(a) || isnan_T(b)",                      Compare(|a, b| a != b, |a, b| a != b);
     Lt       = "lt",       Bool,  "a < b",                       Compare(|a, b| a < b, |a, b| a < b);
     Le       = "le",       Bool,  "a <= b",                      Compare(|a, b| a <= b, |a, b| a <= b);
     Gt       = "gt",       Bool,  "a > b",                       Compare(|a, b| a > b, |a, b| a > b);

@@ -3,7 +3,7 @@
 use super::Tensor;
 use crate::backend::{Elementwise, Func, Input};
 use crate::bail;
-use crate::dtype::{promote_types, promote_with_scalar, Compute, DType, ScalarKind};
+use crate::dtype::{promote_tensors, promote_with_scalar, Compute, DType, ScalarKind};
 use crate::error::Result;
 use crate::ops::{Op, ResultKind};
 use crate::shape::broadcast_shapes;
@@ -24,20 +24,39 @@ fn result_types(op: Op, promoted: DType) -> (Compute, DType) {
     (compute, out)
 }
 
-/// PyTorch refuses arithmetic `-` on bools rather than guessing between xor and a wrap.
-fn check_bool(op: Op, dtypes: &[DType]) -> Result<()> {
-    if dtypes.iter().all(|d| *d == DType::Bool) {
-        match op {
-            Op::Neg => bail!(
-                DType,
-                "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
-            ),
-            Op::Sub => bail!(
-                DType,
-                "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."
-            ),
-            _ => {}
-        }
+/// PyTorch refuses `-` and `relu` on bools rather than guessing what was meant; `bools` counts
+/// the bool operands (tensors or scalars) of `op`.
+fn check_bool(op: Op, bools: usize) -> Result<()> {
+    match (op, bools) {
+        (_, 0) => Ok(()),
+        (Op::Neg, _) => bail!(
+            DType,
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        ),
+        (Op::Relu, _) => bail!(DType, "Boolean inputs not supported for relu"),
+        (Op::Sub, 2) => bail!(
+            DType,
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."
+        ),
+        (Op::Sub, _) => bail!(
+            DType,
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        ),
+        _ => Ok(()),
+    }
+}
+
+fn is_bool(d: DType) -> usize {
+    (d == DType::Bool) as usize
+}
+
+/// `alpha` of `add`/`sub` must be integral when the result is.
+fn check_alpha(result: DType, alpha: f64) -> Result<()> {
+    if !result.is_float() && alpha.fract() != 0.0 {
+        bail!(
+            DType,
+            "For integral input tensors, argument alpha must not be a floating point number."
+        );
     }
     Ok(())
 }
@@ -55,6 +74,11 @@ pub(crate) fn check_same_device(a: &Tensor, b: &Tensor) -> Result<()> {
 }
 
 impl Tensor {
+    /// `torch.result_type(self, other)`.
+    pub fn result_type(&self, other: &Tensor) -> DType {
+        promote_tensors(self.dtype, self.ndim() == 0, other.dtype, other.ndim() == 0)
+    }
+
     fn run_elementwise(
         &self,
         func: Func,
@@ -82,7 +106,7 @@ impl Tensor {
         if op.info().arity() != 1 {
             bail!(Torch, "{}() takes two operands", op.info().name);
         }
-        check_bool(op, &[self.dtype])?;
+        check_bool(op, is_bool(self.dtype))?;
         let (compute, out) = result_types(op, self.dtype);
         let shape = self.shape().to_vec();
         self.run_elementwise(
@@ -100,9 +124,9 @@ impl Tensor {
             bail!(Torch, "{}() takes one operand", op.info().name);
         }
         check_same_device(self, other)?;
-        check_bool(op, &[self.dtype, other.dtype])?;
+        check_bool(op, is_bool(self.dtype) + is_bool(other.dtype))?;
         let shape = broadcast_shapes(self.shape(), other.shape())?;
-        let (compute, out) = result_types(op, promote_types(self.dtype, other.dtype));
+        let (compute, out) = result_types(op, self.result_type(other));
         let inputs = vec![
             Input::Tensor(self.operand(&shape)),
             Input::Tensor(other.operand(&shape)),
@@ -111,11 +135,37 @@ impl Tensor {
     }
 
     /// A binary op-table row with a scalar operand; `reverse` puts the scalar on the left.
+    /// An integral `value` acts as a Python int (JS cannot tell `2` from `2.0`).
     pub fn binary_scalar(&self, op: Op, value: f64, reverse: bool) -> Result<Tensor> {
+        self.binary_scalar_kind(op, value, reverse, ScalarKind::of(value))
+    }
+
+    /// `binary_scalar` with the scalar's Python kind given (a JS `true` is a bool scalar).
+    pub fn binary_scalar_kind(
+        &self,
+        op: Op,
+        value: f64,
+        reverse: bool,
+        kind: ScalarKind,
+    ) -> Result<Tensor> {
         if op.info().arity() != 2 {
             bail!(Torch, "{}() takes one operand", op.info().name);
         }
-        let kind = ScalarKind::of(value);
+        check_bool(
+            op,
+            is_bool(self.dtype) + (kind == ScalarKind::Bool) as usize,
+        )?;
+        if op == Op::Pow
+            && !reverse
+            && !self.dtype.is_float()
+            && kind == ScalarKind::Int
+            && value < 0.0
+        {
+            bail!(
+                Torch,
+                "Integers to negative integer powers are not allowed."
+            );
+        }
         let promoted = promote_with_scalar(self.dtype, kind);
         let (compute, out) = result_types(op, promoted);
         let shape = self.shape().to_vec();
@@ -126,6 +176,25 @@ impl Tensor {
             vec![t, Input::Scalar(value)]
         };
         self.run_elementwise(Func::Op(op), compute, inputs, shape, out)
+    }
+
+    /// `torch.add(self, other, alpha=…)` / `torch.sub(…)`: `self ± alpha * other`.
+    pub fn add_alpha(&self, op: Op, other: &Tensor, alpha: f64) -> Result<Tensor> {
+        if alpha == 1.0 {
+            return self.binary(op, other);
+        }
+        check_alpha(self.result_type(other), alpha)?;
+        check_bool(op, is_bool(self.dtype) + is_bool(other.dtype))?;
+        self.binary(op, &other.binary_scalar(Op::Mul, alpha, false)?)
+    }
+
+    /// `add`/`sub` of a scalar with `alpha`: `self ± alpha * value`.
+    pub fn add_alpha_scalar(&self, op: Op, value: f64, alpha: f64) -> Result<Tensor> {
+        check_alpha(
+            promote_with_scalar(self.dtype, ScalarKind::of(value)),
+            alpha,
+        )?;
+        self.binary_scalar(op, value * alpha, false)
     }
 
     /// `t.to(dtype)`: a converting copy (or `self` when the dtype already matches).

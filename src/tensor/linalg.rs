@@ -55,9 +55,9 @@ impl Tensor {
                 (2, 1) => bail!(Shape, "size mismatch, got input ({}), mat ({}x{}), vec ({})", sa[0], sa[0], sa[1], sb[0]),
                 (_, 1) | (_, 2) => {
                     let rows: usize = sa[..da - 1].iter().product();
-                    bail!(Shape, "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", rows, k, sb[0], if db == 2 { sb[1] } else { 1 })
+                    bail!(Shape, "mm: mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", rows, k, sb[0], if db == 2 { sb[1] } else { 1 })
                 }
-                (1, _) => bail!(Shape, "mat1 and mat2 shapes cannot be multiplied (1x{} and {}x{})", k, kb, sb[db - 1]),
+                (1, _) => bail!(Shape, "mm: mat1 and mat2 shapes cannot be multiplied (1x{} and {}x{})", k, kb, sb[db - 1]),
                 _ => {
                     let batch: usize = broadcast_shapes(&sa[..da - 2], &sb[..db - 2])?.iter().product();
                     bail!(

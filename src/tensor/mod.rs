@@ -146,7 +146,7 @@ impl Tensor {
         if (step > 0.0 && start > end) || (step < 0.0 && start < end) {
             bail!(
                 Torch,
-                "upper bound and larger bound inconsistent with step sign"
+                "upper bound and lower bound inconsistent with step sign"
             );
         }
         let n = ((end - start) / step).ceil().max(0.0);

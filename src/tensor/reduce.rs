@@ -36,9 +36,9 @@ impl Tensor {
         let mask = self.reduced_dims(dims)?;
         let (mut outer, mut outer_st, mut inner, mut inner_st) = (vec![], vec![], vec![], vec![]);
         let mut out_shape = vec![];
-        for d in 0..self.ndim() {
+        for (d, &reduced) in mask.iter().enumerate() {
             let (s, st) = (self.layout.shape[d], self.layout.strides[d]);
-            if mask[d] {
+            if reduced {
                 inner.push(s);
                 inner_st.push(st);
                 if keepdim {

@@ -35,6 +35,18 @@ impl Tensor {
         Ok(self.with_layout(self.layout.transpose(d0, d1)?))
     }
 
+    /// `t.t()`: transposes a matrix; 0-D and 1-D tensors come back as they are.
+    pub fn t(&self) -> Result<Tensor> {
+        match self.ndim() {
+            0 | 1 => Ok(self.clone()),
+            2 => self.transpose(0, 1),
+            n => bail!(
+                Shape,
+                "t() expects a tensor with <= 2 dimensions, but self is {n}D"
+            ),
+        }
+    }
+
     pub fn expand(&self, sizes: &[i64]) -> Result<Tensor> {
         Ok(self.with_layout(self.layout.expand(sizes)?))
     }

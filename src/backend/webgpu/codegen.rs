@@ -65,6 +65,8 @@ fn store(v: &str, c: Compute, out: DType) -> String {
         (Compute::F32, DType::Int32 | DType::Int64) => format!("i32({v})"),
         (Compute::F32, DType::UInt8) => format!("u32(i32({v})) & 255u"),
         (Compute::I32, DType::UInt8) => format!("u32({v}) & 255u"),
+        // NaN is truthy; `isnan_f32` keeps compilers that assume no NaNs honest.
+        (Compute::F32, DType::Bool) => format!("select(0u, 1u, {v} != 0.0 || isnan_f32({v}))"),
         (_, DType::Bool) => format!("select(0u, 1u, {v} != {}(0))", c.wgsl()),
         (Compute::U32, _) => format!("{}({v})", storage_type(out)),
     }

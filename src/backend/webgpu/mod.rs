@@ -124,7 +124,7 @@ impl WebGpuBackend {
             ("maxBufferSize", dl.max_buffer_size),
             (
                 "maxStorageBufferBindingSize",
-                dl.max_storage_buffer_binding_size as u64,
+                dl.max_storage_buffer_binding_size,
             ),
             (
                 "maxComputeWorkgroupSizeX",
@@ -452,7 +452,7 @@ impl WebGpuBackend {
     /// A pooled buffer; `clean` asks for one no recorded work uses (uploads need that).
     fn alloc_from_pool(&self, bytes: u64, clean: bool) -> Result<BufId> {
         let class = size_class(bytes);
-        let limit = self.device.limits().max_storage_buffer_binding_size as u64;
+        let limit = self.device.limits().max_storage_buffer_binding_size;
         if class > limit {
             bail!(
                 OutOfMemory,
