@@ -98,3 +98,52 @@ fn reduce_angle(x: f32) -> f32 {
     let angle = f32(bitcast<i32>(turns)) * 1.4629180792671596e-9; // 2π / 2^32
     return select(angle, -angle, x < 0.0);
 }
+
+// Transcendentals with PyTorch's results on the whole f32 range. Tint may assume no NaN/inf and
+// SwiftShader's builtins are approximate near their edges, so specials are handled explicitly
+// (bit tests) and the builtins only see arguments where they are accurate.
+fn exp_f32(a: f32) -> f32 {
+    if (isnan_f32(a)) { return a; }
+    if (a > 88.72284) { return inf_like(1.0 + abs(a)); }
+    if (a < -103.97208) { return 0.0; }
+    return exp(a);
+}
+
+fn log_f32(a: f32) -> f32 {
+    if (isnan_f32(a)) { return a; }
+    if (a < 0.0) { return nan_like(a); }
+    if (a == 0.0) { return inf_like(-1.0 - abs(a)); }
+    if (isinf_f32(a)) { return a; }
+    return log(a);
+}
+
+fn sigmoid_f32(a: f32) -> f32 {
+    if (isnan_f32(a)) { return a; }
+    if (a >= 0.0) { return 1.0 / (1.0 + exp_f32(-a)); }
+    let e = exp_f32(a);
+    return e / (1.0 + e);
+}
+
+fn tanh_f32(a: f32) -> f32 {
+    if (isnan_f32(a)) { return a; }
+    // |tanh(x)| rounds to 1 in f32 beyond 9.01; the builtin overflows on large |x|.
+    if (abs(a) > 9.1) { return sign(a); }
+    return tanh(a);
+}
+
+// sin and cos: Payne–Hanek to [-π, π), Cody–Waite to [-π/4, π/4] with the quadrant, then
+// minimax polynomials (error ~1e-7), instead of builtins that are loose on some adapters.
+fn sincos_f32(x: f32, want_cos: bool) -> f32 {
+    if (isnan_f32(x) || isinf_f32(x)) { return nan_like(x); }
+    let a = reduce_angle(x);
+    let j = round(a * 0.63661977236758134);
+    let r = (a - j * 1.5707963705062866) + j * 4.371139000186243e-8;
+    let z = r * r;
+    let s = r + r * z * (-1.6666654611e-1 + z * (8.3321608736e-3 + z * -1.9515295891e-4));
+    let c = 1.0 - 0.5 * z + z * z * (4.166664568298827e-2 + z * (-1.388731625493765e-3 + z * 2.443315711809948e-5));
+    let q = (i32(j) + select(0, 1, want_cos)) & 3;
+    if (q == 0) { return s; }
+    if (q == 1) { return c; }
+    if (q == 2) { return -s; }
+    return -c;
+}

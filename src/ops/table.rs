@@ -59,35 +59,35 @@ use CpuFn::{Binary, Compare, Unary};
 
 op_table! {
     // unary
-    Neg      = "neg",      Same,  "-a",                          Unary(|a| -a, Some(|a| a.wrapping_neg()));
-    Exp      = "exp",      Float, "exp(a)",                      Unary(f32::exp, None);
-    Relu     = "relu",     Same,  "select(a, T(0), a < T(0))",   Unary(|a| if a < 0.0 { 0.0 } else { a }, Some(|a| a.max(0)));
-    Abs      = "abs",      Same,  "abs(a)",                      Unary(f32::abs, Some(|a| a.wrapping_abs()));
-    Sqrt     = "sqrt",     Float, "sqrt(a)",                     Unary(f32::sqrt, None);
-    Log      = "log",      Float, "log(a)",                      Unary(f32::ln, None);
-    Sigmoid  = "sigmoid",  Float, "1.0 / (1.0 + exp(-a))",       Unary(|a| 1.0 / (1.0 + (-a).exp()), None);
-    Tanh     = "tanh",     Float, "tanh(a)",                     Unary(f32::tanh, None);
-    Square   = "square",   Same,  "a * a",                       Unary(|a| a * a, Some(|a| a.wrapping_mul(a)));
-    Sin      = "sin",      Float, "sin(reduce_angle(a))",                  Unary(f32::sin, None);
-    Cos      = "cos",      Float, "cos(reduce_angle(a))",                  Unary(f32::cos, None);
+    Neg      = "neg",      Same,  "-a",                                                  Unary(|a| -a, Some(|a| a.wrapping_neg()));
+    Exp      = "exp",      Float, "exp_f32(a)",                                          Unary(f32::exp, None);
+    Relu     = "relu",     Same,  "select(a, T(0), a < T(0))",                           Unary(|a| if a < 0.0 { 0.0 } else { a }, Some(|a| a.max(0)));
+    Abs      = "abs",      Same,  "abs(a)",                                              Unary(f32::abs, Some(|a| a.wrapping_abs()));
+    Sqrt     = "sqrt",     Float, "sqrt(a)",                                             Unary(f32::sqrt, None);
+    Log      = "log",      Float, "log_f32(a)",                                          Unary(f32::ln, None);
+    Sigmoid  = "sigmoid",  Float, "sigmoid_f32(a)",                                      Unary(|a| if a >= 0.0 { 1.0 / (1.0 + (-a).exp()) } else { a.exp() / (1.0 + a.exp()) }, None);
+    Tanh     = "tanh",     Float, "tanh_f32(a)",                                         Unary(f32::tanh, None);
+    Square   = "square",   Same,  "a * a",                                               Unary(|a| a * a, Some(|a| a.wrapping_mul(a)));
+    Sin      = "sin",      Float, "sincos_f32(a, false)",                                Unary(f32::sin, None);
+    Cos      = "cos",      Float, "sincos_f32(a, true)",                                 Unary(f32::cos, None);
     // binary
-    Add      = "add",      Same,  "a + b",                       Binary(|a, b| a + b, Some(|a, b| a.wrapping_add(b)));
-    Sub      = "sub",      Same,  "a - b",                       Binary(|a, b| a - b, Some(|a, b| a.wrapping_sub(b)));
-    Mul      = "mul",      Same,  "a * b",                       Binary(|a, b| a * b, Some(|a, b| a.wrapping_mul(b)));
-    Div      = "div",      Float, "a / b",                       Binary(|a, b| a / b, None);
-    Maximum  = "maximum",  Same,  "select(max(a, b), a + b, isnan_T(a) || isnan_T(b))", Binary(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.max(b) }, Some(|a, b| a.max(b)));
-    Minimum  = "minimum",  Same,  "select(min(a, b), a + b, isnan_T(a) || isnan_T(b))", Binary(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.min(b) }, Some(|a, b| a.min(b)));
-    Pow      = "pow",      Same,  "pow_T(a, b)",                 Binary(f32::powf, Some(ipow));
-    Eq       = "eq",       Bool,  "a == b",                      Compare(|a, b| a == b, |a, b| a == b);
-    Ne       = "ne",       Bool,  "a != b || isnan_T(a) || isnan_T(b)",                      Compare(|a, b| a != b, |a, b| a != b);
-    Lt       = "lt",       Bool,  "a < b",                       Compare(|a, b| a < b, |a, b| a < b);
-    Le       = "le",       Bool,  "a <= b",                      Compare(|a, b| a <= b, |a, b| a <= b);
-    Gt       = "gt",       Bool,  "a > b",                       Compare(|a, b| a > b, |a, b| a > b);
-    Ge       = "ge",       Bool,  "a >= b",                      Compare(|a, b| a >= b, |a, b| a >= b);
+    Add      = "add",      Same,  "a + b",                                               Binary(|a, b| a + b, Some(|a, b| a.wrapping_add(b)));
+    Sub      = "sub",      Same,  "a - b",                                               Binary(|a, b| a - b, Some(|a, b| a.wrapping_sub(b)));
+    Mul      = "mul",      Same,  "a * b",                                               Binary(|a, b| a * b, Some(|a, b| a.wrapping_mul(b)));
+    Div      = "div",      Float, "a / b",                                               Binary(|a, b| a / b, None);
+    Maximum  = "maximum",  Same,  "select(max(a, b), a + b, isnan_T(a) || isnan_T(b))",  Binary(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.max(b) }, Some(|a, b| a.max(b)));
+    Minimum  = "minimum",  Same,  "select(min(a, b), a + b, isnan_T(a) || isnan_T(b))",  Binary(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.min(b) }, Some(|a, b| a.min(b)));
+    Pow      = "pow",      Same,  "pow_T(a, b)",                                         Binary(f32::powf, Some(ipow));
+    Eq       = "eq",       Bool,  "a == b",                                              Compare(|a, b| a == b, |a, b| a == b);
+    Ne       = "ne",       Bool,  "a != b || isnan_T(a) || isnan_T(b)",                  Compare(|a, b| a != b, |a, b| a != b);
+    Lt       = "lt",       Bool,  "a < b",                                               Compare(|a, b| a < b, |a, b| a < b);
+    Le       = "le",       Bool,  "a <= b",                                              Compare(|a, b| a <= b, |a, b| a <= b);
+    Gt       = "gt",       Bool,  "a > b",                                               Compare(|a, b| a > b, |a, b| a > b);
+    Ge       = "ge",       Bool,  "a >= b",                                              Compare(|a, b| a >= b, |a, b| a >= b);
 }
 
 /// Integer power as PyTorch computes it for integer tensors (negative exponents give 0 unless
-/// the base is ±1); the WGSL twin is `pow_i32` in `shaders/elementwise.wgsl`.
+/// the base is ±1); the WGSL twin is `pow_i32` in `shaders/common.wgsl`.
 fn ipow(a: i32, b: i32) -> i32 {
     if b < 0 {
         return match a {
