@@ -277,14 +277,15 @@ fn int(v: V) -> i32 {
 }
 
 fn apply(cpu: CpuFn, a: V, b: Option<V>) -> V {
+    const MISSING: &str = "op checked by Op::supports before dispatch";
     let b = b.unwrap_or(V::I(0));
     match (cpu, a) {
-        (CpuFn::Unary(ff, _), V::F(x)) => V::F(ff(x)),
-        (CpuFn::Unary(_, fi), V::I(x)) => V::I(fi.expect("integer op promoted to float")(x)),
-        (CpuFn::Binary(ff, _), V::F(x)) => V::F(ff(x, f(b))),
-        (CpuFn::Binary(_, fi), V::I(x)) => {
-            V::I(fi.expect("integer op promoted to float")(x, int(b)))
-        }
+        (CpuFn::Unary(ff, _), V::F(x)) => V::F(ff.expect(MISSING)(x)),
+        (CpuFn::Unary(_, fi), V::I(x)) => V::I(fi.expect(MISSING)(x)),
+        (CpuFn::Binary(ff, _), V::F(x)) => V::F(ff.expect(MISSING)(x, f(b))),
+        (CpuFn::Binary(_, fi), V::I(x)) => V::I(fi.expect(MISSING)(x, int(b))),
+        (CpuFn::Test(ff, _), V::F(x)) => V::I(ff(x) as i32),
+        (CpuFn::Test(_, fi), V::I(x)) => V::I(fi(x) as i32),
         (CpuFn::Compare(ff, _), V::F(x)) => V::I(ff(x, f(b)) as i32),
         (CpuFn::Compare(_, fi), V::I(x)) => V::I(fi(x, int(b)) as i32),
     }

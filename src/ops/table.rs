@@ -18,12 +18,33 @@ pub enum ResultKind {
     Bool,
 }
 
-/// The CPU reference implementation of a row, one fn per compute type.
+/// The CPU reference implementation of a row, one fn per compute type; `None` means the op does
+/// not exist for that type (PyTorch's "not implemented for 'Float'"), or, for `Float` rows,
+/// that integers are promoted to float32 first.
 #[derive(Clone, Copy)]
 pub enum CpuFn {
-    Unary(fn(f32) -> f32, Option<fn(i32) -> i32>),
-    Binary(fn(f32, f32) -> f32, Option<fn(i32, i32) -> i32>),
+    Unary(Option<fn(f32) -> f32>, Option<fn(i32) -> i32>),
+    Binary(Option<fn(f32, f32) -> f32>, Option<fn(i32, i32) -> i32>),
+    /// Unary with a bool result.
+    Test(fn(f32) -> bool, fn(i32) -> bool),
+    /// Binary with a bool result.
     Compare(fn(f32, f32) -> bool, fn(i32, i32) -> bool),
+}
+
+const fn f(f: fn(f32) -> f32) -> CpuFn {
+    CpuFn::Unary(Some(f), None)
+}
+const fn fi(f: fn(f32) -> f32, i: fn(i32) -> i32) -> CpuFn {
+    CpuFn::Unary(Some(f), Some(i))
+}
+const fn f2(f: fn(f32, f32) -> f32) -> CpuFn {
+    CpuFn::Binary(Some(f), None)
+}
+const fn fi2(f: fn(f32, f32) -> f32, i: fn(i32, i32) -> i32) -> CpuFn {
+    CpuFn::Binary(Some(f), Some(i))
+}
+const fn i2(i: fn(i32, i32) -> i32) -> CpuFn {
+    CpuFn::Binary(None, Some(i))
 }
 
 pub struct OpInfo {
@@ -35,9 +56,31 @@ pub struct OpInfo {
 }
 
 impl OpInfo {
+    /// Whether the row exists for this compute type (else PyTorch's "not implemented" error).
+    pub fn supports(&self, c: crate::dtype::Compute) -> bool {
+        let float = c == crate::dtype::Compute::F32;
+        match self.cpu {
+            CpuFn::Unary(f, i) => {
+                if float {
+                    f.is_some()
+                } else {
+                    i.is_some()
+                }
+            }
+            CpuFn::Binary(f, i) => {
+                if float {
+                    f.is_some()
+                } else {
+                    i.is_some()
+                }
+            }
+            CpuFn::Test(..) | CpuFn::Compare(..) => true,
+        }
+    }
+
     pub fn arity(&self) -> usize {
         match self.cpu {
-            CpuFn::Unary(..) => 1,
+            CpuFn::Unary(..) | CpuFn::Test(..) => 1,
             CpuFn::Binary(..) | CpuFn::Compare(..) => 2,
         }
     }
@@ -55,35 +98,106 @@ macro_rules! op_table {
     };
 }
 
-use CpuFn::{Binary, Compare, Unary};
+use super::math as m;
+use CpuFn::{Compare, Test};
 
 op_table! {
-    // unary
-    Neg      = "neg",      Same,  "-a",                                                  Unary(|a| -a, Some(|a| a.wrapping_neg()));
-    Exp      = "exp",      Float, "exp_f32(a)",                                          Unary(f32::exp, None);
-    Relu     = "relu",     Same,  "select(a, T(0), a < T(0))",                           Unary(|a| if a < 0.0 { 0.0 } else { a }, Some(|a| a.max(0)));
-    Abs      = "abs",      Same,  "abs(a)",                                              Unary(f32::abs, Some(|a| a.wrapping_abs()));
-    Sqrt     = "sqrt",     Float, "sqrt(a)",                                             Unary(f32::sqrt, None);
-    Log      = "log",      Float, "log_f32(a)",                                          Unary(f32::ln, None);
-    Sigmoid  = "sigmoid",  Float, "sigmoid_f32(a)",                                      Unary(|a| if a >= 0.0 { 1.0 / (1.0 + (-a).exp()) } else { a.exp() / (1.0 + a.exp()) }, None);
-    Tanh     = "tanh",     Float, "tanh_f32(a)",                                         Unary(f32::tanh, None);
-    Square   = "square",   Same,  "a * a",                                               Unary(|a| a * a, Some(|a| a.wrapping_mul(a)));
-    Sin      = "sin",      Float, "sincos_f32(a, false)",                                Unary(f32::sin, None);
-    Cos      = "cos",      Float, "sincos_f32(a, true)",                                 Unary(f32::cos, None);
+    // unary, integers keep their dtype
+    Neg         = "neg",         Same,  "-a",                                    fi(|a| -a, |a| a.wrapping_neg());
+    Relu        = "relu",        Same,  "select(a, T(0), a < T(0))",             fi(|a| if a < 0.0 { 0.0 } else { a }, |a| a.max(0));
+    Abs         = "abs",         Same,  "abs(a)",                                fi(f32::abs, i32::wrapping_abs);
+    Square      = "square",      Same,  "a * a",                                 fi(|a| a * a, |a| a.wrapping_mul(a));
+    Ceil        = "ceil",        Same,  "ceil_T(a)",                             fi(f32::ceil, |a| a);
+    Floor       = "floor",       Same,  "floor_T(a)",                            fi(f32::floor, |a| a);
+    Round       = "round",       Same,  "round_T(a)",                            fi(f32::round_ties_even, |a| a);
+    Trunc       = "trunc",       Same,  "trunc_T(a)",                            fi(f32::trunc, |a| a);
+    Sign        = "sign",        Same,  "sign_T(a)",                             fi(m::sign, i32::signum);
+    Positive    = "positive",    Same,  "a",                                     fi(|a| a, |a| a);
+    Frac        = "frac",        Same,  "a - trunc(a)",                          f(|a| a - a.trunc());
+    BitwiseNot  = "bitwise_not", Same,  "~a",                                    CpuFn::Unary(None, Some(|a| !a));
+    // unary, integers promote to float32
+    Exp         = "exp",         Float, "exp_f32(a)",                            f(f32::exp);
+    Sqrt        = "sqrt",        Float, "sqrt(a)",                               f(f32::sqrt);
+    Log         = "log",         Float, "log_f32(a)",                            f(f32::ln);
+    Sigmoid     = "sigmoid",     Float, "sigmoid_f32(a)",                        f(m::sigmoid);
+    Tanh        = "tanh",        Float, "tanh_f32(a)",                           f(f32::tanh);
+    Sin         = "sin",         Float, "sincos_f32(a, false)",                  f(f32::sin);
+    Cos         = "cos",         Float, "sincos_f32(a, true)",                   f(f32::cos);
+    Tan         = "tan",         Float, "tan_f32(a)",                            f(m::tan);
+    Asin        = "asin",        Float, "asin_f32(a)",                           f(|a| (a as f64).asin() as f32);
+    Acos        = "acos",        Float, "acos_f32(a)",                           f(|a| (a as f64).acos() as f32);
+    Atan        = "atan",        Float, "atan_f32(a)",                           f(|a| (a as f64).atan() as f32);
+    Sinh        = "sinh",        Float, "sinh_f32(a)",                           f(m::sinh);
+    Cosh        = "cosh",        Float, "cosh_f32(a)",                           f(m::cosh);
+    Asinh       = "asinh",       Float, "asinh_f32(a)",                          f(m::asinh);
+    Acosh       = "acosh",       Float, "acosh_f32(a)",                          f(m::acosh);
+    Atanh       = "atanh",       Float, "atanh_f32(a)",                          f(m::atanh);
+    Expm1       = "expm1",       Float, "expm1_f32(a)",                          f(m::expm1);
+    Exp2        = "exp2",        Float, "exp2_f32(a)",                           f(m::exp2);
+    Log1p       = "log1p",       Float, "log1p_f32(a)",                          f(m::log1p);
+    Log2        = "log2",        Float, "log2_f32(a)",                           f(m::log2);
+    Log10       = "log10",       Float, "log10_f32(a)",                          f(m::log10);
+    Rsqrt       = "rsqrt",       Float, "rsqrt_f32(a)",                          f(m::rsqrt);
+    Reciprocal  = "reciprocal",  Float, "1.0 / a",                               f(|a| 1.0 / a);
+    Erf         = "erf",         Float, "erf_f32(a)",                            f(m::erf);
+    Erfc        = "erfc",        Float, "erfc_f32(a)",                           f(m::erfc);
+    Erfinv      = "erfinv",      Float, "erfinv_f32(a)",                         f(m::erfinv);
+    Lgamma      = "lgamma",      Float, "lgamma_f32(a)",                         f(m::lgamma);
+    Digamma     = "digamma",     Float, "digamma_f32(a)",                        f(m::digamma);
+    Sinc        = "sinc",        Float, "sinc_f32(a)",                           f(m::sinc);
+    Logit       = "logit",       Float, "logit_f32(a)",                          f(m::logit);
+    Deg2rad     = "deg2rad",     Float, "a * 0.017453292519943295",              f(|a| a * (std::f32::consts::PI / 180.0));
+    Rad2deg     = "rad2deg",     Float, "a * 57.29577951308232",                 f(|a| a * (180.0 / std::f32::consts::PI));
+    // activations (torch.nn.functional)
+    Silu        = "silu",        Float, "a * sigmoid_f32(a)",                    f(m::silu);
+    Gelu        = "gelu",        Float, "gelu_f32(a)",                           f(m::gelu);
+    Mish        = "mish",        Float, "a * tanh_f32(softplus_f32(a))",         f(m::mish);
+    Softplus    = "softplus",    Float, "softplus_f32(a)",                       f(m::softplus);
+    Logsigmoid  = "logsigmoid",  Float, "sigmoid_log_f32(a)",                    f(m::logsigmoid);
+    Softsign    = "softsign",    Float, "a / (1.0 + abs(a))",                    f(|a| a / (1.0 + a.abs()));
+    Tanhshrink  = "tanhshrink",  Float, "a - tanh_f32(a)",                       f(|a| a - a.tanh());
+    Hardsigmoid = "hardsigmoid", Float, "hardsigmoid_f32(a)",                    f(m::hardsigmoid);
+    Hardswish   = "hardswish",   Float, "a * hardsigmoid_f32(a)",                f(m::hardswish);
+    Selu        = "selu",        Float, "selu_f32(a)",                           f(m::selu);
+    Elu         = "elu",         Float, "elu_f32(a)",                            f(m::elu);
+    Celu        = "celu",        Float, "elu_f32(a)",                            f(m::elu);
+    Relu6       = "relu6",       Float, "relu6_f32(a)",                          f(m::relu6);
+    // unary predicates
+    Isnan       = "isnan",       Bool,  "isnan_T(a)",                            Test(f32::is_nan, |_| false);
+    Isinf       = "isinf",       Bool,  "isinf_T(a)",                            Test(f32::is_infinite, |_| false);
+    Isfinite    = "isfinite",    Bool,  "isfinite_T(a)",                         Test(f32::is_finite, |_| true);
+    Signbit     = "signbit",     Bool,  "signbit_T(a)",                          Test(f32::is_sign_negative, |a| a < 0);
+    LogicalNot  = "logical_not", Bool,  "!truthy_T(a)",                          Test(|a| !m::truthy(a), |a| a == 0);
     // binary
-    Add      = "add",      Same,  "a + b",                                               Binary(|a, b| a + b, Some(|a, b| a.wrapping_add(b)));
-    Sub      = "sub",      Same,  "a - b",                                               Binary(|a, b| a - b, Some(|a, b| a.wrapping_sub(b)));
-    Mul      = "mul",      Same,  "a * b",                                               Binary(|a, b| a * b, Some(|a, b| a.wrapping_mul(b)));
-    Div      = "div",      Float, "a / b",                                               Binary(|a, b| a / b, None);
-    Maximum  = "maximum",  Same,  "select(max(a, b), a + b, isnan_T(a) || isnan_T(b))",  Binary(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.max(b) }, Some(|a, b| a.max(b)));
-    Minimum  = "minimum",  Same,  "select(min(a, b), a + b, isnan_T(a) || isnan_T(b))",  Binary(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.min(b) }, Some(|a, b| a.min(b)));
-    Pow      = "pow",      Same,  "pow_T(a, b)",                                         Binary(f32::powf, Some(ipow));
-    Eq       = "eq",       Bool,  "a == b",                                              Compare(|a, b| a == b, |a, b| a == b);
-    Ne       = "ne",       Bool,  "a != b || isnan_T(a) || isnan_T(b)",                  Compare(|a, b| a != b, |a, b| a != b);
-    Lt       = "lt",       Bool,  "a < b",                                               Compare(|a, b| a < b, |a, b| a < b);
-    Le       = "le",       Bool,  "a <= b",                                              Compare(|a, b| a <= b, |a, b| a <= b);
-    Gt       = "gt",       Bool,  "a > b",                                               Compare(|a, b| a > b, |a, b| a > b);
-    Ge       = "ge",       Bool,  "a >= b",                                              Compare(|a, b| a >= b, |a, b| a >= b);
+    Add         = "add",         Same,  "a + b",                                 fi2(|a, b| a + b, i32::wrapping_add);
+    Sub         = "sub",         Same,  "a - b",                                 fi2(|a, b| a - b, i32::wrapping_sub);
+    Mul         = "mul",         Same,  "a * b",                                 fi2(|a, b| a * b, i32::wrapping_mul);
+    Div         = "div",         Float, "a / b",                                 f2(|a, b| a / b);
+    Maximum     = "maximum",     Same,  "select(max(a, b), a + b, isnan_T(a) || isnan_T(b))", fi2(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.max(b) }, i32::max);
+    Minimum     = "minimum",     Same,  "select(min(a, b), a + b, isnan_T(a) || isnan_T(b))", fi2(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.min(b) }, i32::min);
+    Pow         = "pow",         Same,  "pow_T(a, b)",                           fi2(f32::powf, ipow);
+    Fmod        = "fmod",        Same,  "fmod_T(a, b)",                          fi2(m::fmod, m::fmod_i);
+    Remainder   = "remainder",   Same,  "remainder_T(a, b)",                     fi2(m::remainder, m::remainder_i);
+    FloorDivide = "floor_divide", Same, "floor_divide_T(a, b)",                  fi2(m::floor_divide, m::floor_divide_i);
+    BitwiseAnd  = "bitwise_and", Same,  "a & b",                                 i2(|a, b| a & b);
+    BitwiseOr   = "bitwise_or",  Same,  "a | b",                                 i2(|a, b| a | b);
+    BitwiseXor  = "bitwise_xor", Same,  "a ^ b",                                 i2(|a, b| a ^ b);
+    Atan2       = "atan2",       Float, "atan2_f32(a, b)",                       f2(m::atan2);
+    Hypot       = "hypot",       Float, "hypot_f32(a, b)",                       f2(m::hypot);
+    Xlogy       = "xlogy",       Float, "xlogy_f32(a, b)",                       f2(m::xlogy);
+    Logaddexp   = "logaddexp",   Float, "logaddexp_f32(a, b)",                   f2(m::logaddexp);
+    Logaddexp2  = "logaddexp2",  Float, "logaddexp2_f32(a, b)",                  f2(m::logaddexp2);
+    Copysign    = "copysign",    Float, "copysign_f32(a, b)",                    f2(f32::copysign);
+    // comparisons and logical ops (bool results)
+    Eq          = "eq",          Bool,  "a == b",                                Compare(|a, b| a == b, |a, b| a == b);
+    Ne          = "ne",          Bool,  "a != b || isnan_T(a) || isnan_T(b)",    Compare(|a, b| a != b, |a, b| a != b);
+    Lt          = "lt",          Bool,  "a < b",                                 Compare(|a, b| a < b, |a, b| a < b);
+    Le          = "le",          Bool,  "a <= b",                                Compare(|a, b| a <= b, |a, b| a <= b);
+    Gt          = "gt",          Bool,  "a > b",                                 Compare(|a, b| a > b, |a, b| a > b);
+    Ge          = "ge",          Bool,  "a >= b",                                Compare(|a, b| a >= b, |a, b| a >= b);
+    LogicalAnd  = "logical_and", Bool,  "truthy_T(a) && truthy_T(b)",            Compare(|a, b| m::truthy(a) && m::truthy(b), |a, b| a != 0 && b != 0);
+    LogicalOr   = "logical_or",  Bool,  "truthy_T(a) || truthy_T(b)",            Compare(|a, b| m::truthy(a) || m::truthy(b), |a, b| a != 0 || b != 0);
+    LogicalXor  = "logical_xor", Bool,  "truthy_T(a) != truthy_T(b)",            Compare(|a, b| m::truthy(a) != m::truthy(b), |a, b| (a != 0) != (b != 0));
 }
 
 /// Integer power as PyTorch computes it for integer tensors (negative exponents give 0 unless

@@ -8,8 +8,9 @@ use crate::error::Result;
 use crate::ops::{Op, ResultKind};
 use crate::shape::broadcast_shapes;
 
-/// (compute type, result dtype) of `op` on inputs promoted to `promoted`.
-fn result_types(op: Op, promoted: DType) -> (Compute, DType) {
+/// (compute type, result dtype) of `op` on inputs promoted to `promoted`, or PyTorch's error
+/// when the op does not exist for that dtype (`bitwise_and` of floats, `frac` of ints).
+fn result_types(op: Op, promoted: DType) -> Result<(Compute, DType)> {
     let info = op.info();
     let compute = match info.kind {
         ResultKind::Float => Compute::F32,
@@ -21,7 +22,15 @@ fn result_types(op: Op, promoted: DType) -> (Compute, DType) {
         ResultKind::Float => DType::Float32,
         ResultKind::Bool => DType::Bool,
     };
-    (compute, out)
+    if !info.supports(compute) {
+        bail!(
+            DType,
+            "\"{}_cpu\" not implemented for '{}'",
+            info.name,
+            promoted.scalar_name()
+        );
+    }
+    Ok((compute, out))
 }
 
 /// PyTorch refuses `-` and `relu` on bools rather than guessing what was meant; `bools` counts
@@ -107,7 +116,11 @@ impl Tensor {
             bail!(Torch, "{}() takes two operands", op.info().name);
         }
         check_bool(op, is_bool(self.dtype))?;
-        let (compute, out) = result_types(op, self.dtype);
+        // NOTE: on bools, bitwise_not is logical_not (PyTorch's `~mask`).
+        if op == Op::BitwiseNot && self.dtype == DType::Bool {
+            return self.unary(Op::LogicalNot);
+        }
+        let (compute, out) = result_types(op, self.dtype)?;
         let shape = self.shape().to_vec();
         self.run_elementwise(
             Func::Op(op),
@@ -126,7 +139,7 @@ impl Tensor {
         check_same_device(self, other)?;
         check_bool(op, is_bool(self.dtype) + is_bool(other.dtype))?;
         let shape = broadcast_shapes(self.shape(), other.shape())?;
-        let (compute, out) = result_types(op, self.result_type(other));
+        let (compute, out) = result_types(op, self.result_type(other))?;
         let inputs = vec![
             Input::Tensor(self.operand(&shape)),
             Input::Tensor(other.operand(&shape)),
@@ -167,7 +180,7 @@ impl Tensor {
             );
         }
         let promoted = promote_with_scalar(self.dtype, kind);
-        let (compute, out) = result_types(op, promoted);
+        let (compute, out) = result_types(op, promoted)?;
         let shape = self.shape().to_vec();
         let t = Input::Tensor(self.operand(&shape));
         let inputs = if reverse {

@@ -7,6 +7,7 @@ use crate::ops::{Op, ResultKind};
 
 const COMMON: &str = include_str!("../../../shaders/common.wgsl");
 const ELEMENTWISE: &str = include_str!("../../../shaders/elementwise.wgsl");
+const MATH: &str = include_str!("../../../shaders/math.wgsl");
 const REDUCE: &str = include_str!("../../../shaders/reduce.wgsl");
 const MATMUL: &str = include_str!("../../../shaders/matmul.wgsl");
 
@@ -44,6 +45,10 @@ pub fn storage_type(d: DType) -> &'static str {
         DType::Int32 | DType::Int64 => "i32",
         DType::UInt8 | DType::Bool => "u32",
     }
+}
+
+fn fill_elementwise(holes: &[(&str, &str)]) -> String {
+    format!("{MATH}\n{}", fill(ELEMENTWISE, holes))
 }
 
 fn fill(template: &str, holes: &[(&str, &str)]) -> String {
@@ -153,30 +158,24 @@ pub fn elementwise_source(func: Func, c: Compute, out: DType, inputs: &[InputKey
                 .replace("_T(", &format!("_{t}("))
                 .replace("T(", &format!("{t}("));
             if op.info().kind == ResultKind::Bool {
-                return fill(
-                    ELEMENTWISE,
-                    &[
-                        ("OUT", storage_type(out)),
-                        ("INPUTS", &bindings),
-                        ("INDEX", &index),
-                        ("LOADS", &loads),
-                        ("STORE", &format!("select(0u, 1u, {expr})")),
-                    ],
-                );
+                return fill_elementwise(&[
+                    ("OUT", storage_type(out)),
+                    ("INPUTS", &bindings),
+                    ("INDEX", &index),
+                    ("LOADS", &loads),
+                    ("STORE", &format!("select(0u, 1u, {expr})")),
+                ]);
             }
             format!("({expr})")
         }
     };
-    fill(
-        ELEMENTWISE,
-        &[
-            ("OUT", storage_type(out)),
-            ("INPUTS", &bindings),
-            ("INDEX", &index),
-            ("LOADS", &loads),
-            ("STORE", &store(&value, c, out)),
-        ],
-    )
+    fill_elementwise(&[
+        ("OUT", storage_type(out)),
+        ("INPUTS", &bindings),
+        ("INDEX", &index),
+        ("LOADS", &loads),
+        ("STORE", &store(&value, c, out)),
+    ])
 }
 
 pub fn reduce_key(k: &Reduce) -> KernelKey {

@@ -1,0 +1,386 @@
+// Special functions for the op table (f32 unless named _i32). Each has a CPU twin in
+// src/ops/math.rs. Builtins are used only where they are accurate on every adapter; specials
+// (NaN, ±inf, ±0) are decided by bit tests, since Tint may assume finite math.
+
+const LN2: f32 = 0.6931471805599453;
+const PI: f32 = 3.141592653589793;
+
+fn expm1_f32(x: f32) -> f32 {
+    if (isnan_f32(x)) { return x; }
+    if (x > 88.72284) { return inf_like(1.0 + abs(x)); }
+    if (x < -17.0) { return -1.0; }
+    if (abs(x) < 1e-5) { return x + 0.5 * x * x; }
+    // Kahan: the rounding error of exp cancels in (u - 1) / log(u).
+    let u = exp(x);
+    if (u == 1.0) { return x; }
+    let um1 = u - 1.0;
+    return um1 * x / log(u);
+}
+
+fn log1p_f32(x: f32) -> f32 {
+    if (isnan_f32(x)) { return x; }
+    if (x < -1.0) { return nan_like(x); }
+    if (x == -1.0) { return inf_like(-1.0 - abs(x)); }
+    if (isinf_f32(x)) { return x; }
+    let u = 1.0 + x;
+    if (u == 1.0) { return x; }
+    return log(u) * x / (u - 1.0);
+}
+
+fn log2_f32(x: f32) -> f32 { return log_f32(x) * 1.4426950408889634; }
+fn log10_f32(x: f32) -> f32 { return log_f32(x) * 0.4342944819032518; }
+
+fn exp2_f32(x: f32) -> f32 {
+    if (isnan_f32(x)) { return x; }
+    if (x >= 128.0) { return inf_like(1.0 + abs(x)); }
+    if (x < -150.0) { return 0.0; }
+    return exp2(x);
+}
+
+fn rsqrt_f32(x: f32) -> f32 {
+    if (isnan_f32(x) || x < 0.0) { return nan_like(x); }
+    if (x == 0.0) { return inf_like(1.0 + x); }
+    if (isinf_f32(x)) { return 0.0; }
+    return 1.0 / sqrt(x);
+}
+
+fn sinh_f32(x: f32) -> f32 {
+    if (isnan_f32(x)) { return x; }
+    let ax = abs(x);
+    if (ax > 89.415985) { return inf_like(x); }
+    let e = expm1_f32(ax);
+    return sign(x) * 0.5 * (e + e / (e + 1.0));
+}
+
+fn cosh_f32(x: f32) -> f32 {
+    if (isnan_f32(x)) { return x; }
+    let ax = abs(x);
+    if (ax > 89.415985) { return inf_like(1.0 + ax); }
+    let e = exp(ax);
+    return 0.5 * (e + 1.0 / e);
+}
+
+fn tan_f32(x: f32) -> f32 { return sincos_f32(x, false) / sincos_f32(x, true); }
+
+fn asinh_f32(x: f32) -> f32 {
+    if (isnan_f32(x) || isinf_f32(x)) { return x; }
+    let ax = abs(x);
+    var r: f32;
+    if (ax > 1e8) {
+        r = log(ax) + LN2;
+    } else {
+        r = log1p_f32(ax + ax * ax / (1.0 + sqrt(1.0 + ax * ax)));
+    }
+    return select(r, -r, x < 0.0);
+}
+
+fn acosh_f32(x: f32) -> f32 {
+    if (isnan_f32(x) || x < 1.0) { return nan_like(x); }
+    if (isinf_f32(x)) { return x; }
+    if (x > 1e8) { return log(x) + LN2; }
+    let t = x - 1.0;
+    return log1p_f32(t + sqrt(2.0 * t + t * t));
+}
+
+fn atanh_f32(x: f32) -> f32 {
+    if (isnan_f32(x) || abs(x) > 1.0) { return nan_like(x); }
+    if (abs(x) == 1.0) { return inf_like(x); }
+    return 0.5 * log1p_f32(2.0 * x / (1.0 - x));
+}
+
+// atan on [-1, 1] by a minimax polynomial after halving the argument twice is overkill; the
+// classic reduction to [0, tan(π/12)] keeps the error near 1 ulp.
+fn atan_f32(x: f32) -> f32 {
+    if (isnan_f32(x)) { return x; }
+    var ax = abs(x);
+    var offset = 0.0;
+    var invert = false;
+    if (ax > 1.0) { ax = 1.0 / ax; invert = true; }
+    if (ax > 0.2679491924311227) { // tan(π/12)
+        ax = (ax * 1.7320508075688772 - 1.0) / (ax + 1.7320508075688772);
+        offset = 0.5235987755982988; // π/6
+    }
+    let z = ax * ax;
+    var r = offset + ax * (1.0 + z * (-0.33333333333 + z * (0.2 + z * (-0.14285714 + z * (0.11111111 + z * -0.0909090909)))));
+    if (invert) { r = 1.5707963267948966 - r; }
+    return select(r, -r, x < 0.0);
+}
+
+fn asin_f32(x: f32) -> f32 {
+    if (isnan_f32(x) || abs(x) > 1.0) { return nan_like(x); }
+    return atan2_f32(x, sqrt((1.0 - x) * (1.0 + x)));
+}
+
+fn acos_f32(x: f32) -> f32 {
+    if (isnan_f32(x) || abs(x) > 1.0) { return nan_like(x); }
+    return atan2_f32(sqrt((1.0 - x) * (1.0 + x)), x);
+}
+
+fn signbit_f32(x: f32) -> bool { return (bitcast<u32>(x) & 0x80000000u) != 0u; }
+fn signbit_i32(x: i32) -> bool { return x < 0; }
+
+// C99 atan2, including signed zeros and infinities.
+fn atan2_f32(y: f32, x: f32) -> f32 {
+    if (isnan_f32(x) || isnan_f32(y)) { return nan_like(x + y); }
+    let neg_x = signbit_f32(x);
+    if (y == 0.0) {
+        let r = select(0.0, PI, neg_x);
+        return select(r, -r, signbit_f32(y));
+    }
+    if (isinf_f32(x)) {
+        if (isinf_f32(y)) {
+            let r = select(0.7853981633974483, 2.356194490192345, neg_x);
+            return select(r, -r, y < 0.0);
+        }
+        let r = select(0.0, PI, neg_x);
+        return select(r, -r, y < 0.0);
+    }
+    if (x == 0.0 || isinf_f32(y)) { return select(1.5707963267948966, -1.5707963267948966, y < 0.0); }
+    let base = atan_f32(abs(y / x));
+    var r = select(base, PI - base, x < 0.0);
+    return select(r, -r, y < 0.0);
+}
+
+// erf: Taylor series near 0, Abramowitz–Stegun 7.1.26 beyond (absolute error < 2e-7).
+fn erf_f32(x: f32) -> f32 {
+    if (isnan_f32(x)) { return x; }
+    let ax = abs(x);
+    if (ax < 0.5) {
+        let z = x * x;
+        return x * 1.1283791670955126 * (1.0 + z * (-0.3333333333 + z * (0.1 + z * (-0.0238095238 + z * 0.0046296296))));
+    }
+    if (ax > 4.0) { return sign(x); }
+    return sign(x) * (1.0 - erfc_tail(ax));
+}
+
+// erfc(x) for x >= 0.5 in the A&S form (relative accuracy kept in the tail).
+fn erfc_tail(ax: f32) -> f32 {
+    let t = 1.0 / (1.0 + 0.3275911 * ax);
+    let p = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+    return p * exp_f32(-ax * ax);
+}
+
+fn erfc_f32(x: f32) -> f32 {
+    if (isnan_f32(x)) { return x; }
+    if (x < 0.5) { return 1.0 - erf_f32(x); }
+    if (x > 10.0) { return 0.0; }
+    return erfc_tail(x);
+}
+
+// Giles' single-precision erfinv (2010).
+fn erfinv_f32(x: f32) -> f32 {
+    if (isnan_f32(x) || abs(x) > 1.0) { return nan_like(x); }
+    if (abs(x) == 1.0) { return inf_like(x); }
+    var w = -log((1.0 - x) * (1.0 + x));
+    var p: f32;
+    if (w < 5.0) {
+        w = w - 2.5;
+        p = 2.81022636e-08;
+        p = 3.43273939e-07 + p * w;
+        p = -3.5233877e-06 + p * w;
+        p = -4.39150654e-06 + p * w;
+        p = 0.00021858087 + p * w;
+        p = -0.00125372503 + p * w;
+        p = -0.00417768164 + p * w;
+        p = 0.246640727 + p * w;
+        p = 1.50140941 + p * w;
+    } else {
+        w = sqrt(w) - 3.0;
+        p = -0.000200214257;
+        p = 0.000100950558 + p * w;
+        p = 0.00134934322 + p * w;
+        p = -0.00367342844 + p * w;
+        p = 0.00573950773 + p * w;
+        p = -0.0076224613 + p * w;
+        p = 0.00943887047 + p * w;
+        p = 1.00167406 + p * w;
+        p = 2.83297682 + p * w;
+    }
+    return p * x;
+}
+
+// log|Γ(x)| for x > 0: shift to x >= 8 by the recurrence, then Stirling's series (stable in f32,
+// unlike Lanczos sums, whose terms cancel).
+fn lgamma_pos(x0: f32) -> f32 {
+    var x = x0;
+    var prod = 1.0;
+    while (x < 8.0) {
+        prod *= x;
+        x += 1.0;
+    }
+    let z = 1.0 / (x * x);
+    let series = (0.083333333333 - z * (0.0027777777778 - z * 0.00079365079365)) / x;
+    return (x - 0.5) * log(x) - x + 0.9189385332046727 + series - log(prod);
+}
+
+fn lgamma_f32(x: f32) -> f32 {
+    if (isnan_f32(x)) { return x; }
+    if (isinf_f32(x)) { return inf_like(1.0); }
+    if (x == 1.0 || x == 2.0) { return 0.0; }
+    if (x >= 0.5) { return lgamma_pos(x); }
+    if (floor(x) == x) { return inf_like(1.0); } // poles at 0, -1, -2, ...
+    let s = abs(sincos_f32(PI * x, false));
+    return log(PI / s) - lgamma_pos(1.0 - x);
+}
+
+// ψ(x): recurrence up to x >= 6, then the asymptotic series; reflection for x < 0.
+fn digamma_f32(x0: f32) -> f32 {
+    if (isnan_f32(x0)) { return x0; }
+    if (x0 == 0.0) { return inf_like(-x0); } // -inf at +0, +inf at -0, as PyTorch
+    if (isinf_f32(x0)) { return select(x0, nan_like(x0), x0 < 0.0); }
+    var x = x0;
+    var acc = 0.0;
+    if (x < 0.0) {
+        if (floor(x) == x) { return nan_like(x); }
+        // ψ(1 - x) - ψ(x) = π cot(πx)
+        acc = -PI / tan_f32(PI * x);
+        x = 1.0 - x;
+    }
+    while (x < 6.0) {
+        acc -= 1.0 / x;
+        x += 1.0;
+    }
+    let z = 1.0 / (x * x);
+    return acc + log(x) - 0.5 / x - z * (0.083333333333 - z * (0.0083333333333 - z * 0.0039682539683));
+}
+
+fn sigmoid_log_f32(x: f32) -> f32 { // logsigmoid
+    if (isnan_f32(x)) { return x; }
+    if (x >= 0.0) { return -log1p_f32(exp_f32(-x)); }
+    return x - log1p_f32(exp_f32(x));
+}
+
+fn softplus_f32(x: f32) -> f32 {
+    if (x > 20.0 || isnan_f32(x)) { return x; }
+    return log1p_f32(exp_f32(x));
+}
+
+fn gelu_f32(x: f32) -> f32 { return 0.5 * x * (1.0 + erf_f32(x * 0.7071067811865476)); }
+
+fn selu_f32(x: f32) -> f32 {
+    return 1.0507009873554805 * select(1.6732632423543772 * expm1_f32(x), x, x > 0.0 || isnan_f32(x));
+}
+
+fn elu_f32(x: f32) -> f32 { return select(expm1_f32(x), x, x > 0.0 || isnan_f32(x)); }
+
+fn relu6_f32(x: f32) -> f32 { return select(select(x, 0.0, x < 0.0), 6.0, x > 6.0); }
+
+fn hardsigmoid_f32(x: f32) -> f32 { return relu6_f32(x + 3.0) / 6.0; }
+
+fn sinc_f32(x: f32) -> f32 {
+    if (x == 0.0) { return 1.0; }
+    let px = PI * x;
+    return sincos_f32(px, false) / px;
+}
+
+fn logit_f32(x: f32) -> f32 { return log_f32(x / (1.0 - x)); }
+
+fn truthy_f32(x: f32) -> bool { return x != 0.0 || isnan_f32(x); }
+fn truthy_i32(x: i32) -> bool { return x != 0; }
+
+fn isinf_i32(x: i32) -> bool { return false; }
+fn isfinite_f32(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u; }
+fn isfinite_i32(x: i32) -> bool { return true; }
+
+fn ceil_i32(x: i32) -> i32 { return x; }
+fn ceil_f32(x: f32) -> f32 { return ceil(x); }
+fn floor_i32(x: i32) -> i32 { return x; }
+fn floor_f32(x: f32) -> f32 { return floor(x); }
+fn round_i32(x: i32) -> i32 { return x; }
+fn round_f32(x: f32) -> f32 { return round(x); }
+fn trunc_i32(x: i32) -> i32 { return x; }
+fn trunc_f32(x: f32) -> f32 { return trunc(x); }
+fn sign_i32(x: i32) -> i32 { return sign(x); }
+fn sign_f32(x: f32) -> f32 { return select(sign(x), x, isnan_f32(x)); }
+
+fn hypot_f32(a: f32, b: f32) -> f32 {
+    if (isinf_f32(a) || isinf_f32(b)) { return inf_like(1.0); }
+    if (isnan_f32(a) || isnan_f32(b)) { return nan_like(a + b); }
+    let m = max(abs(a), abs(b));
+    if (m == 0.0) { return 0.0; }
+    let x = a / m;
+    let y = b / m;
+    return m * sqrt(x * x + y * y);
+}
+
+fn xlogy_f32(x: f32, y: f32) -> f32 {
+    if (isnan_f32(y)) { return y; }
+    if (x == 0.0) { return 0.0; }
+    return x * log_f32(y);
+}
+
+fn logaddexp_f32(a: f32, b: f32) -> f32 {
+    if (isnan_f32(a) || isnan_f32(b)) { return nan_like(a + b); }
+    let m = max(a, b);
+    if (isinf_f32(m)) { return m; }
+    return m + log1p_f32(exp_f32(-abs(a - b)));
+}
+
+fn logaddexp2_f32(a: f32, b: f32) -> f32 {
+    if (isnan_f32(a) || isnan_f32(b)) { return nan_like(a + b); }
+    let m = max(a, b);
+    if (isinf_f32(m)) { return m; }
+    return m + log1p_f32(exp2_f32(-abs(a - b))) * 1.4426950408889634;
+}
+
+fn copysign_f32(a: f32, b: f32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(a) & 0x7fffffffu) | (bitcast<u32>(b) & 0x80000000u));
+}
+
+// Exact fmod (C's): long division on the mantissas; a - b·trunc(a/b) loses the remainder when
+// the quotient rounds.
+fn fmod_f32(a: f32, b: f32) -> f32 {
+    if (isinf_f32(a) || isnan_f32(a) || isnan_f32(b) || b == 0.0) { return nan_like(a + b); }
+    if (isinf_f32(b)) { return a; }
+    let sx = bitcast<u32>(a) & 0x80000000u;
+    let ux = bitcast<u32>(a) & 0x7fffffffu;
+    let uy = bitcast<u32>(b) & 0x7fffffffu;
+    if (ux < uy) { return a; }
+    var ex = i32(ux >> 23u);
+    let ey = i32(uy >> 23u);
+    if (ey == 0) { return a - b * trunc(a / b); } // subnormal divisor: adapters flush these anyway
+    var mx = (ux & 0x7fffffu) | 0x800000u;
+    let my = (uy & 0x7fffffu) | 0x800000u;
+    for (; ex > ey; ex--) {
+        if (mx >= my) { mx -= my; }
+        if (mx == 0u) { return bitcast<f32>(sx); }
+        mx <<= 1u;
+    }
+    if (mx >= my) { mx -= my; }
+    if (mx == 0u) { return bitcast<f32>(sx); }
+    while (mx < 0x800000u) {
+        mx <<= 1u;
+        ex--;
+    }
+    if (ex <= 0) { return bitcast<f32>(sx); } // would be subnormal: flushed, as the adapter would
+    return bitcast<f32>(sx | (u32(ex) << 23u) | (mx & 0x7fffffu));
+}
+fn fmod_i32(a: i32, b: i32) -> i32 { return select(a % b, 0, b == 0); }
+
+fn remainder_f32(a: f32, b: f32) -> f32 {
+    let r = fmod_f32(a, b);
+    if (isinf_f32(b) && !isnan_f32(a) && !isinf_f32(a)) {
+        return select(a, b, a != 0.0 && signbit_f32(a) != signbit_f32(b));
+    }
+    return select(r, r + b, r != 0.0 && ((r < 0.0) != (b < 0.0)));
+}
+fn remainder_i32(a: i32, b: i32) -> i32 {
+    if (b == 0) { return 0; }
+    let r = a % b;
+    return select(r, r + b, r != 0 && ((r < 0) != (b < 0)));
+}
+
+fn floor_divide_f32(a: f32, b: f32) -> f32 {
+    if (b == 0.0 || isnan_f32(a) || isnan_f32(b) || isinf_f32(a) || isinf_f32(b)) { return floor(a / b); }
+    // PyTorch's div_floor: (a - fmod(a, b)) / b, corrected so the result is the floor.
+    let m = fmod_f32(a, b);
+    var d = (a - m) / b;
+    if (m != 0.0 && ((b < 0.0) != (m < 0.0))) { d -= 1.0; }
+    let f = floor(d);
+    return select(f, f + 1.0, d - f > 0.5);
+}
+fn floor_divide_i32(a: i32, b: i32) -> i32 {
+    if (b == 0) { return 0; }
+    let q = a / b;
+    return select(q, q - 1, (a % b != 0) && ((a < 0) != (b < 0)));
+}

@@ -1,0 +1,317 @@
+//! CPU twins of `shaders/math.wgsl`: the special functions of the op table, computed in f64 and
+//! rounded to f32 (the oracle should be at least as exact as the GPU kernels it checks).
+
+fn d(f: fn(f64) -> f64) -> impl Fn(f32) -> f32 {
+    move |x| f(x as f64) as f32
+}
+
+pub fn expm1(x: f32) -> f32 {
+    d(f64::exp_m1)(x)
+}
+pub fn log1p(x: f32) -> f32 {
+    d(f64::ln_1p)(x)
+}
+pub fn log2(x: f32) -> f32 {
+    d(f64::log2)(x)
+}
+pub fn log10(x: f32) -> f32 {
+    d(f64::log10)(x)
+}
+pub fn exp2(x: f32) -> f32 {
+    d(f64::exp2)(x)
+}
+pub fn rsqrt(x: f32) -> f32 {
+    (1.0 / (x as f64).sqrt()) as f32
+}
+pub fn sinh(x: f32) -> f32 {
+    d(f64::sinh)(x)
+}
+pub fn cosh(x: f32) -> f32 {
+    d(f64::cosh)(x)
+}
+pub fn tan(x: f32) -> f32 {
+    d(f64::tan)(x)
+}
+pub fn asinh(x: f32) -> f32 {
+    d(f64::asinh)(x)
+}
+pub fn acosh(x: f32) -> f32 {
+    d(f64::acosh)(x)
+}
+pub fn atanh(x: f32) -> f32 {
+    d(f64::atanh)(x)
+}
+pub fn erf(x: f32) -> f32 {
+    libm::erf(x as f64) as f32
+}
+pub fn erfc(x: f32) -> f32 {
+    libm::erfc(x as f64) as f32
+}
+
+/// erfinv by Newton's method on f64 erf from Giles' starting point.
+pub fn erfinv(x: f32) -> f32 {
+    let x = x as f64;
+    if x.is_nan() || x.abs() > 1.0 {
+        return f32::NAN;
+    }
+    if x.abs() == 1.0 {
+        return (x * f64::INFINITY) as f32;
+    }
+    let mut w = -((1.0 - x) * (1.0 + x)).ln();
+    let mut p;
+    if w < 5.0 {
+        w -= 2.5;
+        p = 2.81022636e-08;
+        for c in [
+            3.43273939e-07,
+            -3.5233877e-06,
+            -4.39150654e-06,
+            0.00021858087,
+            -0.00125372503,
+            -0.00417768164,
+            0.246640727,
+            1.50140941,
+        ] {
+            p = c + p * w;
+        }
+    } else {
+        w = w.sqrt() - 3.0;
+        p = -0.000200214257;
+        for c in [
+            0.000100950558,
+            0.00134934322,
+            -0.00367342844,
+            0.00573950773,
+            -0.0076224613,
+            0.00943887047,
+            1.00167406,
+            2.83297682,
+        ] {
+            p = c + p * w;
+        }
+    }
+    let mut y = p * x;
+    for _ in 0..2 {
+        let err = libm::erf(y) - x;
+        y -= err / (std::f64::consts::FRAC_2_SQRT_PI * (-y * y).exp());
+    }
+    y as f32
+}
+
+pub fn lgamma(x: f32) -> f32 {
+    libm::lgamma(x as f64) as f32
+}
+
+/// ψ(x) as PyTorch defines it: -inf at +0, +inf at -0, NaN at negative integers.
+pub fn digamma(x: f32) -> f32 {
+    let mut x = x as f64;
+    if x == 0.0 {
+        return if x.is_sign_negative() {
+            f32::INFINITY
+        } else {
+            f32::NEG_INFINITY
+        };
+    }
+    if x.is_nan() || x == f64::NEG_INFINITY || (x < 0.0 && x.floor() == x) {
+        return f32::NAN;
+    }
+    if x == f64::INFINITY {
+        return f32::INFINITY;
+    }
+    let mut acc = 0.0;
+    if x < 0.0 {
+        acc = -std::f64::consts::PI / (std::f64::consts::PI * x).tan();
+        x = 1.0 - x;
+    }
+    while x < 10.0 {
+        acc -= 1.0 / x;
+        x += 1.0;
+    }
+    let z = 1.0 / (x * x);
+    (acc + x.ln()
+        - 0.5 / x
+        - z * (1.0 / 12.0 - z * (1.0 / 120.0 - z * (1.0 / 252.0 - z * (1.0 / 240.0 - z / 132.0)))))
+        as f32
+}
+
+pub fn sigmoid(x: f32) -> f32 {
+    let x = x as f64;
+    (if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        x.exp() / (1.0 + x.exp())
+    }) as f32
+}
+pub fn logsigmoid(x: f32) -> f32 {
+    let x = x as f64;
+    (if x >= 0.0 {
+        -(-x).exp().ln_1p()
+    } else {
+        x - x.exp().ln_1p()
+    }) as f32
+}
+pub fn softplus(x: f32) -> f32 {
+    if x > 20.0 || x.is_nan() {
+        x
+    } else {
+        (x as f64).exp().ln_1p() as f32
+    }
+}
+pub fn silu(x: f32) -> f32 {
+    (x as f64 * sigmoid(x) as f64) as f32
+}
+pub fn gelu(x: f32) -> f32 {
+    let x = x as f64;
+    (0.5 * x * (1.0 + libm::erf(x * std::f64::consts::FRAC_1_SQRT_2))) as f32
+}
+pub fn mish(x: f32) -> f32 {
+    (x as f64 * (softplus(x) as f64).tanh()) as f32
+}
+pub fn selu(x: f32) -> f32 {
+    let x = x as f64;
+    (1.0507009873554805
+        * if x > 0.0 || x.is_nan() {
+            x
+        } else {
+            1.6732632423543772 * x.exp_m1()
+        }) as f32
+}
+pub fn elu(x: f32) -> f32 {
+    if x > 0.0 || x.is_nan() {
+        x
+    } else {
+        expm1(x)
+    }
+}
+pub fn relu6(x: f32) -> f32 {
+    x.clamp(0.0, 6.0) // NaN stays NaN, as in PyTorch
+}
+pub fn hardsigmoid(x: f32) -> f32 {
+    relu6(x + 3.0) / 6.0
+}
+pub fn hardswish(x: f32) -> f32 {
+    x * relu6(x + 3.0) / 6.0
+}
+pub fn sinc(x: f32) -> f32 {
+    if x == 0.0 {
+        return 1.0;
+    }
+    let px = std::f64::consts::PI * x as f64;
+    (px.sin() / px) as f32
+}
+pub fn logit(x: f32) -> f32 {
+    let x = x as f64;
+    (x / (1.0 - x)).ln() as f32
+}
+pub fn sign(x: f32) -> f32 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        x
+    }
+}
+pub fn truthy(x: f32) -> bool {
+    x != 0.0
+}
+pub fn atan2(y: f32, x: f32) -> f32 {
+    (y as f64).atan2(x as f64) as f32
+}
+pub fn hypot(a: f32, b: f32) -> f32 {
+    (a as f64).hypot(b as f64) as f32
+}
+pub fn xlogy(x: f32, y: f32) -> f32 {
+    if y.is_nan() {
+        y
+    } else if x == 0.0 {
+        0.0
+    } else {
+        (x as f64 * (y as f64).ln()) as f32
+    }
+}
+pub fn logaddexp(a: f32, b: f32) -> f32 {
+    let (a, b) = (a as f64, b as f64);
+    let m = a.max(b);
+    if a.is_nan() || b.is_nan() {
+        return f32::NAN;
+    }
+    if m.is_infinite() {
+        return m as f32;
+    }
+    (m + (-(a - b).abs()).exp().ln_1p()) as f32
+}
+pub fn logaddexp2(a: f32, b: f32) -> f32 {
+    let (a, b) = (a as f64, b as f64);
+    let m = a.max(b);
+    if a.is_nan() || b.is_nan() {
+        return f32::NAN;
+    }
+    if m.is_infinite() {
+        return m as f32;
+    }
+    (m + (-(a - b).abs()).exp2().ln_1p() / std::f64::consts::LN_2) as f32
+}
+pub fn fmod(a: f32, b: f32) -> f32 {
+    a % b
+}
+pub fn remainder(a: f32, b: f32) -> f32 {
+    let r = a % b;
+    if b.is_infinite() && a.is_finite() {
+        return if a != 0.0 && a.is_sign_negative() != b.is_sign_negative() {
+            b
+        } else {
+            a
+        };
+    }
+    if r != 0.0 && (r < 0.0) != (b < 0.0) {
+        r + b
+    } else {
+        r
+    }
+}
+pub fn floor_divide(a: f32, b: f32) -> f32 {
+    if b == 0.0 || !a.is_finite() || !b.is_finite() {
+        return (a / b).floor();
+    }
+    let m = a % b;
+    let mut q = (a - m) / b;
+    if m != 0.0 && (b < 0.0) != (m < 0.0) {
+        q -= 1.0;
+    }
+    let f = q.floor();
+    if q - f > 0.5 {
+        f + 1.0
+    } else {
+        f
+    }
+}
+pub fn fmod_i(a: i32, b: i32) -> i32 {
+    if b == 0 {
+        0
+    } else {
+        a.wrapping_rem(b)
+    }
+}
+pub fn remainder_i(a: i32, b: i32) -> i32 {
+    if b == 0 {
+        return 0;
+    }
+    let r = a.wrapping_rem(b);
+    if r != 0 && (r < 0) != (b < 0) {
+        r + b
+    } else {
+        r
+    }
+}
+pub fn floor_divide_i(a: i32, b: i32) -> i32 {
+    if b == 0 {
+        return 0;
+    }
+    let q = a.wrapping_div(b);
+    if a.wrapping_rem(b) != 0 && (a < 0) != (b < 0) {
+        q - 1
+    } else {
+        q
+    }
+}
