@@ -1,6 +1,6 @@
 // Shared by every kernel: the per-dispatch parameters ("meta") live in one uniform arena, a
-// 256-byte slot per dispatch chosen by a dynamic offset; `m(i)` reads word i of this slot.
-struct Meta { w: array<vec4<u32>, 16> }
+// 512-byte slot per dispatch chosen by a dynamic offset; `m(i)` reads word i of this slot.
+struct Meta { w: array<vec4<u32>, 32> }
 @group(0) @binding(0) var<uniform> params: Meta;
 
 fn m(i: u32) -> u32 { return params.w[i >> 2u][i & 3u]; }

@@ -15,9 +15,7 @@ pub fn dump_shaders() -> bool {
     PRINT_SHADERS.with(|c| {
         if c.get().is_none() {
             #[cfg(not(target_arch = "wasm32"))]
-            c.set(Some(
-                std::env::var("WEBTORCH_PRINT_SHADER").is_ok_and(|v| v == "1"),
-            ));
+            c.set(Some(std::env::var("WEBTORCH_PRINT_SHADER").is_ok_and(|v| v == "1")));
             #[cfg(target_arch = "wasm32")]
             c.set(Some(false));
         }

@@ -35,13 +35,7 @@ impl Compute {
 }
 
 impl DType {
-    pub const ALL: [DType; 5] = [
-        DType::Float32,
-        DType::Int32,
-        DType::Int64,
-        DType::UInt8,
-        DType::Bool,
-    ];
+    pub const ALL: [DType; 5] = [DType::Float32, DType::Int32, DType::Int64, DType::UInt8, DType::Bool];
 
     pub fn from_code(code: u32) -> Result<DType> {
         match DType::ALL.get(code as usize) {
@@ -177,21 +171,9 @@ mod tests {
         assert_eq!(promote_types(DType::Bool, DType::UInt8), DType::UInt8);
         assert_eq!(promote_types(DType::UInt8, DType::Int32), DType::Int32);
         assert_eq!(promote_types(DType::Int64, DType::Float32), DType::Float32);
-        assert_eq!(
-            promote_with_scalar(DType::Int32, ScalarKind::Int),
-            DType::Int32
-        );
-        assert_eq!(
-            promote_with_scalar(DType::Int32, ScalarKind::Float),
-            DType::Float32
-        );
-        assert_eq!(
-            promote_with_scalar(DType::Bool, ScalarKind::Int),
-            DType::Int64
-        );
-        assert_eq!(
-            promote_with_scalar(DType::Float32, ScalarKind::Float),
-            DType::Float32
-        );
+        assert_eq!(promote_with_scalar(DType::Int32, ScalarKind::Int), DType::Int32);
+        assert_eq!(promote_with_scalar(DType::Int32, ScalarKind::Float), DType::Float32);
+        assert_eq!(promote_with_scalar(DType::Bool, ScalarKind::Int), DType::Int64);
+        assert_eq!(promote_with_scalar(DType::Float32, ScalarKind::Float), DType::Float32);
     }
 }

@@ -13,6 +13,12 @@ struct Engine {
     cpu: Rc<dyn Backend>,
     gpu: Option<Rc<dyn Backend>>,
     default: Device,
+    /// `torch.webgpu.set_batch_delay`: ms after the first unsubmitted op until a flush (0: off).
+    delay_ms: u32,
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    timer_armed: bool,
+    /// Nesting depth of `torch.webgpu.batch(fn)` scopes; the timer waits while inside one.
+    batch_depth: u32,
 }
 
 thread_local! {
@@ -22,6 +28,9 @@ thread_local! {
         cpu: Rc::new(CpuBackend::new()),
         gpu: None,
         default: Device::Cpu,
+        delay_ms: 16,
+        timer_armed: false,
+        batch_depth: 0,
     }));
 }
 
@@ -32,7 +41,10 @@ pub fn backend(device: Device) -> Result<Rc<dyn Backend>> {
         match device {
             Device::Cpu => Ok(e.cpu.clone()),
             Device::WebGpu => e.gpu.clone().ok_or_else(|| {
-                crate::err!(Device, "webgpu device is not available: no WebGPU adapter was found (tensors live on 'cpu')")
+                crate::err!(
+                    Device,
+                    "webgpu device is not available: no WebGPU adapter was found (tensors live on 'cpu')"
+                )
             }),
         }
     })
@@ -59,4 +71,79 @@ pub fn set_default_device(device: Device) -> Result<()> {
     backend(device)?;
     ENGINE.with(|e| e.borrow_mut().default = device);
     Ok(())
+}
+
+/// Computes every pending (fusable) tensor and submits all recorded GPU work.
+pub fn flush_all() -> Result<()> {
+    crate::tensor::fusion::materialize_all()?;
+    if let Ok(gpu) = backend(Device::WebGpu) {
+        gpu.flush();
+    }
+    Ok(())
+}
+
+pub fn set_batch_delay(ms: u32) {
+    ENGINE.with(|e| e.borrow_mut().delay_ms = ms);
+}
+
+/// Enters a `batch(fn)` scope: no timer flushes and no threshold submits until the outermost
+/// scope ends (then one flush).
+pub fn begin_batch() {
+    let depth = ENGINE.with(|e| {
+        let mut e = e.borrow_mut();
+        e.batch_depth += 1;
+        e.batch_depth
+    });
+    if depth == 1 {
+        if let Ok(gpu) = backend(Device::WebGpu) {
+            gpu.set_batch_hold(true);
+        }
+    }
+}
+
+pub fn end_batch() -> Result<()> {
+    let depth = ENGINE.with(|e| {
+        let mut e = e.borrow_mut();
+        e.batch_depth = e.batch_depth.saturating_sub(1);
+        e.batch_depth
+    });
+    if depth == 0 {
+        if let Ok(gpu) = backend(Device::WebGpu) {
+            gpu.set_batch_hold(false);
+        }
+        flush_all()?;
+    }
+    Ok(())
+}
+
+/// Called when GPU work is recorded: arms the batch timer (in the browser and Node; native
+/// callers have no event loop and flush on read or sync).
+pub fn note_work() {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        let arm = ENGINE.with(|e| {
+            let mut e = e.borrow_mut();
+            if e.timer_armed || e.delay_ms == 0 || e.gpu.is_none() {
+                return None;
+            }
+            e.timer_armed = true;
+            Some(e.delay_ms)
+        });
+        if let Some(ms) = arm {
+            let cb = wasm_bindgen::closure::Closure::once_into_js(move || {
+                let in_batch = ENGINE.with(|e| {
+                    let mut e = e.borrow_mut();
+                    e.timer_armed = false;
+                    e.batch_depth > 0
+                });
+                if !in_batch {
+                    if let Err(e) = flush_all() {
+                        crate::debug::log(&format!("webtorch: batch flush failed: {e}"));
+                    }
+                }
+            });
+            crate::api::set_timeout(cb.unchecked_ref(), ms as i32);
+        }
+    }
 }

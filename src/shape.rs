@@ -35,11 +35,7 @@ pub fn fmt_shape(shape: &[usize]) -> String {
 
 impl Layout {
     pub fn contiguous(shape: &[usize]) -> Layout {
-        Layout {
-            shape: shape.to_vec(),
-            strides: contiguous_strides(shape),
-            offset: 0,
-        }
+        Layout { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: 0 }
     }
 
     pub fn ndim(&self) -> usize {
@@ -67,14 +63,7 @@ impl Layout {
         if self.numel() == 0 {
             return 0;
         }
-        self.offset
-            + self
-                .shape
-                .iter()
-                .zip(&self.strides)
-                .map(|(s, st)| (s - 1) * st)
-                .sum::<usize>()
-            + 1
+        self.offset + self.shape.iter().zip(&self.strides).map(|(s, st)| (s - 1) * st).sum::<usize>() + 1
     }
 
     /// `t.transpose(d0, d1)`, a view.
@@ -100,11 +89,7 @@ impl Layout {
             );
         }
         let mut seen = vec![false; dims.len()];
-        let mut l = Layout {
-            shape: vec![],
-            strides: vec![],
-            offset: self.offset,
-        };
+        let mut l = Layout { shape: vec![], strides: vec![], offset: self.offset };
         for &d in dims {
             let d = wrap_dim(d, self.ndim())?;
             if seen[d] {
@@ -130,11 +115,7 @@ impl Layout {
             );
         }
         let lead = sizes.len() - self.ndim();
-        let mut l = Layout {
-            shape: vec![0; sizes.len()],
-            strides: vec![0; sizes.len()],
-            offset: self.offset,
-        };
+        let mut l = Layout { shape: vec![0; sizes.len()], strides: vec![0; sizes.len()], offset: self.offset };
         for (i, &want) in sizes.iter().enumerate() {
             if i < lead {
                 if want < 0 {
@@ -166,11 +147,7 @@ impl Layout {
     pub fn view(&self, shape: &[usize]) -> Option<Layout> {
         let old = &self.shape;
         if numel(old) == 0 || old.is_empty() {
-            return Some(Layout {
-                shape: shape.to_vec(),
-                strides: contiguous_strides(shape),
-                offset: self.offset,
-            });
+            return Some(Layout { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: self.offset });
         }
         let mut new_strides = vec![0; shape.len()];
         let mut view_d = shape.len() as isize - 1;
@@ -180,8 +157,7 @@ impl Layout {
         for tensor_d in (0..old.len()).rev() {
             tensor_numel *= old[tensor_d];
             let boundary = tensor_d == 0
-                || (old[tensor_d - 1] != 1
-                    && self.strides[tensor_d - 1] != tensor_numel * chunk_base_stride);
+                || (old[tensor_d - 1] != 1 && self.strides[tensor_d - 1] != tensor_numel * chunk_base_stride);
             if boundary {
                 while view_d >= 0 && (view_numel < tensor_numel || shape[view_d as usize] == 1) {
                     new_strides[view_d as usize] = view_numel * chunk_base_stride;
@@ -201,11 +177,7 @@ impl Layout {
         if view_d != -1 {
             return None;
         }
-        Some(Layout {
-            shape: shape.to_vec(),
-            strides: new_strides,
-            offset: self.offset,
-        })
+        Some(Layout { shape: shape.to_vec(), strides: new_strides, offset: self.offset })
     }
 
     /// Strides of this layout broadcast to `out` (stride 0 where it is broadcast).
@@ -225,19 +197,9 @@ impl Layout {
 pub fn wrap_dim(dim: i64, ndim: usize) -> Result<usize> {
     let n = ndim.max(1) as i64;
     if dim < -n || dim >= n {
-        bail!(
-            Index,
-            "Dimension out of range (expected to be in range of [{}, {}], but got {})",
-            -n,
-            n - 1,
-            dim
-        );
+        bail!(Index, "Dimension out of range (expected to be in range of [{}, {}], but got {})", -n, n - 1, dim);
     }
-    Ok(if dim < 0 {
-        (dim + n) as usize
-    } else {
-        dim as usize
-    })
+    Ok(if dim < 0 { (dim + n) as usize } else { dim as usize })
 }
 
 /// `torch.broadcast_shapes(a, b)`.
@@ -245,16 +207,8 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {
-        let da = if i + a.len() >= n {
-            a[i + a.len() - n]
-        } else {
-            1
-        };
-        let db = if i + b.len() >= n {
-            b[i + b.len() - n]
-        } else {
-            1
-        };
+        let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
+        let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
         out[i] = if da == db || db == 1 {
             da
         } else if da == 1 {
@@ -282,21 +236,10 @@ pub fn infer_size(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
         } else if s < 0 {
             bail!(Shape, "invalid shape dimension {s}");
         } else {
-            known = known
-                .checked_mul(s as usize)
-                .ok_or_else(|| err!(Shape, "shape is too large"))?;
+            known = known.checked_mul(s as usize).ok_or_else(|| err!(Shape, "shape is too large"))?;
         }
     }
-    let fmt = || {
-        format!(
-            "[{}]",
-            shape
-                .iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
+    let fmt = || format!("[{}]", shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "));
     let mut out: Vec<usize> = shape.iter().map(|&s| s.max(0) as usize).collect();
     match infer {
         Some(i) => {
@@ -304,21 +247,11 @@ pub fn infer_size(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
                 if known == 0 {
                     bail!(Shape, "cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 can be any value and is ambiguous", fmt());
                 }
-                bail!(
-                    Shape,
-                    "shape '{}' is invalid for input of size {}",
-                    fmt(),
-                    numel
-                );
+                bail!(Shape, "shape '{}' is invalid for input of size {}", fmt(), numel);
             }
             out[i] = numel / known;
         }
-        None if known != numel => bail!(
-            Shape,
-            "shape '{}' is invalid for input of size {}",
-            fmt(),
-            numel
-        ),
+        None if known != numel => bail!(Shape, "shape '{}' is invalid for input of size {}", fmt(), numel),
         None => {}
     }
     Ok(out)
@@ -330,36 +263,18 @@ pub fn checked_shape(shape: &[i64]) -> Result<Vec<usize>> {
     let mut out = Vec::with_capacity(shape.len());
     for &s in shape {
         if s < 0 {
-            bail!(
-                Shape,
-                "Trying to create tensor with negative dimension {s}: {}",
-                fmt_i64(shape)
-            );
+            bail!(Shape, "Trying to create tensor with negative dimension {s}: {}", fmt_i64(shape));
         }
-        total = total
-            .checked_mul(s as usize)
-            .filter(|t| *t <= u32::MAX as usize)
-            .ok_or_else(|| {
-                err!(
-                    OutOfMemory,
-                    "Trying to create tensor of shape {} whose element count exceeds 2^32",
-                    fmt_i64(shape)
-                )
-            })?;
+        total = total.checked_mul(s as usize).filter(|t| *t <= u32::MAX as usize).ok_or_else(|| {
+            err!(OutOfMemory, "Trying to create tensor of shape {} whose element count exceeds 2^32", fmt_i64(shape))
+        })?;
         out.push(s as usize);
     }
     Ok(out)
 }
 
 fn fmt_i64(shape: &[i64]) -> String {
-    format!(
-        "[{}]",
-        shape
-            .iter()
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+    format!("[{}]", shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "))
 }
 
 /// Merges adjacent dims that every operand walks contiguously, so kernels loop over fewer dims.
@@ -372,10 +287,7 @@ pub fn coalesce(shape: &[usize], strides: &[Vec<usize>]) -> (Vec<usize>, Vec<Vec
             continue;
         }
         if let Some(&last) = out_shape.last() {
-            let merge = strides
-                .iter()
-                .zip(&out_strides)
-                .all(|(s, o)| *o.last().unwrap() == s[d] * shape[d]);
+            let merge = strides.iter().zip(&out_strides).all(|(s, o)| *o.last().unwrap() == s[d] * shape[d]);
             if merge {
                 *out_shape.last_mut().unwrap() = last * shape[d];
                 for (o, s) in out_strides.iter_mut().zip(strides) {
@@ -413,21 +325,18 @@ mod tests {
 
     #[test]
     fn broadcast_and_errors() {
-        assert_eq!(
-            broadcast_shapes(&[2, 1, 3], &[4, 1]).unwrap(),
-            vec![2, 4, 3]
-        );
+        assert_eq!(broadcast_shapes(&[2, 1, 3], &[4, 1]).unwrap(), vec![2, 4, 3]);
         let e = broadcast_shapes(&[2, 3], &[2, 4]).unwrap_err();
-        assert_eq!(e.message, "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1");
+        assert_eq!(
+            e.message,
+            "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"
+        );
         assert_eq!(
             wrap_dim(2, 2).unwrap_err().message,
             "Dimension out of range (expected to be in range of [-2, 1], but got 2)"
         );
         assert_eq!(infer_size(&[-1, 3], 6).unwrap(), vec![2, 3]);
-        assert_eq!(
-            infer_size(&[4, -1], 6).unwrap_err().message,
-            "shape '[4, -1]' is invalid for input of size 6"
-        );
+        assert_eq!(infer_size(&[4, -1], 6).unwrap_err().message, "shape '[4, -1]' is invalid for input of size 6");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 mod common;
 
 use common::{assert_close, devices, values};
+use webtorch::tensor::fusion;
 use webtorch::{DType, Device, ErrorKind, Op, Tensor};
 
 fn t(data: &[f64], shape: &[usize], dev: Device) -> Tensor {
@@ -28,9 +29,7 @@ fn arithmetic_broadcasting_and_views() {
         assert_eq!(values(&r), vec![0., -3., -1., -4., -2., -5.]);
         let e = t(&[0., 1.], &[2], dev).unary(Op::Exp).unwrap();
         assert_close(&values(&e), &[1.0, std::f64::consts::E], 1e-6, 1e-6, "exp");
-        let relu = t(&[-1., 0., 2.5, f64::NAN], &[4], dev)
-            .unary(Op::Relu)
-            .unwrap();
+        let relu = t(&[-1., 0., 2.5, f64::NAN], &[4], dev).unary(Op::Relu).unwrap();
         let v = values(&relu);
         assert_eq!(&v[..3], &[0., 0., 2.5]);
         assert!(v[3].is_nan(), "relu(nan) is nan on {dev:?}");
@@ -57,9 +56,7 @@ fn integer_and_bool_promotion() {
             .binary_scalar(Op::Pow, 3.0, false)
             .unwrap();
         assert_eq!((p.dtype, values(&p)), (DType::Int32, vec![8., -27., 125.]));
-        let pf = t(&[-2., 4.], &[2], dev)
-            .binary_scalar(Op::Pow, 2.0, false)
-            .unwrap();
+        let pf = t(&[-2., 4.], &[2], dev).binary_scalar(Op::Pow, 2.0, false).unwrap();
         assert_close(&values(&pf), &[4., 16.], 1e-6, 0.0, "pow of negative base");
         let b = Tensor::from_f64(&[1., 0.], &[2], DType::Bool, dev).unwrap();
         assert_eq!(b.unary(Op::Neg).unwrap_err().kind, ErrorKind::DType);
@@ -68,9 +65,7 @@ fn integer_and_bool_promotion() {
             .binary_scalar(Op::Add, 10.0, false)
             .unwrap();
         assert_eq!((u.dtype, values(&u)), (DType::UInt8, vec![4., 13.]));
-        let cast = t(&[-1.7, 2.9, 0.0], &[3], dev)
-            .to_dtype(DType::Int32)
-            .unwrap();
+        let cast = t(&[-1.7, 2.9, 0.0], &[3], dev).to_dtype(DType::Int32).unwrap();
         assert_eq!(values(&cast), vec![-1., 2., 0.]);
         let tb = t(&[-1.7, 0.0], &[2], dev).to_dtype(DType::Bool).unwrap();
         assert_eq!(values(&tb), vec![1., 0.]);
@@ -80,10 +75,7 @@ fn integer_and_bool_promotion() {
 #[test]
 fn reductions() {
     for dev in devices() {
-        let x = Tensor::arange(0.0, 24.0, 1.0, DType::Float32, dev)
-            .unwrap()
-            .reshape(&[2, 3, 4])
-            .unwrap();
+        let x = Tensor::arange(0.0, 24.0, 1.0, DType::Float32, dev).unwrap().reshape(&[2, 3, 4]).unwrap();
         assert_eq!(values(&x.sum(&[], false).unwrap()), vec![276.]);
         let s1 = x.sum(&[1], false).unwrap();
         assert_eq!(s1.shape(), &[2, 4]);
@@ -113,29 +105,16 @@ fn matmul_cases() {
         let a = t(&[1., 2., 3., 4., 5., 6.], &[2, 3], dev);
         let b = t(&[1., 0., 0., 1., 1., 1.], &[3, 2], dev);
         let c = a.matmul(&b).unwrap();
-        assert_eq!(
-            (c.shape().to_vec(), values(&c)),
-            (vec![2, 2], vec![4., 5., 10., 11.])
-        );
+        assert_eq!((c.shape().to_vec(), values(&c)), (vec![2, 2], vec![4., 5., 10., 11.]));
         // Transposed operands are strided views, not copies.
-        let ct = b
-            .transpose(0, 1)
-            .unwrap()
-            .matmul(&a.transpose(0, 1).unwrap())
-            .unwrap();
+        let ct = b.transpose(0, 1).unwrap().matmul(&a.transpose(0, 1).unwrap()).unwrap();
         assert_eq!(values(&ct), vec![4., 10., 5., 11.]);
         let v = t(&[1., 1., 1.], &[3], dev);
         assert_eq!(values(&a.matmul(&v).unwrap()), vec![6., 15.]);
         assert_eq!(values(&v.matmul(&v).unwrap()), vec![3.]);
         // Batched with a broadcast batch dim: [2,1,2,3] @ [4,3,2] -> [2,4,2,2].
-        let x = Tensor::arange(0.0, 12.0, 1.0, DType::Float32, dev)
-            .unwrap()
-            .reshape(&[2, 1, 2, 3])
-            .unwrap();
-        let y = Tensor::arange(0.0, 24.0, 1.0, DType::Float32, dev)
-            .unwrap()
-            .reshape(&[4, 3, 2])
-            .unwrap();
+        let x = Tensor::arange(0.0, 12.0, 1.0, DType::Float32, dev).unwrap().reshape(&[2, 1, 2, 3]).unwrap();
+        let y = Tensor::arange(0.0, 24.0, 1.0, DType::Float32, dev).unwrap().reshape(&[4, 3, 2]).unwrap();
         let z = x.matmul(&y).unwrap();
         assert_eq!(z.shape(), &[2, 4, 2, 2]);
         let cpu = x.matmul(&y).unwrap();
@@ -148,35 +127,21 @@ fn matmul_cases() {
         let (pv, qv) = (values(&p), values(&q));
         let pc = Tensor::from_f64(&pv, &[37, 53], DType::Float32, Device::Cpu).unwrap();
         let qc = Tensor::from_f64(&qv, &[53, 29], DType::Float32, Device::Cpu).unwrap();
-        assert_close(
-            &values(&p.matmul(&q).unwrap()),
-            &values(&pc.matmul(&qc).unwrap()),
-            1e-5,
-            1e-5,
-            "37x53x29",
-        );
+        assert_close(&values(&p.matmul(&q).unwrap()), &values(&pc.matmul(&qc).unwrap()), 1e-5, 1e-5, "37x53x29");
         let bad = a.matmul(&t(&[0.; 20], &[4, 5], dev)).unwrap_err();
         assert_eq!(
             (bad.kind, bad.message.as_str()),
-            (
-                ErrorKind::Shape,
-                "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
-            )
+            (ErrorKind::Shape, "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)")
         );
     }
 }
 
 #[test]
 fn view_rules_match_pytorch() {
-    let x = Tensor::arange(0.0, 6.0, 1.0, DType::Float32, Device::Cpu)
-        .unwrap()
-        .reshape(&[2, 3])
-        .unwrap();
+    let x = Tensor::arange(0.0, 6.0, 1.0, DType::Float32, Device::Cpu).unwrap().reshape(&[2, 3]).unwrap();
     let xt = x.transpose(0, 1).unwrap();
     let e = xt.view(&[6]).unwrap_err();
-    assert!(e
-        .message
-        .starts_with("view size is not compatible with input tensor's size and stride"));
+    assert!(e.message.starts_with("view size is not compatible with input tensor's size and stride"));
     let r = xt.reshape(&[6]).unwrap();
     assert!(!r.same_storage(&x), "reshape of a transposed tensor copies");
     assert_eq!(values(&r), vec![0., 3., 1., 4., 2., 5.]);
@@ -207,6 +172,8 @@ fn batching_and_pool_counters() {
         return;
     }
     let gpu = webtorch::engine::backend(Device::WebGpu).unwrap();
+    // Count dispatches one per op: this test is about batching, not fusion.
+    fusion::with_config(|c| c.enabled = false);
     gpu.set_batch_threshold(64);
     let mut x = Tensor::full(&[1024], 1.0, DType::Float32, Device::WebGpu).unwrap();
     gpu.flush();
@@ -216,11 +183,7 @@ fn batching_and_pool_counters() {
     }
     let mid = gpu.stats();
     assert_eq!(mid.dispatches - before.dispatches, 200);
-    assert_eq!(
-        mid.submits - before.submits,
-        200 / 64,
-        "one submit per 64 dispatches"
-    );
+    assert_eq!(mid.submits - before.submits, 200 / 64, "one submit per 64 dispatches");
     assert_eq!(values(&x)[0], 201.0);
     let after = gpu.stats();
     assert_eq!(after.submits - before.submits, 200usize.div_ceil(64) as u64);
@@ -245,10 +208,7 @@ fn every_table_row_matches_cpu() {
     if !devices().contains(&Device::WebGpu) {
         return;
     }
-    let xs: Vec<f64> = (0..64)
-        .map(|i| -4.0 + i as f64 * 0.13)
-        .chain([0.0, -0.0, 0.5, 1.0, 2.0, 1e-3])
-        .collect();
+    let xs: Vec<f64> = (0..64).map(|i| -4.0 + i as f64 * 0.13).chain([0.0, -0.0, 0.5, 1.0, 2.0, 1e-3]).collect();
     let ys: Vec<f64> = xs.iter().map(|x| 1.7 - 0.9 * x).collect();
     let ints: Vec<f64> = (0..20).map(|i| (i as f64 - 9.0) * 3.0).collect();
     let int_ys: Vec<f64> = ints.iter().map(|x| (x % 7.0) - 3.0).collect();
@@ -265,13 +225,7 @@ fn every_table_row_matches_cpu() {
                 Ok(values(&out))
             };
             match (run(Device::Cpu), run(Device::WebGpu)) {
-                (Ok(c), Ok(g)) => assert_close(
-                    &g,
-                    &c,
-                    2e-5,
-                    2e-5,
-                    &format!("{} {}", row.name, dtype.name()),
-                ),
+                (Ok(c), Ok(g)) => assert_close(&g, &c, 2e-5, 2e-5, &format!("{} {}", row.name, dtype.name())),
                 (Err(c), Err(g)) => assert_eq!(c, g, "{}: both backends refuse alike", row.name),
                 (c, g) => panic!(
                     "{} {}: cpu {:?} vs gpu {:?}",
@@ -284,4 +238,107 @@ fn every_table_row_matches_cpu() {
         }
     }
     assert!(n > 60);
+}
+
+fn gpu_dispatches() -> u64 {
+    webtorch::engine::backend(Device::WebGpu).unwrap().stats().dispatches
+}
+
+/// A six-op elementwise chain with broadcasting, a scalar and a cast is one kernel on the GPU,
+/// bit-for-bit equal to the unfused result (CPU, and the GPU with fusion off).
+#[test]
+fn elementwise_chains_fuse_into_one_kernel() {
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    webtorch::random::manual_seed(11);
+    let xv = values(&Tensor::randn(&[64, 64], DType::Float32, Device::Cpu).unwrap());
+    let bv = values(&Tensor::randn(&[64], DType::Float32, Device::Cpu).unwrap());
+    let program = |dev: Device| -> (Vec<f64>, u64, bool) {
+        let x = Tensor::from_f64(&xv, &[64, 64], DType::Float32, dev).unwrap();
+        let b = Tensor::from_f64(&bv, &[64], DType::Float32, dev).unwrap();
+        let before = if dev == Device::WebGpu { gpu_dispatches() } else { 0 };
+        let y = x
+            .binary_scalar(Op::Mul, 1.5, false)
+            .unwrap()
+            .binary(Op::Add, &b)
+            .unwrap()
+            .unary(Op::Relu)
+            .unwrap()
+            .unary(Op::Exp)
+            .unwrap()
+            .binary_scalar(Op::Sub, 1.0, true)
+            .unwrap()
+            .to_dtype(DType::Int32)
+            .unwrap();
+        let pending = y.is_pending();
+        let v = values(&y);
+        let used = if dev == Device::WebGpu { gpu_dispatches() - before } else { 0 };
+        (v, used, pending)
+    };
+    fusion::with_config(|c| {
+        c.enabled = true;
+        c.min_size = 1024;
+        c.stats = Default::default();
+    });
+    let (fused, dispatches, pending) = program(Device::WebGpu);
+    assert!(pending, "the chain stays an expression until read");
+    assert_eq!(dispatches, 1, "6 ops, 1 kernel");
+    let stats = fusion::with_config(|c| c.stats.clone());
+    assert_eq!((stats.fusions, stats.fused_ops), (1, 6));
+    assert_eq!(stats.patterns.get("add_relu"), Some(&1));
+    assert_eq!(stats.patterns.get("scale_shift"), Some(&1));
+    let (cpu, _, _) = program(Device::Cpu);
+    fusion::with_config(|c| c.enabled = false);
+    let (unfused, n, _) = program(Device::WebGpu);
+    fusion::with_config(|c| c.enabled = true);
+    assert_eq!(n, 6);
+    assert_eq!(fused, unfused, "fused and unfused GPU results are identical");
+    assert_eq!(fused, cpu);
+}
+
+#[test]
+fn fusion_window_min_size_and_limits() {
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    fusion::with_config(|c| {
+        c.enabled = true;
+        c.window = 4;
+        c.min_size = 1024;
+    });
+    let dev = Device::WebGpu;
+    // Below min_size: every op runs at once (a bypass).
+    let small = Tensor::full(&[16], 2.0, DType::Float32, dev).unwrap();
+    let b0 = fusion::with_config(|c| c.stats.bypasses);
+    let s2 = small.unary(Op::Exp).unwrap();
+    assert!(!s2.is_pending());
+    assert_eq!(fusion::with_config(|c| c.stats.bypasses) - b0, 1);
+    // Inputs older than the window are computed before being used.
+    let x = Tensor::full(&[2048], 1.0, DType::Float32, dev).unwrap();
+    let old = x.unary(Op::Exp).unwrap();
+    for _ in 0..5 {
+        let _ = Tensor::full(&[2048], 0.0, DType::Float32, dev).unwrap();
+    }
+    let d0 = gpu_dispatches();
+    let y = old.binary_scalar(Op::Add, 1.0, false).unwrap();
+    assert!(!old.is_pending(), "outside the window: materialized");
+    assert!(y.is_pending());
+    assert_close(&values(&y)[..1], &[std::f64::consts::E + 1.0], 1e-6, 0.0, "window");
+    assert!(gpu_dispatches() - d0 >= 2);
+    // More distinct inputs than one kernel can bind: the fuser splits, results stay right.
+    let ts: Vec<Tensor> = (0..10).map(|i| Tensor::full(&[2048], i as f64, DType::Float32, dev).unwrap()).collect();
+    for t in &ts {
+        t.materialize_for_test();
+    }
+    let mut acc = ts[0].clone();
+    for t in &ts[1..] {
+        acc = acc.binary(Op::Add, t).unwrap();
+    }
+    assert_eq!(values(&acc)[0], 45.0);
+    // A view that is not the pending tensor's own layout is computed first, then read strided.
+    let m = Tensor::full(&[32, 64], 3.0, DType::Float32, dev).unwrap().binary_scalar(Op::Mul, 2.0, false).unwrap();
+    let mt = m.transpose(0, 1).unwrap().binary_scalar(Op::Add, 1.0, false).unwrap();
+    assert_eq!(mt.shape(), &[64, 32]);
+    assert!(values(&mt).iter().all(|v| *v == 7.0));
 }

@@ -14,10 +14,7 @@ use webtorch::dtype::ScalarKind;
 use webtorch::{DType, Device, Error, ErrorKind, Op, Tensor};
 
 fn dtype(name: &str) -> DType {
-    DType::ALL
-        .into_iter()
-        .find(|d| d.name() == name)
-        .unwrap_or_else(|| panic!("dtype {name}"))
+    DType::ALL.into_iter().find(|d| d.name() == name).unwrap_or_else(|| panic!("dtype {name}"))
 }
 
 fn num(v: &Value) -> f64 {
@@ -35,11 +32,7 @@ fn num(v: &Value) -> f64 {
 }
 
 fn ints(v: &Value) -> Vec<i64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_i64().unwrap())
-        .collect()
+    v.as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect()
 }
 
 fn usizes(v: &Value) -> Vec<usize> {
@@ -53,26 +46,12 @@ enum Arg {
 
 fn build(spec: &Value, dev: Device) -> webtorch::Result<Arg> {
     if let Some(s) = spec.get("scalar") {
-        let kind = if s.is_boolean() {
-            ScalarKind::Bool
-        } else {
-            ScalarKind::of(num(s))
-        };
+        let kind = if s.is_boolean() { ScalarKind::Bool } else { ScalarKind::of(num(s)) };
         return Ok(Arg::S(num(s), kind));
     }
     let data: Vec<f64> = spec["data"].as_array().unwrap().iter().map(num).collect();
-    let mut t = Tensor::from_f64(
-        &data,
-        &usizes(&spec["shape"]),
-        dtype(spec["dtype"].as_str().unwrap()),
-        dev,
-    )?;
-    for step in spec
-        .get("view")
-        .and_then(|v| v.as_array())
-        .into_iter()
-        .flatten()
-    {
+    let mut t = Tensor::from_f64(&data, &usizes(&spec["shape"]), dtype(spec["dtype"].as_str().unwrap()), dev)?;
+    for step in spec.get("view").and_then(|v| v.as_array()).into_iter().flatten() {
         let (name, a) = (step[0].as_str().unwrap(), &step[1]);
         t = match name {
             "transpose" => t.transpose(a[0].as_i64().unwrap(), a[1].as_i64().unwrap())?,
@@ -106,10 +85,7 @@ fn infer(values: &[Value]) -> DType {
         DType::Float32
     } else if values.iter().all(|v| v.is_boolean()) {
         DType::Bool
-    } else if values
-        .iter()
-        .all(|v| v.is_boolean() || v.as_f64().is_some_and(|x| x.fract() == 0.0))
-    {
+    } else if values.iter().all(|v| v.is_boolean() || v.as_f64().is_some_and(|x| x.fract() == 0.0)) {
         DType::Int64
     } else {
         DType::Float32
@@ -117,20 +93,14 @@ fn infer(values: &[Value]) -> DType {
 }
 
 fn opt_dtype(args: &Value, default: DType) -> DType {
-    args.get("dtype")
-        .and_then(|d| d.as_str())
-        .map_or(default, dtype)
+    args.get("dtype").and_then(|d| d.as_str()).map_or(default, dtype)
 }
 
 fn run_case(case: &Value, dev: Device) -> webtorch::Result<Tensor> {
     let op = case["op"].as_str().unwrap();
     let args = &case["args"];
-    let inputs: Vec<Arg> = case["inputs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| build(s, dev))
-        .collect::<webtorch::Result<_>>()?;
+    let inputs: Vec<Arg> =
+        case["inputs"].as_array().unwrap().iter().map(|s| build(s, dev)).collect::<webtorch::Result<_>>()?;
     let t0 = || match &inputs[0] {
         Arg::T(t) => t,
         Arg::S(..) => panic!("{op}: scalar first operand of a unary op"),
@@ -149,35 +119,17 @@ fn run_case(case: &Value, dev: Device) -> webtorch::Result<Tensor> {
                 "ones" => Value::from(1.0),
                 _ => args["fill_value"].clone(),
             };
-            let inferred = if op != "full" {
-                DType::Float32
-            } else {
-                infer(std::slice::from_ref(&fill))
-            };
+            let inferred = if op != "full" { DType::Float32 } else { infer(std::slice::from_ref(&fill)) };
             let shape: Vec<usize> = usizes(&args["shape"]);
             Tensor::full(&shape, num(&fill), opt_dtype(args, inferred), dev)
         }
         "arange" => {
             let get = |k: &str, d: f64| args.get(k).map_or(d, num);
             let (start, end, step) = (get("start", 0.0), get("end", 0.0), get("step", 1.0));
-            let all_int = ["start", "end", "step"].iter().all(|k| {
-                args.get(*k)
-                    .is_none_or(|v| v.as_f64().is_some_and(|x| x.fract() == 0.0))
-            });
-            Tensor::arange(
-                start,
-                end,
-                step,
-                opt_dtype(
-                    args,
-                    if all_int {
-                        DType::Int64
-                    } else {
-                        DType::Float32
-                    },
-                ),
-                dev,
-            )
+            let all_int = ["start", "end", "step"]
+                .iter()
+                .all(|k| args.get(*k).is_none_or(|v| v.as_f64().is_some_and(|x| x.fract() == 0.0)));
+            Tensor::arange(start, end, step, opt_dtype(args, if all_int { DType::Int64 } else { DType::Float32 }), dev)
         }
         "sum" | "mean" => {
             let dims = match (args.get("dim"), args.get("dims")) {
@@ -185,10 +137,7 @@ fn run_case(case: &Value, dev: Device) -> webtorch::Result<Tensor> {
                 (_, Some(ds)) => ints(ds),
                 _ => vec![],
             };
-            let keep = args
-                .get("keepdim")
-                .and_then(|k| k.as_bool())
-                .unwrap_or(false);
+            let keep = args.get("keepdim").and_then(|k| k.as_bool()).unwrap_or(false);
             if op == "sum" {
                 t0().sum(&dims, keep)
             } else {
@@ -202,10 +151,7 @@ fn run_case(case: &Value, dev: Device) -> webtorch::Result<Tensor> {
         "reshape" => t0().reshape(&shape_arg("shape")),
         "view" => t0().view(&shape_arg("shape")),
         "expand" => t0().expand(&shape_arg("shape")),
-        "transpose" => t0().transpose(
-            args["dim0"].as_i64().unwrap(),
-            args["dim1"].as_i64().unwrap(),
-        ),
+        "transpose" => t0().transpose(args["dim0"].as_i64().unwrap(), args["dim1"].as_i64().unwrap()),
         "permute" => t0().permute(&shape_arg("dims")),
         "t" => t0().t(),
         "contiguous" => t0().contiguous(),
@@ -262,14 +208,9 @@ fn check(case: &Value, got: webtorch::Result<Tensor>) -> Option<String> {
             let want: Vec<f64> = out["data"].as_array().unwrap().iter().map(num).collect();
             let (rtol, atol) = (num(&case["tol"]["rtol"]), num(&case["tol"]["atol"]));
             for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-                let w = if t.dtype == DType::Float32 {
-                    *w as f32 as f64
-                } else {
-                    *w
-                };
-                let ok = (g.is_nan() && w.is_nan())
-                    || *g == w
-                    || (w.is_finite() && (g - w).abs() <= atol + rtol * w.abs());
+                let w = if t.dtype == DType::Float32 { *w as f32 as f64 } else { *w };
+                let ok =
+                    (g.is_nan() && w.is_nan()) || *g == w || (w.is_finite() && (g - w).abs() <= atol + rtol * w.abs());
                 if !ok {
                     return Some(format!("element {i}: got {g}, want {w}"));
                 }
@@ -282,8 +223,7 @@ fn check(case: &Value, got: webtorch::Result<Tensor>) -> Option<String> {
 #[test]
 fn pytorch_parity_on_every_native_backend() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parity/fixtures");
-    let index: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("index.json")).unwrap()).unwrap();
+    let index: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("index.json")).unwrap()).unwrap();
     let mut cases = vec![];
     for f in index["files"].as_array().unwrap() {
         let text = std::fs::read_to_string(dir.join(f.as_str().unwrap())).unwrap();
@@ -293,57 +233,50 @@ fn pytorch_parity_on_every_native_backend() {
     // op -> device -> (passed, total)
     let mut table: BTreeMap<String, BTreeMap<&str, (usize, usize)>> = BTreeMap::new();
     let mut failures = vec![];
-    let devs = devices();
-    for dev in &devs {
+    // Columns: the CPU, the GPU as configured by default (small tensors run unfused), and the GPU
+    // with every elementwise op deferred and fused (min_size 1), so both paths meet PyTorch.
+    let mut columns: Vec<(&str, Device, usize)> = vec![("cpu", Device::Cpu, 1024)];
+    if devices().contains(&Device::WebGpu) {
+        columns.push(("webgpu", Device::WebGpu, 1024));
+        columns.push(("webgpu-fused", Device::WebGpu, 1));
+    }
+    for &(column, dev, min_size) in &columns {
+        webtorch::tensor::fusion::with_config(|c| {
+            c.enabled = true;
+            c.min_size = min_size;
+        });
         for case in &cases {
             // Ragged nested data is rejected by the TS layer (it builds the flat buffer); the
             // engine only ever sees flat data, so that case is the JS runner's.
             if case["name"] == "tensor/ragged" {
                 continue;
             }
-            let res = check(case, run_case(case, *dev));
-            let cell = table
-                .entry(case["op"].as_str().unwrap().to_string())
-                .or_default()
-                .entry(dev.name())
-                .or_default();
+            let res = check(case, run_case(case, dev));
+            let cell = table.entry(case["op"].as_str().unwrap().to_string()).or_default().entry(column).or_default();
             cell.1 += 1;
             match res {
                 None => cell.0 += 1,
-                Some(why) => failures.push(format!(
-                    "{} [{}]: {why}",
-                    case["name"].as_str().unwrap(),
-                    dev.name()
-                )),
+                Some(why) => failures.push(format!("{} [{column}]: {why}", case["name"].as_str().unwrap())),
             }
         }
     }
     let mut report = String::from("# Parity with PyTorch (native engine)\n\n| op |");
-    for d in &devs {
-        report += &format!(" {} |", d.name());
+    for (column, ..) in &columns {
+        report += &format!(" {column} |");
     }
     report += "\n|---|";
-    report += &"---|".repeat(devs.len());
+    report += &"---|".repeat(columns.len());
     report += "\n";
     for (op, cells) in &table {
         report += &format!("| {op} |");
-        for d in &devs {
-            let (p, t) = cells.get(d.name()).copied().unwrap_or_default();
-            report += &if p == t {
-                format!(" {p}/{t} |")
-            } else {
-                format!(" **{p}/{t}** |")
-            };
+        for (column, ..) in &columns {
+            let (p, t) = cells.get(column).copied().unwrap_or_default();
+            report += &if p == t { format!(" {p}/{t} |") } else { format!(" **{p}/{t}** |") };
         }
         report += "\n";
     }
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/parity-native.md");
     let _ = std::fs::write(&out, &report);
     println!("{report}");
-    assert!(
-        failures.is_empty(),
-        "{} parity failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} parity failures:\n{}", failures.len(), failures.join("\n"));
 }

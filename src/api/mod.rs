@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::*;
 use crate::backend::webgpu::{AdapterSummary, WebGpuBackend};
 use crate::backend::Device;
 use crate::error::{Error, ErrorKind};
+use crate::tensor::fusion;
 use crate::{engine, ops, random};
 
 pub use tensor::RawTensor;
@@ -37,14 +38,10 @@ pub fn to_js_error(e: Error) -> JsValue {
 pub(crate) fn to_js(e: Error) -> JsValue {
     let ctor = ERROR_CLASSES.with(|c| {
         let c = c.borrow();
-        c.get(e.kind.class_name())
-            .or_else(|| c.get(ErrorKind::Torch.class_name()))
-            .cloned()
+        c.get(e.kind.class_name()).or_else(|| c.get(ErrorKind::Torch.class_name())).cloned()
     });
     if let Some(ctor) = ctor {
-        if let Ok(obj) =
-            Reflect::construct(&ctor, &js_sys::Array::of1(&JsValue::from_str(&e.message)))
-        {
+        if let Ok(obj) = Reflect::construct(&ctor, &js_sys::Array::of1(&JsValue::from_str(&e.message))) {
             return obj;
         }
     }
@@ -148,12 +145,13 @@ fn each_backend(f: impl Fn(&dyn crate::backend::Backend)) {
 }
 
 #[wasm_bindgen]
-pub fn flush() {
-    each_backend(|b| b.flush());
+pub fn flush() -> JsResult<()> {
+    js(engine::flush_all())
 }
 
 #[wasm_bindgen]
 pub async fn sync() -> JsResult<()> {
+    js(engine::flush_all())?;
     match engine::backend(Device::WebGpu) {
         Ok(b) => js(b.sync().await),
         Err(_) => Ok(()),
@@ -167,7 +165,83 @@ pub fn set_batch_threshold(n: u32) {
 
 #[wasm_bindgen]
 pub fn set_batch_delay(ms: u32) {
-    each_backend(|b| b.set_batch_delay(ms));
+    engine::set_batch_delay(ms);
+}
+
+#[wasm_bindgen]
+pub fn begin_batch() {
+    engine::begin_batch();
+}
+
+#[wasm_bindgen]
+pub fn end_batch() -> JsResult<()> {
+    js(engine::end_batch())
+}
+
+/// `torch.webgpu.enable_fusion()` / `disable_fusion()`.
+#[wasm_bindgen]
+pub fn set_fusion_enabled(on: bool) -> JsResult<()> {
+    if !on {
+        // Pending tensors keep their expressions; compute them so the switch is clean.
+        js(crate::tensor::fusion::materialize_all())?;
+    }
+    fusion::with_config(|c| c.enabled = on);
+    Ok(())
+}
+
+#[wasm_bindgen]
+pub fn is_fusion_enabled() -> bool {
+    fusion::with_config(|c| c.enabled)
+}
+
+#[wasm_bindgen]
+pub fn set_fusion_window(n: u32) {
+    fusion::with_config(|c| c.window = n as u64);
+}
+
+#[wasm_bindgen]
+pub fn set_fusion_min_size(n: u32) {
+    fusion::with_config(|c| c.min_size = n as usize);
+}
+
+#[wasm_bindgen]
+pub fn fusion_config() -> JsValue {
+    let (window, min_size) = fusion::with_config(|c| (c.window, c.min_size));
+    let o = js_sys::Object::new();
+    let _ = Reflect::set(&o, &"window".into(), &JsValue::from_f64(window as f64));
+    let _ = Reflect::set(&o, &"min_size".into(), &JsValue::from_f64(min_size as f64));
+    o.into()
+}
+
+#[wasm_bindgen]
+pub fn fusion_stats() -> JsResult<JsValue> {
+    let s = fusion::with_config(|c| c.stats.clone());
+    serde_wasm_bindgen::to_value(&s).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+#[wasm_bindgen]
+pub fn reset_fusion_stats() {
+    fusion::with_config(|c| c.stats = Default::default());
+}
+
+/// `torch.webgpu.add_fusion_pattern({ops, name, description})`: the statistics count fused
+/// kernels containing this op sequence (the fuser itself fuses any elementwise chain).
+#[wasm_bindgen]
+pub fn add_fusion_pattern(name: String, ops: Vec<String>, description: String) -> JsResult<()> {
+    if let Some(bad) = ops.iter().find(|o| ops::Op::by_name(o).is_none() && o.as_str() != "to") {
+        return Err(to_js(crate::err!(Torch, "add_fusion_pattern: '{bad}' is not an elementwise op")));
+    }
+    fusion::with_config(|c| {
+        c.patterns.retain(|p| p.name != name);
+        c.patterns.push(fusion::Pattern { name, ops, description });
+    });
+    Ok(())
+}
+
+#[wasm_bindgen]
+pub fn fusion_patterns() -> JsResult<JsValue> {
+    let p = fusion::with_config(|c| c.patterns.clone());
+    serde_wasm_bindgen::to_value(&p).map_err(|e| JsValue::from_str(&e.to_string()))
 }
 
 #[wasm_bindgen]
@@ -186,16 +260,8 @@ pub fn runtime_stats() -> JsResult<JsValue> {
     let b = js(engine::backend(engine::default_device()))?;
     let s = b.stats();
     let obj = serde_wasm_bindgen::to_value(&s).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    Reflect::set(
-        &obj,
-        &"live_tensors".into(),
-        &JsValue::from_f64(LIVE_HANDLES.with(|c| c.get()) as f64),
-    )?;
-    Reflect::set(
-        &obj,
-        &"device".into(),
-        &JsValue::from_str(b.device().name()),
-    )?;
+    Reflect::set(&obj, &"live_tensors".into(), &JsValue::from_f64(LIVE_HANDLES.with(|c| c.get()) as f64))?;
+    Reflect::set(&obj, &"device".into(), &JsValue::from_str(b.device().name()))?;
     Ok(obj)
 }
 

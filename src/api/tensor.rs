@@ -67,9 +67,7 @@ impl RawTensor {
     }
 
     pub fn from_f32(data: &[f32], shape: &[i32], device: u32) -> JsResult<RawTensor> {
-        RawTensor::op(
-            shape_of(shape).and_then(|s| Tensor::from_f32(data, &s, Device::from_code(device)?)),
-        )
+        RawTensor::op(shape_of(shape).and_then(|s| Tensor::from_f32(data, &s, Device::from_code(device)?)))
     }
 
     pub fn full(shape: &[i32], value: f64, dtype: u32, device: u32) -> JsResult<RawTensor> {
@@ -80,9 +78,7 @@ impl RawTensor {
     }
 
     pub fn arange(start: f64, end: f64, step: f64, dtype: u32, device: u32) -> JsResult<RawTensor> {
-        RawTensor::op(
-            args(dtype, device).and_then(|(dt, dev)| Tensor::arange(start, end, step, dt, dev)),
-        )
+        RawTensor::op(args(dtype, device).and_then(|(dt, dev)| Tensor::arange(start, end, step, dt, dev)))
     }
 
     pub fn rand(shape: &[i32], dtype: u32, device: u32) -> JsResult<RawTensor> {
@@ -142,9 +138,7 @@ impl RawTensor {
     /// A bool scalar operand (`t - true`), which PyTorch treats as a bool, not an int.
     pub fn binary_scalar_bool(&self, op: u32, value: bool, reverse: bool) -> JsResult<RawTensor> {
         let v = if value { 1.0 } else { 0.0 };
-        RawTensor::op(
-            op_of(op).and_then(|op| self.t.binary_scalar_kind(op, v, reverse, ScalarKind::Bool)),
-        )
+        RawTensor::op(op_of(op).and_then(|op| self.t.binary_scalar_kind(op, v, reverse, ScalarKind::Bool)))
     }
 
     /// `add`/`sub` with `alpha`: `self ± alpha * other`.
@@ -212,9 +206,7 @@ impl RawTensor {
         wasm_bindgen_futures::future_to_promise(async move {
             let words = js(t.read_words().await)?;
             Ok(match t.dtype {
-                DType::Float32 => {
-                    js_sys::Float32Array::from(bytemuck::cast_slice::<u32, f32>(&words)).into()
-                }
+                DType::Float32 => js_sys::Float32Array::from(bytemuck::cast_slice::<u32, f32>(&words)).into(),
                 DType::Int32 | DType::Int64 => {
                     js_sys::Int32Array::from(bytemuck::cast_slice::<u32, i32>(&words)).into()
                 }

@@ -4,10 +4,7 @@
 
 use std::cell::RefCell;
 
-use super::{
-    Backend, BufId, Device, Elementwise, Func, Input, LocalFuture, Matmul, Operand, Reduce,
-    ReduceOp, Stats,
-};
+use super::{Arg, Backend, BufId, Device, Elementwise, Func, LocalFuture, Matmul, Operand, Reduce, ReduceOp, Stats};
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
 use crate::ops::table::CpuFn;
@@ -103,9 +100,7 @@ impl CpuBackend {
     fn gather(&self, o: &Operand, shape: &[usize], c: Compute) -> Vec<V> {
         self.with_buf(o.buf, |buf| {
             let mut out = Vec::with_capacity(shape.iter().product());
-            for_each_offset(shape, &[(o.offset, &o.strides)], |_, offs| {
-                out.push(load(buf[offs[0]], o.dtype, c))
-            });
+            for_each_offset(shape, &[(o.offset, &o.strides)], |_, offs| out.push(load(buf[offs[0]], o.dtype, c)));
             out
         })
     }
@@ -163,21 +158,35 @@ impl Backend for CpuBackend {
 
     fn elementwise(&self, k: &Elementwise) -> Result<()> {
         let n: usize = k.shape.iter().product();
-        let args: Vec<Vec<V>> = k
-            .inputs
+        // Each leaf's words over the index space, then the nodes per element, every node's value
+        // rounded through its dtype's storage form as the GPU kernel does.
+        let leaves: Vec<Vec<u32>> = k
+            .leaves
             .iter()
-            .map(|inp| match inp {
-                Input::Tensor(o) => self.gather(o, &k.shape, k.compute),
-                Input::Scalar(x) => vec![scalar(*x, k.compute); n],
+            .map(|o| {
+                self.with_buf(o.buf, |buf| {
+                    let mut out = Vec::with_capacity(n);
+                    for_each_offset(&k.shape, &[(o.offset, &o.strides)], |_, offs| out.push(buf[offs[0]]));
+                    out
+                })
             })
             .collect();
+        let mut words = vec![0u32; k.nodes.len()];
         let out: Vec<u32> = (0..n)
             .map(|i| {
-                let v = match k.func {
-                    Func::Cast => args[0][i],
-                    Func::Op(op) => apply(op.info().cpu, args[0][i], args.get(1).map(|a| a[i])),
-                };
-                store(v, k.out_dtype)
+                for (j, node) in k.nodes.iter().enumerate() {
+                    let arg = |a: &Arg| match *a {
+                        Arg::Leaf(l) => load(leaves[l][i], k.leaves[l].dtype, node.compute),
+                        Arg::Node(m) => load(words[m], k.nodes[m].out_dtype, node.compute),
+                        Arg::Scalar(x) => scalar(x, node.compute),
+                    };
+                    let v = match node.func {
+                        Func::Cast => arg(&node.args[0]),
+                        Func::Op(op) => apply(op.info().cpu, arg(&node.args[0]), node.args.get(1).map(arg)),
+                    };
+                    words[j] = store(v, node.out_dtype);
+                }
+                words[k.nodes.len() - 1]
             })
             .collect();
         self.put(k.out, out);
@@ -194,23 +203,10 @@ impl Backend for CpuBackend {
                 let row = &vals[o * r..o * r + r];
                 let v = match k.compute {
                     Compute::F32 => {
-                        let s: f32 = row
-                            .iter()
-                            .map(|v| if let V::F(x) = v { *x } else { 0.0 })
-                            .sum();
-                        V::F(if k.op == ReduceOp::Mean {
-                            s / r as f32
-                        } else {
-                            s
-                        })
+                        let s: f32 = row.iter().map(|v| if let V::F(x) = v { *x } else { 0.0 }).sum();
+                        V::F(if k.op == ReduceOp::Mean { s / r as f32 } else { s })
                     }
-                    _ => V::I(row.iter().fold(0i32, |s, v| {
-                        if let V::I(x) = v {
-                            s.wrapping_add(*x)
-                        } else {
-                            s
-                        }
-                    })),
+                    _ => V::I(row.iter().fold(0i32, |s, v| if let V::I(x) = v { s.wrapping_add(*x) } else { s })),
                 };
                 store(v, k.out_dtype)
             })
@@ -234,11 +230,7 @@ impl Backend for CpuBackend {
             for i in 0..k.m {
                 for j in 0..k.n {
                     let v = match c {
-                        Compute::F32 => V::F(
-                            (0..k.k)
-                                .map(|p| f(ab[i * k.k + p]) * f(bb[p * k.n + j]))
-                                .sum(),
-                        ),
+                        Compute::F32 => V::F((0..k.k).map(|p| f(ab[i * k.k + p]) * f(bb[p * k.n + j])).sum()),
                         _ => V::I((0..k.k).fold(0i32, |s, p| {
                             s.wrapping_add(int(ab[i * k.k + p]).wrapping_mul(int(bb[p * k.n + j])))
                         })),

@@ -56,14 +56,7 @@ pub struct Operand {
     pub strides: Vec<usize>,
 }
 
-#[derive(Clone, Debug)]
-pub enum Input {
-    Tensor(Operand),
-    /// A Python-style scalar operand, converted to the compute type.
-    Scalar(f64),
-}
-
-/// What an elementwise kernel computes per element.
+/// What one node of an elementwise kernel computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Func {
     Op(Op),
@@ -71,15 +64,39 @@ pub enum Func {
     Cast,
 }
 
-/// `out[i] = func(inputs at i)` over `shape`, output contiguous.
-#[derive(Clone, Debug)]
-pub struct Elementwise {
+/// An argument of a node: a kernel input (strided buffer), an earlier node, or a scalar.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Arg {
+    Leaf(usize),
+    Node(usize),
+    /// A Python-style scalar operand, converted to the node's compute type.
+    Scalar(f64),
+}
+
+/// One op of an elementwise kernel: `func(args)` computed in `compute`, its value rounded to
+/// `out_dtype` exactly as a stored tensor would be (so a fused chain gives the unfused result).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
     pub func: Func,
     pub compute: Compute,
-    pub inputs: Vec<Input>,
+    pub out_dtype: DType,
+    pub args: Vec<Arg>,
+}
+
+/// An elementwise kernel over `shape`: nodes in evaluation order, the last one stored into a
+/// contiguous `out`. One node is one op; several are a fused chain (`tensor/fusion.rs`).
+#[derive(Clone, Debug)]
+pub struct Elementwise {
+    pub nodes: Vec<Node>,
+    pub leaves: Vec<Operand>,
     pub shape: Vec<usize>,
     pub out: BufId,
-    pub out_dtype: DType,
+}
+
+impl Elementwise {
+    pub fn out_dtype(&self) -> DType {
+        self.nodes.last().expect("a kernel has a node").out_dtype
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -150,9 +167,15 @@ pub trait Backend {
     /// Flushes and resolves when the device has finished everything submitted.
     fn sync(&self) -> LocalFuture<Result<()>>;
     fn stats(&self) -> Stats;
+    /// Whether elementwise ops on this device are deferred and fused (`tensor/fusion.rs`); the
+    /// CPU backend runs eagerly, which makes it the unfused oracle.
+    fn supports_fusion(&self) -> bool {
+        false
+    }
     /// Batching controls (the CPU backend runs eagerly and ignores them).
     fn set_batch_threshold(&self, _n: usize) {}
-    fn set_batch_delay(&self, _ms: u32) {}
+    /// While held, recorded work is not submitted at the threshold (a `batch(fn)` scope).
+    fn set_batch_hold(&self, _hold: bool) {}
     /// Frees pooled (unused) buffers.
     fn empty_cache(&self) {}
 }

@@ -106,11 +106,7 @@ pub fn lgamma(x: f32) -> f32 {
 pub fn digamma(x: f32) -> f32 {
     let mut x = x as f64;
     if x == 0.0 {
-        return if x.is_sign_negative() {
-            f32::INFINITY
-        } else {
-            f32::NEG_INFINITY
-        };
+        return if x.is_sign_negative() { f32::INFINITY } else { f32::NEG_INFINITY };
     }
     if x.is_nan() || x == f64::NEG_INFINITY || (x < 0.0 && x.floor() == x) {
         return f32::NAN;
@@ -128,27 +124,17 @@ pub fn digamma(x: f32) -> f32 {
         x += 1.0;
     }
     let z = 1.0 / (x * x);
-    (acc + x.ln()
-        - 0.5 / x
-        - z * (1.0 / 12.0 - z * (1.0 / 120.0 - z * (1.0 / 252.0 - z * (1.0 / 240.0 - z / 132.0)))))
+    (acc + x.ln() - 0.5 / x - z * (1.0 / 12.0 - z * (1.0 / 120.0 - z * (1.0 / 252.0 - z * (1.0 / 240.0 - z / 132.0)))))
         as f32
 }
 
 pub fn sigmoid(x: f32) -> f32 {
     let x = x as f64;
-    (if x >= 0.0 {
-        1.0 / (1.0 + (-x).exp())
-    } else {
-        x.exp() / (1.0 + x.exp())
-    }) as f32
+    (if x >= 0.0 { 1.0 / (1.0 + (-x).exp()) } else { x.exp() / (1.0 + x.exp()) }) as f32
 }
 pub fn logsigmoid(x: f32) -> f32 {
     let x = x as f64;
-    (if x >= 0.0 {
-        -(-x).exp().ln_1p()
-    } else {
-        x - x.exp().ln_1p()
-    }) as f32
+    (if x >= 0.0 { -(-x).exp().ln_1p() } else { x - x.exp().ln_1p() }) as f32
 }
 pub fn softplus(x: f32) -> f32 {
     if x > 20.0 || x.is_nan() {
@@ -169,12 +155,7 @@ pub fn mish(x: f32) -> f32 {
 }
 pub fn selu(x: f32) -> f32 {
     let x = x as f64;
-    (1.0507009873554805
-        * if x > 0.0 || x.is_nan() {
-            x
-        } else {
-            1.6732632423543772 * x.exp_m1()
-        }) as f32
+    (1.0507009873554805 * if x > 0.0 || x.is_nan() { x } else { 1.6732632423543772 * x.exp_m1() }) as f32
 }
 pub fn elu(x: f32) -> f32 {
     if x > 0.0 || x.is_nan() {
@@ -258,11 +239,7 @@ pub fn fmod(a: f32, b: f32) -> f32 {
 pub fn remainder(a: f32, b: f32) -> f32 {
     let r = a % b;
     if b.is_infinite() && a.is_finite() {
-        return if a != 0.0 && a.is_sign_negative() != b.is_sign_negative() {
-            b
-        } else {
-            a
-        };
+        return if a != 0.0 && a.is_sign_negative() != b.is_sign_negative() { b } else { a };
     }
     if r != 0.0 && (r < 0.0) != (b < 0.0) {
         r + b

@@ -1,7 +1,10 @@
 //! Elementwise ops: dtype promotion and broadcasting, then one `Elementwise` kernel per op.
 
 use super::Tensor;
-use crate::backend::{Elementwise, Func, Input};
+use std::rc::Rc;
+
+use super::fusion::{self, Operand};
+use crate::backend::{Backend, Func};
 use crate::bail;
 use crate::dtype::{promote_tensors, promote_with_scalar, Compute, DType, ScalarKind};
 use crate::error::Result;
@@ -23,12 +26,7 @@ fn result_types(op: Op, promoted: DType) -> Result<(Compute, DType)> {
         ResultKind::Bool => DType::Bool,
     };
     if !info.supports(compute) {
-        bail!(
-            DType,
-            "\"{}_cpu\" not implemented for '{}'",
-            info.name,
-            promoted.scalar_name()
-        );
+        bail!(DType, "\"{}_cpu\" not implemented for '{}'", info.name, promoted.scalar_name());
     }
     Ok((compute, out))
 }
@@ -62,10 +60,7 @@ fn is_bool(d: DType) -> usize {
 /// `alpha` of `add`/`sub` must be integral when the result is.
 fn check_alpha(result: DType, alpha: f64) -> Result<()> {
     if !result.is_float() && alpha.fract() != 0.0 {
-        bail!(
-            DType,
-            "For integral input tensors, argument alpha must not be a floating point number."
-        );
+        bail!(DType, "For integral input tensors, argument alpha must not be a floating point number.");
     }
     Ok(())
 }
@@ -82,32 +77,53 @@ pub(crate) fn check_same_device(a: &Tensor, b: &Tensor) -> Result<()> {
     Ok(())
 }
 
+/// Records `func(args)` over `shape` on `backend`: pending (fused later) on a fusing device when
+/// the tensor is large enough, else dispatched now.
+pub(crate) fn elementwise_op(
+    backend: &Rc<dyn Backend>,
+    args: &[Operand<'_>],
+    func: Func,
+    compute: Compute,
+    out_dtype: DType,
+    shape: Vec<usize>,
+) -> Result<Tensor> {
+    let n: usize = shape.iter().product();
+    if n == 0 {
+        return Tensor::empty_on(backend, &shape, out_dtype);
+    }
+    let (enabled, min_size) = fusion::with_config(|c| (c.enabled, c.min_size));
+    let fusing = backend.supports_fusion() && enabled;
+    let fuse = fusing && n >= min_size;
+    let mut p = fusion::record(args, func, compute, out_dtype, &shape, fuse)?;
+    if fuse && p.fits() {
+        return Ok(Tensor::pending(backend, p, out_dtype));
+    }
+    if fuse {
+        p = fusion::record(args, func, compute, out_dtype, &shape, false)?;
+    }
+    if fusing {
+        fusion::with_config(|c| c.stats.bypasses += 1);
+    }
+    let t = Tensor::pending(backend, p, out_dtype);
+    t.materialize()?;
+    Ok(t)
+}
+
 impl Tensor {
     /// `torch.result_type(self, other)`.
     pub fn result_type(&self, other: &Tensor) -> DType {
         promote_tensors(self.dtype, self.ndim() == 0, other.dtype, other.ndim() == 0)
     }
 
-    fn run_elementwise(
+    fn ew(
         &self,
+        args: &[Operand<'_>],
         func: Func,
         compute: Compute,
-        inputs: Vec<Input>,
-        shape: Vec<usize>,
         out_dtype: DType,
+        shape: Vec<usize>,
     ) -> Result<Tensor> {
-        let out = Tensor::empty_on(self.backend(), &shape, out_dtype)?;
-        if out.numel() > 0 {
-            self.backend().elementwise(&Elementwise {
-                func,
-                compute,
-                inputs,
-                shape,
-                out: out.buf(),
-                out_dtype,
-            })?;
-        }
-        Ok(out)
+        elementwise_op(self.backend(), args, func, compute, out_dtype, shape)
     }
 
     /// A unary op-table row.
@@ -121,14 +137,7 @@ impl Tensor {
             return self.unary(Op::LogicalNot);
         }
         let (compute, out) = result_types(op, self.dtype)?;
-        let shape = self.shape().to_vec();
-        self.run_elementwise(
-            Func::Op(op),
-            compute,
-            vec![Input::Tensor(self.operand(&shape))],
-            shape,
-            out,
-        )
+        self.ew(&[Operand::Tensor(self)], Func::Op(op), compute, out, self.shape().to_vec())
     }
 
     /// A binary op-table row on two tensors (broadcast, promoted).
@@ -140,11 +149,8 @@ impl Tensor {
         check_bool(op, is_bool(self.dtype) + is_bool(other.dtype))?;
         let shape = broadcast_shapes(self.shape(), other.shape())?;
         let (compute, out) = result_types(op, self.result_type(other))?;
-        let inputs = vec![
-            Input::Tensor(self.operand(&shape)),
-            Input::Tensor(other.operand(&shape)),
-        ];
-        self.run_elementwise(Func::Op(op), compute, inputs, shape, out)
+        let args = [Operand::Tensor(self), Operand::Tensor(other)];
+        self.ew(&args, Func::Op(op), compute, out, shape)
     }
 
     /// A binary op-table row with a scalar operand; `reverse` puts the scalar on the left.
@@ -154,41 +160,19 @@ impl Tensor {
     }
 
     /// `binary_scalar` with the scalar's Python kind given (a JS `true` is a bool scalar).
-    pub fn binary_scalar_kind(
-        &self,
-        op: Op,
-        value: f64,
-        reverse: bool,
-        kind: ScalarKind,
-    ) -> Result<Tensor> {
+    pub fn binary_scalar_kind(&self, op: Op, value: f64, reverse: bool, kind: ScalarKind) -> Result<Tensor> {
         if op.info().arity() != 2 {
             bail!(Torch, "{}() takes one operand", op.info().name);
         }
-        check_bool(
-            op,
-            is_bool(self.dtype) + (kind == ScalarKind::Bool) as usize,
-        )?;
-        if op == Op::Pow
-            && !reverse
-            && !self.dtype.is_float()
-            && kind == ScalarKind::Int
-            && value < 0.0
-        {
-            bail!(
-                Torch,
-                "Integers to negative integer powers are not allowed."
-            );
+        check_bool(op, is_bool(self.dtype) + (kind == ScalarKind::Bool) as usize)?;
+        if op == Op::Pow && !reverse && !self.dtype.is_float() && kind == ScalarKind::Int && value < 0.0 {
+            bail!(Torch, "Integers to negative integer powers are not allowed.");
         }
         let promoted = promote_with_scalar(self.dtype, kind);
         let (compute, out) = result_types(op, promoted)?;
-        let shape = self.shape().to_vec();
-        let t = Input::Tensor(self.operand(&shape));
-        let inputs = if reverse {
-            vec![Input::Scalar(value), t]
-        } else {
-            vec![t, Input::Scalar(value)]
-        };
-        self.run_elementwise(Func::Op(op), compute, inputs, shape, out)
+        let (t, s) = (Operand::Tensor(self), Operand::Scalar(value));
+        let args = if reverse { [s, t] } else { [t, s] };
+        self.ew(&args, Func::Op(op), compute, out, self.shape().to_vec())
     }
 
     /// `torch.add(self, other, alpha=…)` / `torch.sub(…)`: `self ± alpha * other`.
@@ -203,10 +187,7 @@ impl Tensor {
 
     /// `add`/`sub` of a scalar with `alpha`: `self ± alpha * value`.
     pub fn add_alpha_scalar(&self, op: Op, value: f64, alpha: f64) -> Result<Tensor> {
-        check_alpha(
-            promote_with_scalar(self.dtype, ScalarKind::of(value)),
-            alpha,
-        )?;
+        check_alpha(promote_with_scalar(self.dtype, ScalarKind::of(value)), alpha)?;
         self.binary_scalar(op, value * alpha, false)
     }
 
@@ -215,26 +196,14 @@ impl Tensor {
         if dtype == self.dtype {
             return Ok(self.clone());
         }
-        let shape = self.shape().to_vec();
-        self.run_elementwise(
-            Func::Cast,
-            self.dtype.compute_for_cast(),
-            vec![Input::Tensor(self.operand(&shape))],
-            shape,
-            dtype,
-        )
+        let c = self.dtype.compute_for_cast();
+        self.ew(&[Operand::Tensor(self)], Func::Cast, c, dtype, self.shape().to_vec())
     }
 
     /// `t.clone()`: a contiguous copy.
     pub fn deep_clone(&self) -> Result<Tensor> {
-        let shape = self.shape().to_vec();
-        self.run_elementwise(
-            Func::Cast,
-            self.dtype.compute_for_cast(),
-            vec![Input::Tensor(self.operand(&shape))],
-            shape,
-            self.dtype,
-        )
+        let c = self.dtype.compute_for_cast();
+        self.ew(&[Operand::Tensor(self)], Func::Cast, c, self.dtype, self.shape().to_vec())
     }
 
     /// `t.contiguous()`: `self` if already contiguous, else a copy.

@@ -25,10 +25,7 @@ impl Tensor {
         check_same_device(self, other)?;
         let (da, db) = (self.ndim(), other.ndim());
         if da == 0 || db == 0 {
-            bail!(
-                Shape,
-                "both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
-            );
+            bail!(Shape, "both arguments to matmul need to be at least 1D, but they are {da}D and {db}D");
         }
         if self.dtype != other.dtype {
             bail!(
@@ -69,16 +66,8 @@ impl Tensor {
             }
         }
         // Promote 1-D operands to matrices, as PyTorch does, and drop the added dim at the end.
-        let a = if da == 1 {
-            self.unsqueeze(0)?
-        } else {
-            self.clone()
-        };
-        let b = if db == 1 {
-            other.unsqueeze(1)?
-        } else {
-            other.clone()
-        };
+        let a = if da == 1 { self.unsqueeze(0)? } else { self.clone() };
+        let b = if db == 1 { other.unsqueeze(1)? } else { other.clone() };
         let (ra, rb) = (a.ndim(), b.ndim());
         let batch = broadcast_shapes(&a.shape()[..ra - 2], &b.shape()[..rb - 2])?;
         let (m, n) = (a.shape()[ra - 2], b.shape()[rb - 1]);
@@ -90,22 +79,13 @@ impl Tensor {
             sa_full.extend([m, k]);
             let mut sb_full = batch.clone();
             sb_full.extend([k, n]);
-            let (mut oa, mut ob) = (a.operand(&sa_full), b.operand(&sb_full));
+            let (mut oa, mut ob) = (a.operand(&sa_full)?, b.operand(&sb_full)?);
             // `operand` broadcast the trailing dims too; restore their real strides.
             oa.strides.truncate(batch.len());
             oa.strides.extend(&a.layout.strides[ra - 2..]);
             ob.strides.truncate(batch.len());
             ob.strides.extend(&b.layout.strides[rb - 2..]);
-            self.backend().matmul(&Matmul {
-                a: oa,
-                b: ob,
-                batch,
-                m,
-                n,
-                k,
-                out: out.buf(),
-                dtype: self.dtype,
-            })?;
+            self.backend().matmul(&Matmul { a: oa, b: ob, batch, m, n, k, out: out.buf()?, dtype: self.dtype })?;
         }
         let mut out = out;
         if db == 1 {

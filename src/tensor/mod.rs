@@ -2,28 +2,95 @@
 //! `elementwise.rs`, `reduce.rs`, `linalg.rs`, `view.rs`; creation and reads live here.
 
 mod elementwise;
+pub mod fusion;
 mod linalg;
 mod reduce;
 mod view;
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::backend::{Backend, BufId, Device, Elementwise, Func, Input, Operand};
-use crate::dtype::DType;
+use crate::backend::{Backend, BufId, Device, Elementwise, Func, Node, Operand};
+use crate::dtype::{Compute, DType};
 use crate::engine;
 use crate::error::Result;
 use crate::shape::{self, Layout};
 use crate::{bail, random};
 
-/// One buffer on one backend; freed (back to the pool) when the last view of it goes.
+/// One buffer on one backend, or the pending expression that will fill it (`fusion.rs`); freed
+/// (back to the pool) when the last view of it goes.
 pub struct Storage {
     backend: Rc<dyn Backend>,
-    buf: BufId,
+    state: RefCell<State>,
+}
+
+pub(crate) enum State {
+    Ready(BufId),
+    Pending(Rc<Pending>),
+}
+
+/// An elementwise expression not yet computed: `nodes` over `leaves`, with output `shape`.
+pub(crate) struct Pending {
+    pub nodes: Vec<Node>,
+    pub leaves: Vec<Leaf>,
+    pub shape: Vec<usize>,
+    /// The op clock when it was recorded (for the fusion window).
+    pub seq: u64,
+}
+
+/// A kernel input: a ready tensor, read with `strides` over the kernel's index space.
+pub(crate) struct Leaf {
+    pub tensor: Tensor,
+    pub strides: Vec<usize>,
+}
+
+impl Storage {
+    fn ready(backend: Rc<dyn Backend>, buf: BufId) -> Rc<Storage> {
+        Rc::new(Storage { backend, state: RefCell::new(State::Ready(buf)) })
+    }
+
+    /// The buffer, computing a pending expression first.
+    pub(crate) fn materialize(&self) -> Result<BufId> {
+        let p = match &*self.state.borrow() {
+            State::Ready(b) => return Ok(*b),
+            State::Pending(p) => p.clone(),
+        };
+        let buf = run_pending(&self.backend, &p)?;
+        *self.state.borrow_mut() = State::Ready(buf);
+        Ok(buf)
+    }
+}
+
+/// Allocates the output of `p` and dispatches its kernel.
+fn run_pending(backend: &Rc<dyn Backend>, p: &Pending) -> Result<BufId> {
+    let leaves = p
+        .leaves
+        .iter()
+        .map(|l| {
+            Ok(Operand {
+                buf: l.tensor.storage.materialize()?,
+                dtype: l.tensor.dtype,
+                offset: l.tensor.layout.offset,
+                strides: l.strides.clone(),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let n = shape::numel(&p.shape) as u64;
+    let out = backend.alloc((n * 4).max(4))?;
+    let k = Elementwise { nodes: p.nodes.clone(), leaves, shape: p.shape.clone(), out };
+    if let Err(e) = backend.elementwise(&k) {
+        backend.release(out);
+        return Err(e);
+    }
+    fusion::count_kernel(&p.nodes);
+    Ok(out)
 }
 
 impl Drop for Storage {
     fn drop(&mut self) {
-        self.backend.release(self.buf);
+        if let State::Ready(buf) = *self.state.borrow() {
+            self.backend.release(buf);
+        }
     }
 }
 
@@ -38,33 +105,25 @@ pub struct Tensor {
 
 impl std::fmt::Debug for Tensor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Tensor({:?}, {}, {})",
-            self.layout.shape,
-            self.dtype.name(),
-            self.device().name()
-        )
+        write!(f, "Tensor({:?}, {}, {})", self.layout.shape, self.dtype.name(), self.device().name())
     }
 }
 
 impl Tensor {
     /// An uninitialised contiguous tensor on `backend`.
-    pub(crate) fn empty_on(
-        backend: &Rc<dyn Backend>,
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Tensor> {
+    pub(crate) fn empty_on(backend: &Rc<dyn Backend>, shape: &[usize], dtype: DType) -> Result<Tensor> {
         let n = shape::numel(shape) as u64;
         let buf = backend.alloc((n * dtype.word_bytes()).max(4))?;
-        Ok(Tensor {
-            storage: Rc::new(Storage {
-                backend: backend.clone(),
-                buf,
-            }),
-            layout: Layout::contiguous(shape),
-            dtype,
-        })
+        Ok(Tensor { storage: Storage::ready(backend.clone(), buf), layout: Layout::contiguous(shape), dtype })
+    }
+
+    /// A tensor whose value is the pending expression `p` (computed when first needed).
+    pub(crate) fn pending(backend: &Rc<dyn Backend>, p: Pending, dtype: DType) -> Tensor {
+        let layout = Layout::contiguous(&p.shape);
+        let storage = Rc::new(Storage { backend: backend.clone(), state: RefCell::new(State::Pending(Rc::new(p))) });
+        fusion::register(&storage);
+        crate::engine::note_work();
+        Tensor { storage, layout, dtype }
     }
 
     pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
@@ -72,39 +131,18 @@ impl Tensor {
     }
 
     /// A tensor holding `words` (already in `dtype`'s storage form).
-    pub fn from_words(
-        words: &[u32],
-        shape: &[usize],
-        dtype: DType,
-        device: Device,
-    ) -> Result<Tensor> {
+    pub fn from_words(words: &[u32], shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
         if words.len() != shape::numel(shape) {
-            bail!(
-                Shape,
-                "shape {} is invalid for input of size {}",
-                shape::fmt_shape(shape),
-                words.len()
-            );
+            bail!(Shape, "shape {} is invalid for input of size {}", shape::fmt_shape(shape), words.len());
         }
         let backend = engine::backend(device)?;
-        let buf = if words.is_empty() {
-            backend.alloc(4)?
-        } else {
-            backend.upload(words)?
-        };
-        Ok(Tensor {
-            storage: Rc::new(Storage { backend, buf }),
-            layout: Layout::contiguous(shape),
-            dtype,
-        })
+        let buf = if words.is_empty() { backend.alloc(4)? } else { backend.upload(words)? };
+        Ok(Tensor { storage: Storage::ready(backend, buf), layout: Layout::contiguous(shape), dtype })
     }
 
     /// `torch.tensor(data, dtype=…)` from numbers (JS numbers are f64).
     pub fn from_f64(data: &[f64], shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
-        let words = data
-            .iter()
-            .map(|&x| to_word(x, dtype))
-            .collect::<Result<Vec<u32>>>()?;
+        let words = data.iter().map(|&x| to_word(x, dtype)).collect::<Result<Vec<u32>>>()?;
         Tensor::from_words(&words, shape, dtype, device)
     }
 
@@ -113,26 +151,13 @@ impl Tensor {
         Tensor::from_words(&words, shape, DType::Float32, device)
     }
 
-    /// `torch.full(shape, value)`, filled by a kernel (no upload).
+    /// `torch.full(shape, value)`, filled by a kernel (no upload; on a fusing device the fill is
+    /// folded into whatever consumes it).
     pub fn full(shape: &[usize], value: f64, dtype: DType, device: Device) -> Result<Tensor> {
         to_word(value, dtype)?;
-        let backend = engine::backend(device)?;
-        let out = Tensor::empty_on(&backend, shape, dtype)?;
-        if out.numel() > 0 {
-            backend.elementwise(&Elementwise {
-                func: Func::Cast,
-                compute: if dtype.is_float() || value.fract() != 0.0 {
-                    crate::dtype::Compute::F32
-                } else {
-                    crate::dtype::Compute::I32
-                },
-                inputs: vec![Input::Scalar(value)],
-                shape: shape.to_vec(),
-                out: out.storage.buf,
-                out_dtype: dtype,
-            })?;
-        }
-        Ok(out)
+        let compute = if dtype.is_float() || value.fract() != 0.0 { Compute::F32 } else { Compute::I32 };
+        let args = [fusion::Operand::Scalar(value)];
+        elementwise::elementwise_op(&engine::backend(device)?, &args, Func::Cast, compute, dtype, shape.to_vec())
     }
 
     /// `torch.arange(start, end, step)`.
@@ -144,10 +169,7 @@ impl Tensor {
             bail!(Torch, "unsupported range: {start} -> {end}");
         }
         if (step > 0.0 && start > end) || (step < 0.0 && start < end) {
-            bail!(
-                Torch,
-                "upper bound and lower bound inconsistent with step sign"
-            );
+            bail!(Torch, "upper bound and lower bound inconsistent with step sign");
         }
         let n = ((end - start) / step).ceil().max(0.0);
         if n > u32::MAX as f64 {
@@ -189,27 +211,40 @@ impl Tensor {
         self.layout.numel()
     }
 
-    /// How a kernel reads this tensor over an index space of `shape` (broadcasting).
-    pub(crate) fn operand(&self, shape: &[usize]) -> Operand {
-        Operand {
-            buf: self.storage.buf,
+    /// How a kernel reads this tensor over an index space of `shape` (broadcasting); computes a
+    /// pending tensor first.
+    pub(crate) fn operand(&self, shape: &[usize]) -> Result<Operand> {
+        Ok(Operand {
+            buf: self.storage.materialize()?,
             dtype: self.dtype,
             offset: self.layout.offset,
             strides: self.layout.broadcast_strides(shape),
-        }
+        })
     }
 
-    pub(crate) fn buf(&self) -> BufId {
-        self.storage.buf
+    /// Computes this tensor if it is pending.
+    pub(crate) fn materialize(&self) -> Result<()> {
+        self.storage.materialize().map(|_| ())
+    }
+
+    /// Computes a pending tensor now (tests use it to build ready inputs).
+    pub fn materialize_for_test(&self) {
+        let _ = self.storage.materialize();
+    }
+
+    /// Whether the tensor's value is still an uncomputed (fusable) expression.
+    pub fn is_pending(&self) -> bool {
+        matches!(&*self.storage.state.borrow(), State::Pending(_))
+    }
+
+    /// The buffer (computing a pending tensor first).
+    pub(crate) fn buf(&self) -> Result<BufId> {
+        self.storage.materialize()
     }
 
     /// A view of the same storage with another layout.
     pub(crate) fn with_layout(&self, layout: Layout) -> Tensor {
-        Tensor {
-            storage: self.storage.clone(),
-            layout,
-            dtype: self.dtype,
-        }
+        Tensor { storage: self.storage.clone(), layout, dtype: self.dtype }
     }
 
     /// Whether two tensors share storage (views of one another).
@@ -224,27 +259,23 @@ impl Tensor {
         if n == 0 {
             return Ok(vec![]);
         }
-        let fut = t.backend().read(t.storage.buf, t.layout.offset, n);
+        let buf = t.storage.materialize()?;
+        // A read flushes the batch: pending tensors are computed and submitted with the copy.
+        fusion::materialize_all()?;
+        let fut = t.backend().read(buf, t.layout.offset, n);
         fut.await
     }
 
     /// The values as f64 (tests and printing).
     pub async fn to_f64(&self) -> Result<Vec<f64>> {
         let words = self.read_words().await?;
-        Ok(words
-            .into_iter()
-            .map(|w| from_word(w, self.dtype))
-            .collect())
+        Ok(words.into_iter().map(|w| from_word(w, self.dtype)).collect())
     }
 }
 
 fn require_float(dtype: DType, kernel: &str) -> Result<()> {
     if !dtype.is_float() {
-        bail!(
-            DType,
-            "{kernel} not implemented for '{}'",
-            dtype.scalar_name()
-        );
+        bail!(DType, "{kernel} not implemented for '{}'", dtype.scalar_name());
     }
     Ok(())
 }
@@ -253,10 +284,7 @@ fn require_float(dtype: DType, kernel: &str) -> Result<()> {
 pub fn to_word(x: f64, dtype: DType) -> Result<u32> {
     let int_range = |lo: f64, hi: f64, name: &str| -> Result<i64> {
         if x.is_nan() || x < lo || x > hi {
-            bail!(
-                Torch,
-                "value cannot be converted to type {name} without overflow"
-            );
+            bail!(Torch, "value cannot be converted to type {name} without overflow");
         }
         Ok(x.trunc() as i64)
     };
@@ -264,11 +292,9 @@ pub fn to_word(x: f64, dtype: DType) -> Result<u32> {
         DType::Float32 => (x as f32).to_bits(),
         DType::Int32 => int_range(i32::MIN as f64, i32::MAX as f64, "int32_t")? as i32 as u32,
         // int64 is stored in 32 bits (docs/dtypes.md): out-of-range values are an error, not a wrap.
-        DType::Int64 => int_range(
-            i32::MIN as f64,
-            i32::MAX as f64,
-            "int64_t (webtorch stores int64 as 32-bit)",
-        )? as i32 as u32,
+        DType::Int64 => {
+            int_range(i32::MIN as f64, i32::MAX as f64, "int64_t (webtorch stores int64 as 32-bit)")? as i32 as u32
+        }
         DType::UInt8 => (int_range(-(2f64.powi(63)), 2f64.powi(63), "uint8_t")? as u32) & 255,
         DType::Bool => (x != 0.0) as u32,
     })

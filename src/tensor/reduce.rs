@@ -26,13 +26,7 @@ impl Tensor {
         Ok(mask)
     }
 
-    fn reduce(
-        &self,
-        op: ReduceOp,
-        dims: &[i64],
-        keepdim: bool,
-        out_dtype: DType,
-    ) -> Result<Tensor> {
+    fn reduce(&self, op: ReduceOp, dims: &[i64], keepdim: bool, out_dtype: DType) -> Result<Tensor> {
         let mask = self.reduced_dims(dims)?;
         let (mut outer, mut outer_st, mut inner, mut inner_st) = (vec![], vec![], vec![], vec![]);
         let mut out_shape = vec![];
@@ -56,32 +50,16 @@ impl Tensor {
         }
         let (outer, outer_st) = coalesce(&outer, &[outer_st]);
         let (inner, inner_st) = coalesce(&inner, &[inner_st]);
-        let mut input = self.operand(self.shape());
+        let mut input = self.operand(self.shape())?;
         input.strides = outer_st[0].iter().chain(&inner_st[0]).copied().collect();
-        let compute = if out_dtype.is_float() {
-            Compute::F32
-        } else {
-            Compute::I32
-        };
-        self.backend().reduce(&Reduce {
-            op,
-            compute,
-            input,
-            outer,
-            inner,
-            out: out.buf(),
-            out_dtype,
-        })?;
+        let compute = if out_dtype.is_float() { Compute::F32 } else { Compute::I32 };
+        self.backend().reduce(&Reduce { op, compute, input, outer, inner, out: out.buf()?, out_dtype })?;
         Ok(out)
     }
 
     /// `t.sum(dim, keepdim)`; integers and bools sum to int64, as in PyTorch.
     pub fn sum(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
-        let out = if self.dtype.is_float() {
-            self.dtype
-        } else {
-            DType::Int64
-        };
+        let out = if self.dtype.is_float() { self.dtype } else { DType::Int64 };
         self.reduce(ReduceOp::Sum, dims, keepdim, out)
     }
 

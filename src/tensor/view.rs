@@ -40,10 +40,7 @@ impl Tensor {
         match self.ndim() {
             0 | 1 => Ok(self.clone()),
             2 => self.transpose(0, 1),
-            n => bail!(
-                Shape,
-                "t() expects a tensor with <= 2 dimensions, but self is {n}D"
-            ),
+            n => bail!(Shape, "t() expects a tensor with <= 2 dimensions, but self is {n}D"),
         }
     }
 
@@ -55,11 +52,7 @@ impl Tensor {
     pub fn unsqueeze(&self, dim: i64) -> Result<Tensor> {
         let d = crate::shape::wrap_dim(dim, self.ndim() + 1)?;
         let mut l = self.layout.clone();
-        let stride = if d < l.ndim() {
-            l.strides[d] * l.shape[d]
-        } else {
-            1
-        };
+        let stride = if d < l.ndim() { l.strides[d] * l.shape[d] } else { 1 };
         l.shape.insert(d, 1);
         l.strides.insert(d, stride);
         Ok(self.with_layout(l))

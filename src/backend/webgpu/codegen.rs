@@ -1,7 +1,7 @@
 //! WGSL generation: fills the named holes (`/*{{NAME}}*/`) of the templates in `shaders/` from a
 //! kernel description. Pipelines are cached by `KernelKey`, so each source is built once.
 
-use crate::backend::{Elementwise, Func, Input, Matmul, Reduce, ReduceOp};
+use crate::backend::{Arg, Elementwise, Func, Matmul, Reduce, ReduceOp};
 use crate::dtype::{Compute, DType};
 use crate::ops::{Op, ResultKind};
 
@@ -11,31 +11,30 @@ const MATH: &str = include_str!("../../../shaders/math.wgsl");
 const REDUCE: &str = include_str!("../../../shaders/reduce.wgsl");
 const MATMUL: &str = include_str!("../../../shaders/matmul.wgsl");
 
-/// Everything that changes a kernel's source; the pipeline cache key.
+/// Everything that changes a kernel's source; the pipeline cache key. Scalar values and sizes
+/// live in the uniform slot, so one pipeline serves every value and shape.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum KernelKey {
-    Elementwise {
-        func: Func,
-        compute: Compute,
-        out: DType,
-        inputs: Vec<InputKey>,
-    },
-    Reduce {
-        op: ReduceOp,
-        compute: Compute,
-        input: DType,
-        out: DType,
-    },
-    Matmul {
-        dtype: DType,
-    },
+    Elementwise { nodes: Vec<KeyNode>, leaves: Vec<(DType, bool)> },
+    Reduce { op: ReduceOp, compute: Compute, input: DType, out: DType },
+    Matmul { dtype: DType },
 }
 
+/// A node of an elementwise kernel as the cache key sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KeyNode {
+    pub func: Func,
+    pub compute: Compute,
+    pub out: DType,
+    pub args: Vec<KeyArg>,
+}
+
+/// Where a node argument comes from: leaf k, node k, or scalar slot k.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum InputKey {
-    Scalar,
-    /// A tensor input; `true` when it is read contiguously (index = offset + i).
-    Tensor(DType, bool),
+pub enum KeyArg {
+    Leaf(u8),
+    Node(u8),
+    Scalar(u8),
 }
 
 /// The WGSL element type a dtype is stored as.
@@ -45,10 +44,6 @@ pub fn storage_type(d: DType) -> &'static str {
         DType::Int32 | DType::Int64 => "i32",
         DType::UInt8 | DType::Bool => "u32",
     }
-}
-
-fn fill_elementwise(holes: &[(&str, &str)]) -> String {
-    format!("{MATH}\n{}", fill(ELEMENTWISE, holes))
 }
 
 fn fill(template: &str, holes: &[(&str, &str)]) -> String {
@@ -63,9 +58,7 @@ fn fill(template: &str, holes: &[(&str, &str)]) -> String {
 /// `v` (of compute type `c`) converted to `out`'s storage type (twin of `store` in `cpu.rs`).
 fn store(v: &str, c: Compute, out: DType) -> String {
     match (c, out) {
-        (Compute::F32, DType::Float32) | (Compute::I32, DType::Int32 | DType::Int64) => {
-            v.to_string()
-        }
+        (Compute::F32, DType::Float32) | (Compute::I32, DType::Int32 | DType::Int64) => v.to_string(),
         (Compute::I32, DType::Float32) => format!("f32({v})"),
         (Compute::F32, DType::Int32 | DType::Int64) => format!("i32({v})"),
         (Compute::F32, DType::UInt8) => format!("u32(i32({v})) & 255u"),
@@ -86,105 +79,113 @@ fn load(x: &str, d: DType, c: Compute) -> String {
     }
 }
 
-pub fn elementwise_key(k: &Elementwise, contiguous: &[bool]) -> KernelKey {
-    let inputs = k
-        .inputs
+/// The key of an elementwise kernel (`contiguous[k]`: leaf k is read at `offset + i`), and the
+/// scalar operands in slot order.
+pub fn elementwise_key(k: &Elementwise, contiguous: &[bool]) -> (KernelKey, Vec<(f64, Compute)>) {
+    let mut scalars = vec![];
+    let nodes = k
+        .nodes
         .iter()
-        .zip(contiguous)
-        .map(|(inp, &c)| match inp {
-            Input::Scalar(_) => InputKey::Scalar,
-            Input::Tensor(o) => InputKey::Tensor(o.dtype, c),
+        .map(|n| KeyNode {
+            func: n.func,
+            compute: n.compute,
+            out: n.out_dtype,
+            args: n
+                .args
+                .iter()
+                .map(|a| match *a {
+                    Arg::Leaf(l) => KeyArg::Leaf(l as u8),
+                    Arg::Node(m) => KeyArg::Node(m as u8),
+                    Arg::Scalar(x) => {
+                        scalars.push((x, n.compute));
+                        KeyArg::Scalar((scalars.len() - 1) as u8)
+                    }
+                })
+                .collect(),
         })
         .collect();
-    KernelKey::Elementwise {
-        func: k.func,
-        compute: k.compute,
-        out: k.out_dtype,
-        inputs,
-    }
+    let leaves = k.leaves.iter().zip(contiguous).map(|(o, &c)| (o.dtype, c)).collect();
+    (KernelKey::Elementwise { nodes, leaves }, scalars)
 }
 
-pub fn elementwise_source(func: Func, c: Compute, out: DType, inputs: &[InputKey]) -> String {
-    let t = c.wgsl();
+/// Meta words of elementwise kernels (see `shaders/elementwise.wgsl`).
+pub const EW_OFFSETS: usize = 8;
+pub const EW_SCALARS: usize = 16;
+pub const EW_SHAPE: usize = 24;
+pub const EW_STRIDES: usize = 32;
+pub const EW_MAX_LEAVES: usize = 7;
+pub const EW_MAX_SCALARS: usize = 8;
+
+pub fn elementwise_source(nodes: &[KeyNode], leaves: &[(DType, bool)]) -> String {
     let mut bindings = String::new();
     let mut index = String::new();
-    let mut loads = String::new();
-    let strided = inputs
-        .iter()
-        .any(|k| matches!(k, InputKey::Tensor(_, false)));
+    let strided = leaves.iter().any(|(_, c)| !c);
     if strided {
         index.push_str("    var rem = i;\n");
     }
-    let mut binding = 2;
-    for (k, inp) in inputs.iter().enumerate() {
-        let name = ["a", "b"][k];
-        match *inp {
-            InputKey::Scalar => loads.push_str(&format!("    let {name} = bitcast<{t}>(m(3u));\n")),
-            InputKey::Tensor(d, contiguous) => {
-                bindings.push_str(&format!(
-                    "@group(0) @binding({binding}) var<storage, read> in{k}: array<{}>;\n",
-                    storage_type(d)
-                ));
-                binding += 1;
-                if contiguous {
-                    index.push_str(&format!("    let o{k} = m({}u) + i;\n", 4 + k));
-                } else {
-                    index.push_str(&format!("    var o{k} = m({}u);\n", 4 + k));
-                }
-                loads.push_str(&format!(
-                    "    let {name} = {};\n",
-                    load(&format!("in{k}[o{k}]"), d, c)
-                ));
-            }
+    let mut body = String::new();
+    for (k, &(d, contiguous)) in leaves.iter().enumerate() {
+        bindings.push_str(&format!(
+            "@group(0) @binding({}) var<storage, read> in{k}: array<{}>;\n",
+            k + 2,
+            storage_type(d)
+        ));
+        if contiguous {
+            index.push_str(&format!("    let o{k} = m({}u) + i;\n", EW_OFFSETS + k));
+        } else {
+            index.push_str(&format!("    var o{k} = m({}u);\n", EW_OFFSETS + k));
+            body.push_str(&format!("        o{k} += c * m({}u + d);\n", EW_STRIDES + 8 * k - 1));
         }
     }
     if strided {
-        let mut body = String::new();
-        for (k, inp) in inputs.iter().enumerate() {
-            if let InputKey::Tensor(_, false) = inp {
-                body.push_str(&format!("        o{k} += c * m({}u + d);\n", 15 + 8 * k));
-            }
-        }
         index.push_str(&format!(
-            "    for (var d = m(1u); d > 0u; d--) {{\n        let s = m(7u + d);\n        let c = rem % s;\n        rem /= s;\n{body}    }}\n"
+            "    for (var d = m(1u); d > 0u; d--) {{\n        let s = m({}u + d);\n        let c = rem % s;\n        rem /= s;\n{body}    }}\n",
+            EW_SHAPE - 1
         ));
     }
-    let value = match func {
-        Func::Cast => "a".to_string(),
-        Func::Op(op) => {
-            let expr = op
-                .info()
-                .wgsl
-                .replace("_T(", &format!("_{t}("))
-                .replace("T(", &format!("{t}("));
-            if op.info().kind == ResultKind::Bool {
-                return fill_elementwise(&[
-                    ("OUT", storage_type(out)),
-                    ("INPUTS", &bindings),
-                    ("INDEX", &index),
-                    ("LOADS", &loads),
-                    ("STORE", &format!("select(0u, 1u, {expr})")),
-                ]);
-            }
-            format!("({expr})")
+    let mut compute = String::new();
+    for (j, node) in nodes.iter().enumerate() {
+        let t = node.compute.wgsl();
+        let arg = |a: &KeyArg| match *a {
+            KeyArg::Leaf(l) => load(&format!("in{l}[o{l}]"), leaves[l as usize].0, node.compute),
+            KeyArg::Node(m) => load(&format!("s{m}"), nodes[m as usize].out, node.compute),
+            KeyArg::Scalar(q) => format!("bitcast<{t}>(m({}u))", EW_SCALARS + q as usize),
+        };
+        compute.push_str(&format!("    var s{j}: {};\n    {{\n", storage_type(node.out)));
+        for (name, a) in ["a", "b"].iter().zip(&node.args) {
+            compute.push_str(&format!("        let {name} = {};\n", arg(a)));
         }
-    };
-    fill_elementwise(&[
-        ("OUT", storage_type(out)),
-        ("INPUTS", &bindings),
-        ("INDEX", &index),
-        ("LOADS", &loads),
-        ("STORE", &store(&value, c, out)),
-    ])
+        let value = match node.func {
+            Func::Cast => store("a", node.compute, node.out),
+            Func::Op(op) => {
+                let expr = op.info().wgsl.replace("_T(", &format!("_{t}(")).replace("T(", &format!("{t}("));
+                if op.info().kind == ResultKind::Bool {
+                    format!("select(0u, 1u, {expr})")
+                } else {
+                    store(&format!("({expr})"), node.compute, node.out)
+                }
+            }
+        };
+        compute.push_str(&format!("        s{j} = {value};\n    }}\n"));
+    }
+    let last = nodes.len() - 1;
+    format!(
+        "{MATH}\n{}",
+        fill(
+            ELEMENTWISE,
+            &[
+                ("OUT", storage_type(nodes[last].out)),
+                ("INPUTS", &bindings),
+                ("INDEX", &index),
+                ("COMPUTE", &compute),
+                ("RESULT", &format!("s{last}")),
+            ],
+        )
+    )
 }
 
 pub fn reduce_key(k: &Reduce) -> KernelKey {
-    KernelKey::Reduce {
-        op: k.op,
-        compute: k.compute,
-        input: k.input.dtype,
-        out: k.out_dtype,
-    }
+    KernelKey::Reduce { op: k.op, compute: k.compute, input: k.input.dtype, out: k.out_dtype }
 }
 
 pub fn reduce_source(op: ReduceOp, c: Compute, input: DType, out: DType) -> String {
@@ -213,50 +214,34 @@ pub fn matmul_source(dtype: DType) -> String {
     let c = dtype.compute_for_cast();
     fill(
         MATMUL,
-        &[
-            ("OUT", storage_type(dtype)),
-            ("IN", storage_type(dtype)),
-            ("T", c.wgsl()),
-            ("STORE", &store("v", c, dtype)),
-        ],
+        &[("OUT", storage_type(dtype)), ("IN", storage_type(dtype)), ("T", c.wgsl()), ("STORE", &store("v", c, dtype))],
     )
 }
 
 /// The source of any key (used on a pipeline-cache miss).
 pub fn source(key: &KernelKey) -> String {
     match key {
-        KernelKey::Elementwise {
-            func,
-            compute,
-            out,
-            inputs,
-        } => elementwise_source(*func, *compute, *out, inputs),
-        KernelKey::Reduce {
-            op,
-            compute,
-            input,
-            out,
-        } => reduce_source(*op, *compute, *input, *out),
+        KernelKey::Elementwise { nodes, leaves } => elementwise_source(nodes, leaves),
+        KernelKey::Reduce { op, compute, input, out } => reduce_source(*op, *compute, *input, *out),
         KernelKey::Matmul { dtype } => matmul_source(*dtype),
     }
 }
 
-/// A short label naming the kernel, for validation errors and traces.
+/// A short label naming the kernel, for validation errors and traces: the ops of a fused chain
+/// joined by `+`, then the output dtype.
 pub fn label(key: &KernelKey) -> String {
     match key {
-        KernelKey::Elementwise {
-            func: Func::Op(op),
-            out,
-            ..
-        } => format!("webtorch:{}:{}", op_name(*op), out.name()),
-        KernelKey::Elementwise {
-            func: Func::Cast,
-            out,
-            ..
-        } => format!("webtorch:copy:{}", out.name()),
-        KernelKey::Reduce { op, out, .. } => {
-            format!("webtorch:{op:?}:{}", out.name()).to_lowercase()
+        KernelKey::Elementwise { nodes, .. } => {
+            let ops: Vec<&str> = nodes
+                .iter()
+                .map(|n| match n.func {
+                    Func::Op(op) => op_name(op),
+                    Func::Cast => "copy",
+                })
+                .collect();
+            format!("webtorch:{}:{}", ops.join("+"), nodes.last().map_or("", |n| n.out.name()))
         }
+        KernelKey::Reduce { op, out, .. } => format!("webtorch:{op:?}:{}", out.name()).to_lowercase(),
         KernelKey::Matmul { dtype } => format!("webtorch:matmul:{}", dtype.name()),
     }
 }

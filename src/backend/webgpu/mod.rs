@@ -15,20 +15,19 @@ use std::sync::{Arc, Mutex};
 
 use self::codegen::KernelKey;
 use self::pool::{size_class, Pool};
-use super::{Backend, BufId, Device, Elementwise, Input, LocalFuture, Matmul, Reduce, Stats};
+use super::{Backend, BufId, Device, Elementwise, LocalFuture, Matmul, Reduce, Stats};
 use crate::error::Result;
 use crate::shape::{coalesce, contiguous_strides};
 use crate::{bail, err};
 
-const SLOT_BYTES: u64 = 256;
-const SLOT_WORDS: usize = 64;
-const ARENA_SLOTS: usize = 256;
+const SLOT_BYTES: u64 = 512;
+const SLOT_WORDS: usize = 128;
+const ARENA_SLOTS: usize = 128;
 const MAX_RANK: usize = 8;
 const WG: u32 = 256;
 const MAX_GROUPS: u32 = 65_535;
-const STORAGE_USAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
-    .union(wgpu::BufferUsages::COPY_SRC)
-    .union(wgpu::BufferUsages::COPY_DST);
+const STORAGE_USAGE: wgpu::BufferUsages =
+    wgpu::BufferUsages::STORAGE.union(wgpu::BufferUsages::COPY_SRC).union(wgpu::BufferUsages::COPY_DST);
 
 /// What `torch.webgpu.getCapabilities()` reports.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -59,9 +58,7 @@ struct State {
     arena: Vec<u32>,
     slots_used: usize,
     threshold: usize,
-    delay_ms: u32,
-    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-    timer_armed: bool,
+    hold: bool,
     stats: Stats,
 }
 
@@ -79,11 +76,8 @@ impl WebGpuBackend {
     /// Requests an adapter and device; `None` when there is no adapter.
     pub async fn create() -> Option<Rc<WebGpuBackend>> {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
-        desc.backends = if cfg!(target_arch = "wasm32") {
-            wgpu::Backends::BROWSER_WEBGPU
-        } else {
-            wgpu::Backends::VULKAN
-        };
+        desc.backends =
+            if cfg!(target_arch = "wasm32") { wgpu::Backends::BROWSER_WEBGPU } else { wgpu::Backends::VULKAN };
         let instance = wgpu::Instance::new(desc);
         let adapter = instance
             .request_adapter(&wgpu::RequestAdapterOptions {
@@ -97,8 +91,7 @@ impl WebGpuBackend {
         // Ask for what the adapter has where it matters for large tensors.
         required.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size;
         required.max_buffer_size = limits.max_buffer_size;
-        required.max_storage_buffers_per_shader_stage =
-            limits.max_storage_buffers_per_shader_stage.min(8);
+        required.max_storage_buffers_per_shader_stage = limits.max_storage_buffers_per_shader_stage.min(8);
         required.max_compute_invocations_per_workgroup = 256;
         required.max_compute_workgroup_size_x = 256;
         required.max_compute_workgroup_size_y = 256;
@@ -122,30 +115,12 @@ impl WebGpuBackend {
         let dl = device.limits();
         let limits: HashMap<String, u64> = [
             ("maxBufferSize", dl.max_buffer_size),
-            (
-                "maxStorageBufferBindingSize",
-                dl.max_storage_buffer_binding_size,
-            ),
-            (
-                "maxComputeWorkgroupSizeX",
-                dl.max_compute_workgroup_size_x as u64,
-            ),
-            (
-                "maxComputeInvocationsPerWorkgroup",
-                dl.max_compute_invocations_per_workgroup as u64,
-            ),
-            (
-                "maxComputeWorkgroupsPerDimension",
-                dl.max_compute_workgroups_per_dimension as u64,
-            ),
-            (
-                "maxComputeWorkgroupStorageSize",
-                dl.max_compute_workgroup_storage_size as u64,
-            ),
-            (
-                "maxStorageBuffersPerShaderStage",
-                dl.max_storage_buffers_per_shader_stage as u64,
-            ),
+            ("maxStorageBufferBindingSize", dl.max_storage_buffer_binding_size),
+            ("maxComputeWorkgroupSizeX", dl.max_compute_workgroup_size_x as u64),
+            ("maxComputeInvocationsPerWorkgroup", dl.max_compute_invocations_per_workgroup as u64),
+            ("maxComputeWorkgroupsPerDimension", dl.max_compute_workgroups_per_dimension as u64),
+            ("maxComputeWorkgroupStorageSize", dl.max_compute_workgroup_storage_size as u64),
+            ("maxStorageBuffersPerShaderStage", dl.max_storage_buffers_per_shader_stage as u64),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -156,11 +131,7 @@ impl WebGpuBackend {
             architecture: info.driver.clone(),
             description: info.driver_info.clone(),
             backend: format!("{:?}", info.backend),
-            features: adapter
-                .features()
-                .iter_names()
-                .map(|(n, _)| n.to_lowercase())
-                .collect(),
+            features: adapter.features().iter_names().map(|(n, _)| n.to_lowercase()).collect(),
             limits,
         };
         let arena_buf = device.create_buffer(&wgpu::BufferDescriptor {
@@ -188,8 +159,7 @@ impl WebGpuBackend {
                 arena: vec![0; SLOT_WORDS * ARENA_SLOTS],
                 slots_used: 0,
                 threshold: 64,
-                delay_ms: 16,
-                timer_armed: false,
+                hold: false,
                 stats: Stats::default(),
             }),
         }))
@@ -201,10 +171,7 @@ impl WebGpuBackend {
 
     /// Validation errors reported by the device since the last check, as a `DeviceError`.
     fn take_errors(&self) -> Result<()> {
-        let mut v = self
-            .errors
-            .lock()
-            .map_err(|_| err!(Device, "WebGPU error log poisoned"))?;
+        let mut v = self.errors.lock().map_err(|_| err!(Device, "WebGPU error log poisoned"))?;
         if v.is_empty() {
             return Ok(());
         }
@@ -243,19 +210,15 @@ impl WebGpuBackend {
                         count: None,
                     });
                 }
-                let bgl = self
-                    .device
-                    .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                        label: Some("webtorch:layout"),
-                        entries: &entries,
-                    });
-                let pl = self
-                    .device
-                    .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                        label: Some("webtorch:pipeline-layout"),
-                        bind_group_layouts: &[Some(&bgl)],
-                        immediate_size: 0,
-                    });
+                let bgl = self.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: Some("webtorch:layout"),
+                    entries: &entries,
+                });
+                let pl = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some("webtorch:pipeline-layout"),
+                    bind_group_layouts: &[Some(&bgl)],
+                    immediate_size: 0,
+                });
                 (Rc::new(bgl), Rc::new(pl))
             })
             .clone();
@@ -264,47 +227,30 @@ impl WebGpuBackend {
         if crate::debug::dump_shaders() {
             crate::debug::log(&format!("// {label}\n{src}"));
         }
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(&label),
-                source: wgpu::ShaderSource::Wgsl(src.into()),
-            });
-        let pipeline = self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&label),
-                layout: Some(&pl),
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            });
-        st.stats.pipelines += 1;
-        let k = Rc::new(Kernel {
-            pipeline,
-            layout: bgl,
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(&label),
+            source: wgpu::ShaderSource::Wgsl(src.into()),
         });
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(&label),
+            layout: Some(&pl),
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        st.stats.pipelines += 1;
+        let k = Rc::new(Kernel { pipeline, layout: bgl });
         st.kernels.insert(key.clone(), k.clone());
         k
     }
 
     fn buffer(st: &State, id: BufId) -> wgpu::Buffer {
-        st.bufs[id as usize]
-            .as_ref()
-            .expect("live buffer")
-            .0
-            .clone()
+        st.bufs[id as usize].as_ref().expect("live buffer").0.clone()
     }
 
     /// Records one dispatch into the open pass; flushes when the batch is full.
-    fn dispatch(
-        &self,
-        key: &KernelKey,
-        meta: &[u32],
-        buffers: &[BufId],
-        groups: (u32, u32, u32),
-    ) -> Result<()> {
+    fn dispatch(&self, key: &KernelKey, meta: &[u32], buffers: &[BufId], groups: (u32, u32, u32)) -> Result<()> {
         let mut st = self.st.borrow_mut();
         if st.slots_used == ARENA_SLOTS {
             self.flush_locked(&mut st);
@@ -323,10 +269,7 @@ impl WebGpuBackend {
             }),
         }];
         for (i, b) in bufs.iter().enumerate() {
-            entries.push(wgpu::BindGroupEntry {
-                binding: 1 + i as u32,
-                resource: b.as_entire_binding(),
-            });
+            entries.push(wgpu::BindGroupEntry { binding: 1 + i as u32, resource: b.as_entire_binding() });
         }
         let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: None,
@@ -334,11 +277,8 @@ impl WebGpuBackend {
             entries: &entries,
         });
         if st.pass.is_none() {
-            let mut encoder = self
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("webtorch:batch"),
-                });
+            let mut encoder =
+                self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") });
             let pass = encoder
                 .begin_compute_pass(&wgpu::ComputePassDescriptor {
                     label: Some("webtorch:pass"),
@@ -354,10 +294,8 @@ impl WebGpuBackend {
         pass.dispatch_workgroups(groups.0, groups.1, groups.2);
         st.stats.dispatches += 1;
         st.stats.pending += 1;
-        if st.stats.pending as usize >= st.threshold {
+        if st.stats.pending as usize >= st.threshold && !st.hold {
             self.flush_locked(&mut st);
-        } else {
-            self.arm_timer(&mut st);
         }
         Ok(())
     }
@@ -371,17 +309,14 @@ impl WebGpuBackend {
         st.pass = None; // ends the pass
         let mut encoder = match st.encoder.take() {
             Some(e) => e,
-            None => self
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("webtorch:batch"),
-                }),
+            None => {
+                self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") })
+            }
         };
         extra(&mut encoder);
         if st.slots_used > 0 {
             let words = &st.arena[..st.slots_used * SLOT_WORDS];
-            self.queue
-                .write_buffer(&self.arena_buf, 0, bytemuck::cast_slice(words));
+            self.queue.write_buffer(&self.arena_buf, 0, bytemuck::cast_slice(words));
         }
         self.queue.submit([encoder.finish()]);
         st.slots_used = 0;
@@ -390,38 +325,7 @@ impl WebGpuBackend {
         st.pool.on_submit();
     }
 
-    #[cfg(target_arch = "wasm32")]
-    fn arm_timer(&self, st: &mut State) {
-        use wasm_bindgen::JsCast;
-        if st.timer_armed || st.delay_ms == 0 {
-            return;
-        }
-        st.timer_armed = true;
-        let me = self.me.clone();
-        let cb = wasm_bindgen::closure::Closure::once_into_js(move || {
-            if let Some(me) = me.upgrade() {
-                let mut st = me.st.borrow_mut();
-                st.timer_armed = false;
-                if st.stats.pending > 0 {
-                    me.flush_locked(&mut st);
-                }
-            }
-        });
-        crate::api::set_timeout(cb.unchecked_ref(), st.delay_ms as i32);
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    fn arm_timer(&self, _st: &mut State) {
-        // Native callers (tests, benchmarks) have no event loop: reads and sync flush.
-        let _ = &self.me;
-    }
-
-    fn alloc_buffer(
-        &self,
-        class: u64,
-        usage: wgpu::BufferUsages,
-        label: &str,
-    ) -> Result<wgpu::Buffer> {
+    fn alloc_buffer(&self, class: u64, usage: wgpu::BufferUsages, label: &str) -> Result<wgpu::Buffer> {
         if class > self.device.limits().max_buffer_size {
             bail!(
                 OutOfMemory,
@@ -460,11 +364,7 @@ impl WebGpuBackend {
             );
         }
         let mut st = self.st.borrow_mut();
-        let pooled = if clean {
-            st.pool.take_clean(class)
-        } else {
-            st.pool.take(class)
-        };
+        let pooled = if clean { st.pool.take_clean(class) } else { st.pool.take(class) };
         let buf = match pooled {
             Some(b) => {
                 st.stats.reuses += 1;
@@ -494,8 +394,7 @@ impl WebGpuBackend {
 
 fn put(meta: &mut [u32], at: usize, values: &[usize]) -> Result<()> {
     for (i, v) in values.iter().enumerate() {
-        meta[at + i] = u32::try_from(*v)
-            .map_err(|_| err!(OutOfMemory, "index {v} does not fit in 32 bits"))?;
+        meta[at + i] = u32::try_from(*v).map_err(|_| err!(OutOfMemory, "index {v} does not fit in 32 bits"))?;
     }
     Ok(())
 }
@@ -512,8 +411,7 @@ impl Backend for WebGpuBackend {
     fn upload(&self, words: &[u32]) -> Result<BufId> {
         let id = self.alloc_from_pool(words.len() as u64 * 4, true)?;
         let st = self.st.borrow();
-        self.queue
-            .write_buffer(&Self::buffer(&st, id), 0, bytemuck::cast_slice(words));
+        self.queue.write_buffer(&Self::buffer(&st, id), 0, bytemuck::cast_slice(words));
         Ok(id)
     }
 
@@ -548,9 +446,7 @@ impl Backend for WebGpuBackend {
                 },
             };
             let src = Self::buffer(&st, id);
-            self.submit_with(&mut st, |enc| {
-                enc.copy_buffer_to_buffer(&src, offset as u64 * 4, &staging, 0, bytes)
-            });
+            self.submit_with(&mut st, |enc| enc.copy_buffer_to_buffer(&src, offset as u64 * 4, &staging, 0, bytes));
             staging
         };
         let (tx, rx) = futures_channel::oneshot::channel();
@@ -570,9 +466,7 @@ impl Backend for WebGpuBackend {
                 Err(_) => bail!(Device, "WebGPU device was lost during a read"),
             }
             let words: Vec<u32> = {
-                let view = staging
-                    .get_mapped_range(0..bytes)
-                    .map_err(|e| err!(Device, "WebGPU map range: {e:?}"))?;
+                let view = staging.get_mapped_range(0..bytes).map_err(|e| err!(Device, "WebGPU map range: {e:?}"))?;
                 bytemuck::cast_slice(&view).to_vec()
             };
             staging.unmap();
@@ -582,144 +476,92 @@ impl Backend for WebGpuBackend {
     }
 
     fn elementwise(&self, k: &Elementwise) -> Result<()> {
+        use codegen::{EW_MAX_LEAVES, EW_MAX_SCALARS, EW_OFFSETS, EW_SCALARS, EW_SHAPE, EW_STRIDES};
+        if k.leaves.len() > EW_MAX_LEAVES {
+            bail!(Torch, "webgpu: an elementwise kernel reads at most {EW_MAX_LEAVES} tensors");
+        }
         let contiguous = contiguous_strides(&k.shape);
-        let tensor_strides: Vec<Vec<usize>> = k
-            .inputs
-            .iter()
-            .map(|i| match i {
-                Input::Tensor(o) => o.strides.clone(),
-                Input::Scalar(_) => contiguous.clone(),
-            })
-            .collect();
-        let is_contig: Vec<bool> = tensor_strides.iter().map(|s| *s == contiguous).collect();
-        let mut meta = [0u32; 32];
+        let strides: Vec<Vec<usize>> = k.leaves.iter().map(|o| o.strides.clone()).collect();
+        let is_contig: Vec<bool> = strides.iter().map(|s| *s == contiguous).collect();
+        let (key, scalars) = codegen::elementwise_key(k, &is_contig);
+        if scalars.len() > EW_MAX_SCALARS {
+            bail!(Torch, "webgpu: an elementwise kernel takes at most {EW_MAX_SCALARS} scalars");
+        }
+        let mut meta = [0u32; EW_STRIDES + 8 * EW_MAX_LEAVES];
         let n = k.shape.iter().product::<usize>();
         if !is_contig.iter().all(|c| *c) {
-            let (shape, strides) = coalesce(&k.shape, &tensor_strides);
+            let (shape, strides) = coalesce(&k.shape, &strides);
             if shape.len() > MAX_RANK {
-                bail!(Shape, "webgpu: elementwise views with more than {MAX_RANK} non-mergeable dims are not supported");
+                bail!(
+                    Shape,
+                    "webgpu: elementwise views with more than {MAX_RANK} non-mergeable dims are not supported"
+                );
             }
             meta[1] = shape.len() as u32;
-            put(&mut meta, 8, &shape)?;
+            put(&mut meta, EW_SHAPE, &shape)?;
             for (i, s) in strides.iter().enumerate() {
-                put(&mut meta, 16 + 8 * i, s)?;
+                put(&mut meta, EW_STRIDES + 8 * i, s)?;
             }
         }
-        let groups = u32::try_from(n.div_ceil(WG as usize))
-            .map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
         let (gx, gy) = Self::grid(groups);
         put(&mut meta, 0, &[n])?;
         meta[2] = gx * WG;
         let mut buffers = vec![k.out];
-        for (i, inp) in k.inputs.iter().enumerate() {
-            match inp {
-                Input::Tensor(o) => {
-                    put(&mut meta, 4 + i, &[o.offset])?;
-                    buffers.push(o.buf);
-                }
-                Input::Scalar(x) => {
-                    meta[3] = match k.compute {
-                        crate::dtype::Compute::F32 => (*x as f32).to_bits(),
-                        _ => *x as i32 as u32,
-                    };
-                }
-            }
+        for (i, o) in k.leaves.iter().enumerate() {
+            put(&mut meta, EW_OFFSETS + i, &[o.offset])?;
+            buffers.push(o.buf);
         }
-        let key = codegen::elementwise_key(k, &is_contig);
+        for (q, (x, c)) in scalars.iter().enumerate() {
+            meta[EW_SCALARS + q] = match c {
+                crate::dtype::Compute::F32 => (*x as f32).to_bits(),
+                _ => *x as i32 as u32,
+            };
+        }
         self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
     }
 
     fn reduce(&self, k: &Reduce) -> Result<()> {
         if k.outer.len() > MAX_RANK || k.inner.len() > MAX_RANK {
-            bail!(Shape, "webgpu: reductions over views with more than {MAX_RANK} non-mergeable dims are not supported");
+            bail!(
+                Shape,
+                "webgpu: reductions over views with more than {MAX_RANK} non-mergeable dims are not supported"
+            );
         }
         let n_out: usize = k.outer.iter().product();
         let count: usize = k.inner.iter().product();
-        let (gx, gy) =
-            Self::grid(u32::try_from(n_out).map_err(|_| err!(OutOfMemory, "too many outputs"))?);
+        let (gx, gy) = Self::grid(u32::try_from(n_out).map_err(|_| err!(OutOfMemory, "too many outputs"))?);
         let mut meta = [0u32; 40];
-        put(
-            &mut meta,
-            0,
-            &[
-                n_out,
-                k.outer.len(),
-                k.inner.len(),
-                count,
-                k.input.offset,
-                gx as usize,
-            ],
-        )?;
+        put(&mut meta, 0, &[n_out, k.outer.len(), k.inner.len(), count, k.input.offset, gx as usize])?;
         let no = k.outer.len();
         put(&mut meta, 8, &k.outer)?;
         put(&mut meta, 16, &k.input.strides[..no])?;
         put(&mut meta, 24, &k.inner)?;
         put(&mut meta, 32, &k.input.strides[no..])?;
-        self.dispatch(
-            &codegen::reduce_key(k),
-            &meta,
-            &[k.out, k.input.buf],
-            (gx, gy, 1),
-        )
+        self.dispatch(&codegen::reduce_key(k), &meta, &[k.out, k.input.buf], (gx, gy, 1))
     }
 
     fn matmul(&self, k: &Matmul) -> Result<()> {
         let nb = k.batch.len();
-        let (batch, strides) = coalesce(
-            &k.batch,
-            &[k.a.strides[..nb].to_vec(), k.b.strides[..nb].to_vec()],
-        );
+        let (batch, strides) = coalesce(&k.batch, &[k.a.strides[..nb].to_vec(), k.b.strides[..nb].to_vec()]);
         if batch.len() > 4 {
-            bail!(
-                Shape,
-                "webgpu: matmul with more than 4 non-mergeable batch dims is not supported"
-            );
+            bail!(Shape, "webgpu: matmul with more than 4 non-mergeable batch dims is not supported");
         }
         let batches: usize = batch.iter().product();
         if batches > MAX_GROUPS as usize {
-            bail!(
-                Shape,
-                "webgpu: matmul over {batches} batches exceeds {MAX_GROUPS}"
-            );
+            bail!(Shape, "webgpu: matmul over {batches} batches exceeds {MAX_GROUPS}");
         }
         let mut meta = [0u32; 24];
-        put(
-            &mut meta,
-            0,
-            &[k.m, k.n, k.k, batch.len(), k.a.offset, k.b.offset],
-        )?;
-        put(
-            &mut meta,
-            6,
-            &[
-                k.a.strides[nb],
-                k.a.strides[nb + 1],
-                k.b.strides[nb],
-                k.b.strides[nb + 1],
-            ],
-        )?;
+        put(&mut meta, 0, &[k.m, k.n, k.k, batch.len(), k.a.offset, k.b.offset])?;
+        put(&mut meta, 6, &[k.a.strides[nb], k.a.strides[nb + 1], k.b.strides[nb], k.b.strides[nb + 1]])?;
         put(&mut meta, 12, &batch)?;
         put(&mut meta, 16, &strides[0])?;
         put(&mut meta, 20, &strides[1])?;
-        let groups = (
-            (k.n as u32).div_ceil(16),
-            (k.m as u32).div_ceil(16),
-            batches as u32,
-        );
+        let groups = ((k.n as u32).div_ceil(16), (k.m as u32).div_ceil(16), batches as u32);
         if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS {
-            bail!(
-                Shape,
-                "webgpu: matmul of {}x{} outputs exceeds the dispatch grid",
-                k.m,
-                k.n
-            );
+            bail!(Shape, "webgpu: matmul of {}x{} outputs exceeds the dispatch grid", k.m, k.n);
         }
-        self.dispatch(
-            &codegen::matmul_key(k),
-            &meta,
-            &[k.out, k.a.buf, k.b.buf],
-            groups,
-        )
+        self.dispatch(&codegen::matmul_key(k), &meta, &[k.out, k.a.buf, k.b.buf], groups)
     }
 
     fn flush(&self) {
@@ -739,8 +581,7 @@ impl Backend for WebGpuBackend {
         let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
         let me = self.me.upgrade();
         Box::pin(async move {
-            rx.await
-                .map_err(|_| err!(Device, "WebGPU device was lost during sync"))?;
+            rx.await.map_err(|_| err!(Device, "WebGPU device was lost during sync"))?;
             match me {
                 Some(me) => me.take_errors(),
                 None => Ok(()),
@@ -755,6 +596,10 @@ impl Backend for WebGpuBackend {
         s
     }
 
+    fn supports_fusion(&self) -> bool {
+        true
+    }
+
     fn set_batch_threshold(&self, n: usize) {
         let mut st = self.st.borrow_mut();
         st.threshold = n.max(1);
@@ -763,8 +608,8 @@ impl Backend for WebGpuBackend {
         }
     }
 
-    fn set_batch_delay(&self, ms: u32) {
-        self.st.borrow_mut().delay_ms = ms;
+    fn set_batch_hold(&self, hold: bool) {
+        self.st.borrow_mut().hold = hold;
     }
 
     fn empty_cache(&self) {

@@ -24,11 +24,7 @@ pub struct Pool<B> {
 
 impl<B> Default for Pool<B> {
     fn default() -> Self {
-        Pool {
-            free: HashMap::new(),
-            deferred: Vec::new(),
-            pooled_bytes: 0,
-        }
+        Pool { free: HashMap::new(), deferred: Vec::new(), pooled_bytes: 0 }
     }
 }
 

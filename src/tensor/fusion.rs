@@ -1,0 +1,234 @@
+//! General elementwise fusion (DESIGN.md §6). On a device that fuses, an elementwise op does not
+//! dispatch: its result is *pending*, an expression over its inputs. A later elementwise op that
+//! consumes a pending tensor inlines that expression, so a chain of any length, with broadcasting,
+//! scalars and casts, becomes one generated kernel. A pending tensor is computed ("materialized")
+//! when something needs its buffer: a read, a reduction or matmul, a view it cannot be inlined
+//! through, or a flush (batch threshold, the 16 ms timer, `sync_device`).
+//!
+//! The seed's knobs govern it: ops on fewer than `min_size` elements run at once (a bypass);
+//! a pending input is inlined only if it was made within the last `window` ops, else it is
+//! materialized first; `patterns` name op sequences that the statistics count.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::{Rc, Weak};
+
+use super::{Leaf, Pending, State, Storage, Tensor};
+use crate::backend::{Arg, Func, Node};
+use crate::dtype::{Compute, DType};
+use crate::error::Result;
+use crate::shape::Layout;
+
+/// A fused kernel reads at most this many tensors, scalars and ops.
+const MAX_LEAVES: usize = 7;
+const MAX_SCALARS: usize = 8;
+const MAX_NODES: usize = 32;
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Pattern {
+    pub name: String,
+    pub ops: Vec<String>,
+    pub description: String,
+}
+
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct FusionStats {
+    /// Kernels that computed two or more ops in one dispatch.
+    pub fusions: u64,
+    /// Elementwise ops run unfused because of `min_size` (or the fuser's limits).
+    pub bypasses: u64,
+    /// Ops that ran inside fused kernels.
+    pub fused_ops: u64,
+    /// How many fused kernels contained each pattern's op sequence.
+    pub patterns: BTreeMap<String, u64>,
+}
+
+pub struct Config {
+    pub enabled: bool,
+    pub window: u64,
+    pub min_size: usize,
+    pub patterns: Vec<Pattern>,
+    pub stats: FusionStats,
+    seq: u64,
+    pending: Vec<Weak<Storage>>,
+}
+
+fn builtin_patterns() -> Vec<Pattern> {
+    [
+        ("add_relu", &["add", "relu"][..], "bias add followed by ReLU"),
+        ("scale_shift", &["mul", "add"], "x * gamma + beta"),
+        ("squared_diff", &["sub", "square"], "(a - b)^2"),
+    ]
+    .into_iter()
+    .map(|(name, ops, d)| Pattern {
+        name: name.into(),
+        ops: ops.iter().map(|s| s.to_string()).collect(),
+        description: d.into(),
+    })
+    .collect()
+}
+
+thread_local! {
+    static CONFIG: RefCell<Config> = RefCell::new(Config {
+        enabled: true,
+        window: 4,
+        min_size: 1024,
+        patterns: builtin_patterns(),
+        stats: FusionStats::default(),
+        seq: 0,
+        pending: Vec::new(),
+    });
+}
+
+/// Reads or changes the fusion settings and statistics.
+pub fn with_config<R>(f: impl FnOnce(&mut Config) -> R) -> R {
+    CONFIG.with(|c| f(&mut c.borrow_mut()))
+}
+
+/// Counts an op (the clock the fusion window is measured on).
+pub(crate) fn tick() -> u64 {
+    with_config(|c| {
+        c.seq += 1;
+        c.seq
+    })
+}
+
+/// An operand of an elementwise op being recorded.
+pub(crate) enum Operand<'a> {
+    Tensor(&'a Tensor),
+    Scalar(f64),
+}
+
+/// Builds the expression of `func(args)` over `shape`, inlining pending operands where allowed.
+/// Operands that are not inlined are materialized now, so every leaf of a pending expression is
+/// a ready buffer (no recursion when it is computed later).
+pub(crate) fn record(
+    args: &[Operand<'_>],
+    func: Func,
+    compute: Compute,
+    out_dtype: DType,
+    shape: &[usize],
+    inline: bool,
+) -> Result<Pending> {
+    let seq = tick();
+    let window = with_config(|c| c.window);
+    let mut p = Pending { nodes: vec![], leaves: vec![], shape: shape.to_vec(), seq };
+    let mut node_args = Vec::with_capacity(args.len());
+    for a in args {
+        let arg = match a {
+            Operand::Scalar(x) => Arg::Scalar(*x),
+            Operand::Tensor(t) => match t.inlinable(window, seq).filter(|_| inline) {
+                Some(src) => p.inline(&src, shape),
+                None => {
+                    t.materialize()?;
+                    Arg::Leaf(p.leaf(t, t.layout.broadcast_strides(shape)))
+                }
+            },
+        };
+        node_args.push(arg);
+    }
+    p.nodes.push(Node { func, compute, out_dtype, args: node_args });
+    Ok(p)
+}
+
+impl Pending {
+    fn leaf(&mut self, t: &Tensor, strides: Vec<usize>) -> usize {
+        let same =
+            |l: &Leaf| l.tensor.same_storage(t) && l.tensor.layout.offset == t.layout.offset && l.strides == strides;
+        if let Some(i) = self.leaves.iter().position(same) {
+            return i;
+        }
+        self.leaves.push(Leaf { tensor: t.clone(), strides });
+        self.leaves.len() - 1
+    }
+
+    /// Copies `src`'s nodes in (its leaves re-broadcast to this shape); returns its result.
+    fn inline(&mut self, src: &Pending, shape: &[usize]) -> Arg {
+        let base = self.nodes.len();
+        let leaf_map: Vec<usize> = src
+            .leaves
+            .iter()
+            .map(|l| {
+                let view =
+                    Layout { shape: src.shape.clone(), strides: l.strides.clone(), offset: l.tensor.layout.offset };
+                self.leaf(&l.tensor, view.broadcast_strides(shape))
+            })
+            .collect();
+        for n in &src.nodes {
+            let args = n
+                .args
+                .iter()
+                .map(|a| match *a {
+                    Arg::Leaf(l) => Arg::Leaf(leaf_map[l]),
+                    Arg::Node(m) => Arg::Node(base + m),
+                    s => s,
+                })
+                .collect();
+            self.nodes.push(Node { args, ..n.clone() });
+        }
+        Arg::Node(self.nodes.len() - 1)
+    }
+
+    /// Whether the kernel fits the fuser's limits.
+    pub(crate) fn fits(&self) -> bool {
+        let scalars = self.nodes.iter().flat_map(|n| &n.args).filter(|a| matches!(a, Arg::Scalar(_))).count();
+        self.leaves.len() <= MAX_LEAVES && scalars <= MAX_SCALARS && self.nodes.len() <= MAX_NODES
+    }
+}
+
+impl Tensor {
+    /// The pending expression this tensor can be inlined as: its storage is pending, it views it
+    /// whole and contiguously, and it was made within the fusion window.
+    fn inlinable(&self, window: u64, now: u64) -> Option<Rc<Pending>> {
+        match &*self.storage.state.borrow() {
+            State::Pending(p) if self.layout == Layout::contiguous(&p.shape) && now - p.seq <= window => {
+                Some(p.clone())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Remembers a pending storage so that a flush computes it.
+pub(crate) fn register(s: &Rc<Storage>) {
+    with_config(|c| {
+        if c.pending.len() >= 1024 {
+            c.pending.retain(|w| w.strong_count() > 0);
+        }
+        c.pending.push(Rc::downgrade(s));
+    });
+}
+
+/// Materializes every pending tensor still alive (called before a submit).
+pub fn materialize_all() -> Result<()> {
+    let pending = with_config(|c| std::mem::take(&mut c.pending));
+    for w in pending {
+        if let Some(s) = w.upgrade() {
+            s.materialize()?;
+        }
+    }
+    Ok(())
+}
+
+/// Counts a materialized kernel in the statistics.
+pub(crate) fn count_kernel(nodes: &[Node]) {
+    with_config(|c| {
+        if nodes.len() < 2 {
+            return;
+        }
+        c.stats.fusions += 1;
+        c.stats.fused_ops += nodes.len() as u64;
+        let names: Vec<&str> = nodes
+            .iter()
+            .map(|n| match n.func {
+                Func::Op(op) => op.info().name,
+                Func::Cast => "to",
+            })
+            .collect();
+        for p in &c.patterns {
+            if !p.ops.is_empty() && names.windows(p.ops.len()).any(|w| w.iter().zip(&p.ops).all(|(a, b)| a == b)) {
+                *c.stats.patterns.entry(p.name.clone()).or_default() += 1;
+            }
+        }
+    });
+}
