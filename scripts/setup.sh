@@ -35,6 +35,13 @@ if ! (command -v wasm-pack >/dev/null && wasm-pack --version | grep -q ' 0.15.1'
   cargo install -q wasm-pack --version 0.15.1 --locked
 fi
 
+# Node ≥ 20 (the package's floor; the tests use node:test and Node 20's ESM loader).
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 20 ]; then
+  echo "setup: Node >= 20 is needed (found: $(node --version 2>/dev/null || echo none))" >&2
+  exit 1
+fi
+
 # npm packages (TypeScript, Playwright's driver, Dawn for Node, binaryen's wasm-opt, Vite).
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "npm ci"

@@ -1,12 +1,49 @@
-// Reduction kernel: one 256-invocation workgroup per output element; each invocation strides
-// over the reduced elements, then a tree reduction in workgroup memory.
+// Reduction kernel: one 256-invocation workgroup per output element. Each invocation folds a
+// strided subset of the reduced elements into an accumulator, then a tree in workgroup memory
+// merges the 256. Two-phase ops (var/std: the mean, then squared deviations; logsumexp: the max,
+// then Σ exp) run the loop twice; the second phase sees the first's result as `first`.
+// An accumulator carries the index of an element it holds (argmax/argmin keep the first
+// occurrence, whatever order the tree merges in), or EMPTY for none.
 // meta: [0] outputs, [1] outer rank, [2] inner rank, [3] reduced count R, [4] input offset,
-//       [5] workgroups per grid row, [8..16) outer shape, [16..24) outer strides,
-//       [24..32) inner shape, [32..40) inner strides.
+//       [5] workgroups per grid row, [6] param (f32 bits), [8..16) outer shape,
+//       [16..24) outer strides, [24..32) inner shape, [32..40) inner strides.
 @group(0) @binding(1) var<storage, read_write> out: array</*{{OUT}}*/>;
 @group(0) @binding(2) var<storage, read> inp: array</*{{IN}}*/>;
 
-var<workgroup> partial: array</*{{T}}*/, 256>;
+const EMPTY: u32 = 0xffffffffu;
+const PASSES: u32 = /*{{PASSES}}*/u;
+
+struct Acc { v: /*{{A}}*/, i: u32 }
+
+var<workgroup> part: array<Acc, 256>;
+
+fn param() -> f32 { return bitcast<f32>(m(6u)); }
+
+// One element `x` (index j) as an accumulator.
+fn lift(x: /*{{T}}*/, j: u32, phase: u32, first: /*{{A}}*/) -> Acc {
+/*{{LIFT}}*/
+}
+
+// Merges two non-empty accumulators.
+fn merge(a: Acc, b: Acc, phase: u32) -> Acc {
+/*{{MERGE}}*/
+}
+
+fn combine(a: Acc, b: Acc, phase: u32) -> Acc {
+    if (a.i == EMPTY) { return b; }
+    if (b.i == EMPTY) { return a; }
+    return merge(a, b, phase);
+}
+
+// The first phase's result, as the second phase sees it.
+fn between(a: Acc, count: u32) -> /*{{A}}*/ {
+/*{{BETWEEN}}*/
+}
+
+// The stored result.
+fn finish(a: Acc, first: /*{{A}}*/, count: u32) -> /*{{OUT}}*/ {
+/*{{FINISH}}*/
+}
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -20,25 +57,31 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
         rem /= s;
     }
     let count = m(3u);
-    var acc = /*{{T}}*/(0);
-    for (var j = lid; j < count; j += 256u) {
-        var r = j;
-        var off = base;
-        for (var d = m(2u); d > 0u; d--) {
-            let s = m(23u + d);
-            off += (r % s) * m(31u + d);
-            r /= s;
+    var first = /*{{A}}*/(0);
+    var acc = Acc(/*{{A}}*/(/*{{IDENT}}*/), EMPTY);
+    for (var phase = 0u; phase < PASSES; phase++) {
+        acc = Acc(/*{{A}}*/(/*{{IDENT}}*/), EMPTY);
+        for (var j = lid; j < count; j += 256u) {
+            var r = j;
+            var off = base;
+            for (var d = m(2u); d > 0u; d--) {
+                let s = m(23u + d);
+                off += (r % s) * m(31u + d);
+                r /= s;
+            }
+            acc = combine(acc, lift(/*{{LOAD}}*/, j, phase, first), phase);
         }
-        acc += /*{{LOAD}}*/;
-    }
-    partial[lid] = acc;
-    workgroupBarrier();
-    for (var s = 128u; s > 0u; s >>= 1u) {
-        if (lid < s) { partial[lid] += partial[lid + s]; }
+        part[lid] = acc;
+        workgroupBarrier();
+        for (var s = 128u; s > 0u; s >>= 1u) {
+            if (lid < s) { part[lid] = combine(part[lid], part[lid + s], phase); }
+            workgroupBarrier();
+        }
+        acc = part[0];
+        if (phase == 0u) { first = between(acc, count); }
         workgroupBarrier();
     }
     if (lid == 0u) {
-        let v = /*{{FINISH}}*/;
-        out[o] = /*{{STORE}}*/;
+        out[o] = finish(acc, first, count);
     }
 }

@@ -5,6 +5,7 @@ pub mod error;
 
 #[cfg(target_arch = "wasm32")]
 pub mod api;
+pub mod autograd;
 pub mod backend;
 pub mod debug;
 pub mod dtype;

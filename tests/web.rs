@@ -9,10 +9,7 @@ use webtorch::{DType, Device, Op, Tensor};
 wasm_bindgen_test_configure!(run_in_browser);
 
 async fn init_gpu() {
-    let dev = webtorch::api::init("webgpu".into())
-        .await
-        .map_err(|e| format!("{e:?}"))
-        .expect("WebGPU init");
+    let dev = webtorch::api::init("webgpu".into()).await.map_err(|e| format!("{e:?}")).expect("WebGPU init");
     assert_eq!(dev, "webgpu");
 }
 
@@ -43,31 +40,15 @@ async fn slice_ops_match_cpu() {
     let yg = Tensor::from_f64(&yv, &[17, 9], DType::Float32, Device::WebGpu).unwrap();
     let program = |a: &Tensor, b: &Tensor| -> Tensor {
         let h = a.matmul(b).unwrap().unary(Op::Relu).unwrap();
-        let z = h
-            .binary_scalar(Op::Mul, 0.5, false)
-            .unwrap()
-            .unary(Op::Exp)
-            .unwrap();
-        let t = a
-            .transpose(0, 1)
-            .unwrap()
-            .binary(
-                Op::Sub,
-                &a.transpose(0, 1).unwrap().mean(&[0], true).unwrap(),
-            )
-            .unwrap();
-        z.sum(&[0], false)
-            .unwrap()
-            .binary(Op::Add, &t.sum(&[0, 1], false).unwrap())
-            .unwrap()
+        let z = h.binary_scalar(Op::Mul, 0.5, false).unwrap().unary(Op::Exp).unwrap();
+        let t =
+            a.transpose(0, 1).unwrap().binary(Op::Sub, &a.transpose(0, 1).unwrap().mean(&[0], true).unwrap()).unwrap();
+        z.sum(&[0], false).unwrap().binary(Op::Add, &t.sum(&[0, 1], false).unwrap()).unwrap()
     };
     let (gpu, cpu) = (read(&program(&xg, &yg)).await, read(&program(&x, &y)).await);
     assert_eq!(gpu.len(), 9);
     for (g, c) in gpu.iter().zip(&cpu) {
-        assert!(
-            (g - c).abs() <= 1e-4 * c.abs().max(1.0),
-            "gpu {g} vs cpu {c}"
-        );
+        assert!((g - c).abs() <= 1e-4 * c.abs().max(1.0), "gpu {g} vs cpu {c}");
     }
 }
 
@@ -77,10 +58,7 @@ async fn errors_are_typed_not_panics() {
     let a = Tensor::full(&[2, 3], 1.0, DType::Float32, Device::WebGpu).unwrap();
     let b = Tensor::full(&[4, 5], 1.0, DType::Float32, Device::WebGpu).unwrap();
     let e = a.matmul(&b).unwrap_err();
-    assert_eq!(
-        e.message,
-        "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
-    );
+    assert_eq!(e.message, "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
     let js = webtorch::api::to_js_error(e);
     let name = js_sys::Reflect::get(&js, &JsValue::from_str("name")).unwrap();
     assert_eq!(name.as_string().as_deref(), Some("ShapeError"));

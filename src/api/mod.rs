@@ -265,6 +265,17 @@ pub fn runtime_stats() -> JsResult<JsValue> {
     Ok(obj)
 }
 
+/// Sets grad mode (`torch.no_grad()` / `enable_grad()`); returns the previous mode.
+#[wasm_bindgen]
+pub fn set_grad_enabled(on: bool) -> bool {
+    crate::autograd::set_grad_enabled(on)
+}
+
+#[wasm_bindgen]
+pub fn is_grad_enabled() -> bool {
+    crate::autograd::is_grad_enabled()
+}
+
 #[wasm_bindgen]
 pub fn set_debug_print_shaders(on: bool) {
     crate::debug::set_dump_shaders(on);

@@ -2,9 +2,14 @@
 //! arrays in, a new handle or a thrown `TorchError` out. No math here.
 
 use js_sys::Promise;
+use wasm_bindgen::convert::TryFromJsValue;
 use wasm_bindgen::prelude::*;
 
 use super::{js, JsResult, LIVE_HANDLES};
+
+#[path = "kernels.rs"]
+mod kernels;
+use crate::autograd::{self, ops as ag};
 use crate::backend::Device;
 use crate::dtype::{DType, ScalarKind};
 use crate::ops::Op;
@@ -124,80 +129,148 @@ impl RawTensor {
     }
 
     pub fn unary(&self, op: u32) -> JsResult<RawTensor> {
-        RawTensor::op(op_of(op).and_then(|op| self.t.unary(op)))
+        RawTensor::op(op_of(op).and_then(|op| ag::unary(&self.t, op)))
     }
 
     pub fn binary(&self, op: u32, other: &RawTensor) -> JsResult<RawTensor> {
-        RawTensor::op(op_of(op).and_then(|op| self.t.binary(op, &other.t)))
+        RawTensor::op(op_of(op).and_then(|op| ag::binary(&self.t, &other.t, op)))
     }
 
     pub fn binary_scalar(&self, op: u32, value: f64, reverse: bool) -> JsResult<RawTensor> {
-        RawTensor::op(op_of(op).and_then(|op| self.t.binary_scalar(op, value, reverse)))
+        RawTensor::op(op_of(op).and_then(|op| ag::binary_scalar(&self.t, op, value, reverse, ScalarKind::of(value))))
     }
 
     /// A bool scalar operand (`t - true`), which PyTorch treats as a bool, not an int.
     pub fn binary_scalar_bool(&self, op: u32, value: bool, reverse: bool) -> JsResult<RawTensor> {
         let v = if value { 1.0 } else { 0.0 };
-        RawTensor::op(op_of(op).and_then(|op| self.t.binary_scalar_kind(op, v, reverse, ScalarKind::Bool)))
+        RawTensor::op(op_of(op).and_then(|op| ag::binary_scalar(&self.t, op, v, reverse, ScalarKind::Bool)))
     }
 
     /// `add`/`sub` with `alpha`: `self ± alpha * other`.
     pub fn add_alpha(&self, op: u32, other: &RawTensor, alpha: f64) -> JsResult<RawTensor> {
-        RawTensor::op(op_of(op).and_then(|op| self.t.add_alpha(op, &other.t, alpha)))
+        RawTensor::op(op_of(op).and_then(|op| ag::add_alpha(&self.t, &other.t, op, alpha)))
     }
 
     /// `add`/`sub` of a scalar with `alpha`.
     pub fn add_alpha_scalar(&self, op: u32, value: f64, alpha: f64) -> JsResult<RawTensor> {
-        RawTensor::op(op_of(op).and_then(|op| self.t.add_alpha_scalar(op, value, alpha)))
+        RawTensor::op(op_of(op).and_then(|op| ag::add_alpha_scalar(&self.t, op, value, alpha)))
     }
 
     pub fn t(&self) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.t())
+        RawTensor::op(ag::t(&self.t))
     }
 
     pub fn sum(&self, dims_: &[i32], keepdim: bool) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.sum(&dims(dims_), keepdim))
+        RawTensor::op(ag::sum(&self.t, &dims(dims_), keepdim))
     }
 
     pub fn mean(&self, dims_: &[i32], keepdim: bool) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.mean(&dims(dims_), keepdim))
+        RawTensor::op(ag::mean(&self.t, &dims(dims_), keepdim))
     }
 
     pub fn matmul(&self, other: &RawTensor) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.matmul(&other.t))
+        RawTensor::op(ag::matmul(&self.t, &other.t))
     }
 
     pub fn reshape(&self, shape: &[i32]) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.reshape(&dims(shape)))
+        RawTensor::op(ag::reshape(&self.t, &dims(shape)))
     }
 
     pub fn view(&self, shape: &[i32]) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.view(&dims(shape)))
+        RawTensor::op(ag::view(&self.t, &dims(shape)))
     }
 
     pub fn permute(&self, order: &[i32]) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.permute(&dims(order)))
+        RawTensor::op(ag::permute(&self.t, &dims(order)))
     }
 
     pub fn transpose(&self, d0: i32, d1: i32) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.transpose(d0 as i64, d1 as i64))
+        RawTensor::op(ag::transpose(&self.t, d0 as i64, d1 as i64))
     }
 
     pub fn expand(&self, shape: &[i32]) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.expand(&dims(shape)))
+        RawTensor::op(ag::expand(&self.t, &dims(shape)))
     }
 
     pub fn contiguous(&self) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.contiguous())
+        RawTensor::op(ag::contiguous(&self.t))
     }
 
     pub fn to_dtype(&self, dtype: u32) -> JsResult<RawTensor> {
-        RawTensor::op(DType::from_code(dtype).and_then(|d| self.t.to_dtype(d)))
+        RawTensor::op(DType::from_code(dtype).and_then(|d| ag::to_dtype(&self.t, d)))
     }
 
     #[wasm_bindgen(js_name = clone)]
     pub fn clone_(&self) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.deep_clone())
+        RawTensor::op(ag::clone(&self.t))
+    }
+
+    // ---- autograd ----
+
+    pub fn requires_grad(&self) -> bool {
+        self.t.requires_grad()
+    }
+
+    /// `requires_grad_(flag)`.
+    pub fn set_requires_grad(&mut self, flag: bool) -> JsResult<()> {
+        js(self.t.set_requires_grad(flag))
+    }
+
+    pub fn is_leaf(&self) -> bool {
+        self.t.is_leaf()
+    }
+
+    /// `.grad` (a new handle to it), or undefined.
+    pub fn grad(&self) -> Option<RawTensor> {
+        self.t.grad().map(RawTensor::wrap)
+    }
+
+    pub fn set_grad(&mut self, g: Option<RawTensor>) -> JsResult<()> {
+        js(self.t.set_grad(g.map(|g| g.t.clone())))
+    }
+
+    /// The name of `grad_fn` (`"AddBackward0"`), or undefined for leaves.
+    pub fn grad_fn_name(&self) -> Option<String> {
+        self.t.grad_fn().map(|n| n.name.clone())
+    }
+
+    pub fn retain_grad(&mut self) -> JsResult<()> {
+        js(self.t.retain_grad())
+    }
+
+    pub fn retains_grad(&self) -> bool {
+        self.t.retains_grad()
+    }
+
+    pub fn detach(&self) -> RawTensor {
+        RawTensor::wrap(self.t.detach())
+    }
+
+    /// Another handle to the same tensor (same storage and autograd identity), not a copy.
+    pub fn handle(&self) -> RawTensor {
+        RawTensor::wrap(self.t.clone())
+    }
+
+    /// `t.backward(gradient, {retain_graph, create_graph})`.
+    pub fn backward(&self, gradient: Option<RawTensor>, retain_graph: bool, create_graph: bool) -> JsResult<()> {
+        js(autograd::backward(&self.t, gradient.map(|g| g.t.clone()), retain_graph || create_graph, create_graph))
+    }
+
+    /// `t.register_hook(fn)`: `fn(grad: RawTensor)` returns a RawTensor to replace it, or
+    /// undefined. A hook that throws makes backward throw.
+    pub fn register_hook(&mut self, f: js_sys::Function) -> JsResult<()> {
+        let hook: autograd::Hook = std::rc::Rc::new(move |g: &Tensor| {
+            let r = f.call1(&JsValue::NULL, &JsValue::from(RawTensor::wrap(g.clone()))).map_err(|e| {
+                crate::err!(Torch, "a gradient hook threw: {}", e.as_string().unwrap_or_else(|| format!("{e:?}")))
+            })?;
+            if r.is_undefined() || r.is_null() {
+                return Ok(None);
+            }
+            let raw = RawTensor::try_from_js_value(r)
+                .map_err(|_| crate::err!(Torch, "a gradient hook must return a Tensor or undefined"))?;
+            Ok(Some(raw.t.clone()))
+        });
+        js(self.t.register_hook(hook))
     }
 
     /// The values in row-major order as a typed array (see docs/core-api.md).
@@ -216,5 +289,49 @@ impl RawTensor {
                 }
             })
         })
+    }
+}
+
+/// `torch.autograd.grad(outputs, inputs, …)`: tensors are added one by one (handles stay
+/// valid in JS), then `run` computes, and `result(i)` hands back each input's gradient.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct GradRequest {
+    outputs: Vec<Tensor>,
+    grad_outputs: Vec<Option<Tensor>>,
+    inputs: Vec<Tensor>,
+    results: Vec<Option<Tensor>>,
+}
+
+#[wasm_bindgen]
+impl GradRequest {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> GradRequest {
+        GradRequest::default()
+    }
+
+    pub fn add_output(&mut self, t: &RawTensor, grad: Option<RawTensor>) {
+        self.outputs.push(t.t.clone());
+        self.grad_outputs.push(grad.map(|g| g.t.clone()));
+    }
+
+    pub fn add_input(&mut self, t: &RawTensor) {
+        self.inputs.push(t.t.clone());
+    }
+
+    pub fn run(&mut self, retain_graph: bool, create_graph: bool, allow_unused: bool) -> JsResult<()> {
+        self.results = js(autograd::grad(
+            &self.outputs,
+            &self.inputs,
+            &self.grad_outputs,
+            retain_graph || create_graph,
+            create_graph,
+            allow_unused,
+        ))?;
+        Ok(())
+    }
+
+    pub fn result(&self, i: usize) -> Option<RawTensor> {
+        self.results.get(i).cloned().flatten().map(RawTensor::wrap)
     }
 }

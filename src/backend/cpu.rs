@@ -4,7 +4,13 @@
 
 use std::cell::RefCell;
 
-use super::{Arg, Backend, BufId, Device, Elementwise, Func, LocalFuture, Matmul, Operand, Reduce, ReduceOp, Stats};
+#[path = "cpu_reduce.rs"]
+mod reduce;
+#[path = "cpu_rowwise.rs"]
+mod rowwise;
+use reduce::reduce_row;
+
+use super::{Arg, Backend, BufId, Device, Elementwise, Func, LocalFuture, Matmul, Operand, Reduce, Rowwise, Stats};
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
 use crate::ops::table::CpuFn;
@@ -198,19 +204,9 @@ impl Backend for CpuBackend {
         let vals = self.gather(&k.input, &shape, k.compute);
         let r: usize = k.inner.iter().product();
         let n: usize = k.outer.iter().product();
-        let out = (0..n)
-            .map(|o| {
-                let row = &vals[o * r..o * r + r];
-                let v = match k.compute {
-                    Compute::F32 => {
-                        let s: f32 = row.iter().map(|v| if let V::F(x) = v { *x } else { 0.0 }).sum();
-                        V::F(if k.op == ReduceOp::Mean { s / r as f32 } else { s })
-                    }
-                    _ => V::I(row.iter().fold(0i32, |s, v| if let V::I(x) = v { s.wrapping_add(*x) } else { s })),
-                };
-                store(v, k.out_dtype)
-            })
-            .collect();
+        let float = k.compute == Compute::F32;
+        let out =
+            (0..n).map(|o| store(reduce_row(k.op, &vals[o * r..o * r + r], k.param, float), k.out_dtype)).collect();
         self.put(k.out, out);
         Ok(())
     }
@@ -240,6 +236,11 @@ impl Backend for CpuBackend {
             }
         }
         self.put(k.out, out);
+        Ok(())
+    }
+
+    fn rowwise(&self, k: &Rowwise) -> Result<()> {
+        self.rowwise_impl(k);
         Ok(())
     }
 

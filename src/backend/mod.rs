@@ -99,10 +99,45 @@ impl Elementwise {
     }
 }
 
+/// What a `Reduce` kernel computes over each group of reduced elements. NaN propagates through
+/// the value reductions (amax, norms, logsumexp) as in PyTorch; argmax/argmin give the first
+/// occurrence, with NaN counting as the extreme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReduceOp {
     Sum,
     Mean,
+    Prod,
+    Max,
+    Min,
+    ArgMax,
+    ArgMin,
+    /// 1 when every element is nonzero (NaN is nonzero); the output is bool or uint8.
+    All,
+    Any,
+    /// Nonzero elements, as an int64 count.
+    CountNonzero,
+    /// Two-pass variance with `param` = the correction (Bessel's is 1).
+    Var,
+    Std,
+    /// Two passes: the max, then log Σ exp(x - max) + max.
+    LogSumExp,
+    /// Vector norms: Σ|x|^p ^ (1/p) with `param` = p, and the special orders.
+    NormP,
+    Norm0,
+    Norm1,
+    Norm2,
+    NormInf,
+    NormNegInf,
+}
+
+impl ReduceOp {
+    /// Passes over the reduced elements (two-pass ops see the first pass's result).
+    pub fn passes(self) -> u32 {
+        match self {
+            ReduceOp::Var | ReduceOp::Std | ReduceOp::LogSumExp => 2,
+            _ => 1,
+        }
+    }
 }
 
 /// Reduces the trailing `inner` dims of `input` (strides cover `outer ++ inner`) into a
@@ -116,6 +151,35 @@ pub struct Reduce {
     pub inner: Vec<usize>,
     pub out: BufId,
     pub out_dtype: DType,
+    /// The op's scalar parameter (`Var`/`Std`: correction; `NormP`: p), else 0.
+    pub param: f64,
+}
+
+/// A row-wise NN kernel (`Rowwise`): one row = the `inner` elements of one `outer` index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RowOp {
+    Softmax,
+    LogSoftmax,
+    /// (x - mean) / sqrt(var + eps) [* weight] [+ bias], biased variance.
+    LayerNorm,
+    /// x / sqrt(mean(x²) + eps) [* weight].
+    RmsNorm,
+}
+
+/// Normalizes each row of `input` (strides cover `outer ++ inner`) into `out`, written with
+/// `out_strides` (also over `outer ++ inner`). `weight`/`bias` are contiguous over `inner`.
+/// Float32 only.
+#[derive(Clone, Debug)]
+pub struct Rowwise {
+    pub op: RowOp,
+    pub input: Operand,
+    pub weight: Option<Operand>,
+    pub bias: Option<Operand>,
+    pub outer: Vec<usize>,
+    pub inner: Vec<usize>,
+    pub out: BufId,
+    pub out_strides: Vec<usize>,
+    pub eps: f64,
 }
 
 /// Batched `out[b] = a[b] @ b[b]`: `a` strides cover `batch ++ [m, k]`, `b` strides cover
@@ -162,6 +226,8 @@ pub trait Backend {
     fn elementwise(&self, k: &Elementwise) -> Result<()>;
     fn reduce(&self, k: &Reduce) -> Result<()>;
     fn matmul(&self, k: &Matmul) -> Result<()>;
+    /// Softmax / log_softmax / layer_norm / rms_norm over rows (one workgroup per row on GPUs).
+    fn rowwise(&self, k: &Rowwise) -> Result<()>;
     /// Submits recorded work (ends the open compute pass).
     fn flush(&self);
     /// Flushes and resolves when the device has finished everything submitted.

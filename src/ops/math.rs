@@ -184,11 +184,14 @@ pub fn logit(x: f32) -> f32 {
     let x = x as f64;
     (x / (1.0 - x)).ln() as f32
 }
+/// PyTorch's sign: 0 for ±0 and NaN.
 pub fn sign(x: f32) -> f32 {
     if x > 0.0 {
         1.0
     } else if x < 0.0 {
         -1.0
+    } else if x.is_nan() {
+        0.0
     } else {
         x
     }
@@ -248,6 +251,9 @@ pub fn remainder(a: f32, b: f32) -> f32 {
     }
 }
 pub fn floor_divide(a: f32, b: f32) -> f32 {
+    if a.is_infinite() && b.is_finite() && b != 0.0 {
+        return f32::NAN;
+    }
     if b == 0.0 || !a.is_finite() || !b.is_finite() {
         return (a / b).floor();
     }

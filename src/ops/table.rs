@@ -161,7 +161,7 @@ op_table! {
     Selu        = "selu",        Float, "selu_f32(a)",                           f(m::selu);
     Elu         = "elu",         Float, "elu_f32(a)",                            f(m::elu);
     Celu        = "celu",        Float, "elu_f32(a)",                            f(m::elu);
-    Relu6       = "relu6",       Float, "relu6_f32(a)",                          f(m::relu6);
+    Relu6       = "relu6",       Same,  "relu6_T(a)",                            fi(m::relu6, |a| a.clamp(0, 6));
     // unary predicates
     Isnan       = "isnan",       Bool,  "isnan_T(a)",                            Test(f32::is_nan, |_| false);
     Isinf       = "isinf",       Bool,  "isinf_T(a)",                            Test(f32::is_infinite, |_| false);
@@ -198,6 +198,53 @@ op_table! {
     LogicalAnd  = "logical_and", Bool,  "truthy_T(a) && truthy_T(b)",            Compare(|a, b| m::truthy(a) && m::truthy(b), |a, b| a != 0 && b != 0);
     LogicalOr   = "logical_or",  Bool,  "truthy_T(a) || truthy_T(b)",            Compare(|a, b| m::truthy(a) || m::truthy(b), |a, b| a != 0 || b != 0);
     LogicalXor  = "logical_xor", Bool,  "truthy_T(a) != truthy_T(b)",            Compare(|a, b| m::truthy(a) != m::truthy(b), |a, b| (a != 0) != (b != 0));
+}
+
+/// Which input dtypes PyTorch refuses for an op, and how it says so (the promoted input dtype
+/// names the message: `"silu_cpu" not implemented for 'Int'`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refuses {
+    Nothing,
+    /// Integers and bools: `"<kernel>" not implemented for '<dtype>'`.
+    NonFloat(&'static str),
+    /// Bools: `"<kernel>" not implemented for 'Bool'`.
+    Bool(&'static str),
+    /// Bools, with this message.
+    BoolSaying(&'static str),
+}
+
+impl Op {
+    /// The dtypes this op refuses (PyTorch's CPU kernels define the set and the words).
+    pub fn refuses(self) -> Refuses {
+        use Op::*;
+        match self {
+            Ceil => Refuses::Bool("ceil_vml_cpu"),
+            Floor => Refuses::Bool("floor_vml_cpu"),
+            Round => Refuses::Bool("round_vml_cpu"),
+            Trunc => Refuses::Bool("trunc_vml_cpu"),
+            Softsign => Refuses::Bool("abs_cpu"),
+            Fmod => Refuses::Bool("fmod_cpu"),
+            Remainder => Refuses::Bool("remainder_cpu"),
+            FloorDivide => Refuses::Bool("div_floor_cpu"),
+            Positive => Refuses::BoolSaying("The `+` operator, on a bool tensor is not supported."),
+            Relu6 => Refuses::BoolSaying("Bool inputs not supported for hardtanh"),
+            Tanhshrink => Refuses::BoolSaying(
+                "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+            ),
+            Silu => Refuses::NonFloat("silu_cpu"),
+            Gelu => Refuses::NonFloat("GeluKernelImpl"),
+            Mish => Refuses::NonFloat("mish_cpu"),
+            Softplus => Refuses::NonFloat("softplus_cpu"),
+            Logsigmoid => Refuses::NonFloat("log_sigmoid_cpu"),
+            Hardsigmoid => Refuses::NonFloat("hardsigmoid_cpu"),
+            Hardswish => Refuses::NonFloat("hardswish_cpu"),
+            Selu | Elu | Celu => Refuses::NonFloat("elu_cpu"),
+            Hypot => Refuses::NonFloat("hypot_cpu"),
+            Logaddexp => Refuses::NonFloat("logaddexp_cpu"),
+            Logaddexp2 => Refuses::NonFloat("logaddexp2_cpu"),
+            _ => Refuses::Nothing,
+        }
+    }
 }
 
 /// Integer power as PyTorch computes it for integer tensors (negative exponents give 0 unless

@@ -8,6 +8,7 @@ use crate::backend::{Backend, Func};
 use crate::bail;
 use crate::dtype::{promote_tensors, promote_with_scalar, Compute, DType, ScalarKind};
 use crate::error::Result;
+use crate::ops::table::Refuses;
 use crate::ops::{Op, ResultKind};
 use crate::shape::broadcast_shapes;
 
@@ -25,6 +26,14 @@ fn result_types(op: Op, promoted: DType) -> Result<(Compute, DType)> {
         ResultKind::Float => DType::Float32,
         ResultKind::Bool => DType::Bool,
     };
+    match op.refuses() {
+        Refuses::NonFloat(kernel) if !promoted.is_float() => {
+            bail!(DType, "\"{kernel}\" not implemented for '{}'", promoted.scalar_name())
+        }
+        Refuses::Bool(kernel) if promoted == DType::Bool => bail!(DType, "\"{kernel}\" not implemented for 'Bool'"),
+        Refuses::BoolSaying(msg) if promoted == DType::Bool => bail!(DType, "{msg}"),
+        _ => {}
+    }
     if !info.supports(compute) {
         bail!(DType, "\"{}_cpu\" not implemented for '{}'", info.name, promoted.scalar_name());
     }
@@ -170,6 +179,15 @@ impl Tensor {
         }
         let promoted = promote_with_scalar(self.dtype, kind);
         let (compute, out) = result_types(op, promoted)?;
+        // Python's integer division by zero; a zero *tensor* divisor gives 0 instead (checking it
+        // would need a read of GPU data), see docs/dtypes.md.
+        if matches!(op, Op::Fmod | Op::Remainder | Op::FloorDivide)
+            && compute == Compute::I32
+            && value == 0.0
+            && !reverse
+        {
+            bail!(Torch, "ZeroDivisionError");
+        }
         let (t, s) = (Operand::Tensor(self), Operand::Scalar(value));
         let args = if reverse { [s, t] } else { [t, s] };
         self.ew(&args, Func::Op(op), compute, out, self.shape().to_vec())

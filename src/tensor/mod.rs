@@ -4,6 +4,7 @@
 mod elementwise;
 pub mod fusion;
 mod linalg;
+mod nn;
 mod reduce;
 mod view;
 
@@ -101,6 +102,9 @@ pub struct Tensor {
     storage: Rc<Storage>,
     pub layout: Layout,
     pub dtype: DType,
+    /// Autograd state (`autograd/`): `None` for tensors that never took part in a graph. Clones
+    /// share it (they are the same tensor); views get their own.
+    pub(crate) ag: Option<Rc<crate::autograd::Meta>>,
 }
 
 impl std::fmt::Debug for Tensor {
@@ -114,7 +118,7 @@ impl Tensor {
     pub(crate) fn empty_on(backend: &Rc<dyn Backend>, shape: &[usize], dtype: DType) -> Result<Tensor> {
         let n = shape::numel(shape) as u64;
         let buf = backend.alloc((n * dtype.word_bytes()).max(4))?;
-        Ok(Tensor { storage: Storage::ready(backend.clone(), buf), layout: Layout::contiguous(shape), dtype })
+        Ok(Tensor { storage: Storage::ready(backend.clone(), buf), layout: Layout::contiguous(shape), dtype, ag: None })
     }
 
     /// A tensor whose value is the pending expression `p` (computed when first needed).
@@ -123,7 +127,7 @@ impl Tensor {
         let storage = Rc::new(Storage { backend: backend.clone(), state: RefCell::new(State::Pending(Rc::new(p))) });
         fusion::register(&storage);
         crate::engine::note_work();
-        Tensor { storage, layout, dtype }
+        Tensor { storage, layout, dtype, ag: None }
     }
 
     pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
@@ -137,7 +141,7 @@ impl Tensor {
         }
         let backend = engine::backend(device)?;
         let buf = if words.is_empty() { backend.alloc(4)? } else { backend.upload(words)? };
-        Ok(Tensor { storage: Storage::ready(backend, buf), layout: Layout::contiguous(shape), dtype })
+        Ok(Tensor { storage: Storage::ready(backend, buf), layout: Layout::contiguous(shape), dtype, ag: None })
     }
 
     /// `torch.tensor(data, dtype=…)` from numbers (JS numbers are f64).
@@ -244,7 +248,7 @@ impl Tensor {
 
     /// A view of the same storage with another layout.
     pub(crate) fn with_layout(&self, layout: Layout) -> Tensor {
-        Tensor { storage: self.storage.clone(), layout, dtype: self.dtype }
+        Tensor { storage: self.storage.clone(), layout, dtype: self.dtype, ag: None }
     }
 
     /// Whether two tensors share storage (views of one another).

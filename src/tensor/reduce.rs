@@ -1,5 +1,7 @@
 //! Reductions over dim lists: the input is viewed as `kept dims ++ reduced dims` (a permutation,
-//! no copy) and each backend reduces the trailing group.
+//! no copy) and each backend reduces the trailing group (`backend::Reduce`). PyTorch's dtype
+//! rules and messages per op: sum/prod accumulate integers in int64; mean/var/std/norm want
+//! floats; max/min/argmax/argmin have no identity, so an empty reduced dim is an error.
 
 use super::Tensor;
 use crate::backend::{Reduce, ReduceOp};
@@ -27,6 +29,10 @@ impl Tensor {
     }
 
     fn reduce(&self, op: ReduceOp, dims: &[i64], keepdim: bool, out_dtype: DType) -> Result<Tensor> {
+        self.reduce_with(op, dims, keepdim, out_dtype, 0.0)
+    }
+
+    fn reduce_with(&self, op: ReduceOp, dims: &[i64], keepdim: bool, out_dtype: DType, param: f64) -> Result<Tensor> {
         let mask = self.reduced_dims(dims)?;
         let (mut outer, mut outer_st, mut inner, mut inner_st) = (vec![], vec![], vec![], vec![]);
         let mut out_shape = vec![];
@@ -52,9 +58,37 @@ impl Tensor {
         let (inner, inner_st) = coalesce(&inner, &[inner_st]);
         let mut input = self.operand(self.shape())?;
         input.strides = outer_st[0].iter().chain(&inner_st[0]).copied().collect();
-        let compute = if out_dtype.is_float() { Compute::F32 } else { Compute::I32 };
-        self.backend().reduce(&Reduce { op, compute, input, outer, inner, out: out.buf()?, out_dtype })?;
+        // Floats compute in f32 (integer logsumexp too); integers and bools in i32.
+        let compute = if self.dtype.is_float() || out_dtype.is_float() { Compute::F32 } else { Compute::I32 };
+        let k = Reduce { op, compute, input, outer, inner, out: out.buf()?, out_dtype, param };
+        self.backend().reduce(&k)?;
         Ok(out)
+    }
+
+    /// PyTorch's error for reductions without an identity (max, amax, argmax, inf norms) when a
+    /// reduced dim is empty; `dims` empty = all dims.
+    /// `specify`: PyTorch's wording (and RuntimeError) of max/amax/amin for a missing dim, else
+    /// argmax's IndexError.
+    fn check_nonempty(&self, name: &str, dims: &[i64], specify: bool) -> Result<()> {
+        if self.numel() != 0 {
+            return Ok(());
+        }
+        if dims.is_empty() && specify {
+            bail!(
+                Torch,
+                "{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+            );
+        }
+        if dims.is_empty() {
+            bail!(Index, "{name}(): Expected reduction dim to be specified for input.numel() == 0.");
+        }
+        for &d in dims {
+            let w = wrap_dim(d, self.ndim())?;
+            if self.ndim() > 0 && self.shape()[w] == 0 {
+                bail!(Index, "{name}(): Expected reduction dim {w} to have non-zero size.");
+            }
+        }
+        Ok(())
     }
 
     /// `t.sum(dim, keepdim)`; integers and bools sum to int64, as in PyTorch.
@@ -73,5 +107,170 @@ impl Tensor {
             );
         }
         self.reduce(ReduceOp::Mean, dims, keepdim, self.dtype)
+    }
+
+    /// `t.prod(dim, keepdim)`; integers and bools multiply in int64.
+    pub fn prod(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        let out = if self.dtype.is_float() { self.dtype } else { DType::Int64 };
+        self.reduce(ReduceOp::Prod, dims, keepdim, out)
+    }
+
+    /// `t.amax(dim, keepdim)` (`amin` with `max = false`): NaN propagates.
+    pub fn amax(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        self.check_nonempty("amax", dims, true)?;
+        self.reduce(ReduceOp::Max, dims, keepdim, self.dtype)
+    }
+
+    pub fn amin(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        self.check_nonempty("amin", dims, true)?;
+        self.reduce(ReduceOp::Min, dims, keepdim, self.dtype)
+    }
+
+    /// `t.max()` over every element.
+    pub fn max_all(&self) -> Result<Tensor> {
+        self.extreme_all("max", ReduceOp::Max)
+    }
+
+    pub fn min_all(&self) -> Result<Tensor> {
+        self.extreme_all("min", ReduceOp::Min)
+    }
+
+    fn extreme_all(&self, name: &str, op: ReduceOp) -> Result<Tensor> {
+        self.check_nonempty(name, &[], true)?;
+        self.reduce(op, &[], false, self.dtype)
+    }
+
+    /// `t.max(dim, keepdim)`: (values, indices), the index of the first maximum (NaN first).
+    pub fn max_dim(&self, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+        self.extreme_dim("max", ReduceOp::Max, ReduceOp::ArgMax, dim, keepdim)
+    }
+
+    pub fn min_dim(&self, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+        self.extreme_dim("min", ReduceOp::Min, ReduceOp::ArgMin, dim, keepdim)
+    }
+
+    fn extreme_dim(
+        &self,
+        name: &str,
+        op: ReduceOp,
+        arg: ReduceOp,
+        dim: i64,
+        keepdim: bool,
+    ) -> Result<(Tensor, Tensor)> {
+        self.check_nonempty(name, &[dim], false)?;
+        let values = self.reduce(op, &[dim], keepdim, self.dtype)?;
+        let indices = self.reduce(arg, &[dim], keepdim, DType::Int64)?;
+        Ok((values, indices))
+    }
+
+    /// `t.argmax(dim, keepdim)`; `dim = None` reduces the flattened tensor (keepdim keeps every
+    /// dim as size 1).
+    pub fn argmax(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
+        self.arg_extreme("argmax", ReduceOp::ArgMax, dim, keepdim)
+    }
+
+    pub fn argmin(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
+        self.arg_extreme("argmin", ReduceOp::ArgMin, dim, keepdim)
+    }
+
+    fn arg_extreme(&self, name: &str, op: ReduceOp, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
+        if self.dtype == DType::Bool {
+            bail!(DType, "{name}(): does not support bool input");
+        }
+        match dim {
+            Some(d) => {
+                self.check_nonempty(name, &[d], false)?;
+                self.reduce(op, &[d], keepdim, DType::Int64)
+            }
+            None => {
+                self.check_nonempty(name, &[], false)?;
+                // The flat index: reduce a contiguous 1-D view of the whole tensor.
+                let flat = self.contiguous()?.reshape(&[-1])?;
+                let r = flat.reduce(op, &[0], false, DType::Int64)?;
+                if keepdim {
+                    r.reshape(&vec![1; self.ndim()])
+                } else {
+                    Ok(r)
+                }
+            }
+        }
+    }
+
+    /// `t.all(dim, keepdim)` / `t.any(…)`: bool results (uint8 for uint8 inputs, as PyTorch).
+    pub fn all(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        let out = if self.dtype == DType::UInt8 { DType::UInt8 } else { DType::Bool };
+        self.reduce(ReduceOp::All, dims, keepdim, out)
+    }
+
+    pub fn any(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        let out = if self.dtype == DType::UInt8 { DType::UInt8 } else { DType::Bool };
+        self.reduce(ReduceOp::Any, dims, keepdim, out)
+    }
+
+    /// `torch.count_nonzero(t, dim)`: int64 counts (NaN counts as nonzero).
+    pub fn count_nonzero(&self, dims: &[i64]) -> Result<Tensor> {
+        self.reduce(ReduceOp::CountNonzero, dims, false, DType::Int64)
+    }
+
+    /// `t.var(dim, correction=…, keepdim)`: two-pass, divided by max(0, N - correction).
+    pub fn var(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
+        self.check_var()?;
+        self.reduce_with(ReduceOp::Var, dims, keepdim, self.dtype, correction)
+    }
+
+    pub fn std(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
+        self.check_var()?;
+        self.reduce_with(ReduceOp::Std, dims, keepdim, self.dtype, correction)
+    }
+
+    fn check_var(&self) -> Result<()> {
+        if !self.dtype.is_float() {
+            bail!(DType, "std and var only support floating point and complex dtypes");
+        }
+        Ok(())
+    }
+
+    /// `torch.logsumexp(t, dim, keepdim)`: stable (the max is subtracted first); integer inputs
+    /// give float32.
+    pub fn logsumexp(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        self.reduce(ReduceOp::LogSumExp, dims, keepdim, DType::Float32)
+    }
+
+    /// `torch.linalg.vector_norm(t, ord=p, dim, keepdim)` (also `t.norm(p, dim, keepdim)`).
+    pub fn norm(&self, p: f64, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        if !self.dtype.is_float() {
+            bail!(
+                DType,
+                "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
+                self.dtype.scalar_name()
+            );
+        }
+        let op = match p {
+            0.0 => ReduceOp::Norm0,
+            1.0 => ReduceOp::Norm1,
+            2.0 => ReduceOp::Norm2,
+            f64::INFINITY => ReduceOp::NormInf,
+            f64::NEG_INFINITY => ReduceOp::NormNegInf,
+            _ => ReduceOp::NormP,
+        };
+        if p.is_infinite() && self.numel() == 0 {
+            let ord = if p > 0.0 { "inf" } else { "-inf" };
+            if dims.is_empty() {
+                bail!(
+                    Torch,
+                    "linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the operation does not have an identity"
+                );
+            }
+            for &d in dims {
+                let w = wrap_dim(d, self.ndim())?;
+                if self.ndim() > 0 && self.shape()[w] == 0 {
+                    bail!(
+                        Torch,
+                        "linalg.vector_norm cannot compute the {ord} norm on the dimension {w}because this dimension is empty and the operation does not have an identity"
+                    );
+                }
+            }
+        }
+        self.reduce_with(op, dims, keepdim, self.dtype, p)
     }
 }

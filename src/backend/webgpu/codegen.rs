@@ -1,7 +1,7 @@
 //! WGSL generation: fills the named holes (`/*{{NAME}}*/`) of the templates in `shaders/` from a
 //! kernel description. Pipelines are cached by `KernelKey`, so each source is built once.
 
-use crate::backend::{Arg, Elementwise, Func, Matmul, Reduce, ReduceOp};
+use crate::backend::{Arg, Elementwise, Func, Matmul, Reduce, ReduceOp, RowOp, Rowwise};
 use crate::dtype::{Compute, DType};
 use crate::ops::{Op, ResultKind};
 
@@ -10,6 +10,7 @@ const ELEMENTWISE: &str = include_str!("../../../shaders/elementwise.wgsl");
 const MATH: &str = include_str!("../../../shaders/math.wgsl");
 const REDUCE: &str = include_str!("../../../shaders/reduce.wgsl");
 const MATMUL: &str = include_str!("../../../shaders/matmul.wgsl");
+const ROWWISE: &str = include_str!("../../../shaders/rowwise.wgsl");
 
 /// Everything that changes a kernel's source; the pipeline cache key. Scalar values and sizes
 /// live in the uniform slot, so one pipeline serves every value and shape.
@@ -18,6 +19,7 @@ pub enum KernelKey {
     Elementwise { nodes: Vec<KeyNode>, leaves: Vec<(DType, bool)> },
     Reduce { op: ReduceOp, compute: Compute, input: DType, out: DType },
     Matmul { dtype: DType },
+    Rowwise { op: RowOp, weight: bool, bias: bool },
 }
 
 /// A node of an elementwise kernel as the cache key sees it.
@@ -189,21 +191,92 @@ pub fn reduce_key(k: &Reduce) -> KernelKey {
 }
 
 pub fn reduce_source(op: ReduceOp, c: Compute, input: DType, out: DType) -> String {
-    let finish = match op {
-        ReduceOp::Sum => "partial[0]".to_string(),
-        ReduceOp::Mean => format!("partial[0] / {}(count)", c.wgsl()),
+    use ReduceOp::*;
+    let t = c.wgsl();
+    // The accumulator's type, and the type of the value `finish` stores.
+    let (acc, result) = match op {
+        All | Any => (Compute::U32, Compute::U32),
+        CountNonzero => (Compute::I32, Compute::I32),
+        ArgMax | ArgMin => (c, Compute::I32),
+        _ => (c, c),
     };
-    fill(
+    let a = acc.wgsl();
+    let nonzero = format!("x != {t}(0) || isnan_{t}(x)");
+    let lift = match op {
+        All | Any => format!("    return Acc(select(0u, 1u, {nonzero}), j);"),
+        CountNonzero | Norm0 => format!("    return Acc(select({a}(0), {a}(1), {nonzero}), j);"),
+        Var | Std => "    if (phase == 1u) { let d = x - first; return Acc(d * d, j); }\n    return Acc(x, j);".into(),
+        LogSumExp => "    if (phase == 1u) { return Acc(exp_f32(x - first), j); }\n    return Acc(x, j);".into(),
+        Norm1 | NormInf | NormNegInf => "    return Acc(abs(x), j);".into(),
+        Norm2 => "    return Acc(x * x, j);".into(),
+        NormP => "    return Acc(pow_f32(abs(x), param()), j);".into(),
+        _ => "    return Acc(x, j);".into(),
+    };
+    let sum = "    return Acc(a.v + b.v, min(a.i, b.i));".to_string();
+    // NaN propagates through max and min (WGSL's builtins leave NaN unspecified).
+    let extreme = |gt: &str| {
+        format!(
+            "    if (isnan_{a}(a.v)) {{ return a; }}\n    if (isnan_{a}(b.v)) {{ return b; }}\n    return Acc(select(a.v, b.v, b.v {gt} a.v), min(a.i, b.i));"
+        )
+    };
+    // First occurrence, with NaN as the extreme (the first NaN wins).
+    let arg = |gt: &str| {
+        format!(
+            "    let an = isnan_{a}(a.v);\n    let bn = isnan_{a}(b.v);\n    if (an || bn) {{\n        if (an && bn) {{ if (b.i < a.i) {{ return b; }} return a; }}\n        if (bn) {{ return b; }}\n        return a;\n    }}\n    if (b.v {gt} a.v || (b.v == a.v && b.i < a.i)) {{ return b; }}\n    return a;"
+        )
+    };
+    let merge = match op {
+        Sum | Mean | CountNonzero | Var | Std | Norm0 | Norm1 | Norm2 | NormP => sum,
+        Prod => "    return Acc(a.v * b.v, min(a.i, b.i));".into(),
+        Max | NormInf => extreme(">"),
+        Min | NormNegInf => extreme("<"),
+        LogSumExp => format!("    if (phase == 1u) {{\n    {}\n    }}\n{}", sum.trim(), extreme(">")),
+        ArgMax => arg(">"),
+        ArgMin => arg("<"),
+        All => "    return Acc(min(a.v, b.v), min(a.i, b.i));".into(),
+        Any => "    return Acc(max(a.v, b.v), min(a.i, b.i));".into(),
+    };
+    let between = match op {
+        Var | Std => "    return a.v / f32(count);",
+        // PyTorch subtracts a max of ±inf as 0, so inf stays inf and all -inf gives -inf.
+        LogSumExp => "    if (a.i == EMPTY || isinf_f32(a.v)) { return 0.0; }\n    return a.v;",
+        _ => "    return a.v;",
+    };
+    let finish = match op {
+        ArgMax | ArgMin => "    let v = i32(a.i);".to_string(),
+        Mean => format!("    let v = a.v / {t}(count);"),
+        // Divides by max(0, N - correction): x / 0 is inf, 0 / 0 is NaN (explicit, as compilers
+        // may assume no inf/NaN).
+        Var | Std => {
+            let mut f = "    let den = max(f32(count) - param(), 0.0);\n    var v = select(a.v / den, select(inf_like(1.0), nan_like(0.0), a.v == 0.0 || isnan_f32(a.v)), den == 0.0);".to_string();
+            if op == Std {
+                f += "\n    if (!isnan_f32(v) && !isinf_f32(v)) { v = sqrt(v); }";
+            }
+            f
+        }
+        LogSumExp => "    let v = log_f32(a.v) + first;".into(),
+        Norm2 => "    var v = a.v;\n    if (!isnan_f32(v) && !isinf_f32(v)) { v = sqrt(v); }".into(),
+        NormP => "    let v = pow_f32(a.v, 1.0 / param());".into(),
+        _ => "    let v = a.v;".into(),
+    };
+    let ident = if matches!(op, Prod | All) { "1" } else { "0" };
+    let src = fill(
         REDUCE,
         &[
             ("OUT", storage_type(out)),
             ("IN", storage_type(input)),
-            ("T", c.wgsl()),
+            ("T", t),
+            ("A", a),
+            ("PASSES", &op.passes().to_string()),
+            ("IDENT", ident),
             ("LOAD", &load("inp[off]", input, c)),
-            ("FINISH", &finish),
-            ("STORE", &store("v", c, out)),
+            ("LIFT", &lift),
+            ("MERGE", &merge),
+            ("BETWEEN", between),
+            ("FINISH", &format!("{finish}\n    return {};", store("v", result, out))),
         ],
-    )
+    );
+    format!("{MATH}\n{src}")
 }
 
 pub fn matmul_key(k: &Matmul) -> KernelKey {
@@ -218,12 +291,61 @@ pub fn matmul_source(dtype: DType) -> String {
     )
 }
 
+pub fn rowwise_key(k: &Rowwise) -> KernelKey {
+    KernelKey::Rowwise { op: k.op, weight: k.weight.is_some(), bias: k.bias.is_some() }
+}
+
+pub fn rowwise_source(op: RowOp, weight: bool, bias: bool) -> String {
+    let mut bindings = String::new();
+    let mut affine = String::new();
+    if weight {
+        bindings.push_str("@group(0) @binding(3) var<storage, read> w: array<f32>;\n");
+        affine.push_str("        y = y * w[m(7u) + j];\n");
+    }
+    if bias {
+        let b = if weight { 4 } else { 3 };
+        bindings.push_str(&format!("@group(0) @binding({b}) var<storage, read> bb: array<f32>;\n"));
+        affine.push_str("        y = y + bb[m(56u) + j];\n");
+    }
+    let each = |body: &str| {
+        format!("    for (var j = lid; j < n; j += 256u) {{\n        let o = offsets(bi, bo, j);\n        let x = inp[o.x];\n{body}    }}\n")
+    };
+    let body = match op {
+        RowOp::Softmax | RowOp::LogSoftmax => {
+            let write = if op == RowOp::Softmax {
+                "        out[o.y] = exp_f32(x - mx) / sum;\n"
+            } else {
+                "        out[o.y] = x - mx - log_f32(sum);\n"
+            };
+            format!(
+                "    var lm = inf_like(-1.0);\n{}    let mx = wg_max(lm, lid);\n    var ls = 0.0;\n{}    let sum = wg_sum(ls, lid);\n{}",
+                each("        if (!isnan_f32(lm) && (isnan_f32(x) || x > lm)) { lm = x; }\n"),
+                each("        ls += exp_f32(x - mx);\n"),
+                each(write)
+            )
+        }
+        RowOp::LayerNorm => format!(
+            "    var ls = 0.0;\n{}    let mean = wg_sum(ls, lid) / f32(n);\n    var lv = 0.0;\n{}    let rstd = 1.0 / sqrt(wg_sum(lv, lid) / f32(n) + eps);\n{}",
+            each("        ls += x;\n"),
+            each("        let d = x - mean;\n        lv += d * d;\n"),
+            each(&format!("        var y = (x - mean) * rstd;\n{affine}        out[o.y] = y;\n"))
+        ),
+        RowOp::RmsNorm => format!(
+            "    var ls = 0.0;\n{}    let r = 1.0 / sqrt(wg_sum(ls, lid) / f32(n) + eps);\n{}",
+            each("        ls += x * x;\n"),
+            each(&format!("        var y = x * r;\n{affine}        out[o.y] = y;\n"))
+        ),
+    };
+    format!("{MATH}\n{}", fill(ROWWISE, &[("BINDINGS", &bindings), ("BODY", &body)]))
+}
+
 /// The source of any key (used on a pipeline-cache miss).
 pub fn source(key: &KernelKey) -> String {
     match key {
         KernelKey::Elementwise { nodes, leaves } => elementwise_source(nodes, leaves),
         KernelKey::Reduce { op, compute, input, out } => reduce_source(*op, *compute, *input, *out),
         KernelKey::Matmul { dtype } => matmul_source(*dtype),
+        KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),
     }
 }
 
@@ -243,6 +365,7 @@ pub fn label(key: &KernelKey) -> String {
         }
         KernelKey::Reduce { op, out, .. } => format!("webtorch:{op:?}:{}", out.name()).to_lowercase(),
         KernelKey::Matmul { dtype } => format!("webtorch:matmul:{}", dtype.name()),
+        KernelKey::Rowwise { op, .. } => format!("webtorch:{op:?}:float32").to_lowercase(),
     }
 }
 

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use self::codegen::KernelKey;
 use self::pool::{size_class, Pool};
-use super::{Backend, BufId, Device, Elementwise, LocalFuture, Matmul, Reduce, Stats};
+use super::{Backend, BufId, Device, Elementwise, LocalFuture, Matmul, Reduce, Rowwise, Stats};
 use crate::error::Result;
 use crate::shape::{coalesce, contiguous_strides};
 use crate::{bail, err};
@@ -533,6 +533,7 @@ impl Backend for WebGpuBackend {
         let (gx, gy) = Self::grid(u32::try_from(n_out).map_err(|_| err!(OutOfMemory, "too many outputs"))?);
         let mut meta = [0u32; 40];
         put(&mut meta, 0, &[n_out, k.outer.len(), k.inner.len(), count, k.input.offset, gx as usize])?;
+        meta[6] = (k.param as f32).to_bits();
         let no = k.outer.len();
         put(&mut meta, 8, &k.outer)?;
         put(&mut meta, 16, &k.input.strides[..no])?;
@@ -562,6 +563,38 @@ impl Backend for WebGpuBackend {
             bail!(Shape, "webgpu: matmul of {}x{} outputs exceeds the dispatch grid", k.m, k.n);
         }
         self.dispatch(&codegen::matmul_key(k), &meta, &[k.out, k.a.buf, k.b.buf], groups)
+    }
+
+    fn rowwise(&self, k: &Rowwise) -> Result<()> {
+        if k.outer.len() > MAX_RANK || k.inner.len() > MAX_RANK {
+            bail!(
+                Shape,
+                "webgpu: row-wise kernels over views with more than {MAX_RANK} non-mergeable dims are not supported"
+            );
+        }
+        let rows: usize = k.outer.iter().product();
+        let n: usize = k.inner.iter().product();
+        let (gx, gy) = Self::grid(u32::try_from(rows).map_err(|_| err!(OutOfMemory, "too many rows"))?);
+        let (no, ni) = (k.outer.len(), k.inner.len());
+        let mut meta = [0u32; 64];
+        put(&mut meta, 0, &[rows, no, ni, n, k.input.offset, gx as usize])?;
+        meta[6] = (k.eps as f32).to_bits();
+        put(&mut meta, 8, &k.outer)?;
+        put(&mut meta, 16, &k.input.strides[..no])?;
+        put(&mut meta, 24, &k.inner)?;
+        put(&mut meta, 32, &k.input.strides[no..])?;
+        put(&mut meta, 40, &k.out_strides[..no])?;
+        put(&mut meta, 48, &k.out_strides[no..])?;
+        let mut buffers = vec![k.out, k.input.buf];
+        if let Some(w) = &k.weight {
+            put(&mut meta, 7, &[w.offset])?;
+            buffers.push(w.buf);
+        }
+        if let Some(b) = &k.bias {
+            put(&mut meta, 56, &[b.offset])?;
+            buffers.push(b.buf);
+        }
+        self.dispatch(&codegen::rowwise_key(k), &meta, &buffers, (gx, gy, 1))
     }
 
     fn flush(&self) {

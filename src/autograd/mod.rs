@@ -1,0 +1,455 @@
+//! Autograd (DESIGN.md §5): a tape in Rust. A differentiable op (`ops.rs`) computes its result
+//! with the engine, then, when grad mode is on and an input requires grad, gives the result a
+//! `Node` whose backward closure is written with differentiable ops (`rules.rs`), so backward
+//! passes fuse like forward ones and can themselves be differentiated (double backward).
+//! `backward`/`grad` run the graph in topological order, one call across the wasm boundary.
+
+pub mod ops;
+mod rules;
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
+
+use crate::error::Result;
+use crate::tensor::Tensor;
+use crate::{bail, err};
+
+/// A gradient hook: sees a gradient, may replace it (`Tensor.register_hook`).
+pub type Hook = Rc<dyn Fn(&Tensor) -> Result<Option<Tensor>>>;
+
+/// The per-tensor autograd state.
+#[derive(Default)]
+pub struct Meta {
+    pub requires_grad: Cell<bool>,
+    pub grad: RefCell<Option<Tensor>>,
+    pub grad_fn: Option<Rc<Node>>,
+    /// Which output of `grad_fn` this tensor is.
+    pub output_nr: usize,
+    pub retains_grad: Cell<bool>,
+    pub hooks: RefCell<Vec<Hook>>,
+}
+
+/// The grads of a node's outputs → the grads of its inputs (one per `next` edge).
+pub type Backward = Box<dyn Fn(&[Option<Tensor>]) -> Result<Vec<Option<Tensor>>>>;
+
+/// A `grad_fn`: how to push gradients from an op's outputs to its inputs.
+pub struct Node {
+    pub name: String,
+    pub next: Vec<Option<Edge>>,
+    n_outputs: usize,
+    backward: RefCell<Option<Backward>>,
+    /// The tensors this node produced (for `retain_grad` and hooks on non-leaf tensors).
+    outputs: RefCell<Vec<Weak<Meta>>>,
+}
+
+/// Where an input's gradient goes: the node that produced it, or a leaf's accumulator.
+#[derive(Clone)]
+pub enum Edge {
+    Node(Rc<Node>, usize),
+    Leaf(Rc<Meta>),
+}
+
+thread_local! {
+    static GRAD_ENABLED: Cell<bool> = const { Cell::new(true) };
+}
+
+pub fn is_grad_enabled() -> bool {
+    GRAD_ENABLED.with(|g| g.get())
+}
+
+/// Sets grad mode (`torch.no_grad` / `enable_grad`); returns the previous mode.
+pub fn set_grad_enabled(on: bool) -> bool {
+    GRAD_ENABLED.with(|g| g.replace(on))
+}
+
+/// Runs `f` with grad mode set to `on`, restoring it afterwards.
+pub fn with_grad_mode<R>(on: bool, f: impl FnOnce() -> R) -> R {
+    let prev = set_grad_enabled(on);
+    let r = f();
+    set_grad_enabled(prev);
+    r
+}
+
+impl Tensor {
+    pub fn requires_grad(&self) -> bool {
+        self.ag.as_ref().is_some_and(|m| m.requires_grad.get())
+    }
+
+    pub fn grad_fn(&self) -> Option<&Rc<Node>> {
+        self.ag.as_ref().and_then(|m| m.grad_fn.as_ref())
+    }
+
+    /// PyTorch's `is_leaf`: not produced by a recorded op.
+    pub fn is_leaf(&self) -> bool {
+        self.grad_fn().is_none()
+    }
+
+    /// `t.requires_grad_(flag)`: only floating-point leaves.
+    pub fn set_requires_grad(&mut self, flag: bool) -> Result<()> {
+        if !self.is_leaf() {
+            if !flag {
+                bail!(
+                    Torch,
+                    "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+                );
+            }
+            return Ok(());
+        }
+        if flag && !self.dtype.is_float() {
+            bail!(DType, "only Tensors of floating point and complex dtype can require gradients");
+        }
+        self.meta().requires_grad.set(flag);
+        Ok(())
+    }
+
+    /// This tensor's autograd state, created on first use.
+    fn meta(&mut self) -> &Rc<Meta> {
+        self.ag.get_or_insert_with(|| Rc::new(Meta::default()))
+    }
+
+    /// `.grad`.
+    pub fn grad(&self) -> Option<Tensor> {
+        self.ag.as_ref().and_then(|m| m.grad.borrow().clone())
+    }
+
+    pub fn set_grad(&mut self, g: Option<Tensor>) -> Result<()> {
+        if let Some(g) = &g {
+            if g.shape() != self.shape() {
+                bail!(Shape, "assigned grad has data of a different size");
+            }
+        }
+        *self.meta().grad.borrow_mut() = g;
+        Ok(())
+    }
+
+    /// `t.retain_grad()`: a non-leaf keeps its `.grad` after backward.
+    pub fn retain_grad(&mut self) -> Result<()> {
+        if !self.requires_grad() {
+            bail!(Torch, "can't retain_grad on Tensor that has requires_grad=False");
+        }
+        self.meta().retains_grad.set(true);
+        Ok(())
+    }
+
+    pub fn retains_grad(&self) -> bool {
+        self.ag.as_ref().is_some_and(|m| m.retains_grad.get())
+    }
+
+    /// `t.register_hook(fn)`.
+    pub fn register_hook(&mut self, hook: Hook) -> Result<()> {
+        if !self.requires_grad() {
+            bail!(Torch, "cannot register a hook on a tensor that doesn't require gradient");
+        }
+        self.meta().hooks.borrow_mut().push(hook);
+        Ok(())
+    }
+
+    /// `t.detach()`: the same storage, outside the graph.
+    pub fn detach(&self) -> Tensor {
+        let mut t = self.clone();
+        t.ag = None;
+        t
+    }
+
+    /// Where this tensor's gradient should be sent, if it takes part in the graph.
+    fn edge(&self) -> Option<Edge> {
+        let m = self.ag.as_ref()?;
+        match &m.grad_fn {
+            Some(f) => Some(Edge::Node(f.clone(), m.output_nr)),
+            None if m.requires_grad.get() => Some(Edge::Leaf(m.clone())),
+            None => None,
+        }
+    }
+}
+
+/// Whether an op on `inputs` must be recorded.
+pub fn needs_grad(inputs: &[&Tensor]) -> bool {
+    is_grad_enabled() && inputs.iter().any(|t| t.requires_grad())
+}
+
+/// Makes `outputs` the results of a new node `name` over `inputs` (when grad is needed).
+pub fn record(name: &str, inputs: &[&Tensor], outputs: &mut [&mut Tensor], backward: Backward) {
+    if !needs_grad(inputs) {
+        return;
+    }
+    let node = Rc::new(Node {
+        name: name.to_string(),
+        next: inputs.iter().map(|t| t.edge()).collect(),
+        n_outputs: outputs.len(),
+        backward: RefCell::new(Some(backward)),
+        outputs: RefCell::new(vec![]),
+    });
+    for (i, out) in outputs.iter_mut().enumerate() {
+        if !out.dtype.is_float() {
+            continue; // integer and bool results are not differentiable
+        }
+        let m = Rc::new(Meta {
+            requires_grad: Cell::new(true),
+            grad_fn: Some(node.clone()),
+            output_nr: i,
+            ..Default::default()
+        });
+        node.outputs.borrow_mut().push(Rc::downgrade(&m));
+        out.ag = Some(m);
+    }
+}
+
+fn add_grads(a: Option<Tensor>, b: Tensor) -> Result<Tensor> {
+    match a {
+        None => Ok(b),
+        Some(a) => ops::add(&a, &b),
+    }
+}
+
+/// Runs a tensor's hooks on its gradient.
+fn run_hooks(meta: &Meta, mut g: Tensor) -> Result<Tensor> {
+    let hooks = meta.hooks.borrow().clone();
+    for h in hooks {
+        if let Some(new) = h(&g)? {
+            g = new;
+        }
+    }
+    Ok(g)
+}
+
+/// What a backward pass does with gradients that reach a tensor: accumulate into `.grad`
+/// (`backward`) or hand them back (`autograd.grad`).
+enum Sink {
+    Accumulate,
+    Capture(Vec<Edge>),
+}
+
+fn node_key(n: &Rc<Node>) -> usize {
+    Rc::as_ptr(n) as usize
+}
+
+fn meta_key(m: &Rc<Meta>) -> usize {
+    Rc::as_ptr(m) as usize
+}
+
+/// The engine: topological order over the nodes reachable from `roots`, each node run once
+/// with the sum of the gradients of its outputs.
+/// Where a captured gradient arrived: a leaf's state, or output `i` of a node.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Target {
+    Leaf(usize),
+    Output(usize, usize),
+}
+
+impl Edge {
+    fn target(&self) -> Target {
+        match self {
+            Edge::Leaf(m) => Target::Leaf(meta_key(m)),
+            Edge::Node(n, i) => Target::Output(node_key(n), *i),
+        }
+    }
+}
+
+fn run(
+    roots: Vec<(Edge, Tensor)>,
+    retain_graph: bool,
+    create_graph: bool,
+    sink: &Sink,
+) -> Result<HashMap<Target, Tensor>> {
+    let mut captured: HashMap<Target, Tensor> = HashMap::new();
+    let captures: Vec<Target> = match sink {
+        Sink::Capture(edges) => edges.iter().map(Edge::target).collect(),
+        Sink::Accumulate => vec![],
+    };
+    // Count how many edges lead into each node, over the reachable graph.
+    let mut deps: HashMap<usize, usize> = HashMap::new();
+    let mut nodes: HashMap<usize, Rc<Node>> = HashMap::new();
+    let mut stack: Vec<Rc<Node>> = vec![];
+    for (e, _) in &roots {
+        if let Edge::Node(n, _) = e {
+            if nodes.insert(node_key(n), n.clone()).is_none() {
+                stack.push(n.clone());
+            }
+        }
+    }
+    while let Some(n) = stack.pop() {
+        for e in n.next.iter().flatten() {
+            if let Edge::Node(m, _) = e {
+                *deps.entry(node_key(m)).or_default() += 1;
+                if nodes.insert(node_key(m), m.clone()).is_none() {
+                    stack.push(m.clone());
+                }
+            }
+        }
+    }
+    let mut grads: HashMap<usize, Vec<Option<Tensor>>> = HashMap::new();
+    let deliver = |grads: &mut HashMap<usize, Vec<Option<Tensor>>>,
+                   captured: &mut HashMap<Target, Tensor>,
+                   edge: &Edge,
+                   g: Tensor|
+     -> Result<()> {
+        match edge {
+            Edge::Node(n, i) => {
+                let slot = grads.entry(node_key(n)).or_insert_with(|| vec![None; n.n_outputs]);
+                slot[*i] = Some(add_grads(slot[*i].take(), g)?);
+            }
+            Edge::Leaf(m) => {
+                let g = run_hooks(m, g)?;
+                match sink {
+                    Sink::Accumulate => {
+                        let prev = m.grad.borrow_mut().take();
+                        // Without create_graph the accumulated grad is a plain tensor.
+                        let sum = match prev {
+                            Some(p) => ops::add(&p, &g)?,
+                            None => g,
+                        };
+                        *m.grad.borrow_mut() = Some(if create_graph { sum } else { sum.detach() });
+                    }
+                    Sink::Capture(_) => {
+                        let k = Target::Leaf(meta_key(m));
+                        let prev = captured.remove(&k);
+                        captured.insert(k, add_grads(prev, g)?);
+                    }
+                }
+            }
+        }
+        Ok(())
+    };
+    let mut ready: Vec<Rc<Node>> = vec![];
+    for (e, g) in roots {
+        deliver(&mut grads, &mut captured, &e, g)?;
+    }
+    for n in nodes.values() {
+        if deps.get(&node_key(n)).copied().unwrap_or(0) == 0 {
+            ready.push(n.clone());
+        }
+    }
+    while let Some(n) = ready.pop() {
+        let key = node_key(&n);
+        let mut out_grads = grads.remove(&key).unwrap_or_else(|| vec![None; n.n_outputs]);
+        // Hooks and retain_grad of the tensors this node produced.
+        for w in n.outputs.borrow().iter() {
+            if let Some(m) = w.upgrade() {
+                if let Some(g) = out_grads[m.output_nr].take() {
+                    let g = run_hooks(&m, g)?;
+                    if m.retains_grad.get() {
+                        let prev = m.grad.borrow_mut().take();
+                        *m.grad.borrow_mut() = Some(add_grads(prev, g.detach())?);
+                    }
+                    out_grads[m.output_nr] = Some(g);
+                }
+            }
+        }
+        for (i, g) in out_grads.iter().enumerate() {
+            if let Some(g) = g {
+                if captures.contains(&Target::Output(key, i)) {
+                    captured.insert(Target::Output(key, i), g.clone());
+                }
+            }
+        }
+        let in_grads = if out_grads.iter().any(|g| g.is_some()) {
+            let f = n.backward.borrow_mut().take();
+            let Some(f) = f else {
+                bail!(
+                    Torch,
+                    "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward."
+                );
+            };
+            let r = with_grad_mode(create_graph, || f(&out_grads));
+            if retain_graph {
+                *n.backward.borrow_mut() = Some(f);
+            }
+            r?
+        } else {
+            vec![None; n.next.len()]
+        };
+        if in_grads.len() != n.next.len() {
+            bail!(Torch, "{} returned {} gradients for {} inputs", n.name, in_grads.len(), n.next.len());
+        }
+        for (edge, g) in n.next.iter().zip(in_grads) {
+            if let (Some(edge), Some(g)) = (edge, g) {
+                deliver(&mut grads, &mut captured, edge, g)?;
+            }
+            if let Some(Edge::Node(m, _)) = edge {
+                let d = deps.get_mut(&node_key(m)).expect("counted");
+                *d -= 1;
+                if *d == 0 {
+                    ready.push(m.clone());
+                }
+            }
+        }
+    }
+    Ok(captured)
+}
+
+/// `t.backward(gradient, retain_graph, create_graph)`.
+pub fn backward(t: &Tensor, gradient: Option<Tensor>, retain_graph: bool, create_graph: bool) -> Result<()> {
+    let Some(edge) = t.edge() else {
+        bail!(Torch, "element 0 of tensors does not require grad and does not have a grad_fn");
+    };
+    let g = match gradient {
+        Some(g) => {
+            if g.shape() != t.shape() {
+                bail!(
+                    Shape,
+                    "Mismatch in shape: grad_output[0] has a shape of {} and output[0] has a shape of {}.",
+                    crate::shape::fmt_shape(g.shape()),
+                    crate::shape::fmt_shape(t.shape())
+                );
+            }
+            g
+        }
+        None => {
+            if t.numel() != 1 {
+                bail!(Torch, "grad can be implicitly created only for scalar outputs");
+            }
+            Tensor::full(t.shape(), 1.0, t.dtype, t.device())?
+        }
+    };
+    run(vec![(edge, g)], retain_graph, create_graph, &Sink::Accumulate)?;
+    Ok(())
+}
+
+/// `torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)`.
+pub fn grad(
+    outputs: &[Tensor],
+    inputs: &[Tensor],
+    grad_outputs: &[Option<Tensor>],
+    retain_graph: bool,
+    create_graph: bool,
+    allow_unused: bool,
+) -> Result<Vec<Option<Tensor>>> {
+    let mut roots = vec![];
+    for (i, o) in outputs.iter().enumerate() {
+        let Some(edge) = o.edge() else {
+            bail!(Torch, "element {i} of tensors does not require grad and does not have a grad_fn");
+        };
+        let g = match grad_outputs.get(i).cloned().flatten() {
+            Some(g) => g,
+            None if o.numel() == 1 => Tensor::full(o.shape(), 1.0, o.dtype, o.device())?,
+            None => bail!(Torch, "grad can be implicitly created only for scalar outputs"),
+        };
+        roots.push((edge, g));
+    }
+    let mut edges = vec![];
+    for (i, x) in inputs.iter().enumerate() {
+        match x.edge() {
+            Some(e) => edges.push(e),
+            None => bail!(Torch, "One of the differentiated Tensors (input {i}) does not require grad"),
+        }
+    }
+    let captured = run(roots, retain_graph, create_graph, &Sink::Capture(edges.clone()))?;
+    let mut out = vec![];
+    for (i, e) in edges.iter().enumerate() {
+        match captured.get(&e.target()) {
+            Some(g) => out.push(Some(if create_graph { g.clone() } else { g.detach() })),
+            None if allow_unused => out.push(None),
+            None => bail!(
+                Torch,
+                "One of the differentiated Tensors (input {i}) appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior."
+            ),
+        }
+    }
+    Ok(out)
+}
+
+/// Grad of a non-differentiable output position.
+pub fn no_grad_error(name: &str) -> crate::Error {
+    err!(Torch, "the derivative for '{name}' is not implemented.")
+}

@@ -1,0 +1,307 @@
+//! Differentiable ops: each runs the engine op (`tensor/`) and records its backward when a
+//! gradient is needed. The API layer and the backward rules call these, never the raw ops, so a
+//! backward pass is itself differentiable.
+
+use super::{needs_grad, record, rules};
+use crate::dtype::{DType, ScalarKind};
+use crate::error::Result;
+use crate::ops::{Op, ResultKind};
+use crate::shape::wrap_dim;
+use crate::tensor::Tensor;
+
+/// PyTorch's grad_fn name for an op-table row.
+fn node_name(op: Op) -> String {
+    let name = match op {
+        Op::Square => "pow",
+        _ => op.info().name,
+    };
+    let camel: String = name
+        .split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+        })
+        .collect();
+    format!("{camel}Backward0")
+}
+
+fn first(g: &[Option<Tensor>]) -> Result<&Tensor> {
+    g[0].as_ref().ok_or_else(|| crate::err!(Torch, "backward called without a gradient"))
+}
+
+/// A rank-0 tensor standing for a Python scalar operand (it promotes like one).
+pub fn scalar_tensor(value: f64, kind: ScalarKind, like: &Tensor) -> Result<Tensor> {
+    let dtype = match kind {
+        ScalarKind::Bool => DType::Bool,
+        ScalarKind::Int => DType::Int64,
+        ScalarKind::Float => DType::Float32,
+    };
+    Tensor::full(&[], value, dtype, like.device())
+}
+
+pub fn unary(x: &Tensor, op: Op) -> Result<Tensor> {
+    let mut y = x.unary(op)?;
+    if needs_grad(&[x]) && op.info().kind != ResultKind::Bool {
+        let xs = x.clone();
+        record(&node_name(op), &[x], &mut [&mut y], Box::new(move |g| Ok(vec![rules::unary(op, &xs, first(g)?)?])));
+    }
+    Ok(y)
+}
+
+/// Gradients of a broadcast binary op, summed back to each input's shape.
+fn binary_node(op: Op, name: String, a: &Tensor, b: &Tensor, y: &mut Tensor) {
+    let (ac, bc) = (a.clone(), b.clone());
+    record(
+        &name,
+        &[a, b],
+        &mut [y],
+        Box::new(move |g| {
+            let (ga, gb) = rules::binary(op, &ac, &bc, first(g)?)?;
+            let ga = match ga {
+                Some(t) if ac.requires_grad() => Some(sum_to(&t, ac.shape())?),
+                _ => None,
+            };
+            let gb = match gb {
+                Some(t) if bc.requires_grad() => Some(sum_to(&t, bc.shape())?),
+                _ => None,
+            };
+            Ok(vec![ga, gb])
+        }),
+    );
+}
+
+pub fn binary(a: &Tensor, b: &Tensor, op: Op) -> Result<Tensor> {
+    let mut y = a.binary(op, b)?;
+    if needs_grad(&[a, b]) && op.info().kind != ResultKind::Bool {
+        let name = if op == Op::Pow { "PowBackward1".to_string() } else { node_name(op) };
+        binary_node(op, name, a, b, &mut y);
+    }
+    Ok(y)
+}
+
+pub fn binary_scalar(x: &Tensor, op: Op, value: f64, reverse: bool, kind: ScalarKind) -> Result<Tensor> {
+    let mut y = x.binary_scalar_kind(op, value, reverse, kind)?;
+    if needs_grad(&[x]) && op.info().kind != ResultKind::Bool {
+        let s = scalar_tensor(value, kind, x)?;
+        let xs = x.clone();
+        record(
+            &node_name(op),
+            &[x],
+            &mut [&mut y],
+            Box::new(move |g| {
+                let g = first(g)?;
+                let grad = if reverse { rules::binary(op, &s, &xs, g)?.1 } else { rules::binary(op, &xs, &s, g)?.0 };
+                Ok(vec![grad])
+            }),
+        );
+    }
+    Ok(y)
+}
+
+/// `add`/`sub` with `alpha` (`a ± alpha * b`), composed so that it differentiates.
+pub fn add_alpha(a: &Tensor, b: &Tensor, op: Op, alpha: f64) -> Result<Tensor> {
+    if alpha == 1.0 {
+        return binary(a, b, op);
+    }
+    a.add_alpha(op, b, alpha)?; // PyTorch's dtype checks, before recording anything
+    binary(a, &binary_scalar(b, Op::Mul, alpha, false, ScalarKind::of(alpha))?, op)
+}
+
+pub fn add_alpha_scalar(x: &Tensor, op: Op, value: f64, alpha: f64) -> Result<Tensor> {
+    x.add_alpha_scalar(op, value, alpha)?;
+    binary_scalar(x, op, value * alpha, false, ScalarKind::of(value * alpha))
+}
+
+pub fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    binary(a, b, Op::Add)
+}
+pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    binary(a, b, Op::Sub)
+}
+pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    binary(a, b, Op::Mul)
+}
+pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    binary(a, b, Op::Div)
+}
+pub fn scale(x: &Tensor, s: f64) -> Result<Tensor> {
+    binary_scalar(x, Op::Mul, s, false, ScalarKind::Float)
+}
+pub fn add_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
+    binary_scalar(x, Op::Add, s, false, ScalarKind::Float)
+}
+
+/// Sums `g` down to `shape` (the inverse of broadcasting `shape` up to `g.shape()`).
+pub fn sum_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    if g.shape() == shape {
+        return Ok(g.clone());
+    }
+    let lead = g.ndim() - shape.len();
+    let mut dims: Vec<i64> = (0..lead as i64).collect();
+    for (i, &s) in shape.iter().enumerate() {
+        if s == 1 && g.shape()[lead + i] != 1 {
+            dims.push((lead + i) as i64);
+        }
+    }
+    let summed = if dims.is_empty() { g.clone() } else { sum(g, &dims, true)? };
+    reshape(&summed, &shape.iter().map(|&s| s as i64).collect::<Vec<_>>())
+}
+
+/// The dims a reduction over `dims` (empty = all) of a rank-`n` tensor removes, sorted.
+fn reduced(dims: &[i64], n: usize) -> Result<Vec<usize>> {
+    let mut d: Vec<usize> =
+        if dims.is_empty() { (0..n).collect() } else { dims.iter().map(|&d| wrap_dim(d, n)).collect::<Result<_>>()? };
+    d.sort_unstable();
+    d.dedup();
+    Ok(d)
+}
+
+/// `g` (the gradient of a reduction) broadcast back over the reduced dims of `shape`.
+fn unreduce(g: &Tensor, shape: &[usize], dims: &[i64], keepdim: bool) -> Result<Tensor> {
+    let mut g = g.clone();
+    if !keepdim && !shape.is_empty() {
+        for d in reduced(dims, shape.len())? {
+            g = unsqueeze(&g, d as i64)?;
+        }
+    }
+    expand(&g, &shape.iter().map(|&s| s as i64).collect::<Vec<_>>())
+}
+
+pub fn sum(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+    let mut y = x.sum(dims, keepdim)?;
+    if needs_grad(&[x]) {
+        let (shape, dims_v) = (x.shape().to_vec(), dims.to_vec());
+        let name = if dims.is_empty() { "SumBackward0" } else { "SumBackward1" };
+        record(
+            name,
+            &[x],
+            &mut [&mut y],
+            Box::new(move |g| Ok(vec![Some(unreduce(first(g)?, &shape, &dims_v, keepdim)?)])),
+        );
+    }
+    Ok(y)
+}
+
+pub fn mean(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+    let mut y = x.mean(dims, keepdim)?;
+    if needs_grad(&[x]) {
+        let (shape, dims_v) = (x.shape().to_vec(), dims.to_vec());
+        let count: usize = reduced(dims, shape.len())?.iter().map(|&d| shape[d]).product();
+        let name = if dims.is_empty() { "MeanBackward0" } else { "MeanBackward1" };
+        record(
+            name,
+            &[x],
+            &mut [&mut y],
+            Box::new(move |g| {
+                let g = scale(first(g)?, 1.0 / count as f64)?;
+                Ok(vec![Some(unreduce(&g, &shape, &dims_v, keepdim)?)])
+            }),
+        );
+    }
+    Ok(y)
+}
+
+pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let mut y = a.matmul(b)?;
+    if needs_grad(&[a, b]) {
+        let name = match (a.ndim(), b.ndim()) {
+            (1, 1) => "DotBackward0",
+            (2, 1) => "MvBackward0",
+            (2, 2) => "MmBackward0",
+            _ => "BmmBackward0",
+        };
+        let (ac, bc) = (a.clone(), b.clone());
+        record(
+            name,
+            &[a, b],
+            &mut [&mut y],
+            Box::new(move |g| {
+                let (ga, gb) = rules::matmul(&ac, &bc, first(g)?)?;
+                Ok(vec![ga.filter(|_| ac.requires_grad()), gb.filter(|_| bc.requires_grad())])
+            }),
+        );
+    }
+    Ok(y)
+}
+
+/// A view op: `f` makes the view, `back` maps the view's gradient to the input's.
+fn view_op(
+    x: &Tensor,
+    name: &str,
+    f: impl FnOnce(&Tensor) -> Result<Tensor>,
+    back: impl Fn(&Tensor) -> Result<Tensor> + 'static,
+) -> Result<Tensor> {
+    let mut y = f(x)?;
+    if needs_grad(&[x]) {
+        record(name, &[x], &mut [&mut y], Box::new(move |g| Ok(vec![Some(back(first(g)?)?)])));
+    }
+    Ok(y)
+}
+
+fn shape_i64(x: &Tensor) -> Vec<i64> {
+    x.shape().iter().map(|&s| s as i64).collect()
+}
+
+pub fn reshape(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let s = shape_i64(x);
+    view_op(x, "ViewBackward0", |x| x.reshape(shape), move |g| reshape(g, &s))
+}
+
+pub fn view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let s = shape_i64(x);
+    view_op(x, "ViewBackward0", |x| x.view(shape), move |g| reshape(g, &s))
+}
+
+pub fn permute(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    let n = x.ndim();
+    let wrapped: Vec<usize> = dims.iter().map(|&d| wrap_dim(d, n)).collect::<Result<_>>()?;
+    let mut inverse = vec![0i64; wrapped.len()];
+    for (i, &d) in wrapped.iter().enumerate() {
+        if d < inverse.len() {
+            inverse[d] = i as i64;
+        }
+    }
+    view_op(x, "PermuteBackward0", |x| x.permute(dims), move |g| permute(g, &inverse))
+}
+
+pub fn transpose(x: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
+    view_op(x, "TransposeBackward0", |x| x.transpose(d0, d1), move |g| transpose(g, d0, d1))
+}
+
+pub fn t(x: &Tensor) -> Result<Tensor> {
+    view_op(x, "TBackward0", |x| x.t(), t)
+}
+
+pub fn expand(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
+    let s = x.shape().to_vec();
+    view_op(x, "ExpandBackward0", |x| x.expand(sizes), move |g| sum_to(g, &s))
+}
+
+pub fn unsqueeze(x: &Tensor, dim: i64) -> Result<Tensor> {
+    let d = wrap_dim(dim, x.ndim() + 1)? as i64;
+    view_op(x, "UnsqueezeBackward0", |x| x.unsqueeze(dim), move |g| squeeze_dim(g, d))
+}
+
+pub fn squeeze_dim(x: &Tensor, dim: i64) -> Result<Tensor> {
+    let s = shape_i64(x);
+    view_op(x, "SqueezeBackward1", |x| x.squeeze_dim(dim), move |g| reshape(g, &s))
+}
+
+pub fn contiguous(x: &Tensor) -> Result<Tensor> {
+    if x.layout.is_contiguous() {
+        return Ok(x.clone());
+    }
+    clone(x)
+}
+
+pub fn clone(x: &Tensor) -> Result<Tensor> {
+    view_op(x, "CloneBackward0", |x| x.deep_clone(), |g| Ok(g.clone()))
+}
+
+pub fn to_dtype(x: &Tensor, dtype: DType) -> Result<Tensor> {
+    if dtype == x.dtype {
+        return Ok(x.clone());
+    }
+    let from = x.dtype;
+    view_op(x, "ToCopyBackward0", |x| x.to_dtype(dtype), move |g| to_dtype(g, from))
+}

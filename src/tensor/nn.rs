@@ -1,0 +1,135 @@
+//! Row-wise NN kernels: softmax, log_softmax, layer_norm, rms_norm. Each is one `Rowwise` kernel
+//! (one GPU workgroup per row, numerically stable), with PyTorch's shape and dtype checks. The
+//! output is contiguous in the input's shape.
+
+use super::Tensor;
+use crate::backend::{RowOp, Rowwise};
+use crate::bail;
+use crate::dtype::DType;
+use crate::error::Result;
+use crate::shape::{coalesce, fmt_shape, wrap_dim};
+
+impl Tensor {
+    /// Runs `op` with rows over `inner_dims` (a mask of this tensor's dims).
+    fn rowwise(&self, op: RowOp, inner_dims: &[bool], affine: [Option<&Tensor>; 2], eps: f64) -> Result<Tensor> {
+        let out = Tensor::empty_on(self.backend(), self.shape(), DType::Float32)?;
+        if out.numel() == 0 {
+            return Ok(out);
+        }
+        let (mut outer, mut inner) = (vec![], vec![]);
+        let (mut in_o, mut in_i, mut out_o, mut out_i) = (vec![], vec![], vec![], vec![]);
+        for (d, &is_inner) in inner_dims.iter().enumerate() {
+            let (s, st, ost) = (self.shape()[d], self.layout.strides[d], out.layout.strides[d]);
+            if is_inner {
+                inner.push(s);
+                in_i.push(st);
+                out_i.push(ost);
+            } else {
+                outer.push(s);
+                in_o.push(st);
+                out_o.push(ost);
+            }
+        }
+        let (outer, so) = coalesce(&outer, &[in_o, out_o]);
+        let (inner, si) = coalesce(&inner, &[in_i, out_i]);
+        let mut input = self.operand(self.shape())?;
+        input.strides = so[0].iter().chain(&si[0]).copied().collect();
+        let out_strides = so[1].iter().chain(&si[1]).copied().collect();
+        // Contiguous weight/bias, kept alive until the kernel is recorded.
+        let params = affine.map(|t| t.map(Tensor::contiguous).transpose());
+        let [w, b] = params;
+        let (w, b) = (w?, b?);
+        let operand = |t: &Option<Tensor>| t.as_ref().map(|t| t.operand(t.shape())).transpose();
+        let k = Rowwise {
+            op,
+            input,
+            weight: operand(&w)?,
+            bias: operand(&b)?,
+            outer,
+            inner,
+            out: out.buf()?,
+            out_strides,
+            eps,
+        };
+        self.backend().rowwise(&k)?;
+        Ok(out)
+    }
+
+    fn softmax_like(&self, op: RowOp, kernel: &str, dim: i64) -> Result<Tensor> {
+        let d = wrap_dim(dim, self.ndim())?;
+        if !self.dtype.is_float() {
+            bail!(DType, "\"{kernel}\" not implemented for '{}'", self.dtype.scalar_name());
+        }
+        let mask: Vec<bool> = (0..self.ndim()).map(|i| i == d).collect();
+        self.rowwise(op, &mask, [None, None], 0.0)
+    }
+
+    /// `torch.softmax(t, dim)`: exp(x - max) / Σ exp(x - max) along `dim`.
+    pub fn softmax(&self, dim: i64) -> Result<Tensor> {
+        self.softmax_like(RowOp::Softmax, "softmax_lastdim_kernel_impl", dim)
+    }
+
+    /// `torch.log_softmax(t, dim)`: x - max - log Σ exp(x - max).
+    pub fn log_softmax(&self, dim: i64) -> Result<Tensor> {
+        self.softmax_like(RowOp::LogSoftmax, "log_softmax_lastdim_kernel_impl", dim)
+    }
+
+    /// Checks `normalized_shape` against the trailing dims and the affine parameters' shapes.
+    fn check_norm(&self, normalized: &[usize], params: [(&str, Option<&Tensor>); 2], sep: &str) -> Result<Vec<bool>> {
+        if normalized.is_empty() {
+            bail!(
+                Shape,
+                "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []"
+            );
+        }
+        for (name, p) in params {
+            if let Some(p) = p {
+                if p.shape() != normalized {
+                    bail!(
+                        Shape,
+                        "Expected {name} to be of same shape as normalized_shape, but got {name} of shape {} and normalized_shape = {}",
+                        fmt_shape(p.shape()),
+                        fmt_shape(normalized)
+                    );
+                }
+                super::elementwise::check_same_device(self, p)?;
+            }
+        }
+        let n = self.ndim();
+        if n < normalized.len() || self.shape()[n - normalized.len()..] != *normalized {
+            let dims: Vec<String> = normalized.iter().map(|s| s.to_string()).collect();
+            bail!(
+                Shape,
+                "Given normalized_shape={}, expected input with shape [*{sep}{}], but got input of size{}",
+                fmt_shape(normalized),
+                dims.join(", "),
+                fmt_shape(self.shape())
+            );
+        }
+        Ok((0..n).map(|d| d >= n - normalized.len()).collect())
+    }
+
+    /// `F.layer_norm(t, normalized_shape, weight, bias, eps)` (biased variance, as PyTorch).
+    pub fn layer_norm(
+        &self,
+        normalized: &[usize],
+        weight: Option<&Tensor>,
+        bias: Option<&Tensor>,
+        eps: f64,
+    ) -> Result<Tensor> {
+        let mask = self.check_norm(normalized, [("weight", weight), ("bias", bias)], ", ")?;
+        if !self.dtype.is_float() {
+            bail!(DType, "\"LayerNormKernelImpl\" not implemented for '{}'", self.dtype.scalar_name());
+        }
+        self.rowwise(RowOp::LayerNorm, &mask, [weight, bias], eps)
+    }
+
+    /// `F.rms_norm(t, normalized_shape, weight, eps)`; `eps = None` is float32's machine epsilon.
+    pub fn rms_norm(&self, normalized: &[usize], weight: Option<&Tensor>, eps: Option<f64>) -> Result<Tensor> {
+        let mask = self.check_norm(normalized, [("weight", weight), ("bias", None)], "")?;
+        if !self.dtype.is_float() {
+            bail!(DType, "\"rms_norm\" not implemented for '{}'", self.dtype.scalar_name());
+        }
+        self.rowwise(RowOp::RmsNorm, &mask, [weight, None], eps.unwrap_or(f32::EPSILON as f64))
+    }
+}

@@ -1,0 +1,112 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Autograd on every native device: the tape, accumulation, broadcasting, retain_graph, hooks,
+//! autograd.grad with create_graph (double backward), no_grad, and errors in PyTorch's words.
+//! Per-op gradients against PyTorch live in the parity fixtures (tests/parity.rs).
+
+mod common;
+
+use common::{assert_close, devices, values};
+use webtorch::autograd::{self, ops as ag};
+use webtorch::dtype::ScalarKind;
+use webtorch::{DType, Device, Op, Tensor};
+
+fn leaf(data: &[f64], shape: &[usize], dev: Device) -> Tensor {
+    let mut t = Tensor::from_f64(data, shape, DType::Float32, dev).unwrap();
+    t.set_requires_grad(true).unwrap();
+    t
+}
+
+#[test]
+fn chain_rule_broadcast_and_accumulation() {
+    for dev in devices() {
+        // y = sum(relu(x * w + b) ^ 2), w broadcast over rows.
+        let x = Tensor::from_f64(&[1., -2., 3., 4., 5., -6.], &[2, 3], DType::Float32, dev).unwrap();
+        let w = leaf(&[0.5, 1.0, -1.0], &[3], dev);
+        let b = leaf(&[0.1], &[1], dev);
+        let h = ag::add(&ag::mul(&x, &w).unwrap(), &b).unwrap();
+        assert_eq!(h.grad_fn().unwrap().name, "AddBackward0");
+        let y = ag::sum(&ag::unary(&ag::unary(&h, Op::Relu).unwrap(), Op::Square).unwrap(), &[], false).unwrap();
+        assert_eq!(y.grad_fn().unwrap().name, "SumBackward0");
+        autograd::backward(&y, None, false, false).unwrap();
+        // h = [[0.6, -1.9, -2.9], [2.1, 5.1, 6.1]]; dy/dh = 2 relu(h).
+        let gw = values(&w.grad().unwrap());
+        assert_close(&gw, &[2.0 * 0.6 * 1.0 + 2.0 * 2.1 * 4.0, 2.0 * 5.1 * 5.0, 2.0 * 6.1 * -6.0], 1e-5, 1e-5, "dw");
+        assert_close(&values(&b.grad().unwrap()), &[2.0 * (0.6 + 2.1 + 5.1 + 6.1)], 1e-5, 1e-5, "db");
+        assert!(x.grad().is_none() && !x.requires_grad());
+        // A second backward through a freed graph is PyTorch's error; with retain_graph it accumulates.
+        let e = autograd::backward(&y, None, false, false).unwrap_err();
+        assert!(e.message.starts_with("Trying to backward through the graph a second time"));
+        let z = ag::sum(&ag::scale(&w, 3.0).unwrap(), &[], false).unwrap();
+        autograd::backward(&z, None, true, false).unwrap();
+        autograd::backward(&z, None, false, false).unwrap();
+        assert_close(&values(&w.grad().unwrap()), &[18.0 + 6.0, 51.0 + 6.0, -73.2 + 6.0], 1e-4, 1e-4, "accumulated");
+    }
+}
+
+#[test]
+fn matmul_views_and_mean() {
+    for dev in devices() {
+        let a = leaf(&[1., 2., 3., 4., 5., 6.], &[2, 3], dev);
+        let b = leaf(&[1., 0., -1., 2., 0.5, 1.], &[3, 2], dev);
+        let y = ag::mean(
+            &ag::matmul(&ag::transpose(&ag::transpose(&a, 0, 1).unwrap(), 0, 1).unwrap(), &b).unwrap(),
+            &[],
+            false,
+        )
+        .unwrap();
+        autograd::backward(&y, None, false, false).unwrap();
+        // d mean(A B) / dA = (1/4) 1 B^T ; / dB = (1/4) A^T 1.
+        assert_close(&values(&a.grad().unwrap()), &[0.25, 0.25, 0.375, 0.25, 0.25, 0.375], 1e-6, 1e-6, "dA");
+        assert_close(&values(&b.grad().unwrap()), &[1.25, 1.25, 1.75, 1.75, 2.25, 2.25], 1e-6, 1e-6, "dB");
+        // 1-D cases and reshape.
+        let v = leaf(&[1., 2., 3.], &[3], dev);
+        let m = leaf(&[1., 2., 3., 4., 5., 6.], &[3, 2], dev);
+        let s = ag::sum(&ag::reshape(&ag::matmul(&v, &m).unwrap(), &[2, 1]).unwrap(), &[], false).unwrap();
+        autograd::backward(&s, None, false, false).unwrap();
+        assert_close(&values(&v.grad().unwrap()), &[3., 7., 11.], 0.0, 1e-6, "dv");
+        assert_close(&values(&m.grad().unwrap()), &[1., 1., 2., 2., 3., 3.], 0.0, 1e-6, "dm");
+    }
+}
+
+#[test]
+fn autograd_grad_double_backward_hooks_and_modes() {
+    for dev in devices() {
+        let x = leaf(&[0.5, -1.0, 2.0], &[3], dev);
+        // y = sum(x^3) : dy/dx = 3x^2, d2y/dx2 = 6x.
+        let y = ag::sum(&ag::binary_scalar(&x, Op::Pow, 3.0, false, ScalarKind::Int).unwrap(), &[], false).unwrap();
+        let g = autograd::grad(&[y], &[x.clone()], &[None], true, true, false).unwrap().remove(0).unwrap();
+        assert_close(&values(&g), &[0.75, 3.0, 12.0], 1e-5, 1e-5, "first");
+        assert!(g.requires_grad(), "create_graph keeps a graph");
+        let gg = ag::sum(&g, &[], false).unwrap();
+        let h = autograd::grad(&[gg], &[x.clone()], &[None], false, false, false).unwrap().remove(0).unwrap();
+        assert_close(&values(&h), &[3.0, -6.0, 12.0], 1e-5, 1e-5, "second");
+        assert!(x.grad().is_none(), "autograd.grad does not accumulate");
+        // Hooks see and may replace gradients.
+        let mut t = leaf(&[1.0, 2.0], &[2], dev);
+        t.register_hook(std::rc::Rc::new(|g: &Tensor| Ok(Some(ag::scale(g, 10.0)?)))).unwrap();
+        let mut mid = ag::scale(&t, 2.0).unwrap();
+        mid.retain_grad().unwrap();
+        autograd::backward(&ag::sum(&mid, &[], false).unwrap(), None, false, false).unwrap();
+        assert_eq!(values(&mid.grad().unwrap()), vec![1.0, 1.0]);
+        assert_eq!(values(&t.grad().unwrap()), vec![20.0, 20.0]);
+        // no_grad records nothing.
+        let n = autograd::with_grad_mode(false, || ag::scale(&t, 2.0).unwrap());
+        assert!(!n.requires_grad() && n.grad_fn().is_none());
+        // Errors.
+        let c = Tensor::full(&[2], 1.0, DType::Float32, dev).unwrap();
+        assert_eq!(
+            autograd::backward(&c, None, false, false).unwrap_err().message,
+            "element 0 of tensors does not require grad and does not have a grad_fn"
+        );
+        let two = ag::scale(&t, 1.0).unwrap();
+        assert_eq!(
+            autograd::backward(&two, None, false, false).unwrap_err().message,
+            "grad can be implicitly created only for scalar outputs"
+        );
+        let mut i = Tensor::full(&[2], 1.0, DType::Int64, dev).unwrap();
+        assert_eq!(
+            i.set_requires_grad(true).unwrap_err().message,
+            "only Tensors of floating point and complex dtype can require gradients"
+        );
+    }
+}

@@ -1,0 +1,86 @@
+// The public API in headless Chromium (Playwright + Debian's Chromium, WebGPU on SwiftShader):
+// the page imports the built package through an import map; every check of tests/node/checks/
+// runs in the page on WebGPU and again forced to the CPU, then the parity fixtures on both.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { serve } from "../../scripts/serve.mjs";
+import { launchChromium, newPage } from "./chromium.mjs";
+import { checks } from "../node/checks/index.mjs";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const server = await serve({
+  mounts: { "/pkg/": `${root}/pkg`, "/tests/": `${root}/tests` },
+});
+const browser = await launchChromium();
+const page = await newPage(browser);
+const reports = [];
+
+test.after(async () => {
+  await browser.close();
+  await server.close();
+  await mkdir(`${root}/test-artifacts`, { recursive: true });
+  await writeFile(
+    `${root}/test-artifacts/parity-browser.md`,
+    reports.join("\n"),
+  );
+});
+
+test("the page loads webtorch on a real WebGPU adapter", async () => {
+  await page.goto(`${server.url}tests/browser/index.html`);
+  await page
+    .waitForFunction(() => window.webtorchReady === true, null, {
+      timeout: 60_000,
+    })
+    .catch((e) => {
+      throw new Error(
+        `webtorch did not load: ${page.problems.join("\n") || e.message}`,
+      );
+    });
+  const a = await page.evaluate(() => window.webtorchTests.adapter());
+  assert.ok(a.hasNavigatorGpu, "navigator.gpu exists");
+  assert.ok(a.adapter, "navigator.gpu.requestAdapter() gives an adapter");
+  assert.equal(a.defaultDevice, "webgpu");
+  assert.equal(a.isAvailable, true);
+  assert.ok(
+    a.coreAdapter && Array.isArray(a.coreAdapter.features),
+    "the core describes its adapter",
+  );
+  assert.deepEqual(page.problems, []);
+});
+
+for (const device of ["webgpu", "cpu"]) {
+  test(`[browser ${device}] switch the default device`, async () => {
+    assert.equal(
+      await page.evaluate((d) => window.webtorchTests.init(d), device),
+      device,
+    );
+  });
+  for (const { name } of checks) {
+    test(`[browser ${device}] ${name}`, async () => {
+      const r = await page.evaluate(
+        ([n, d]) => window.webtorchTests.run(n, d),
+        [name, device],
+      );
+      assert.ok(r.ok, r.error);
+    });
+  }
+  test(`[browser ${device}] parity fixtures`, async () => {
+    const r = await page.evaluate(
+      (d) => window.webtorchTests.parity(d),
+      device,
+    );
+    reports.push(r.report);
+    assert.ok(r.count > 100, `fixtures loaded (${r.count})`);
+    assert.equal(
+      r.failed,
+      0,
+      `${r.failed}/${r.count} cases failed on ${device}:\n${r.failures.slice(0, 40).join("\n")}`,
+    );
+  });
+}
+
+test("no uncaught errors or console errors in the page", () => {
+  assert.deepEqual(page.problems, []);
+});

@@ -1,0 +1,57 @@
+// The page side of the browser tests: imports webtorch like an app, and exposes the shared checks
+// (tests/node/checks/) and the parity runner (tests/parity/run.mjs) for api.test.mjs to call.
+import * as torch from "webtorch";
+import { checks } from "/tests/node/checks/index.mjs";
+import { loadFixtures, runParity, formatReport } from "/tests/parity/run.mjs";
+
+const byName = new Map(checks.map((c) => [c.name, c]));
+const describe = (e) =>
+  e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ""}` : String(e);
+
+window.webtorchTests = {
+  names: checks.map((c) => c.name),
+  async adapter() {
+    const adapter = await navigator.gpu?.requestAdapter();
+    return {
+      hasNavigatorGpu: "gpu" in navigator,
+      adapter: adapter
+        ? {
+            vendor: adapter.info.vendor,
+            architecture: adapter.info.architecture,
+          }
+        : null,
+      defaultDevice: torch.get_default_device(),
+      isAvailable: torch.webgpu.is_available(),
+      coreAdapter: torch._C.adapter_info(),
+    };
+  },
+  async init(device) {
+    return torch.init({ device });
+  },
+  async run(name, device) {
+    try {
+      await byName.get(name).run(torch, { device, where: "browser" });
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, error: describe(e) };
+    }
+  },
+  async parity(device) {
+    const cases = await loadFixtures(
+      new URL("/tests/parity/fixtures/", location.href),
+    );
+    const r = await runParity(torch, cases, { device });
+    return {
+      count: cases.length,
+      passed: r.passed,
+      failed: r.failed,
+      failures: r.results
+        .filter((x) => !x.ok)
+        .map((x) => `${x.name}: ${x.detail}`),
+      report: formatReport({ [device]: r }),
+    };
+  },
+};
+document.getElementById("status").textContent =
+  `webtorch ready on ${torch.get_default_device()}`;
+window.webtorchReady = true;

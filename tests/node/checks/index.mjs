@@ -1,0 +1,22 @@
+// The public-API checks, shared by the Node tests (tests/node/*.test.mjs) and the Chromium tests
+// (tests/browser/, which serves these files to a page). Each check is `run(torch, ctx)` with
+// ctx = { device: "webgpu" | "cpu", where: "node" | "browser" } and throws on failure. No Node
+// APIs in here: the modules run in the browser as they are.
+import { checks as creation } from "./creation.mjs";
+import { checks as elementwise } from "./elementwise.mjs";
+import { checks as reductions } from "./reductions.mjs";
+import { checks as views } from "./views.mjs";
+import { checks as runtime } from "./runtime.mjs";
+
+/**
+ * @typedef {{ name: string, run: (torch: any, ctx: { device: "webgpu" | "cpu", where: "node" | "browser" }) => Promise<void> }} Check
+ */
+
+/** @type {Check[]} */
+export const checks = [
+  ...creation,
+  ...elementwise,
+  ...reductions,
+  ...views,
+  ...runtime,
+];

@@ -1,0 +1,37 @@
+/**
+ * The JS runner's calls for the hand-written kernel families (reductions beyond sum/mean, row-wise
+ * NN kernels, where/masked_fill, joining and indexing): the twin of fixture_kernels.py. Returns
+ * `undefined` for other ops; a tuple result (`max(dim)`) is an array of tensors.
+ */
+
+const DIM_REDUCTIONS = new Set(["prod", "amax", "amin", "all", "any", "logsumexp"]);
+
+/** The `dim`/`dims` arg as webtorch takes it (a number or an array), or undefined. */
+function dimOf(a) {
+  return a.dim ?? a.dims;
+}
+
+export function callKernel(torch, op, a, inputs) {
+  const [x] = inputs;
+  if (DIM_REDUCTIONS.has(op)) {
+    const dim = dimOf(a);
+    if (dim === undefined && a.keepdim === undefined) return x[op]();
+    return x[op]({ ...(dim !== undefined && { dim }), ...(a.keepdim !== undefined && { keepdim: a.keepdim }) });
+  }
+  switch (op) {
+    case "max":
+    case "min":
+      return a.dim === undefined ? x[op]() : [...x[op](a.dim, a.keepdim ?? false)];
+    case "argmax":
+    case "argmin":
+      return x[op]({ dim: a.dim, keepdim: a.keepdim });
+    case "var":
+    case "std":
+      return x[op](dimOf(a) ?? null, { correction: a.correction, keepdim: a.keepdim });
+    case "norm":
+      return x.norm(a.p ?? 2, dimOf(a) ?? null, a.keepdim ?? false);
+    case "count_nonzero":
+      return torch.count_nonzero(x, dimOf(a));
+  }
+  return undefined;
+}

@@ -1,0 +1,82 @@
+//! The native parity runner's calls for the hand-written kernel families (reductions beyond
+//! sum/mean, row-wise NN kernels, where/masked_fill, joining and indexing): the twin of
+//! `tests/parity/fixture_kernels.py`. A tuple result (`max(dim)`) is several tensors.
+
+use serde_json::Value;
+use webtorch::{Device, Tensor};
+
+use crate::{build, ints, num, Arg};
+
+fn dims(args: &Value) -> Vec<i64> {
+    match (args.get("dim"), args.get("dims")) {
+        (Some(d), _) => vec![d.as_i64().unwrap()],
+        (_, Some(ds)) => ints(ds),
+        _ => vec![],
+    }
+}
+
+/// The case's result, or `None` when `op` is not one of these families.
+pub fn run(case: &Value, dev: Device) -> Option<webtorch::Result<Vec<Tensor>>> {
+    let op = case["op"].as_str().unwrap();
+    let args = &case["args"];
+    let keep = args.get("keepdim").and_then(|k| k.as_bool()).unwrap_or(false);
+    let one = |r: webtorch::Result<Tensor>| Some(r.map(|t| vec![t]));
+    let known = "prod amax amin max min argmax argmin all any var std logsumexp norm count_nonzero \
+                 softmax log_softmax layer_norm rms_norm";
+    if !known.split_whitespace().any(|k| k == op) {
+        return None;
+    }
+    let inputs: Vec<Arg> = match case["inputs"].as_array().unwrap().iter().map(|s| build(s, dev)).collect() {
+        Ok(v) => v,
+        Err(e) => return Some(Err(e)),
+    };
+    let x = match &inputs[0] {
+        Arg::T(t) => t,
+        Arg::S(..) => panic!("{op}: scalar input"),
+    };
+    let d = dims(args);
+    let dim = args.get("dim").map(|v| v.as_i64().unwrap());
+    match op {
+        "prod" => one(x.prod(&d, keep)),
+        "amax" => one(x.amax(&d, keep)),
+        "amin" => one(x.amin(&d, keep)),
+        "max" | "min" => match dim {
+            None => one(if op == "max" { x.max_all() } else { x.min_all() }),
+            Some(dim) => {
+                let r = if op == "max" { x.max_dim(dim, keep) } else { x.min_dim(dim, keep) };
+                Some(r.map(|(v, i)| vec![v, i]))
+            }
+        },
+        "argmax" => one(x.argmax(dim, keep)),
+        "argmin" => one(x.argmin(dim, keep)),
+        "all" => one(x.all(&d, keep)),
+        "any" => one(x.any(&d, keep)),
+        "var" | "std" => {
+            let corr = args.get("correction").map_or(1.0, num);
+            one(if op == "var" { x.var(&d, corr, keep) } else { x.std(&d, corr, keep) })
+        }
+        "logsumexp" => one(x.logsumexp(&d, keep)),
+        "norm" => one(x.norm(args.get("p").map_or(2.0, num), &d, keep)),
+        "count_nonzero" => one(x.count_nonzero(&d)),
+        "softmax" => one(x.softmax(dim.unwrap())),
+        "log_softmax" => one(x.log_softmax(dim.unwrap())),
+        "layer_norm" | "rms_norm" => {
+            // Optional weight/bias follow the input, as flagged in the args.
+            let mut rest = inputs[1..].iter().map(|a| match a {
+                Arg::T(t) => t,
+                Arg::S(..) => panic!("{op}: scalar parameter"),
+            });
+            let flag = |k: &str| args.get(k).and_then(|v| v.as_bool()).unwrap_or(false);
+            let w = if flag("weight") { rest.next() } else { None };
+            let b = if flag("bias") { rest.next() } else { None };
+            let shape: Vec<usize> = ints(&args["normalized_shape"]).into_iter().map(|s| s as usize).collect();
+            let eps = args.get("eps").map(num);
+            one(if op == "layer_norm" {
+                x.layer_norm(&shape, w, b, eps.unwrap_or(1e-5))
+            } else {
+                x.rms_norm(&shape, w, eps)
+            })
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,295 @@
+/**
+ * The parity runner: replays the PyTorch fixtures (tests/parity/fixtures/*.json, written by gen.py)
+ * on webtorch and compares shapes, dtypes, values (per-case tolerance) and errors (class and
+ * message). Plain ES module with no Node-only imports at the top level, so a browser page can use
+ * it as is; tests/parity/node.mjs is the command-line driver. Format: tests/parity/README.md.
+ *
+ * ```js
+ * import * as torch from "webtorch";
+ * import { loadFixtures, runParity, formatReport } from "./run.mjs";
+ * const cases = await loadFixtures(new URL("./fixtures/", import.meta.url));
+ * const cpu = await runParity(torch, cases, { device: "cpu" });
+ * console.log(formatReport({ cpu }));
+ * ```
+ */
+
+import { callKernel } from "./kernels.mjs";
+
+/**
+ * Reads `index.json` under `base` (a URL or URL string of the fixtures folder, with a trailing
+ * slash) and every file it names; resolves to the concatenated list of cases. `read(url)` may be
+ * given to fetch text some other way; by default http(s) URLs use `fetch` and file: URLs Node's fs.
+ */
+export async function loadFixtures(base, { read = readText, files } = {}) {
+  const dir = new URL(base);
+  const index = JSON.parse(await read(new URL("index.json", dir)));
+  const names = files ?? index.files;
+  const lists = await Promise.all(names.map(async (name) => JSON.parse(await read(new URL(name, dir)))));
+  return lists.flat();
+}
+
+async function readText(url) {
+  if (url.protocol === "file:") {
+    const fs = await import(/* @vite-ignore */ "node:fs/promises");
+    return fs.readFile(url, "utf8");
+  }
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  return res.text();
+}
+
+/**
+ * Runs `fixtures` (a list of cases) on `torch` (the webtorch module) with every tensor on
+ * `device`. Resolves to `{ device, results: [{ name, op, dtype, ok, detail }], passed, failed }`;
+ * `detail` says what differed ("" when ok). `filter` (a RegExp or function of the case) selects
+ * cases; `onResult(result)` is called as each finishes.
+ */
+export async function runParity(torch, fixtures, { device, filter, onResult } = {}) {
+  const results = [];
+  const select =
+    filter === undefined ? () => true : typeof filter === "function" ? filter : (c) => filter.test(c.name);
+  for (const c of fixtures) {
+    if (!select(c)) continue;
+    const result = { name: c.name, op: c.op, dtype: caseDType(c), ok: false, detail: "" };
+    const made = [];
+    try {
+      result.detail = await runCase(torch, c, device, made);
+      result.ok = result.detail === "";
+    } catch (e) {
+      result.detail = `runner: ${describe(e)}`;
+    } finally {
+      for (const t of made) {
+        try {
+          t?.dispose?.();
+        } catch (e) {
+          result.ok = false;
+          result.detail += `${result.detail ? "; " : ""}dispose threw ${describe(e)}`;
+        }
+      }
+    }
+    if (result.detail !== "") result.ok = false;
+    results.push(result);
+    onResult?.(result);
+  }
+  const passed = results.filter((r) => r.ok).length;
+  return { device, results, passed, failed: results.length - passed };
+}
+
+/** The dtypes a case exercises, for the op × dtype view: its tensor inputs', else its output's. */
+function caseDType(c) {
+  const dts = [...new Set(c.inputs.filter((i) => !("scalar" in i)).map((i) => i.dtype))];
+  return dts.length > 0 ? dts.join("+") : (c.out?.dtype ?? c.args.dtype ?? "-");
+}
+
+/** Runs one case; resolves to "" when it matches, else a description of the difference. */
+async function runCase(torch, c, device, made) {
+  let inputs;
+  try {
+    inputs = c.inputs.map((spec) => makeInput(torch, spec, device, made));
+  } catch (e) {
+    return `building inputs: ${describe(e)}`;
+  }
+  let out;
+  try {
+    out = callKernel(torch, c.op, decodeDeep(c.args), inputs) ?? call(torch, c, inputs, device);
+    made.push(...(Array.isArray(out) ? out : [out]));
+  } catch (e) {
+    if (c.error) return checkError(torch, c.error, e);
+    return `threw ${describe(e)}`;
+  }
+  if (c.error) {
+    return `expected ${c.error.class} "${c.error.message}", got a tensor of shape [${out?.shape}]`;
+  }
+  // A tuple result (`max(dim)`): `out` lists its tensors.
+  if (Array.isArray(c.out)) {
+    if (!Array.isArray(out) || out.length !== c.out.length) return `expected ${c.out.length} results`;
+    for (let k = 0; k < out.length; k++) {
+      const why = checkTensor(out[k], c.out[k], c.tol, await out[k].toArray());
+      if (why) return `result ${k}: ${why}`;
+    }
+    return "";
+  }
+  return checkTensor(out, c.out, c.tol, await out.toArray());
+}
+
+/** A scalar operand, or a tensor built from its spec: data → reshape → view steps. */
+function makeInput(torch, spec, device, made) {
+  if ("scalar" in spec) return decode(spec.scalar);
+  let t = torch.tensor(spec.data.map(decode), { dtype: spec.dtype, device });
+  made.push(t);
+  t = t.reshape(spec.shape);
+  made.push(t);
+  for (const [step, args] of spec.view ?? []) {
+    if (step === "transpose") t = t.transpose(args[0], args[1]);
+    else if (step === "permute") t = t.permute(args);
+    else if (step === "expand") t = t.expand(args);
+    else if (step === "t") t = t.t();
+    else throw new Error(`unknown view step ${step}`);
+    made.push(t);
+  }
+  return t;
+}
+
+/** The webtorch call a case stands for; mirrors `call()` in tests/parity/fixture.py. */
+function call(torch, c, inputs, device) {
+  const { op } = c;
+  const a = decodeDeep(c.args);
+  const opts = { device, ...(a.dtype !== undefined && { dtype: a.dtype }) };
+  const [x, y] = inputs;
+  switch (op) {
+    case "tensor":
+      return torch.tensor(a.data, opts);
+    case "zeros":
+    case "ones":
+      return torch[op](a.shape, opts);
+    case "full":
+      return torch.full(a.shape, a.fill_value, opts);
+    case "arange":
+      return torch.arange(...["start", "end", "step"].filter((k) => k in a).map((k) => a[k]), opts);
+    case "sum":
+    case "mean": {
+      const dim = a.dim ?? a.dims;
+      if (dim === undefined && a.keepdim === undefined) return x[op]();
+      return x[op]({ ...(dim !== undefined && { dim }), ...(a.keepdim !== undefined && { keepdim: a.keepdim }) });
+    }
+    case "matmul":
+      return x.matmul(y);
+    case "reshape":
+    case "view":
+    case "expand":
+      return x[op](a.shape);
+    case "transpose":
+      return x.transpose(a.dim0, a.dim1);
+    case "permute":
+      return x.permute(a.dims);
+    case "t":
+    case "contiguous":
+      return x[op]();
+    case "to":
+      return x.to(a.dtype);
+  }
+  // Every other op is an elementwise op-table row, called the same way whatever its name (as the
+  // Rust runner does through `Op::by_name`): one operand → `x.op()`, two → `x.op(y)`.
+  if (inputs.length === 1 && typeof x === "object") {
+    if (typeof x[op] !== "function") throw new Error(`Tensor.${op} is not a method`);
+    return x[op]();
+  }
+  if (inputs.length === 2) {
+    // A scalar first operand is Python's reflected operator (`2 - t`): torch.sub(2, t).
+    if (typeof x !== "object") {
+      if (typeof torch[op] !== "function") throw new Error(`torch.${op} is not a function`);
+      return torch[op](x, y);
+    }
+    if (typeof x[op] !== "function") throw new Error(`Tensor.${op} is not a method`);
+    return a.alpha !== undefined ? x[op](y, { alpha: a.alpha }) : x[op](y);
+  }
+  throw new Error(`unknown op ${op}`);
+}
+
+/** Compares a thrown error with the expected `{ type, class, message }`. */
+function checkError(torch, expected, e) {
+  const cls = torch[expected.class];
+  const problems = [];
+  if (typeof cls !== "function") problems.push(`torch.${expected.class} does not exist`);
+  else if (!(e instanceof cls)) problems.push(`class ${e?.name ?? typeof e}, expected ${expected.class}`);
+  if (e?.message !== expected.message) problems.push(`message "${e?.message}", expected "${expected.message}"`);
+  return problems.join("; ");
+}
+
+/** Compares shape, dtype and values (NaN matches NaN; infinities must match exactly). */
+function checkTensor(out, expected, tol, values) {
+  const shape = Array.from(out.shape);
+  if (!sameList(shape, expected.shape)) return `shape [${shape}], expected [${expected.shape}]`;
+  if (out.dtype !== expected.dtype) return `dtype ${out.dtype}, expected ${expected.dtype}`;
+  if (values.length !== expected.data.length) {
+    return `${values.length} values read, expected ${expected.data.length}`;
+  }
+  const { rtol, atol } = tol;
+  const float = expected.dtype === "float32";
+  const bad = [];
+  let worst = 0;
+  for (let i = 0; i < values.length; i++) {
+    // Fixtures hold float32 values as their shortest decimals: round back to float32 first.
+    const want = float ? Math.fround(decode(expected.data[i])) : decode(expected.data[i]);
+    const got = values[i];
+    if (close(got, want, rtol, atol)) continue;
+    bad.push(i);
+    worst = Math.max(worst, Number.isFinite(got - want) ? Math.abs(got - want) : Infinity);
+  }
+  if (bad.length === 0) return "";
+  const shown = bad
+    .slice(0, 4)
+    .map((i) => `[${i}] ${values[i]} vs ${decode(expected.data[i])}`)
+    .join(", ");
+  return `${bad.length}/${values.length} values differ (rtol ${rtol}, atol ${atol}, worst |diff| ${worst}): ${shown}${bad.length > 4 ? ", …" : ""}`;
+}
+
+function close(got, want, rtol, atol) {
+  if (Number.isNaN(want)) return Number.isNaN(got);
+  if (!Number.isFinite(want)) return got === want;
+  return Number.isFinite(got) && Math.abs(got - want) <= atol + rtol * Math.abs(want);
+}
+
+function sameList(a, b) {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** "nan" / "inf" / "-inf" → numbers; anything else as is. */
+function decode(v) {
+  if (v === "nan") return NaN;
+  if (v === "inf") return Infinity;
+  if (v === "-inf") return -Infinity;
+  return v;
+}
+
+/** decode() through arrays and objects, leaving `dtype` names alone. */
+function decodeDeep(v, key) {
+  if (key === "dtype") return v;
+  if (Array.isArray(v)) return v.map((x) => decodeDeep(x));
+  if (v !== null && typeof v === "object") {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, decodeDeep(x, k)]));
+  }
+  return decode(v);
+}
+
+function describe(e) {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/**
+ * A markdown report: one row per op (or op × dtype with `byDType`), one column per backend, each
+ * cell "passed/total" (bold when something failed), then the failing cases with their details
+ * (at most `maxFailures` per backend). `resultsByBackend` maps a backend name to what
+ * {@link runParity} returned.
+ */
+export function formatReport(resultsByBackend, { byDType = false, maxFailures = 50 } = {}) {
+  const backends = Object.keys(resultsByBackend);
+  const rowKey = (r) => (byDType ? `${r.op} | ${r.dtype}` : r.op);
+  const rows = new Map(); // key -> backend -> [passed, total]
+  for (const b of backends) {
+    for (const r of resultsByBackend[b].results) {
+      const key = rowKey(r);
+      if (!rows.has(key)) rows.set(key, {});
+      const cell = (rows.get(key)[b] ??= [0, 0]);
+      cell[0] += r.ok ? 1 : 0;
+      cell[1] += 1;
+    }
+  }
+  const fmt = (cell) => (cell ? (cell[0] === cell[1] ? `${cell[0]}/${cell[1]}` : `**${cell[0]}/${cell[1]}**`) : "–");
+  const head = byDType ? ["op", "dtype", ...backends] : ["op", ...backends];
+  const lines = [`| ${head.join(" | ")} |`, `| ${head.map(() => "---").join(" | ")} |`];
+  for (const [key, cells] of rows) lines.push(`| ${key} | ${backends.map((b) => fmt(cells[b])).join(" | ")} |`);
+  const totals = backends.map((b) => {
+    const { passed, failed } = resultsByBackend[b];
+    return fmt([passed, passed + failed]);
+  });
+  lines.push(`| **total** |${byDType ? " |" : ""} ${totals.join(" | ")} |`);
+  for (const b of backends) {
+    const failures = resultsByBackend[b].results.filter((r) => !r.ok);
+    if (failures.length === 0) continue;
+    lines.push("", `### Failures on ${b} (${failures.length})`, "");
+    for (const r of failures.slice(0, maxFailures)) lines.push(`- \`${r.name}\`: ${r.detail.replaceAll("\n", " ")}`);
+    if (failures.length > maxFailures) lines.push(`- … and ${failures.length - maxFailures} more`);
+  }
+  return lines.join("\n") + "\n";
+}

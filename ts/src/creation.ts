@@ -1,0 +1,338 @@
+/**
+ * Creating tensors: `torch.tensor` from JS data, and the factories (`zeros`, `ones`, `full`,
+ * `arange`, `rand`, `randn`) with PyTorch's signatures and dtype inference.
+ *
+ * @module
+ */
+
+import {
+  RawTensor,
+  manual_seed as coreManualSeed,
+} from "./wasm/webtorch_core.js";
+import { TorchError } from "./errors.js";
+import { type DType, deviceCode, dtypeCode } from "./dtype.js";
+import {
+  type CreationOptions,
+  type Shape,
+  type SizeArgs,
+  checkInts,
+  parseSizeArgs,
+} from "./args.js";
+import { get_default_device } from "./runtime.js";
+import { Tensor, wrap } from "./tensor.js";
+
+/** Typed arrays `torch.tensor` accepts, and the dtype each gives by default. */
+export type TypedArrayData =
+  | Float32Array
+  | Float64Array
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | Uint16Array
+  | Uint32Array
+  | BigInt64Array;
+
+/** What `torch.tensor` takes: a scalar, a typed array, or (nested) arrays of these. */
+export type TensorData =
+  number | boolean | bigint | TypedArrayData | readonly TensorData[];
+
+/** Options of {@link tensor}. */
+export type TensorOptions = CreationOptions;
+
+/**
+ * A tensor holding a copy of `data`. The dtype, unless given, is inferred as PyTorch infers it
+ * from Python data: all booleans → bool; all integers → int64; any other number → float32.
+ * Typed arrays keep their kind: Float32Array/Float64Array → float32, Int32Array (and narrower
+ * signed) → int32, Uint8Array → uint8, BigInt64Array/Uint32Array → int64.
+ *
+ * @example torch.tensor([[1, 2], [3, 4]]) // int64, shape [2, 2]
+ */
+export function tensor(
+  data: TensorData | Tensor,
+  options: TensorOptions = {},
+): Tensor {
+  const device = deviceCode(options.device ?? get_default_device());
+  if (data instanceof Tensor) {
+    // PyTorch copies (with a warning to prefer clone()); same here.
+    const copy = data.clone();
+    if (options.dtype === undefined || options.dtype === copy.dtype)
+      return copy;
+    try {
+      return copy.to(options.dtype);
+    } finally {
+      copy.dispose();
+    }
+  }
+  if (
+    data instanceof Float32Array &&
+    (options.dtype ?? "float32") === "float32"
+  ) {
+    return wrap(RawTensor.from_f32(data, Int32Array.of(data.length), device));
+  }
+  const { values, shape, dtype } = flatten(data);
+  return wrap(
+    RawTensor.from_f64(
+      values,
+      Int32Array.from(shape),
+      dtypeCode(options.dtype ?? dtype),
+      device,
+    ),
+  );
+}
+
+const TYPED_DTYPES: readonly [
+  abstract new (...args: never[]) => ArrayBufferView,
+  DType,
+][] = [
+  [Float32Array, "float32"],
+  [Float64Array, "float32"],
+  [Int8Array, "int32"],
+  [Int16Array, "int32"],
+  [Int32Array, "int32"],
+  [Uint8Array, "uint8"],
+  [Uint8ClampedArray, "uint8"],
+  [Uint16Array, "int32"],
+  [Uint32Array, "int64"],
+  [BigInt64Array, "int64"],
+];
+
+function typedDType(view: ArrayBufferView): DType | undefined {
+  return TYPED_DTYPES.find(([ctor]) => view instanceof ctor)?.[1];
+}
+
+function isSequence(x: unknown): x is ArrayLike<unknown> {
+  return (
+    Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView))
+  );
+}
+
+/** Flattens nested data into row-major float64 values, checking it is not ragged. */
+function flatten(data: TensorData): {
+  values: Float64Array;
+  shape: number[];
+  dtype: DType;
+} {
+  const shape: number[] = [];
+  for (let x: unknown = data; isSequence(x); x = x[0]) {
+    shape.push(x.length);
+    if (x.length === 0 || ArrayBuffer.isView(x)) break;
+  }
+  const values = new Float64Array(shape.reduce((a, b) => a * b, 1));
+  let pos = 0;
+  let allBool = true;
+  let allInt = true;
+  const typedKinds = new Set<DType>();
+  let plainLeaves = false;
+
+  const leaf = (v: unknown, d: number): void => {
+    if (typeof v === "boolean") {
+      values[pos++] = v ? 1 : 0;
+      return;
+    }
+    allBool = false;
+    if (typeof v === "bigint") {
+      values[pos++] = Number(v);
+    } else if (typeof v === "number") {
+      values[pos++] = v;
+      if (!Number.isInteger(v)) allInt = false;
+    } else if (isSequence(v)) {
+      throw new TorchError(
+        `expected a number at dim ${d} but got a sequence of length ${v.length}`,
+      );
+    } else {
+      throw new TorchError(
+        `new(): invalid data type '${v === null ? "null" : typeof v}'`,
+      );
+    }
+  };
+  const walk = (x: unknown, d: number): void => {
+    if (d === shape.length) {
+      plainLeaves = true;
+      leaf(x, d);
+      return;
+    }
+    if (!isSequence(x)) {
+      throw new TorchError(
+        `expected sequence of length ${shape[d]} at dim ${d} (got ${typeName(x)})`,
+      );
+    }
+    if (x.length !== shape[d]) {
+      throw new TorchError(
+        `expected sequence of length ${shape[d]} at dim ${d} (got ${x.length})`,
+      );
+    }
+    if (ArrayBuffer.isView(x)) {
+      if (d !== shape.length - 1) {
+        throw new TorchError(
+          `expected sequence of length ${shape[d]} at dim ${d} (got a typed array)`,
+        );
+      }
+      const kind = typedDType(x)!;
+      typedKinds.add(kind);
+      allBool = false;
+      if (kind !== "float32" && kind !== "int64") {
+        values.set(x as unknown as ArrayLike<number>, pos);
+        pos += x.length;
+        return;
+      }
+      for (let i = 0; i < x.length; i++) {
+        const v = Number(x[i]);
+        values[pos++] = v;
+        if (kind === "float32") allInt = false;
+      }
+      return;
+    }
+    for (let i = 0; i < x.length; i++) walk(x[i], d + 1);
+  };
+  walk(data, 0);
+
+  let dtype: DType;
+  if (typedKinds.size === 1 && !plainLeaves) dtype = [...typedKinds][0]!;
+  else if (values.length === 0) dtype = "float32";
+  else if (allBool) dtype = "bool";
+  else dtype = allInt ? "int64" : "float32";
+  return { values, shape, dtype };
+}
+
+function typeName(x: unknown): string {
+  return x === null
+    ? "null"
+    : typeof x === "object"
+      ? (x.constructor?.name ?? "object")
+      : typeof x;
+}
+
+function deviceOf(options: CreationOptions): number {
+  return deviceCode(options.device ?? get_default_device());
+}
+
+/** The dtype PyTorch gives `full` for a fill value: bool, int64 for integers, else float32. */
+function scalarDType(value: number | boolean): DType {
+  if (typeof value === "boolean") return "bool";
+  return Number.isInteger(value) ? "int64" : "float32";
+}
+
+/** A tensor of zeros (float32 unless `dtype`): `torch.zeros(2, 3)`, `torch.zeros([2, 3], { dtype })`. */
+export function zeros(...args: SizeArgs<CreationOptions>): Tensor {
+  const [sizes, options] = parseSizeArgs<CreationOptions>("zeros", args);
+  return fullOf(sizes, 0, options.dtype ?? "float32", options);
+}
+
+/** A tensor of ones (float32 unless `dtype`). */
+export function ones(...args: SizeArgs<CreationOptions>): Tensor {
+  const [sizes, options] = parseSizeArgs<CreationOptions>("ones", args);
+  return fullOf(sizes, 1, options.dtype ?? "float32", options);
+}
+
+/** A tensor filled with `fill_value`; the dtype follows the value (bool, int64, float32) unless given. */
+export function full(
+  size: Shape,
+  fill_value: number | boolean,
+  options: CreationOptions = {},
+): Tensor {
+  const sizes = checkInts("full", "size", Array.from(size));
+  if (typeof fill_value !== "number" && typeof fill_value !== "boolean") {
+    throw new TorchError(
+      `full(): argument 'fill_value' must be Number, not ${typeName(fill_value)}`,
+    );
+  }
+  return fullOf(
+    sizes,
+    Number(fill_value),
+    options.dtype ?? scalarDType(fill_value),
+    options,
+  );
+}
+
+function fullOf(
+  sizes: number[],
+  value: number,
+  dtype: DType,
+  options: CreationOptions,
+): Tensor {
+  return wrap(
+    RawTensor.full(
+      Int32Array.from(sizes),
+      value,
+      dtypeCode(dtype),
+      deviceOf(options),
+    ),
+  );
+}
+
+/**
+ * Values from `start` (default 0) up to but excluding `end`, `step` apart (default 1):
+ * `arange(5)`, `arange(1, 4)`, `arange(0, 1, 0.25)`. int64 when all arguments are integers, else
+ * float32 (unless `dtype`).
+ */
+export function arange(end: number, options?: CreationOptions): Tensor;
+export function arange(
+  start: number,
+  end: number,
+  options?: CreationOptions,
+): Tensor;
+export function arange(
+  start: number,
+  end: number,
+  step: number,
+  options?: CreationOptions,
+): Tensor;
+export function arange(
+  ...args: (number | CreationOptions | undefined)[]
+): Tensor {
+  const last = args[args.length - 1];
+  const options = (
+    typeof last === "object" ? args.pop() : {}
+  ) as CreationOptions;
+  while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
+  if (
+    args.length < 1 ||
+    args.length > 3 ||
+    args.some((a) => typeof a !== "number")
+  ) {
+    throw new TorchError(
+      "arange() received an invalid combination of arguments: expected (end), (start, end) or (start, end, step) numbers",
+    );
+  }
+  const nums = args as number[];
+  const [start, end, step] =
+    nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];
+  const dtype =
+    options.dtype ??
+    ([start, end, step].every(Number.isInteger) ? "int64" : "float32");
+  return wrap(
+    RawTensor.arange(start, end, step, dtypeCode(dtype), deviceOf(options)),
+  );
+}
+
+/** Uniform random numbers in [0, 1) (seeded by {@link manual_seed}): `rand(2, 3)`, `rand([2, 3])`. */
+export function rand(...args: SizeArgs<CreationOptions>): Tensor {
+  const [sizes, options] = parseSizeArgs<CreationOptions>("rand", args);
+  return wrap(
+    RawTensor.rand(
+      Int32Array.from(sizes),
+      dtypeCode(options.dtype ?? "float32"),
+      deviceOf(options),
+    ),
+  );
+}
+
+/** Standard normal random numbers (seeded by {@link manual_seed}): `randn(2, 3)`, `randn([2, 3])`. */
+export function randn(...args: SizeArgs<CreationOptions>): Tensor {
+  const [sizes, options] = parseSizeArgs<CreationOptions>("randn", args);
+  return wrap(
+    RawTensor.randn(
+      Int32Array.from(sizes),
+      dtypeCode(options.dtype ?? "float32"),
+      deviceOf(options),
+    ),
+  );
+}
+
+/** Seeds the random generator; the same seed gives the same numbers on every device. */
+export function manual_seed(seed: number): void {
+  checkInts("manual_seed", "seed", [seed]);
+  coreManualSeed(seed);
+}

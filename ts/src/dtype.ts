@@ -1,0 +1,92 @@
+/**
+ * Dtypes and devices: the names users write and the integer codes the wasm core takes.
+ *
+ * A dtype is its PyTorch name as a string (`torch.float32 === "float32"`), so `{ dtype: "int32" }`
+ * and `{ dtype: torch.int32 }` are the same thing. Codes follow docs/core-api.md.
+ *
+ * @module
+ */
+
+import { DTypeError, DeviceError } from "./errors.js";
+
+/** The dtypes webtorch supports (int64 is stored as checked 32-bit; see docs/dtypes.md). */
+export type DType = "float32" | "int32" | "int64" | "uint8" | "bool";
+
+/** 32-bit floating point, the default dtype. */
+export const float32 = "float32" satisfies DType;
+/** Alias of {@link float32}, as in PyTorch. */
+export const float = "float32" satisfies DType;
+/** 32-bit signed integer. */
+export const int32 = "int32" satisfies DType;
+/** Alias of {@link int32}, as in PyTorch. */
+export const int = "int32" satisfies DType;
+/** 64-bit signed integer in the API; stored as 32 bits, with range checks. */
+export const int64 = "int64" satisfies DType;
+/** Alias of {@link int64}, as in PyTorch. */
+export const long = "int64" satisfies DType;
+/** 8-bit unsigned integer. */
+export const uint8 = "uint8" satisfies DType;
+/** Boolean (stored as one byte per element on the CPU, 32 bits on the GPU). */
+export const bool = "bool" satisfies DType;
+
+/** The device names: WebGPU or the CPU fallback backend. */
+export type Device = "webgpu" | "cpu";
+
+const DTYPE_CODES: Record<DType, number> = {
+  float32: 0,
+  int32: 1,
+  int64: 2,
+  uint8: 3,
+  bool: 4,
+};
+const DTYPES_BY_CODE: readonly DType[] = [
+  "float32",
+  "int32",
+  "int64",
+  "uint8",
+  "bool",
+];
+const DEVICES_BY_CODE: readonly Device[] = ["cpu", "webgpu"];
+
+/** The core's code for `dtype`; throws a {@link DTypeError} for a name webtorch does not know. */
+export function dtypeCode(dtype: DType): number {
+  const code = (DTYPE_CODES as Record<string, number | undefined>)[dtype];
+  if (code === undefined) {
+    throw new DTypeError(
+      `unsupported dtype '${String(dtype)}' (expected one of ${DTYPES_BY_CODE.join(", ")})`,
+    );
+  }
+  return code;
+}
+
+/** The dtype name of a core dtype code. */
+export function dtypeFromCode(code: number): DType {
+  const dtype = DTYPES_BY_CODE[code];
+  if (dtype === undefined)
+    throw new DTypeError(`the core returned an unknown dtype code ${code}`);
+  return dtype;
+}
+
+/** The core's code for `device`; throws a {@link DeviceError} for an unknown name. */
+export function deviceCode(device: Device): number {
+  const code = DEVICES_BY_CODE.indexOf(device);
+  if (code < 0) {
+    throw new DeviceError(
+      `Expected one of cpu, webgpu device type at start of device string: ${String(device)}`,
+    );
+  }
+  return code;
+}
+
+/** The device name of a core device code. */
+export function deviceFromCode(code: number): Device {
+  const device = DEVICES_BY_CODE[code];
+  if (device === undefined)
+    throw new DeviceError(`the core returned an unknown device code ${code}`);
+  return device;
+}
+
+/** Whether `dtype` is a floating-point dtype (`torch.is_floating_point`). */
+export function isFloatingPoint(dtype: DType): boolean {
+  return dtype === "float32";
+}

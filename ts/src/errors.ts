@@ -1,0 +1,64 @@
+/**
+ * The error classes webtorch throws.
+ *
+ * The wasm core throws these too: at init the TS layer hands each constructor to the core with
+ * `register_error_class`, so an error raised in Rust arrives in JS as, say, a real `ShapeError`
+ * that `instanceof` recognises. Messages follow PyTorch's wording where PyTorch has one.
+ *
+ * @module
+ */
+
+/** The base class of every error webtorch throws on bad input (PyTorch's `RuntimeError`). */
+export class TorchError extends Error {
+  // NOTE: the name lives on the prototype, not in an instance field, so that it is already set
+  // while `Error`'s constructor formats `stack` ("ShapeError: …"); spelled out so that
+  // minifiers renaming classes cannot change it.
+  static {
+    this.prototype.name = "TorchError";
+  }
+}
+
+/** Shapes that do not fit together: broadcasting, matmul, reshape, view, expand. */
+export class ShapeError extends TorchError {
+  static {
+    this.prototype.name = "ShapeError";
+  }
+}
+
+/** An operation that does not support a tensor's dtype, or dtypes that cannot be combined. */
+export class DTypeError extends TorchError {
+  static {
+    this.prototype.name = "DTypeError";
+  }
+}
+
+/** A dimension or index out of range (PyTorch's `IndexError`). */
+export class IndexError extends TorchError {
+  static {
+    this.prototype.name = "IndexError";
+  }
+}
+
+/** A device that is unavailable, lost, or mixed with another in one operation. */
+export class DeviceError extends TorchError {
+  static {
+    this.prototype.name = "DeviceError";
+  }
+}
+
+/** A buffer allocation the device refused. */
+export class OutOfMemoryError extends TorchError {
+  static {
+    this.prototype.name = "OutOfMemoryError";
+  }
+}
+
+/** Every error class by the kind name the core uses in `register_error_class`. */
+export const ERROR_CLASSES = {
+  TorchError,
+  ShapeError,
+  DTypeError,
+  IndexError,
+  DeviceError,
+  OutOfMemoryError,
+} as const;

@@ -1,0 +1,58 @@
+/**
+ * webtorch: PyTorch's API for JavaScript and TypeScript, computed on WebGPU.
+ *
+ * ```ts
+ * import * as torch from "webtorch";
+ * const y = torch.randn(2, 3).matmul(torch.ones(3, 4)).relu().sum();
+ * console.log(await y.item());
+ * ```
+ *
+ * Importing this module loads the wasm core and picks the device (top-level `await`): WebGPU when
+ * an adapter exists, else the CPU backend; `torch.init({ device: "cpu" })` switches.
+ *
+ * @packageDocumentation
+ */
+
+import { init } from "./runtime.js";
+import "./elementwise.js"; // installs the elementwise Tensor methods
+
+export {
+  init,
+  get_default_device,
+  type DeviceRequest,
+  type InitOptions,
+} from "./runtime.js";
+export * from "./errors.js";
+export {
+  type DType,
+  type Device,
+  float32,
+  float,
+  int32,
+  int,
+  int64,
+  long,
+  uint8,
+  bool,
+} from "./dtype.js";
+export type { CreationOptions, ReduceOptions, Shape } from "./args.js";
+export {
+  UNARY_OPS,
+  BINARY_OPS,
+  type UnaryOp,
+  type BinaryOp,
+} from "./opnames.js";
+export {
+  Tensor,
+  type TypedArray,
+  type Scalar,
+  type NestedList,
+  type AlphaOptions,
+} from "./tensor.js";
+export * from "./ops.js";
+export * from "./creation.js";
+export * from "./reductions.js";
+export * as webgpu from "./webgpu.js";
+export * as _C from "./internal.js";
+
+await init();

@@ -1,0 +1,24 @@
+/**
+ * `torch._C`: a window onto the wasm core for webtorch's own tests and tools (like PyTorch's
+ * `torch._C`). Not a stable API.
+ *
+ * @module
+ */
+
+import { core } from "./runtime.js";
+
+/** Every op-table row name of the core, in id order. */
+export function op_names(): string[] {
+  return core.op_names();
+}
+
+/** The arity (1 or 2) of an op-table row by name; -1 when the core has no such row. */
+export function op_arity(name: string): number {
+  const id = core.op_id(name);
+  return id < 0 ? -1 : core.op_arity(id);
+}
+
+/** The WebGPU adapter's description and limits, or `null` on the CPU backend. */
+export function adapter_info(): unknown {
+  return core.adapter_info();
+}

@@ -1,0 +1,299 @@
+/**
+ * Reductions beyond `sum`/`mean`: `prod`, `amax`/`amin`, `max`/`min` (all elements, or values +
+ * indices along a dim), `argmax`/`argmin`, `all`/`any`, `count_nonzero`, `var`/`std`,
+ * `logsumexp` and `norm` — as `torch.*` functions and `Tensor` methods (declared here, merged
+ * into the `Tensor` interface and installed on its prototype). Each is one core call.
+ *
+ * @module
+ */
+
+import type { RawTensor } from "./wasm/webtorch_core.js";
+import { type ReduceOptions, type Shape, checkInts, parseReduceArgs } from "./args.js";
+import { Tensor, binary, checkTensor, wrap } from "./tensor.js";
+
+/** `t.max(dim)` / `t.min(dim)`: PyTorch's named tuple, as a `[values, indices]` pair with names. */
+export type ValuesIndices = [Tensor, Tensor] & {
+  /** The extreme values along the dim. */
+  readonly values: Tensor;
+  /** Their indices along the dim (int64; the first occurrence, NaN counting as the extreme). */
+  readonly indices: Tensor;
+};
+
+/** Options of `argmax`/`argmin`: one dim (the flattened tensor when absent). */
+export interface ArgReduceOptions {
+  /** The dim to reduce; absent: the index into the flattened tensor. */
+  dim?: number;
+  /** Keep the reduced dim (every dim, without `dim`) with size 1. Default `false`. */
+  keepdim?: boolean;
+}
+
+/** Options of `var`/`std`. */
+export interface VarOptions extends ReduceOptions {
+  /** Divide by `N - correction` (default 1, Bessel's correction). */
+  correction?: number;
+  /** Legacy spelling: `true` is correction 1, `false` correction 0. */
+  unbiased?: boolean;
+}
+
+/** Options of `norm`. */
+export interface NormOptions extends ReduceOptions {
+  /** The order: 2 (default), 1, `Infinity`, `-Infinity`, 0 (count of nonzeros) or any p. */
+  p?: number | "fro";
+}
+
+declare module "./tensor.js" {
+  interface Tensor {
+    /** Product over `dim` (all dims when absent); integers and bools multiply in int64. */
+    prod(options?: ReduceOptions): Tensor;
+    prod(dim: number | Shape, keepdim?: boolean): Tensor;
+    /** Largest value over `dim` (all dims when absent); NaN propagates. */
+    amax(options?: ReduceOptions): Tensor;
+    amax(dim: number | Shape, keepdim?: boolean): Tensor;
+    /** Smallest value over `dim` (all dims when absent); NaN propagates. */
+    amin(options?: ReduceOptions): Tensor;
+    amin(dim: number | Shape, keepdim?: boolean): Tensor;
+    /**
+     * `t.max()`: the largest element; `t.max(dim, keepdim)`: `[values, indices]` along `dim`;
+     * `t.max(other)`: `torch.maximum(t, other)`.
+     */
+    max(): Tensor;
+    max(dim: number, keepdim?: boolean): ValuesIndices;
+    max(options: { dim: number; keepdim?: boolean }): ValuesIndices;
+    max(other: Tensor): Tensor;
+    /** The smallest element, `[values, indices]` along `dim`, or `torch.minimum(t, other)`. */
+    min(): Tensor;
+    min(dim: number, keepdim?: boolean): ValuesIndices;
+    min(options: { dim: number; keepdim?: boolean }): ValuesIndices;
+    min(other: Tensor): Tensor;
+    /** Index of the largest element (first occurrence; NaN counts as largest), as int64. */
+    argmax(options?: ArgReduceOptions): Tensor;
+    argmax(dim?: number, keepdim?: boolean): Tensor;
+    /** Index of the smallest element (first occurrence; NaN counts as smallest), as int64. */
+    argmin(options?: ArgReduceOptions): Tensor;
+    argmin(dim?: number, keepdim?: boolean): Tensor;
+    /** Whether every element over `dim` is nonzero (bool; uint8 for uint8 inputs). */
+    all(options?: ReduceOptions): Tensor;
+    all(dim: number | Shape, keepdim?: boolean): Tensor;
+    /** Whether any element over `dim` is nonzero (bool; uint8 for uint8 inputs). */
+    any(options?: ReduceOptions): Tensor;
+    any(dim: number | Shape, keepdim?: boolean): Tensor;
+    /** The number of nonzero elements over `dim` (all dims when absent), as int64. */
+    count_nonzero(dim?: number | Shape): Tensor;
+    /** Variance over `dim`, divided by `N - correction` (default 1). Floating point only. */
+    var(options?: VarOptions): Tensor;
+    var(dim: number | Shape | null, options?: VarOptions): Tensor;
+    /** Standard deviation over `dim` (`sqrt(var)`). Floating point only. */
+    std(options?: VarOptions): Tensor;
+    std(dim: number | Shape | null, options?: VarOptions): Tensor;
+    /** `log(sum(exp(t), dim))`, computed stably (the max is subtracted first). */
+    logsumexp(dim: number | Shape, keepdim?: boolean): Tensor;
+    /** The vector p-norm over `dim` (all dims when absent); floating point only. */
+    norm(options?: NormOptions): Tensor;
+    norm(p: number | "fro", dim?: number | Shape | null, keepdim?: boolean): Tensor;
+  }
+}
+
+function pair(raws: RawTensor[]): ValuesIndices {
+  const [values, indices] = raws.map(wrap) as [Tensor, Tensor];
+  return Object.assign([values, indices] as [Tensor, Tensor], { values, indices });
+}
+
+type ReduceArg = number | Shape | ReduceOptions | undefined;
+
+function extreme(
+  fn: "max" | "min",
+  t: Tensor,
+  dim: number | Tensor | { dim: number; keepdim?: boolean } | undefined,
+  keepdim: boolean | undefined,
+): Tensor | ValuesIndices {
+  if (dim === undefined) return wrap(fn === "max" ? t._raw.max_all() : t._raw.min_all());
+  if (dim instanceof Tensor) return binary(fn === "max" ? "maximum" : "minimum", t, dim);
+  if (typeof dim === "object") {
+    keepdim ??= dim.keepdim;
+    dim = dim.dim;
+  }
+  const [d] = checkInts(fn, "dim", [dim]);
+  const keep = keepdim ?? false;
+  return pair(fn === "max" ? t._raw.max_dim(d!, keep) : t._raw.min_dim(d!, keep));
+}
+
+function argExtreme(
+  fn: "argmax" | "argmin",
+  t: Tensor,
+  dim: number | ArgReduceOptions | undefined,
+  keepdim: boolean | undefined,
+): Tensor {
+  if (typeof dim === "object") {
+    keepdim ??= dim.keepdim;
+    dim = dim.dim;
+  }
+  const d = dim === undefined || dim === null ? undefined : checkInts(fn, "dim", [dim])[0];
+  const keep = keepdim ?? false;
+  return wrap(fn === "argmax" ? t._raw.argmax(d, keep) : t._raw.argmin(d, keep));
+}
+
+function varArgs(
+  fn: string,
+  dim: number | Shape | VarOptions | null | undefined,
+  options: VarOptions | undefined,
+): [Int32Array, number, boolean] {
+  let opts: VarOptions = options ?? {};
+  let d: number | Shape | undefined;
+  if (dim !== null && typeof dim === "object" && !Array.isArray(dim)) {
+    opts = { ...(dim as VarOptions), ...opts };
+    d = opts.dim;
+  } else {
+    d = (dim ?? undefined) as number | Shape | undefined;
+  }
+  const [dims, keep] = parseReduceArgs(fn, d, opts.keepdim);
+  const correction = opts.correction ?? (opts.unbiased === false ? 0 : 1);
+  return [dims, correction, keep];
+}
+
+function normArgs(
+  p: number | "fro" | NormOptions | undefined,
+  dim: number | Shape | null | undefined,
+  keepdim: boolean | undefined,
+): [number, Int32Array, boolean] {
+  let order: number | "fro" | undefined;
+  if (p !== undefined && typeof p === "object") {
+    order = p.p;
+    dim = p.dim;
+    keepdim ??= p.keepdim;
+  } else {
+    order = p;
+  }
+  const [dims, keep] = parseReduceArgs("norm", dim ?? undefined, keepdim);
+  return [order === undefined || order === "fro" ? 2 : order, dims, keep];
+}
+
+type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
+const proto = Tensor.prototype as unknown as Methods;
+
+for (const fn of ["prod", "amax", "amin", "all", "any"] as const) {
+  proto[fn] = function (this: Tensor, dim?: ReduceArg, keepdim?: boolean): Tensor {
+    const [dims, keep] = parseReduceArgs(fn, dim, keepdim);
+    return wrap(this._raw[fn](dims, keep));
+  };
+}
+proto.max = function (this: Tensor, dim?: number | Tensor, keepdim?: boolean) {
+  return extreme("max", this, dim, keepdim);
+};
+proto.min = function (this: Tensor, dim?: number | Tensor, keepdim?: boolean) {
+  return extreme("min", this, dim, keepdim);
+};
+proto.argmax = function (this: Tensor, dim?: number | ArgReduceOptions, keepdim?: boolean) {
+  return argExtreme("argmax", this, dim, keepdim);
+};
+proto.argmin = function (this: Tensor, dim?: number | ArgReduceOptions, keepdim?: boolean) {
+  return argExtreme("argmin", this, dim, keepdim);
+};
+proto.count_nonzero = function (this: Tensor, dim?: number | Shape): Tensor {
+  const [dims] = parseReduceArgs("count_nonzero", dim, undefined);
+  return wrap(this._raw.count_nonzero(dims));
+};
+proto.var = function (this: Tensor, dim?: number | Shape | VarOptions | null, options?: VarOptions) {
+  const [dims, correction, keep] = varArgs("var", dim, options);
+  return wrap(this._raw.var(dims, correction, keep));
+};
+proto.std = function (this: Tensor, dim?: number | Shape | VarOptions | null, options?: VarOptions) {
+  const [dims, correction, keep] = varArgs("std", dim, options);
+  return wrap(this._raw.std(dims, correction, keep));
+};
+proto.logsumexp = function (this: Tensor, dim: number | Shape, keepdim?: boolean): Tensor {
+  const [dims, keep] = parseReduceArgs("logsumexp", dim, keepdim);
+  return wrap(this._raw.logsumexp(dims, keep));
+};
+proto.norm = function (
+  this: Tensor,
+  p?: number | "fro" | NormOptions,
+  dim?: number | Shape | null,
+  keepdim?: boolean,
+): Tensor {
+  const [order, dims, keep] = normArgs(p, dim, keepdim);
+  return wrap(this._raw.norm(order, dims, keep));
+};
+
+// ---- torch.* functions ----
+
+/** Product over `dim` (all dims when absent). See {@link Tensor.prod}. */
+export function prod(input: Tensor, dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
+  return checkTensor("prod", "input", input).prod(dim as number, keepdim);
+}
+
+/** Largest value over `dim`. See {@link Tensor.amax}. */
+export function amax(input: Tensor, dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
+  return checkTensor("amax", "input", input).amax(dim as number, keepdim);
+}
+
+/** Smallest value over `dim`. See {@link Tensor.amin}. */
+export function amin(input: Tensor, dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
+  return checkTensor("amin", "input", input).amin(dim as number, keepdim);
+}
+
+/** `torch.max(t)`, `torch.max(t, dim, keepdim)` (values, indices) or `torch.max(t, other)`. */
+export function max(input: Tensor): Tensor;
+export function max(input: Tensor, dim: number, keepdim?: boolean): ValuesIndices;
+export function max(input: Tensor, other: Tensor): Tensor;
+export function max(input: Tensor, dim?: number | Tensor, keepdim?: boolean): Tensor | ValuesIndices {
+  return extreme("max", checkTensor("max", "input", input), dim, keepdim);
+}
+
+/** `torch.min(t)`, `torch.min(t, dim, keepdim)` (values, indices) or `torch.min(t, other)`. */
+export function min(input: Tensor): Tensor;
+export function min(input: Tensor, dim: number, keepdim?: boolean): ValuesIndices;
+export function min(input: Tensor, other: Tensor): Tensor;
+export function min(input: Tensor, dim?: number | Tensor, keepdim?: boolean): Tensor | ValuesIndices {
+  return extreme("min", checkTensor("min", "input", input), dim, keepdim);
+}
+
+/** Index of the largest element. See {@link Tensor.argmax}. */
+export function argmax(input: Tensor, dim?: number | ArgReduceOptions, keepdim?: boolean): Tensor {
+  return argExtreme("argmax", checkTensor("argmax", "input", input), dim, keepdim);
+}
+
+/** Index of the smallest element. See {@link Tensor.argmin}. */
+export function argmin(input: Tensor, dim?: number | ArgReduceOptions, keepdim?: boolean): Tensor {
+  return argExtreme("argmin", checkTensor("argmin", "input", input), dim, keepdim);
+}
+
+/** Whether every element is nonzero. See {@link Tensor.all}. */
+export function all(input: Tensor, dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
+  return checkTensor("all", "input", input).all(dim as number, keepdim);
+}
+
+/** Whether any element is nonzero. See {@link Tensor.any}. */
+export function any(input: Tensor, dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
+  return checkTensor("any", "input", input).any(dim as number, keepdim);
+}
+
+/** The number of nonzero elements over `dim`. See {@link Tensor.count_nonzero}. */
+export function count_nonzero(input: Tensor, dim?: number | Shape): Tensor {
+  return checkTensor("count_nonzero", "input", input).count_nonzero(dim);
+}
+
+/** Variance. See {@link Tensor.var}. */
+function var_(input: Tensor, dim?: number | Shape | VarOptions | null, options?: VarOptions): Tensor {
+  return checkTensor("var", "input", input).var(dim as number, options);
+}
+export { var_ as var };
+
+/** Standard deviation. See {@link Tensor.std}. */
+export function std(input: Tensor, dim?: number | Shape | VarOptions | null, options?: VarOptions): Tensor {
+  return checkTensor("std", "input", input).std(dim as number, options);
+}
+
+/** `log(sum(exp(input), dim))`, stably. See {@link Tensor.logsumexp}. */
+export function logsumexp(input: Tensor, dim: number | Shape, keepdim?: boolean): Tensor {
+  return checkTensor("logsumexp", "input", input).logsumexp(dim, keepdim);
+}
+
+/** The vector p-norm (`torch.norm(input, p, dim, keepdim)`). See {@link Tensor.norm}. */
+export function norm(
+  input: Tensor,
+  p?: number | "fro" | NormOptions,
+  dim?: number | Shape | null,
+  keepdim?: boolean,
+): Tensor {
+  return checkTensor("norm", "input", input).norm(p as number, dim, keepdim);
+}

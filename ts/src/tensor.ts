@@ -1,0 +1,410 @@
+/**
+ * `Tensor`: a handle to a core `RawTensor` plus its cached shape, dtype and device.
+ *
+ * Every method is one call into the core (math lives in Rust); this file only handles arguments
+ * (scalars, dims, options) the way PyTorch does. Results are lazy on the core's side; reading
+ * (`toArray`, `item`, `tolist`) is asynchronous and flushes pending GPU work.
+ *
+ * @module
+ */
+
+import type { RawTensor } from "./wasm/webtorch_core.js";
+import { IndexError, TorchError } from "./errors.js";
+import {
+  type DType,
+  type Device,
+  dtypeCode,
+  dtypeFromCode,
+  deviceFromCode,
+} from "./dtype.js";
+import {
+  type ReduceOptions,
+  type Shape,
+  checkInts,
+  parseDimArgs,
+  parseReduceArgs,
+} from "./args.js";
+import type { BinaryOp, UnaryOp } from "./opnames.js";
+import { opId } from "./runtime.js";
+
+// `using t = …` needs Symbol.dispose; older runtimes get the registered symbol TS falls back to.
+(Symbol as { dispose?: symbol }).dispose ??= Symbol.for("Symbol.dispose");
+
+/** A value read back from a tensor: float32 → Float32Array, int32/int64 → Int32Array, uint8/bool → Uint8Array. */
+export type TypedArray = Float32Array | Int32Array | Uint8Array;
+
+/** A scalar operand of an elementwise op (booleans count as 1 and 0). */
+export type Scalar = number | boolean;
+
+/** Nested arrays as `tolist()` returns them (a bare number or boolean for a rank-0 tensor). */
+export type NestedList = number | boolean | NestedList[];
+
+/** Options of `add`/`sub`: `alpha` scales `other` first (`input + alpha * other`). */
+export interface AlphaOptions {
+  /** Multiplier of `other`. Default 1. */
+  alpha?: number;
+}
+
+/**
+ * A multi-dimensional array on a device (`"webgpu"` or `"cpu"`), like `torch.Tensor`.
+ *
+ * Create tensors with `torch.tensor`, `torch.zeros`, `torch.arange`, …; free them with
+ * {@link Tensor.dispose} or `using`. Views (`transpose`, `permute`, `view`, `expand`, …) share
+ * storage with their base.
+ */
+export class Tensor {
+  /** The size of each dim. */
+  readonly shape: readonly number[];
+  /** The element type. */
+  readonly dtype: DType;
+  /** Where the data lives. */
+  readonly device: Device;
+  #raw: RawTensor | null;
+
+  /** Wraps a core handle (taking ownership of it). Use `torch.tensor()` & co. to make tensors. */
+  constructor(raw: RawTensor) {
+    this.#raw = raw;
+    this.shape = Object.freeze(Array.from(raw.shape()));
+    this.dtype = dtypeFromCode(raw.dtype());
+    this.device = deviceFromCode(raw.device());
+  }
+
+  /** The core handle. Internal to webtorch; throws once the tensor is disposed. */
+  get _raw(): RawTensor {
+    if (this.#raw === null) throw new TorchError("Tensor has been disposed");
+    return this.#raw;
+  }
+
+  /** The number of dims (`t.ndim`, as PyTorch's property). */
+  get ndim(): number {
+    return this.shape.length;
+  }
+
+  /** The number of dims (PyTorch's `t.dim()`). */
+  dim(): number {
+    return this.shape.length;
+  }
+
+  /** The number of elements. */
+  numel(): number {
+    return this.shape.reduce((a, b) => a * b, 1);
+  }
+
+  /** The shape, or the size of one dim (negative dims count from the end). */
+  size(): readonly number[];
+  size(dim: number): number;
+  size(dim?: number): number | readonly number[] {
+    return dim === undefined
+      ? this.shape
+      : this.shape[wrapDim(dim, this.ndim)]!;
+  }
+
+  /** The strides in elements, or the stride of one dim. */
+  stride(): readonly number[];
+  stride(dim: number): number;
+  stride(dim?: number): number | readonly number[] {
+    const strides = Array.from(this._raw.strides());
+    return dim === undefined ? strides : strides[wrapDim(dim, this.ndim)]!;
+  }
+
+  /** Whether the elements are laid out densely in row-major order. */
+  is_contiguous(): boolean {
+    return this._raw.is_contiguous();
+  }
+
+  /** Whether the dtype is floating point. */
+  is_floating_point(): boolean {
+    return this.dtype === "float32";
+  }
+
+  // The elementwise methods (one per op-table row) are declared and installed in elementwise.ts.
+
+  // ---- reductions ----
+
+  /**
+   * Sum over `dim` (all dims when absent): `t.sum()`, `t.sum(1)`, `t.sum([0, 1], true)`,
+   * `t.sum({ dim: -1, keepdim: true })`.
+   */
+  sum(options?: ReduceOptions): Tensor;
+  sum(dim: number | Shape, keepdim?: boolean): Tensor;
+  sum(dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
+    const [dims, keep] = parseReduceArgs("sum", dim, keepdim);
+    return wrap(this._raw.sum(dims, keep));
+  }
+
+  /** Mean over `dim` (all dims when absent); floating-point inputs only, as in PyTorch. */
+  mean(options?: ReduceOptions): Tensor;
+  mean(dim: number | Shape, keepdim?: boolean): Tensor;
+  mean(dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
+    const [dims, keep] = parseReduceArgs("mean", dim, keepdim);
+    return wrap(this._raw.mean(dims, keep));
+  }
+
+  // ---- linear algebra ----
+
+  /** Matrix product with PyTorch's rules: 1-D·1-D, 2-D·2-D, batched with broadcasting. */
+  matmul(other: Tensor): Tensor {
+    return wrap(this._raw.matmul(checkTensor("matmul", "other", other)._raw));
+  }
+
+  // ---- shapes and views ----
+
+  /** The same data in a new shape (a view when possible, else a copy); one size may be -1. */
+  reshape(...shape: number[]): Tensor;
+  reshape(shape: Shape): Tensor;
+  reshape(...shape: (number | Shape)[]): Tensor {
+    return wrap(
+      this._raw.reshape(
+        Int32Array.from(parseDimArgs("reshape", "shape", shape)),
+      ),
+    );
+  }
+
+  /** A view with a new shape (throws if the strides do not allow one); one size may be -1. */
+  view(...shape: number[]): Tensor;
+  view(shape: Shape): Tensor;
+  view(...shape: (number | Shape)[]): Tensor {
+    return wrap(
+      this._raw.view(Int32Array.from(parseDimArgs("view", "size", shape))),
+    );
+  }
+
+  /** A view with dims `dim0` and `dim1` swapped. */
+  transpose(dim0: number, dim1: number): Tensor {
+    checkInts("transpose", "dim", [dim0, dim1]);
+    return wrap(this._raw.transpose(dim0, dim1));
+  }
+
+  /** A view with the dims reordered: `t.permute(2, 0, 1)` or `t.permute([2, 0, 1])`. */
+  permute(...dims: number[]): Tensor;
+  permute(dims: Shape): Tensor;
+  permute(...dims: (number | Shape)[]): Tensor {
+    return wrap(
+      this._raw.permute(Int32Array.from(parseDimArgs("permute", "dims", dims))),
+    );
+  }
+
+  /** The transpose of a tensor of at most 2 dims (a view; 0-D and 1-D come back as they are). */
+  t(): Tensor {
+    return wrap(this._raw.t());
+  }
+
+  /**
+   * A broadcast view with size-1 dims repeated (stride 0) and new leading dims; -1 keeps a size:
+   * `t.expand(3, -1)`, `t.expand([3, 4])`.
+   */
+  expand(...sizes: number[]): Tensor;
+  expand(sizes: Shape): Tensor;
+  expand(...sizes: (number | Shape)[]): Tensor {
+    const target = parseDimArgs("expand", "size", sizes);
+    // -1 keeps an existing dim's size (dims align from the right); the core checks the rest.
+    const lead = target.length - this.ndim;
+    const resolved = target.map((s, i) =>
+      s === -1 && i >= lead ? this.shape[i - lead]! : s,
+    );
+    return wrap(this._raw.expand(Int32Array.from(resolved)));
+  }
+
+  /** This tensor laid out densely in row-major order (shares storage when it already is). */
+  contiguous(): Tensor {
+    return wrap(this._raw.contiguous());
+  }
+
+  // ---- dtypes and copies ----
+
+  /** Converts to `dtype` (always a new tensor handle): `t.to("int32")`, `t.to({ dtype })`. */
+  to(dtype: DType | { dtype: DType }): Tensor {
+    const target = typeof dtype === "object" ? dtype.dtype : dtype;
+    return wrap(this._raw.to_dtype(dtypeCode(target)));
+  }
+  /** `to("float32")`. */
+  float(): Tensor {
+    return this.to("float32");
+  }
+  /** `to("int32")`. */
+  int(): Tensor {
+    return this.to("int32");
+  }
+  /** `to("int64")`. */
+  long(): Tensor {
+    return this.to("int64");
+  }
+  /** `to("bool")`. */
+  bool(): Tensor {
+    return this.to("bool");
+  }
+  /** `to("uint8")`. */
+  byte(): Tensor {
+    return this.to("uint8");
+  }
+
+  /** A copy with its own storage. */
+  clone(): Tensor {
+    return wrap(this._raw.clone());
+  }
+
+  // ---- reads ----
+
+  /** The values in row-major order as a typed array (flushes pending GPU work). */
+  async toArray(): Promise<TypedArray> {
+    return this._raw.read();
+  }
+
+  /** The only value of a one-element tensor (a boolean for bool tensors). */
+  async item(): Promise<number | boolean> {
+    const n = this.numel();
+    if (n !== 1)
+      throw new TorchError(
+        `a Tensor with ${n} elements cannot be converted to Scalar`,
+      );
+    const values = await this.toArray();
+    return this.dtype === "bool" ? values[0] !== 0 : values[0]!;
+  }
+
+  /** The values as nested arrays (a bare scalar for rank 0; booleans for bool tensors). */
+  async tolist(): Promise<NestedList> {
+    const values = await this.toArray();
+    const toScalar =
+      this.dtype === "bool" ? (v: number) => v !== 0 : (v: number) => v;
+    const shape = this.shape;
+    let pos = 0;
+    const build = (d: number): NestedList => {
+      if (d === shape.length) return toScalar(values[pos++]!);
+      const out: NestedList[] = [];
+      for (let i = 0; i < shape[d]!; i++) out.push(build(d + 1));
+      return out;
+    };
+    return build(0);
+  }
+
+  // ---- lifetime ----
+
+  /** Releases the handle; the storage returns to the pool when no view uses it. Idempotent. */
+  dispose(): void {
+    this.#raw?.free();
+    this.#raw = null;
+  }
+
+  /** Whether {@link dispose} has been called. */
+  get isDisposed(): boolean {
+    return this.#raw === null;
+  }
+
+  /** `using t = torch.ones(3)` disposes `t` at the end of the block. */
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** A one-line description (values need an `await`: use `tolist()`). */
+  toString(): string {
+    return `tensor(shape=[${this.shape.join(", ")}], dtype=${this.dtype}, device=${this.device})`;
+  }
+}
+
+/** Wraps a core handle returned by an op. */
+export function wrap(raw: RawTensor): Tensor {
+  return new Tensor(raw);
+}
+
+/** Throws PyTorch's TypeError wording unless `value` is a Tensor. */
+export function checkTensor(fn: string, arg: string, value: unknown): Tensor {
+  if (value instanceof Tensor) return value;
+  const kind =
+    value === null ? "null" : Array.isArray(value) ? "Array" : typeof value;
+  throw new TorchError(
+    `${fn}(): argument '${arg}' must be Tensor, not ${kind}`,
+  );
+}
+
+/** Applies a unary op-table row. */
+export function unary(op: UnaryOp, input: Tensor): Tensor {
+  return wrap(checkTensor(op, "input", input)._raw.unary(opId(op)));
+}
+
+/**
+ * Applies a binary op-table row to two operands, at least one a Tensor; a scalar on the left is
+ * passed as `reverse` (`torch.sub(2, t)` is `2 - t`). An integral number counts as a Python int,
+ * a boolean as a Python bool (JS cannot tell `2` from `2.0`).
+ */
+export function binary(
+  op: BinaryOp,
+  input: Tensor | Scalar,
+  other: Tensor | Scalar,
+): Tensor {
+  const id = opId(op);
+  if (input instanceof Tensor) {
+    if (other instanceof Tensor) return wrap(input._raw.binary(id, other._raw));
+    return scalarOp(id, input, checkScalar(op, "other", other), false);
+  }
+  if (other instanceof Tensor)
+    return scalarOp(id, other, checkScalar(op, "input", input), true);
+  return checkTensor(op, "input", input); // throws: two scalars
+}
+
+function scalarOp(
+  id: number,
+  t: Tensor,
+  value: Scalar,
+  reverse: boolean,
+): Tensor {
+  return wrap(
+    typeof value === "boolean"
+      ? t._raw.binary_scalar_bool(id, value, reverse)
+      : t._raw.binary_scalar(id, value, reverse),
+  );
+}
+
+/** `add`/`sub` with PyTorch's `alpha` (`input ± alpha * other`). */
+export function withAlpha(
+  op: "add" | "sub",
+  input: Tensor | Scalar,
+  other: Tensor | Scalar,
+  options: AlphaOptions = {},
+): Tensor {
+  const alpha = options.alpha ?? 1;
+  if (typeof alpha !== "number")
+    throw new TorchError(`${op}(): argument 'alpha' must be Number`);
+  if (alpha === 1) return binary(op, input, other);
+  if (!(input instanceof Tensor)) {
+    // `torch.sub(2, t, { alpha })`: 2 - alpha * t.
+    const scaled = checkTensor(op, "other", other).mul(alpha);
+    try {
+      return binary(op, input, scaled);
+    } finally {
+      scaled.dispose(); // the result keeps what it needs alive in the core
+    }
+  }
+  const id = opId(op);
+  if (other instanceof Tensor)
+    return wrap(input._raw.add_alpha(id, other._raw, alpha));
+  return wrap(
+    input._raw.add_alpha_scalar(
+      id,
+      Number(checkScalar(op, "other", other)),
+      alpha,
+    ),
+  );
+}
+
+function checkScalar(fn: string, arg: string, value: unknown): Scalar {
+  if (typeof value === "number" || typeof value === "boolean") return value;
+  const kind =
+    value === null ? "null" : Array.isArray(value) ? "Array" : typeof value;
+  throw new TorchError(
+    `${fn}(): argument '${arg}' must be Tensor or Number, not ${kind}`,
+  );
+}
+
+/** Wraps a possibly negative dim into `[0, ndim)`, with PyTorch's IndexError otherwise. */
+export function wrapDim(dim: number, ndim: number): number {
+  if (ndim === 0)
+    throw new IndexError(
+      `dimension specified as ${dim} but tensor has no dimensions`,
+    );
+  if (!Number.isInteger(dim) || dim < -ndim || dim >= ndim) {
+    throw new IndexError(
+      `Dimension out of range (expected to be in range of [${-ndim}, ${ndim - 1}], but got ${dim})`,
+    );
+  }
+  return dim < 0 ? dim + ndim : dim;
+}
