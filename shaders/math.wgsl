@@ -245,6 +245,30 @@ fn digamma_f32(x0: f32) -> f32 {
     return acc + log(x) - 0.5 / x - z * (0.083333333333 - z * (0.0083333333333 - z * 0.0039682539683));
 }
 
+// ψ'(x) (polygamma(1, x)): recurrence up to x >= 6, then the asymptotic series; reflection
+// ψ'(1 - x) + ψ'(x) = π² / sin²(πx) below 1/2.
+fn trigamma_f32(x0: f32) -> f32 {
+    if (isnan_f32(x0)) { return x0; }
+    var x = x0;
+    var acc = 0.0;
+    var sgn = 1.0;
+    if (x < 0.5) {
+        if (floor(x) == x) { return inf_like(1.0); }
+        let s = sincos_f32(PI * x, false);
+        acc = PI * PI / (s * s);
+        sgn = -1.0;
+        x = 1.0 - x;
+    }
+    var r = 0.0;
+    while (x < 6.0) {
+        r += 1.0 / (x * x);
+        x += 1.0;
+    }
+    let z = 1.0 / (x * x);
+    r += 1.0 / x + 0.5 * z + z / x * (0.16666666666666666 - z * (0.03333333333333333 - z * (0.023809523809523808 - z * 0.03333333333333333)));
+    return acc + sgn * r;
+}
+
 fn sigmoid_log_f32(x: f32) -> f32 { // logsigmoid
     if (isnan_f32(x)) { return x; }
     if (x >= 0.0) { return -log1p_f32(exp_f32(-x)); }
@@ -372,13 +396,13 @@ fn remainder_i32(a: i32, b: i32) -> i32 {
     return select(r, r + b, r != 0 && ((r < 0) != (b < 0)));
 }
 
+// PyTorch's div_floor for floats, step for step (so NaN/inf/signed-zero results agree).
 fn floor_divide_f32(a: f32, b: f32) -> f32 {
-    if (isinf_f32(a) && b != 0.0 && !isinf_f32(b) && !isnan_f32(b)) { return nan_like(a); } // PyTorch: ±inf // x is NaN
-    if (b == 0.0 || isnan_f32(a) || isnan_f32(b) || isinf_f32(a) || isinf_f32(b)) { return floor(a / b); }
-    // PyTorch's div_floor: (a - fmod(a, b)) / b, corrected so the result is the floor.
+    if (b == 0.0) { return a / b; }
     let m = fmod_f32(a, b);
     var d = (a - m) / b;
     if (m != 0.0 && ((b < 0.0) != (m < 0.0))) { d -= 1.0; }
+    if (d == 0.0) { return copysign_f32(0.0, a / b); }
     let f = floor(d);
     return select(f, f + 1.0, d - f > 0.5);
 }

@@ -74,11 +74,12 @@ fn autograd_grad_double_backward_hooks_and_modes() {
         let x = leaf(&[0.5, -1.0, 2.0], &[3], dev);
         // y = sum(x^3) : dy/dx = 3x^2, d2y/dx2 = 6x.
         let y = ag::sum(&ag::binary_scalar(&x, Op::Pow, 3.0, false, ScalarKind::Int).unwrap(), &[], false).unwrap();
-        let g = autograd::grad(&[y], &[x.clone()], &[None], true, true, false).unwrap().remove(0).unwrap();
+        let g = autograd::grad(&[y], std::slice::from_ref(&x), &[None], true, true, false).unwrap().remove(0).unwrap();
         assert_close(&values(&g), &[0.75, 3.0, 12.0], 1e-5, 1e-5, "first");
         assert!(g.requires_grad(), "create_graph keeps a graph");
         let gg = ag::sum(&g, &[], false).unwrap();
-        let h = autograd::grad(&[gg], &[x.clone()], &[None], false, false, false).unwrap().remove(0).unwrap();
+        let h =
+            autograd::grad(&[gg], std::slice::from_ref(&x), &[None], false, false, false).unwrap().remove(0).unwrap();
         assert_close(&values(&h), &[3.0, -6.0, 12.0], 1e-5, 1e-5, "second");
         assert!(x.grad().is_none(), "autograd.grad does not accumulate");
         // Hooks see and may replace gradients.

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use common::devices;
 use serde_json::Value;
+use webtorch::autograd::{self, ops as ag};
 use webtorch::dtype::ScalarKind;
 use webtorch::{DType, Device, Error, ErrorKind, Op, Tensor};
 
@@ -46,20 +47,33 @@ enum Arg {
     S(f64, ScalarKind),
 }
 
-fn build(spec: &Value, dev: Device) -> webtorch::Result<Arg> {
+/// An input as the spec describes it; with `leaves`, float inputs are built from a base tensor
+/// that requires grad (pushed to `leaves`, `None` for other inputs) and then viewed.
+fn build(spec: &Value, dev: Device, leaves: Option<&mut Vec<Option<Tensor>>>) -> webtorch::Result<Arg> {
     if let Some(s) = spec.get("scalar") {
+        if let Some(l) = leaves {
+            l.push(None);
+        }
         let kind = if s.is_boolean() { ScalarKind::Bool } else { ScalarKind::of(num(s)) };
         return Ok(Arg::S(num(s), kind));
     }
     let data: Vec<f64> = spec["data"].as_array().unwrap().iter().map(num).collect();
     let mut t = Tensor::from_f64(&data, &usizes(&spec["shape"]), dtype(spec["dtype"].as_str().unwrap()), dev)?;
+    if let Some(l) = leaves {
+        if t.dtype.is_float() {
+            t.set_requires_grad(true)?;
+            l.push(Some(t.clone()));
+        } else {
+            l.push(None);
+        }
+    }
     for step in spec.get("view").and_then(|v| v.as_array()).into_iter().flatten() {
         let (name, a) = (step[0].as_str().unwrap(), &step[1]);
         t = match name {
-            "transpose" => t.transpose(a[0].as_i64().unwrap(), a[1].as_i64().unwrap())?,
-            "permute" => t.permute(&ints(a))?,
-            "expand" => t.expand(&ints(a))?,
-            "t" => t.t()?,
+            "transpose" => ag::transpose(&t, a[0].as_i64().unwrap(), a[1].as_i64().unwrap())?,
+            "permute" => ag::permute(&t, &ints(a))?,
+            "expand" => ag::expand(&t, &ints(a))?,
+            "t" => ag::t(&t)?,
             _ => panic!("view step {name}"),
         };
     }
@@ -98,11 +112,14 @@ fn opt_dtype(args: &Value, default: DType) -> DType {
     args.get("dtype").and_then(|d| d.as_str()).map_or(default, dtype)
 }
 
-fn run_case(case: &Value, dev: Device) -> webtorch::Result<Tensor> {
+/// Runs a case through the differentiable ops; with `leaves`, float inputs require grad.
+fn run_case(case: &Value, dev: Device, mut leaves: Option<&mut Vec<Option<Tensor>>>) -> webtorch::Result<Tensor> {
     let op = case["op"].as_str().unwrap();
     let args = &case["args"];
-    let inputs: Vec<Arg> =
-        case["inputs"].as_array().unwrap().iter().map(|s| build(s, dev)).collect::<webtorch::Result<_>>()?;
+    let mut inputs: Vec<Arg> = vec![];
+    for spec in case["inputs"].as_array().unwrap() {
+        inputs.push(build(spec, dev, leaves.as_deref_mut())?);
+    }
     let t0 = || match &inputs[0] {
         Arg::T(t) => t,
         Arg::S(..) => panic!("{op}: scalar first operand of a unary op"),
@@ -141,33 +158,33 @@ fn run_case(case: &Value, dev: Device) -> webtorch::Result<Tensor> {
             };
             let keep = args.get("keepdim").and_then(|k| k.as_bool()).unwrap_or(false);
             if op == "sum" {
-                t0().sum(&dims, keep)
+                ag::sum(t0(), &dims, keep)
             } else {
-                t0().mean(&dims, keep)
+                ag::mean(t0(), &dims, keep)
             }
         }
         "matmul" => match (&inputs[0], &inputs[1]) {
-            (Arg::T(a), Arg::T(b)) => a.matmul(b),
+            (Arg::T(a), Arg::T(b)) => ag::matmul(a, b),
             _ => panic!("matmul of a scalar"),
         },
-        "reshape" => t0().reshape(&shape_arg("shape")),
-        "view" => t0().view(&shape_arg("shape")),
-        "expand" => t0().expand(&shape_arg("shape")),
-        "transpose" => t0().transpose(args["dim0"].as_i64().unwrap(), args["dim1"].as_i64().unwrap()),
-        "permute" => t0().permute(&shape_arg("dims")),
-        "t" => t0().t(),
-        "contiguous" => t0().contiguous(),
-        "to" => t0().to_dtype(dtype(args["dtype"].as_str().unwrap())),
+        "reshape" => ag::reshape(t0(), &shape_arg("shape")),
+        "view" => ag::view(t0(), &shape_arg("shape")),
+        "expand" => ag::expand(t0(), &shape_arg("shape")),
+        "transpose" => ag::transpose(t0(), args["dim0"].as_i64().unwrap(), args["dim1"].as_i64().unwrap()),
+        "permute" => ag::permute(t0(), &shape_arg("dims")),
+        "t" => ag::t(t0()),
+        "contiguous" => ag::contiguous(t0()),
+        "to" => ag::to_dtype(t0(), dtype(args["dtype"].as_str().unwrap())),
         name => {
             let op = Op::by_name(name).unwrap_or_else(|| panic!("no op-table row for {name}"));
             let alpha = args.get("alpha").map(num);
             match (&inputs[..], alpha) {
-                ([Arg::T(a)], _) => a.unary(op),
-                ([Arg::T(a), Arg::T(b)], Some(al)) => a.add_alpha(op, b, al),
-                ([Arg::T(a), Arg::S(s, _)], Some(al)) => a.add_alpha_scalar(op, *s, al),
-                ([Arg::T(a), Arg::T(b)], None) => a.binary(op, b),
-                ([Arg::T(a), Arg::S(s, k)], None) => a.binary_scalar_kind(op, *s, false, *k),
-                ([Arg::S(s, k), Arg::T(b)], None) => b.binary_scalar_kind(op, *s, true, *k),
+                ([Arg::T(a)], _) => ag::unary(a, op),
+                ([Arg::T(a), Arg::T(b)], Some(al)) => ag::add_alpha(a, b, op, al),
+                ([Arg::T(a), Arg::S(s, _)], Some(al)) => ag::add_alpha_scalar(a, op, *s, al),
+                ([Arg::T(a), Arg::T(b)], None) => ag::binary(a, b, op),
+                ([Arg::T(a), Arg::S(s, k)], None) => ag::binary_scalar(a, op, *s, false, *k),
+                ([Arg::S(s, k), Arg::T(b)], None) => ag::binary_scalar(b, op, *s, true, *k),
                 _ => panic!("{name}: unexpected operands"),
             }
         }
@@ -230,6 +247,47 @@ fn check_tensor(case: &Value, t: Tensor, out: &Value) -> Option<String> {
     None
 }
 
+/// The case's gradients (`grad` in the fixture: PyTorch's grads of each float input's base for
+/// the upstream gradient `grad.out`), through the autograd tape; `None` when they match or the
+/// case has none.
+fn check_grad(case: &Value, dev: Device) -> Option<String> {
+    let spec = case.get("grad")?;
+    let mut leaves = vec![];
+    let out = match run_case(case, dev, Some(&mut leaves)) {
+        Ok(t) => t,
+        Err(e) => return Some(format!("grad: forward failed: {e}")),
+    };
+    let up: Vec<f64> = spec["out"].as_array().unwrap().iter().map(num).collect();
+    let upstream = Tensor::from_f64(&up, out.shape(), DType::Float32, dev).unwrap();
+    if let Err(e) = autograd::backward(&out, Some(upstream), false, false) {
+        return Some(format!("grad: backward failed: {e}"));
+    }
+    let tol = &spec["tol"];
+    for (k, (want, leaf)) in spec["inputs"].as_array().unwrap().iter().zip(&leaves).enumerate() {
+        let got = leaf.as_ref().and_then(|l| l.grad());
+        match (want.as_array(), got) {
+            (None, None) => {}
+            (None, Some(_)) => return Some(format!("grad of input {k}: got a gradient, want none")),
+            (Some(_), None) => return Some(format!("grad of input {k}: none, want one")),
+            (Some(w), Some(g)) => {
+                let g = pollster::block_on(g.to_f64()).unwrap();
+                let w: Vec<f64> = w.iter().map(num).collect();
+                let (rtol, atol) = (num(&tol["rtol"]), num(&tol["atol"]));
+                for (i, (a, b)) in g.iter().zip(&w).enumerate() {
+                    let b = *b as f32 as f64;
+                    if !((a.is_nan() && b.is_nan()) || (a - b).abs() <= atol + rtol * b.abs()) {
+                        return Some(format!("grad of input {k}: element {i}: got {a}, want {b}"));
+                    }
+                }
+                if g.len() != w.len() {
+                    return Some(format!("grad of input {k}: {} elements, want {}", g.len(), w.len()));
+                }
+            }
+        }
+    }
+    None
+}
+
 #[test]
 fn pytorch_parity_on_every_native_backend() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parity/fixtures");
@@ -261,8 +319,11 @@ fn pytorch_parity_on_every_native_backend() {
             if case["name"] == "tensor/ragged" {
                 continue;
             }
-            let got = kernels::run(case, dev).unwrap_or_else(|| run_case(case, dev).map(|t| vec![t]));
-            let res = check(case, got);
+            let (got, core) = match kernels::run(case, dev) {
+                Some(r) => (r, false),
+                None => (run_case(case, dev, None).map(|t| vec![t]), true),
+            };
+            let res = check(case, got).or_else(|| if core { check_grad(case, dev) } else { None });
             let cell = table.entry(case["op"].as_str().unwrap().to_string()).or_default().entry(column).or_default();
             cell.1 += 1;
             match res {

@@ -5,9 +5,11 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{dims, JsResult, RawTensor};
+use super::{dims, shape_of, JsResult, RawTensor};
+use crate::dtype::ScalarKind;
+use crate::tensor::{Tensor, TensorOrScalar};
 
-fn pair(r: crate::Result<(crate::tensor::Tensor, crate::tensor::Tensor)>) -> JsResult<Vec<RawTensor>> {
+fn pair(r: crate::Result<(Tensor, Tensor)>) -> JsResult<Vec<RawTensor>> {
     super::js(r).map(|(a, b)| vec![RawTensor::wrap(a), RawTensor::wrap(b)])
 }
 
@@ -79,5 +81,72 @@ impl RawTensor {
     /// `torch.linalg.vector_norm(t, p, dim, keepdim)`; `p` may be ±Infinity.
     pub fn norm(&self, p: f64, dims_: &[i32], keepdim: bool) -> JsResult<RawTensor> {
         RawTensor::op(self.t.norm(p, &dims(dims_), keepdim))
+    }
+
+    pub fn softmax(&self, dim: i32) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.softmax(dim as i64))
+    }
+
+    pub fn log_softmax(&self, dim: i32) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.log_softmax(dim as i64))
+    }
+
+    /// `F.layer_norm(t, normalized_shape, weight, bias, eps)`; `weight`/`bias` count only when
+    /// `use_weight`/`use_bias` (pass any handle otherwise).
+    #[allow(clippy::too_many_arguments)]
+    pub fn layer_norm(
+        &self,
+        normalized_shape: &[i32],
+        weight: &RawTensor,
+        use_weight: bool,
+        bias: &RawTensor,
+        use_bias: bool,
+        eps: f64,
+    ) -> JsResult<RawTensor> {
+        let (w, b) = (Some(&weight.t).filter(|_| use_weight), Some(&bias.t).filter(|_| use_bias));
+        RawTensor::op(shape_of(normalized_shape).and_then(|s| self.t.layer_norm(&s, w, b, eps)))
+    }
+
+    /// `F.rms_norm(t, normalized_shape, weight, eps)`; `eps` undefined: float32's epsilon.
+    pub fn rms_norm(
+        &self,
+        normalized_shape: &[i32],
+        weight: &RawTensor,
+        use_weight: bool,
+        eps: Option<f64>,
+    ) -> JsResult<RawTensor> {
+        let w = Some(&weight.t).filter(|_| use_weight);
+        RawTensor::op(shape_of(normalized_shape).and_then(|s| self.t.rms_norm(&s, w, eps)))
+    }
+
+    /// `torch.where(self, x, y)` of two tensors (`self` is the condition).
+    pub fn where_tensors(&self, x: &RawTensor, y: &RawTensor) -> JsResult<RawTensor> {
+        RawTensor::op(Tensor::where_(&self.t, TensorOrScalar::Tensor(&x.t), TensorOrScalar::Tensor(&y.t)))
+    }
+
+    /// `torch.where(self, t, value)` (`scalar_first`: `where(self, value, t)`); `kind` of the
+    /// scalar: 0 bool, 1 int, 2 float.
+    pub fn where_scalar(&self, t: &RawTensor, value: f64, kind: u32, scalar_first: bool) -> JsResult<RawTensor> {
+        let (t, s) = (TensorOrScalar::Tensor(&t.t), TensorOrScalar::Scalar(value, scalar_kind(kind)));
+        let (x, y) = if scalar_first { (s, t) } else { (t, s) };
+        RawTensor::op(Tensor::where_(&self.t, x, y))
+    }
+
+    /// `torch.where(self, a, b)` of two scalars.
+    pub fn where_scalars(&self, a: f64, a_kind: u32, b: f64, b_kind: u32) -> JsResult<RawTensor> {
+        let (x, y) = (TensorOrScalar::Scalar(a, scalar_kind(a_kind)), TensorOrScalar::Scalar(b, scalar_kind(b_kind)));
+        RawTensor::op(Tensor::where_(&self.t, x, y))
+    }
+
+    pub fn masked_fill(&self, mask: &RawTensor, value: f64) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.masked_fill(&mask.t, value))
+    }
+}
+
+fn scalar_kind(k: u32) -> ScalarKind {
+    match k {
+        0 => ScalarKind::Bool,
+        1 => ScalarKind::Int,
+        _ => ScalarKind::Float,
     }
 }

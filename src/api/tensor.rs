@@ -205,6 +205,44 @@ impl RawTensor {
         RawTensor::op(ag::clone(&self.t))
     }
 
+    // ---- in place (`_` methods): the functional op, then its result written into this tensor ----
+
+    pub fn unary_(&mut self, op: u32) -> JsResult<()> {
+        let r = js(op_of(op).and_then(|op| ag::unary(&self.t, op)))?;
+        js(ag::inplace(&mut self.t, r))
+    }
+
+    pub fn binary_(&mut self, op: u32, other: &RawTensor) -> JsResult<()> {
+        let r = js(op_of(op).and_then(|op| ag::binary(&self.t, &other.t, op)))?;
+        js(ag::inplace(&mut self.t, r))
+    }
+
+    pub fn binary_scalar_(&mut self, op: u32, value: f64) -> JsResult<()> {
+        let r = js(op_of(op).and_then(|op| ag::binary_scalar(&self.t, op, value, false, ScalarKind::of(value))))?;
+        js(ag::inplace(&mut self.t, r))
+    }
+
+    pub fn add_alpha_(&mut self, op: u32, other: &RawTensor, alpha: f64) -> JsResult<()> {
+        let r = js(op_of(op).and_then(|op| ag::add_alpha(&self.t, &other.t, op, alpha)))?;
+        js(ag::inplace(&mut self.t, r))
+    }
+
+    /// `copy_(src)`: `src` broadcast and cast into this tensor's elements.
+    pub fn copy_(&mut self, src: &RawTensor) -> JsResult<()> {
+        js(ag::copy_(&mut self.t, &src.t))
+    }
+
+    /// `fill_(value)` (`zero_()` is `fill_(0)`).
+    pub fn fill_(&mut self, value: f64) -> JsResult<()> {
+        let v = js(Tensor::full(&[], value, self.t.dtype, self.t.device()))?;
+        js(ag::copy_(&mut self.t, &v))
+    }
+
+    /// How many in-place writes this tensor's storage has had (PyTorch's `_version`).
+    pub fn version(&self) -> f64 {
+        self.t.version() as f64
+    }
+
     // ---- autograd ----
 
     pub fn requires_grad(&self) -> bool {

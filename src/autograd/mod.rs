@@ -39,6 +39,8 @@ pub struct Node {
     pub next: Vec<Option<Edge>>,
     n_outputs: usize,
     backward: RefCell<Option<Backward>>,
+    /// Tensors the backward closure reads, with their storage versions when recorded.
+    saved: Vec<(Tensor, u64)>,
     /// The tensors this node produced (for `retain_grad` and hooks on non-leaf tensors).
     outputs: RefCell<Vec<Weak<Meta>>>,
 }
@@ -169,7 +171,9 @@ pub fn needs_grad(inputs: &[&Tensor]) -> bool {
 }
 
 /// Makes `outputs` the results of a new node `name` over `inputs` (when grad is needed).
-pub fn record(name: &str, inputs: &[&Tensor], outputs: &mut [&mut Tensor], backward: Backward) {
+/// `saved` are the inputs whose values the backward closure reads: an in-place write to one of
+/// them before backward is an error, as in PyTorch.
+pub fn record(name: &str, inputs: &[&Tensor], saved: &[&Tensor], outputs: &mut [&mut Tensor], backward: Backward) {
     if !needs_grad(inputs) {
         return;
     }
@@ -178,6 +182,7 @@ pub fn record(name: &str, inputs: &[&Tensor], outputs: &mut [&mut Tensor], backw
         next: inputs.iter().map(|t| t.edge()).collect(),
         n_outputs: outputs.len(),
         backward: RefCell::new(Some(backward)),
+        saved: saved.iter().map(|t| ((*t).clone(), t.version())).collect(),
         outputs: RefCell::new(vec![]),
     });
     for (i, out) in outputs.iter_mut().enumerate() {
@@ -343,6 +348,21 @@ fn run(
                 }
             }
         }
+        for (t, v) in &n.saved {
+            if t.version() != *v {
+                let what = match t.grad_fn() {
+                    Some(f) => format!(", which is output {} of {},", t.ag.as_ref().map_or(0, |m| m.output_nr), f.name),
+                    None => String::new(),
+                };
+                bail!(
+                    Torch,
+                    "one of the variables needed for gradient computation has been modified by an inplace operation: [torch.{}Tensor {}]{what} is at version {}; expected version {v} instead. Hint: the backtrace further above shows the operation that failed to compute its gradient. The variable in question was changed in there or anywhere later. Good luck!",
+                    t.dtype.scalar_name(),
+                    crate::shape::fmt_shape(t.shape()),
+                    t.version()
+                );
+            }
+        }
         let in_grads = if out_grads.iter().any(|g| g.is_some()) {
             let f = n.backward.borrow_mut().take();
             let Some(f) = f else {
@@ -452,4 +472,17 @@ pub fn grad(
 /// Grad of a non-differentiable output position.
 pub fn no_grad_error(name: &str) -> crate::Error {
     err!(Torch, "the derivative for '{name}' is not implemented.")
+}
+
+/// An in-place op at the autograd level: `value` (computed from `x` by differentiable ops) is
+/// written into `x`, and `x` takes over `value`'s place in the graph.
+pub fn assign(x: &mut Tensor, value: &Tensor) -> Result<()> {
+    if is_grad_enabled() && x.requires_grad() && x.is_leaf() {
+        bail!(Torch, "a leaf Variable that requires grad is being used in an in-place operation.");
+    }
+    x.assign_(value)?;
+    if is_grad_enabled() && value.requires_grad() {
+        x.ag = value.ag.clone();
+    }
+    Ok(())
 }

@@ -43,7 +43,15 @@ pub fn unary(x: &Tensor, op: Op) -> Result<Tensor> {
     let mut y = x.unary(op)?;
     if needs_grad(&[x]) && op.info().kind != ResultKind::Bool {
         let xs = x.clone();
-        record(&node_name(op), &[x], &mut [&mut y], Box::new(move |g| Ok(vec![rules::unary(op, &xs, first(g)?)?])));
+        // NOTE: relu's rule reads only the sign of x, which relu_ leaves unchanged.
+        let saved: &[&Tensor] = if matches!(op, Op::Neg | Op::Positive | Op::Relu) { &[] } else { &[x] };
+        record(
+            &node_name(op),
+            &[x],
+            saved,
+            &mut [&mut y],
+            Box::new(move |g| Ok(vec![rules::unary(op, &xs, first(g)?)?])),
+        );
     }
     Ok(y)
 }
@@ -51,9 +59,15 @@ pub fn unary(x: &Tensor, op: Op) -> Result<Tensor> {
 /// Gradients of a broadcast binary op, summed back to each input's shape.
 fn binary_node(op: Op, name: String, a: &Tensor, b: &Tensor, y: &mut Tensor) {
     let (ac, bc) = (a.clone(), b.clone());
+    let saved: Vec<&Tensor> = match op {
+        Op::Add | Op::Sub => vec![],
+        Op::Mul => [(a, b.requires_grad()), (b, a.requires_grad())].into_iter().filter(|p| p.1).map(|p| p.0).collect(),
+        _ => vec![a, b],
+    };
     record(
         &name,
         &[a, b],
+        &saved,
         &mut [y],
         Box::new(move |g| {
             let (ga, gb) = rules::binary(op, &ac, &bc, first(g)?)?;
@@ -84,9 +98,12 @@ pub fn binary_scalar(x: &Tensor, op: Op, value: f64, reverse: bool, kind: Scalar
     if needs_grad(&[x]) && op.info().kind != ResultKind::Bool {
         let s = scalar_tensor(value, kind, x)?;
         let xs = x.clone();
+        let reads_x = !matches!((op, reverse), (Op::Add | Op::Sub | Op::Mul, _) | (Op::Div, false));
+        let saved: &[&Tensor] = if reads_x { &[x] } else { &[] };
         record(
             &node_name(op),
             &[x],
+            saved,
             &mut [&mut y],
             Box::new(move |g| {
                 let g = first(g)?;
@@ -175,6 +192,7 @@ pub fn sum(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         record(
             name,
             &[x],
+            &[],
             &mut [&mut y],
             Box::new(move |g| Ok(vec![Some(unreduce(first(g)?, &shape, &dims_v, keepdim)?)])),
         );
@@ -186,11 +204,12 @@ pub fn mean(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     let mut y = x.mean(dims, keepdim)?;
     if needs_grad(&[x]) {
         let (shape, dims_v) = (x.shape().to_vec(), dims.to_vec());
-        let count: usize = reduced(dims, shape.len())?.iter().map(|&d| shape[d]).product();
+        let count: usize = reduced(dims, shape.len())?.iter().filter_map(|&d| shape.get(d)).product();
         let name = if dims.is_empty() { "MeanBackward0" } else { "MeanBackward1" };
         record(
             name,
             &[x],
+            &[],
             &mut [&mut y],
             Box::new(move |g| {
                 let g = scale(first(g)?, 1.0 / count as f64)?;
@@ -214,6 +233,7 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         record(
             name,
             &[a, b],
+            &[a, b],
             &mut [&mut y],
             Box::new(move |g| {
                 let (ga, gb) = rules::matmul(&ac, &bc, first(g)?)?;
@@ -233,7 +253,7 @@ fn view_op(
 ) -> Result<Tensor> {
     let mut y = f(x)?;
     if needs_grad(&[x]) {
-        record(name, &[x], &mut [&mut y], Box::new(move |g| Ok(vec![Some(back(first(g)?)?)])));
+        record(name, &[x], &[], &mut [&mut y], Box::new(move |g| Ok(vec![Some(back(first(g)?)?)])));
     }
     Ok(y)
 }
@@ -304,4 +324,42 @@ pub fn to_dtype(x: &Tensor, dtype: DType) -> Result<Tensor> {
     }
     let from = x.dtype;
     view_op(x, "ToCopyBackward0", |x| x.to_dtype(dtype), move |g| to_dtype(g, from))
+}
+
+/// PyTorch's `can_cast`: an in-place result may not move to a lower category (float → int,
+/// int → bool).
+fn check_cast(from: DType, to: DType) -> Result<()> {
+    let cat = |d: DType| {
+        if d.is_float() {
+            2
+        } else if d == DType::Bool {
+            0
+        } else {
+            1
+        }
+    };
+    if cat(from) > cat(to) {
+        crate::bail!(
+            DType,
+            "result type {} can't be cast to the desired output type {}",
+            from.scalar_name(),
+            to.scalar_name()
+        );
+    }
+    Ok(())
+}
+
+/// An in-place op: `x` becomes `result` (computed from `x` by differentiable ops).
+pub fn inplace(x: &mut Tensor, result: Tensor) -> Result<()> {
+    check_cast(result.dtype, x.dtype)?;
+    let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
+    let value = expand(&to_dtype(&result, x.dtype)?, &shape)?;
+    super::assign(x, &value)
+}
+
+/// `x.copy_(src)`: `src` broadcast to `x`'s shape and cast to its dtype (differentiable).
+pub fn copy_(x: &mut Tensor, src: &Tensor) -> Result<()> {
+    let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
+    let value = expand(&to_dtype(src, x.dtype)?, &shape)?;
+    super::assign(x, &value)
 }

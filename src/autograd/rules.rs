@@ -75,7 +75,8 @@ pub(super) fn unary(op: Op, x: &Tensor, g: &Tensor) -> Result<Option<Tensor>> {
         Op::Erfc => mul(g, &sc(&u(&o::scale(&u(x, Op::Square)?, -1.0)?, Op::Exp)?, -two_over_sqrt_pi)?)?,
         Op::Erfinv => mul(g, &sc(&u(&u(&u(x, Op::Erfinv)?, Op::Square)?, Op::Exp)?, PI.sqrt() / 2.0)?)?,
         Op::Lgamma => mul(g, &u(x, Op::Digamma)?)?,
-        Op::Digamma => return Err(super::no_grad_error("digamma")),
+        Op::Digamma => mul(g, &u(x, Op::Trigamma)?)?,
+        Op::Trigamma => return Err(super::no_grad_error("polygamma(2, ·)")),
         Op::Sinc => {
             // d/dx sin(πx)/(πx) = (cos(πx) - sinc(x)) / x, and 0 at x = 0 (evaluated at 1 there,
             // then masked, so no 0/0 appears).
@@ -125,7 +126,8 @@ pub(super) fn unary(op: Op, x: &Tensor, g: &Tensor) -> Result<Option<Tensor>> {
         Op::Selu | Op::Elu | Op::Celu => {
             let (scale, alpha) = if op == Op::Selu { (1.0507009873554805, 1.6732632423543772) } else { (1.0, 1.0) };
             let pos = mask(cmp(x, Op::Gt, 0.0)?, g)?;
-            let neg = sc(&u(x, Op::Exp)?, alpha)?;
+            // exp(min(x, 0)): the unused branch must not overflow to inf (0 · inf is NaN).
+            let neg = sc(&u(&o::scale(&u(&o::scale(x, -1.0)?, Op::Relu)?, -1.0)?, Op::Exp)?, alpha)?;
             let d = o::add(&pos, &mul(&rsub(&pos, 1.0)?, &neg)?)?;
             mul(g, &sc(&d, scale)?)?
         }
@@ -193,7 +195,8 @@ pub(super) fn binary(op: Op, a: &Tensor, b: &Tensor, g: &Tensor) -> Result<Pair>
             (da, db)
         }
         Op::Fmod => (g.clone(), mul(g, &o::scale(&u(&o::div(a, b)?, Op::Trunc)?, -1.0)?)?),
-        Op::Remainder => (g.clone(), mul(g, &o::scale(&u(&o::div(a, b)?, Op::Floor)?, -1.0)?)?),
+        // PyTorch differentiates remainder with its exact floor division.
+        Op::Remainder => (g.clone(), mul(g, &o::scale(&a.binary(Op::FloorDivide, b)?, -1.0)?)?),
         Op::Atan2 => {
             let den = o::add(&u(a, Op::Square)?, &u(b, Op::Square)?)?;
             (mul(g, &o::div(b, &den)?)?, mul(g, &o::scale(&o::div(a, &den)?, -1.0)?)?)
@@ -269,6 +272,7 @@ pub(super) fn binary(op: Op, a: &Tensor, b: &Tensor, g: &Tensor) -> Result<Pair>
         | Op::Erfinv
         | Op::Lgamma
         | Op::Digamma
+        | Op::Trigamma
         | Op::Sinc
         | Op::Logit
         | Op::Deg2rad

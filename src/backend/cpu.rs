@@ -10,7 +10,9 @@ mod reduce;
 mod rowwise;
 use reduce::reduce_row;
 
-use super::{Arg, Backend, BufId, Device, Elementwise, Func, LocalFuture, Matmul, Operand, Reduce, Rowwise, Stats};
+use super::{
+    Arg, Backend, BufId, Device, Elementwise, Func, Gather, LocalFuture, Matmul, Operand, Reduce, Rowwise, Stats,
+};
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
 use crate::ops::table::CpuFn;
@@ -178,7 +180,7 @@ impl Backend for CpuBackend {
             })
             .collect();
         let mut words = vec![0u32; k.nodes.len()];
-        let out: Vec<u32> = (0..n)
+        let values: Vec<u32> = (0..n)
             .map(|i| {
                 for (j, node) in k.nodes.iter().enumerate() {
                     let arg = |a: &Arg| match *a {
@@ -188,6 +190,13 @@ impl Backend for CpuBackend {
                     };
                     let v = match node.func {
                         Func::Cast => arg(&node.args[0]),
+                        Func::Where => {
+                            let nonzero = match arg(&node.args[0]) {
+                                V::F(x) => x != 0.0,
+                                V::I(x) => x != 0,
+                            };
+                            arg(&node.args[if nonzero { 1 } else { 2 }])
+                        }
                         Func::Op(op) => apply(op.info().cpu, arg(&node.args[0]), node.args.get(1).map(arg)),
                     };
                     words[j] = store(v, node.out_dtype);
@@ -195,7 +204,14 @@ impl Backend for CpuBackend {
                 words[k.nodes.len() - 1]
             })
             .collect();
-        self.put(k.out, out);
+        match &k.out_view {
+            None => self.put(k.out, values),
+            Some((offset, strides)) => {
+                let mut st = self.state.borrow_mut();
+                let buf = st.bufs[k.out as usize].as_mut().expect("live buffer");
+                for_each_offset(&k.shape, &[(*offset, strides)], |i, offs| buf[offs[0]] = values[i]);
+            }
+        }
         Ok(())
     }
 
@@ -241,6 +257,29 @@ impl Backend for CpuBackend {
 
     fn rowwise(&self, k: &Rowwise) -> Result<()> {
         self.rowwise_impl(k);
+        Ok(())
+    }
+
+    fn gather(&self, k: &Gather) -> Result<()> {
+        let src_dim_stride = k.src.strides[k.dim];
+        let mut src_strides = k.src.strides.clone();
+        src_strides[k.dim] = 0;
+        let mut out = Vec::with_capacity(k.shape.iter().product());
+        self.with_buf(k.index.buf, |ib| {
+            self.with_buf(k.src.buf, |sb| {
+                let ops = [(k.src.offset, &src_strides[..]), (k.index.offset, &k.index.strides[..])];
+                for_each_offset(&k.shape, &ops, |_, o| {
+                    let i = ib[o[1]] as i32;
+                    // Out-of-range indices read 0, as the GPU kernel does.
+                    out.push(if i >= 0 && (i as usize) < k.src_dim_size {
+                        sb[o[0] + i as usize * src_dim_stride]
+                    } else {
+                        0
+                    });
+                })
+            })
+        });
+        self.put(k.out, out);
         Ok(())
     }
 

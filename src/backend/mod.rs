@@ -62,6 +62,9 @@ pub enum Func {
     Op(Op),
     /// Identity in the input's compute type, then stored as `out_dtype`: copies and casts.
     Cast,
+    /// `where(cond, a, b)`: args (cond, a, b), all loaded in the node's compute type; a nonzero
+    /// cond picks `a` (also `masked_fill`).
+    Where,
 }
 
 /// An argument of a node: a kernel input (strided buffer), an earlier node, or a scalar.
@@ -91,6 +94,9 @@ pub struct Elementwise {
     pub leaves: Vec<Operand>,
     pub shape: Vec<usize>,
     pub out: BufId,
+    /// Where the results go in `out`: `None` for contiguous from 0, else (offset, strides over
+    /// `shape`) — an in-place write into a view (`x[1:] = …`). `out` is never also a leaf.
+    pub out_view: Option<(usize, Vec<usize>)>,
 }
 
 impl Elementwise {
@@ -182,6 +188,20 @@ pub struct Rowwise {
     pub eps: f64,
 }
 
+/// `out[i] = src[i with its coordinate along `dim` replaced by index[i]]` over `shape` (the
+/// output's, contiguous): index_select, gather, take_along_dim. `src` and `index` strides cover
+/// `shape` (`src`'s entry at `dim` is its stride along `dim`); indices outside `0..src_dim_size`
+/// read as 0. `index` is int32/int64 storage.
+#[derive(Clone, Debug)]
+pub struct Gather {
+    pub src: Operand,
+    pub index: Operand,
+    pub dim: usize,
+    pub src_dim_size: usize,
+    pub shape: Vec<usize>,
+    pub out: BufId,
+}
+
 /// Batched `out[b] = a[b] @ b[b]`: `a` strides cover `batch ++ [m, k]`, `b` strides cover
 /// `batch ++ [k, n]`; output contiguous `[batch.., m, n]`. Inputs share `dtype`.
 #[derive(Clone, Debug)]
@@ -228,6 +248,8 @@ pub trait Backend {
     fn matmul(&self, k: &Matmul) -> Result<()>;
     /// Softmax / log_softmax / layer_norm / rms_norm over rows (one workgroup per row on GPUs).
     fn rowwise(&self, k: &Rowwise) -> Result<()>;
+    /// Index-mapped copies (`Gather`).
+    fn gather(&self, k: &Gather) -> Result<()>;
     /// Submits recorded work (ends the open compute pass).
     fn flush(&self);
     /// Flushes and resolves when the device has finished everything submitted.

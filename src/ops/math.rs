@@ -128,6 +128,32 @@ pub fn digamma(x: f32) -> f32 {
         as f32
 }
 
+/// ψ'(x), `polygamma(1, x)`.
+pub fn trigamma(x: f32) -> f32 {
+    let mut x = x as f64;
+    if x.is_nan() {
+        return f32::NAN;
+    }
+    let (mut acc, mut sgn) = (0.0, 1.0);
+    if x < 0.5 {
+        if x.floor() == x {
+            return f32::INFINITY;
+        }
+        let s = (std::f64::consts::PI * x).sin();
+        acc = std::f64::consts::PI * std::f64::consts::PI / (s * s);
+        sgn = -1.0;
+        x = 1.0 - x;
+    }
+    let mut r = 0.0;
+    while x < 10.0 {
+        r += 1.0 / (x * x);
+        x += 1.0;
+    }
+    let z = 1.0 / (x * x);
+    r += 1.0 / x + 0.5 * z + z / x * (1.0 / 6.0 - z * (1.0 / 30.0 - z * (1.0 / 42.0 - z / 30.0)));
+    (acc + sgn * r) as f32
+}
+
 pub fn sigmoid(x: f32) -> f32 {
     let x = x as f64;
     (if x >= 0.0 { 1.0 / (1.0 + (-x).exp()) } else { x.exp() / (1.0 + x.exp()) }) as f32
@@ -250,20 +276,21 @@ pub fn remainder(a: f32, b: f32) -> f32 {
         r
     }
 }
+/// PyTorch's div_floor for floats.
 pub fn floor_divide(a: f32, b: f32) -> f32 {
-    if a.is_infinite() && b.is_finite() && b != 0.0 {
-        return f32::NAN;
-    }
-    if b == 0.0 || !a.is_finite() || !b.is_finite() {
-        return (a / b).floor();
+    if b == 0.0 {
+        return a / b;
     }
     let m = a % b;
-    let mut q = (a - m) / b;
+    let mut d = (a - m) / b;
     if m != 0.0 && (b < 0.0) != (m < 0.0) {
-        q -= 1.0;
+        d -= 1.0;
     }
-    let f = q.floor();
-    if q - f > 0.5 {
+    if d == 0.0 {
+        return 0f32.copysign(a / b);
+    }
+    let f = d.floor();
+    if d - f > 0.5 {
         f + 1.0
     } else {
         f

@@ -144,6 +144,7 @@ op_table! {
     Erfinv      = "erfinv",      Float, "erfinv_f32(a)",                         f(m::erfinv);
     Lgamma      = "lgamma",      Float, "lgamma_f32(a)",                         f(m::lgamma);
     Digamma     = "digamma",     Float, "digamma_f32(a)",                        f(m::digamma);
+    Trigamma    = "trigamma",    Float, "trigamma_f32(a)",                       f(m::trigamma);
     Sinc        = "sinc",        Float, "sinc_f32(a)",                           f(m::sinc);
     Logit       = "logit",       Float, "logit_f32(a)",                          f(m::logit);
     Deg2rad     = "deg2rad",     Float, "a * 0.017453292519943295",              f(|a| a * (std::f32::consts::PI / 180.0));

@@ -223,6 +223,7 @@ pub(crate) fn count_kernel(nodes: &[Node]) {
             .map(|n| match n.func {
                 Func::Op(op) => op.info().name,
                 Func::Cast => "to",
+                Func::Where => "where",
             })
             .collect();
         for p in &c.patterns {

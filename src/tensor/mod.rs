@@ -1,12 +1,17 @@
 //! `Tensor`: a storage handle plus layout and dtype (DESIGN.md §3–4). Ops are split by family:
 //! `elementwise.rs`, `reduce.rs`, `linalg.rs`, `view.rs`; creation and reads live here.
 
+mod conditional;
 mod elementwise;
 pub mod fusion;
+mod indexing;
+mod inplace;
 mod linalg;
 mod nn;
 mod reduce;
 mod view;
+
+pub use conditional::TensorOrScalar;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -23,11 +28,17 @@ use crate::{bail, random};
 pub struct Storage {
     backend: Rc<dyn Backend>,
     state: RefCell<State>,
+    /// Elements the storage holds.
+    len: usize,
+    /// Bumped by every in-place write (autograd checks that saved tensors were not modified).
+    version: std::cell::Cell<u64>,
 }
 
 pub(crate) enum State {
     Ready(BufId),
     Pending(Rc<Pending>),
+    /// The buffer was moved into another storage (an in-place write took it over).
+    Moved,
 }
 
 /// An elementwise expression not yet computed: `nodes` over `leaves`, with output `shape`.
@@ -46,8 +57,8 @@ pub(crate) struct Leaf {
 }
 
 impl Storage {
-    fn ready(backend: Rc<dyn Backend>, buf: BufId) -> Rc<Storage> {
-        Rc::new(Storage { backend, state: RefCell::new(State::Ready(buf)) })
+    fn ready(backend: Rc<dyn Backend>, buf: BufId, len: usize) -> Rc<Storage> {
+        Rc::new(Storage { backend, state: RefCell::new(State::Ready(buf)), len, version: Default::default() })
     }
 
     /// The buffer, computing a pending expression first.
@@ -55,6 +66,7 @@ impl Storage {
         let p = match &*self.state.borrow() {
             State::Ready(b) => return Ok(*b),
             State::Pending(p) => p.clone(),
+            State::Moved => crate::bail!(Torch, "internal: a moved storage was used"),
         };
         let buf = run_pending(&self.backend, &p)?;
         *self.state.borrow_mut() = State::Ready(buf);
@@ -78,7 +90,7 @@ fn run_pending(backend: &Rc<dyn Backend>, p: &Pending) -> Result<BufId> {
         .collect::<Result<Vec<_>>>()?;
     let n = shape::numel(&p.shape) as u64;
     let out = backend.alloc((n * 4).max(4))?;
-    let k = Elementwise { nodes: p.nodes.clone(), leaves, shape: p.shape.clone(), out };
+    let k = Elementwise { nodes: p.nodes.clone(), leaves, shape: p.shape.clone(), out, out_view: None };
     if let Err(e) = backend.elementwise(&k) {
         backend.release(out);
         return Err(e);
@@ -118,13 +130,24 @@ impl Tensor {
     pub(crate) fn empty_on(backend: &Rc<dyn Backend>, shape: &[usize], dtype: DType) -> Result<Tensor> {
         let n = shape::numel(shape) as u64;
         let buf = backend.alloc((n * dtype.word_bytes()).max(4))?;
-        Ok(Tensor { storage: Storage::ready(backend.clone(), buf), layout: Layout::contiguous(shape), dtype, ag: None })
+        Ok(Tensor {
+            storage: Storage::ready(backend.clone(), buf, n as usize),
+            layout: Layout::contiguous(shape),
+            dtype,
+            ag: None,
+        })
     }
 
     /// A tensor whose value is the pending expression `p` (computed when first needed).
     pub(crate) fn pending(backend: &Rc<dyn Backend>, p: Pending, dtype: DType) -> Tensor {
         let layout = Layout::contiguous(&p.shape);
-        let storage = Rc::new(Storage { backend: backend.clone(), state: RefCell::new(State::Pending(Rc::new(p))) });
+        let len = shape::numel(&p.shape);
+        let storage = Rc::new(Storage {
+            backend: backend.clone(),
+            state: RefCell::new(State::Pending(Rc::new(p))),
+            len,
+            version: Default::default(),
+        });
         fusion::register(&storage);
         crate::engine::note_work();
         Tensor { storage, layout, dtype, ag: None }
@@ -141,7 +164,12 @@ impl Tensor {
         }
         let backend = engine::backend(device)?;
         let buf = if words.is_empty() { backend.alloc(4)? } else { backend.upload(words)? };
-        Ok(Tensor { storage: Storage::ready(backend, buf), layout: Layout::contiguous(shape), dtype, ag: None })
+        Ok(Tensor {
+            storage: Storage::ready(backend, buf, words.len()),
+            layout: Layout::contiguous(shape),
+            dtype,
+            ag: None,
+        })
     }
 
     /// `torch.tensor(data, dtype=…)` from numbers (JS numbers are f64).
@@ -223,6 +251,16 @@ impl Tensor {
             dtype: self.dtype,
             offset: self.layout.offset,
             strides: self.layout.broadcast_strides(shape),
+        })
+    }
+
+    /// This tensor read with `strides` (over some kernel's index space).
+    pub(crate) fn operand_with(&self, strides: &[usize]) -> Result<Operand> {
+        Ok(Operand {
+            buf: self.storage.materialize()?,
+            dtype: self.dtype,
+            offset: self.layout.offset,
+            strides: strides.to_vec(),
         })
     }
 

@@ -176,14 +176,19 @@ def dec(x):
     return x
 
 
-def build_input(inp, f64=False):
-    """A tensor spec or scalar as PyTorch sees it. f64: float32 tensors as float64 copies."""
+def build_input(inp, f64=False, leaves=None):
+    """A tensor spec or scalar as PyTorch sees it. f64: float32 tensors as float64 copies.
+    leaves: a list to which the base tensor (before the view steps) is appended, as a leaf that
+    requires grad."""
     if "scalar" in inp:
         return dec(inp["scalar"])
     dtype = DTYPES[inp["dtype"]]
     t = torch.tensor(dec(inp["data"]), dtype=dtype).reshape(inp["shape"])
     if f64 and dtype == torch.float32:
         t = t.double()
+    if leaves is not None:
+        t.requires_grad_()
+        leaves.append(t)
     for name, a in inp.get("view", []):
         if name == "transpose":
             t = t.transpose(*a)
@@ -210,6 +215,8 @@ def call(op, inputs, args):
         return torch.full(a["shape"], a["fill_value"], **kw)
     if op == "arange":
         return torch.arange(*[a[k] for k in ("start", "end", "step") if k in a], **kw)
+    if op in KERNEL_OPS:
+        return call_kernel(op, inputs, a)
     x = inputs[0]
     if op in BINARY or op in COMPARE:
         y = inputs[1]
@@ -242,8 +249,6 @@ def call(op, inputs, args):
         return getattr(x, op)()
     if op == "to":
         return x.to(DTYPES[a["dtype"]])
-    if op in KERNEL_OPS:
-        return call_kernel(op, inputs, a)
     raise ValueError(f"unknown op {op}")
 
 
@@ -359,7 +364,7 @@ class Family:
         self.cases.append(finish(c, error))
 
     def dumps(self):
-        keys = ("name", "op", "inputs", "args", "out", "error", "tol")
+        keys = ("name", "op", "inputs", "args", "out", "error", "tol", "grad")
         rows = [
             json.dumps({k: c[k] for k in keys if k in c}, separators=(",", ":"), allow_nan=False)
             for c in self.cases

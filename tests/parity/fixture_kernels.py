@@ -8,7 +8,9 @@ import torch
 REDUCTIONS = {"prod", "amax", "amin", "max", "min", "argmax", "argmin", "all", "any", "var", "std",
               "logsumexp", "norm", "count_nonzero"}
 ROWWISE = {"softmax", "log_softmax", "layer_norm", "rms_norm"}
-KERNEL_OPS = REDUCTIONS | ROWWISE
+CONDITIONAL = {"where", "masked_fill"}
+INDEXING = {"index_select", "gather", "take_along_dim", "cat", "stack"}
+KERNEL_OPS = REDUCTIONS | ROWWISE | CONDITIONAL | INDEXING
 
 # Float32 tolerances (fixture.TOL's convention). max/min/amax/amin select an element: exact.
 KERNEL_TOL = {
@@ -32,6 +34,9 @@ def _keep(a):
 
 
 def call_kernel(op, inputs, a):
+    if op in ("cat", "stack"):
+        # Every input is one tensor of the list.
+        return getattr(torch, op)(list(inputs), **({"dim": a["dim"]} if "dim" in a else {}))
     x = inputs[0]
     if op in ("max", "min"):
         if "dim" not in a:
@@ -57,4 +62,12 @@ def call_kernel(op, inputs, a):
             return torch.nn.functional.rms_norm(x, a["normalized_shape"], w, **kw)
         b = next(rest) if a.get("bias") else None
         return torch.nn.functional.layer_norm(x, a["normalized_shape"], w, b, **kw)
+    if op == "where":
+        return torch.where(x, inputs[1], inputs[2])
+    if op == "masked_fill":
+        return x.masked_fill(inputs[1], a["value"])
+    if op in ("index_select", "gather"):
+        return getattr(x, op)(a["dim"], inputs[1])
+    if op == "take_along_dim":
+        return torch.take_along_dim(x, inputs[1], **({"dim": a["dim"]} if "dim" in a else {}))
     raise ValueError(f"unknown op {op}")

@@ -1,7 +1,9 @@
 """Writes tests/parity/fixtures/*.json from real PyTorch: `.venv-torch/bin/python tests/parity/gen.py`.
 
 Deterministic: fixed seeds, one thread, float32 values written as their shortest decimals; running
-it twice gives identical files. The format is described in tests/parity/README.md.
+it twice gives identical files. The format is described in tests/parity/README.md. Every case that
+qualifies gets gradient data (`fixture_grad.add_grad`); `--grad-margins` also prints, per op, the
+largest share of its gradient tolerance that PyTorch's own float32 gradients use.
 """
 
 import importlib
@@ -16,6 +18,7 @@ import torch  # noqa: E402
 
 from cases import FAMILIES, rng_for  # noqa: E402
 from fixture import Family  # noqa: E402
+from fixture_grad import MARGINS, REFUSED, SKIPS, add_grad  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE / "fixtures"
@@ -26,20 +29,39 @@ def main():
     torch.manual_seed(0)
     warnings.filterwarnings("ignore")  # mean of an empty tensor warns; its nan is the fixture
     OUT.mkdir(exist_ok=True)
-    names, total = set(), 0
+    margins = {}  # op -> [largest share of its grad tolerance PyTorch's float32 used, case]
+    names, total, size, skipped = set(), 0, 0, {k: 0 for k in SKIPS}
     for fam_name in FAMILIES:
         fam = Family(fam_name)
         importlib.import_module(f"cases.{fam_name}").build(fam, rng_for(fam_name))
+        grads = 0
         for case in fam.cases:
             assert case["name"] not in names, f"duplicate case name {case['name']}"
             names.add(case["name"])
+            why = add_grad(case)
+            if why == "grad":
+                grads += 1
+                m = margins.setdefault(case["op"], [-1.0, ""])
+                if MARGINS[case["name"]] > m[0]:
+                    m[:] = [MARGINS[case["name"]], case["name"]]
+            else:
+                skipped[why] += 1
         text = fam.dumps()
         (OUT / f"{fam_name}.json").write_text(text)
         total += len(fam.cases)
-        print(f"{fam_name + '.json':16} {len(fam.cases):4} cases {len(text.encode()) / 1024:7.1f} KiB")
+        size += len(text.encode())
+        print(f"{fam_name + '.json':18} {len(fam.cases):4} cases {grads:4} with grad "
+              f"{len(text.encode()) / 1024:7.1f} KiB")
     index = {"torch": torch.__version__.split("+")[0], "files": [f"{f}.json" for f in FAMILIES]}
     (OUT / "index.json").write_text(json.dumps(index, indent=1) + "\n")
-    print(f"{total} cases in {len(FAMILIES)} files")
+    print(f"{total} cases in {len(FAMILIES)} files, {size / 1024:.1f} KiB")
+    print("no grad: " + ", ".join(f"{k} {v}" for k, v in skipped.items() if v))
+    for (typ, msg), cases in REFUSED.items():
+        print(f"  PyTorch refused the backward of {len(cases)} case(s) ({', '.join(cases[:4])}"
+              f"{', …' if len(cases) > 4 else ''}): {typ}: {msg}")
+    if "--grad-margins" in sys.argv:
+        for op, (m, name) in sorted(margins.items(), key=lambda kv: -kv[1][0]):
+            print(f"  grad margin {op:14} {m:6.3f}  {name}")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,22 @@ export function callKernel(torch, op, a, inputs) {
       return x.norm(a.p ?? 2, dimOf(a) ?? null, a.keepdim ?? false);
     case "count_nonzero":
       return torch.count_nonzero(x, dimOf(a));
+    case "softmax":
+    case "log_softmax":
+      return x[op](a.dim);
+    case "layer_norm":
+    case "rms_norm": {
+      // Optional weight/bias follow the input, as flagged in the args.
+      const rest = inputs.slice(1);
+      const w = a.weight ? rest.shift() : null;
+      if (op === "rms_norm") return torch.rms_norm(x, a.normalized_shape, w, a.eps);
+      const b = a.bias ? rest.shift() : null;
+      return torch.layer_norm(x, a.normalized_shape, w, b, a.eps);
+    }
+    case "where":
+      return torch.where(inputs[0], inputs[1], inputs[2]);
+    case "masked_fill":
+      return x.masked_fill(inputs[1], a.value);
   }
   return undefined;
 }

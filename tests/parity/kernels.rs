@@ -3,6 +3,7 @@
 //! `tests/parity/fixture_kernels.py`. A tuple result (`max(dim)`) is several tensors.
 
 use serde_json::Value;
+use webtorch::tensor::TensorOrScalar;
 use webtorch::{Device, Tensor};
 
 use crate::{build, ints, num, Arg};
@@ -22,14 +23,34 @@ pub fn run(case: &Value, dev: Device) -> Option<webtorch::Result<Vec<Tensor>>> {
     let keep = args.get("keepdim").and_then(|k| k.as_bool()).unwrap_or(false);
     let one = |r: webtorch::Result<Tensor>| Some(r.map(|t| vec![t]));
     let known = "prod amax amin max min argmax argmin all any var std logsumexp norm count_nonzero \
-                 softmax log_softmax layer_norm rms_norm";
+                 softmax log_softmax layer_norm rms_norm where masked_fill index_select gather take_along_dim cat stack";
     if !known.split_whitespace().any(|k| k == op) {
         return None;
     }
-    let inputs: Vec<Arg> = match case["inputs"].as_array().unwrap().iter().map(|s| build(s, dev)).collect() {
+    let inputs: Vec<Arg> = match case["inputs"].as_array().unwrap().iter().map(|s| build(s, dev, None)).collect() {
         Ok(v) => v,
         Err(e) => return Some(Err(e)),
     };
+    let tensor = |a: &Arg| match a {
+        Arg::T(t) => t.clone(),
+        Arg::S(..) => panic!("{op}: scalar operand"),
+    };
+    if op == "cat" || op == "stack" {
+        let ts: Vec<Tensor> = inputs.iter().map(tensor).collect();
+        let refs: Vec<&Tensor> = ts.iter().collect();
+        let dim = args.get("dim").map_or(0, |d| d.as_i64().unwrap());
+        return one(if op == "cat" { Tensor::cat(&refs, dim) } else { Tensor::stack(&refs, dim) });
+    }
+    if op == "where" {
+        fn side(a: &Arg) -> TensorOrScalar<'_> {
+            match a {
+                Arg::T(t) => TensorOrScalar::Tensor(t),
+                Arg::S(x, k) => TensorOrScalar::Scalar(*x, *k),
+            }
+        }
+        let Arg::T(cond) = &inputs[0] else { panic!("where: scalar condition") };
+        return one(Tensor::where_(cond, side(&inputs[1]), side(&inputs[2])));
+    }
     let x = match &inputs[0] {
         Arg::T(t) => t,
         Arg::S(..) => panic!("{op}: scalar input"),
@@ -58,6 +79,13 @@ pub fn run(case: &Value, dev: Device) -> Option<webtorch::Result<Vec<Tensor>>> {
         "logsumexp" => one(x.logsumexp(&d, keep)),
         "norm" => one(x.norm(args.get("p").map_or(2.0, num), &d, keep)),
         "count_nonzero" => one(x.count_nonzero(&d)),
+        "masked_fill" => match &inputs[1] {
+            Arg::T(mask) => one(x.masked_fill(mask, num(&args["value"]))),
+            Arg::S(..) => panic!("masked_fill: scalar mask"),
+        },
+        "index_select" => one(x.index_select(dim.unwrap(), &tensor(&inputs[1]))),
+        "gather" => one(x.gather(dim.unwrap(), &tensor(&inputs[1]))),
+        "take_along_dim" => one(x.take_along_dim(&tensor(&inputs[1]), dim)),
         "softmax" => one(x.softmax(dim.unwrap())),
         "log_softmax" => one(x.log_softmax(dim.unwrap())),
         "layer_norm" | "rms_norm" => {

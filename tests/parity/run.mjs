@@ -39,21 +39,46 @@ async function readText(url) {
 }
 
 /**
- * Runs `fixtures` (a list of cases) on `torch` (the webtorch module) with every tensor on
- * `device`. Resolves to `{ device, results: [{ name, op, dtype, ok, detail }], passed, failed }`;
- * `detail` says what differed ("" when ok). `filter` (a RegExp or function of the case) selects
- * cases; `onResult(result)` is called as each finishes.
+ * Whether `torch` has the autograd surface the gradient checks use: `requires_grad_()`,
+ * `backward(gradient)` and `.grad` on tensors.
  */
-export async function runParity(torch, fixtures, { device, filter, onResult } = {}) {
+export function hasAutograd(torch) {
+  const proto = torch.Tensor?.prototype;
+  return typeof proto?.backward === "function" && typeof proto?.requires_grad_ === "function";
+}
+
+/**
+ * Runs `fixtures` (a list of cases) on `torch` (the webtorch module) with every tensor on
+ * `device`. Resolves to `{ device, results: [{ name, op, dtype, ok, detail, grad }], passed,
+ * failed, grads: { checked, failed, skipped, note } }`; `detail` says what differed ("" when ok).
+ * A case with `grad` in its fixture also checks the gradients (a mismatch fails the case) when
+ * `torch` has autograd ({@link hasAutograd}); without it those checks are skipped, counted in
+ * `grads.skipped` and explained in `grads.note`. `result.grad` is "ok", "failed", "skipped" or
+ * undefined (no gradient data, or the forward already failed). `grad: false` skips the gradient
+ * checks on purpose. `filter` (a RegExp or function of the case) selects cases;
+ * `onResult(result)` is called as each finishes.
+ */
+export async function runParity(torch, fixtures, { device, filter, onResult, grad = true } = {}) {
   const results = [];
   const select =
     filter === undefined ? () => true : typeof filter === "function" ? filter : (c) => filter.test(c.name);
+  const autograd = grad && hasAutograd(torch);
+  const grads = { checked: 0, failed: 0, skipped: 0, note: "" };
   for (const c of fixtures) {
     if (!select(c)) continue;
     const result = { name: c.name, op: c.op, dtype: caseDType(c), ok: false, detail: "" };
     const made = [];
     try {
       result.detail = await runCase(torch, c, device, made);
+      if (result.detail === "" && c.grad) {
+        if (autograd) {
+          result.grad = "failed"; // until runGrad says otherwise
+          result.detail = await runGrad(torch, c, device, made);
+          if (result.detail === "") result.grad = "ok";
+        } else {
+          result.grad = "skipped";
+        }
+      }
       result.ok = result.detail === "";
     } catch (e) {
       result.detail = `runner: ${describe(e)}`;
@@ -68,11 +93,19 @@ export async function runParity(torch, fixtures, { device, filter, onResult } = 
       }
     }
     if (result.detail !== "") result.ok = false;
+    if (result.grad === "ok" || result.grad === "failed") grads.checked++;
+    if (result.grad === "failed") grads.failed++;
+    if (result.grad === "skipped") grads.skipped++;
     results.push(result);
     onResult?.(result);
   }
+  if (grads.skipped > 0) {
+    grads.note = grad
+      ? `gradients not checked in ${grads.skipped} cases: this torch has no autograd (Tensor.prototype.backward / requires_grad_)`
+      : `gradients not checked in ${grads.skipped} cases (grad: false)`;
+  }
   const passed = results.filter((r) => r.ok).length;
-  return { device, results, passed, failed: results.length - passed };
+  return { device, results, passed, failed: results.length - passed, grads };
 }
 
 /** The dtypes a case exercises, for the op × dtype view: its tensor inputs', else its output's. */
@@ -112,13 +145,79 @@ async function runCase(torch, c, device, made) {
   return checkTensor(out, c.out, c.tol, await out.toArray());
 }
 
-/** A scalar operand, or a tensor built from its spec: data → reshape → view steps. */
-function makeInput(torch, spec, device, made) {
-  if ("scalar" in spec) return decode(spec.scalar);
+/**
+ * Checks a case's gradients (README: "Gradients"): the inputs again, each float32 base (after the
+ * reshape, before the view steps) a leaf that requires grad; the op; `backward(upstream)`; then
+ * each base's `.grad` against the fixture. Resolves to "" when they match.
+ */
+async function runGrad(torch, c, device, made) {
+  const leaves = [];
+  let inputs;
+  try {
+    inputs = c.inputs.map((spec) => makeInput(torch, spec, device, made, leaves));
+  } catch (e) {
+    return `grad: building inputs: ${describe(e)}`;
+  }
+  let out;
+  try {
+    out = callKernel(torch, c.op, decodeDeep(c.args), inputs) ?? call(torch, c, inputs, device);
+    made.push(...(Array.isArray(out) ? out : [out]));
+  } catch (e) {
+    return `grad: forward threw ${describe(e)}`;
+  }
+  // A tuple result (`max(dim)`): the gradient flows from result 0, the values.
+  if (Array.isArray(out)) out = out[0];
+  try {
+    const upstream = torch.tensor(c.grad.out.map(decode), { dtype: "float32", device });
+    made.push(upstream);
+    const shaped = upstream.reshape(out.shape);
+    made.push(shaped);
+    out.backward(shaped);
+  } catch (e) {
+    return `grad: backward threw ${describe(e)}`;
+  }
+  const { rtol, atol } = c.grad.tol;
+  for (let k = 0; k < c.grad.inputs.length; k++) {
+    const want = c.grad.inputs[k];
+    if (want === null) continue; // no gradient expected (not float32, a scalar, or PyTorch's None)
+    const g = leaves[k]?.grad;
+    if (g === null || g === undefined) return `grad of input ${k}: none, want one`;
+    made.push(g);
+    const shape = Array.from(g.shape);
+    if (!sameList(shape, c.inputs[k].shape)) return `grad of input ${k}: shape [${shape}], want [${c.inputs[k].shape}]`;
+    const values = await g.toArray();
+    if (values.length !== want.length) return `grad of input ${k}: ${values.length} values, want ${want.length}`;
+    for (let i = 0; i < values.length; i++) {
+      const w = Math.fround(decode(want[i]));
+      if (!close(values[i], w, rtol, atol)) {
+        return `grad of input ${k}: element ${i} got ${values[i]} want ${w} (rtol ${rtol}, atol ${atol})`;
+      }
+    }
+  }
+  return "";
+}
+
+/**
+ * A scalar operand, or a tensor built from its spec: data → reshape → view steps. With `leaves`
+ * (the gradient check), a float32 base requires grad and is pushed there (`null` for the others).
+ */
+function makeInput(torch, spec, device, made, leaves) {
+  if ("scalar" in spec) {
+    leaves?.push(null);
+    return decode(spec.scalar);
+  }
   let t = torch.tensor(spec.data.map(decode), { dtype: spec.dtype, device });
   made.push(t);
   t = t.reshape(spec.shape);
   made.push(t);
+  if (leaves) {
+    if (spec.dtype === "float32") {
+      t.requires_grad_();
+      leaves.push(t);
+    } else {
+      leaves.push(null);
+    }
+  }
   for (const [step, args] of spec.view ?? []) {
     if (step === "transpose") t = t.transpose(args[0], args[1]);
     else if (step === "permute") t = t.permute(args);
@@ -284,6 +383,11 @@ export function formatReport(resultsByBackend, { byDType = false, maxFailures = 
     return fmt([passed, passed + failed]);
   });
   lines.push(`| **total** |${byDType ? " |" : ""} ${totals.join(" | ")} |`);
+  const gradLines = backends
+    .map((b) => [b, resultsByBackend[b].grads])
+    .filter(([, g]) => g && (g.checked > 0 || g.skipped > 0))
+    .map(([b, g]) => `- ${b}: gradients checked in ${g.checked} cases, ${g.failed} failed${g.note ? `; ${g.note}` : ""}`);
+  if (gradLines.length > 0) lines.push("", ...gradLines);
   for (const b of backends) {
     const failures = resultsByBackend[b].results.filter((r) => !r.ok);
     if (failures.length === 0) continue;

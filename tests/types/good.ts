@@ -142,3 +142,46 @@ type BinaryMethods = {
 };
 export const everyOpIsAFunction: UnaryFns & BinaryFns = torch;
 export const everyOpIsAMethod: UnaryMethods & BinaryMethods = a;
+
+// The torch.webgpu namespace.
+async function webgpuNamespace(x: Tensor): Promise<void> {
+  const w = torch.webgpu;
+  const y: Tensor = w.batch(() => x.add(1).relu());
+  const n: number = await w.batch(async () => 1);
+  w.disable_batching();
+  w.enable_batching();
+  const batching: boolean = w.is_batching_enabled();
+  w.enable_fusion();
+  w.disable_fusion();
+  w.set_fusion_window(4);
+  w.set_fusion_min_size(1024);
+  const fusion: torch.webgpu.FusionStats = w.get_fusion_stats();
+  const fused: number =
+    fusion.fusions +
+    fusion.fused_ops +
+    fusion.bypasses +
+    (fusion.patterns["add_relu"] ?? 0);
+  w.add_fusion_pattern({
+    ops: ["add", "relu"],
+    name: "mine",
+    description: "d",
+  });
+  const patterns: torch.webgpu.FusionPattern[] = w.get_fusion_patterns();
+  const mem: torch.webgpu.MemoryStats = w.memory_stats();
+  const summary: string = w.memory_summary();
+  w.empty_cache();
+  const caps = w.getCapabilities();
+  const maxBuffer: number | undefined = caps?.limits["maxBufferSize"];
+  void [
+    y,
+    n,
+    batching,
+    fused,
+    patterns,
+    mem,
+    summary,
+    maxBuffer,
+    w.is_fusion_enabled(),
+  ];
+}
+void webgpuNamespace;

@@ -99,6 +99,8 @@ declare module "./tensor.js" {
     lgamma(): Tensor;
     /** `Γ'(x) / Γ(x)`. */
     digamma(): Tensor;
+    /** `ψ'(x)`, PyTorch's `polygamma(1, x)`. */
+    trigamma(): Tensor;
     /** `sin(πx) / (πx)` (1 at 0). */
     sinc(): Tensor;
     /** `log(x / (1 - x))`. */

@@ -52,6 +52,8 @@ export {
 export * from "./ops.js";
 export * from "./creation.js";
 export * from "./reductions.js";
+export * from "./nn_kernels.js";
+export * from "./conditional.js";
 export * as webgpu from "./webgpu.js";
 export * as _C from "./internal.js";
 

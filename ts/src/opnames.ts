@@ -49,6 +49,7 @@ export const UNARY_OPS = [
   "erfinv",
   "lgamma",
   "digamma",
+  "trigamma",
   "sinc",
   "logit",
   "deg2rad",

@@ -114,6 +114,8 @@ export const erfinv = unaryFn("erfinv");
 export const lgamma = unaryFn("lgamma");
 /** `Γ'(input) / Γ(input)`. */
 export const digamma = unaryFn("digamma");
+/** `ψ'(input)`, the trigamma function (PyTorch's `polygamma(1, input)`). */
+export const trigamma = unaryFn("trigamma");
 /** `sin(πx) / (πx)` (1 at 0). */
 export const sinc = unaryFn("sinc");
 /** `log(input / (1 - input))`. */

@@ -11,15 +11,35 @@ const MATH: &str = include_str!("../../../shaders/math.wgsl");
 const REDUCE: &str = include_str!("../../../shaders/reduce.wgsl");
 const MATMUL: &str = include_str!("../../../shaders/matmul.wgsl");
 const ROWWISE: &str = include_str!("../../../shaders/rowwise.wgsl");
+const GATHER: &str = include_str!("../../../shaders/gather.wgsl");
 
 /// Everything that changes a kernel's source; the pipeline cache key. Scalar values and sizes
 /// live in the uniform slot, so one pipeline serves every value and shape.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum KernelKey {
-    Elementwise { nodes: Vec<KeyNode>, leaves: Vec<(DType, bool)> },
-    Reduce { op: ReduceOp, compute: Compute, input: DType, out: DType },
-    Matmul { dtype: DType },
-    Rowwise { op: RowOp, weight: bool, bias: bool },
+    /// `out_strided`: results go to a strided view of `out` (in-place writes).
+    Elementwise {
+        nodes: Vec<KeyNode>,
+        leaves: Vec<(DType, bool)>,
+        out_strided: bool,
+    },
+    Reduce {
+        op: ReduceOp,
+        compute: Compute,
+        input: DType,
+        out: DType,
+    },
+    Matmul {
+        dtype: DType,
+    },
+    Rowwise {
+        op: RowOp,
+        weight: bool,
+        bias: bool,
+    },
+    Gather {
+        dtype: DType,
+    },
 }
 
 /// A node of an elementwise kernel as the cache key sees it.
@@ -107,7 +127,7 @@ pub fn elementwise_key(k: &Elementwise, contiguous: &[bool]) -> (KernelKey, Vec<
         })
         .collect();
     let leaves = k.leaves.iter().zip(contiguous).map(|(o, &c)| (o.dtype, c)).collect();
-    (KernelKey::Elementwise { nodes, leaves }, scalars)
+    (KernelKey::Elementwise { nodes, leaves, out_strided: k.out_view.is_some() }, scalars)
 }
 
 /// Meta words of elementwise kernels (see `shaders/elementwise.wgsl`).
@@ -117,15 +137,24 @@ pub const EW_SHAPE: usize = 24;
 pub const EW_STRIDES: usize = 32;
 pub const EW_MAX_LEAVES: usize = 7;
 pub const EW_MAX_SCALARS: usize = 8;
+/// Output offset and strides of an in-place (strided) elementwise kernel.
+pub const EW_OUT_OFFSET: usize = 3;
+pub const EW_OUT_STRIDES: usize = EW_STRIDES + 8 * EW_MAX_LEAVES;
 
-pub fn elementwise_source(nodes: &[KeyNode], leaves: &[(DType, bool)]) -> String {
+pub fn elementwise_source(nodes: &[KeyNode], leaves: &[(DType, bool)], out_strided: bool) -> String {
     let mut bindings = String::new();
     let mut index = String::new();
-    let strided = leaves.iter().any(|(_, c)| !c);
+    let strided = out_strided || leaves.iter().any(|(_, c)| !c);
     if strided {
         index.push_str("    var rem = i;\n");
     }
     let mut body = String::new();
+    if out_strided {
+        index.push_str(&format!("    var oo = m({EW_OUT_OFFSET}u);\n"));
+        body.push_str(&format!("        oo += c * m({}u + d);\n", EW_OUT_STRIDES - 1));
+    } else {
+        index.push_str("    let oo = i;\n");
+    }
     for (k, &(d, contiguous)) in leaves.iter().enumerate() {
         bindings.push_str(&format!(
             "@group(0) @binding({}) var<storage, read> in{k}: array<{}>;\n",
@@ -154,11 +183,12 @@ pub fn elementwise_source(nodes: &[KeyNode], leaves: &[(DType, bool)]) -> String
             KeyArg::Scalar(q) => format!("bitcast<{t}>(m({}u))", EW_SCALARS + q as usize),
         };
         compute.push_str(&format!("    var s{j}: {};\n    {{\n", storage_type(node.out)));
-        for (name, a) in ["a", "b"].iter().zip(&node.args) {
+        for (name, a) in ["a", "b", "c"].iter().zip(&node.args) {
             compute.push_str(&format!("        let {name} = {};\n", arg(a)));
         }
         let value = match node.func {
             Func::Cast => store("a", node.compute, node.out),
+            Func::Where => store(&format!("select(c, b, a != {t}(0))"), node.compute, node.out),
             Func::Op(op) => {
                 let expr = op.info().wgsl.replace("_T(", &format!("_{t}(")).replace("T(", &format!("{t}("));
                 if op.info().kind == ResultKind::Bool {
@@ -342,10 +372,11 @@ pub fn rowwise_source(op: RowOp, weight: bool, bias: bool) -> String {
 /// The source of any key (used on a pipeline-cache miss).
 pub fn source(key: &KernelKey) -> String {
     match key {
-        KernelKey::Elementwise { nodes, leaves } => elementwise_source(nodes, leaves),
+        KernelKey::Elementwise { nodes, leaves, out_strided } => elementwise_source(nodes, leaves, *out_strided),
         KernelKey::Reduce { op, compute, input, out } => reduce_source(*op, *compute, *input, *out),
         KernelKey::Matmul { dtype } => matmul_source(*dtype),
         KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),
+        KernelKey::Gather { dtype } => fill(GATHER, &[("T", storage_type(*dtype))]),
     }
 }
 
@@ -359,6 +390,7 @@ pub fn label(key: &KernelKey) -> String {
                 .map(|n| match n.func {
                     Func::Op(op) => op_name(op),
                     Func::Cast => "copy",
+                    Func::Where => "where",
                 })
                 .collect();
             format!("webtorch:{}:{}", ops.join("+"), nodes.last().map_or("", |n| n.out.name()))
@@ -366,6 +398,7 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::Reduce { op, out, .. } => format!("webtorch:{op:?}:{}", out.name()).to_lowercase(),
         KernelKey::Matmul { dtype } => format!("webtorch:matmul:{}", dtype.name()),
         KernelKey::Rowwise { op, .. } => format!("webtorch:{op:?}:float32").to_lowercase(),
+        KernelKey::Gather { dtype } => format!("webtorch:gather:{}", dtype.name()),
     }
 }
 

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use self::codegen::KernelKey;
 use self::pool::{size_class, Pool};
-use super::{Backend, BufId, Device, Elementwise, LocalFuture, Matmul, Reduce, Rowwise, Stats};
+use super::{Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Stats};
 use crate::error::Result;
 use crate::shape::{coalesce, contiguous_strides};
 use crate::{bail, err};
@@ -476,20 +476,26 @@ impl Backend for WebGpuBackend {
     }
 
     fn elementwise(&self, k: &Elementwise) -> Result<()> {
-        use codegen::{EW_MAX_LEAVES, EW_MAX_SCALARS, EW_OFFSETS, EW_SCALARS, EW_SHAPE, EW_STRIDES};
+        use codegen::{
+            EW_MAX_LEAVES, EW_MAX_SCALARS, EW_OFFSETS, EW_OUT_OFFSET, EW_OUT_STRIDES, EW_SCALARS, EW_SHAPE, EW_STRIDES,
+        };
         if k.leaves.len() > EW_MAX_LEAVES {
             bail!(Torch, "webgpu: an elementwise kernel reads at most {EW_MAX_LEAVES} tensors");
         }
         let contiguous = contiguous_strides(&k.shape);
-        let strides: Vec<Vec<usize>> = k.leaves.iter().map(|o| o.strides.clone()).collect();
+        let mut strides: Vec<Vec<usize>> = k.leaves.iter().map(|o| o.strides.clone()).collect();
         let is_contig: Vec<bool> = strides.iter().map(|s| *s == contiguous).collect();
+        // A strided output joins the index computation as one more operand.
+        if let Some((_, out_strides)) = &k.out_view {
+            strides.push(out_strides.clone());
+        }
         let (key, scalars) = codegen::elementwise_key(k, &is_contig);
         if scalars.len() > EW_MAX_SCALARS {
             bail!(Torch, "webgpu: an elementwise kernel takes at most {EW_MAX_SCALARS} scalars");
         }
-        let mut meta = [0u32; EW_STRIDES + 8 * EW_MAX_LEAVES];
+        let mut meta = [0u32; EW_OUT_STRIDES + 8];
         let n = k.shape.iter().product::<usize>();
-        if !is_contig.iter().all(|c| *c) {
+        if k.out_view.is_some() || !is_contig.iter().all(|c| *c) {
             let (shape, strides) = coalesce(&k.shape, &strides);
             if shape.len() > MAX_RANK {
                 bail!(
@@ -499,8 +505,12 @@ impl Backend for WebGpuBackend {
             }
             meta[1] = shape.len() as u32;
             put(&mut meta, EW_SHAPE, &shape)?;
-            for (i, s) in strides.iter().enumerate() {
+            for (i, s) in strides.iter().enumerate().take(k.leaves.len()) {
                 put(&mut meta, EW_STRIDES + 8 * i, s)?;
+            }
+            if let Some((offset, _)) = &k.out_view {
+                put(&mut meta, EW_OUT_OFFSET, &[*offset])?;
+                put(&mut meta, EW_OUT_STRIDES, &strides[k.leaves.len()])?;
             }
         }
         let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
@@ -595,6 +605,26 @@ impl Backend for WebGpuBackend {
             buffers.push(b.buf);
         }
         self.dispatch(&codegen::rowwise_key(k), &meta, &buffers, (gx, gy, 1))
+    }
+
+    fn gather(&self, k: &Gather) -> Result<()> {
+        if k.shape.len() > MAX_RANK {
+            bail!(Shape, "webgpu: gathers over more than {MAX_RANK} dims are not supported");
+        }
+        let n: usize = k.shape.iter().product();
+        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let (gx, gy) = Self::grid(groups);
+        let mut meta = [0u32; 32];
+        put(
+            &mut meta,
+            0,
+            &[n, k.shape.len(), (gx * WG) as usize, k.dim, k.src.offset, k.index.offset, k.src_dim_size],
+        )?;
+        put(&mut meta, 8, &k.shape)?;
+        put(&mut meta, 16, &k.src.strides)?;
+        put(&mut meta, 24, &k.index.strides)?;
+        let key = KernelKey::Gather { dtype: k.src.dtype };
+        self.dispatch(&key, &meta, &[k.out, k.src.buf, k.index.buf], (gx, gy, 1))
     }
 
     fn flush(&self) {

@@ -7,6 +7,7 @@ import { checks as elementwise } from "./elementwise.mjs";
 import { checks as reductions } from "./reductions.mjs";
 import { checks as views } from "./views.mjs";
 import { checks as runtime } from "./runtime.mjs";
+import { checks as webgpu } from "./webgpu.mjs";
 
 /**
  * @typedef {{ name: string, run: (torch: any, ctx: { device: "webgpu" | "cpu", where: "node" | "browser" }) => Promise<void> }} Check
@@ -19,4 +20,5 @@ export const checks = [
   ...reductions,
   ...views,
   ...runtime,
+  ...webgpu,
 ];

@@ -1,0 +1,193 @@
+//! Indexing and joining: `index_select`, `gather`, `take_along_dim` (one `Gather` kernel: a copy
+//! through an index map), and `cat`/`stack` (composed: each input is copied into its slice of
+//! the output with `assign_`). int64 indices are stored as 32-bit (docs/dtypes.md).
+//!
+//! NOTE: a kernel cannot throw, so indices outside the indexed dim read as 0 on every backend
+//! where PyTorch raises "index out of range"; checking would need a read back to the host.
+
+use super::elementwise::check_same_device;
+use super::Tensor;
+use crate::backend::Gather;
+use crate::bail;
+use crate::dtype::{promote_types, DType};
+use crate::error::Result;
+use crate::shape::{broadcast_shapes, fmt_shape, wrap_dim, Layout};
+
+fn is_index(d: DType) -> bool {
+    matches!(d, DType::Int32 | DType::Int64)
+}
+
+impl Tensor {
+    /// `out[i] = self[i with coordinate `dim` = index[i]]` over `shape`, reading `index` with
+    /// `index_strides` (over `shape`).
+    fn gather_kernel(&self, dim: usize, index: &Tensor, index_strides: Vec<usize>, shape: &[usize]) -> Result<Tensor> {
+        check_same_device(self, index)?;
+        let out = Tensor::empty_on(self.backend(), shape, self.dtype)?;
+        if out.numel() == 0 {
+            return Ok(out);
+        }
+        let mut src = self.operand(self.shape())?;
+        src.strides = self.layout.strides.clone();
+        let mut idx = index.operand(index.shape())?;
+        idx.strides = index_strides;
+        let k =
+            Gather { src, index: idx, dim, src_dim_size: self.shape()[dim], shape: shape.to_vec(), out: out.buf()? };
+        self.backend().gather(&k)?;
+        Ok(out)
+    }
+
+    /// `t.index_select(dim, index)`: the slices at `index` (a vector of int32/int64) along `dim`.
+    pub fn index_select(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
+        if !is_index(index.dtype) {
+            bail!(DType, "index_select(): Expected dtype int32 or int64 for index");
+        }
+        if index.ndim() > 1 {
+            bail!(Index, "index_select(): Index is supposed to be a vector");
+        }
+        let d = wrap_dim(dim, self.ndim())?;
+        if self.ndim() == 0 {
+            if index.numel() != 1 {
+                bail!(Torch, "index_select(): Index to scalar can have only 1 value, got {} value(s)", index.numel());
+            }
+            return self.reshape(&[1])?.index_select(0, &index.reshape(&[1])?)?.reshape(&[]);
+        }
+        let mut shape = self.shape().to_vec();
+        shape[d] = index.numel();
+        let mut strides = vec![0; shape.len()];
+        strides[d] = index.layout.strides.first().copied().unwrap_or(0);
+        self.gather_kernel(d, index, strides, &shape)
+    }
+
+    /// `t.gather(dim, index)`: `out[i][j] = t[index[i][j]][j]` (for dim 0), `index` of the same
+    /// rank and no larger than `t` outside `dim`.
+    pub fn gather(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
+        if !is_index(index.dtype) {
+            bail!(DType, "gather(): Expected dtype int32/int64 for index");
+        }
+        let d = wrap_dim(dim, self.ndim())?;
+        if self.ndim().max(1) != index.ndim().max(1) {
+            bail!(Shape, "Index tensor must have the same number of dimensions as input tensor");
+        }
+        if self.ndim() == 0 || index.ndim() == 0 {
+            let shape = index.shape().to_vec();
+            return self.reshape(&[-1])?.gather(0, &index.reshape(&[-1])?)?.reshape(&dims_i64(&shape));
+        }
+        for i in 0..self.ndim() {
+            if i != d && index.shape()[i] > self.shape()[i] {
+                bail!(
+                    Shape,
+                    "Size does not match at dimension {i} expected index {} to be no larger than self {} apart from dimension {d}",
+                    fmt_shape(index.shape()),
+                    fmt_shape(self.shape())
+                );
+            }
+        }
+        self.gather_kernel(d, index, index.layout.strides.clone(), index.shape())
+    }
+
+    /// `torch.take_along_dim(t, indices, dim)`: `gather` with `t` and `indices` broadcast outside
+    /// `dim`; without `dim`, over the flattened tensor.
+    pub fn take_along_dim(&self, indices: &Tensor, dim: Option<i64>) -> Result<Tensor> {
+        if indices.dtype != DType::Int64 {
+            let name = indices.dtype.scalar_name();
+            bail!(DType, "torch.take_along_dim(): dtype of indices should be Long but got {name}");
+        }
+        let Some(dim) = dim else {
+            return self.reshape(&[-1])?.gather(0, &indices.reshape(&[-1])?);
+        };
+        if self.ndim() != indices.ndim() {
+            bail!(
+                Shape,
+                "torch.take_along_dim(): input and indices should have the same number of dimensions, but got {} dimensions for input, and {} dimensions for indices",
+                self.ndim(),
+                indices.ndim()
+            );
+        }
+        let d = wrap_dim(dim, self.ndim())?;
+        let mut self_sizes = self.shape().to_vec();
+        if self.ndim() > 0 {
+            self_sizes[d] = indices.shape()[d];
+        }
+        let shape = broadcast_shapes(&self_sizes, indices.shape())?;
+        let idx = indices.expand(&dims_i64(&shape))?;
+        let mut src_shape = shape.clone();
+        if self.ndim() > 0 {
+            src_shape[d] = self.shape()[d];
+        }
+        self.expand(&dims_i64(&src_shape))?.gather(d as i64, &idx)
+    }
+
+    /// `torch.cat(tensors, dim)`: promoted to one dtype; 1-D empty tensors are skipped, as in
+    /// PyTorch.
+    pub fn cat(tensors: &[&Tensor], dim: i64) -> Result<Tensor> {
+        let Some(first) = tensors.first() else {
+            bail!(Torch, "torch.cat(): expected a non-empty list of Tensors");
+        };
+        for (i, t) in tensors.iter().enumerate() {
+            if t.ndim() == 0 {
+                bail!(Torch, "zero-dimensional tensor (at position {i}) cannot be concatenated");
+            }
+            check_same_device(first, t)?;
+        }
+        let dtype = tensors.iter().skip(1).fold(first.dtype, |d, t| promote_types(d, t.dtype));
+        let legacy_empty = |t: &Tensor| t.ndim() == 1 && t.numel() == 0;
+        let parts: Vec<&Tensor> = tensors.iter().copied().filter(|t| !legacy_empty(t)).collect();
+        let Some(reference) = parts.first() else {
+            return Tensor::empty_on(first.backend(), &[0], dtype);
+        };
+        let d = wrap_dim(dim, reference.ndim())?;
+        let mut shape = reference.shape().to_vec();
+        shape[d] = 0;
+        for (i, t) in tensors.iter().enumerate().filter(|(_, t)| !legacy_empty(t)) {
+            if t.ndim() != reference.ndim() {
+                bail!(Shape, "Tensors must have same number of dimensions: got {} and {}", reference.ndim(), t.ndim());
+            }
+            for k in (0..t.ndim()).filter(|&k| k != d) {
+                if t.shape()[k] != reference.shape()[k] {
+                    bail!(
+                        Shape,
+                        "Sizes of tensors must match except in dimension {d}. Expected size {} but got size {} for tensor number {i} in the list.",
+                        reference.shape()[k],
+                        t.shape()[k]
+                    );
+                }
+            }
+            shape[d] += t.shape()[d];
+        }
+        let out = Tensor::empty_on(first.backend(), &shape, dtype)?;
+        let mut at = 0;
+        for t in parts {
+            let mut slice = Layout { shape: t.shape().to_vec(), strides: out.layout.strides.clone(), offset: 0 };
+            slice.offset = at * out.layout.strides[d];
+            at += t.shape()[d];
+            if t.numel() > 0 {
+                out.with_layout(slice).assign_(t)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// `torch.stack(tensors, dim)`: `cat` of the tensors unsqueezed at `dim`.
+    pub fn stack(tensors: &[&Tensor], dim: i64) -> Result<Tensor> {
+        let Some(first) = tensors.first() else {
+            bail!(Torch, "stack expects a non-empty TensorList");
+        };
+        for (i, t) in tensors.iter().enumerate() {
+            if t.shape() != first.shape() {
+                bail!(
+                    Shape,
+                    "stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {i}",
+                    fmt_shape(first.shape()),
+                    fmt_shape(t.shape())
+                );
+            }
+        }
+        let d = wrap_dim(dim, first.ndim() + 1)?;
+        let parts = tensors.iter().map(|t| t.unsqueeze(d as i64)).collect::<Result<Vec<_>>>()?;
+        Tensor::cat(&parts.iter().collect::<Vec<_>>(), d as i64)
+    }
+}
+
+fn dims_i64(shape: &[usize]) -> Vec<i64> {
+    shape.iter().map(|&s| s as i64).collect()
+}

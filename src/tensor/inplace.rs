@@ -1,0 +1,74 @@
+//! In-place writes (`x.add_(y)`, `x.copy_(y)`, `x[1:] = 0`): the new values are computed like any
+//! elementwise op, then either take over the storage (when the view is the whole storage) or are
+//! written through the view's strides. Every write bumps the storage's version, which autograd
+//! checks against the versions of the tensors it saved.
+
+use super::elementwise::check_same_device;
+use super::fusion::{self, Operand};
+use super::{State, Tensor};
+use crate::backend::{Elementwise, Func};
+use crate::bail;
+use crate::error::Result;
+use crate::shape::{broadcast_shapes, fmt_shape};
+
+impl Tensor {
+    /// How many in-place writes this tensor's storage has had.
+    pub fn version(&self) -> u64 {
+        self.storage.version.get()
+    }
+
+    /// Whether this view is its whole storage, contiguously.
+    fn covers_storage(&self) -> bool {
+        self.layout.offset == 0 && self.layout.is_contiguous() && self.numel() == self.storage.len
+    }
+
+    /// Writes `value` — broadcast to this shape and cast to this dtype — into this view's elements
+    /// (PyTorch's `copy_`; in-place ops are `assign_` of their functional result).
+    pub fn assign_(&self, value: &Tensor) -> Result<()> {
+        check_same_device(self, value)?;
+        let shape = self.shape().to_vec();
+        if broadcast_shapes(&shape, value.shape()).ok().as_deref() != Some(&shape[..]) {
+            bail!(
+                Shape,
+                "output with shape {} doesn't match the broadcast shape {}",
+                fmt_shape(&shape),
+                fmt_shape(&broadcast_shapes(&shape, value.shape()).unwrap_or_else(|_| value.shape().to_vec()))
+            );
+        }
+        // Pending expressions may read the old values: compute them before they change.
+        fusion::materialize_all()?;
+        if self.numel() > 0 {
+            let compute = value.dtype.compute_for_cast();
+            if self.covers_storage() {
+                let fresh = super::elementwise::elementwise_op(
+                    self.backend(),
+                    &[Operand::Tensor(value)],
+                    Func::Cast,
+                    compute,
+                    self.dtype,
+                    shape,
+                )?;
+                fresh.materialize()?;
+                let buf = match std::mem::replace(&mut *fresh.storage.state.borrow_mut(), State::Moved) {
+                    State::Ready(b) => b,
+                    _ => bail!(Torch, "internal: an in-place result was not computed"),
+                };
+                let old = std::mem::replace(&mut *self.storage.state.borrow_mut(), State::Ready(buf));
+                if let State::Ready(b) = old {
+                    self.backend().release(b);
+                }
+            } else {
+                // A kernel may not read the buffer it writes: copy an aliasing value first.
+                let value = if value.same_storage(self) { value.deep_clone()? } else { value.clone() };
+                let out = self.storage.materialize()?;
+                let p = fusion::record(&[Operand::Tensor(&value)], Func::Cast, compute, self.dtype, &shape, false)?;
+                let leaves = p.leaves.iter().map(|l| l.tensor.operand_with(&l.strides)).collect::<Result<Vec<_>>>()?;
+                let view = Some((self.layout.offset, self.layout.strides.clone()));
+                self.backend().elementwise(&Elementwise { nodes: p.nodes, leaves, shape, out, out_view: view })?;
+            }
+        }
+        self.storage.version.set(self.storage.version.get() + 1);
+        crate::engine::note_work();
+        Ok(())
+    }
+}
