@@ -111,3 +111,52 @@ fn autograd_grad_double_backward_hooks_and_modes() {
         );
     }
 }
+
+#[test]
+fn in_place_writes_views_and_version_checks() {
+    for dev in devices() {
+        // x.add_(1) on a whole tensor: every view of its storage sees the new values.
+        let mut x = Tensor::from_f64(&[1., 2., 3., 4., 5., 6.], &[2, 3], DType::Float32, dev).unwrap();
+        let xt = x.transpose(0, 1).unwrap();
+        let r = ag::binary_scalar(&x, Op::Add, 1.0, false, ScalarKind::Int).unwrap();
+        ag::inplace(&mut x, r).unwrap();
+        assert_eq!(values(&xt), vec![2., 5., 3., 6., 4., 7.]);
+        assert_eq!(x.version(), 1);
+        // A write through a strided view (a column) leaves the rest alone.
+        let mut col = ag::transpose(&x, 0, 1).unwrap().view(&[3, 2]).unwrap_or_else(|_| x.transpose(0, 1).unwrap());
+        let col1 = Tensor::full(&[3, 2], 0.0, DType::Float32, dev).unwrap();
+        ag::copy_(&mut col, &col1).unwrap();
+        assert_eq!(values(&x), vec![0.; 6]);
+        let mut row = x.transpose(0, 1).unwrap();
+        let v = Tensor::from_f64(&[7., 8.], &[2], DType::Float32, dev).unwrap();
+        ag::copy_(&mut row, &v).unwrap(); // broadcast [2] over [3, 2]
+        assert_eq!(values(&x), vec![7., 7., 7., 8., 8., 8.]);
+        // Int result into a float tensor is fine; a float result into an int tensor is not.
+        let mut i = Tensor::full(&[2], 3.0, DType::Int64, dev).unwrap();
+        let half = ag::binary_scalar(&i, Op::Div, 2.0, false, ScalarKind::Int).unwrap();
+        assert_eq!(
+            ag::inplace(&mut i, half).unwrap_err().message,
+            "result type Float can't be cast to the desired output type Long"
+        );
+        // Autograd: a leaf that requires grad refuses in-place writes; a saved input that was
+        // overwritten is PyTorch's version error; relu_ on an intermediate is fine.
+        let mut w = leaf(&[1.0, -2.0], &[2], dev);
+        let e = ag::binary_scalar(&w, Op::Add, 1.0, false, ScalarKind::Int).unwrap();
+        assert_eq!(
+            ag::inplace(&mut w, e).unwrap_err().message,
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        );
+        let mut h = ag::scale(&w, 3.0).unwrap();
+        let y = ag::unary(&h, Op::Exp).unwrap();
+        let r = ag::binary_scalar(&h, Op::Add, 1.0, false, ScalarKind::Int).unwrap();
+        ag::inplace(&mut h, r).unwrap();
+        let err = autograd::backward(&ag::sum(&y, &[], false).unwrap(), None, false, false).unwrap_err();
+        assert!(err.message.starts_with("one of the variables needed for gradient computation has been modified by an inplace operation: [torch.FloatTensor [2]], which is output 0 of MulBackward0, is at version 1; expected version 0 instead."), "{}", err.message);
+        let mut z = ag::scale(&w, 2.0).unwrap();
+        let rz = ag::unary(&z, Op::Relu).unwrap();
+        ag::inplace(&mut z, rz).unwrap();
+        assert_eq!(z.grad_fn().unwrap().name, "ReluBackward0");
+        autograd::backward(&ag::sum(&z, &[], false).unwrap(), None, false, false).unwrap();
+        assert_eq!(values(&w.grad().unwrap()), vec![2.0, 0.0]);
+    }
+}

@@ -352,8 +352,11 @@ fn check_cast(from: DType, to: DType) -> Result<()> {
 /// An in-place op: `x` becomes `result` (computed from `x` by differentiable ops).
 pub fn inplace(x: &mut Tensor, result: Tensor) -> Result<()> {
     check_cast(result.dtype, x.dtype)?;
-    let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
-    let value = expand(&to_dtype(&result, x.dtype)?, &shape)?;
+    let mut value = to_dtype(&result, x.dtype)?;
+    if value.shape() != x.shape() {
+        let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
+        value = expand(&value, &shape)?;
+    }
     super::assign(x, &value)
 }
 
