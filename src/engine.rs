@@ -59,6 +59,18 @@ pub fn set_gpu(gpu: Rc<dyn Backend>) {
     });
 }
 
+/// Forgets the WebGPU backend (after device loss): tensors on it fail with `DeviceError`; the
+/// next `init` creates a new device.
+pub fn drop_gpu() {
+    ENGINE.with(|e| {
+        let mut e = e.borrow_mut();
+        e.gpu = None;
+        if e.default == Device::WebGpu {
+            e.default = Device::Cpu;
+        }
+    });
+}
+
 pub fn has_gpu() -> bool {
     ENGINE.with(|e| e.borrow().gpu.is_some())
 }

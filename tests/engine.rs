@@ -342,3 +342,23 @@ fn fusion_window_min_size_and_limits() {
     assert_eq!(mt.shape(), &[64, 32]);
     assert!(values(&mt).iter().all(|v| *v == 7.0));
 }
+
+/// A lost device surfaces as a `DeviceError` on the next op and read (never a hang), and a new
+/// device works again.
+#[test]
+fn device_loss_is_reported_and_recoverable() {
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let x = Tensor::full(&[4], 1.0, DType::Float32, Device::WebGpu).unwrap();
+    let y = x.binary_scalar(Op::Add, 1.0, false).unwrap();
+    webtorch::engine::backend(Device::WebGpu).unwrap().lose_device();
+    let e = pollster::block_on(y.to_f64()).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Device);
+    assert!(e.message.starts_with("WebGPU device was lost"), "{}", e.message);
+    assert_eq!(x.unary(Op::Exp).unwrap_err().kind, ErrorKind::Device);
+    webtorch::engine::drop_gpu();
+    assert!(webtorch::init_native_gpu());
+    let z = Tensor::full(&[4], 2.0, DType::Float32, Device::WebGpu).unwrap().unary(Op::Square).unwrap();
+    assert_eq!(values(&z), vec![4.0; 4]);
+}

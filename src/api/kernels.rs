@@ -141,6 +141,29 @@ impl RawTensor {
     pub fn masked_fill(&self, mask: &RawTensor, value: f64) -> JsResult<RawTensor> {
         RawTensor::op(self.t.masked_fill(&mask.t, value))
     }
+
+    pub fn index_select(&self, dim: i32, index: &RawTensor) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.index_select(dim as i64, &index.t))
+    }
+
+    pub fn gather(&self, dim: i32, index: &RawTensor) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.gather(dim as i64, &index.t))
+    }
+
+    /// `torch.take_along_dim(self, indices, dim)`; `dim` undefined: the flattened tensor.
+    pub fn take_along_dim(&self, indices: &RawTensor, dim: Option<i32>) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.take_along_dim(&indices.t, dim.map(i64::from)))
+    }
+
+    /// `torch.cat(list, dim)`.
+    pub fn cat(list: &RawTensorList, dim: i32) -> JsResult<RawTensor> {
+        RawTensor::op(Tensor::cat(&list.0.iter().collect::<Vec<_>>(), dim as i64))
+    }
+
+    /// `torch.stack(list, dim)`.
+    pub fn stack(list: &RawTensorList, dim: i32) -> JsResult<RawTensor> {
+        RawTensor::op(Tensor::stack(&list.0.iter().collect::<Vec<_>>(), dim as i64))
+    }
 }
 
 fn scalar_kind(k: u32) -> ScalarKind {
@@ -148,5 +171,23 @@ fn scalar_kind(k: u32) -> ScalarKind {
         0 => ScalarKind::Bool,
         1 => ScalarKind::Int,
         _ => ScalarKind::Float,
+    }
+}
+
+/// A list of tensors for `cat`/`stack` (`Vec<RawTensor>` parameters would take the JS handles'
+/// ownership): `push` keeps another view of each tensor; `free()` when done.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct RawTensorList(Vec<Tensor>);
+
+#[wasm_bindgen]
+impl RawTensorList {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> RawTensorList {
+        RawTensorList::default()
+    }
+
+    pub fn push(&mut self, t: &RawTensor) {
+        self.0.push(t.t.clone());
     }
 }

@@ -2,6 +2,8 @@
 //! engine and `torch.webgpu`, and `RawTensor`, the handle class behind every TS `Tensor`.
 //! Errors become instances of the TS `TorchError` classes registered at init.
 
+mod leaks;
+mod profiler;
 mod tensor;
 
 use std::cell::{Cell, RefCell};
@@ -86,6 +88,23 @@ pub async fn init(device: String) -> JsResult<String> {
     };
     js(engine::set_default_device(want))?;
     Ok(want.name().to_string())
+}
+
+/// `torch.webgpu.initialize_device()`: a new WebGPU device (after a loss, or to retry); tensors
+/// of the old device stay invalid. Resolves to the default device's name.
+#[wasm_bindgen]
+pub async fn initialize_device() -> JsResult<String> {
+    engine::drop_gpu();
+    ADAPTER.with(|a| *a.borrow_mut() = None);
+    init("auto".into()).await
+}
+
+/// Destroys the WebGPU device, as a lost device would be (for fault tests).
+#[wasm_bindgen]
+pub fn debug_destroy_device() {
+    if let Ok(gpu) = engine::backend(Device::WebGpu) {
+        gpu.lose_device();
+    }
 }
 
 #[wasm_bindgen]

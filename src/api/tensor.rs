@@ -20,15 +20,24 @@ use crate::{bail, Result};
 #[wasm_bindgen]
 pub struct RawTensor {
     t: Tensor,
+    /// Key in the live-handle registry (`torch.webgpu.leak_report()`).
+    id: u64,
 }
 
 impl RawTensor {
     fn wrap(t: Tensor) -> RawTensor {
         LIVE_HANDLES.with(|c| c.set(c.get() + 1));
-        RawTensor { t }
+        let id = super::leaks::track(&t);
+        RawTensor { t, id }
     }
 
     fn op(r: Result<Tensor>) -> JsResult<RawTensor> {
+        js(r).map(RawTensor::wrap)
+    }
+
+    /// Runs one op (timed when the profiler records) and wraps its result.
+    fn timed(name: &str, f: impl FnOnce() -> Result<Tensor>) -> JsResult<RawTensor> {
+        let r = super::profiler::time(name, f);
         js(r).map(RawTensor::wrap)
     }
 
@@ -40,6 +49,7 @@ impl RawTensor {
 impl Drop for RawTensor {
     fn drop(&mut self) {
         LIVE_HANDLES.with(|c| c.set(c.get().saturating_sub(1)));
+        super::leaks::untrack(self.id);
     }
 }
 
@@ -49,6 +59,11 @@ fn shape_of(shape: &[i32]) -> Result<Vec<usize>> {
 
 fn dims(d: &[i32]) -> Vec<i64> {
     d.iter().map(|&x| x as i64).collect()
+}
+
+/// The torch name of an op id, for the profiler.
+fn op_name(id: u32) -> &'static str {
+    Op::from_id(id).map_or("?", |o| o.info().name)
 }
 
 fn op_of(id: u32) -> Result<Op> {
@@ -65,39 +80,51 @@ fn args(dtype: u32, device: u32) -> Result<(DType, Device)> {
 #[wasm_bindgen]
 impl RawTensor {
     pub fn from_f64(data: &[f64], shape: &[i32], dtype: u32, device: u32) -> JsResult<RawTensor> {
-        RawTensor::op(shape_of(shape).and_then(|s| {
-            let (dt, dev) = args(dtype, device)?;
-            Tensor::from_f64(data, &s, dt, dev)
-        }))
+        RawTensor::timed("from_f64", || {
+            shape_of(shape).and_then(|s| {
+                let (dt, dev) = args(dtype, device)?;
+                Tensor::from_f64(data, &s, dt, dev)
+            })
+        })
     }
 
     pub fn from_f32(data: &[f32], shape: &[i32], device: u32) -> JsResult<RawTensor> {
-        RawTensor::op(shape_of(shape).and_then(|s| Tensor::from_f32(data, &s, Device::from_code(device)?)))
+        RawTensor::timed("from_f32", || {
+            shape_of(shape).and_then(|s| Tensor::from_f32(data, &s, Device::from_code(device)?))
+        })
     }
 
     pub fn full(shape: &[i32], value: f64, dtype: u32, device: u32) -> JsResult<RawTensor> {
-        RawTensor::op(shape_of(shape).and_then(|s| {
-            let (dt, dev) = args(dtype, device)?;
-            Tensor::full(&s, value, dt, dev)
-        }))
+        RawTensor::timed("full", || {
+            shape_of(shape).and_then(|s| {
+                let (dt, dev) = args(dtype, device)?;
+                Tensor::full(&s, value, dt, dev)
+            })
+        })
     }
 
     pub fn arange(start: f64, end: f64, step: f64, dtype: u32, device: u32) -> JsResult<RawTensor> {
-        RawTensor::op(args(dtype, device).and_then(|(dt, dev)| Tensor::arange(start, end, step, dt, dev)))
+        RawTensor::timed("arange", || {
+            args(dtype, device).and_then(|(dt, dev)| Tensor::arange(start, end, step, dt, dev))
+        })
     }
 
     pub fn rand(shape: &[i32], dtype: u32, device: u32) -> JsResult<RawTensor> {
-        RawTensor::op(shape_of(shape).and_then(|s| {
-            let (dt, dev) = args(dtype, device)?;
-            Tensor::rand(&s, dt, dev)
-        }))
+        RawTensor::timed("rand", || {
+            shape_of(shape).and_then(|s| {
+                let (dt, dev) = args(dtype, device)?;
+                Tensor::rand(&s, dt, dev)
+            })
+        })
     }
 
     pub fn randn(shape: &[i32], dtype: u32, device: u32) -> JsResult<RawTensor> {
-        RawTensor::op(shape_of(shape).and_then(|s| {
-            let (dt, dev) = args(dtype, device)?;
-            Tensor::randn(&s, dt, dev)
-        }))
+        RawTensor::timed("randn", || {
+            shape_of(shape).and_then(|s| {
+                let (dt, dev) = args(dtype, device)?;
+                Tensor::randn(&s, dt, dev)
+            })
+        })
     }
 
     pub fn shape(&self) -> Vec<i32> {
@@ -129,15 +156,17 @@ impl RawTensor {
     }
 
     pub fn unary(&self, op: u32) -> JsResult<RawTensor> {
-        RawTensor::op(op_of(op).and_then(|op| ag::unary(&self.t, op)))
+        RawTensor::timed(op_name(op), || op_of(op).and_then(|op| ag::unary(&self.t, op)))
     }
 
     pub fn binary(&self, op: u32, other: &RawTensor) -> JsResult<RawTensor> {
-        RawTensor::op(op_of(op).and_then(|op| ag::binary(&self.t, &other.t, op)))
+        RawTensor::timed(op_name(op), || op_of(op).and_then(|op| ag::binary(&self.t, &other.t, op)))
     }
 
     pub fn binary_scalar(&self, op: u32, value: f64, reverse: bool) -> JsResult<RawTensor> {
-        RawTensor::op(op_of(op).and_then(|op| ag::binary_scalar(&self.t, op, value, reverse, ScalarKind::of(value))))
+        RawTensor::timed(op_name(op), || {
+            op_of(op).and_then(|op| ag::binary_scalar(&self.t, op, value, reverse, ScalarKind::of(value)))
+        })
     }
 
     /// A bool scalar operand (`t - true`), which PyTorch treats as a bool, not an int.
@@ -148,61 +177,61 @@ impl RawTensor {
 
     /// `add`/`sub` with `alpha`: `self ± alpha * other`.
     pub fn add_alpha(&self, op: u32, other: &RawTensor, alpha: f64) -> JsResult<RawTensor> {
-        RawTensor::op(op_of(op).and_then(|op| ag::add_alpha(&self.t, &other.t, op, alpha)))
+        RawTensor::timed(op_name(op), || op_of(op).and_then(|op| ag::add_alpha(&self.t, &other.t, op, alpha)))
     }
 
     /// `add`/`sub` of a scalar with `alpha`.
     pub fn add_alpha_scalar(&self, op: u32, value: f64, alpha: f64) -> JsResult<RawTensor> {
-        RawTensor::op(op_of(op).and_then(|op| ag::add_alpha_scalar(&self.t, op, value, alpha)))
+        RawTensor::timed(op_name(op), || op_of(op).and_then(|op| ag::add_alpha_scalar(&self.t, op, value, alpha)))
     }
 
     pub fn t(&self) -> JsResult<RawTensor> {
-        RawTensor::op(ag::t(&self.t))
+        RawTensor::timed("t", || ag::t(&self.t))
     }
 
     pub fn sum(&self, dims_: &[i32], keepdim: bool) -> JsResult<RawTensor> {
-        RawTensor::op(ag::sum(&self.t, &dims(dims_), keepdim))
+        RawTensor::timed("sum", || ag::sum(&self.t, &dims(dims_), keepdim))
     }
 
     pub fn mean(&self, dims_: &[i32], keepdim: bool) -> JsResult<RawTensor> {
-        RawTensor::op(ag::mean(&self.t, &dims(dims_), keepdim))
+        RawTensor::timed("mean", || ag::mean(&self.t, &dims(dims_), keepdim))
     }
 
     pub fn matmul(&self, other: &RawTensor) -> JsResult<RawTensor> {
-        RawTensor::op(ag::matmul(&self.t, &other.t))
+        RawTensor::timed("matmul", || ag::matmul(&self.t, &other.t))
     }
 
     pub fn reshape(&self, shape: &[i32]) -> JsResult<RawTensor> {
-        RawTensor::op(ag::reshape(&self.t, &dims(shape)))
+        RawTensor::timed("reshape", || ag::reshape(&self.t, &dims(shape)))
     }
 
     pub fn view(&self, shape: &[i32]) -> JsResult<RawTensor> {
-        RawTensor::op(ag::view(&self.t, &dims(shape)))
+        RawTensor::timed("view", || ag::view(&self.t, &dims(shape)))
     }
 
     pub fn permute(&self, order: &[i32]) -> JsResult<RawTensor> {
-        RawTensor::op(ag::permute(&self.t, &dims(order)))
+        RawTensor::timed("permute", || ag::permute(&self.t, &dims(order)))
     }
 
     pub fn transpose(&self, d0: i32, d1: i32) -> JsResult<RawTensor> {
-        RawTensor::op(ag::transpose(&self.t, d0 as i64, d1 as i64))
+        RawTensor::timed("transpose", || ag::transpose(&self.t, d0 as i64, d1 as i64))
     }
 
     pub fn expand(&self, shape: &[i32]) -> JsResult<RawTensor> {
-        RawTensor::op(ag::expand(&self.t, &dims(shape)))
+        RawTensor::timed("expand", || ag::expand(&self.t, &dims(shape)))
     }
 
     pub fn contiguous(&self) -> JsResult<RawTensor> {
-        RawTensor::op(ag::contiguous(&self.t))
+        RawTensor::timed("contiguous", || ag::contiguous(&self.t))
     }
 
     pub fn to_dtype(&self, dtype: u32) -> JsResult<RawTensor> {
-        RawTensor::op(DType::from_code(dtype).and_then(|d| ag::to_dtype(&self.t, d)))
+        RawTensor::timed("to_dtype", || DType::from_code(dtype).and_then(|d| ag::to_dtype(&self.t, d)))
     }
 
     #[wasm_bindgen(js_name = clone)]
     pub fn clone_(&self) -> JsResult<RawTensor> {
-        RawTensor::op(ag::clone(&self.t))
+        RawTensor::timed("clone", || ag::clone(&self.t))
     }
 
     // ---- in place (`_` methods): the functional op, then its result written into this tensor ----

@@ -4,6 +4,8 @@
 
 use std::cell::RefCell;
 
+#[path = "cpu_index.rs"]
+mod index;
 #[path = "cpu_reduce.rs"]
 mod reduce;
 #[path = "cpu_rowwise.rs"]
@@ -11,7 +13,8 @@ mod rowwise;
 use reduce::reduce_row;
 
 use super::{
-    Arg, Backend, BufId, Device, Elementwise, Func, Gather, LocalFuture, Matmul, Operand, Reduce, Rowwise, Stats,
+    Arg, Backend, BufId, Device, Elementwise, Func, Gather, LocalFuture, Matmul, Operand, Reduce, Rowwise, Scatter,
+    Stats,
 };
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
@@ -261,26 +264,12 @@ impl Backend for CpuBackend {
     }
 
     fn gather(&self, k: &Gather) -> Result<()> {
-        let src_dim_stride = k.src.strides[k.dim];
-        let mut src_strides = k.src.strides.clone();
-        src_strides[k.dim] = 0;
-        let mut out = Vec::with_capacity(k.shape.iter().product());
-        self.with_buf(k.index.buf, |ib| {
-            self.with_buf(k.src.buf, |sb| {
-                let ops = [(k.src.offset, &src_strides[..]), (k.index.offset, &k.index.strides[..])];
-                for_each_offset(&k.shape, &ops, |_, o| {
-                    let i = ib[o[1]] as i32;
-                    // Out-of-range indices read 0, as the GPU kernel does.
-                    out.push(if i >= 0 && (i as usize) < k.src_dim_size {
-                        sb[o[0] + i as usize * src_dim_stride]
-                    } else {
-                        0
-                    });
-                })
-            })
-        });
-        self.put(k.out, out);
+        self.gather_impl(k);
         Ok(())
+    }
+
+    fn scatter(&self, k: &Scatter) -> Result<()> {
+        self.scatter_impl(k)
     }
 
     fn flush(&self) {}

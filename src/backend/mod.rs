@@ -202,6 +202,30 @@ pub struct Gather {
     pub out: BufId,
 }
 
+/// The value a `Scatter` writes: a tensor read over the index's shape, or a scalar.
+#[derive(Clone, Debug)]
+pub enum ScatterSrc {
+    Tensor(Operand),
+    Scalar(f64),
+}
+
+/// For each element i of `index` (strides over `shape`, the index's shape): `out` at i's
+/// coordinates, with the one along `dim` replaced by index[i], gets the source value (`add`:
+/// has it added, atomically). `out` holds a contiguous copy of self (`out_strides`, `dtype`);
+/// indices outside `0..dim_size` are skipped.
+#[derive(Clone, Debug)]
+pub struct Scatter {
+    pub out: BufId,
+    pub out_strides: Vec<usize>,
+    pub dtype: DType,
+    pub index: Operand,
+    pub src: ScatterSrc,
+    pub dim: usize,
+    pub dim_size: usize,
+    pub shape: Vec<usize>,
+    pub add: bool,
+}
+
 /// Batched `out[b] = a[b] @ b[b]`: `a` strides cover `batch ++ [m, k]`, `b` strides cover
 /// `batch ++ [k, n]`; output contiguous `[batch.., m, n]`. Inputs share `dtype`.
 #[derive(Clone, Debug)]
@@ -250,6 +274,8 @@ pub trait Backend {
     fn rowwise(&self, k: &Rowwise) -> Result<()>;
     /// Index-mapped copies (`Gather`).
     fn gather(&self, k: &Gather) -> Result<()>;
+    /// Index-mapped writes (`Scatter`).
+    fn scatter(&self, k: &Scatter) -> Result<()>;
     /// Submits recorded work (ends the open compute pass).
     fn flush(&self);
     /// Flushes and resolves when the device has finished everything submitted.
@@ -266,4 +292,6 @@ pub trait Backend {
     fn set_batch_hold(&self, _hold: bool) {}
     /// Frees pooled (unused) buffers.
     fn empty_cache(&self) {}
+    /// Destroys the device, as a device loss would (fault tests); later calls fail.
+    fn lose_device(&self) {}
 }

@@ -7,7 +7,7 @@
 
 use super::elementwise::check_same_device;
 use super::Tensor;
-use crate::backend::Gather;
+use crate::backend::{Gather, Scatter, ScatterSrc};
 use crate::bail;
 use crate::dtype::{promote_types, DType};
 use crate::error::Result;
@@ -185,6 +185,87 @@ impl Tensor {
         let d = wrap_dim(dim, first.ndim() + 1)?;
         let parts = tensors.iter().map(|t| t.unsqueeze(d as i64)).collect::<Result<Vec<_>>>()?;
         Tensor::cat(&parts.iter().collect::<Vec<_>>(), d as i64)
+    }
+}
+
+impl Tensor {
+    /// `t.scatter(dim, index, src)`: a copy of `t` with `src[i]` written at each index (where
+    /// indices repeat, which write wins is unspecified, as in PyTorch).
+    pub fn scatter(&self, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+        self.scatter_impl(dim, index, Some(src), 0.0, false)
+    }
+
+    /// `t.scatter(dim, index, value)`: `value` (cast to `t`'s dtype) at each index.
+    pub fn scatter_value(&self, dim: i64, index: &Tensor, value: f64) -> Result<Tensor> {
+        self.scatter_impl(dim, index, None, value, false)
+    }
+
+    /// `t.scatter_add(dim, index, src)`: `src[i]` added at each index (atomically on GPUs).
+    pub fn scatter_add(&self, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+        self.scatter_impl(dim, index, Some(src), 0.0, true)
+    }
+
+    fn scatter_impl(&self, dim: i64, index: &Tensor, src: Option<&Tensor>, value: f64, add: bool) -> Result<Tensor> {
+        if !is_index(index.dtype) {
+            bail!(DType, "scatter(): Expected dtype int32/int64 for index");
+        }
+        if let Some(s) = src {
+            check_same_device(self, s)?;
+            if s.dtype != self.dtype {
+                bail!(DType, "scatter(): Expected self.dtype to be equal to src.dtype");
+            }
+        }
+        check_same_device(self, index)?;
+        let d = wrap_dim(dim, self.ndim())?;
+        if self.ndim().max(1) != index.ndim().max(1) {
+            bail!(Shape, "Index tensor must have the same number of dimensions as self tensor");
+        }
+        if self.ndim() == 0 || index.ndim() == 0 {
+            let flat = |t: &Tensor| t.reshape(&[-1]);
+            let s = src.map(flat).transpose()?;
+            return self.reshape(&[-1])?.scatter_impl(0, &flat(index)?, s.as_ref(), value, add)?.reshape(&[]);
+        }
+        for i in 0..self.ndim() {
+            let too_big_self = i != d && index.shape()[i] > self.shape()[i];
+            let too_big_src = src.is_some_and(|s| s.ndim() > i && index.shape()[i] > s.shape()[i]);
+            if too_big_self || too_big_src {
+                let src_part = src
+                    .map_or(String::new(), |s| format!(" and to be no larger size than src {}", fmt_shape(s.shape())));
+                bail!(
+                    Shape,
+                    "Expected index {} to be no larger than self {} apart from dimension {d}{src_part}",
+                    fmt_shape(index.shape()),
+                    fmt_shape(self.shape())
+                );
+            }
+        }
+        let out = self.deep_clone()?;
+        if index.numel() == 0 || out.numel() == 0 {
+            return Ok(out);
+        }
+        let src = match src {
+            Some(s) => {
+                let mut o = s.operand(s.shape())?;
+                o.strides = s.layout.strides.clone();
+                ScatterSrc::Tensor(o)
+            }
+            None => ScatterSrc::Scalar(value),
+        };
+        let mut idx = index.operand(index.shape())?;
+        idx.strides = index.layout.strides.clone();
+        let k = Scatter {
+            out: out.buf()?,
+            out_strides: out.layout.strides.clone(),
+            dtype: self.dtype,
+            index: idx,
+            src,
+            dim: d,
+            dim_size: self.shape()[d],
+            shape: index.shape().to_vec(),
+            add,
+        };
+        self.backend().scatter(&k)?;
+        Ok(out)
     }
 }
 

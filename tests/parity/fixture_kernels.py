@@ -9,14 +9,14 @@ REDUCTIONS = {"prod", "amax", "amin", "max", "min", "argmax", "argmin", "all", "
               "logsumexp", "norm", "count_nonzero"}
 ROWWISE = {"softmax", "log_softmax", "layer_norm", "rms_norm"}
 CONDITIONAL = {"where", "masked_fill"}
-INDEXING = {"index_select", "gather", "take_along_dim", "cat", "stack"}
+INDEXING = {"index_select", "gather", "take_along_dim", "cat", "stack", "scatter", "scatter_add"}
 KERNEL_OPS = REDUCTIONS | ROWWISE | CONDITIONAL | INDEXING
 
 # Float32 tolerances (fixture.TOL's convention). max/min/amax/amin select an element: exact.
 KERNEL_TOL = {
     "prod": (1e-5, 1e-6), "var": (1e-5, 1e-5), "std": (1e-5, 1e-5), "logsumexp": (1e-5, 1e-5),
     "norm": (1e-5, 1e-5), "softmax": (1e-5, 1e-6), "log_softmax": (1e-5, 1e-5),
-    "layer_norm": (1e-4, 1e-5), "rms_norm": (1e-5, 1e-5),
+    "layer_norm": (1e-4, 1e-5), "rms_norm": (1e-5, 1e-5), "scatter_add": (1e-5, 1e-5),
 }
 
 
@@ -68,6 +68,9 @@ def call_kernel(op, inputs, a):
         return x.masked_fill(inputs[1], a["value"])
     if op in ("index_select", "gather"):
         return getattr(x, op)(a["dim"], inputs[1])
+    if op in ("scatter", "scatter_add"):
+        # The source: a tensor input, or the `value` arg.
+        return getattr(x, op)(a["dim"], inputs[1], inputs[2] if len(inputs) > 2 else a["value"])
     if op == "take_along_dim":
         return torch.take_along_dim(x, inputs[1], **({"dim": a["dim"]} if "dim" in a else {}))
     raise ValueError(f"unknown op {op}")

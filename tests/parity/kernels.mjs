@@ -12,7 +12,7 @@ function dimOf(a) {
 }
 
 export function callKernel(torch, op, a, inputs) {
-  const [x] = inputs;
+  const [x] = inputs; // undefined for an empty `cat`/`stack` list
   if (DIM_REDUCTIONS.has(op)) {
     const dim = dimOf(a);
     if (dim === undefined && a.keepdim === undefined) return x[op]();
@@ -48,6 +48,17 @@ export function callKernel(torch, op, a, inputs) {
       return torch.where(inputs[0], inputs[1], inputs[2]);
     case "masked_fill":
       return x.masked_fill(inputs[1], a.value);
+    case "index_select":
+    case "gather":
+      return x[op](a.dim, inputs[1]);
+    case "scatter":
+    case "scatter_add":
+      return x[op](a.dim, inputs[1], inputs.length > 2 ? inputs[2] : a.value);
+    case "take_along_dim":
+      return torch.take_along_dim(x, inputs[1], a.dim);
+    case "cat":
+    case "stack":
+      return a.dim === undefined ? torch[op](inputs) : torch[op](inputs, a.dim);
   }
   return undefined;
 }

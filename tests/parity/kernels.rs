@@ -23,7 +23,7 @@ pub fn run(case: &Value, dev: Device) -> Option<webtorch::Result<Vec<Tensor>>> {
     let keep = args.get("keepdim").and_then(|k| k.as_bool()).unwrap_or(false);
     let one = |r: webtorch::Result<Tensor>| Some(r.map(|t| vec![t]));
     let known = "prod amax amin max min argmax argmin all any var std logsumexp norm count_nonzero \
-                 softmax log_softmax layer_norm rms_norm where masked_fill index_select gather take_along_dim cat stack";
+                 softmax log_softmax layer_norm rms_norm where masked_fill index_select gather take_along_dim cat stack scatter scatter_add";
     if !known.split_whitespace().any(|k| k == op) {
         return None;
     }
@@ -86,6 +86,14 @@ pub fn run(case: &Value, dev: Device) -> Option<webtorch::Result<Vec<Tensor>>> {
         "index_select" => one(x.index_select(dim.unwrap(), &tensor(&inputs[1]))),
         "gather" => one(x.gather(dim.unwrap(), &tensor(&inputs[1]))),
         "take_along_dim" => one(x.take_along_dim(&tensor(&inputs[1]), dim)),
+        "scatter" | "scatter_add" => {
+            let (d, index) = (dim.unwrap(), tensor(&inputs[1]));
+            one(match (inputs.get(2), op) {
+                (Some(src), "scatter") => x.scatter(d, &index, &tensor(src)),
+                (Some(src), _) => x.scatter_add(d, &index, &tensor(src)),
+                (None, _) => x.scatter_value(d, &index, num(&args["value"])),
+            })
+        }
         "softmax" => one(x.softmax(dim.unwrap())),
         "log_softmax" => one(x.log_softmax(dim.unwrap())),
         "layer_norm" | "rms_norm" => {

@@ -54,6 +54,7 @@ export * from "./creation.js";
 export * from "./reductions.js";
 export * from "./nn_kernels.js";
 export * from "./conditional.js";
+export * from "./indexing.js";
 export * as webgpu from "./webgpu.js";
 export * as _C from "./internal.js";
 

@@ -12,6 +12,7 @@ const REDUCE: &str = include_str!("../../../shaders/reduce.wgsl");
 const MATMUL: &str = include_str!("../../../shaders/matmul.wgsl");
 const ROWWISE: &str = include_str!("../../../shaders/rowwise.wgsl");
 const GATHER: &str = include_str!("../../../shaders/gather.wgsl");
+const SCATTER: &str = include_str!("../../../shaders/scatter.wgsl");
 
 /// Everything that changes a kernel's source; the pipeline cache key. Scalar values and sizes
 /// live in the uniform slot, so one pipeline serves every value and shape.
@@ -39,6 +40,11 @@ pub enum KernelKey {
     },
     Gather {
         dtype: DType,
+    },
+    Scatter {
+        dtype: DType,
+        tensor_src: bool,
+        add: bool,
     },
 }
 
@@ -369,6 +375,31 @@ pub fn rowwise_source(op: RowOp, weight: bool, bias: bool) -> String {
     format!("{MATH}\n{}", fill(ROWWISE, &[("BINDINGS", &bindings), ("BODY", &body)]))
 }
 
+pub fn scatter_source(dtype: DType, tensor_src: bool, add: bool) -> String {
+    let t = storage_type(dtype);
+    let (src_binding, value) = if tensor_src {
+        (format!("@group(0) @binding(3) var<storage, read> src: array<{t}>;"), "src[so]".to_string())
+    } else {
+        (String::new(), format!("bitcast<{t}>(m(7u))"))
+    };
+    let write = match (add, dtype) {
+        (false, _) => format!("    out[dst] = {value};"),
+        // No f32 atomics in WGSL: add through the bits with a compare-exchange loop.
+        (true, DType::Float32) => format!(
+            "    let v = {value};\n    var old = atomicLoad(&out[dst]);\n    loop {{\n        let r = atomicCompareExchangeWeak(&out[dst], old, bitcast<u32>(bitcast<f32>(old) + v));\n        if (r.exchanged) {{ break; }}\n        old = r.old_value;\n    }}"
+        ),
+        // A bool sum is "any": or the bits.
+        (true, DType::Bool) => format!("    atomicOr(&out[dst], {value});"),
+        (true, _) => format!("    atomicAdd(&out[dst], {value});"),
+    };
+    let out = match (add, dtype) {
+        (false, _) => t.to_string(),
+        (true, DType::Int32 | DType::Int64) => "atomic<i32>".to_string(),
+        (true, _) => "atomic<u32>".to_string(),
+    };
+    fill(SCATTER, &[("OUT", &out), ("SRC_BINDING", &src_binding), ("WRITE", &write)])
+}
+
 /// The source of any key (used on a pipeline-cache miss).
 pub fn source(key: &KernelKey) -> String {
     match key {
@@ -377,6 +408,7 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::Matmul { dtype } => matmul_source(*dtype),
         KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),
         KernelKey::Gather { dtype } => fill(GATHER, &[("T", storage_type(*dtype))]),
+        KernelKey::Scatter { dtype, tensor_src, add } => scatter_source(*dtype, *tensor_src, *add),
     }
 }
 
@@ -399,6 +431,9 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::Matmul { dtype } => format!("webtorch:matmul:{}", dtype.name()),
         KernelKey::Rowwise { op, .. } => format!("webtorch:{op:?}:float32").to_lowercase(),
         KernelKey::Gather { dtype } => format!("webtorch:gather:{}", dtype.name()),
+        KernelKey::Scatter { dtype, add, .. } => {
+            format!("webtorch:{}:{}", if *add { "scatter_add" } else { "scatter" }, dtype.name())
+        }
     }
 }
 

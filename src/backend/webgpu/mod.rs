@@ -15,7 +15,9 @@ use std::sync::{Arc, Mutex};
 
 use self::codegen::KernelKey;
 use self::pool::{size_class, Pool};
-use super::{Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Stats};
+use super::{
+    Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Scatter, ScatterSrc, Stats,
+};
 use crate::error::Result;
 use crate::shape::{coalesce, contiguous_strides};
 use crate::{bail, err};
@@ -68,6 +70,8 @@ pub struct WebGpuBackend {
     arena_buf: wgpu::Buffer,
     summary: AdapterSummary,
     errors: Arc<Mutex<Vec<String>>>,
+    /// Set by the device-lost callback: every later call fails with a `DeviceError`.
+    lost: Arc<Mutex<Option<String>>>,
     me: Weak<WebGpuBackend>,
     st: RefCell<State>,
 }
@@ -111,6 +115,13 @@ impl WebGpuBackend {
                 v.push(e.to_string());
             }
         }));
+        let lost = Arc::new(Mutex::new(None));
+        let lost_sink = lost.clone();
+        device.set_device_lost_callback(move |reason, msg| {
+            if let Ok(mut l) = lost_sink.lock() {
+                *l = Some(format!("{reason:?}: {msg}"));
+            }
+        });
         let info = adapter.get_info();
         let dl = device.limits();
         let limits: HashMap<String, u64> = [
@@ -146,6 +157,7 @@ impl WebGpuBackend {
             arena_buf,
             summary,
             errors,
+            lost,
             me: me.clone(),
             st: RefCell::new(State {
                 bufs: Vec::new(),
@@ -169,8 +181,26 @@ impl WebGpuBackend {
         &self.summary
     }
 
+    /// A `DeviceError` once the device is lost (then `torch.webgpu.initialize_device()` makes a
+    /// new one).
+    fn check_lost(&self) -> Result<()> {
+        if let Some(why) = self.lost.lock().ok().and_then(|l| l.clone()) {
+            bail!(Device, "WebGPU device was lost ({why}); call torch.webgpu.initialize_device() to start a new one");
+        }
+        Ok(())
+    }
+
+    /// Destroys the device (tests use it to prove that loss is reported, not hung on).
+    pub fn destroy_device(&self) {
+        self.device.destroy();
+        if let Ok(mut l) = self.lost.lock() {
+            l.get_or_insert_with(|| "Destroyed: destroyed by the application".into());
+        }
+    }
+
     /// Validation errors reported by the device since the last check, as a `DeviceError`.
     fn take_errors(&self) -> Result<()> {
+        self.check_lost()?;
         let mut v = self.errors.lock().map_err(|_| err!(Device, "WebGPU error log poisoned"))?;
         if v.is_empty() {
             return Ok(());
@@ -251,6 +281,7 @@ impl WebGpuBackend {
 
     /// Records one dispatch into the open pass; flushes when the batch is full.
     fn dispatch(&self, key: &KernelKey, meta: &[u32], buffers: &[BufId], groups: (u32, u32, u32)) -> Result<()> {
+        self.check_lost()?;
         let mut st = self.st.borrow_mut();
         if st.slots_used == ARENA_SLOTS {
             self.flush_locked(&mut st);
@@ -355,6 +386,7 @@ impl WebGpuBackend {
 impl WebGpuBackend {
     /// A pooled buffer; `clean` asks for one no recorded work uses (uploads need that).
     fn alloc_from_pool(&self, bytes: u64, clean: bool) -> Result<BufId> {
+        self.check_lost()?;
         let class = size_class(bytes);
         let limit = self.device.limits().max_storage_buffer_binding_size;
         if class > limit {
@@ -430,6 +462,9 @@ impl Backend for WebGpuBackend {
     }
 
     fn read(&self, id: BufId, offset: usize, len: usize) -> LocalFuture<Result<Vec<u32>>> {
+        if let Err(e) = self.check_lost() {
+            return Box::pin(async move { Err(e) });
+        }
         let bytes = len as u64 * 4;
         let class = size_class(bytes);
         let staging = {
@@ -627,6 +662,32 @@ impl Backend for WebGpuBackend {
         self.dispatch(&key, &meta, &[k.out, k.src.buf, k.index.buf], (gx, gy, 1))
     }
 
+    fn scatter(&self, k: &Scatter) -> Result<()> {
+        if k.shape.len() > MAX_RANK {
+            bail!(Shape, "webgpu: scatters over more than {MAX_RANK} dims are not supported");
+        }
+        let n: usize = k.shape.iter().product();
+        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let (gx, gy) = Self::grid(groups);
+        let mut meta = [0u32; 40];
+        put(&mut meta, 0, &[n, k.shape.len(), (gx * WG) as usize, k.dim])?;
+        put(&mut meta, 5, &[k.index.offset, k.dim_size])?;
+        put(&mut meta, 8, &k.shape)?;
+        put(&mut meta, 16, &k.out_strides)?;
+        put(&mut meta, 24, &k.index.strides)?;
+        let mut buffers = vec![k.out, k.index.buf];
+        match &k.src {
+            ScatterSrc::Tensor(s) => {
+                put(&mut meta, 4, &[s.offset])?;
+                put(&mut meta, 32, &s.strides)?;
+                buffers.push(s.buf);
+            }
+            ScatterSrc::Scalar(v) => meta[7] = crate::tensor::to_word(*v, k.dtype)?,
+        }
+        let key = KernelKey::Scatter { dtype: k.dtype, tensor_src: matches!(k.src, ScatterSrc::Tensor(_)), add: k.add };
+        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+    }
+
     fn flush(&self) {
         let mut st = self.st.borrow_mut();
         if st.pass.is_some() || st.encoder.is_some() {
@@ -669,6 +730,10 @@ impl Backend for WebGpuBackend {
         if st.stats.pending as usize >= st.threshold {
             self.flush_locked(&mut st);
         }
+    }
+
+    fn lose_device(&self) {
+        self.destroy_device();
     }
 
     fn set_batch_hold(&self, hold: bool) {

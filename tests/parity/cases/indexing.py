@@ -81,3 +81,30 @@ def build(fam, rng):
     c("dim2", "stack", [x([2, 3]), x([2, 3])], args={"dim": 2})
     c("size_mismatch", "stack", [x([2, 3]), x([2, 4])], error="ShapeError")
     c("dim_out_of_range", "stack", [x([2, 3]), x([2, 3])], args={"dim": 3}, error="IndexError")
+    # scatter: no repeated indices (which write wins is unspecified); scatter_add sums repeats.
+    sc = "scatter"
+    c("dim1", sc, [x([3, 4]), idx([0, 3, 1, 2, 2, 0], [3, 2]), x([3, 2])], args={"dim": 1})
+    c("dim0", sc, [x([3, 4]), idx([2, 0, 1, 1], [1, 4]), x([2, 5])], args={"dim": 0})
+    c("value", sc, [x([3, 4]), idx([1, 3], [2, 1])], args={"dim": 1, "value": 2.5})
+    c("value_int_self", sc, [I(rng, [3, 4], "int64"), idx([1, 3], [2, 1])], args={"dim": 1, "value": 2.5})
+    c("int32_index", sc, [x([3, 4]), idx([3, 1, 0], [3, 1], dtype="int32"), x([3, 1])], args={"dim": 1})
+    c("bool", sc, [B(rng, [2, 3]), idx([2, 0], [2, 1]), B(rng, [2, 1])], args={"dim": 1})
+    c("transposed", sc, [x([4, 3], [("t", [])]), idx([3, 0, 2, 1], [2, 2]), x([2, 2], [("t", [])])],
+      args={"dim": 1})
+    c("rank0", sc, [x([]), T(0, "int64", []), x([])], args={"dim": 0})
+    c("empty_index", sc, [x([3, 4]), idx([], [3, 0]), x([3, 2])], args={"dim": 1})
+    c("float_index", sc, [x([3, 4]), T([0.0], shape=[1, 1]), x([1, 1])], args={"dim": 1},
+      error="DTypeError")
+    c("dtype_mismatch", sc, [x([3, 4]), idx([0], [1, 1]), I(rng, [1, 1], "int64")], args={"dim": 1},
+      error="DTypeError")
+    c("rank_mismatch", sc, [x([3, 4]), idx([0, 1]), x([2])], args={"dim": 1}, error="ShapeError")
+    c("index_too_large", sc, [x([3, 4]), idx([0] * 10, [2, 5]), x([2, 2])], args={"dim": 1},
+      error="ShapeError")
+    sa = "scatter_add"
+    c("dim1", sa, [x([3, 4]), idx([0, 0, 1, 2, 2, 2], [3, 2]), x([3, 2])], args={"dim": 1})
+    c("dim0_repeats", sa, [x([3, 4]), idx([0] * 8 + [2] * 4, [3, 4]), x([3, 4])], args={"dim": 0})
+    c("int", sa, [I(rng, [2, 3], "int64"), idx([0, 0, 0, 1], [2, 2]), I(rng, [2, 2], "int64")],
+      args={"dim": 1})
+    c("histogram", sa, [T([0.0] * 5), idx([int(v) for v in rng.integers(0, 5, 300)]),
+                         T([1.0] * 300)], args={"dim": 0})
+    c("bool", sa, [B(rng, [2, 3]), idx([0, 0, 2, 2], [2, 2]), B(rng, [2, 2])], args={"dim": 1})

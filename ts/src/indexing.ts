@@ -1,0 +1,82 @@
+/**
+ * Indexing and joining: `index_select`, `gather`, `take_along_dim`, `cat` (alias `concat`) and
+ * `stack`, as `torch.*` functions and `Tensor` methods where PyTorch has them. Indices are
+ * int64 (or int32) tensors; an index outside the indexed dim reads as 0 (the GPU cannot throw,
+ * see the core's tensor/indexing.rs) where PyTorch raises.
+ *
+ * @module
+ */
+
+import { RawTensor, RawTensorList } from "./wasm/webtorch_core.js";
+import { checkInts } from "./args.js";
+import { Tensor, checkTensor, wrap } from "./tensor.js";
+import { TorchError } from "./errors.js";
+
+declare module "./tensor.js" {
+  interface Tensor {
+    /** The slices at `index` (a 1-D int64/int32 tensor) along `dim`. */
+    index_select(dim: number, index: Tensor): Tensor;
+    /** `out[i][j] = this[index[i][j]][j]` (dim 0; likewise for other dims). */
+    gather(dim: number, index: Tensor): Tensor;
+    /** `torch.take_along_dim(this, indices, dim)`. */
+    take_along_dim(indices: Tensor, dim?: number | null): Tensor;
+  }
+}
+
+function dimArg(fn: string, dim: unknown): number {
+  return checkInts(fn, "dim", [dim])[0]!;
+}
+
+const proto = Tensor.prototype as unknown as Record<string, (this: Tensor, ...args: never[]) => Tensor>;
+proto.index_select = function (this: Tensor, dim: number, index: Tensor): Tensor {
+  const i = checkTensor("index_select", "index", index);
+  return wrap(this._raw.index_select(dimArg("index_select", dim), i._raw));
+};
+proto.gather = function (this: Tensor, dim: number, index: Tensor): Tensor {
+  const i = checkTensor("gather", "index", index);
+  return wrap(this._raw.gather(dimArg("gather", dim), i._raw));
+};
+proto.take_along_dim = function (this: Tensor, indices: Tensor, dim?: number | null): Tensor {
+  const i = checkTensor("take_along_dim", "indices", indices);
+  const d = dim === undefined || dim === null ? undefined : dimArg("take_along_dim", dim);
+  return wrap(this._raw.take_along_dim(i._raw, d));
+};
+
+/** The slices of `input` at `index` along `dim`. See {@link Tensor.index_select}. */
+export function index_select(input: Tensor, dim: number, index: Tensor): Tensor {
+  return checkTensor("index_select", "input", input).index_select(dim, index);
+}
+
+/** Values of `input` along `dim` at `index`. See {@link Tensor.gather}. */
+export function gather(input: Tensor, dim: number, index: Tensor): Tensor {
+  return checkTensor("gather", "input", input).gather(dim, index);
+}
+
+/** `gather` with `input` and `indices` broadcast outside `dim` (the flattened input without `dim`). */
+export function take_along_dim(input: Tensor, indices: Tensor, dim?: number | null): Tensor {
+  return checkTensor("take_along_dim", "input", input).take_along_dim(indices, dim);
+}
+
+function withList(fn: string, tensors: readonly Tensor[], run: (list: RawTensorList) => Tensor): Tensor {
+  if (!Array.isArray(tensors)) throw new TorchError(`${fn}(): argument 'tensors' must be tuple of Tensors, not ${typeof tensors}`);
+  const list = new RawTensorList();
+  try {
+    tensors.forEach((t, i) => list.push(checkTensor(fn, `tensors[${i}]`, t)._raw));
+    return run(list);
+  } finally {
+    list.free();
+  }
+}
+
+/** Joins `tensors` along `dim` (default 0), promoting to one dtype. */
+export function cat(tensors: readonly Tensor[], dim = 0): Tensor {
+  return withList("cat", tensors, (l) => wrap(RawTensor.cat(l, dimArg("cat", dim))));
+}
+
+/** Alias of {@link cat}. */
+export const concat = cat;
+
+/** Stacks equally shaped `tensors` along a new dim `dim` (default 0). */
+export function stack(tensors: readonly Tensor[], dim = 0): Tensor {
+  return withList("stack", tensors, (l) => wrap(RawTensor.stack(l, dimArg("stack", dim))));
+}
