@@ -160,3 +160,39 @@ fn in_place_writes_views_and_version_checks() {
         assert_eq!(values(&w.grad().unwrap()), vec![2.0, 0.0]);
     }
 }
+
+#[test]
+fn slicing_views_and_their_gradients() {
+    for dev in devices() {
+        let base = Tensor::arange(0.0, 24.0, 1.0, DType::Float32, dev).unwrap();
+        let x = leaf(&values(&base), &[4, 6], dev);
+        let s = ag::slice(&x, 1, Some(-5), None, 2).unwrap(); // columns 1, 3, 5
+        assert_eq!(s.shape(), &[4, 3]);
+        assert_eq!(values(&s)[..3], [1., 3., 5.]);
+        let r = ag::select(&x, 0, -1).unwrap(); // last row
+        assert_eq!(values(&r), vec![18., 19., 20., 21., 22., 23.]);
+        let n = ag::narrow(&x, 0, 1, 2).unwrap();
+        let d = ag::diagonal(&x, 1, 0, 1).unwrap();
+        assert_eq!(values(&d), vec![1., 8., 15., 22.]);
+        let y = ag::add(
+            &ag::add(&ag::sum(&s, &[], false).unwrap(), &ag::sum(&r, &[], false).unwrap()).unwrap(),
+            &ag::add(&ag::sum(&n, &[], false).unwrap(), &ag::sum(&d, &[], false).unwrap()).unwrap(),
+        )
+        .unwrap();
+        autograd::backward(&y, None, false, false).unwrap();
+        let g = values(&x.grad().unwrap());
+        // row 0: cols 1,3,5 from the slice (+1 at col 1 from the diagonal)
+        assert_eq!(g[..6], [0., 2., 0., 1., 0., 1.]);
+        // row 1 (narrow + slice + diagonal at col 2)
+        assert_eq!(g[6..12], [1., 2., 2., 2., 1., 2.]);
+        // row 3 (select + slice + diagonal at col 4)
+        assert_eq!(g[18..24], [1., 2., 1., 2., 2., 2.]);
+        let e = x.select(0, 4).unwrap_err();
+        assert_eq!(e.message, "select(): index 4 out of range for tensor of size [4, 6] at dimension 0");
+        let u = base.unfold(0, 5, 5).unwrap();
+        assert_eq!(u.shape(), &[4, 5]);
+        assert_eq!(values(&u)[5..10], [5., 6., 7., 8., 9.]);
+        let m = Tensor::full(&[2, 3, 4], 1.0, DType::Float32, dev).unwrap().movedim(&[0], &[2]).unwrap();
+        assert_eq!(m.shape(), &[3, 4, 2]);
+    }
+}

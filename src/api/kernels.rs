@@ -155,6 +155,20 @@ impl RawTensor {
         RawTensor::op(self.t.take_along_dim(&indices.t, dim.map(i64::from)))
     }
 
+    /// `t.scatter(dim, index, src)`.
+    pub fn scatter(&self, dim: i32, index: &RawTensor, src: &RawTensor) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.scatter(dim as i64, &index.t, &src.t))
+    }
+
+    /// `t.scatter(dim, index, value)`.
+    pub fn scatter_value(&self, dim: i32, index: &RawTensor, value: f64) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.scatter_value(dim as i64, &index.t, value))
+    }
+
+    pub fn scatter_add(&self, dim: i32, index: &RawTensor, src: &RawTensor) -> JsResult<RawTensor> {
+        RawTensor::op(self.t.scatter_add(dim as i64, &index.t, &src.t))
+    }
+
     /// `torch.cat(list, dim)`.
     pub fn cat(list: &RawTensorList, dim: i32) -> JsResult<RawTensor> {
         RawTensor::op(Tensor::cat(&list.0.iter().collect::<Vec<_>>(), dim as i64))

@@ -299,3 +299,10 @@ pub fn is_grad_enabled() -> bool {
 pub fn set_debug_print_shaders(on: bool) {
     crate::debug::set_dump_shaders(on);
 }
+
+/// Forces a matmul kernel variant ("auto", "simple", "t64", "t128", …; see
+/// `backend/webgpu/matmul.rs`) for benchmarks and tests; false for an unknown name.
+#[wasm_bindgen]
+pub fn set_matmul_variant(name: &str) -> bool {
+    crate::backend::webgpu::matmul::set_variant(name)
+}

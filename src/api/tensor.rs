@@ -234,6 +234,64 @@ impl RawTensor {
         RawTensor::timed("clone", || ag::clone(&self.t))
     }
 
+    // ---- slicing views ----
+
+    pub fn narrow(&self, dim: i32, start: i32, length: i32) -> JsResult<RawTensor> {
+        RawTensor::timed("narrow", || ag::narrow(&self.t, dim as i64, start as i64, length as i64))
+    }
+
+    pub fn select(&self, dim: i32, index: i32) -> JsResult<RawTensor> {
+        RawTensor::timed("select", || ag::select(&self.t, dim as i64, index as i64))
+    }
+
+    /// `t[start:end:step]` along `dim`; `undefined` bounds are the ends.
+    pub fn slice(&self, dim: i32, start: Option<i32>, end: Option<i32>, step: i32) -> JsResult<RawTensor> {
+        RawTensor::timed("slice", || {
+            ag::slice(&self.t, dim as i64, start.map(|s| s as i64), end.map(|e| e as i64), step as i64)
+        })
+    }
+
+    pub fn diagonal(&self, offset: i32, dim1: i32, dim2: i32) -> JsResult<RawTensor> {
+        RawTensor::timed("diagonal", || ag::diagonal(&self.t, offset as i64, dim1 as i64, dim2 as i64))
+    }
+
+    pub fn unfold(&self, dim: i32, size: i32, step: i32) -> JsResult<RawTensor> {
+        RawTensor::timed("unfold", || self.t.unfold(dim as i64, size as i64, step as i64))
+    }
+
+    pub fn as_strided(&self, size: &[i32], stride: &[i32], offset: Option<u32>) -> JsResult<RawTensor> {
+        let u = |v: &[i32]| v.iter().map(|&x| x.max(0) as usize).collect::<Vec<_>>();
+        RawTensor::timed("as_strided", || self.t.as_strided(&u(size), &u(stride), offset.map(|o| o as usize)))
+    }
+
+    pub fn movedim(&self, source: &[i32], destination: &[i32]) -> JsResult<RawTensor> {
+        RawTensor::timed("movedim", || ag::movedim(&self.t, &dims(source), &dims(destination)))
+    }
+
+    pub fn flatten(&self, start: i32, end: i32) -> JsResult<RawTensor> {
+        RawTensor::timed("flatten", || ag::flatten(&self.t, start as i64, end as i64))
+    }
+
+    pub fn unflatten(&self, dim: i32, sizes: &[i32]) -> JsResult<RawTensor> {
+        RawTensor::timed("unflatten", || ag::unflatten(&self.t, dim as i64, &dims(sizes)))
+    }
+
+    pub fn unsqueeze(&self, dim: i32) -> JsResult<RawTensor> {
+        RawTensor::timed("unsqueeze", || ag::unsqueeze(&self.t, dim as i64))
+    }
+
+    /// `squeeze(dim)`, or every size-1 dim when `dim` is undefined.
+    pub fn squeeze(&self, dim: Option<i32>) -> JsResult<RawTensor> {
+        RawTensor::timed("squeeze", || match dim {
+            Some(d) => ag::squeeze_dim(&self.t, d as i64),
+            None => ag::squeeze_all(&self.t),
+        })
+    }
+
+    pub fn storage_offset(&self) -> u32 {
+        self.t.layout.offset as u32
+    }
+
     // ---- in place (`_` methods): the functional op, then its result written into this tensor ----
 
     pub fn unary_(&mut self, op: u32) -> JsResult<()> {

@@ -366,3 +366,65 @@ pub fn copy_(x: &mut Tensor, src: &Tensor) -> Result<()> {
     let value = expand(&to_dtype(src, x.dtype)?, &shape)?;
     super::assign(x, &value)
 }
+
+/// A view that picks some elements of `x` (narrow, select, slice, diagonal): its gradient is
+/// zeros with `g` written through the same view. (First order: the write is not recorded.)
+fn picking_view(x: &Tensor, name: &str, f: impl Fn(&Tensor) -> Result<Tensor> + 'static) -> Result<Tensor> {
+    let mut y = f(x)?;
+    if needs_grad(&[x]) {
+        let (shape, device) = (x.shape().to_vec(), x.device());
+        record(
+            name,
+            &[x],
+            &[],
+            &mut [&mut y],
+            Box::new(move |g| {
+                let g = first(g)?;
+                let z = Tensor::full(&shape, 0.0, g.dtype, device)?;
+                f(&z)?.assign_(g)?;
+                Ok(vec![Some(z)])
+            }),
+        );
+    }
+    Ok(y)
+}
+
+pub fn narrow(x: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
+    picking_view(x, "NarrowBackward0", move |t| t.narrow(dim, start, length))
+}
+
+pub fn select(x: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
+    picking_view(x, "SelectBackward0", move |t| t.select(dim, index))
+}
+
+pub fn slice(x: &Tensor, dim: i64, start: Option<i64>, end: Option<i64>, step: i64) -> Result<Tensor> {
+    picking_view(x, "SliceBackward0", move |t| t.slice(dim, start, end, step))
+}
+
+pub fn diagonal(x: &Tensor, offset: i64, d1: i64, d2: i64) -> Result<Tensor> {
+    picking_view(x, "DiagonalBackward0", move |t| t.diagonal(offset, d1, d2))
+}
+
+pub fn movedim(x: &Tensor, source: &[i64], destination: &[i64]) -> Result<Tensor> {
+    // movedim is a permutation: the one that moves an index tensor's dims tells which.
+    let n = x.ndim();
+    let probe = crate::shape::Layout { shape: vec![1; n], strides: (0..n).collect(), offset: 0 };
+    let moved = x.with_layout_pub(probe).movedim(source, destination)?;
+    let perm: Vec<i64> = moved.layout.strides.iter().map(|&d| d as i64).collect();
+    permute(x, &perm)
+}
+
+pub fn flatten(x: &Tensor, start: i64, end: i64) -> Result<Tensor> {
+    let target: Vec<i64> = x.flatten(start, end)?.shape().iter().map(|&s| s as i64).collect();
+    reshape(x, &target)
+}
+
+pub fn unflatten(x: &Tensor, dim: i64, sizes: &[i64]) -> Result<Tensor> {
+    let target: Vec<i64> = x.unflatten(dim, sizes)?.shape().iter().map(|&s| s as i64).collect();
+    reshape(x, &target)
+}
+
+pub fn squeeze_all(x: &Tensor) -> Result<Tensor> {
+    let target: Vec<i64> = x.shape().iter().filter(|&&s| s != 1).map(|&s| s as i64).collect();
+    reshape(x, &target)
+}

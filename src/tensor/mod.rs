@@ -9,6 +9,7 @@ mod inplace;
 mod linalg;
 mod nn;
 mod reduce;
+mod slicing;
 mod view;
 
 pub use conditional::TensorOrScalar;
@@ -282,6 +283,12 @@ impl Tensor {
     /// The buffer (computing a pending tensor first).
     pub(crate) fn buf(&self) -> Result<BufId> {
         self.storage.materialize()
+    }
+
+    /// A view with any layout (for probing view ops; the layout is not checked against the
+    /// storage, so read nothing through it).
+    pub(crate) fn with_layout_pub(&self, layout: Layout) -> Tensor {
+        self.with_layout(layout)
     }
 
     /// A view of the same storage with another layout.

@@ -59,3 +59,5 @@ export * as webgpu from "./webgpu.js";
 export * as _C from "./internal.js";
 
 await init();
+export { no_grad, enable_grad, inference_mode, is_grad_enabled, set_grad_enabled, type BackwardOptions, type GradFn, type GradHook, type RemovableHandle } from "./autograd.js";
+export * as autograd from "./autograd.js";

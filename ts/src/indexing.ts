@@ -20,6 +20,13 @@ declare module "./tensor.js" {
     gather(dim: number, index: Tensor): Tensor;
     /** `torch.take_along_dim(this, indices, dim)`. */
     take_along_dim(indices: Tensor, dim?: number | null): Tensor;
+    /**
+     * A copy with `src` (a tensor, or a number cast to this dtype) written along `dim` at
+     * `index`: `out[index[i][j]][j] = src[i][j]` (dim 0). Repeated indices: unspecified winner.
+     */
+    scatter(dim: number, index: Tensor, src: Tensor | number | boolean): Tensor;
+    /** A copy with `src` added along `dim` at `index` (repeated indices accumulate). */
+    scatter_add(dim: number, index: Tensor, src: Tensor): Tensor;
   }
 }
 
@@ -27,8 +34,15 @@ function dimArg(fn: string, dim: unknown): number {
   return checkInts(fn, "dim", [dim])[0]!;
 }
 
-const proto = Tensor.prototype as unknown as Record<string, (this: Tensor, ...args: never[]) => Tensor>;
-proto.index_select = function (this: Tensor, dim: number, index: Tensor): Tensor {
+const proto = Tensor.prototype as unknown as Record<
+  string,
+  (this: Tensor, ...args: never[]) => Tensor
+>;
+proto.index_select = function (
+  this: Tensor,
+  dim: number,
+  index: Tensor,
+): Tensor {
   const i = checkTensor("index_select", "index", index);
   return wrap(this._raw.index_select(dimArg("index_select", dim), i._raw));
 };
@@ -36,14 +50,79 @@ proto.gather = function (this: Tensor, dim: number, index: Tensor): Tensor {
   const i = checkTensor("gather", "index", index);
   return wrap(this._raw.gather(dimArg("gather", dim), i._raw));
 };
-proto.take_along_dim = function (this: Tensor, indices: Tensor, dim?: number | null): Tensor {
+proto.take_along_dim = function (
+  this: Tensor,
+  indices: Tensor,
+  dim?: number | null,
+): Tensor {
   const i = checkTensor("take_along_dim", "indices", indices);
-  const d = dim === undefined || dim === null ? undefined : dimArg("take_along_dim", dim);
+  const d =
+    dim === undefined || dim === null
+      ? undefined
+      : dimArg("take_along_dim", dim);
   return wrap(this._raw.take_along_dim(i._raw, d));
 };
 
+proto.scatter = function (
+  this: Tensor,
+  dim: number,
+  index: Tensor,
+  src: Tensor | number | boolean,
+): Tensor {
+  const i = checkTensor("scatter", "index", index);
+  const d = dimArg("scatter", dim);
+  if (src instanceof Tensor)
+    return wrap(this._raw.scatter(d, i._raw, src._raw));
+  if (typeof src !== "number" && typeof src !== "boolean") {
+    throw new TorchError(
+      `scatter(): argument 'src' must be Tensor or Number, not ${typeof src}`,
+    );
+  }
+  return wrap(this._raw.scatter_value(d, i._raw, Number(src)));
+};
+proto.scatter_add = function (
+  this: Tensor,
+  dim: number,
+  index: Tensor,
+  src: Tensor,
+): Tensor {
+  const i = checkTensor("scatter_add", "index", index);
+  const s = checkTensor("scatter_add", "src", src);
+  return wrap(
+    this._raw.scatter_add(dimArg("scatter_add", dim), i._raw, s._raw),
+  );
+};
+
+/** `input.scatter(dim, index, src)`. See {@link Tensor.scatter}. */
+export function scatter(
+  input: Tensor,
+  dim: number,
+  index: Tensor,
+  src: Tensor | number | boolean,
+): Tensor {
+  return checkTensor("scatter", "input", input).scatter(dim, index, src);
+}
+
+/** `input.scatter_add(dim, index, src)`. See {@link Tensor.scatter_add}. */
+export function scatter_add(
+  input: Tensor,
+  dim: number,
+  index: Tensor,
+  src: Tensor,
+): Tensor {
+  return checkTensor("scatter_add", "input", input).scatter_add(
+    dim,
+    index,
+    src,
+  );
+}
+
 /** The slices of `input` at `index` along `dim`. See {@link Tensor.index_select}. */
-export function index_select(input: Tensor, dim: number, index: Tensor): Tensor {
+export function index_select(
+  input: Tensor,
+  dim: number,
+  index: Tensor,
+): Tensor {
   return checkTensor("index_select", "input", input).index_select(dim, index);
 }
 
@@ -53,15 +132,31 @@ export function gather(input: Tensor, dim: number, index: Tensor): Tensor {
 }
 
 /** `gather` with `input` and `indices` broadcast outside `dim` (the flattened input without `dim`). */
-export function take_along_dim(input: Tensor, indices: Tensor, dim?: number | null): Tensor {
-  return checkTensor("take_along_dim", "input", input).take_along_dim(indices, dim);
+export function take_along_dim(
+  input: Tensor,
+  indices: Tensor,
+  dim?: number | null,
+): Tensor {
+  return checkTensor("take_along_dim", "input", input).take_along_dim(
+    indices,
+    dim,
+  );
 }
 
-function withList(fn: string, tensors: readonly Tensor[], run: (list: RawTensorList) => Tensor): Tensor {
-  if (!Array.isArray(tensors)) throw new TorchError(`${fn}(): argument 'tensors' must be tuple of Tensors, not ${typeof tensors}`);
+function withList(
+  fn: string,
+  tensors: readonly Tensor[],
+  run: (list: RawTensorList) => Tensor,
+): Tensor {
+  if (!Array.isArray(tensors))
+    throw new TorchError(
+      `${fn}(): argument 'tensors' must be tuple of Tensors, not ${typeof tensors}`,
+    );
   const list = new RawTensorList();
   try {
-    tensors.forEach((t, i) => list.push(checkTensor(fn, `tensors[${i}]`, t)._raw));
+    tensors.forEach((t, i) =>
+      list.push(checkTensor(fn, `tensors[${i}]`, t)._raw),
+    );
     return run(list);
   } finally {
     list.free();
@@ -70,7 +165,9 @@ function withList(fn: string, tensors: readonly Tensor[], run: (list: RawTensorL
 
 /** Joins `tensors` along `dim` (default 0), promoting to one dtype. */
 export function cat(tensors: readonly Tensor[], dim = 0): Tensor {
-  return withList("cat", tensors, (l) => wrap(RawTensor.cat(l, dimArg("cat", dim))));
+  return withList("cat", tensors, (l) =>
+    wrap(RawTensor.cat(l, dimArg("cat", dim))),
+  );
 }
 
 /** Alias of {@link cat}. */
@@ -78,5 +175,7 @@ export const concat = cat;
 
 /** Stacks equally shaped `tensors` along a new dim `dim` (default 0). */
 export function stack(tensors: readonly Tensor[], dim = 0): Tensor {
-  return withList("stack", tensors, (l) => wrap(RawTensor.stack(l, dimArg("stack", dim))));
+  return withList("stack", tensors, (l) =>
+    wrap(RawTensor.stack(l, dimArg("stack", dim))),
+  );
 }

@@ -23,7 +23,10 @@ function dimArg(fn: string, dim: unknown): number {
   return checkInts(fn, "dim", [dim])[0]!;
 }
 
-const proto = Tensor.prototype as unknown as Record<string, (this: Tensor, dim: number) => Tensor>;
+const proto = Tensor.prototype as unknown as Record<
+  string,
+  (this: Tensor, dim: number) => Tensor
+>;
 proto.softmax = function (this: Tensor, dim: number): Tensor {
   return wrap(this._raw.softmax(dimArg("softmax", dim)));
 };
@@ -42,7 +45,13 @@ export function log_softmax(input: Tensor, dim: number): Tensor {
 }
 
 function shapeArg(fn: string, shape: number | Shape): Int32Array {
-  return Int32Array.from(checkInts(fn, "normalized_shape", typeof shape === "number" ? [shape] : Array.from(shape)));
+  return Int32Array.from(
+    checkInts(
+      fn,
+      "normalized_shape",
+      typeof shape === "number" ? [shape] : Array.from(shape),
+    ),
+  );
 }
 
 /**
@@ -59,7 +68,16 @@ export function layer_norm(
   const x = checkTensor("layer_norm", "input", input);
   const w = weight ? checkTensor("layer_norm", "weight", weight) : x;
   const b = bias ? checkTensor("layer_norm", "bias", bias) : x;
-  return wrap(x._raw.layer_norm(shapeArg("layer_norm", normalized_shape), w._raw, !!weight, b._raw, !!bias, eps));
+  return wrap(
+    x._raw.layer_norm(
+      shapeArg("layer_norm", normalized_shape),
+      w._raw,
+      !!weight,
+      b._raw,
+      !!bias,
+      eps,
+    ),
+  );
 }
 
 /**
@@ -74,5 +92,12 @@ export function rms_norm(
 ): Tensor {
   const x = checkTensor("rms_norm", "input", input);
   const w = weight ? checkTensor("rms_norm", "weight", weight) : x;
-  return wrap(x._raw.rms_norm(shapeArg("rms_norm", normalized_shape), w._raw, !!weight, eps ?? undefined));
+  return wrap(
+    x._raw.rms_norm(
+      shapeArg("rms_norm", normalized_shape),
+      w._raw,
+      !!weight,
+      eps ?? undefined,
+    ),
+  );
 }

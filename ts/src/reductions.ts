@@ -8,7 +8,12 @@
  */
 
 import type { RawTensor } from "./wasm/webtorch_core.js";
-import { type ReduceOptions, type Shape, checkInts, parseReduceArgs } from "./args.js";
+import {
+  type ReduceOptions,
+  type Shape,
+  checkInts,
+  parseReduceArgs,
+} from "./args.js";
 import { Tensor, binary, checkTensor, wrap } from "./tensor.js";
 
 /** `t.max(dim)` / `t.min(dim)`: PyTorch's named tuple, as a `[values, indices]` pair with names. */
@@ -89,13 +94,20 @@ declare module "./tensor.js" {
     logsumexp(dim: number | Shape, keepdim?: boolean): Tensor;
     /** The vector p-norm over `dim` (all dims when absent); floating point only. */
     norm(options?: NormOptions): Tensor;
-    norm(p: number | "fro", dim?: number | Shape | null, keepdim?: boolean): Tensor;
+    norm(
+      p: number | "fro",
+      dim?: number | Shape | null,
+      keepdim?: boolean,
+    ): Tensor;
   }
 }
 
 function pair(raws: RawTensor[]): ValuesIndices {
   const [values, indices] = raws.map(wrap) as [Tensor, Tensor];
-  return Object.assign([values, indices] as [Tensor, Tensor], { values, indices });
+  return Object.assign([values, indices] as [Tensor, Tensor], {
+    values,
+    indices,
+  });
 }
 
 type ReduceArg = number | Shape | ReduceOptions | undefined;
@@ -106,15 +118,19 @@ function extreme(
   dim: number | Tensor | { dim: number; keepdim?: boolean } | undefined,
   keepdim: boolean | undefined,
 ): Tensor | ValuesIndices {
-  if (dim === undefined) return wrap(fn === "max" ? t._raw.max_all() : t._raw.min_all());
-  if (dim instanceof Tensor) return binary(fn === "max" ? "maximum" : "minimum", t, dim);
+  if (dim === undefined)
+    return wrap(fn === "max" ? t._raw.max_all() : t._raw.min_all());
+  if (dim instanceof Tensor)
+    return binary(fn === "max" ? "maximum" : "minimum", t, dim);
   if (typeof dim === "object") {
     keepdim ??= dim.keepdim;
     dim = dim.dim;
   }
   const [d] = checkInts(fn, "dim", [dim]);
   const keep = keepdim ?? false;
-  return pair(fn === "max" ? t._raw.max_dim(d!, keep) : t._raw.min_dim(d!, keep));
+  return pair(
+    fn === "max" ? t._raw.max_dim(d!, keep) : t._raw.min_dim(d!, keep),
+  );
 }
 
 function argExtreme(
@@ -127,9 +143,14 @@ function argExtreme(
     keepdim ??= dim.keepdim;
     dim = dim.dim;
   }
-  const d = dim === undefined || dim === null ? undefined : checkInts(fn, "dim", [dim])[0];
+  const d =
+    dim === undefined || dim === null
+      ? undefined
+      : checkInts(fn, "dim", [dim])[0];
   const keep = keepdim ?? false;
-  return wrap(fn === "argmax" ? t._raw.argmax(d, keep) : t._raw.argmin(d, keep));
+  return wrap(
+    fn === "argmax" ? t._raw.argmax(d, keep) : t._raw.argmin(d, keep),
+  );
 }
 
 function varArgs(
@@ -171,7 +192,11 @@ type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
 
 for (const fn of ["prod", "amax", "amin", "all", "any"] as const) {
-  proto[fn] = function (this: Tensor, dim?: ReduceArg, keepdim?: boolean): Tensor {
+  proto[fn] = function (
+    this: Tensor,
+    dim?: ReduceArg,
+    keepdim?: boolean,
+  ): Tensor {
     const [dims, keep] = parseReduceArgs(fn, dim, keepdim);
     return wrap(this._raw[fn](dims, keep));
   };
@@ -182,25 +207,45 @@ proto.max = function (this: Tensor, dim?: number | Tensor, keepdim?: boolean) {
 proto.min = function (this: Tensor, dim?: number | Tensor, keepdim?: boolean) {
   return extreme("min", this, dim, keepdim);
 };
-proto.argmax = function (this: Tensor, dim?: number | ArgReduceOptions, keepdim?: boolean) {
+proto.argmax = function (
+  this: Tensor,
+  dim?: number | ArgReduceOptions,
+  keepdim?: boolean,
+) {
   return argExtreme("argmax", this, dim, keepdim);
 };
-proto.argmin = function (this: Tensor, dim?: number | ArgReduceOptions, keepdim?: boolean) {
+proto.argmin = function (
+  this: Tensor,
+  dim?: number | ArgReduceOptions,
+  keepdim?: boolean,
+) {
   return argExtreme("argmin", this, dim, keepdim);
 };
 proto.count_nonzero = function (this: Tensor, dim?: number | Shape): Tensor {
   const [dims] = parseReduceArgs("count_nonzero", dim, undefined);
   return wrap(this._raw.count_nonzero(dims));
 };
-proto.var = function (this: Tensor, dim?: number | Shape | VarOptions | null, options?: VarOptions) {
+proto.var = function (
+  this: Tensor,
+  dim?: number | Shape | VarOptions | null,
+  options?: VarOptions,
+) {
   const [dims, correction, keep] = varArgs("var", dim, options);
   return wrap(this._raw.var(dims, correction, keep));
 };
-proto.std = function (this: Tensor, dim?: number | Shape | VarOptions | null, options?: VarOptions) {
+proto.std = function (
+  this: Tensor,
+  dim?: number | Shape | VarOptions | null,
+  options?: VarOptions,
+) {
   const [dims, correction, keep] = varArgs("std", dim, options);
   return wrap(this._raw.std(dims, correction, keep));
 };
-proto.logsumexp = function (this: Tensor, dim: number | Shape, keepdim?: boolean): Tensor {
+proto.logsumexp = function (
+  this: Tensor,
+  dim: number | Shape,
+  keepdim?: boolean,
+): Tensor {
   const [dims, keep] = parseReduceArgs("logsumexp", dim, keepdim);
   return wrap(this._raw.logsumexp(dims, keep));
 };
@@ -217,53 +262,107 @@ proto.norm = function (
 // ---- torch.* functions ----
 
 /** Product over `dim` (all dims when absent). See {@link Tensor.prod}. */
-export function prod(input: Tensor, dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
+export function prod(
+  input: Tensor,
+  dim?: number | Shape | ReduceOptions,
+  keepdim?: boolean,
+): Tensor {
   return checkTensor("prod", "input", input).prod(dim as number, keepdim);
 }
 
 /** Largest value over `dim`. See {@link Tensor.amax}. */
-export function amax(input: Tensor, dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
+export function amax(
+  input: Tensor,
+  dim?: number | Shape | ReduceOptions,
+  keepdim?: boolean,
+): Tensor {
   return checkTensor("amax", "input", input).amax(dim as number, keepdim);
 }
 
 /** Smallest value over `dim`. See {@link Tensor.amin}. */
-export function amin(input: Tensor, dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
+export function amin(
+  input: Tensor,
+  dim?: number | Shape | ReduceOptions,
+  keepdim?: boolean,
+): Tensor {
   return checkTensor("amin", "input", input).amin(dim as number, keepdim);
 }
 
 /** `torch.max(t)`, `torch.max(t, dim, keepdim)` (values, indices) or `torch.max(t, other)`. */
 export function max(input: Tensor): Tensor;
-export function max(input: Tensor, dim: number, keepdim?: boolean): ValuesIndices;
+export function max(
+  input: Tensor,
+  dim: number,
+  keepdim?: boolean,
+): ValuesIndices;
 export function max(input: Tensor, other: Tensor): Tensor;
-export function max(input: Tensor, dim?: number | Tensor, keepdim?: boolean): Tensor | ValuesIndices {
+export function max(
+  input: Tensor,
+  dim?: number | Tensor,
+  keepdim?: boolean,
+): Tensor | ValuesIndices {
   return extreme("max", checkTensor("max", "input", input), dim, keepdim);
 }
 
 /** `torch.min(t)`, `torch.min(t, dim, keepdim)` (values, indices) or `torch.min(t, other)`. */
 export function min(input: Tensor): Tensor;
-export function min(input: Tensor, dim: number, keepdim?: boolean): ValuesIndices;
+export function min(
+  input: Tensor,
+  dim: number,
+  keepdim?: boolean,
+): ValuesIndices;
 export function min(input: Tensor, other: Tensor): Tensor;
-export function min(input: Tensor, dim?: number | Tensor, keepdim?: boolean): Tensor | ValuesIndices {
+export function min(
+  input: Tensor,
+  dim?: number | Tensor,
+  keepdim?: boolean,
+): Tensor | ValuesIndices {
   return extreme("min", checkTensor("min", "input", input), dim, keepdim);
 }
 
 /** Index of the largest element. See {@link Tensor.argmax}. */
-export function argmax(input: Tensor, dim?: number | ArgReduceOptions, keepdim?: boolean): Tensor {
-  return argExtreme("argmax", checkTensor("argmax", "input", input), dim, keepdim);
+export function argmax(
+  input: Tensor,
+  dim?: number | ArgReduceOptions,
+  keepdim?: boolean,
+): Tensor {
+  return argExtreme(
+    "argmax",
+    checkTensor("argmax", "input", input),
+    dim,
+    keepdim,
+  );
 }
 
 /** Index of the smallest element. See {@link Tensor.argmin}. */
-export function argmin(input: Tensor, dim?: number | ArgReduceOptions, keepdim?: boolean): Tensor {
-  return argExtreme("argmin", checkTensor("argmin", "input", input), dim, keepdim);
+export function argmin(
+  input: Tensor,
+  dim?: number | ArgReduceOptions,
+  keepdim?: boolean,
+): Tensor {
+  return argExtreme(
+    "argmin",
+    checkTensor("argmin", "input", input),
+    dim,
+    keepdim,
+  );
 }
 
 /** Whether every element is nonzero. See {@link Tensor.all}. */
-export function all(input: Tensor, dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
+export function all(
+  input: Tensor,
+  dim?: number | Shape | ReduceOptions,
+  keepdim?: boolean,
+): Tensor {
   return checkTensor("all", "input", input).all(dim as number, keepdim);
 }
 
 /** Whether any element is nonzero. See {@link Tensor.any}. */
-export function any(input: Tensor, dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
+export function any(
+  input: Tensor,
+  dim?: number | Shape | ReduceOptions,
+  keepdim?: boolean,
+): Tensor {
   return checkTensor("any", "input", input).any(dim as number, keepdim);
 }
 
@@ -273,18 +372,30 @@ export function count_nonzero(input: Tensor, dim?: number | Shape): Tensor {
 }
 
 /** Variance. See {@link Tensor.var}. */
-function var_(input: Tensor, dim?: number | Shape | VarOptions | null, options?: VarOptions): Tensor {
+function var_(
+  input: Tensor,
+  dim?: number | Shape | VarOptions | null,
+  options?: VarOptions,
+): Tensor {
   return checkTensor("var", "input", input).var(dim as number, options);
 }
 export { var_ as var };
 
 /** Standard deviation. See {@link Tensor.std}. */
-export function std(input: Tensor, dim?: number | Shape | VarOptions | null, options?: VarOptions): Tensor {
+export function std(
+  input: Tensor,
+  dim?: number | Shape | VarOptions | null,
+  options?: VarOptions,
+): Tensor {
   return checkTensor("std", "input", input).std(dim as number, options);
 }
 
 /** `log(sum(exp(input), dim))`, stably. See {@link Tensor.logsumexp}. */
-export function logsumexp(input: Tensor, dim: number | Shape, keepdim?: boolean): Tensor {
+export function logsumexp(
+  input: Tensor,
+  dim: number | Shape,
+  keepdim?: boolean,
+): Tensor {
   return checkTensor("logsumexp", "input", input).logsumexp(dim, keepdim);
 }
 

@@ -10,6 +10,7 @@ const ELEMENTWISE: &str = include_str!("../../../shaders/elementwise.wgsl");
 const MATH: &str = include_str!("../../../shaders/math.wgsl");
 const REDUCE: &str = include_str!("../../../shaders/reduce.wgsl");
 const MATMUL: &str = include_str!("../../../shaders/matmul.wgsl");
+const MATMUL_TILED: &str = include_str!("../../../shaders/matmul_tiled.wgsl");
 const ROWWISE: &str = include_str!("../../../shaders/rowwise.wgsl");
 const GATHER: &str = include_str!("../../../shaders/gather.wgsl");
 const SCATTER: &str = include_str!("../../../shaders/scatter.wgsl");
@@ -33,6 +34,8 @@ pub enum KernelKey {
     Matmul {
         dtype: DType,
     },
+    /// The register-tiled float32 matmul (`matmul.rs` chooses it).
+    MatmulTiled(super::matmul::TiledKey),
     Rowwise {
         op: RowOp,
         weight: bool,
@@ -74,7 +77,7 @@ pub fn storage_type(d: DType) -> &'static str {
     }
 }
 
-fn fill(template: &str, holes: &[(&str, &str)]) -> String {
+pub(super) fn fill(template: &str, holes: &[(&str, &str)]) -> String {
     let mut s = template.to_string();
     for (name, value) in holes {
         s = s.replace(&format!("/*{{{{{name}}}}}*/"), value);
@@ -327,6 +330,12 @@ pub fn matmul_source(dtype: DType) -> String {
     )
 }
 
+pub fn matmul_tiled_source(key: &super::matmul::TiledKey) -> String {
+    let holes = super::matmul::holes(key);
+    let holes: Vec<(&str, &str)> = holes.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    fill(MATMUL_TILED, &holes)
+}
+
 pub fn rowwise_key(k: &Rowwise) -> KernelKey {
     KernelKey::Rowwise { op: k.op, weight: k.weight.is_some(), bias: k.bias.is_some() }
 }
@@ -406,6 +415,7 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::Elementwise { nodes, leaves, out_strided } => elementwise_source(nodes, leaves, *out_strided),
         KernelKey::Reduce { op, compute, input, out } => reduce_source(*op, *compute, *input, *out),
         KernelKey::Matmul { dtype } => matmul_source(*dtype),
+        KernelKey::MatmulTiled(key) => matmul_tiled_source(key),
         KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),
         KernelKey::Gather { dtype } => fill(GATHER, &[("T", storage_type(*dtype))]),
         KernelKey::Scatter { dtype, tensor_src, add } => scatter_source(*dtype, *tensor_src, *add),
@@ -429,6 +439,7 @@ pub fn label(key: &KernelKey) -> String {
         }
         KernelKey::Reduce { op, out, .. } => format!("webtorch:{op:?}:{}", out.name()).to_lowercase(),
         KernelKey::Matmul { dtype } => format!("webtorch:matmul:{}", dtype.name()),
+        KernelKey::MatmulTiled(key) => format!("webtorch:matmul:{}:float32", super::matmul::label(key)),
         KernelKey::Rowwise { op, .. } => format!("webtorch:{op:?}:float32").to_lowercase(),
         KernelKey::Gather { dtype } => format!("webtorch:gather:{}", dtype.name()),
         KernelKey::Scatter { dtype, add, .. } => {

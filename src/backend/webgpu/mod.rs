@@ -6,6 +6,7 @@
 //! offset) written once per submit, so recording a dispatch allocates no GPU memory.
 
 mod codegen;
+pub mod matmul;
 mod pool;
 
 use std::cell::RefCell;
@@ -603,11 +604,14 @@ impl Backend for WebGpuBackend {
         put(&mut meta, 12, &batch)?;
         put(&mut meta, 16, &strides[0])?;
         put(&mut meta, 20, &strides[1])?;
-        let groups = ((k.n as u32).div_ceil(16), (k.m as u32).div_ceil(16), batches as u32);
+        let (key, groups) = match matmul::choose(k, batches, &strides) {
+            Some(t) => (KernelKey::MatmulTiled(t), matmul::groups(&t, k.m, k.n, batches)),
+            None => (codegen::matmul_key(k), ((k.n as u32).div_ceil(16), (k.m as u32).div_ceil(16), batches as u32)),
+        };
         if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS {
             bail!(Shape, "webgpu: matmul of {}x{} outputs exceeds the dispatch grid", k.m, k.n);
         }
-        self.dispatch(&codegen::matmul_key(k), &meta, &[k.out, k.a.buf, k.b.buf], groups)
+        self.dispatch(&key, &meta, &[k.out, k.a.buf, k.b.buf], groups)
     }
 
     fn rowwise(&self, k: &Rowwise) -> Result<()> {

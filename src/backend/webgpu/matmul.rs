@@ -1,0 +1,256 @@
+//! Which matmul kernel runs, and the generated parts of the register-tiled one.
+//!
+//! float32 operands that can be read as vec4 (the contiguous dim of each operand is K or M for
+//! `a`, N or K for `b`; offsets, the other strides and that dim's size divisible by 4; N divisible
+//! by 4) run `shaders/matmul_tiled.wgsl` with a tile chosen by shape class; everything else (small
+//! or odd shapes, integer dtypes, views it cannot read as vec4) runs the 16×16 kernel of
+//! `shaders/matmul.wgsl`. `bench/KERNELS.md` records each variant's prediction and measurement.
+
+use std::cell::Cell;
+
+use crate::backend::Matmul;
+use crate::dtype::DType;
+
+/// A tiled variant: BM×BN outputs per workgroup of 256 threads (so TM = BM/16 and TN = BN/16
+/// outputs per thread), K staged BK at a time. Workgroup memory: (BM + BN) · BK · 4 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tile {
+    pub bm: u32,
+    pub bn: u32,
+    pub bk: u32,
+}
+
+/// 4×4 per thread, 8 KiB of workgroup memory: more workgroups for mid-sized products.
+pub const T64: Tile = Tile { bm: 64, bn: 64, bk: 16 };
+/// 8×8 per thread, 8 KiB: the most reuse per load for large products.
+pub const T128: Tile = Tile { bm: 128, bn: 128, bk: 8 };
+/// 8×8 per thread with a deeper K step (16 KiB, the WebGPU default limit): half the barriers.
+pub const T128K16: Tile = Tile { bm: 128, bn: 128, bk: 16 };
+/// 8×4 per thread: between the two for shapes that leave 128×128 tiles short of work.
+pub const T128X64: Tile = Tile { bm: 128, bn: 64, bk: 16 };
+
+/// The kernel key of a tiled matmul: the tile, and how each operand is read (`a_t`: `a` is
+/// contiguous along M, a transposed view; `b_t`: `b` is contiguous along K, as in `x @ w.T`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TiledKey {
+    pub tile: Tile,
+    pub a_t: bool,
+    pub b_t: bool,
+}
+
+/// A forced choice (benchmarks, tests): `None` lets the shape class decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    Simple,
+    Tiled(Tile),
+}
+
+thread_local! {
+    static FORCED: Cell<Option<Option<Variant>>> = const { Cell::new(None) };
+}
+
+/// Names accepted by `set_variant` (and `WEBTORCH_MATMUL` natively).
+pub const VARIANTS: &[(&str, Option<Variant>)] = &[
+    ("auto", None),
+    ("simple", Some(Variant::Simple)),
+    ("t64", Some(Variant::Tiled(T64))),
+    ("t128", Some(Variant::Tiled(T128))),
+    ("t128k16", Some(Variant::Tiled(T128K16))),
+    ("t128x64", Some(Variant::Tiled(T128X64))),
+];
+
+/// Forces a variant by name for every later matmul ("auto" restores the shape-class choice);
+/// false for an unknown name. Operands the tiled kernel cannot read still fall back.
+pub fn set_variant(name: &str) -> bool {
+    match VARIANTS.iter().find(|(n, _)| *n == name) {
+        Some((_, v)) => {
+            FORCED.with(|c| c.set(Some(*v)));
+            true
+        }
+        None => false,
+    }
+}
+
+fn forced() -> Option<Variant> {
+    FORCED.with(|c| {
+        if c.get().is_none() {
+            #[cfg(not(target_arch = "wasm32"))]
+            let v = std::env::var("WEBTORCH_MATMUL")
+                .ok()
+                .and_then(|n| VARIANTS.iter().find(|(name, _)| *name == n).and_then(|(_, v)| *v));
+            #[cfg(target_arch = "wasm32")]
+            let v = None;
+            c.set(Some(v));
+        }
+        c.get().flatten()
+    })
+}
+
+/// The tiled kernel for this product, or `None` for the 16×16 one. `batch_strides` are the
+/// coalesced batch strides of `a` and `b` (element units).
+pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>]) -> Option<TiledKey> {
+    let forced = forced();
+    if k.dtype != DType::Float32 || forced == Some(Variant::Simple) || k.n % 4 != 0 {
+        return None;
+    }
+    let nb = k.batch.len();
+    let (ars, aks) = (k.a.strides[nb], k.a.strides[nb + 1]);
+    let (bks, bcs) = (k.b.strides[nb], k.b.strides[nb + 1]);
+    let d4 = |x: usize| x % 4 == 0;
+    if !d4(k.a.offset) || !d4(k.b.offset) || !batch_strides.iter().flatten().all(|&s| d4(s)) {
+        return None;
+    }
+    let a_t = if aks == 1 && d4(ars) && d4(k.k) {
+        false
+    } else if ars == 1 && d4(aks) && d4(k.m) {
+        true
+    } else {
+        return None;
+    };
+    let b_t = if bcs == 1 && d4(bks) {
+        false
+    } else if bks == 1 && d4(bcs) && d4(k.k) {
+        true
+    } else {
+        return None;
+    };
+    let tile = match forced {
+        Some(Variant::Tiled(t)) => t,
+        _ => {
+            // Below ~64³ the 16×16 kernel is as fast and launches no idle threads.
+            if k.m * k.n < 64 * 64 || k.k < 16 {
+                return None;
+            }
+            // NOTE: 128×128 tiles need enough of them to fill a large GPU (~one per SM);
+            // with fewer, 64×64 tiles keep more of it busy (bench/KERNELS.md).
+            let tiles = k.m.div_ceil(128) * k.n.div_ceil(128) * batches;
+            if tiles >= 128 {
+                T128
+            } else {
+                T64
+            }
+        }
+    };
+    Some(TiledKey { tile, a_t, b_t })
+}
+
+/// The dispatch grid of a tiled key.
+pub fn groups(key: &TiledKey, m: usize, n: usize, batches: usize) -> (u32, u32, u32) {
+    (n.div_ceil(key.tile.bn as usize) as u32, m.div_ceil(key.tile.bm as usize) as u32, batches as u32)
+}
+
+/// The holes of `shaders/matmul_tiled.wgsl`, unrolled: every register index is a constant.
+pub fn holes(key: &TiledKey) -> Vec<(&'static str, String)> {
+    let Tile { bm, bn, bk } = key.tile;
+    let (mv, nv) = (bm / 64, bn / 64); // vec4 rows and columns per thread
+    let acc = |i: u32, r: u32, j: u32| format!("acc_{i}_{r}_{j}");
+    let mut decl = String::new();
+    for i in 0..mv {
+        for r in 0..4 {
+            for j in 0..nv {
+                decl += &format!("    var {} = vec4<f32>(0.0);\n", acc(i, r, j));
+            }
+        }
+    }
+    decl +=
+        "    let ars4 = ars >> 2u;\n    let aks4 = aks >> 2u;\n    let bks4 = bks >> 2u;\n    let bcs4 = bcs >> 2u;\n";
+    let mut load = String::new();
+    let lanes = ["x", "y", "z", "w"];
+    // Each thread moves (BM·BK/4)/256 vec4 of `a` and (BN·BK/4)/256 of `b` per K step.
+    for l in 0..bm * bk / 1024 {
+        load += &format!("        {{\n            let i = t + {}u;\n            var v = vec4<f32>(0.0);\n", 256 * l);
+        if key.a_t {
+            load += &format!(
+                "            let kr = i / {q}u;\n            let mq = i % {q}u;\n            if (k0 + kr < K && m0 + 4u * mq < M) {{ v = a[oa4 + (k0 + kr) * aks4 + (m0 >> 2u) + mq]; }}\n            As[kr * {q}u + mq] = v;\n",
+                q = bm / 4
+            );
+        } else {
+            load += &format!(
+                "            let row = i / {q}u;\n            let kq = i % {q}u;\n            if (m0 + row < M && k0 + 4u * kq < K) {{ v = a[oa4 + (m0 + row) * ars4 + (k0 >> 2u) + kq]; }}\n",
+                q = bk / 4
+            );
+            for (c, lane) in lanes.iter().enumerate() {
+                load +=
+                    &format!("            As[(4u * kq + {c}u) * {}u + (row >> 2u)][row & 3u] = v.{lane};\n", bm / 4);
+            }
+        }
+        load += "        }\n";
+    }
+    for l in 0..bn * bk / 1024 {
+        load += &format!("        {{\n            let i = t + {}u;\n            var v = vec4<f32>(0.0);\n", 256 * l);
+        if key.b_t {
+            load += &format!(
+                "            let col = i / {q}u;\n            let kq = i % {q}u;\n            if (n0 + col < N && k0 + 4u * kq < K) {{ v = b[ob4 + (n0 + col) * bcs4 + (k0 >> 2u) + kq]; }}\n",
+                q = bk / 4
+            );
+            for (c, lane) in lanes.iter().enumerate() {
+                load +=
+                    &format!("            Bs[(4u * kq + {c}u) * {}u + (col >> 2u)][col & 3u] = v.{lane};\n", bn / 4);
+            }
+        } else {
+            load += &format!(
+                "            let kr = i / {q}u;\n            let nq = i % {q}u;\n            if (k0 + kr < K && n0 + 4u * nq < N) {{ v = b[ob4 + (k0 + kr) * bks4 + (n0 >> 2u) + nq]; }}\n            Bs[kr * {q}u + nq] = v;\n",
+                q = bn / 4
+            );
+        }
+        load += "        }\n";
+    }
+    let mut fma = String::new();
+    for kk in 0..bk {
+        fma += "        {\n";
+        for i in 0..mv {
+            fma += &format!("            let a{i} = As[{}u + ty + {}u];\n", kk * bm / 4, 16 * i);
+        }
+        for j in 0..nv {
+            fma += &format!("            let b{j} = Bs[{}u + tx + {}u];\n", kk * bn / 4, 16 * j);
+        }
+        for i in 0..mv {
+            for (r, lane) in lanes.iter().enumerate() {
+                for j in 0..nv {
+                    let x = acc(i, r as u32, j);
+                    fma += &format!("            {x} = fma(vec4<f32>(a{i}.{lane}), b{j}, {x});\n");
+                }
+            }
+        }
+        fma += "        }\n";
+    }
+    let mut store = String::new();
+    for i in 0..mv {
+        for r in 0..4 {
+            store +=
+                &format!("    {{\n        let row = m0 + 4u * (ty + {}u) + {r}u;\n        if (row < M) {{\n", 16 * i);
+            for j in 0..nv {
+                store += &format!(
+                    "            if (n0 + 4u * (tx + {c}u) < N) {{ out[obase + row * (N >> 2u) + tx + {c}u] = {}; }}\n",
+                    acc(i, r, j),
+                    c = 16 * j
+                );
+            }
+            store += "        }\n    }\n";
+        }
+    }
+    vec![
+        ("BM", bm.to_string()),
+        ("BN", bn.to_string()),
+        ("BK", bk.to_string()),
+        ("AS_LEN", (bk * bm / 4).to_string()),
+        ("BS_LEN", (bk * bn / 4).to_string()),
+        ("ACC", decl),
+        ("LOAD", load),
+        ("FMA", fma),
+        ("STORE", store),
+    ]
+}
+
+/// The kernel label's suffix, e.g. `t128k8` plus `:at`/`:bt` for transposed reads.
+pub fn label(key: &TiledKey) -> String {
+    let Tile { bm, bn, bk } = key.tile;
+    let mut s = if bm == bn { format!("t{bm}k{bk}") } else { format!("t{bm}x{bn}k{bk}") };
+    if key.a_t {
+        s += ":at";
+    }
+    if key.b_t {
+        s += ":bt";
+    }
+    s
+}
