@@ -6,6 +6,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::{dims, shape_of, JsResult, RawTensor};
+use crate::autograd::kernels as agk;
 use crate::dtype::ScalarKind;
 use crate::tensor::{Tensor, TensorOrScalar};
 
@@ -16,33 +17,33 @@ fn pair(r: crate::Result<(Tensor, Tensor)>) -> JsResult<Vec<RawTensor>> {
 #[wasm_bindgen]
 impl RawTensor {
     pub fn prod(&self, dims_: &[i32], keepdim: bool) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.prod(&dims(dims_), keepdim))
+        RawTensor::timed("prod", || agk::prod(&self.t, &dims(dims_), keepdim))
     }
 
     pub fn amax(&self, dims_: &[i32], keepdim: bool) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.amax(&dims(dims_), keepdim))
+        RawTensor::timed("amax", || agk::amax(&self.t, &dims(dims_), keepdim))
     }
 
     pub fn amin(&self, dims_: &[i32], keepdim: bool) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.amin(&dims(dims_), keepdim))
+        RawTensor::timed("amin", || agk::amin(&self.t, &dims(dims_), keepdim))
     }
 
     /// `t.max()` over every element.
     pub fn max_all(&self) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.max_all())
+        RawTensor::timed("max", || agk::max_all(&self.t))
     }
 
     pub fn min_all(&self) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.min_all())
+        RawTensor::timed("min", || agk::min_all(&self.t))
     }
 
     /// `t.max(dim, keepdim)`: `[values, indices]`.
     pub fn max_dim(&self, dim: i32, keepdim: bool) -> JsResult<Vec<RawTensor>> {
-        pair(self.t.max_dim(dim as i64, keepdim))
+        pair(agk::extreme_dim(&self.t, dim as i64, keepdim, true))
     }
 
     pub fn min_dim(&self, dim: i32, keepdim: bool) -> JsResult<Vec<RawTensor>> {
-        pair(self.t.min_dim(dim as i64, keepdim))
+        pair(agk::extreme_dim(&self.t, dim as i64, keepdim, false))
     }
 
     /// `t.argmax(dim, keepdim)`; `dim` undefined reduces the flattened tensor.
@@ -67,28 +68,28 @@ impl RawTensor {
     }
 
     pub fn var(&self, dims_: &[i32], correction: f64, keepdim: bool) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.var(&dims(dims_), correction, keepdim))
+        RawTensor::timed("var", || agk::var(&self.t, &dims(dims_), correction, keepdim))
     }
 
     pub fn std(&self, dims_: &[i32], correction: f64, keepdim: bool) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.std(&dims(dims_), correction, keepdim))
+        RawTensor::timed("std", || agk::std(&self.t, &dims(dims_), correction, keepdim))
     }
 
     pub fn logsumexp(&self, dims_: &[i32], keepdim: bool) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.logsumexp(&dims(dims_), keepdim))
+        RawTensor::timed("logsumexp", || agk::logsumexp(&self.t, &dims(dims_), keepdim))
     }
 
     /// `torch.linalg.vector_norm(t, p, dim, keepdim)`; `p` may be ±Infinity.
     pub fn norm(&self, p: f64, dims_: &[i32], keepdim: bool) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.norm(p, &dims(dims_), keepdim))
+        RawTensor::timed("norm", || agk::norm(&self.t, p, &dims(dims_), keepdim))
     }
 
     pub fn softmax(&self, dim: i32) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.softmax(dim as i64))
+        RawTensor::timed("softmax", || agk::softmax(&self.t, dim as i64))
     }
 
     pub fn log_softmax(&self, dim: i32) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.log_softmax(dim as i64))
+        RawTensor::timed("log_softmax", || agk::log_softmax(&self.t, dim as i64))
     }
 
     /// `F.layer_norm(t, normalized_shape, weight, bias, eps)`; `weight`/`bias` count only when
@@ -104,7 +105,7 @@ impl RawTensor {
         eps: f64,
     ) -> JsResult<RawTensor> {
         let (w, b) = (Some(&weight.t).filter(|_| use_weight), Some(&bias.t).filter(|_| use_bias));
-        RawTensor::op(shape_of(normalized_shape).and_then(|s| self.t.layer_norm(&s, w, b, eps)))
+        RawTensor::op(shape_of(normalized_shape).and_then(|s| agk::layer_norm(&self.t, &s, w, b, eps)))
     }
 
     /// `F.rms_norm(t, normalized_shape, weight, eps)`; `eps` undefined: float32's epsilon.
@@ -116,12 +117,12 @@ impl RawTensor {
         eps: Option<f64>,
     ) -> JsResult<RawTensor> {
         let w = Some(&weight.t).filter(|_| use_weight);
-        RawTensor::op(shape_of(normalized_shape).and_then(|s| self.t.rms_norm(&s, w, eps)))
+        RawTensor::op(shape_of(normalized_shape).and_then(|s| agk::rms_norm(&self.t, &s, w, eps)))
     }
 
     /// `torch.where(self, x, y)` of two tensors (`self` is the condition).
     pub fn where_tensors(&self, x: &RawTensor, y: &RawTensor) -> JsResult<RawTensor> {
-        RawTensor::op(Tensor::where_(&self.t, TensorOrScalar::Tensor(&x.t), TensorOrScalar::Tensor(&y.t)))
+        RawTensor::timed("where", || agk::where_(&self.t, TensorOrScalar::Tensor(&x.t), TensorOrScalar::Tensor(&y.t)))
     }
 
     /// `torch.where(self, t, value)` (`scalar_first`: `where(self, value, t)`); `kind` of the
@@ -129,54 +130,54 @@ impl RawTensor {
     pub fn where_scalar(&self, t: &RawTensor, value: f64, kind: u32, scalar_first: bool) -> JsResult<RawTensor> {
         let (t, s) = (TensorOrScalar::Tensor(&t.t), TensorOrScalar::Scalar(value, scalar_kind(kind)));
         let (x, y) = if scalar_first { (s, t) } else { (t, s) };
-        RawTensor::op(Tensor::where_(&self.t, x, y))
+        RawTensor::timed("where", || agk::where_(&self.t, x, y))
     }
 
     /// `torch.where(self, a, b)` of two scalars.
     pub fn where_scalars(&self, a: f64, a_kind: u32, b: f64, b_kind: u32) -> JsResult<RawTensor> {
         let (x, y) = (TensorOrScalar::Scalar(a, scalar_kind(a_kind)), TensorOrScalar::Scalar(b, scalar_kind(b_kind)));
-        RawTensor::op(Tensor::where_(&self.t, x, y))
+        RawTensor::timed("where", || agk::where_(&self.t, x, y))
     }
 
     pub fn masked_fill(&self, mask: &RawTensor, value: f64) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.masked_fill(&mask.t, value))
+        RawTensor::timed("masked_fill", || agk::masked_fill(&self.t, &mask.t, value))
     }
 
     pub fn index_select(&self, dim: i32, index: &RawTensor) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.index_select(dim as i64, &index.t))
+        RawTensor::timed("index_select", || agk::index_select(&self.t, dim as i64, &index.t))
     }
 
     pub fn gather(&self, dim: i32, index: &RawTensor) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.gather(dim as i64, &index.t))
+        RawTensor::timed("gather", || agk::gather(&self.t, dim as i64, &index.t))
     }
 
     /// `torch.take_along_dim(self, indices, dim)`; `dim` undefined: the flattened tensor.
     pub fn take_along_dim(&self, indices: &RawTensor, dim: Option<i32>) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.take_along_dim(&indices.t, dim.map(i64::from)))
+        RawTensor::timed("take_along_dim", || agk::take_along_dim(&self.t, &indices.t, dim.map(i64::from)))
     }
 
     /// `t.scatter(dim, index, src)`.
     pub fn scatter(&self, dim: i32, index: &RawTensor, src: &RawTensor) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.scatter(dim as i64, &index.t, &src.t))
+        RawTensor::timed("scatter", || agk::scatter(&self.t, dim as i64, &index.t, &src.t))
     }
 
     /// `t.scatter(dim, index, value)`.
     pub fn scatter_value(&self, dim: i32, index: &RawTensor, value: f64) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.scatter_value(dim as i64, &index.t, value))
+        RawTensor::timed("scatter", || agk::scatter_value(&self.t, dim as i64, &index.t, value))
     }
 
     pub fn scatter_add(&self, dim: i32, index: &RawTensor, src: &RawTensor) -> JsResult<RawTensor> {
-        RawTensor::op(self.t.scatter_add(dim as i64, &index.t, &src.t))
+        RawTensor::timed("scatter_add", || agk::scatter_add(&self.t, dim as i64, &index.t, &src.t))
     }
 
     /// `torch.cat(list, dim)`.
     pub fn cat(list: &RawTensorList, dim: i32) -> JsResult<RawTensor> {
-        RawTensor::op(Tensor::cat(&list.0.iter().collect::<Vec<_>>(), dim as i64))
+        RawTensor::timed("cat", || agk::cat(&list.0.iter().collect::<Vec<_>>(), dim as i64))
     }
 
     /// `torch.stack(list, dim)`.
     pub fn stack(list: &RawTensorList, dim: i32) -> JsResult<RawTensor> {
-        RawTensor::op(Tensor::stack(&list.0.iter().collect::<Vec<_>>(), dim as i64))
+        RawTensor::timed("stack", || agk::stack(&list.0.iter().collect::<Vec<_>>(), dim as i64))
     }
 }
 

@@ -25,7 +25,7 @@ fn node_name(op: Op) -> String {
     format!("{camel}Backward0")
 }
 
-fn first(g: &[Option<Tensor>]) -> Result<&Tensor> {
+pub(super) fn first(g: &[Option<Tensor>]) -> Result<&Tensor> {
     g[0].as_ref().ok_or_else(|| crate::err!(Torch, "backward called without a gradient"))
 }
 
@@ -165,7 +165,7 @@ pub fn sum_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
 }
 
 /// The dims a reduction over `dims` (empty = all) of a rank-`n` tensor removes, sorted.
-fn reduced(dims: &[i64], n: usize) -> Result<Vec<usize>> {
+pub(super) fn reduced(dims: &[i64], n: usize) -> Result<Vec<usize>> {
     let mut d: Vec<usize> =
         if dims.is_empty() { (0..n).collect() } else { dims.iter().map(|&d| wrap_dim(d, n)).collect::<Result<_>>()? };
     d.sort_unstable();
@@ -174,7 +174,7 @@ fn reduced(dims: &[i64], n: usize) -> Result<Vec<usize>> {
 }
 
 /// `g` (the gradient of a reduction) broadcast back over the reduced dims of `shape`.
-fn unreduce(g: &Tensor, shape: &[usize], dims: &[i64], keepdim: bool) -> Result<Tensor> {
+pub(super) fn unreduce(g: &Tensor, shape: &[usize], dims: &[i64], keepdim: bool) -> Result<Tensor> {
     let mut g = g.clone();
     if !keepdim && !shape.is_empty() {
         for d in reduced(dims, shape.len())? {

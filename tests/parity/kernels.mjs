@@ -4,7 +4,14 @@
  * `undefined` for other ops; a tuple result (`max(dim)`) is an array of tensors.
  */
 
-const DIM_REDUCTIONS = new Set(["prod", "amax", "amin", "all", "any", "logsumexp"]);
+const DIM_REDUCTIONS = new Set([
+  "prod",
+  "amax",
+  "amin",
+  "all",
+  "any",
+  "logsumexp",
+]);
 
 /** The `dim`/`dims` arg as webtorch takes it (a number or an array), or undefined. */
 function dimOf(a) {
@@ -16,18 +23,26 @@ export function callKernel(torch, op, a, inputs) {
   if (DIM_REDUCTIONS.has(op)) {
     const dim = dimOf(a);
     if (dim === undefined && a.keepdim === undefined) return x[op]();
-    return x[op]({ ...(dim !== undefined && { dim }), ...(a.keepdim !== undefined && { keepdim: a.keepdim }) });
+    return x[op]({
+      ...(dim !== undefined && { dim }),
+      ...(a.keepdim !== undefined && { keepdim: a.keepdim }),
+    });
   }
   switch (op) {
     case "max":
     case "min":
-      return a.dim === undefined ? x[op]() : [...x[op](a.dim, a.keepdim ?? false)];
+      return a.dim === undefined
+        ? x[op]()
+        : [...x[op](a.dim, a.keepdim ?? false)];
     case "argmax":
     case "argmin":
       return x[op]({ dim: a.dim, keepdim: a.keepdim });
     case "var":
     case "std":
-      return x[op](dimOf(a) ?? null, { correction: a.correction, keepdim: a.keepdim });
+      return x[op](dimOf(a) ?? null, {
+        correction: a.correction,
+        keepdim: a.keepdim,
+      });
     case "norm":
       return x.norm(a.p ?? 2, dimOf(a) ?? null, a.keepdim ?? false);
     case "count_nonzero":
@@ -40,7 +55,8 @@ export function callKernel(torch, op, a, inputs) {
       // Optional weight/bias follow the input, as flagged in the args.
       const rest = inputs.slice(1);
       const w = a.weight ? rest.shift() : null;
-      if (op === "rms_norm") return torch.rms_norm(x, a.normalized_shape, w, a.eps);
+      if (op === "rms_norm")
+        return torch.rms_norm(x, a.normalized_shape, w, a.eps);
       const b = a.bias ? rest.shift() : null;
       return torch.layer_norm(x, a.normalized_shape, w, b, a.eps);
     }

@@ -3,6 +3,7 @@
 //! `tests/parity/fixture_kernels.py`. A tuple result (`max(dim)`) is several tensors.
 
 use serde_json::Value;
+use webtorch::autograd::kernels as agk;
 use webtorch::tensor::TensorOrScalar;
 use webtorch::{Device, Tensor};
 
@@ -18,6 +19,15 @@ fn dims(args: &Value) -> Vec<i64> {
 
 /// The case's result, or `None` when `op` is not one of these families.
 pub fn run(case: &Value, dev: Device) -> Option<webtorch::Result<Vec<Tensor>>> {
+    run_with(case, dev, None)
+}
+
+/// `run` through the differentiable ops; with `leaves`, float inputs are built to require grad.
+pub fn run_with(
+    case: &Value,
+    dev: Device,
+    mut leaves: Option<&mut Vec<Option<Tensor>>>,
+) -> Option<webtorch::Result<Vec<Tensor>>> {
     let op = case["op"].as_str().unwrap();
     let args = &case["args"];
     let keep = args.get("keepdim").and_then(|k| k.as_bool()).unwrap_or(false);
@@ -27,10 +37,13 @@ pub fn run(case: &Value, dev: Device) -> Option<webtorch::Result<Vec<Tensor>>> {
     if !known.split_whitespace().any(|k| k == op) {
         return None;
     }
-    let inputs: Vec<Arg> = match case["inputs"].as_array().unwrap().iter().map(|s| build(s, dev, None)).collect() {
-        Ok(v) => v,
-        Err(e) => return Some(Err(e)),
-    };
+    let mut inputs: Vec<Arg> = vec![];
+    for spec in case["inputs"].as_array().unwrap() {
+        match build(spec, dev, leaves.as_deref_mut()) {
+            Ok(a) => inputs.push(a),
+            Err(e) => return Some(Err(e)),
+        }
+    }
     let tensor = |a: &Arg| match a {
         Arg::T(t) => t.clone(),
         Arg::S(..) => panic!("{op}: scalar operand"),
@@ -39,7 +52,7 @@ pub fn run(case: &Value, dev: Device) -> Option<webtorch::Result<Vec<Tensor>>> {
         let ts: Vec<Tensor> = inputs.iter().map(tensor).collect();
         let refs: Vec<&Tensor> = ts.iter().collect();
         let dim = args.get("dim").map_or(0, |d| d.as_i64().unwrap());
-        return one(if op == "cat" { Tensor::cat(&refs, dim) } else { Tensor::stack(&refs, dim) });
+        return one(if op == "cat" { agk::cat(&refs, dim) } else { agk::stack(&refs, dim) });
     }
     if op == "where" {
         fn side(a: &Arg) -> TensorOrScalar<'_> {
@@ -49,7 +62,7 @@ pub fn run(case: &Value, dev: Device) -> Option<webtorch::Result<Vec<Tensor>>> {
             }
         }
         let Arg::T(cond) = &inputs[0] else { panic!("where: scalar condition") };
-        return one(Tensor::where_(cond, side(&inputs[1]), side(&inputs[2])));
+        return one(agk::where_(cond, side(&inputs[1]), side(&inputs[2])));
     }
     let x = match &inputs[0] {
         Arg::T(t) => t,
@@ -58,13 +71,13 @@ pub fn run(case: &Value, dev: Device) -> Option<webtorch::Result<Vec<Tensor>>> {
     let d = dims(args);
     let dim = args.get("dim").map(|v| v.as_i64().unwrap());
     match op {
-        "prod" => one(x.prod(&d, keep)),
-        "amax" => one(x.amax(&d, keep)),
-        "amin" => one(x.amin(&d, keep)),
+        "prod" => one(agk::prod(x, &d, keep)),
+        "amax" => one(agk::amax(x, &d, keep)),
+        "amin" => one(agk::amin(x, &d, keep)),
         "max" | "min" => match dim {
-            None => one(if op == "max" { x.max_all() } else { x.min_all() }),
+            None => one(if op == "max" { agk::max_all(x) } else { agk::min_all(x) }),
             Some(dim) => {
-                let r = if op == "max" { x.max_dim(dim, keep) } else { x.min_dim(dim, keep) };
+                let r = agk::extreme_dim(x, dim, keep, op == "max");
                 Some(r.map(|(v, i)| vec![v, i]))
             }
         },
@@ -74,28 +87,28 @@ pub fn run(case: &Value, dev: Device) -> Option<webtorch::Result<Vec<Tensor>>> {
         "any" => one(x.any(&d, keep)),
         "var" | "std" => {
             let corr = args.get("correction").map_or(1.0, num);
-            one(if op == "var" { x.var(&d, corr, keep) } else { x.std(&d, corr, keep) })
+            one(if op == "var" { agk::var(x, &d, corr, keep) } else { agk::std(x, &d, corr, keep) })
         }
-        "logsumexp" => one(x.logsumexp(&d, keep)),
-        "norm" => one(x.norm(args.get("p").map_or(2.0, num), &d, keep)),
+        "logsumexp" => one(agk::logsumexp(x, &d, keep)),
+        "norm" => one(agk::norm(x, args.get("p").map_or(2.0, num), &d, keep)),
         "count_nonzero" => one(x.count_nonzero(&d)),
         "masked_fill" => match &inputs[1] {
-            Arg::T(mask) => one(x.masked_fill(mask, num(&args["value"]))),
+            Arg::T(mask) => one(agk::masked_fill(x, mask, num(&args["value"]))),
             Arg::S(..) => panic!("masked_fill: scalar mask"),
         },
-        "index_select" => one(x.index_select(dim.unwrap(), &tensor(&inputs[1]))),
-        "gather" => one(x.gather(dim.unwrap(), &tensor(&inputs[1]))),
-        "take_along_dim" => one(x.take_along_dim(&tensor(&inputs[1]), dim)),
+        "index_select" => one(agk::index_select(x, dim.unwrap(), &tensor(&inputs[1]))),
+        "gather" => one(agk::gather(x, dim.unwrap(), &tensor(&inputs[1]))),
+        "take_along_dim" => one(agk::take_along_dim(x, &tensor(&inputs[1]), dim)),
         "scatter" | "scatter_add" => {
             let (d, index) = (dim.unwrap(), tensor(&inputs[1]));
             one(match (inputs.get(2), op) {
-                (Some(src), "scatter") => x.scatter(d, &index, &tensor(src)),
-                (Some(src), _) => x.scatter_add(d, &index, &tensor(src)),
-                (None, _) => x.scatter_value(d, &index, num(&args["value"])),
+                (Some(src), "scatter") => agk::scatter(x, d, &index, &tensor(src)),
+                (Some(src), _) => agk::scatter_add(x, d, &index, &tensor(src)),
+                (None, _) => agk::scatter_value(x, d, &index, num(&args["value"])),
             })
         }
-        "softmax" => one(x.softmax(dim.unwrap())),
-        "log_softmax" => one(x.log_softmax(dim.unwrap())),
+        "softmax" => one(agk::softmax(x, dim.unwrap())),
+        "log_softmax" => one(agk::log_softmax(x, dim.unwrap())),
         "layer_norm" | "rms_norm" => {
             // Optional weight/bias follow the input, as flagged in the args.
             let mut rest = inputs[1..].iter().map(|a| match a {
@@ -108,9 +121,9 @@ pub fn run(case: &Value, dev: Device) -> Option<webtorch::Result<Vec<Tensor>>> {
             let shape: Vec<usize> = ints(&args["normalized_shape"]).into_iter().map(|s| s as usize).collect();
             let eps = args.get("eps").map(num);
             one(if op == "layer_norm" {
-                x.layer_norm(&shape, w, b, eps.unwrap_or(1e-5))
+                agk::layer_norm(x, &shape, w, b, eps.unwrap_or(1e-5))
             } else {
-                x.rms_norm(&shape, w, eps)
+                agk::rms_norm(x, &shape, w, eps)
             })
         }
         _ => None,

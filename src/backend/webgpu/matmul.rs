@@ -90,13 +90,13 @@ fn forced() -> Option<Variant> {
 /// coalesced batch strides of `a` and `b` (element units).
 pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>]) -> Option<TiledKey> {
     let forced = forced();
-    if k.dtype != DType::Float32 || forced == Some(Variant::Simple) || k.n % 4 != 0 {
+    if k.dtype != DType::Float32 || forced == Some(Variant::Simple) || !k.n.is_multiple_of(4) {
         return None;
     }
     let nb = k.batch.len();
     let (ars, aks) = (k.a.strides[nb], k.a.strides[nb + 1]);
     let (bks, bcs) = (k.b.strides[nb], k.b.strides[nb + 1]);
-    let d4 = |x: usize| x % 4 == 0;
+    let d4 = |x: usize| x.is_multiple_of(4);
     if !d4(k.a.offset) || !d4(k.b.offset) || !batch_strides.iter().flatten().all(|&s| d4(s)) {
         return None;
     }

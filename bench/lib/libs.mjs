@@ -1,0 +1,229 @@
+// Library adapters: webtorch, TensorFlow.js (WebGPU backend) and jax-js (WebGPU), each on the
+// same Dawn adapter. `prepare(w)` uploads a workload's inputs and returns
+//   { step(): handle | Promise, wait(handles): Promise (GPU done, handles freed),
+//     result(): Promise<Float32Array | number>, free() }
+// or null where the library has no such op.
+
+const eye8 = () => {
+  const e = new Float32Array(64);
+  for (let i = 0; i < 8; i++) e[i * 9] = 1;
+  return e;
+};
+
+/** webtorch from the built package; `variant` forces a matmul kernel (matmul workloads only). */
+export function webtorchLib(torch, core, variant) {
+  const T = (inp) => {
+    const flat = torch.tensor(inp.data);
+    const t = flat.reshape(inp.shape);
+    flat.dispose();
+    return t;
+  };
+  const wait = async (hs) => {
+    await torch.webgpu.sync_device();
+    for (const h of hs) h?.dispose?.();
+  };
+  const read = async (t) => {
+    const v = await t.toArray();
+    t.dispose();
+    return v;
+  };
+  return {
+    name: variant ? `webtorch:${variant}` : "webtorch",
+    only: variant ? ["matmul"] : null,
+    prepare(w) {
+      if (variant && !core?.set_matmul_variant?.(variant)) return null;
+      if (!variant) core?.set_matmul_variant?.("auto");
+      const ins = w.inputs.map(T);
+      const [A, B] = ins;
+      const eye = w.kind === "tiny_matmul_chain" ? T({ data: eye8(), shape: [8, 8] }) : null;
+      // Each step frees its intermediates as it goes (what torch.scope would do).
+      const chain = (x, n, f) => {
+        for (let i = 0; i < n; i++) {
+          const y = f(x);
+          if (x !== A) x.dispose();
+          x = y;
+        }
+        return x;
+      };
+      const ops = {
+        matmul: () => A.matmul(B),
+        add: () => A.add(B),
+        gelu: () => torch.gelu(A),
+        chain6: () => {
+          const t1 = A.mul(B);
+          const fs = [(x) => x.add(A), (x) => x.tanh(), (x) => x.mul(0.5), (x) => x.add(-0.25), (x) => x.relu()];
+          let x = t1;
+          for (const f of fs) {
+            const y = f(x);
+            x.dispose();
+            x = y;
+          }
+          return x;
+        },
+        sum: () => A.sum(),
+        softmax: () => torch.softmax(A, -1),
+        tiny_chain: () => chain(A, 1000, (x) => x.add(0.001)),
+        tiny_matmul_chain: () => chain(A, 1000, (x) => x.matmul(eye)),
+      };
+      if (w.kind === "readback") {
+        return {
+          step: async () => {
+            await read(A.add(1));
+            return null;
+          },
+          wait: async () => {},
+          result: () => read(A.add(1)),
+          free: () => ins.forEach((t) => t.dispose()),
+        };
+      }
+      const op = ops[w.kind];
+      return {
+        step: op,
+        wait,
+        result: async () => {
+          const r = op();
+          return w.scalar ? (await read(r))[0] : read(r);
+        },
+        free: () => {
+          ins.forEach((t) => t.dispose());
+          eye?.dispose();
+          core?.set_matmul_variant?.("auto");
+        },
+      };
+    },
+  };
+}
+
+/** TensorFlow.js with its WebGPU backend (eager: one kernel per op, no fusion). */
+export function tfjsLib(tf) {
+  const wait = async (hs) => {
+    const be = tf.backend();
+    be.submitQueue?.();
+    await be.queue.onSubmittedWorkDone();
+    for (const h of hs) h?.dispose?.();
+  };
+  const read = async (t) => {
+    const v = await t.data();
+    t.dispose();
+    return v;
+  };
+  return {
+    name: "tfjs",
+    prepare(w) {
+      const ins = w.inputs.map((i) => tf.tensor(i.data, i.shape));
+      const [A, B] = ins;
+      const eye = w.kind === "tiny_matmul_chain" ? tf.eye(8) : null;
+      const ops = {
+        matmul: () => tf.matMul(A, B),
+        add: () => tf.add(A, B),
+        gelu: null, // tfjs-core has no gelu op
+        chain6: () => tf.tidy(() => tf.relu(tf.add(tf.mul(tf.tanh(tf.add(tf.mul(A, B), A)), 0.5), -0.25))),
+        sum: () => tf.sum(A),
+        softmax: () => tf.softmax(A),
+        tiny_chain: () =>
+          tf.tidy(() => {
+            let x = A;
+            for (let i = 0; i < 1000; i++) x = tf.add(x, 0.001);
+            return x;
+          }),
+        tiny_matmul_chain: () =>
+          tf.tidy(() => {
+            let x = A;
+            for (let i = 0; i < 1000; i++) x = tf.matMul(x, eye);
+            return x;
+          }),
+      };
+      const free = () => {
+        ins.forEach((t) => t.dispose());
+        eye?.dispose();
+      };
+      if (w.kind === "readback") {
+        return {
+          step: async () => {
+            await read(tf.add(A, 1));
+            return null;
+          },
+          wait: async () => {},
+          result: () => read(tf.add(A, 1)),
+          free,
+        };
+      }
+      const op = ops[w.kind];
+      if (!op) {
+        free();
+        return null;
+      }
+      return {
+        step: op,
+        wait,
+        result: async () => {
+          const r = op();
+          return w.scalar ? (await read(r))[0] : read(r);
+        },
+        free,
+      };
+    },
+  };
+}
+
+/** jax-js on WebGPU: lazy arrays with reference counting; the fused chain goes through jit. */
+export function jaxLib(jax) {
+  const np = jax.numpy;
+  const wait = async (hs) => {
+    await jax.blockUntilReady(hs.filter(Boolean));
+    for (const h of hs) h?.dispose?.();
+  };
+  const read = async (a) => await a.data(); // data() consumes the array
+  const chain = jax.jit((a, b) => jax.nn.relu(np.tanh(a.ref.mul(b).add(a)).mul(0.5).add(-0.25)));
+  return {
+    name: "jax-js",
+    prepare(w) {
+      const ins = w.inputs.map((i) => np.array(i.data, { shape: i.shape }));
+      const [A, B] = ins;
+      const eye = w.kind === "tiny_matmul_chain" ? np.eye(8) : null;
+      const ops = {
+        matmul: () => np.matmul(A.ref, B.ref),
+        add: () => A.ref.add(B.ref),
+        gelu: () => jax.nn.gelu(A.ref, { approximate: false }),
+        chain6: () => chain(A.ref, B.ref),
+        sum: () => np.sum(A.ref),
+        softmax: () => jax.nn.softmax(A.ref, -1),
+        tiny_chain: () => {
+          let x = A.ref;
+          for (let i = 0; i < 1000; i++) x = x.add(0.001);
+          return x;
+        },
+        tiny_matmul_chain: () => {
+          let x = A.ref;
+          for (let i = 0; i < 1000; i++) x = np.matmul(x, eye.ref);
+          return x;
+        },
+      };
+      const free = () => {
+        ins.forEach((t) => t.dispose());
+        eye?.dispose();
+      };
+      if (w.kind === "readback") {
+        return {
+          step: async () => {
+            await read(A.ref.add(1));
+            return null;
+          },
+          wait: async () => {},
+          result: () => read(A.ref.add(1)),
+          free,
+        };
+      }
+      const op = ops[w.kind];
+      return {
+        step: op,
+        wait,
+        result: async () => {
+          const r = await read(op());
+          return w.scalar ? r[0] : r;
+        },
+        free,
+      };
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// Timing and checking helpers shared by every library's workloads.
+//
+// A measurement runs `inner` calls of the workload back to back, then waits for the GPU to finish
+// (the library's own completion wait), and divides; `inner` grows until one batch takes at least
+// `minBatchMs`, so that the wait's fixed cost is amortised for small ops. After warm-up it
+// repeats the batch `reps` times and reports the median (and min/max).
+
+/** Seeded xorshift PRNG filling a Float32Array with N(0, 1) samples (Box–Muller). */
+export function randn(n, seed = 1) {
+  let s = (seed * 2654435761) >>> 0 || 1;
+  const u = () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return (s + 0.5) / 4294967296;
+  };
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i += 2) {
+    const r = Math.sqrt(-2 * Math.log(u()));
+    const t = 2 * Math.PI * u();
+    out[i] = r * Math.cos(t);
+    if (i + 1 < n) out[i + 1] = r * Math.sin(t);
+  }
+  return out;
+}
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * Times `step` (one call; returns a handle to keep until the wait) with `wait(handles)` (resolves
+ * when the GPU has finished them, then frees them). Returns ms per call.
+ */
+export async function timeit(step, wait, { warmup = 2, reps = 7, minBatchMs = 20, maxInner = 512 } = {}) {
+  const batch = async (inner) => {
+    const t0 = performance.now();
+    const hs = [];
+    for (let i = 0; i < inner; i++) hs.push(step());
+    await wait(hs);
+    return performance.now() - t0;
+  };
+  for (let i = 0; i < warmup; i++) await batch(1);
+  let inner = 1;
+  let ms = await batch(inner);
+  while (ms < minBatchMs && inner < maxInner) {
+    inner = Math.min(maxInner, inner * Math.max(2, Math.ceil(minBatchMs / Math.max(ms, 0.01))));
+    ms = await batch(inner);
+  }
+  const per = [];
+  for (let r = 0; r < reps; r++) per.push((await batch(inner)) / inner);
+  return { ms: median(per), min: Math.min(...per), max: Math.max(...per), inner, reps };
+}
+
+/** Max relative error of `got` against `want` at the given indices (scale: max |want| seen). */
+export function maxRelErr(got, want, idx) {
+  let scale = 1e-30;
+  for (const i of idx) scale = Math.max(scale, Math.abs(want[i]));
+  let err = 0;
+  for (const i of idx) {
+    const g = got[i];
+    if (!Number.isFinite(g) && g !== want[i]) return Infinity;
+    err = Math.max(err, Math.abs(g - want[i]) / scale);
+  }
+  return err;
+}
+
+/** `count` spread indices into [0, n). */
+export function sampleIdx(n, count = 64) {
+  const idx = [];
+  for (let i = 0; i < count; i++) idx.push(Math.floor(((i + 0.5) / count) * n) % n);
+  idx.push(0, n - 1);
+  return idx;
+}

@@ -1,0 +1,136 @@
+// webtorch benchmarks against TensorFlow.js (WebGPU) and jax-js on the same WebGPU adapter (Dawn
+// through the `webgpu` npm package). Figures, never asserted timings.
+//
+//   node bench/run.mjs --out bench/results/<machine> [--quick] [--libs webtorch,tfjs,jax-js]
+//                      [--variants t64,t128,...] [--only matmul,add,...] [--reps 7]
+//
+// Run from the repository root after `make pkg`. `--quick` uses the sizes a CPU renderer
+// (SwiftShader) finishes in minutes. Results: <out>/webgpu.json; `report.mjs` merges it with
+// torch.json (bench/torch_bench.py) into <out>/results.md. `node bench/build.mjs` bundles this
+// file with its npm dependencies into bench/dist/run.mjs for machines without node_modules.
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { workloads } from "./lib/workloads.mjs";
+import { timeit, maxRelErr, sampleIdx } from "./lib/timing.mjs";
+import { webtorchLib, tfjsLib, jaxLib } from "./lib/libs.mjs";
+import { writeReport } from "./lib/report.mjs";
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((acc, a, i, all) => {
+    if (a.startsWith("--")) acc.push([a.slice(2), all[i + 1]?.startsWith("--") || all[i + 1] === undefined ? "1" : all[i + 1]]);
+    return acc;
+  }, []),
+);
+const out = args.out ?? "bench/results/local";
+const quick = args.quick === "1";
+const list = (s) => (s ? s.split(",") : null);
+const wantLibs = list(args.libs) ?? ["webtorch", "tfjs", "jax-js"];
+const only = list(args.only);
+const variants = list(args.variants) ?? (quick ? ["simple", "t64", "t128"] : ["simple", "t64", "t128", "t128k16", "t128x64"]);
+const opts = { reps: Number(args.reps ?? (quick ? 3 : 7)), warmup: quick ? 1 : 2, minBatchMs: quick ? 50 : 25 };
+const log = (...a) => console.log(...a);
+
+mkdirSync(out, { recursive: true });
+const t0 = performance.now();
+const torch = await import(pathToFileURL(path.resolve(args.pkg ?? "pkg/dist/index.js")).href);
+const coldMs = performance.now() - t0;
+let core = null;
+try {
+  core = await import(pathToFileURL(path.resolve(path.dirname(args.pkg ?? "pkg/dist/index.js"), "wasm/webtorch_core.js")).href);
+} catch {}
+const adapter = torch._C.adapter_info();
+log(`adapter: ${adapter?.name} (${adapter?.backend}); webtorch import + init ${coldMs.toFixed(0)} ms`);
+
+// The peers find WebGPU through navigator.gpu, which importing webtorch installed; tfjs also wants
+// a `window`.
+globalThis.window ??= globalThis;
+const libs = [];
+const versions = {};
+if (wantLibs.includes("webtorch")) {
+  libs.push(webtorchLib(torch, core));
+  if (core?.set_matmul_variant) for (const v of variants) libs.push(webtorchLib(torch, core, v));
+}
+if (wantLibs.includes("tfjs")) {
+  try {
+    const tf = await import("@tensorflow/tfjs-core");
+    await import("@tensorflow/tfjs-backend-webgpu");
+    if (!(await tf.setBackend("webgpu"))) throw new Error("tf.setBackend('webgpu') failed");
+    await tf.ready();
+    tf.env().set("WEBGPU_CPU_FORWARD", false);
+    versions.tfjs = tf.version_core;
+    libs.push(tfjsLib(tf));
+  } catch (e) {
+    log(`tfjs unavailable: ${e.message}`);
+  }
+}
+if (wantLibs.includes("jax-js")) {
+  try {
+    const jax = await import("@jax-js/jax");
+    const devs = await jax.init("webgpu");
+    if (!devs.includes("webgpu")) throw new Error(`jax-js devices: ${devs}`);
+    jax.defaultDevice("webgpu");
+    libs.push(jaxLib(jax));
+  } catch (e) {
+    log(`jax-js unavailable: ${e.message}`);
+  }
+}
+
+const results = [];
+for (const w of workloads({ quick })) {
+  if (only && !only.includes(w.kind)) continue;
+  for (const lib of libs) {
+    if (lib.only && !lib.only.includes(w.kind)) continue;
+    const rec = { lib: lib.name, workload: w.name, kind: w.kind, unit: w.unit, dims: w.dims, note: w.note };
+    let h = null;
+    try {
+      h = lib.prepare(w);
+      if (!h) continue;
+      // Check once against the host reference before timing.
+      if (w.ref) {
+        const got = await h.result();
+        if (w.scalar) {
+          rec.err = Math.abs(got - w.ref(0));
+          rec.ok = rec.err <= w.tol;
+        } else {
+          const n = got.length;
+          const idx = sampleIdx(n, w.kind === "matmul" ? 48 : 256);
+          const want = new Float64Array(n);
+          for (const i of idx) want[i] = w.ref(i);
+          rec.err = maxRelErr(got, want, idx);
+          rec.ok = rec.err <= w.tol;
+        }
+      }
+      const t = await timeit(h.step, h.wait, opts);
+      Object.assign(rec, t, { value: w.figure(t.ms) });
+      log(`${w.name.padEnd(28)} ${lib.name.padEnd(18)} ${fmt(rec.value)} ${w.unit}  (${t.ms.toFixed(3)} ms, ×${t.inner}${rec.ok === false ? `, CHECK FAILED err ${rec.err}` : ""})`);
+    } catch (e) {
+      rec.error = String(e?.message ?? e).slice(0, 300);
+      log(`${w.name.padEnd(28)} ${lib.name.padEnd(18)} error: ${rec.error}`);
+    } finally {
+      try {
+        h?.free();
+      } catch {}
+    }
+    results.push(rec);
+  }
+}
+
+function fmt(v) {
+  return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3);
+}
+
+const meta = {
+  date: new Date().toISOString(),
+  node: process.version,
+  adapter,
+  quick,
+  versions: { ...versions, jaxjs: "0.1.25 (bench/package.json)" },
+  webtorch_cold_ms: coldMs,
+  opts,
+};
+writeFileSync(path.join(out, "webgpu.json"), JSON.stringify({ meta, results }, null, 1));
+writeReport(out);
+log(`wrote ${out}/webgpu.json and results.md`);
+process.exit(0);

@@ -1,0 +1,87 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The hand-written kernel families at sizes the parity fixtures do not reach (2-D dispatch
+//! grids, rows far wider than a workgroup) and their interplay with fusion: the GPU against the
+//! CPU reference backend.
+
+mod common;
+
+use common::{assert_close, devices, values};
+use webtorch::tensor::{fusion, TensorOrScalar};
+use webtorch::{DType, Device, Op, Tensor};
+
+fn randn(shape: &[usize], seed: u64) -> Vec<f64> {
+    webtorch::random::manual_seed(seed);
+    values(&Tensor::randn(shape, DType::Float32, Device::Cpu).unwrap())
+}
+
+fn on(dev: Device, data: &[f64], shape: &[usize]) -> Tensor {
+    Tensor::from_f64(data, shape, DType::Float32, dev).unwrap()
+}
+
+/// Every device's result of `f`, checked against the CPU's.
+fn same_on_every_device(what: &str, rtol: f64, f: impl Fn(Device) -> Tensor) {
+    let want = values(&f(Device::Cpu));
+    for dev in devices() {
+        assert_close(&values(&f(dev)), &want, rtol, 1e-6, &format!("{what} on {dev:?}"));
+    }
+}
+
+/// More outputs than one dispatch dimension holds (65 535 workgroups): the 2-D grid.
+#[test]
+fn reductions_over_a_two_dimensional_grid() {
+    let x = randn(&[70_000, 3], 1);
+    same_on_every_device("amax", 0.0, |d| on(d, &x, &[70_000, 3]).amax(&[1], false).unwrap());
+    same_on_every_device("argmin", 0.0, |d| on(d, &x, &[70_000, 3]).argmin(Some(1), false).unwrap());
+    same_on_every_device("var", 1e-5, |d| on(d, &x, &[70_000, 3]).var(&[1], 1.0, false).unwrap());
+}
+
+/// Rows much wider than a 256-invocation workgroup.
+#[test]
+fn wide_rows() {
+    let x = randn(&[3, 5000], 2);
+    same_on_every_device("logsumexp", 1e-5, |d| on(d, &x, &[3, 5000]).logsumexp(&[1], true).unwrap());
+    same_on_every_device("softmax", 1e-5, |d| on(d, &x, &[3, 5000]).softmax(1).unwrap());
+    same_on_every_device("layer_norm", 1e-4, |d| on(d, &x, &[3, 5000]).layer_norm(&[5000], None, None, 1e-5).unwrap());
+    same_on_every_device("norm", 1e-5, |d| on(d, &x, &[3, 5000]).norm(2.0, &[], false).unwrap());
+}
+
+/// `where` is an elementwise node: with its neighbours it is one GPU kernel.
+#[test]
+fn where_fuses_with_its_neighbours() {
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let (xv, yv) = (randn(&[64, 64], 3), randn(&[64, 64], 4));
+    let run = |dev: Device| {
+        let (x, y) = (on(dev, &xv, &[64, 64]), on(dev, &yv, &[64, 64]));
+        let mask = x.binary(Op::Gt, &y).unwrap();
+        let doubled = x.binary_scalar(Op::Mul, 2.0, false).unwrap();
+        let picked = Tensor::where_(&mask, TensorOrScalar::Tensor(&doubled), TensorOrScalar::Tensor(&y)).unwrap();
+        picked.unary(Op::Exp).unwrap()
+    };
+    fusion::with_config(|c| {
+        c.enabled = true;
+        c.min_size = 1024;
+        c.stats = Default::default();
+    });
+    let gpu = webtorch::engine::backend(Device::WebGpu).unwrap();
+    let before = gpu.stats().dispatches;
+    let out = run(Device::WebGpu);
+    assert!(out.is_pending());
+    let got = values(&out);
+    assert_eq!(gpu.stats().dispatches - before, 1, "gt, mul, where, exp: one kernel");
+    assert_close(&got, &values(&run(Device::Cpu)), 1e-6, 0.0, "where chain");
+}
+
+/// `cat` copies pending (fused) inputs and views into slices of one output.
+#[test]
+fn cat_of_pending_and_strided_inputs() {
+    let x = randn(&[40, 50], 5);
+    same_on_every_device("cat", 0.0, |d| {
+        let a = on(d, &x, &[40, 50]);
+        let b = a.binary_scalar(Op::Add, 1.0, false).unwrap();
+        let t = a.transpose(0, 1).unwrap().reshape(&[40, 50]).unwrap();
+        Tensor::cat(&[&b, &a.transpose(0, 1).unwrap().contiguous().unwrap().reshape(&[40, 50]).unwrap(), &t], 0)
+            .unwrap()
+    });
+}

@@ -1,0 +1,264 @@
+"""Training and optimizer parity fixtures from real PyTorch (tests/node/optim.test.mjs reads them).
+
+Writes tests/parity/fixtures/train/:
+  mlp_init.safetensors   initial weights of a fixed-seed 8-16-4 ReLU MLP (safetensors.torch)
+  mlp_train.json         the batch, and per optimizer: options, 20 per-step losses, final weights
+  optim_steps.json       N steps of each optimizer config on fixed params and gradients
+  lr_schedulers.json     learning rates of each scheduler over 12 steps
+  dtypes.safetensors     one tensor per dtype (F32 F16 BF16 I32 I64 U8 BOOL) for torch.load
+  dtypes.json            the values torch.load must return for it (F16/BF16 as float32)
+  nn_functional.json     outputs and input gradients of nn.functional activations, norms, losses
+With --verify: reads webtorch_saved.safetensors (written by tests/parity/train_save.mjs with
+torch.save) with safetensors.torch and records what it read in pytorch_read_webtorch.json.
+
+Run: .venv-torch/bin/python tests/parity/train_gen.py [--verify]
+Not listed in fixtures/index.json (that index is for op cases).
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import torch
+from safetensors.torch import load_file, save_file
+
+OUT = Path(__file__).parent / "fixtures" / "train"
+STEPS = 20
+
+
+def flat(t):
+    return [float(f"{v:.9g}") for v in t.detach().reshape(-1).tolist()]
+
+
+def mlp():
+    torch.manual_seed(0)
+    return torch.nn.Sequential(
+        torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4)
+    )
+
+
+TRAIN_RUNS = {
+    "sgd_momentum": ("SGD", {"lr": 0.1, "momentum": 0.9}),
+    "adamw": ("AdamW", {"lr": 0.01, "weight_decay": 0.01}),
+    "adam": ("Adam", {"lr": 0.01}),
+}
+
+
+def train():
+    model = mlp()
+    init = {k: v.clone().contiguous() for k, v in model.state_dict().items()}
+    save_file(init, OUT / "mlp_init.safetensors")
+    g = torch.Generator().manual_seed(1)
+    x = torch.randn(32, 8, generator=g)
+    y = torch.randint(0, 4, (32,), generator=g)
+    runs = {}
+    for name, (opt_name, opts) in TRAIN_RUNS.items():
+        model = mlp()
+        model.load_state_dict(init)
+        opt = getattr(torch.optim, opt_name)(model.parameters(), **opts)
+        losses = []
+        for _ in range(STEPS):
+            opt.zero_grad()
+            loss = torch.nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            losses.append(float(f"{loss.item():.9g}"))
+        runs[name] = {
+            "optimizer": opt_name,
+            "options": opts,
+            "losses": losses,
+            "final": {k: flat(v) for k, v in model.state_dict().items()},
+        }
+    fixture = {
+        "model": "Sequential(Linear(8, 16), ReLU(), Linear(16, 4)), cross_entropy",
+        "steps": STEPS,
+        "x": {"shape": list(x.shape), "data": flat(x)},
+        "y": y.tolist(),
+        "runs": runs,
+    }
+    (OUT / "mlp_train.json").write_text(json.dumps(fixture, separators=(",", ":")))
+
+
+OPTIM_CASES = [
+    ("SGD", {"lr": 0.1}),
+    ("SGD", {"lr": 0.05, "momentum": 0.9, "dampening": 0.1, "weight_decay": 0.01}),
+    ("SGD", {"lr": 0.05, "momentum": 0.8, "nesterov": True}),
+    ("SGD", {"lr": 0.05, "momentum": 0.5, "maximize": True}),
+    ("Adam", {}),
+    ("Adam", {"lr": 0.01, "betas": [0.8, 0.9], "weight_decay": 0.1, "amsgrad": True}),
+    ("Adam", {"lr": 0.01, "maximize": True}),
+    ("AdamW", {"lr": 0.01}),
+    ("AdamW", {"lr": 0.02, "weight_decay": 0.1, "amsgrad": True}),
+    ("RMSprop", {}),
+    ("RMSprop", {"lr": 0.01, "momentum": 0.9, "centered": True, "weight_decay": 0.01}),
+    ("Adagrad", {}),
+    ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.05, "initial_accumulator_value": 0.1}),
+]
+OPTIM_STEPS = 6
+
+
+def optim_steps():
+    g = torch.Generator().manual_seed(2)
+    shapes = [(3, 4), (5,)]
+    p0 = [torch.randn(*s, generator=g) for s in shapes]
+    grads = [[torch.randn(*s, generator=g) for s in shapes] for _ in range(OPTIM_STEPS)]
+    cases = []
+    for name, opts in OPTIM_CASES:
+        ps = [p.clone().requires_grad_() for p in p0]
+        kw = dict(opts)
+        if "betas" in kw:
+            kw["betas"] = tuple(kw["betas"])
+        opt = getattr(torch.optim, name)(ps, foreach=False, **kw)
+        for step in range(OPTIM_STEPS):
+            for p, gr in zip(ps, grads[step]):
+                p.grad = gr.clone()
+            opt.step()
+        cases.append({"optimizer": name, "options": opts, "final": [flat(p) for p in ps]})
+    fixture = {
+        "steps": OPTIM_STEPS,
+        "params": [{"shape": list(p.shape), "data": flat(p)} for p in p0],
+        "grads": [[flat(gr) for gr in step] for step in grads],
+        "cases": cases,
+    }
+    (OUT / "optim_steps.json").write_text(json.dumps(fixture, separators=(",", ":")))
+
+
+SCHEDULERS = [
+    ("StepLR", {"step_size": 3, "gamma": 0.5}),
+    ("MultiStepLR", {"milestones": [2, 5, 5, 9], "gamma": 0.3}),
+    ("ExponentialLR", {"gamma": 0.9}),
+    ("CosineAnnealingLR", {"T_max": 5, "eta_min": 0.001}),
+    ("LinearLR", {"start_factor": 0.25, "end_factor": 1.0, "total_iters": 4}),
+    ("LambdaLR", {"lr_lambda": "0.95 ** epoch"}),
+]
+
+
+def schedulers():
+    out = []
+    for name, opts in SCHEDULERS:
+        p = torch.zeros(1, requires_grad=True)
+        opt = torch.optim.SGD([p], lr=0.1)
+        kw = dict(opts)
+        if name == "LambdaLR":
+            kw["lr_lambda"] = lambda epoch: 0.95**epoch
+        sched = getattr(torch.optim.lr_scheduler, name)(opt, **kw)
+        lrs = [opt.param_groups[0]["lr"]]
+        for _ in range(12):
+            opt.step()
+            sched.step()
+            lrs.append(opt.param_groups[0]["lr"])
+        out.append({"scheduler": name, "options": opts, "lrs": lrs})
+    (OUT / "lr_schedulers.json").write_text(json.dumps(out, separators=(",", ":")))
+
+
+def dtypes():
+    tensors = {
+        "f32": torch.tensor([[1.5, -2.25, 3.0], [0.1, 1e-8, -1e8]], dtype=torch.float32),
+        "f16": torch.tensor([0.5, -1.0, 65504.0, 6.1035e-05, 0.333], dtype=torch.float16),
+        "bf16": torch.tensor([1.0, -3.140625, 1e30, 0.0078125], dtype=torch.bfloat16),
+        "i32": torch.tensor([[-7, 0], [2147483647, -2147483648]], dtype=torch.int32),
+        "i64": torch.tensor([-3, 5, 1 << 20], dtype=torch.int64),
+        "u8": torch.tensor([0, 7, 255], dtype=torch.uint8),
+        "flags": torch.tensor([True, False, True], dtype=torch.bool),
+        "scalar": torch.tensor(2.5),
+    }
+    save_file(tensors, OUT / "dtypes.safetensors", metadata={"format": "pt", "by": "train_gen.py"})
+    expected = {
+        k: {
+            "dtype": str(v.dtype).removeprefix("torch."),
+            "shape": list(v.shape),
+            "data": [
+                float(f"{x:.9g}") if isinstance(x, float) else x
+                for x in v.reshape(-1).float().tolist()
+            ]
+            if v.is_floating_point()
+            else [int(x) for x in v.reshape(-1).tolist()],
+        }
+        for k, v in tensors.items()
+    }
+    (OUT / "dtypes.json").write_text(json.dumps(expected, separators=(",", ":")))
+
+
+def nn_functional():
+    """Forward values and input gradients (of (out * w).sum(), w fixed) of nn.functional pieces."""
+    F = torch.nn.functional
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(4, 5, generator=g)
+    t = torch.randn(4, 5, generator=g)
+    p = torch.rand(4, 5, generator=g) * 0.98 + 0.01
+    bt = (torch.rand(4, 5, generator=g) > 0.5).float()
+    cls = torch.tensor([1, 0, 4, 2])
+    cw = torch.tensor([0.5, 1.0, 2.0, 1.5, 0.25])
+    ln_w = torch.randn(5, generator=g)
+    ln_b = torch.randn(5, generator=g)
+    emb_idx = torch.tensor([[0, 2], [3, 2]])
+    cases = {
+        "log_softmax": (lambda a: F.log_softmax(a, 1), x),
+        "softmax": (lambda a: F.softmax(a, 0), x),
+        "gelu_tanh": (lambda a: F.gelu(a, approximate="tanh"), x),
+        "elu_2": (lambda a: F.elu(a, 2.0), x),
+        "celu_half": (lambda a: F.celu(a, 0.5), x),
+        "leaky_relu": (lambda a: F.leaky_relu(a, 0.2), x),
+        "hardtanh": (lambda a: F.hardtanh(a, -0.5, 0.7), x),
+        "softplus_beta": (lambda a: F.softplus(a, 2.0, 1.0), x),
+        "layer_norm": (lambda a: F.layer_norm(a, (5,), ln_w, ln_b), x),
+        "rms_norm": (lambda a: F.rms_norm(a, (5,), ln_w), x),
+        "mse_mean": (lambda a: F.mse_loss(a, t), x),
+        "mse_sum": (lambda a: F.mse_loss(a, t, reduction="sum"), x),
+        "l1_none": (lambda a: F.l1_loss(a, t, reduction="none"), x),
+        "smooth_l1": (lambda a: F.smooth_l1_loss(a, t, beta=0.5), x),
+        "cross_entropy": (lambda a: F.cross_entropy(a, cls), x),
+        "cross_entropy_weight_ignore": (lambda a: F.cross_entropy(a, torch.tensor([1, -100, 4, 2]), weight=cw), x),
+        "cross_entropy_smooth": (lambda a: F.cross_entropy(a, cls, label_smoothing=0.1), x),
+        "cross_entropy_smooth_weight": (lambda a: F.cross_entropy(a, cls, weight=cw, label_smoothing=0.2), x),
+        "cross_entropy_probs": (lambda a: F.cross_entropy(a, F.softmax(t, 1)), x),
+        "cross_entropy_none": (lambda a: F.cross_entropy(a, cls, reduction="none"), x),
+        "nll_sum": (lambda a: F.nll_loss(a, cls, reduction="sum"), x),
+        "bce": (lambda a: F.binary_cross_entropy(a, bt), p),
+        "bce_logits": (lambda a: F.binary_cross_entropy_with_logits(a, bt), x),
+        "bce_logits_pos_weight": (lambda a: F.binary_cross_entropy_with_logits(a, bt, pos_weight=cw), x),
+        "embedding": (lambda a: F.embedding(emb_idx, a), x),
+    }
+    out = {
+        "inputs": {k: {"shape": list(v.shape), "data": flat(v)} for k, v in
+                   {"x": x, "t": t, "p": p, "bt": bt, "cw": cw, "ln_w": ln_w, "ln_b": ln_b}.items()},
+        "cls": cls.tolist(),
+        "emb_idx": emb_idx.tolist(),
+        "cases": {},
+    }
+    for name, (fn, inp) in cases.items():
+        a = inp.clone().requires_grad_()
+        y = fn(a)
+        w = torch.linspace(-1, 1, y.numel()).reshape(y.shape)
+        (y * w).sum().backward()
+        out["cases"][name] = {"input": "p" if inp is p else "x", "shape": list(y.shape),
+                              "out": flat(y), "grad": flat(a.grad)}
+    (OUT / "nn_functional.json").write_text(json.dumps(out, separators=(",", ":")))
+
+
+def verify():
+    path = OUT / "webtorch_saved.safetensors"
+    loaded = load_file(path)
+    result = {
+        k: {
+            "dtype": str(v.dtype).removeprefix("torch."),
+            "shape": list(v.shape),
+            "data": v.reshape(-1).tolist(),
+        }
+        for k, v in loaded.items()
+    }
+    (OUT / "pytorch_read_webtorch.json").write_text(json.dumps(result, separators=(",", ":")))
+    print(f"PyTorch read {len(result)} tensors from {path.name}")
+
+
+if __name__ == "__main__":
+    OUT.mkdir(parents=True, exist_ok=True)
+    if "--verify" in sys.argv:
+        verify()
+    else:
+        train()
+        optim_steps()
+        schedulers()
+        dtypes()
+        nn_functional()
+        print("wrote", sorted(p.name for p in OUT.iterdir()))

@@ -1,0 +1,475 @@
+/**
+ * `torch.nn.functional`: the stateless forms of the layers and losses, as compositions of core ops.
+ *
+ * NOTE: the core's row kernels (softmax, log_softmax, layer_norm, index_select, gather …) do not
+ * record autograd nodes yet. Each function here that could use one calls the kernel when no
+ * gradient is needed (or when the kernel's result does record one — the day the core gains the
+ * rule, nothing here changes) and otherwise composes the same math from differentiable
+ * elementwise ops and reductions, which the core fuses.
+ *
+ * @module
+ */
+
+import { TorchError } from "../errors.js";
+import { Tensor } from "../tensor.js";
+import { is_grad_enabled, no_grad } from "../autograd.js";
+import { arange, rand } from "../creation.js";
+import * as kernels from "../nn_kernels.js";
+
+export {
+  relu,
+  silu,
+  mish,
+  logsigmoid,
+  softsign,
+  tanhshrink,
+  hardsigmoid,
+  hardswish,
+  selu,
+  relu6,
+  sigmoid,
+  tanh,
+} from "../ops.js";
+
+/** Reduction of a loss: `"mean"` (default), `"sum"` or `"none"`. */
+export type Reduction = "mean" | "sum" | "none";
+
+function needsGrad(...ts: (Tensor | null | undefined)[]): boolean {
+  return is_grad_enabled() && ts.some((t) => t?.requires_grad === true);
+}
+
+/** The kernel's result unless a gradient is needed that it does not record; then `composed()`. */
+function kernelOr(
+  inputs: (Tensor | null | undefined)[],
+  kernel: () => Tensor,
+  composed: () => Tensor,
+): Tensor {
+  if (!needsGrad(...inputs)) return kernel();
+  const y = kernel();
+  if (y.requires_grad) return y;
+  y.dispose();
+  return composed();
+}
+
+/** Runs `fn` with a list that collects temporaries, then disposes them (not the result). */
+function temps<T>(fn: (keep: <U extends Tensor>(t: U) => U) => T): T {
+  const list: Tensor[] = [];
+  try {
+    return fn((t) => (list.push(t), t));
+  } finally {
+    for (const t of list) t.dispose();
+  }
+}
+
+// ---- activations ----
+
+/** GELU: exact (`approximate: "none"`, the default) or the tanh approximation. */
+export function gelu(
+  input: Tensor,
+  options: { approximate?: "none" | "tanh" } = {},
+): Tensor {
+  if ((options.approximate ?? "none") === "none") return input.gelu();
+  // 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))
+  return temps((k) => {
+    const inner = k(k(k(input.pow(3)).mul(0.044715)).add(input)).mul(
+      Math.sqrt(2 / Math.PI),
+    );
+    return k(k(k(inner).tanh()).add(1)).mul(k(input.mul(0.5)));
+  });
+}
+
+/** `log(1 + exp(beta x)) / beta`, linear above `threshold` (as PyTorch). */
+export function softplus(input: Tensor, beta = 1, threshold = 20): Tensor {
+  if (beta === 1 && threshold === 20) return input.softplus();
+  return temps((k) => {
+    const bx = k(input.mul(beta));
+    const soft = k(k(bx.softplus()).div(beta));
+    // where(bx > threshold, x, soft) as a blend (where has no gradient rule yet).
+    const over = k(k(bx.gt(threshold)).to("float32"));
+    return k(k(input.mul(over)).sub(k(soft.mul(over)))).add(soft);
+  });
+}
+
+/** ELU with `alpha`: `x` above 0, `alpha (eˣ - 1)` below. */
+export function elu(input: Tensor, alpha = 1): Tensor {
+  if (alpha === 1) return input.elu();
+  return temps((k) =>
+    k(input.relu()).add(k(k(k(input.expm1()).mul(alpha)).minimum(0))),
+  );
+}
+
+/** CELU with `alpha`: `max(0, x) + min(0, alpha (e^(x/alpha) - 1))`. */
+export function celu(input: Tensor, alpha = 1): Tensor {
+  if (alpha === 1) return input.celu();
+  return temps((k) =>
+    k(input.relu()).add(
+      k(k(k(k(input.div(alpha)).expm1()).mul(alpha)).minimum(0)),
+    ),
+  );
+}
+
+/** `max(0, x) + negative_slope * min(0, x)`. */
+export function leaky_relu(input: Tensor, negative_slope = 0.01): Tensor {
+  return temps((k) =>
+    k(input.relu()).add(k(k(input.minimum(0)).mul(negative_slope))),
+  );
+}
+
+/** `clamp(x, min_val, max_val)`. */
+export function hardtanh(input: Tensor, min_val = -1, max_val = 1): Tensor {
+  return temps((k) => k(input.maximum(min_val)).minimum(max_val));
+}
+
+/** Softmax along `dim`. */
+export function softmax(input: Tensor, dim: number): Tensor {
+  return kernelOr(
+    [input],
+    () => kernels.softmax(input, dim),
+    () => temps((k) => k(log_softmax(input, dim)).exp()),
+  );
+}
+
+/** `softmax(-x)`. */
+export function softmin(input: Tensor, dim: number): Tensor {
+  return temps((k) => softmax(k(input.neg()), dim));
+}
+
+/** `x - logsumexp(x)` along `dim`, with the max subtracted first. */
+export function log_softmax(input: Tensor, dim: number): Tensor {
+  return kernelOr(
+    [input],
+    () => kernels.log_softmax(input, dim),
+    () =>
+      temps((k) => {
+        const m = k(no_grad(() => input.detach().amax(dim, true)));
+        const shifted = k(input.sub(m));
+        return shifted.sub(k(k(k(shifted.exp()).sum(dim, true)).log()));
+      }),
+  );
+}
+
+// ---- layers ----
+
+/** `input @ weight.T + bias`. */
+export function linear(
+  input: Tensor,
+  weight: Tensor,
+  bias?: Tensor | null,
+): Tensor {
+  return temps((k) => {
+    const y = input.matmul(k(weight.t()));
+    if (!bias) return y;
+    k(y);
+    return y.add(bias);
+  });
+}
+
+/**
+ * Zeroes each element with probability `p` and scales the rest by `1/(1-p)` (training only).
+ * The mask comes from `torch.rand` (seeded by `torch.manual_seed`; not PyTorch's stream).
+ */
+export function dropout(input: Tensor, p = 0.5, training = true): Tensor {
+  if (p < 0 || p > 1)
+    throw new TorchError(
+      `dropout probability has to be between 0 and 1, but got ${p}`,
+    );
+  if (!training || p === 0) return input;
+  if (p === 1) return input.mul(0);
+  return temps((k) => {
+    const u = k(rand([...input.shape], { device: input.device }));
+    const keep = k(k(u.ge(p)).to("float32"));
+    return input.mul(k(keep.mul(1 / (1 - p))));
+  });
+}
+
+/** Layer normalization over the trailing `normalized_shape` dims (biased variance). */
+export function layer_norm(
+  input: Tensor,
+  normalized_shape: number | readonly number[],
+  weight?: Tensor | null,
+  bias?: Tensor | null,
+  eps = 1e-5,
+): Tensor {
+  const shape =
+    typeof normalized_shape === "number"
+      ? [normalized_shape]
+      : [...normalized_shape];
+  return kernelOr(
+    [input, weight, bias],
+    () => kernels.layer_norm(input, shape, weight, bias, eps),
+    () =>
+      temps((k) => {
+        const dims = shape.map((_, i) => i - shape.length);
+        const mu = k(input.mean(dims, true));
+        const centered = k(input.sub(mu));
+        const variance = k(k(centered.square()).mean(dims, true));
+        let y = centered.mul(k(k(variance.add(eps)).rsqrt()));
+        if (weight) y = k(y).mul(weight);
+        if (bias) y = k(y).add(bias);
+        return y;
+      }),
+  );
+}
+
+/** `x / sqrt(mean(x²) + eps) * weight` over the trailing dims. */
+export function rms_norm(
+  input: Tensor,
+  normalized_shape: number | readonly number[],
+  weight?: Tensor | null,
+  eps?: number | null,
+): Tensor {
+  const shape =
+    typeof normalized_shape === "number"
+      ? [normalized_shape]
+      : [...normalized_shape];
+  return kernelOr(
+    [input, weight],
+    () => kernels.rms_norm(input, shape, weight, eps),
+    () =>
+      temps((k) => {
+        const dims = shape.map((_, i) => i - shape.length);
+        const ms = k(k(input.square()).mean(dims, true));
+        const y = input.mul(k(k(ms.add(eps ?? 1.1920928955078125e-7)).rsqrt()));
+        return weight ? k(y).mul(weight) : y;
+      }),
+  );
+}
+
+/**
+ * One-hot rows of `num_classes` (int64 like PyTorch; `dtype` to ask for float32 directly).
+ * `num_classes` must be given (reading the max needs a device read).
+ */
+export function one_hot(
+  input: Tensor,
+  num_classes: number,
+  dtype: "int64" | "float32" = "int64",
+): Tensor {
+  if (!Number.isInteger(num_classes) || num_classes < 0)
+    throw new TorchError(
+      "one_hot: num_classes must be given as a non-negative integer",
+    );
+  return temps((k) => {
+    const classes = k(arange(num_classes, { device: input.device }));
+    const eq = k(k(input.reshape([...input.shape, 1])).eq(classes));
+    return eq.to(dtype);
+  });
+}
+
+/**
+ * The rows of `weight` at `input`'s indices: `weight[input]`. Differentiable w.r.t. `weight`
+ * through a one-hot matmul when the core's `index_select` records no gradient.
+ */
+export function embedding(input: Tensor, weight: Tensor): Tensor {
+  const outShape = [...input.shape, weight.shape[1]!];
+  return kernelOr(
+    [weight],
+    () =>
+      temps((k) =>
+        k(weight.index_select(0, k(input.reshape([-1])))).reshape(outShape),
+      ),
+    () =>
+      temps((k) => {
+        const oh = k(one_hot(k(input.reshape([-1])), weight.shape[0]!, "float32"));
+        return k(oh.matmul(weight)).reshape(outShape);
+      }),
+  );
+}
+
+// ---- losses ----
+
+function reduce(loss: Tensor, reduction: Reduction): Tensor {
+  if (reduction === "none") return loss;
+  try {
+    if (reduction === "mean") return loss.mean();
+    if (reduction === "sum") return loss.sum();
+  } finally {
+    loss.dispose();
+  }
+  throw new TorchError(`${String(reduction)} is not a valid value for reduction`);
+}
+
+function checkSameShape(fn: string, input: Tensor, target: Tensor): void {
+  if (input.shape.join() !== target.shape.join())
+    throw new TorchError(
+      `${fn}: Using a target size (torch.Size([${target.shape.join(", ")}])) that is different to the input size (torch.Size([${input.shape.join(", ")}])) is not supported.`,
+    );
+}
+
+/** Mean squared error. */
+export function mse_loss(
+  input: Tensor,
+  target: Tensor,
+  reduction: Reduction = "mean",
+): Tensor {
+  return temps((k) => reduce(k(input.sub(target)).square(), reduction));
+}
+
+/** Mean absolute error. */
+export function l1_loss(
+  input: Tensor,
+  target: Tensor,
+  reduction: Reduction = "mean",
+): Tensor {
+  return temps((k) => reduce(k(input.sub(target)).abs(), reduction));
+}
+
+/** Smooth L1 (Huber with `beta` scaling): `0.5 d²/beta` below `beta`, else `|d| - 0.5 beta`. */
+export function smooth_l1_loss(
+  input: Tensor,
+  target: Tensor,
+  reduction: Reduction = "mean",
+  beta = 1,
+): Tensor {
+  return temps((k) => {
+    const d = k(k(input.sub(target)).abs());
+    // min(d, beta) carries the quadratic part, the rest is linear.
+    const q = k(d.minimum(beta));
+    const loss = k(k(k(q.square()).mul(0.5 / beta))).add(k(d.sub(q)));
+    return reduce(loss, reduction);
+  });
+}
+
+/** Options of {@link nll_loss} and {@link cross_entropy}. */
+export interface ClassLossOptions {
+  /** A weight per class (1-D, `C`). */
+  weight?: Tensor | null;
+  /** Targets equal to this contribute nothing (and do not count in the mean). Default -100. */
+  ignore_index?: number;
+  /** `"mean"` (weighted mean over the targets), `"sum"` or `"none"`. */
+  reduction?: Reduction;
+  /** Cross-entropy only: mixes the target with the uniform distribution. Default 0. */
+  label_smoothing?: number;
+}
+
+/**
+ * Per-target weights and the one-hot selection of class indices along dim 1: shapes
+ * `(N, C, d…)` and targets `(N, d…)` (or `(C)` and a scalar target).
+ */
+function classSelect(
+  input: Tensor,
+  target: Tensor,
+  options: ClassLossOptions,
+  k: <U extends Tensor>(t: U) => U,
+): { select: Tensor; w: Tensor; classDim: number; cShape: number[] } {
+  const classDim = input.ndim === 1 ? 0 : 1;
+  const C = input.shape[classDim]!;
+  const t = k(unsqueezeAt(target, classDim));
+  const cShape = input.shape.map((_, i) => (i === classDim ? C : 1));
+  const classes = k(arange(C, { device: input.device }).reshape(cShape));
+  let select = k(k(t.eq(classes)).to("float32")); // one-hot, zero rows for ignored targets
+  if (options.weight) select = k(select.mul(k(options.weight.reshape(cShape))));
+  const w = k(select.sum(classDim)); // weight of each target (0 when ignored)
+  return { select, w, classDim, cShape };
+}
+
+/** Negative log likelihood of log-probabilities `input` (N, C, …) at class indices `target`. */
+export function nll_loss(
+  input: Tensor,
+  target: Tensor,
+  options: ClassLossOptions = {},
+): Tensor {
+  const reduction = options.reduction ?? "mean";
+  return temps((k) => {
+    const { select, w, classDim } = classSelect(input, target, options, k);
+    const loss = k(k(k(input.mul(select)).sum(classDim)).neg());
+    if (reduction === "none") return loss.mul(1);
+    if (reduction === "sum") return loss.sum();
+    return k(loss.sum()).div(k(w.sum()));
+  });
+}
+
+/**
+ * Cross entropy of logits `input` (N, C, …) against class indices (int) or class probabilities
+ * (float, the shape of `input`): `nll_loss(log_softmax(input, 1), target)`.
+ */
+export function cross_entropy(
+  input: Tensor,
+  target: Tensor,
+  options: ClassLossOptions = {},
+): Tensor {
+  const reduction = options.reduction ?? "mean";
+  const eps = options.label_smoothing ?? 0;
+  const classDim = input.ndim === 1 ? 0 : 1;
+  const C = input.shape[classDim]!;
+  return temps((k) => {
+    const logp = k(log_softmax(input, classDim));
+    if (target.is_floating_point()) {
+      // Class probabilities.
+      checkSameShape("cross_entropy", input, target);
+      let tgt = target;
+      if (eps > 0) tgt = k(k(target.mul(1 - eps)).add(eps / C));
+      let prod = k(logp.mul(tgt));
+      if (options.weight)
+        prod = k(prod.mul(k(options.weight.reshape(input.shape.map((_, i) => (i === classDim ? C : 1))))));
+      const loss = k(k(prod.sum(classDim)).neg());
+      if (reduction === "none") return loss.mul(1);
+      if (reduction === "sum") return loss.sum();
+      return k(loss.sum()).div(input.ndim === 1 ? 1 : input.numel() / C);
+    }
+    const nll = k(nll_loss(logp, target, { ...options, reduction }));
+    if (eps === 0) return nll.mul(1);
+    // PyTorch: (1 - ε) nll + ε/C · Σ_c -logp_c·w_c, reduced like nll.
+    const { w, cShape } = classSelect(input, target, { ...options, weight: null }, k);
+    const active = k(k(w.gt(0)).to("float32")); // not ignored
+    let lp = logp;
+    if (options.weight) lp = k(lp.mul(k(options.weight.reshape(cShape))));
+    const smooth = k(k(k(k(lp.sum(classDim)).neg()).mul(active)));
+    let smoothRed: Tensor;
+    if (reduction === "none") smoothRed = smooth;
+    else if (reduction === "sum") smoothRed = k(smooth.sum());
+    else {
+      const { w: wt } = classSelect(input, target, options, k);
+      smoothRed = k(k(smooth.sum()).div(k(wt.sum())));
+    }
+    return k(nll.mul(1 - eps)).add(k(smoothRed.mul(eps / C)));
+  });
+}
+
+/** Binary cross entropy of probabilities `input` (logs clamped at -100, as PyTorch). */
+export function binary_cross_entropy(
+  input: Tensor,
+  target: Tensor,
+  options: { weight?: Tensor | null; reduction?: Reduction } = {},
+): Tensor {
+  checkSameShape("binary_cross_entropy", input, target);
+  return temps((k) => {
+    const logx = k(k(input.log()).maximum(-100));
+    const log1mx = k(k(k(input.neg()).log1p()).maximum(-100));
+    // -(t log x + (1 - t) log(1 - x)) = -(log1mx + t (logx - log1mx))
+    let loss = k(k(k(k(logx.sub(log1mx)).mul(target)).add(log1mx)).neg());
+    if (options.weight) loss = k(loss.mul(options.weight));
+    return reduce(loss.mul(1), options.reduction ?? "mean");
+  });
+}
+
+/** `binary_cross_entropy(sigmoid(input), target)`, computed stably from the logits. */
+export function binary_cross_entropy_with_logits(
+  input: Tensor,
+  target: Tensor,
+  options: {
+    weight?: Tensor | null;
+    pos_weight?: Tensor | null;
+    reduction?: Reduction;
+  } = {},
+): Tensor {
+  checkSameShape("binary_cross_entropy_with_logits", input, target);
+  return temps((k) => {
+    // (1 - t) x - lw · logsigmoid(x), lw = 1 + (pos_weight - 1) t
+    const base = k(input.sub(k(input.mul(target))));
+    let nls = k(k(input.logsigmoid()).neg());
+    if (options.pos_weight) {
+      const lw = k(k(k(options.pos_weight.sub(1)).mul(target)).add(1));
+      nls = k(nls.mul(lw));
+    }
+    let loss = k(base.add(nls));
+    if (options.weight) loss = k(loss.mul(options.weight));
+    return reduce(loss.mul(1), options.reduction ?? "mean");
+  });
+}
+
+/** A view of `t` with a size-1 dim inserted at `dim`. */
+function unsqueezeAt(t: Tensor, dim: number): Tensor {
+  const s = [...t.shape];
+  s.splice(dim, 0, 1);
+  return t.reshape(s);
+}

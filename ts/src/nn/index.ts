@@ -1,0 +1,20 @@
+/**
+ * `torch.nn`: modules, layers, losses, `functional`, `init` and `utils`.
+ *
+ * @module
+ */
+
+export {
+  Module,
+  Parameter,
+  type StateDict,
+  type IncompatibleKeys,
+  type ForwardHook,
+  type ForwardPreHook,
+} from "./module.js";
+export { Sequential, ModuleList, ModuleDict } from "./containers.js";
+export * from "./layers.js";
+export * from "./loss.js";
+export * as functional from "./functional.js";
+export * as init from "./init.js";
+export * as utils from "./utils.js";

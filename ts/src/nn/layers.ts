@@ -1,0 +1,403 @@
+/**
+ * Layers: `Linear`, `Identity`, `Flatten`/`Unflatten`, the activation modules, `Dropout`,
+ * `Embedding`, `LayerNorm`, `RMSNorm`, `Softmax`/`LogSoftmax`/`Softmin`. Each initialises its
+ * parameters as PyTorch does (same distributions and fan computations).
+ *
+ * @module
+ */
+
+import { TorchError } from "../errors.js";
+import type { Tensor } from "../tensor.js";
+import { full } from "../creation.js";
+import { no_grad } from "../autograd.js";
+import * as F from "./functional.js";
+import * as init from "./init.js";
+import { Module, Parameter } from "./module.js";
+
+/** Options of layers that create parameters. */
+export interface FactoryOptions {
+  /** Device of the parameters (the default device when absent). */
+  device?: "webgpu" | "cpu";
+}
+
+/** A new float32 tensor (int64 with `dtype`) filled with `fill` (default 0). */
+function empty(
+  shape: number[],
+  options: FactoryOptions & { fill?: number; dtype?: "float32" | "int64" },
+): Tensor {
+  return full(shape, options.fill ?? 0, {
+    dtype: options.dtype ?? "float32",
+    device: options.device,
+  });
+}
+
+/** Returns its input. */
+export class Identity extends Module {
+  override forward(input: Tensor): Tensor {
+    return input;
+  }
+}
+
+/**
+ * `y = x Aᵀ + b`. Weight `(out_features, in_features)` from kaiming_uniform(a = √5), i.e.
+ * U(-1/√in, 1/√in); bias from U(-1/√in, 1/√in) — PyTorch's `reset_parameters`.
+ */
+export class Linear extends Module {
+  readonly in_features: number;
+  readonly out_features: number;
+  weight: Parameter;
+  bias: Parameter | null = null;
+
+  constructor(
+    in_features: number,
+    out_features: number,
+    bias = true,
+    options: FactoryOptions = {},
+  ) {
+    super();
+    this.in_features = in_features;
+    this.out_features = out_features;
+    this.weight = new Parameter(empty([out_features, in_features], options));
+    if (bias) this.bias = new Parameter(empty([out_features], options));
+    else this.register_parameter("bias", null);
+    this.reset_parameters();
+  }
+
+  /** PyTorch's initialisation (see the class doc). */
+  reset_parameters(): void {
+    init.kaiming_uniform_(this.weight, { a: Math.sqrt(5) });
+    if (this.bias) {
+      const [fanIn] = init._calculate_fan_in_and_fan_out(this.weight);
+      const bound = fanIn > 0 ? 1 / Math.sqrt(fanIn) : 0;
+      init.uniform_(this.bias, -bound, bound);
+    }
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.linear(input, this.weight, this.bias);
+  }
+
+  override extra_repr(): string {
+    return `in_features=${this.in_features}, out_features=${this.out_features}, bias=${this.bias ? "True" : "False"}`;
+  }
+}
+
+/** Flattens dims `start_dim..end_dim` into one (default: all but the batch dim). */
+export class Flatten extends Module {
+  constructor(
+    readonly start_dim = 1,
+    readonly end_dim = -1,
+  ) {
+    super();
+  }
+
+  override forward(input: Tensor): Tensor {
+    const n = input.ndim;
+    const s = this.start_dim < 0 ? this.start_dim + n : this.start_dim;
+    const e = this.end_dim < 0 ? this.end_dim + n : this.end_dim;
+    if (n === 0) return input.reshape([1]);
+    if (s > e)
+      throw new TorchError(
+        "flatten() has invalid args: start_dim cannot come after end_dim",
+      );
+    const shape = [
+      ...input.shape.slice(0, s),
+      input.shape.slice(s, e + 1).reduce((a, b) => a * b, 1),
+      ...input.shape.slice(e + 1),
+    ];
+    return input.reshape(shape);
+  }
+
+  override extra_repr(): string {
+    return `start_dim=${this.start_dim}, end_dim=${this.end_dim}`;
+  }
+}
+
+/** Splits dim `dim` into `unflattened_size`. */
+export class Unflatten extends Module {
+  constructor(
+    readonly dim: number,
+    readonly unflattened_size: readonly number[],
+  ) {
+    super();
+  }
+
+  override forward(input: Tensor): Tensor {
+    const d = this.dim < 0 ? this.dim + input.ndim : this.dim;
+    return input.reshape([
+      ...input.shape.slice(0, d),
+      ...this.unflattened_size,
+      ...input.shape.slice(d + 1),
+    ]);
+  }
+
+  override extra_repr(): string {
+    return `dim=${this.dim}, unflattened_size=(${this.unflattened_size.join(", ")})`;
+  }
+}
+
+/** An activation module applying `fn` (no parameters). */
+function activation(
+  name: string,
+  fn: (x: Tensor) => Tensor,
+): new () => Module & { forward(input: Tensor): Tensor } {
+  const cls = class extends Module {
+    override forward(input: Tensor): Tensor {
+      return fn(input);
+    }
+  };
+  Object.defineProperty(cls, "name", { value: name });
+  return cls;
+}
+
+/** `max(0, x)`. */
+export const ReLU = activation("ReLU", (x) => x.relu());
+/** `min(max(0, x), 6)`. */
+export const ReLU6 = activation("ReLU6", (x) => x.relu6());
+/** `x · sigmoid(x)`. */
+export const SiLU = activation("SiLU", (x) => x.silu());
+/** `x · tanh(softplus(x))`. */
+export const Mish = activation("Mish", (x) => x.mish());
+/** Hyperbolic tangent. */
+export const Tanh = activation("Tanh", (x) => x.tanh());
+/** `1 / (1 + e⁻ˣ)`. */
+export const Sigmoid = activation("Sigmoid", (x) => x.sigmoid());
+/** `log(sigmoid(x))`. */
+export const LogSigmoid = activation("LogSigmoid", (x) => x.logsigmoid());
+/** `x / (1 + |x|)`. */
+export const Softsign = activation("Softsign", (x) => x.softsign());
+/** `x - tanh(x)`. */
+export const Tanhshrink = activation("Tanhshrink", (x) => x.tanhshrink());
+/** `relu6(x + 3) / 6`. */
+export const Hardsigmoid = activation("Hardsigmoid", (x) => x.hardsigmoid());
+/** `x · hardsigmoid(x)`. */
+export const Hardswish = activation("Hardswish", (x) => x.hardswish());
+/** SELU with PyTorch's constants. */
+export const SELU = activation("SELU", (x) => x.selu());
+
+/** GELU, exact (`"none"`, default) or the tanh approximation. */
+export class GELU extends Module {
+  constructor(readonly approximate: "none" | "tanh" = "none") {
+    super();
+  }
+  override forward(input: Tensor): Tensor {
+    return F.gelu(input, { approximate: this.approximate });
+  }
+}
+
+/** ELU with `alpha` (default 1). */
+export class ELU extends Module {
+  constructor(readonly alpha = 1) {
+    super();
+  }
+  override forward(input: Tensor): Tensor {
+    return F.elu(input, this.alpha);
+  }
+}
+
+/** CELU with `alpha` (default 1). */
+export class CELU extends Module {
+  constructor(readonly alpha = 1) {
+    super();
+  }
+  override forward(input: Tensor): Tensor {
+    return F.celu(input, this.alpha);
+  }
+}
+
+/** `max(0, x) + negative_slope · min(0, x)`. */
+export class LeakyReLU extends Module {
+  constructor(readonly negative_slope = 0.01) {
+    super();
+  }
+  override forward(input: Tensor): Tensor {
+    return F.leaky_relu(input, this.negative_slope);
+  }
+}
+
+/** `clamp(x, min_val, max_val)`. */
+export class Hardtanh extends Module {
+  constructor(
+    readonly min_val = -1,
+    readonly max_val = 1,
+  ) {
+    super();
+  }
+  override forward(input: Tensor): Tensor {
+    return F.hardtanh(input, this.min_val, this.max_val);
+  }
+}
+
+/** `log(1 + e^(βx)) / β`, linear above `threshold`. */
+export class Softplus extends Module {
+  constructor(
+    readonly beta = 1,
+    readonly threshold = 20,
+  ) {
+    super();
+  }
+  override forward(input: Tensor): Tensor {
+    return F.softplus(input, this.beta, this.threshold);
+  }
+}
+
+/** Softmax along `dim`. */
+export class Softmax extends Module {
+  constructor(readonly dim: number) {
+    super();
+  }
+  override forward(input: Tensor): Tensor {
+    return F.softmax(input, this.dim);
+  }
+}
+
+/** Log-softmax along `dim`. */
+export class LogSoftmax extends Module {
+  constructor(readonly dim: number) {
+    super();
+  }
+  override forward(input: Tensor): Tensor {
+    return F.log_softmax(input, this.dim);
+  }
+}
+
+/** Softmin along `dim`. */
+export class Softmin extends Module {
+  constructor(readonly dim: number) {
+    super();
+  }
+  override forward(input: Tensor): Tensor {
+    return F.softmin(input, this.dim);
+  }
+}
+
+/** Zeroes elements with probability `p` in training mode (scaling the rest); identity in eval. */
+export class Dropout extends Module {
+  constructor(readonly p = 0.5) {
+    super();
+    if (p < 0 || p > 1)
+      throw new TorchError(
+        `dropout probability has to be between 0 and 1, but got ${p}`,
+      );
+  }
+  override forward(input: Tensor): Tensor {
+    return F.dropout(input, this.p, this.training);
+  }
+  override extra_repr(): string {
+    return `p=${this.p}, inplace=False`;
+  }
+}
+
+/**
+ * A lookup table: `weight[input]` with weight `(num_embeddings, embedding_dim)` from N(0, 1);
+ * the `padding_idx` row starts at zero (its gradient is not masked yet).
+ */
+export class Embedding extends Module {
+  weight: Parameter;
+
+  constructor(
+    readonly num_embeddings: number,
+    readonly embedding_dim: number,
+    readonly padding_idx: number | null = null,
+    options: FactoryOptions = {},
+  ) {
+    super();
+    this.weight = new Parameter(empty([num_embeddings, embedding_dim], options));
+    init.normal_(this.weight);
+    if (padding_idx !== null) {
+      const row = F.one_hot(
+        empty([], { ...options, fill: padding_idx, dtype: "int64" }),
+        num_embeddings,
+        "float32",
+      );
+      const keep = row.neg().add(1).reshape([num_embeddings, 1]);
+      no_grad(() => this.weight.mul_(keep));
+      row.dispose();
+      keep.dispose();
+    }
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.embedding(input, this.weight);
+  }
+
+  override extra_repr(): string {
+    return `${this.num_embeddings}, ${this.embedding_dim}`;
+  }
+}
+
+/** Layer normalization over the trailing `normalized_shape` dims; weight 1 and bias 0. */
+export class LayerNorm extends Module {
+  readonly normalized_shape: number[];
+  weight: Parameter | null = null;
+  bias: Parameter | null = null;
+
+  constructor(
+    normalized_shape: number | readonly number[],
+    readonly eps = 1e-5,
+    readonly elementwise_affine = true,
+    bias = true,
+    options: FactoryOptions = {},
+  ) {
+    super();
+    this.normalized_shape =
+      typeof normalized_shape === "number"
+        ? [normalized_shape]
+        : [...normalized_shape];
+    if (elementwise_affine) {
+      this.weight = new Parameter(
+        empty(this.normalized_shape, { ...options, fill: 1 }),
+      );
+      if (bias)
+        this.bias = new Parameter(
+          empty(this.normalized_shape, { ...options, fill: 0 }),
+        );
+      else this.register_parameter("bias", null);
+    } else {
+      this.register_parameter("weight", null);
+      this.register_parameter("bias", null);
+    }
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.layer_norm(
+      input,
+      this.normalized_shape,
+      this.weight,
+      this.bias,
+      this.eps,
+    );
+  }
+
+  override extra_repr(): string {
+    return `(${this.normalized_shape.join(", ")},), eps=${this.eps}, elementwise_affine=${this.elementwise_affine ? "True" : "False"}`;
+  }
+}
+
+/** RMS normalization over the trailing dims; weight 1. */
+export class RMSNorm extends Module {
+  readonly normalized_shape: number[];
+  weight: Parameter | null = null;
+
+  constructor(
+    normalized_shape: number | readonly number[],
+    readonly eps: number | null = null,
+    readonly elementwise_affine = true,
+    options: FactoryOptions = {},
+  ) {
+    super();
+    this.normalized_shape =
+      typeof normalized_shape === "number"
+        ? [normalized_shape]
+        : [...normalized_shape];
+    if (elementwise_affine)
+      this.weight = new Parameter(
+        empty(this.normalized_shape, { ...options, fill: 1 }),
+      );
+    else this.register_parameter("weight", null);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.rms_norm(input, this.normalized_shape, this.weight, this.eps);
+  }
+}

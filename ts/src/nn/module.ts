@@ -1,0 +1,463 @@
+/**
+ * `nn.Module` and `nn.Parameter`: the base of every layer, with PyTorch's bookkeeping —
+ * parameters, buffers and children under dotted names, train/eval, `state_dict` /
+ * `load_state_dict` with PyTorch's keys, hooks.
+ *
+ * Registration: PyTorch registers `self.fc = nn.Linear(…)` in `__setattr__`; JS has no such hook
+ * (short of a Proxy on every module), so a module finds its parameters and children by looking at
+ * its own properties whenever it walks them: `this.fc = new nn.Linear(2, 3)` and
+ * `this.w = new nn.Parameter(t)` register themselves, in assignment order. Buffers are tensors
+ * like any other property, so they are declared with {@link Module.register_buffer}, as in
+ * PyTorch. `register_parameter`/`register_module` work too (and set the property).
+ *
+ * Calling: JS cannot make an instance callable, so `model(x)` is spelled `model.call(x)`: it runs
+ * the forward pre-hooks, `forward`, then the forward hooks (PyTorch's `__call__`). Calling
+ * `model.forward(x)` directly skips the hooks, as in PyTorch.
+ *
+ * @module
+ */
+
+import { DeviceError, ShapeError, TorchError } from "../errors.js";
+import { Tensor } from "../tensor.js";
+import { no_grad, type RemovableHandle } from "../autograd.js";
+import { zeros } from "../creation.js";
+
+/**
+ * A tensor that is a module parameter: a leaf with `requires_grad` (unless told otherwise) that
+ * `Module` registers when assigned to one of its properties.
+ */
+export class Parameter extends Tensor {
+  /** Wraps `data` (sharing its storage, detached from any graph); an empty tensor when absent. */
+  constructor(data?: Tensor, requires_grad = true) {
+    const base = data ?? zeros(0);
+    super(base._raw.detach());
+    if (data === undefined) base.dispose();
+    if (requires_grad) this._raw.set_requires_grad(true);
+  }
+
+  override toString(): string {
+    return `Parameter containing:\n${super.toString()}`;
+  }
+}
+
+/** A state dict: tensors by PyTorch's dotted names (`"0.weight"`, `"encoder.layers.1.bias"`). */
+export type StateDict = Record<string, Tensor>;
+
+/** What {@link Module.load_state_dict} returns (PyTorch's `_IncompatibleKeys`). */
+export interface IncompatibleKeys {
+  missing_keys: string[];
+  unexpected_keys: string[];
+}
+
+/** A forward pre-hook: may return replacement arguments (an array). */
+export type ForwardPreHook = (
+  module: Module,
+  args: unknown[],
+) => unknown[] | void | undefined;
+/** A forward hook: may return a replacement output. */
+export type ForwardHook = (
+  module: Module,
+  args: unknown[],
+  output: unknown,
+) => unknown;
+
+type Kind = "parameter" | "buffer" | "module";
+
+/**
+ * The base class of all neural network modules (`torch.nn.Module`). Subclasses assign their
+ * parameters and submodules as properties in the constructor and implement `forward`.
+ *
+ * @example
+ * class MLP extends nn.Module {
+ *   fc1 = new nn.Linear(8, 16);
+ *   fc2 = new nn.Linear(16, 4);
+ *   forward(x: Tensor) { return this.fc2.call(this.fc1.call(x).relu()); }
+ * }
+ */
+export class Module {
+  /** Whether the module is in training mode (see {@link train}, {@link eval}). */
+  training = true;
+  // Names registered explicitly or found on properties, in order, with their kinds and values.
+  // Values of property-backed entries are read from the property (it may be reassigned).
+  readonly #entries = new Map<
+    string,
+    { kind: Kind; value: unknown; prop: boolean }
+  >();
+  readonly #preHooks = new Set<ForwardPreHook>();
+  readonly #hooks = new Set<ForwardHook>();
+
+  /** The computation; subclasses override it. */
+  forward(..._args: never[]): unknown {
+    throw new TorchError(
+      `Module [${this.constructor.name}] is missing the required "forward" function`,
+    );
+  }
+
+  /**
+   * PyTorch's `module(...args)`: forward pre-hooks, then `forward`, then forward hooks.
+   */
+  call<M extends Module>(
+    this: M,
+    ...args: Parameters<M["forward"]>
+  ): ReturnType<M["forward"]> {
+    let input: unknown[] = args;
+    for (const hook of this.#preHooks) {
+      const r = hook(this, input);
+      if (r !== undefined) input = Array.isArray(r) ? r : [r];
+    }
+    let output = (this.forward as (...a: unknown[]) => unknown)(...input);
+    for (const hook of this.#hooks) {
+      const r = hook(this, input, output);
+      if (r !== undefined) output = r;
+    }
+    return output as ReturnType<M["forward"]>;
+  }
+
+  /** Registers `hook(module, args)` to run before `forward`. */
+  register_forward_pre_hook(hook: ForwardPreHook): RemovableHandle {
+    this.#preHooks.add(hook);
+    return { remove: () => void this.#preHooks.delete(hook) };
+  }
+
+  /** Registers `hook(module, args, output)` to run after `forward`. */
+  register_forward_hook(hook: ForwardHook): RemovableHandle {
+    this.#hooks.add(hook);
+    return { remove: () => void this.#hooks.delete(hook) };
+  }
+
+  // ---- registration ----
+
+  #checkName(name: string, kind: string): void {
+    if (typeof name !== "string")
+      throw new TorchError(`${kind} name should be a string`);
+    if (name.includes(".") || name === "")
+      throw new TorchError(
+        `${kind} name can't contain "." and can't be empty, got "${name}"`,
+      );
+  }
+
+  /** Sets a property named `name` unless that would hide a method or field of the class. */
+  #setProp(name: string, value: unknown): boolean {
+    const own = Object.prototype.hasOwnProperty.call(this, name);
+    if (!own && name in this) return false;
+    (this as unknown as Record<string, unknown>)[name] = value;
+    return true;
+  }
+
+  /** Adds a parameter (or `null`, a declared-but-absent one like `bias=False`) under `name`. */
+  register_parameter(name: string, param: Parameter | null): void {
+    this.#checkName(name, "parameter");
+    if (param !== null && !(param instanceof Parameter))
+      throw new TorchError(
+        `cannot assign '${typeName(param)}' object to parameter '${name}' (nn.Parameter or None required)`,
+      );
+    const prop = this.#setProp(name, param);
+    this.#entries.set(name, { kind: "parameter", value: param, prop });
+  }
+
+  /** Adds a buffer (a tensor in the state dict that is not a parameter), or `null`. */
+  register_buffer(
+    name: string,
+    tensor: Tensor | null,
+    persistent = true,
+  ): void {
+    this.#checkName(name, "buffer");
+    if (tensor !== null && !(tensor instanceof Tensor))
+      throw new TorchError(
+        `cannot assign '${typeName(tensor)}' object to buffer '${name}' (torch Tensor or None required)`,
+      );
+    const prop = this.#setProp(name, tensor);
+    this.#entries.set(name, { kind: "buffer", value: tensor, prop });
+    if (!persistent) this.#nonPersistent.add(name);
+    else this.#nonPersistent.delete(name);
+  }
+  readonly #nonPersistent = new Set<string>();
+
+  /** Adds a child module (or `null`) under `name`. */
+  register_module(name: string, module: Module | null): void {
+    this.#checkName(name, "module");
+    if (module !== null && !(module instanceof Module))
+      throw new TorchError(`${typeName(module)} is not a Module subclass`);
+    const prop = this.#setProp(name, module);
+    this.#entries.set(name, { kind: "module", value: module, prop });
+  }
+
+  /** Alias of {@link register_module}. */
+  add_module(name: string, module: Module | null): void {
+    this.register_module(name, module);
+  }
+
+  /** The current entries: registered ones plus parameters and modules found on properties. */
+  #sync(): [string, Kind, unknown][] {
+    const self = this as unknown as Record<string, unknown>;
+    for (const key of Object.keys(this)) {
+      const v = self[key];
+      const known = this.#entries.get(key);
+      if (known) continue;
+      if (v instanceof Parameter)
+        this.#entries.set(key, { kind: "parameter", value: v, prop: true });
+      else if (v instanceof Module)
+        this.#entries.set(key, { kind: "module", value: v, prop: true });
+    }
+    const out: [string, Kind, unknown][] = [];
+    for (const [name, e] of this.#entries) {
+      const value = e.prop ? self[name] : e.value;
+      out.push([name, e.kind, value ?? null]);
+    }
+    return out;
+  }
+
+  #own<T>(kind: Kind): [string, T][] {
+    return this.#sync()
+      .filter(([, k, v]) => k === kind && v !== null)
+      .map(([n, , v]) => [n, v as T]);
+  }
+
+  // ---- traversal ----
+
+  /** `[name, module]` for this module and every descendant (dotted names; each module once). */
+  named_modules(prefix = "", memo = new Set<Module>()): [string, Module][] {
+    if (memo.has(this)) return [];
+    memo.add(this);
+    const out: [string, Module][] = [[prefix, this]];
+    for (const [name, child] of this.#own<Module>("module")) {
+      out.push(
+        ...child.named_modules(prefix ? `${prefix}.${name}` : name, memo),
+      );
+    }
+    return out;
+  }
+
+  /** This module and every descendant. */
+  modules(): Module[] {
+    return this.named_modules().map(([, m]) => m);
+  }
+
+  /** `[name, module]` for the direct children. */
+  named_children(): [string, Module][] {
+    const seen = new Set<Module>();
+    return this.#own<Module>("module").filter(([, m]) =>
+      seen.has(m) ? false : (seen.add(m), true),
+    );
+  }
+
+  /** The direct children. */
+  children(): Module[] {
+    return this.named_children().map(([, m]) => m);
+  }
+
+  #namedMembers<T>(kind: Kind, prefix: string, recurse: boolean): [string, T][] {
+    const out: [string, T][] = [];
+    const seen = new Set<unknown>();
+    const mods: [string, Module][] = recurse
+      ? this.named_modules(prefix)
+      : [[prefix, this]];
+    for (const [mp, m] of mods) {
+      for (const [name, v] of m.#own<T>(kind)) {
+        if (seen.has(v)) continue; // shared (tied) tensors are listed once
+        seen.add(v);
+        out.push([mp ? `${mp}.${name}` : name, v]);
+      }
+    }
+    return out;
+  }
+
+  /** `[name, parameter]` with PyTorch's dotted names (shared parameters once). */
+  named_parameters(prefix = "", recurse = true): [string, Parameter][] {
+    return this.#namedMembers<Parameter>("parameter", prefix, recurse);
+  }
+
+  /** Every parameter (an array, in registration order; iterate it or pass it to an optimizer). */
+  parameters(recurse = true): Parameter[] {
+    return this.named_parameters("", recurse).map(([, p]) => p);
+  }
+
+  /** `[name, buffer]` with dotted names. */
+  named_buffers(prefix = "", recurse = true): [string, Tensor][] {
+    return this.#namedMembers<Tensor>("buffer", prefix, recurse);
+  }
+
+  /** Every buffer. */
+  buffers(recurse = true): Tensor[] {
+    return this.named_buffers("", recurse).map(([, b]) => b);
+  }
+
+  /** The parameter, buffer or submodule at a dotted path (`"0.weight"`). */
+  get_submodule(target: string): Module {
+    if (target === "") return this;
+    let m: Module = this;
+    for (const part of target.split(".")) {
+      const child = m.#sync().find(([n, k]) => n === part && k === "module");
+      if (!child || child[2] === null)
+        throw new TorchError(
+          `${m.constructor.name} has no attribute \`${part}\``,
+        );
+      m = child[2] as Module;
+    }
+    return m;
+  }
+
+  // ---- modes and helpers ----
+
+  /** Sets training mode on this module and its descendants; returns this. */
+  train(mode = true): this {
+    if (typeof mode !== "boolean")
+      throw new TorchError("training mode is expected to be boolean");
+    for (const m of this.modules()) m.training = mode;
+    return this;
+  }
+
+  /** `train(false)`. */
+  eval(): this {
+    return this.train(false);
+  }
+
+  /** Sets `requires_grad` on every parameter; returns this. */
+  requires_grad_(requires_grad = true): this {
+    for (const p of this.parameters()) p.requires_grad_(requires_grad);
+    return this;
+  }
+
+  /** Clears (`set_to_none`, the default) or zeroes every parameter's gradient. */
+  zero_grad(set_to_none = true): void {
+    for (const p of this.parameters()) {
+      if (set_to_none) {
+        p.grad = null;
+      } else {
+        const g = p.grad;
+        if (g) no_grad(() => g.zero_()).dispose();
+      }
+    }
+  }
+
+  /** Calls `fn` on every descendant (children first) and then on this module; returns this. */
+  apply(fn: (module: Module) => void): this {
+    for (const child of this.children()) child.apply(fn);
+    fn(this);
+    return this;
+  }
+
+  // ---- state dict ----
+
+  /**
+   * The parameters and persistent buffers by dotted name, as PyTorch names them. Values are
+   * detached handles sharing storage with the module (`keep_vars: true` gives the parameters
+   * themselves).
+   */
+  state_dict(
+    options: { prefix?: string; keep_vars?: boolean } = {},
+  ): StateDict {
+    const prefix = options.prefix ?? "";
+    const out: StateDict = {};
+    const visit = (m: Module, p: string, memo: Set<Module>) => {
+      if (memo.has(m)) return;
+      memo.add(m);
+      for (const [name, kind, v] of m.#sync()) {
+        if (v === null) continue;
+        if (kind === "parameter" || (kind === "buffer" && !m.#nonPersistent.has(name))) {
+          const t = v as Tensor;
+          out[p + name] = options.keep_vars ? t : t.detach();
+        }
+      }
+      for (const [name, child] of m.named_children())
+        visit(child, `${p}${name}.`, memo);
+    };
+    visit(this, prefix, new Set());
+    return out;
+  }
+
+  /**
+   * Copies `state_dict`'s tensors into this module's parameters and buffers (under `no_grad`).
+   * With `strict` (default), missing or unexpected keys throw PyTorch's error; a shape mismatch
+   * always throws. The tensors must be on this module's device.
+   */
+  load_state_dict(
+    state_dict: StateDict | Map<string, Tensor>,
+    strict = true,
+  ): IncompatibleKeys {
+    const entries =
+      state_dict instanceof Map
+        ? state_dict
+        : new Map(Object.entries(state_dict));
+    const own = this.state_dict({ keep_vars: true });
+    const missing = Object.keys(own).filter((k) => !entries.has(k));
+    const unexpected = [...entries.keys()].filter((k) => !(k in own));
+    const errors: string[] = [];
+    if (strict) {
+      if (unexpected.length)
+        errors.push(
+          `Unexpected key(s) in state_dict: ${unexpected.map((k) => `"${k}"`).join(", ")}. `,
+        );
+      if (missing.length)
+        errors.push(
+          `Missing key(s) in state_dict: ${missing.map((k) => `"${k}"`).join(", ")}. `,
+        );
+    }
+    for (const [key, target] of Object.entries(own)) {
+      const src = entries.get(key);
+      if (src === undefined) continue;
+      if (!(src instanceof Tensor)) {
+        errors.push(
+          `While copying the parameter named "${key}", expected torch.Tensor or Tensor-like object from checkpoint but received ${typeName(src)}`,
+        );
+        continue;
+      }
+      if (src.shape.join() !== target.shape.join()) {
+        errors.push(
+          `size mismatch for ${key}: copying a param with shape torch.Size([${src.shape.join(", ")}]) from checkpoint, the shape in current model is torch.Size([${target.shape.join(", ")}]).`,
+        );
+        continue;
+      }
+      if (src.device !== target.device) {
+        throw new DeviceError(
+          `load_state_dict: "${key}" is on ${src.device} but the module's tensor is on ${target.device}`,
+        );
+      }
+    }
+    if (errors.length) {
+      throw new ShapeError(
+        `Error(s) in loading state_dict for ${this.constructor.name}:\n\t${errors.join("\n\t")}`,
+      );
+    }
+    no_grad(() => {
+      for (const [key, target] of Object.entries(own)) {
+        const src = entries.get(key);
+        if (src !== undefined) target.copy_(src);
+      }
+    });
+    return { missing_keys: missing, unexpected_keys: unexpected };
+  }
+
+  /** Frees every parameter and buffer handle of this module and its descendants. */
+  dispose(): void {
+    for (const p of this.parameters()) p.dispose();
+    for (const b of this.buffers()) b.dispose();
+  }
+
+  // ---- printing ----
+
+  /** The layer's settings for {@link toString} (`in_features=8, out_features=16, bias=True`). */
+  extra_repr(): string {
+    return "";
+  }
+
+  /** PyTorch's module printout. */
+  toString(): string {
+    const children = this.named_children();
+    const extra = this.extra_repr();
+    if (children.length === 0) return `${this.constructor.name}(${extra})`;
+    const lines = children.map(
+      ([n, m]) => `  (${n}): ${m.toString().split("\n").join("\n  ")}`,
+    );
+    if (extra) lines.unshift(`  ${extra}`);
+    return `${this.constructor.name}(\n${lines.join("\n")}\n)`;
+  }
+}
+
+function typeName(v: unknown): string {
+  return v === null
+    ? "None"
+    : typeof v === "object"
+      ? (v.constructor?.name ?? "object")
+      : typeof v;
+}

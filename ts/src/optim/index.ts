@@ -1,0 +1,15 @@
+/**
+ * `torch.optim`: the optimizers and `lr_scheduler`.
+ *
+ * @module
+ */
+
+export {
+  Optimizer,
+  type ParamGroup,
+  type ParamGroupInput,
+  type ParamState,
+  type OptimizerStateDict,
+} from "./optimizer.js";
+export * from "./algorithms.js";
+export * as lr_scheduler from "./lr_scheduler.js";

@@ -1,0 +1,199 @@
+/**
+ * `torch.optim.Optimizer`: parameter groups, per-parameter state, `zero_grad`, `state_dict` /
+ * `load_state_dict`. Subclasses implement {@link Optimizer._update} for one parameter.
+ *
+ * A step never reads a value back to JS: each parameter's update is a chain of elementwise ops
+ * that the core fuses into one GPU kernel per written tensor, written with `copy_` under
+ * `no_grad` (the new state and parameter are computed from the old values first, then stored).
+ *
+ * @module
+ */
+
+import { TorchError } from "../errors.js";
+import { Tensor } from "../tensor.js";
+import { enable_grad, no_grad } from "../autograd.js";
+
+/** A parameter group: its parameters and its options (`lr`, `momentum`, …). */
+export interface ParamGroup {
+  params: Tensor[];
+  lr: number;
+  [option: string]: unknown;
+}
+
+/** What the constructor and `add_param_group` accept: parameters with some options. */
+export type ParamGroupInput = { params: Iterable<Tensor> } & Record<string, unknown>;
+
+/** Per-parameter optimizer state: tensors (moment buffers) and numbers (`step`). */
+export type ParamState = Record<string, Tensor | number>;
+
+/** `Optimizer.state_dict()`: state by parameter index, groups with parameter indices. */
+export interface OptimizerStateDict {
+  state: Record<number, ParamState>;
+  param_groups: (Record<string, unknown> & { params: number[] })[];
+}
+
+/** Collects temporaries and disposes them at the end of a parameter's update. */
+export type Keep = <T extends Tensor>(t: T) => T;
+
+/** The base class of the optimizers (`torch.optim.Optimizer`). */
+export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
+  readonly defaults: O;
+  readonly param_groups: ParamGroup[] = [];
+  /** Per-parameter state, keyed by the parameter tensor. */
+  readonly state = new Map<Tensor, ParamState>();
+
+  constructor(params: Iterable<Tensor> | Iterable<ParamGroupInput>, defaults: O) {
+    this.defaults = defaults;
+    const list = [...(params as Iterable<Tensor | ParamGroupInput>)];
+    if (list.length === 0)
+      throw new TorchError("optimizer got an empty parameter list");
+    if (list.every((p) => p instanceof Tensor)) {
+      this.add_param_group({ params: list as Tensor[] });
+    } else {
+      for (const g of list) {
+        if (g instanceof Tensor)
+          throw new TorchError(
+            "optimizer parameters must be all Tensors or all param group objects",
+          );
+        this.add_param_group(g);
+      }
+    }
+  }
+
+  /** Adds a group: its options fall back to the optimizer's defaults. */
+  add_param_group(group: ParamGroupInput): void {
+    const params = group.params instanceof Tensor ? [group.params] : [...group.params];
+    const seen = new Set(this.param_groups.flatMap((g) => g.params));
+    for (const p of params) {
+      if (!(p instanceof Tensor))
+        throw new TorchError(
+          `optimizer can only optimize Tensors, but one of the params is ${typeof p}`,
+        );
+      if (!p.is_leaf) throw new TorchError("can't optimize a non-leaf Tensor");
+      if (seen.has(p))
+        throw new TorchError("some parameters appear in more than one parameter group");
+    }
+    const full = { ...this.defaults, ...group, params } as unknown as ParamGroup;
+    this.param_groups.push(full);
+  }
+
+  /** Clears (`set_to_none`, the default) or zeroes the gradients of every parameter. */
+  zero_grad(set_to_none = true): void {
+    for (const g of this.param_groups) {
+      for (const p of g.params) {
+        if (set_to_none) p.grad = null;
+        else {
+          const grad = p.grad;
+          if (grad) {
+            no_grad(() => grad.zero_());
+            grad.dispose();
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * One optimization step over every parameter that has a gradient. `closure` (re-evaluates the
+   * model and returns the loss) runs with grad enabled first; its result is returned.
+   */
+  step<T = undefined>(closure?: () => T): T | undefined {
+    const loss = closure ? enable_grad(closure) : undefined;
+    no_grad(() => {
+      for (const group of this.param_groups) {
+        for (const p of group.params) {
+          const grad = p.grad;
+          if (grad === null) continue;
+          let state = this.state.get(p);
+          if (state === undefined) {
+            state = {};
+            this.state.set(p, state);
+          }
+          const temps: Tensor[] = [grad];
+          try {
+            this._update(p, grad, state, group, (t) => (temps.push(t), t));
+          } finally {
+            for (const t of temps) t.dispose();
+          }
+        }
+      }
+    });
+    return loss;
+  }
+
+  /**
+   * Updates one parameter in place from its gradient; `keep` registers temporaries to dispose.
+   * Runs under `no_grad`.
+   */
+  protected abstract _update(
+    param: Tensor,
+    grad: Tensor,
+    state: ParamState,
+    group: ParamGroup,
+    keep: Keep,
+  ): void;
+
+  /** The state and groups, with parameters replaced by their indices (PyTorch's layout). */
+  state_dict(): OptimizerStateDict {
+    const index = new Map<Tensor, number>();
+    const param_groups = this.param_groups.map((g) => {
+      const { params, ...options } = g;
+      return {
+        ...options,
+        params: params.map((p) => {
+          if (!index.has(p)) index.set(p, index.size);
+          return index.get(p)!;
+        }),
+      };
+    });
+    const state: Record<number, ParamState> = {};
+    for (const [p, s] of this.state) {
+      const i = index.get(p);
+      if (i !== undefined) state[i] = { ...s };
+    }
+    return { state, param_groups };
+  }
+
+  /** Restores what {@link state_dict} returned (group options and state; tensors are copied). */
+  load_state_dict(state_dict: OptimizerStateDict): void {
+    const groups = state_dict.param_groups;
+    if (groups.length !== this.param_groups.length)
+      throw new TorchError(
+        "loaded state dict has a different number of parameter groups",
+      );
+    const byIndex = new Map<number, Tensor>();
+    groups.forEach((saved, gi) => {
+      const mine = this.param_groups[gi]!;
+      if (saved.params.length !== mine.params.length)
+        throw new TorchError(
+          "loaded state dict contains a parameter group that doesn't match the size of optimizer's group",
+        );
+      saved.params.forEach((id, j) => byIndex.set(id, mine.params[j]!));
+      const { params: _ignored, ...options } = saved;
+      void _ignored;
+      Object.assign(mine, options);
+    });
+    this.state.clear();
+    for (const [id, s] of Object.entries(state_dict.state)) {
+      const p = byIndex.get(Number(id));
+      if (p === undefined) continue;
+      const copy: ParamState = {};
+      for (const [k, v] of Object.entries(s))
+        copy[k] = v instanceof Tensor ? v.clone() : v;
+      this.state.set(p, copy);
+    }
+  }
+}
+
+/** Reads a numeric group option. */
+export function num(group: ParamGroup, name: string): number {
+  const v = group[name];
+  if (typeof v !== "number")
+    throw new TorchError(`optimizer option '${name}' must be a number, got ${typeof v}`);
+  return v;
+}
+
+/** Reads a boolean group option. */
+export function flag(group: ParamGroup, name: string): boolean {
+  return Boolean(group[name]);
+}
