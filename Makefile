@@ -32,13 +32,14 @@ PKG_STAMP := build/pkg.stamp
 # The steps of `make test`, in order (cheap and fundamental first).
 TEST_STEPS := lint-rust lint-ts test-cargo test-wasm test-types test-node test-browser test-vite test-playground
 
-.PHONY: help setup pkg wasm playground test $(TEST_STEPS) clean-pkg
+.PHONY: help setup pkg wasm playground test fmt $(TEST_STEPS) clean-pkg
 
 help:
 	@echo "make playground   set up, build pkg/, serve www/ on localhost (PORT=8080)"
 	@echo "make test         set up, build pkg/, then: $(TEST_STEPS)"
 	@echo "make pkg          build the npm package into pkg/ (wasm-pack + tsc + pkg-template/)"
 	@echo "make setup        install what is missing (scripts/setup.sh; idempotent)"
+	@echo "make fmt          format Rust (cargo fmt) and TS/JS (prettier) in place"
 	@echo "make <step>       one test step: $(TEST_STEPS)"
 
 setup:
@@ -95,6 +96,10 @@ PRETTIER_PATHS := ts/src ts/tsconfig.json tests/node tests/browser tests/vite-ap
   scripts/serve.mjs pkg-template package.json
 lint-ts:
 	prettier --check $(PRETTIER_PATHS)
+
+fmt:
+	cargo fmt --all
+	prettier --write --log-level warn $(PRETTIER_PATHS)
 
 # Rust tests: the CPU backend and wgpu natively on Mesa lavapipe.
 test-cargo:

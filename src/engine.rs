@@ -85,9 +85,9 @@ pub fn set_default_device(device: Device) -> Result<()> {
     Ok(())
 }
 
-/// Computes every pending (fusable) tensor and submits all recorded GPU work.
+/// Submits all recorded GPU work (pending fusable expressions are not GPU work yet: they are
+/// computed when needed, see `tensor/fusion.rs`).
 pub fn flush_all() -> Result<()> {
-    crate::tensor::fusion::materialize_all()?;
     if let Ok(gpu) = backend(Device::WebGpu) {
         gpu.flush();
     }

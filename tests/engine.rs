@@ -295,6 +295,17 @@ fn elementwise_chains_fuse_into_one_kernel() {
     assert_eq!(n, 6);
     assert_eq!(fused, unfused, "fused and unfused GPU results are identical");
     assert_eq!(fused, cpu);
+    // Intermediates that are still alive (as in JS, until the GC runs) do not stop the fusion.
+    let x = Tensor::from_f64(&xv, &[64, 64], DType::Float32, Device::WebGpu).unwrap();
+    let a = x.binary_scalar(Op::Mul, 2.0, false).unwrap();
+    let b = a.unary(Op::Relu).unwrap();
+    let c = b.binary_scalar(Op::Add, 1.0, false).unwrap();
+    let before = gpu_dispatches();
+    values(&c);
+    assert_eq!(gpu_dispatches() - before, 1, "one kernel although a and b are alive");
+    assert!(a.is_pending() && b.is_pending());
+    values(&a);
+    assert_eq!(gpu_dispatches() - before, 2, "a read of an intermediate computes it then");
 }
 
 #[test]

@@ -200,10 +200,6 @@ pub fn end_batch() -> JsResult<()> {
 /// `torch.webgpu.enable_fusion()` / `disable_fusion()`.
 #[wasm_bindgen]
 pub fn set_fusion_enabled(on: bool) -> JsResult<()> {
-    if !on {
-        // Pending tensors keep their expressions; compute them so the switch is clean.
-        js(crate::tensor::fusion::materialize_all())?;
-    }
     fusion::with_config(|c| c.enabled = on);
     Ok(())
 }

@@ -199,11 +199,20 @@ pub(crate) fn register(s: &Rc<Storage>) {
     });
 }
 
-/// Materializes every pending tensor still alive (called before a submit).
-pub fn materialize_all() -> Result<()> {
-    let pending = with_config(|c| std::mem::take(&mut c.pending));
-    for w in pending {
-        if let Some(s) = w.upgrade() {
+/// Materializes the pending tensors that read `target` (before an in-place write changes it).
+/// Other pending tensors stay expressions: in JS the intermediates of a chain stay alive until
+/// the GC runs, and computing each of them at a flush would undo the fusion.
+pub(crate) fn materialize_readers(target: &Rc<Storage>) -> Result<()> {
+    let pending: Vec<Rc<Storage>> = with_config(|c| {
+        c.pending.retain(|w| w.strong_count() > 0);
+        c.pending.iter().filter_map(|w| w.upgrade()).collect()
+    });
+    for s in pending {
+        let reads = match &*s.state.borrow() {
+            State::Pending(p) => p.leaves.iter().any(|l| Rc::ptr_eq(&l.tensor.storage, target)),
+            _ => false,
+        };
+        if reads {
             s.materialize()?;
         }
     }

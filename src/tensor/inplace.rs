@@ -36,7 +36,7 @@ impl Tensor {
             );
         }
         // Pending expressions may read the old values: compute them before they change.
-        fusion::materialize_all()?;
+        fusion::materialize_readers(&self.storage)?;
         if self.numel() > 0 {
             let compute = value.dtype.compute_for_cast();
             if self.covers_storage() {

@@ -17,13 +17,18 @@ export const CHROMIUM_ARGS = [
   ...(process.getuid?.() === 0 ? ["--no-sandbox"] : []),
 ];
 
-/** Launches headless Chromium; resolves to the Browser. */
-export function launchChromium() {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+/**
+ * Launches headless Chromium; resolves to the Browser. `{ webgpu: false }` leaves WebGPU out (no
+ * adapter), for the CPU-fallback tests.
+ */
+export function launchChromium({ webgpu = true } = {}) {
+  const args = webgpu
+    ? CHROMIUM_ARGS
+    : [
+        ...CHROMIUM_ARGS.filter((a) => !/webgpu|swiftshader/.test(a)),
+        "--disable-features=WebGPU",
+      ];
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
 }
 
 /**

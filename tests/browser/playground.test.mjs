@@ -71,3 +71,40 @@ test("make playground's page runs the example on WebGPU", async () => {
     child.kill();
   }
 });
+
+test("without a WebGPU adapter the page falls back to the CPU, says so, and computes", async () => {
+  const { url, child } = await startPlayground();
+  const browser = await launchChromium({ webgpu: false });
+  try {
+    const page = await newPage(browser);
+    await page.goto(url);
+    await page.waitForFunction(
+      () => document.getElementById("output")?.dataset.done,
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
+    assert.equal(
+      await page.evaluate(
+        async () => !!(await navigator.gpu?.requestAdapter()),
+      ),
+      false,
+    );
+    assert.match(
+      await page.textContent("#device"),
+      /No WebGPU adapter: fell back to the cpu backend/,
+    );
+    const output = await page.textContent("#output");
+    assert.equal(
+      await page.getAttribute("#output", "data-done"),
+      "true",
+      `the example failed:\n${output}`,
+    );
+    assert.match(output, /y\.sum\(\) = tensor\(8\.0000, device='cpu'\)/);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await browser.close();
+    child.kill();
+  }
+});

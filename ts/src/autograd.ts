@@ -107,6 +107,7 @@ declare module "./tensor.js" {
      * `.grad`. `gradient` is required unless this tensor has one element.
      */
     backward(gradient?: Tensor | null, options?: BackwardOptions): void;
+    backward(options: BackwardOptions): void;
     /** Calls `hook(grad)` when this tensor's gradient is computed; it may return a replacement. */
     register_hook(hook: GradHook): RemovableHandle;
     /** `this += alpha * other`, in place. */
@@ -337,9 +338,18 @@ proto.detach = function (this: Tensor): Tensor {
 };
 proto.backward = function (
   this: Tensor,
-  gradient?: Tensor | null,
+  gradient?: Tensor | BackwardOptions | null,
   options: BackwardOptions = {},
 ): void {
+  // `t.backward({ retain_graph: true })`: options without a gradient.
+  if (
+    gradient !== null &&
+    typeof gradient === "object" &&
+    !(gradient instanceof Tensor)
+  ) {
+    options = gradient;
+    gradient = undefined;
+  }
   const create = options.create_graph ?? false;
   const g =
     gradient === undefined || gradient === null
@@ -347,10 +357,7 @@ proto.backward = function (
       : checkTensor("backward", "gradient", gradient)._raw.handle();
   this._raw.backward(g, options.retain_graph ?? create, create);
 };
-proto.register_hook = function (
-  this: Tensor,
-  hook: GradHook,
-): RemovableHandle {
+proto.register_hook = function (this: Tensor, hook: GradHook): RemovableHandle {
   if (typeof hook !== "function")
     throw new TorchError("register_hook(): argument 'hook' must be a function");
   let active = true;
@@ -438,8 +445,13 @@ proto.clamp_ = proto.clip_ = function (
   min?: number | null,
   max?: number | null,
 ): Tensor {
-  if ((min === undefined || min === null) && (max === undefined || max === null))
-    throw new TorchError("torch.clamp: At least one of 'min' or 'max' must not be None");
+  if (
+    (min === undefined || min === null) &&
+    (max === undefined || max === null)
+  )
+    throw new TorchError(
+      "torch.clamp: At least one of 'min' or 'max' must not be None",
+    );
   if (min !== undefined && min !== null)
     this._raw.binary_scalar_(opId("maximum"), min);
   if (max !== undefined && max !== null)

@@ -59,8 +59,25 @@ export * as webgpu from "./webgpu.js";
 export * as _C from "./internal.js";
 
 await init();
-export { no_grad, enable_grad, inference_mode, is_grad_enabled, set_grad_enabled, type BackwardOptions, type GradFn, type GradHook, type RemovableHandle } from "./autograd.js";
+export {
+  no_grad,
+  enable_grad,
+  inference_mode,
+  is_grad_enabled,
+  set_grad_enabled,
+  type BackwardOptions,
+  type GradFn,
+  type GradHook,
+  type RemovableHandle,
+} from "./autograd.js";
 export * as autograd from "./autograd.js";
 export * as nn from "./nn/index.js";
 export * as optim from "./optim/index.js";
-export { save, load, loadBytes, type TensorDict, type LoadOptions, type SaveOptions } from "./serialization.js";
+export {
+  save,
+  load,
+  loadBytes,
+  type TensorDict,
+  type LoadOptions,
+  type SaveOptions,
+} from "./serialization.js";

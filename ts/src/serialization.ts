@@ -50,7 +50,16 @@ const ITEM_SIZE: Record<string, number> = {
   U8: 1,
   BOOL: 1,
 };
-const OTHER_DTYPES = ["F64", "I8", "I16", "U16", "U32", "U64", "F8_E4M3", "F8_E5M2"];
+const OTHER_DTYPES = [
+  "F64",
+  "I8",
+  "I16",
+  "U16",
+  "U32",
+  "U64",
+  "F8_E4M3",
+  "F8_E5M2",
+];
 
 function bad(message: string): never {
   throw new TorchError(`invalid safetensors file: ${message}`);
@@ -65,17 +74,28 @@ interface Entry {
 }
 
 /** Parses and validates the header; returns the entries and where the data starts. */
-function parseHeader(bytes: Uint8Array): { entries: Entry[]; dataStart: number } {
-  if (bytes.byteLength < 8) bad(`${bytes.byteLength} bytes is too short for the 8-byte header size`);
+function parseHeader(bytes: Uint8Array): {
+  entries: Entry[];
+  dataStart: number;
+} {
+  if (bytes.byteLength < 8)
+    bad(`${bytes.byteLength} bytes is too short for the 8-byte header size`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = view.getBigUint64(0, true);
-  if (n > BigInt(MAX_HEADER)) bad(`header size ${n} exceeds the ${MAX_HEADER}-byte limit`);
+  if (n > BigInt(MAX_HEADER))
+    bad(`header size ${n} exceeds the ${MAX_HEADER}-byte limit`);
   const size = Number(n);
   if (8 + size > bytes.byteLength)
-    bad(`header size ${size} runs past the end of the ${bytes.byteLength}-byte file`);
+    bad(
+      `header size ${size} runs past the end of the ${bytes.byteLength}-byte file`,
+    );
   let header: unknown;
   try {
-    header = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(8, 8 + size)));
+    header = JSON.parse(
+      new TextDecoder("utf-8", { fatal: true }).decode(
+        bytes.subarray(8, 8 + size),
+      ),
+    );
   } catch (err) {
     bad(`the header is not valid UTF-8 JSON (${(err as Error).message})`);
   }
@@ -84,45 +104,84 @@ function parseHeader(bytes: Uint8Array): { entries: Entry[]; dataStart: number }
   const dataStart = 8 + size;
   const dataLen = bytes.byteLength - dataStart;
   const entries: Entry[] = [];
-  for (const [name, info] of Object.entries(header as Record<string, unknown>)) {
+  for (const [name, info] of Object.entries(
+    header as Record<string, unknown>,
+  )) {
     if (name === "__metadata__") {
-      if (info === null || typeof info !== "object" || Array.isArray(info) ||
-          Object.values(info).some((v) => typeof v !== "string"))
+      if (
+        info === null ||
+        typeof info !== "object" ||
+        Array.isArray(info) ||
+        Object.values(info).some((v) => typeof v !== "string")
+      )
         bad("__metadata__ must map strings to strings");
       continue;
     }
-    const e = info as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
-    if (e === null || typeof e !== "object") bad(`tensor "${name}": entry is not an object`);
+    const e = info as {
+      dtype?: unknown;
+      shape?: unknown;
+      data_offsets?: unknown;
+    };
+    if (e === null || typeof e !== "object")
+      bad(`tensor "${name}": entry is not an object`);
     if (typeof e.dtype !== "string") bad(`tensor "${name}": missing dtype`);
     const item = ITEM_SIZE[e.dtype];
     if (item === undefined) {
       if (OTHER_DTYPES.includes(e.dtype))
-        throw new DTypeError(`torch.load: tensor "${name}" has dtype ${e.dtype}, which webtorch does not load (F32, F16, BF16, I32, I64, U8, BOOL)`);
+        throw new DTypeError(
+          `torch.load: tensor "${name}" has dtype ${e.dtype}, which webtorch does not load (F32, F16, BF16, I32, I64, U8, BOOL)`,
+        );
       bad(`tensor "${name}": unknown dtype "${e.dtype}"`);
     }
-    if (!Array.isArray(e.shape) || e.shape.some((d) => !Number.isSafeInteger(d) || d < 0))
+    if (
+      !Array.isArray(e.shape) ||
+      e.shape.some((d) => !Number.isSafeInteger(d) || d < 0)
+    )
       bad(`tensor "${name}": shape must be a list of non-negative integers`);
     const off = e.data_offsets;
-    if (!Array.isArray(off) || off.length !== 2 || off.some((o) => !Number.isSafeInteger(o) || o < 0))
+    if (
+      !Array.isArray(off) ||
+      off.length !== 2 ||
+      off.some((o) => !Number.isSafeInteger(o) || o < 0)
+    )
       bad(`tensor "${name}": data_offsets must be two non-negative integers`);
     const [begin, end] = off as [number, number];
-    if (begin > end) bad(`tensor "${name}": data_offsets [${begin}, ${end}] are reversed`);
+    if (begin > end)
+      bad(`tensor "${name}": data_offsets [${begin}, ${end}] are reversed`);
     if (end > dataLen)
-      bad(`tensor "${name}": data_offsets [${begin}, ${end}] run past the ${dataLen} data bytes`);
+      bad(
+        `tensor "${name}": data_offsets [${begin}, ${end}] run past the ${dataLen} data bytes`,
+      );
     const numel = (e.shape as number[]).reduce((a, b) => a * b, 1);
     if (numel * item !== end - begin)
-      bad(`tensor "${name}": shape [${(e.shape as number[]).join(", ")}] of ${e.dtype} needs ${numel * item} bytes but data_offsets span ${end - begin}`);
-    entries.push({ name, dtype: e.dtype, shape: e.shape as number[], begin, end });
+      bad(
+        `tensor "${name}": shape [${(e.shape as number[]).join(", ")}] of ${e.dtype} needs ${numel * item} bytes but data_offsets span ${end - begin}`,
+      );
+    entries.push({
+      name,
+      dtype: e.dtype,
+      shape: e.shape as number[],
+      begin,
+      end,
+    });
   }
   // The data must be covered exactly: no overlaps, no holes (the format's rule).
-  const sorted = [...entries].sort((a, b) => a.begin - b.begin || a.end - b.end);
+  const sorted = [...entries].sort(
+    (a, b) => a.begin - b.begin || a.end - b.end,
+  );
   let pos = 0;
   for (const e of sorted) {
-    if (e.begin < pos) bad(`tensor "${e.name}" overlaps the previous tensor's bytes (offset ${e.begin} < ${pos})`);
+    if (e.begin < pos)
+      bad(
+        `tensor "${e.name}" overlaps the previous tensor's bytes (offset ${e.begin} < ${pos})`,
+      );
     if (e.begin > pos) bad(`the data has a hole at bytes [${pos}, ${e.begin})`);
     pos = e.end;
   }
-  if (pos !== dataLen) bad(`${dataLen - pos} data bytes after the last tensor are not described by the header`);
+  if (pos !== dataLen)
+    bad(
+      `${dataLen - pos} data bytes after the last tensor are not described by the header`,
+    );
   return { entries, dataStart };
 }
 
@@ -150,7 +209,9 @@ function toTensor(bytes: Uint8Array, e: Entry, device: number): Tensor {
     case "F16":
     case "BF16": {
       const out = new Float32Array(n);
-      if (e.dtype === "F16") for (let i = 0; i < n; i++) out[i] = f16ToF32(dv.getUint16(2 * i, true));
+      if (e.dtype === "F16")
+        for (let i = 0; i < n; i++)
+          out[i] = f16ToF32(dv.getUint16(2 * i, true));
       else {
         const w = new DataView(new ArrayBuffer(4));
         for (let i = 0; i < n; i++) {
@@ -165,7 +226,9 @@ function toTensor(bytes: Uint8Array, e: Entry, device: number): Tensor {
       for (let i = 0; i < n; i++) {
         const v = dv.getBigInt64(8 * i, true);
         if (v > 2147483647n || v < -2147483648n)
-          throw new DTypeError(`torch.load: int64 tensor "${e.name}" holds ${v}, outside webtorch's 32-bit int64 storage`);
+          throw new DTypeError(
+            `torch.load: int64 tensor "${e.name}" holds ${v}, outside webtorch's 32-bit int64 storage`,
+          );
         out[i] = Number(v);
       }
       return wrap(RawTensor.from_f64(out, shape, dtypeCode("int64"), device));
@@ -174,15 +237,20 @@ function toTensor(bytes: Uint8Array, e: Entry, device: number): Tensor {
       const out = new Float64Array(n);
       for (let i = 0; i < n; i++)
         out[i] = e.dtype === "I32" ? dv.getInt32(4 * i, true) : dv.getUint8(i);
-      const dt = e.dtype === "I32" ? "int32" : e.dtype === "U8" ? "uint8" : "bool";
-      if (dt === "bool" && out.some((v) => v > 1)) bad(`bool tensor "${e.name}" holds a byte other than 0 or 1`);
+      const dt =
+        e.dtype === "I32" ? "int32" : e.dtype === "U8" ? "uint8" : "bool";
+      if (dt === "bool" && out.some((v) => v > 1))
+        bad(`bool tensor "${e.name}" holds a byte other than 0 or 1`);
       return wrap(RawTensor.from_f64(out, shape, dtypeCode(dt), device));
     }
   }
 }
 
 /** Parses safetensors `bytes` into tensors (synchronous; {@link load} also fetches). */
-export function loadBytes(bytes: Uint8Array, options: { device?: Device } = {}): TensorDict {
+export function loadBytes(
+  bytes: Uint8Array,
+  options: { device?: Device } = {},
+): TensorDict {
   const { entries, dataStart } = parseHeader(bytes);
   const data = bytes.subarray(dataStart);
   const device = deviceCode(options.device ?? get_default_device());
@@ -196,8 +264,14 @@ export function loadBytes(bytes: Uint8Array, options: { device?: Device } = {}):
   return out;
 }
 
-async function readResponse(res: Response, onProgress?: LoadOptions["onProgress"]): Promise<Uint8Array> {
-  if (!res.ok) throw new TorchError(`torch.load: HTTP ${res.status} ${res.statusText} for ${res.url}`);
+async function readResponse(
+  res: Response,
+  onProgress?: LoadOptions["onProgress"],
+): Promise<Uint8Array> {
+  if (!res.ok)
+    throw new TorchError(
+      `torch.load: HTTP ${res.status} ${res.statusText} for ${res.url}`,
+    );
   const length = res.headers.get("content-length");
   const total = length === null ? undefined : Number(length);
   if (!res.body) {
@@ -240,15 +314,26 @@ export async function load(
   else if (typeof Response !== "undefined" && source instanceof Response)
     bytes = await readResponse(source, options.onProgress);
   else if (source instanceof URL || typeof source === "string") {
-    const url = source instanceof URL ? source : new URL(source, (globalThis as { location?: { href: string } }).location?.href);
+    const url =
+      source instanceof URL
+        ? source
+        : new URL(
+            source,
+            (globalThis as { location?: { href: string } }).location?.href,
+          );
     if (url.protocol === "file:") {
-      const fs = (await import(/* @vite-ignore */ /* webpackIgnore: true */ "node:fs/promises" as string)) as {
+      const fs = (await import(
+        /* @vite-ignore */ /* webpackIgnore: true */ "node:fs/promises" as string
+      )) as {
         readFile(p: URL): Promise<Uint8Array>;
       };
       bytes = new Uint8Array(await fs.readFile(url));
       options.onProgress?.(bytes.byteLength, bytes.byteLength);
     } else bytes = await readResponse(await fetch(url), options.onProgress);
-  } else throw new TorchError(`torch.load: expected bytes, an ArrayBuffer, a Response or a URL, got ${typeof source}`);
+  } else
+    throw new TorchError(
+      `torch.load: expected bytes, an ArrayBuffer, a Response or a URL, got ${typeof source}`,
+    );
   return loadBytes(bytes, options);
 }
 
@@ -264,14 +349,20 @@ const SAVE_DTYPE: Record<string, string> = {
  * `torch.save(state_dict)`: safetensors bytes (readable by `safetensors.torch.load_file`), with
  * the names, dtypes and shapes of the tensors. Async: the values are read from the device.
  */
-export async function save(tensors: TensorDict | Map<string, Tensor>, options: SaveOptions = {}): Promise<Uint8Array> {
+export async function save(
+  tensors: TensorDict | Map<string, Tensor>,
+  options: SaveOptions = {},
+): Promise<Uint8Array> {
   const list = tensors instanceof Map ? [...tensors] : Object.entries(tensors);
   const values = await Promise.all(list.map(([, t]) => t.toArray()));
-  const header: Record<string, unknown> = { __metadata__: options.metadata ?? { format: "pt" } };
+  const header: Record<string, unknown> = {
+    __metadata__: options.metadata ?? { format: "pt" },
+  };
   let offset = 0;
   const parts: Uint8Array[] = [];
   list.forEach(([name, t], i) => {
-    if (!(t instanceof Tensor)) throw new TorchError(`torch.save: "${name}" is not a Tensor`);
+    if (!(t instanceof Tensor))
+      throw new TorchError(`torch.save: "${name}" is not a Tensor`);
     const dtype = SAVE_DTYPE[t.dtype]!;
     const v = values[i]!;
     let bytes: Uint8Array;
@@ -280,7 +371,11 @@ export async function save(tensors: TensorDict | Map<string, Tensor>, options: S
       for (let j = 0; j < v.length; j++) b[j] = BigInt(v[j]!);
       bytes = new Uint8Array(b.buffer);
     } else bytes = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-    header[name] = { dtype, shape: [...t.shape], data_offsets: [offset, offset + bytes.byteLength] };
+    header[name] = {
+      dtype,
+      shape: [...t.shape],
+      data_offsets: [offset, offset + bytes.byteLength],
+    };
     offset += bytes.byteLength;
     parts.push(bytes);
   });

@@ -61,7 +61,8 @@ export class Sequential extends Module {
 
   override forward(input: unknown): unknown {
     let x = input;
-    for (const m of this.#items) x = (m.call as (...a: unknown[]) => unknown).call(m, x);
+    for (const m of this.#items)
+      x = (m.call as (...a: unknown[]) => unknown).call(m, x);
     return x;
   }
 }
@@ -112,7 +113,9 @@ export class ModuleList extends Module {
 export class ModuleDict extends Module {
   #items = new Map<string, Module>();
 
-  constructor(modules: Record<string, Module> | Iterable<[string, Module]> = {}) {
+  constructor(
+    modules: Record<string, Module> | Iterable<[string, Module]> = {},
+  ) {
     super();
     const entries =
       Symbol.iterator in modules

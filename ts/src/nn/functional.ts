@@ -269,7 +269,9 @@ export function embedding(input: Tensor, weight: Tensor): Tensor {
       ),
     () =>
       temps((k) => {
-        const oh = k(one_hot(k(input.reshape([-1])), weight.shape[0]!, "float32"));
+        const oh = k(
+          one_hot(k(input.reshape([-1])), weight.shape[0]!, "float32"),
+        );
         return k(oh.matmul(weight)).reshape(outShape);
       }),
   );
@@ -285,7 +287,9 @@ function reduce(loss: Tensor, reduction: Reduction): Tensor {
   } finally {
     loss.dispose();
   }
-  throw new TorchError(`${String(reduction)} is not a valid value for reduction`);
+  throw new TorchError(
+    `${String(reduction)} is not a valid value for reduction`,
+  );
 }
 
 function checkSameShape(fn: string, input: Tensor, target: Tensor): void {
@@ -400,7 +404,15 @@ export function cross_entropy(
       if (eps > 0) tgt = k(k(target.mul(1 - eps)).add(eps / C));
       let prod = k(logp.mul(tgt));
       if (options.weight)
-        prod = k(prod.mul(k(options.weight.reshape(input.shape.map((_, i) => (i === classDim ? C : 1))))));
+        prod = k(
+          prod.mul(
+            k(
+              options.weight.reshape(
+                input.shape.map((_, i) => (i === classDim ? C : 1)),
+              ),
+            ),
+          ),
+        );
       const loss = k(k(prod.sum(classDim)).neg());
       if (reduction === "none") return loss.mul(1);
       if (reduction === "sum") return loss.sum();
@@ -409,7 +421,12 @@ export function cross_entropy(
     const nll = k(nll_loss(logp, target, { ...options, reduction }));
     if (eps === 0) return nll.mul(1);
     // PyTorch: (1 - ε) nll + ε/C · Σ_c -logp_c·w_c, reduced like nll.
-    const { w, cShape } = classSelect(input, target, { ...options, weight: null }, k);
+    const { w, cShape } = classSelect(
+      input,
+      target,
+      { ...options, weight: null },
+      k,
+    );
     const active = k(k(w.gt(0)).to("float32")); // not ignored
     let lp = logp;
     if (options.weight) lp = k(lp.mul(k(options.weight.reshape(cShape))));

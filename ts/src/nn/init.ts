@@ -52,7 +52,9 @@ export function calculate_gain(
     case "leaky_relu": {
       const slope = param ?? 0.01;
       if (typeof slope !== "number")
-        throw new TorchError(`negative_slope ${String(slope)} not a valid number`);
+        throw new TorchError(
+          `negative_slope ${String(slope)} not a valid number`,
+        );
       return Math.sqrt(2 / (1 + slope * slope));
     }
     case "selu":

@@ -302,7 +302,9 @@ export class Embedding extends Module {
     options: FactoryOptions = {},
   ) {
     super();
-    this.weight = new Parameter(empty([num_embeddings, embedding_dim], options));
+    this.weight = new Parameter(
+      empty([num_embeddings, embedding_dim], options),
+    );
     init.normal_(this.weight);
     if (padding_idx !== null) {
       const row = F.one_hot(

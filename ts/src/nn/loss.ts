@@ -56,7 +56,10 @@ export class NLLLoss extends Loss {
     super(options);
   }
   override forward(input: Tensor, target: Tensor): Tensor {
-    return F.nll_loss(input, target, { ...this.options, reduction: this.reduction });
+    return F.nll_loss(input, target, {
+      ...this.options,
+      reduction: this.reduction,
+    });
   }
 }
 
@@ -66,7 +69,10 @@ export class CrossEntropyLoss extends Loss {
     super(options);
   }
   override forward(input: Tensor, target: Tensor): Tensor {
-    return F.cross_entropy(input, target, { ...this.options, reduction: this.reduction });
+    return F.cross_entropy(input, target, {
+      ...this.options,
+      reduction: this.reduction,
+    });
   }
 }
 
@@ -76,14 +82,20 @@ export class BCELoss extends Loss {
     super(options);
   }
   override forward(input: Tensor, target: Tensor): Tensor {
-    return F.binary_cross_entropy(input, target, { ...this.options, reduction: this.reduction });
+    return F.binary_cross_entropy(input, target, {
+      ...this.options,
+      reduction: this.reduction,
+    });
   }
 }
 
 /** Binary cross entropy of logits (stable; optional `pos_weight`). */
 export class BCEWithLogitsLoss extends Loss {
   constructor(
-    readonly options: LossOptions & { weight?: Tensor | null; pos_weight?: Tensor | null } = {},
+    readonly options: LossOptions & {
+      weight?: Tensor | null;
+      pos_weight?: Tensor | null;
+    } = {},
   ) {
     super(options);
   }

@@ -176,7 +176,7 @@ export class Module {
   /** Adds a child module (or `null`) under `name`. */
   register_module(name: string, module: Module | null): void {
     this.#checkName(name, "module");
-    if (module !== null && !(module instanceof Module))
+    if (module !== null && !isModule(module))
       throw new TorchError(`${typeName(module)} is not a Module subclass`);
     const prop = this.#setProp(name, module);
     this.#entries.set(name, { kind: "module", value: module, prop });
@@ -196,7 +196,7 @@ export class Module {
       if (known) continue;
       if (v instanceof Parameter)
         this.#entries.set(key, { kind: "parameter", value: v, prop: true });
-      else if (v instanceof Module)
+      else if (isModule(v))
         this.#entries.set(key, { kind: "module", value: v, prop: true });
     }
     const out: [string, Kind, unknown][] = [];
@@ -246,7 +246,11 @@ export class Module {
     return this.named_children().map(([, m]) => m);
   }
 
-  #namedMembers<T>(kind: Kind, prefix: string, recurse: boolean): [string, T][] {
+  #namedMembers<T>(
+    kind: Kind,
+    prefix: string,
+    recurse: boolean,
+  ): [string, T][] {
     const out: [string, T][] = [];
     const seen = new Set<unknown>();
     const mods: [string, Module][] = recurse
@@ -354,7 +358,10 @@ export class Module {
       memo.add(m);
       for (const [name, kind, v] of m.#sync()) {
         if (v === null) continue;
-        if (kind === "parameter" || (kind === "buffer" && !m.#nonPersistent.has(name))) {
+        if (
+          kind === "parameter" ||
+          (kind === "buffer" && !m.#nonPersistent.has(name))
+        ) {
           const t = v as Tensor;
           out[p + name] = options.keep_vars ? t : t.detach();
         }
@@ -452,6 +459,12 @@ export class Module {
     if (extra) lines.unshift(`  ${extra}`);
     return `${this.constructor.name}(\n${lines.join("\n")}\n)`;
   }
+}
+
+// NOTE: a function outside the class, so that tsc does not emit a top-level `_a = Module`
+// self-reference (which would count as a module side effect for bundlers' `sideEffects`).
+function isModule(v: unknown): v is Module {
+  return v instanceof Module;
 }
 
 function typeName(v: unknown): string {

@@ -94,7 +94,9 @@ export function vector_to_parameters(
   parameters: Iterable<Tensor>,
 ): void {
   if (vec.ndim !== 1)
-    throw new TorchError(`expected torch.Tensor, but got: ${vec.ndim}-D tensor`);
+    throw new TorchError(
+      `expected torch.Tensor, but got: ${vec.ndim}-D tensor`,
+    );
   no_grad(() => {
     let offset = 0;
     for (const p of parameters) {

@@ -52,15 +52,24 @@ export class SGD extends Optimizer<SGDOptions> {
       ...options,
     };
     checkLr(o.lr);
-    if (o.momentum < 0) throw new TorchError(`Invalid momentum value: ${o.momentum}`);
+    if (o.momentum < 0)
+      throw new TorchError(`Invalid momentum value: ${o.momentum}`);
     if (o.weight_decay < 0)
       throw new TorchError(`Invalid weight_decay value: ${o.weight_decay}`);
     if (o.nesterov && (o.momentum <= 0 || o.dampening !== 0))
-      throw new TorchError("Nesterov momentum requires a momentum and zero dampening");
+      throw new TorchError(
+        "Nesterov momentum requires a momentum and zero dampening",
+      );
     super(params, o);
   }
 
-  protected _update(p: Tensor, grad: Tensor, state: ParamState, group: ParamGroup, keep: Keep): void {
+  protected _update(
+    p: Tensor,
+    grad: Tensor,
+    state: ParamState,
+    group: ParamGroup,
+    keep: Keep,
+  ): void {
     const lr = num(group, "lr");
     const momentum = num(group, "momentum");
     const wd = num(group, "weight_decay");
@@ -73,7 +82,11 @@ export class SGD extends Optimizer<SGDOptions> {
         b = g.clone();
         state.momentum_buffer = b;
       } else {
-        const next = keep(keep(buf.mul(momentum)).add(g, { alpha: 1 - num(group, "dampening") }));
+        const next = keep(
+          keep(buf.mul(momentum)).add(g, {
+            alpha: 1 - num(group, "dampening"),
+          }),
+        );
         buf.copy_(next);
         b = buf;
       }
@@ -117,7 +130,9 @@ function adamUpdate(
   const m = state.exp_avg as Tensor | undefined;
   const v = state.exp_avg_sq as Tensor | undefined;
   // exp_avg.lerp_(grad, 1 - beta1): m + w (g - m)
-  const mNew = m ? keep(m.add(keep(g.sub(m)), { alpha: 1 - beta1 })) : keep(g.mul(1 - beta1));
+  const mNew = m
+    ? keep(m.add(keep(g.sub(m)), { alpha: 1 - beta1 }))
+    : keep(g.mul(1 - beta1));
   // exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
   const gg = keep(keep(g.mul(1 - beta2)).mul(g));
   const vNew = v ? keep(keep(v.mul(beta2)).add(gg)) : gg;
@@ -134,7 +149,9 @@ function adamUpdate(
   storeAll(state, [
     ["exp_avg", mNew],
     ["exp_avg_sq", vNew],
-    ...(flag(group, "amsgrad") ? [["max_exp_avg_sq", second] as [string, Tensor]] : []),
+    ...(flag(group, "amsgrad")
+      ? [["max_exp_avg_sq", second] as [string, Tensor]]
+      : []),
   ]);
   p.copy_(pNew);
 }
@@ -174,7 +191,13 @@ export class Adam extends Optimizer<AdamOptions> {
   constructor(params: Params, options: Partial<AdamOptions> = {}) {
     super(params, adamOptions(options, 0));
   }
-  protected _update(p: Tensor, grad: Tensor, state: ParamState, group: ParamGroup, keep: Keep): void {
+  protected _update(
+    p: Tensor,
+    grad: Tensor,
+    state: ParamState,
+    group: ParamGroup,
+    keep: Keep,
+  ): void {
     adamUpdate(false, p, grad, state, group, keep);
   }
 }
@@ -184,7 +207,13 @@ export class AdamW extends Optimizer<AdamOptions> {
   constructor(params: Params, options: Partial<AdamOptions> = {}) {
     super(params, adamOptions(options, 1e-2));
   }
-  protected _update(p: Tensor, grad: Tensor, state: ParamState, group: ParamGroup, keep: Keep): void {
+  protected _update(
+    p: Tensor,
+    grad: Tensor,
+    state: ParamState,
+    group: ParamGroup,
+    keep: Keep,
+  ): void {
     adamUpdate(true, p, grad, state, group, keep);
   }
 }
@@ -217,7 +246,13 @@ export class RMSprop extends Optimizer<RMSpropOptions> {
     super(params, o);
   }
 
-  protected _update(p: Tensor, grad: Tensor, state: ParamState, group: ParamGroup, keep: Keep): void {
+  protected _update(
+    p: Tensor,
+    grad: Tensor,
+    state: ParamState,
+    group: ParamGroup,
+    keep: Keep,
+  ): void {
     const lr = num(group, "lr");
     const alpha = num(group, "alpha");
     const eps = num(group, "eps");
@@ -234,7 +269,9 @@ export class RMSprop extends Optimizer<RMSpropOptions> {
     let avg: Tensor;
     if (flag(group, "centered")) {
       const ga = state.grad_avg as Tensor | undefined;
-      const gaNew = ga ? keep(ga.add(keep(g.sub(ga)), { alpha: 1 - alpha })) : keep(g.mul(1 - alpha));
+      const gaNew = ga
+        ? keep(ga.add(keep(g.sub(ga)), { alpha: 1 - alpha }))
+        : keep(g.mul(1 - alpha));
       out.push(["grad_avg", gaNew]);
       avg = keep(keep(sqNew.sub(keep(gaNew.square()))).sqrt());
     } else {
@@ -290,7 +327,13 @@ export class Adagrad extends Optimizer<AdagradOptions> {
         });
   }
 
-  protected _update(p: Tensor, grad: Tensor, state: ParamState, group: ParamGroup, keep: Keep): void {
+  protected _update(
+    p: Tensor,
+    grad: Tensor,
+    state: ParamState,
+    group: ParamGroup,
+    keep: Keep,
+  ): void {
     const lr = num(group, "lr");
     const step = ((state.step as number | undefined) ?? 0) + 1;
     state.step = step;

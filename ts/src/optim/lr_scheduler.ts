@@ -145,16 +145,21 @@ export class CosineAnnealingLR extends LRScheduler {
     if (e === 0) return lrs;
     if (this._step_count === 1 && e > 0)
       return this.base_lrs.map(
-        (b) => this.eta_min + ((b - this.eta_min) * (1 + Math.cos((e * Math.PI) / T))) / 2,
+        (b) =>
+          this.eta_min +
+          ((b - this.eta_min) * (1 + Math.cos((e * Math.PI) / T))) / 2,
       );
     if ((e - 1 - T) % (2 * T) === 0)
       return lrs.map(
         (lr, i) =>
-          lr + ((this.base_lrs[i]! - this.eta_min) * (1 - Math.cos(Math.PI / T))) / 2,
+          lr +
+          ((this.base_lrs[i]! - this.eta_min) * (1 - Math.cos(Math.PI / T))) /
+            2,
       );
     return lrs.map(
       (lr) =>
-        ((1 + Math.cos((Math.PI * e) / T)) / (1 + Math.cos((Math.PI * (e - 1)) / T))) *
+        ((1 + Math.cos((Math.PI * e) / T)) /
+          (1 + Math.cos((Math.PI * (e - 1)) / T))) *
           (lr - this.eta_min) +
         this.eta_min,
     );
@@ -171,13 +176,19 @@ export class LambdaLR extends LRScheduler {
   ) {
     super(optimizer, last_epoch);
     const n = optimizer.param_groups.length;
-    this.lr_lambdas = Array.isArray(lr_lambda) ? [...lr_lambda] : Array(n).fill(lr_lambda);
+    this.lr_lambdas = Array.isArray(lr_lambda)
+      ? [...lr_lambda]
+      : Array(n).fill(lr_lambda);
     if (this.lr_lambdas.length !== n)
-      throw new TorchError(`Expected ${n} lr_lambdas, but got ${this.lr_lambdas.length}`);
+      throw new TorchError(
+        `Expected ${n} lr_lambdas, but got ${this.lr_lambdas.length}`,
+      );
     this.step();
   }
   get_lr(): number[] {
-    return this.base_lrs.map((b, i) => b * this.lr_lambdas[i]!(this.last_epoch));
+    return this.base_lrs.map(
+      (b, i) => b * this.lr_lambdas[i]!(this.last_epoch),
+    );
   }
 }
 
@@ -195,7 +206,9 @@ export class LinearLR extends LRScheduler {
         "Starting multiplicative factor expected to be greater than 0 and less or equal to 1.",
       );
     if (!(end_factor >= 0 && end_factor <= 1))
-      throw new TorchError("Ending multiplicative factor expected to be between 0 and 1.");
+      throw new TorchError(
+        "Ending multiplicative factor expected to be between 0 and 1.",
+      );
     super(optimizer, last_epoch);
     this.step();
   }
@@ -206,7 +219,8 @@ export class LinearLR extends LRScheduler {
     if (e > this.total_iters) return lrs;
     const d = this.end_factor - this.start_factor;
     return lrs.map(
-      (lr) => lr * (1 + d / (this.total_iters * this.start_factor + (e - 1) * d)),
+      (lr) =>
+        lr * (1 + d / (this.total_iters * this.start_factor + (e - 1) * d)),
     );
   }
 }

@@ -21,7 +21,10 @@ export interface ParamGroup {
 }
 
 /** What the constructor and `add_param_group` accept: parameters with some options. */
-export type ParamGroupInput = { params: Iterable<Tensor> } & Record<string, unknown>;
+export type ParamGroupInput = { params: Iterable<Tensor> } & Record<
+  string,
+  unknown
+>;
 
 /** Per-parameter optimizer state: tensors (moment buffers) and numbers (`step`). */
 export type ParamState = Record<string, Tensor | number>;
@@ -42,7 +45,10 @@ export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
   /** Per-parameter state, keyed by the parameter tensor. */
   readonly state = new Map<Tensor, ParamState>();
 
-  constructor(params: Iterable<Tensor> | Iterable<ParamGroupInput>, defaults: O) {
+  constructor(
+    params: Iterable<Tensor> | Iterable<ParamGroupInput>,
+    defaults: O,
+  ) {
     this.defaults = defaults;
     const list = [...(params as Iterable<Tensor | ParamGroupInput>)];
     if (list.length === 0)
@@ -62,7 +68,8 @@ export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
 
   /** Adds a group: its options fall back to the optimizer's defaults. */
   add_param_group(group: ParamGroupInput): void {
-    const params = group.params instanceof Tensor ? [group.params] : [...group.params];
+    const params =
+      group.params instanceof Tensor ? [group.params] : [...group.params];
     const seen = new Set(this.param_groups.flatMap((g) => g.params));
     for (const p of params) {
       if (!(p instanceof Tensor))
@@ -71,9 +78,15 @@ export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
         );
       if (!p.is_leaf) throw new TorchError("can't optimize a non-leaf Tensor");
       if (seen.has(p))
-        throw new TorchError("some parameters appear in more than one parameter group");
+        throw new TorchError(
+          "some parameters appear in more than one parameter group",
+        );
     }
-    const full = { ...this.defaults, ...group, params } as unknown as ParamGroup;
+    const full = {
+      ...this.defaults,
+      ...group,
+      params,
+    } as unknown as ParamGroup;
     this.param_groups.push(full);
   }
 
@@ -189,7 +202,9 @@ export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
 export function num(group: ParamGroup, name: string): number {
   const v = group[name];
   if (typeof v !== "number")
-    throw new TorchError(`optimizer option '${name}' must be a number, got ${typeof v}`);
+    throw new TorchError(
+      `optimizer option '${name}' must be a number, got ${typeof v}`,
+    );
   return v;
 }
 
