@@ -45,7 +45,13 @@ log(`adapter: ${adapter?.name} (${adapter?.backend}); webtorch import + init ${c
 
 // The peers find WebGPU through navigator.gpu, which importing webtorch installed; tfjs also wants
 // a `window`.
+// a `window`; jax-js reads navigator.userAgent (Node 20 has no navigator of its own).
 globalThis.window ??= globalThis;
+if (globalThis.navigator && globalThis.navigator.userAgent === undefined) {
+  try {
+    Object.defineProperty(globalThis.navigator, "userAgent", { value: `Node.js/${process.version}` });
+  } catch {}
+}
 const libs = [];
 const versions = {};
 if (wantLibs.includes("webtorch")) {
@@ -68,7 +74,7 @@ if (wantLibs.includes("tfjs")) {
 if (wantLibs.includes("jax-js")) {
   try {
     const jax = await import("@jax-js/jax");
-    const devs = await jax.init("webgpu");
+    const devs = (await jax.init("webgpu")) ?? [];
     if (!devs.includes("webgpu")) throw new Error(`jax-js devices: ${devs}`);
     jax.defaultDevice("webgpu");
     libs.push(jaxLib(jax));
@@ -118,7 +124,7 @@ for (const w of workloads({ quick })) {
 }
 
 function fmt(v) {
-  return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3);
+  return v >= 100 ? v.toFixed(0) : v.toPrecision(3);
 }
 
 const meta = {

@@ -79,7 +79,7 @@ def main():
         print(f"{workload:28s} pytorch  {value:10.3f} {unit}", flush=True)
 
     g = torch.Generator(device=dev).manual_seed(0)
-    squares = [256, 512, 1024] if args.quick else [256, 512, 1024, 2048, 4096]
+    squares = [128, 256] if args.quick else [256, 512, 1024, 2048, 4096]
     shapes = [(n, n, n) for n in squares]
     if not args.quick:
         shapes += [(8192, 3072, 768), (8192, 768, 3072)]
@@ -95,8 +95,8 @@ def main():
         torch.backends.cuda.matmul.allow_tf32 = False
         add(label, "TFLOP/s", tflops[False], tf32=tflops[True])
 
-    n = 1 << 22 if args.quick else 1 << 24
-    big = "4M" if args.quick else "16M"
+    n = 1 << 20 if args.quick else 1 << 24
+    big = "1M" if args.quick else "16M"
     x = torch.randn(n, device=dev, generator=g)
     y = torch.randn(n, device=dev, generator=g)
     gbs = lambda nbytes, ms: nbytes / (ms * 1e-3) / 1e9
@@ -112,7 +112,7 @@ def main():
     except Exception as e:  # torch.compile needs a compiler toolchain; optional
         print(f"torch.compile unavailable: {e}".splitlines()[0])
     add(f"sum {big}", "GB/s", gbs(4 * n, timed(lambda: x.sum())[0]))
-    r = c = 1024 if args.quick else 4096
+    r = c = 512 if args.quick else 4096
     s = torch.randn(r, c, device=dev, generator=g)
     add(f"softmax {r}×{c} rows", "GB/s", gbs(8 * r * c, timed(lambda: torch.softmax(s, -1))[0]))
 

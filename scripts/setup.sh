@@ -42,8 +42,16 @@ if [ "$node_major" -lt 20 ]; then
   exit 1
 fi
 
-# npm packages (TypeScript, Playwright's driver, Dawn for Node, binaryen's wasm-opt, Vite).
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# npm packages (TypeScript, Prettier, Playwright's driver, Dawn for Node, Vite).
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] ||
+  [ package.json -nt node_modules/.package-lock.json ]; then
   say "npm ci"
-  npm ci --no-audit --no-fund --loglevel=error
+  # NOTE: a registry that lacks some platform builds of an optional dependency (a mirror missing
+  # @rollup/rollup-android-* at rollup's version, as here) yields a lock file without them, which
+  # `npm ci` then refuses as out of sync; `npm install` installs the same versions from the lock.
+  if ! npm ci --no-audit --no-fund --loglevel=error 2>/tmp/webtorch-npm-ci.log; then
+    grep -q EUSAGE /tmp/webtorch-npm-ci.log || { cat /tmp/webtorch-npm-ci.log >&2; exit 1; }
+    say "npm ci refused the lock file (optional packages the registry lacks); npm install"
+    npm install --no-audit --no-fund --loglevel=error
+  fi
 fi

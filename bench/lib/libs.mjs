@@ -45,13 +45,24 @@ export function webtorchLib(torch, core, variant) {
         }
         return x;
       };
+      // NOTE: sync_device does not compute pending (lazily fused) tensors, so the last op of an
+      // elementwise workload runs as a "bypass" (min_size above its size): it is dispatched at
+      // once. For the 6-op chain that makes two kernels (the first five fused, then relu).
+      const now = (f) => {
+        torch.webgpu.set_fusion_min_size(2 ** 31 - 1);
+        try {
+          return f();
+        } finally {
+          torch.webgpu.set_fusion_min_size(1024);
+        }
+      };
       const ops = {
         matmul: () => A.matmul(B),
-        add: () => A.add(B),
-        gelu: () => torch.gelu(A),
+        add: () => now(() => A.add(B)),
+        gelu: () => now(() => torch.gelu(A)),
         chain6: () => {
           const t1 = A.mul(B);
-          const fs = [(x) => x.add(A), (x) => x.tanh(), (x) => x.mul(0.5), (x) => x.add(-0.25), (x) => x.relu()];
+          const fs = [(x) => x.add(A), (x) => x.tanh(), (x) => x.mul(0.5), (x) => x.add(-0.25), (x) => now(() => x.relu())];
           let x = t1;
           for (const f of fs) {
             const y = f(x);
@@ -98,7 +109,11 @@ export function webtorchLib(torch, core, variant) {
 export function tfjsLib(tf) {
   const wait = async (hs) => {
     const be = tf.backend();
-    be.submitQueue?.();
+    // tfjs keeps a compute pass open and submits every 15 dispatches; end and submit the rest.
+    if (be.commandEncoder) {
+      be.endComputePassEncoder();
+      be.submitQueue();
+    }
     await be.queue.onSubmittedWorkDone();
     for (const h of hs) h?.dispose?.();
   };

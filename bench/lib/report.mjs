@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const lowerIsBetter = (unit) => unit.startsWith("µs") || unit === "ms";
-const fmt = (v) => (v == null ? "–" : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const fmt = (v) => (v == null ? "–" : v >= 100 ? v.toFixed(0) : v.toPrecision(3));
 
 export function writeReport(dir) {
   const load = (f) => (existsSync(path.join(dir, f)) ? JSON.parse(readFileSync(path.join(dir, f), "utf8")) : null);

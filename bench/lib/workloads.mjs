@@ -37,7 +37,7 @@ function matmulRef(M, N, K, a, b) {
 /** Every workload; `quick` (SwiftShader) keeps the sizes a CPU renderer finishes in minutes. */
 export function workloads({ quick }) {
   const list = [];
-  const squares = quick ? [256, 512, 1024] : [256, 512, 1024, 2048, 4096];
+  const squares = quick ? [128, 256] : [256, 512, 1024, 2048, 4096];
   const shapes = squares.map((n) => [n, n, n]);
   if (!quick) shapes.push([8192, 3072, 768], [8192, 768, 3072]);
   for (const [M, N, K] of shapes) {
@@ -49,13 +49,13 @@ export function workloads({ quick }) {
       inputs: [{ data: a, shape: [M, K] }, { data: b, shape: [K, N] }],
       ref: matmulRef(M, N, K, a, b),
       tol: 2e-5 * Math.sqrt(K),
-      unit: "TFLOP/s",
-      figure: (ms) => (2 * M * N * K) / (ms * 1e-3) / 1e12,
+      unit: quick ? "GFLOP/s" : "TFLOP/s",
+      figure: (ms) => (2 * M * N * K) / (ms * 1e-3) / (quick ? 1e9 : 1e12),
     });
   }
-  const n = quick ? 1 << 22 : 1 << 24;
+  const n = quick ? 1 << 20 : 1 << 24;
   const x = randn(n, 3), y = randn(n, 4);
-  const big = quick ? "4M" : "16M";
+  const big = quick ? "1M" : "16M";
   const gbs = (bytes) => (ms) => bytes / (ms * 1e-3) / 1e9;
   list.push(
     { name: `add ${big}`, kind: "add", inputs: [{ data: x, shape: [n] }, { data: y, shape: [n] }],
@@ -69,7 +69,7 @@ export function workloads({ quick }) {
       ref: () => x.reduce((s, v) => s + v, 0), scalar: true, tol: 1e-4 * Math.sqrt(n), absTol: true,
       unit: "GB/s", figure: gbs(4 * n) },
   );
-  const R = quick ? 1024 : 4096, C = quick ? 1024 : 4096;
+  const R = quick ? 512 : 4096, C = quick ? 512 : 4096;
   const s = randn(R * C, 5);
   list.push({
     name: `softmax ${R}×${C} rows`, kind: "softmax", inputs: [{ data: s, shape: [R, C] }],

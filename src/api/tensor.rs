@@ -9,6 +9,8 @@ use super::{js, JsResult, LIVE_HANDLES};
 
 #[path = "kernels.rs"]
 mod kernels;
+#[path = "conv.rs"]
+mod conv;
 use crate::autograd::{self, ops as ag};
 use crate::backend::Device;
 use crate::dtype::{DType, ScalarKind};

@@ -4,8 +4,10 @@
 //! passes fuse like forward ones and can themselves be differentiated (double backward).
 //! `backward`/`grad` run the graph in topological order, one call across the wasm boundary.
 
+pub mod conv;
 pub mod kernels;
 pub mod ops;
+pub mod pool;
 mod rules;
 
 use std::cell::{Cell, RefCell};

@@ -2,6 +2,7 @@
 //! `elementwise.rs`, `reduce.rs`, `linalg.rs`, `view.rs`; creation and reads live here.
 
 mod conditional;
+pub mod conv;
 mod elementwise;
 pub mod fusion;
 mod indexing;

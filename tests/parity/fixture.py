@@ -13,6 +13,7 @@ import operator
 import numpy as np
 import torch
 
+from fixture_conv import CONV_OPS, CONV_TOL, call_conv
 from fixture_kernels import KERNEL_OPS, KERNEL_TOL, call_kernel
 
 DTYPES = {
@@ -103,6 +104,7 @@ TOL = {
 }
 
 TOL.update(KERNEL_TOL)
+TOL.update(CONV_TOL)
 
 
 def T(data, dtype="float32", shape=None, view=None):
@@ -172,7 +174,8 @@ def dec(x):
     if isinstance(x, dict):
         return {k: v if k == "dtype" else dec(v) for k, v in x.items()}
     if isinstance(x, str):
-        return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}[x]
+        # Other strings are names (`padding="same"`, `mode="reflect"`).
+        return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}.get(x, x)
     return x
 
 
@@ -215,6 +218,8 @@ def call(op, inputs, args):
         return torch.full(a["shape"], a["fill_value"], **kw)
     if op == "arange":
         return torch.arange(*[a[k] for k in ("start", "end", "step") if k in a], **kw)
+    if op in CONV_OPS:
+        return call_conv(op, inputs, a)
     if op in KERNEL_OPS:
         return call_kernel(op, inputs, a)
     x = inputs[0]

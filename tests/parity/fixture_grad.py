@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from fixture import _enc_elem, build_input, call, dec
+from fixture_conv import CONV_MAX_GRAD_ELEMENTS, CONV_OPS
 
 # Gradient tolerances, |got - want| <= atol + rtol * |want|. 1e-6 where every gradient element is
 # the upstream itself, a 0/±1 mask or a small multiple of it, a sum of a few such terms (expand,
@@ -101,7 +102,8 @@ def add_grad(case):
         return "no float input"
     if not out["data"] or any(not s["data"] for s in specs):
         return "empty"
-    if sum(len(s["data"]) for s in specs) > MAX_GRAD_ELEMENTS or case["name"].split("/")[-1] in NO_GRAD_NAMES:
+    limit = CONV_MAX_GRAD_ELEMENTS if case["op"] in CONV_OPS else MAX_GRAD_ELEMENTS
+    if sum(len(s["data"]) for s in specs) > limit or case["name"].split("/")[-1] in NO_GRAD_NAMES:
         return "too big"
     if not _finite(out["data"]) or not all(_finite(s.get("data", [s.get("scalar")])) for s in case["inputs"]):
         return "non-finite"

@@ -8,7 +8,7 @@ import numpy as np
 from fixture import T
 
 FAMILIES = ["creation", "arith", "unary", "compare", "reduce", "matmul", "views", "cast",
-            "unary_math", "rounding", "activations", "binary_math", "logical", "reduce_more", "nn", "conditional", "indexing"]
+            "unary_math", "rounding", "activations", "binary_math", "logical", "reduce_more", "nn", "conditional", "indexing", "conv"]
 
 NAN, INF = math.nan, math.inf
 

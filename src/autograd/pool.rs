@@ -1,0 +1,293 @@
+//! Pooling and batch normalization, composed of differentiable ops (so their gradients come from
+//! the pieces' rules): max pooling is `max(dim)` over the windows of the `-inf`-padded input
+//! (the gradient goes to the first maximum, as PyTorch's), average pooling a window sum over a
+//! host-computed divisor (count_include_pad, ceil_mode and divisor_override decide it), adaptive
+//! average pooling one averaging matmul per spatial dim, batch_norm mean/var arithmetic with the
+//! running statistics updated in place.
+
+use super::conv::{pad, windows};
+use super::kernels as agk;
+use super::ops as o;
+use crate::dtype::{DType, ScalarKind};
+use crate::error::Result;
+use crate::ops::Op;
+use crate::shape::fmt_shape;
+use crate::tensor::conv::expand_arg;
+use crate::tensor::Tensor;
+use crate::{bail, err};
+
+/// The geometry of one pooling call, per spatial dim.
+struct Pool {
+    kernel: Vec<usize>,
+    stride: Vec<usize>,
+    pad: Vec<usize>,
+    dilation: Vec<usize>,
+    out: Vec<usize>,
+    /// Extra right padding that ceil_mode's last window needs.
+    extra: Vec<usize>,
+}
+
+fn x_join(v: &[usize]) -> String {
+    v.iter().map(|s| s.to_string()).collect::<Vec<_>>().join("x")
+}
+
+/// PyTorch's `pooling_output_shape` and the checks of `pool2d_shape_check`.
+fn geometry(
+    x: &Tensor,
+    kernel: &[i64],
+    stride: &[i64],
+    padding: &[i64],
+    dilation: &[i64],
+    ceil_mode: bool,
+) -> Result<Pool> {
+    let k = kernel.len();
+    let kernel = expand_arg("kernel_size", kernel, k)?;
+    let stride = if stride.is_empty() { kernel.clone() } else { expand_arg("stride", stride, k)? };
+    let padding = expand_arg("padding", padding, k)?;
+    let dilation = expand_arg("dilation", dilation, k)?;
+    if stride.contains(&0) {
+        bail!(Torch, "stride should not be zero");
+    }
+    if kernel.iter().chain(&stride).chain(&dilation).any(|&v| v <= 0) || padding.iter().any(|&p| p < 0) {
+        bail!(Torch, "kernel size, stride and dilation should be greater than zero, and padding non-negative");
+    }
+    for i in 0..k {
+        if padding[i] > (dilation[i] * (kernel[i] - 1) + 1) / 2 {
+            bail!(
+                Torch,
+                "pad should be at most half of effective kernel size, but got pad={}, kernel_size={} and dilation={}",
+                padding[i],
+                kernel[i],
+                dilation[i]
+            );
+        }
+    }
+    let u = |v: &[i64]| v.iter().map(|&s| s as usize).collect::<Vec<usize>>();
+    let (kernel, stride, pad, dilation) = (u(&kernel), u(&stride), u(&padding), u(&dilation));
+    let spatial = &x.shape()[x.ndim() - k..];
+    let (mut out, mut extra) = (vec![], vec![]);
+    for i in 0..k {
+        let (s, eff) = (spatial[i] as i64, (dilation[i] * (kernel[i] - 1) + 1) as i64);
+        let (st, p) = (stride[i] as i64, pad[i] as i64);
+        let num = s + 2 * p - eff + if ceil_mode { st - 1 } else { 0 };
+        let mut n = if num < 0 { 0 } else { num / st + 1 };
+        if ceil_mode && n > 0 && (n - 1) * st >= s + p {
+            n -= 1;
+        }
+        out.push(n.max(0) as usize);
+        extra.push(((n - 1) * st + eff - (s + 2 * p)).max(0) as usize);
+    }
+    if out.contains(&0) {
+        let c = x.shape()[x.ndim() - k - 1];
+        bail!(
+            Torch,
+            "Given input size: ({c}x{}). Calculated output size: ({c}x{}). Output size is too small",
+            x_join(spatial),
+            x_join(&out)
+        );
+    }
+    Ok(Pool { kernel, stride, pad, dilation, out, extra })
+}
+
+/// Checks the rank (`k + 1` or `k + 2` dims, non-empty) and dtype of a pooling input.
+fn check_input(name: &str, x: &Tensor, k: usize) -> Result<()> {
+    if (x.ndim() != k + 1 && x.ndim() != k + 2) || x.numel() == 0 {
+        if k == 2 {
+            bail!(Torch, "non-empty {}D or {}D (batch mode) tensor expected for input", k + 1, k + 2);
+        }
+        bail!(
+            Torch,
+            "{name}: Expected {}D or {}D (batch mode) tensor with optional 0 dim batch size for input, but got:{}",
+            k + 1,
+            k + 2,
+            fmt_shape(x.shape())
+        );
+    }
+    if !x.dtype.is_float() {
+        bail!(DType, "\"{name}\" not implemented for '{}'", x.dtype.scalar_name());
+    }
+    Ok(())
+}
+
+/// The windows of `x` padded with `value`: `[*lead, *out, prod(kernel)]`.
+fn pooled_windows(x: &Tensor, p: &Pool, value: f64) -> Result<Tensor> {
+    let spec: Vec<(i64, i64, usize)> =
+        (0..p.kernel.len()).map(|i| (p.pad[i] as i64, (p.pad[i] + p.extra[i]) as i64, 0)).collect();
+    let w = windows(&pad(x, &spec, value)?, &p.kernel, &p.stride, &p.dilation)?;
+    let mut shape: Vec<i64> = w.shape()[..x.ndim()].iter().map(|&s| s as i64).collect();
+    shape.push(-1);
+    o::reshape(&w, &shape)
+}
+
+/// `F.max_pool{k}d(x, kernel_size, stride, padding, dilation, ceil_mode)`; `stride` empty: the
+/// kernel size. `kernel.len()` is `k`.
+pub fn max_pool(
+    x: &Tensor,
+    kernel: &[i64],
+    stride: &[i64],
+    padding: &[i64],
+    dilation: &[i64],
+    ceil_mode: bool,
+) -> Result<Tensor> {
+    let k = kernel.len();
+    check_input(&format!("max_pool{k}d"), x, k)?;
+    let p = geometry(x, kernel, stride, padding, dilation, ceil_mode)?;
+    let w = pooled_windows(x, &p, f64::NEG_INFINITY)?;
+    Ok(agk::extreme_dim(&w, -1, false, true)?.0)
+}
+
+/// `F.avg_pool{k}d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+/// divisor_override)`.
+pub fn avg_pool(
+    x: &Tensor,
+    kernel: &[i64],
+    stride: &[i64],
+    padding: &[i64],
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: Option<i64>,
+) -> Result<Tensor> {
+    let k = kernel.len();
+    check_input(&format!("avg_pool{k}d"), x, k)?;
+    if divisor_override == Some(0) {
+        bail!(Torch, "divisor must be not zero");
+    }
+    let p = geometry(x, kernel, stride, padding, &[1], ceil_mode)?;
+    let sums = o::sum(&pooled_windows(x, &p, 0.0)?, &[-1], false)?;
+    if let Some(d) = divisor_override {
+        return o::scale(&sums, 1.0 / d as f64);
+    }
+    // Each window's divisor, as PyTorch's kernels count it: the window clipped to the padded
+    // input (ceil_mode's overhang never counts), and to the input itself without count_include_pad.
+    let spatial = &x.shape()[x.ndim() - k..];
+    let mut div = vec![1.0f64];
+    for i in 0..k {
+        let (s, pd) = (spatial[i] as i64, p.pad[i] as i64);
+        let counts: Vec<f64> = (0..p.out[i] as i64)
+            .map(|o_| {
+                let start = o_ * p.stride[i] as i64 - pd;
+                let end = (start + p.kernel[i] as i64).min(s + pd);
+                if count_include_pad {
+                    (end - start) as f64
+                } else {
+                    (end.min(s) - start.max(0)) as f64
+                }
+            })
+            .collect();
+        div = div.iter().flat_map(|&a| counts.iter().map(move |&b| a * b)).collect();
+    }
+    let divisor = Tensor::from_f64(&div, &p.out, DType::Float32, x.device())?;
+    o::div(&sums, &divisor)
+}
+
+/// The `[out, size]` matrix averaging PyTorch's adaptive windows `[⌊i·size/out⌋, ⌈(i+1)·size/out⌉)`.
+fn averaging(size: usize, out: usize, like: &Tensor) -> Result<Tensor> {
+    let mut m = vec![0.0; out * size];
+    for i in 0..out {
+        let (a, b) = (i * size / out, ((i + 1) * size).div_ceil(out));
+        for j in a..b {
+            m[i * size + j] = 1.0 / (b - a) as f64;
+        }
+    }
+    Tensor::from_f64(&m, &[out, size], DType::Float32, like.device())
+}
+
+/// `F.adaptive_avg_pool{k}d(x, output_size)`: one matmul per spatial dim with an averaging
+/// matrix (exact window sums are within a rounding of these products; the matmul is the fastest
+/// kernel there is, and its gradient is another matmul).
+pub fn adaptive_avg_pool(x: &Tensor, output_size: &[i64]) -> Result<Tensor> {
+    let k = output_size.len();
+    if (x.ndim() != k + 1 && x.ndim() != k + 2) || x.shape()[x.ndim() - k..].contains(&0) {
+        bail!(Torch, "adaptive_avg_pool{k}d(): Expected {}D or {}D tensor, but got {}", k + 1, k + 2, fmt_shape(x.shape()));
+    }
+    if !x.dtype.is_float() {
+        bail!(DType, "\"adaptive_avg_pool{k}d\" not implemented for '{}'", x.dtype.scalar_name());
+    }
+    if output_size.iter().any(|&s| s < 0) {
+        bail!(Torch, "adaptive_avg_pool{k}d: elements of output_size must be greater than or equal to 0 but received {output_size:?}");
+    }
+    let n = x.ndim();
+    let mut y = x.clone();
+    for i in 0..k {
+        let d = (n - k + i) as i64;
+        let a = averaging(x.shape()[d as usize], output_size[i] as usize, x)?;
+        // Move dim d last, contract it with aᵀ, move it back.
+        let moved = o::transpose(&y, d, -1)?;
+        y = o::transpose(&o::matmul(&moved, &o::t(&a)?)?, d, -1)?;
+    }
+    Ok(y)
+}
+
+/// `F.batch_norm(x, running_mean, running_var, weight, bias, training, momentum, eps)` over the
+/// channel dim 1. Training: batch statistics (biased variance), and running statistics updated in
+/// place with `momentum` (the unbiased variance, as PyTorch); eval: the running statistics.
+#[allow(clippy::too_many_arguments)]
+pub fn batch_norm(
+    x: &Tensor,
+    running_mean: Option<&Tensor>,
+    running_var: Option<&Tensor>,
+    weight: Option<&Tensor>,
+    bias: Option<&Tensor>,
+    training: bool,
+    momentum: f64,
+    eps: f64,
+) -> Result<Tensor> {
+    if x.ndim() < 2 {
+        bail!(Shape, "batch_norm: expected a 2D or higher input (got {}D)", x.ndim());
+    }
+    if !x.dtype.is_float() {
+        bail!(DType, "\"batch_norm\" not implemented for '{}'", x.dtype.scalar_name());
+    }
+    let c = x.shape()[1];
+    for (name, t) in [("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)] {
+        if let Some(t) = t {
+            if t.numel() != c {
+                bail!(Torch, "{name} should contain {c} elements not {}", t.numel());
+            }
+        }
+    }
+    let count = x.numel() / c.max(1);
+    if training && count <= 1 {
+        bail!(
+            Torch,
+            "Expected more than 1 value per channel when training, got input size torch.Size({})",
+            fmt_shape(x.shape())
+        );
+    }
+    let dims: Vec<i64> = (0..x.ndim() as i64).filter(|&d| d != 1).collect();
+    let mut bshape = vec![1i64; x.ndim()];
+    bshape[1] = c as i64;
+    let (mean, var) = if training || running_mean.is_none() || running_var.is_none() {
+        let mean = o::mean(x, &dims, true)?;
+        let var = agk::var(x, &dims, 0.0, true)?;
+        if training {
+            let f = ScalarKind::Float;
+            super::with_grad_mode(false, || -> Result<()> {
+                if let Some(rm) = running_mean {
+                    let new = o::add(&o::scale(rm, 1.0 - momentum)?, &o::scale(&mean.detach().reshape(&[-1])?, momentum)?)?;
+                    rm.assign_(&new.reshape(&rm.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?)?;
+                }
+                if let Some(rv) = running_var {
+                    let unbiased = o::binary_scalar(&var.detach().reshape(&[-1])?, Op::Mul, count as f64 / (count - 1) as f64, false, f)?;
+                    let new = o::add(&o::scale(rv, 1.0 - momentum)?, &o::scale(&unbiased, momentum)?)?;
+                    rv.assign_(&new.reshape(&rv.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?)?;
+                }
+                Ok(())
+            })?;
+        }
+        (mean, var)
+    } else {
+        let rm = running_mean.ok_or_else(|| err!(Torch, "running_mean is required"))?;
+        let rv = running_var.ok_or_else(|| err!(Torch, "running_var is required"))?;
+        (o::reshape(rm, &bshape)?, o::reshape(rv, &bshape)?)
+    };
+    let rstd = o::unary(&o::add_scalar(&var, eps)?, Op::Rsqrt)?;
+    let mut y = o::mul(&o::sub(x, &mean)?, &rstd)?;
+    if let Some(w) = weight {
+        y = o::mul(&y, &o::reshape(w, &bshape)?)?;
+    }
+    if let Some(b) = bias {
+        y = o::add(&y, &o::reshape(b, &bshape)?)?;
+    }
+    Ok(y)
+}

@@ -1,0 +1,271 @@
+//! Convolution and its building blocks, with PyTorch's argument checks and error messages:
+//! `pad_interior` (constant padding with XLA-style interior padding and cropping), `windows`
+//! (sliding windows as a strided view: im2col without a copy) and `convolution` (N-d, groups,
+//! asymmetric padding).
+//!
+//! NOTE: no convolution kernel of its own yet. A convolution is the windows view copied into
+//! `[N, G, Cg·k, L]` columns by the elementwise copy kernel (which reads any strides: a gather
+//! with no index buffer) and one batched call of the tiled matmul, `[G, Og, Cg·k] @ columns`.
+//! That gives every geometry (stride, dilation, groups, 1-d/2-d/3-d) the matmul's speed at the
+//! cost of the `k`-times larger column buffer; an implicit-GEMM WGSL kernel would avoid that
+//! buffer and is the next step once profiles show the copy matters.
+
+use super::Tensor;
+use crate::bail;
+use crate::error::Result;
+use crate::ops::Op;
+use crate::shape::fmt_shape;
+
+/// The geometry of a convolution over the trailing spatial dims, one entry per spatial dim.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConvArgs {
+    pub stride: Vec<usize>,
+    pub pad_lo: Vec<usize>,
+    pub pad_hi: Vec<usize>,
+    pub dilation: Vec<usize>,
+    pub groups: usize,
+}
+
+/// `padding=` of `F.conv*d`: sizes, `'same'` or `'valid'`.
+#[derive(Clone, Debug)]
+pub enum Padding {
+    Explicit(Vec<i64>),
+    Same,
+    Valid,
+}
+
+/// A scalar or per-dim argument expanded to `k` entries, with PyTorch's length message.
+pub fn expand_arg(name: &str, v: &[i64], k: usize) -> Result<Vec<i64>> {
+    match v.len() {
+        1 => Ok(vec![v[0]; k]),
+        n if n == k => Ok(v.to_vec()),
+        _ => bail!(
+            Torch,
+            "expected {name} to be a single integer value or a list of {k} values to match the convolution dimensions, but got {name}={v:?}"
+        ),
+    }
+}
+
+fn x_join(v: &[usize]) -> String {
+    v.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" x ")
+}
+
+/// Output size of one spatial dim: `(size + lo + hi - dilation·(k-1) - 1) / stride + 1`.
+pub fn out_size(size: usize, lo: usize, hi: usize, k: usize, stride: usize, dilation: usize) -> usize {
+    (size + lo + hi - dilation * (k - 1) - 1) / stride + 1
+}
+
+impl ConvArgs {
+    /// Checks `F.conv{k}d(x, w, bias, stride, padding, dilation, groups)` (x batched: `[N, C, *S]`)
+    /// in PyTorch's order and words; returns the geometry.
+    pub fn check(
+        x: &Tensor,
+        w: &Tensor,
+        bias: Option<&Tensor>,
+        stride: &[i64],
+        padding: &Padding,
+        dilation: &[i64],
+        groups: i64,
+        transposed: bool,
+    ) -> Result<ConvArgs> {
+        let k = w.ndim().saturating_sub(2).max(1);
+        let stride = expand_arg("stride", stride, k)?;
+        let dilation = expand_arg("dilation", dilation, k)?;
+        let ks: Vec<usize> = w.shape().iter().skip(2).copied().collect();
+        let (lo, hi) = match padding {
+            Padding::Valid => (vec![0; k], vec![0; k]),
+            Padding::Explicit(p) => {
+                let p = expand_arg("padding", p, k)?;
+                if p.iter().any(|&v| v < 0) {
+                    bail!(Torch, "negative padding is not supported");
+                }
+                let p: Vec<usize> = p.iter().map(|&v| v as usize).collect();
+                (p.clone(), p)
+            }
+            Padding::Same => {
+                if stride.iter().any(|&s| s != 1) {
+                    bail!(Torch, "padding='same' is not supported for strided convolutions");
+                }
+                // PyTorch puts the odd element of the total padding on the right.
+                let total: Vec<usize> =
+                    ks.iter().zip(&dilation).map(|(&kk, &d)| (d.max(0) as usize) * kk.saturating_sub(1)).collect();
+                (total.iter().map(|t| t / 2).collect(), total.iter().map(|t| t - t / 2).collect())
+            }
+        };
+        if stride.iter().any(|&s| s <= 0) {
+            bail!(Torch, "non-positive stride is not supported");
+        }
+        if dilation.iter().any(|&d| d <= 0) {
+            bail!(Torch, "dilation should be greater than zero, but got {dilation:?}");
+        }
+        if groups <= 0 {
+            bail!(Torch, "non-positive groups is not supported");
+        }
+        if w.ndim() != x.ndim() {
+            bail!(
+                Shape,
+                "Expected {}-dimensional input for {}-dimensional weight {}, but got {}-dimensional input of size {} instead",
+                w.ndim(),
+                w.ndim(),
+                fmt_shape(w.shape()),
+                x.ndim(),
+                fmt_shape(x.shape())
+            );
+        }
+        let g = groups as usize;
+        let ws = w.shape();
+        if ws[0] % g != 0 {
+            bail!(
+                Shape,
+                "Given groups={g}, expected weight to be divisible by {g} at dimension 0, but got weight of size [{}] instead",
+                fmt_shape(ws)
+            );
+        }
+        let (c_expected, label) = if transposed { (ws[0], "transposed=1") } else { (ws[1] * g, "") };
+        if x.shape()[1] != c_expected {
+            let head = if transposed { label.to_string() } else { format!("groups={g}") };
+            bail!(
+                Shape,
+                "Given {head}, weight of size {}, expected input{} to have {c_expected} channels, but got {} channels instead",
+                fmt_shape(ws),
+                fmt_shape(x.shape()),
+                x.shape()[1]
+            );
+        }
+        let stride: Vec<usize> = stride.iter().map(|&s| s as usize).collect();
+        let dilation: Vec<usize> = dilation.iter().map(|&d| d as usize).collect();
+        if !transposed {
+            let padded: Vec<usize> = (0..k).map(|i| x.shape()[2 + i] + lo[i] + hi[i]).collect();
+            let eff: Vec<usize> = (0..k).map(|i| dilation[i] * (ks[i] - 1) + 1).collect();
+            if padded.iter().zip(&eff).any(|(p, e)| e > p) {
+                bail!(
+                    Shape,
+                    "Calculated padded input size per channel: ({}). Kernel size: ({}). Kernel size can't be greater than actual input size",
+                    x_join(&padded),
+                    x_join(&eff)
+                );
+            }
+        }
+        let out_channels = if transposed { ws[1] * g } else { ws[0] };
+        if let Some(b) = bias {
+            if b.ndim() != 1 || b.shape()[0] != out_channels {
+                bail!(
+                    Shape,
+                    "Given weight of size {}, expected bias to be 1-dimensional with {out_channels} elements, but got bias of size {} instead",
+                    fmt_shape(ws),
+                    fmt_shape(b.shape())
+                );
+            }
+        }
+        Ok(ConvArgs { stride, pad_lo: lo, pad_hi: hi, dilation, groups: g })
+    }
+}
+
+impl Tensor {
+    /// Constant padding of the trailing `spec.len()` dims, each `(lo, hi, interior)`: `interior`
+    /// copies of `value` between neighbouring elements, then `lo`/`hi` before/after (negative
+    /// ones crop). Zero-insertion for transposed convolutions and `F.pad(mode='constant')`.
+    pub fn pad_interior(&self, spec: &[(i64, i64, usize)], value: f64) -> Result<Tensor> {
+        let n = self.ndim();
+        if spec.len() > n {
+            bail!(Torch, "Padding length too large");
+        }
+        if spec.iter().all(|&(lo, hi, i)| lo == 0 && hi == 0 && i == 0) {
+            return Ok(self.clone());
+        }
+        let mut full = self.shape().to_vec();
+        let mut lens = vec![];
+        for (i, &(lo, hi, int)) in spec.iter().enumerate() {
+            let d = n - spec.len() + i;
+            let s = self.shape()[d] as i64;
+            let dil = if s == 0 { 0 } else { (s - 1) * (int as i64 + 1) + 1 };
+            let len = lo + dil + hi;
+            if len < 0 {
+                bail!(
+                    Torch,
+                    "The input size {s}, plus negative padding {lo} and {hi} resulted in a negative output size, which is invalid. Check dimension {d} of your input."
+                );
+            }
+            full[d] = (lo.max(0) + dil + hi.max(0)) as usize;
+            lens.push(len);
+        }
+        let out = Tensor::full(&full, value, self.dtype, self.device())?;
+        let mut slot = out.clone();
+        for (i, &(lo, _, int)) in spec.iter().enumerate() {
+            let d = (n - spec.len() + i) as i64;
+            let s = self.shape()[d as usize] as i64;
+            slot = slot.slice(d, Some(lo.max(0)), None, int as i64 + 1)?.narrow(d, 0, s)?;
+        }
+        if self.numel() > 0 {
+            slot.assign_(self)?;
+        }
+        let mut r = out;
+        for (i, &(lo, _, _)) in spec.iter().enumerate() {
+            let d = (n - spec.len() + i) as i64;
+            r = r.narrow(d, (-lo).max(0), lens[i])?;
+        }
+        Ok(r)
+    }
+
+    /// Sliding windows over the trailing `kernel.len()` dims, as a view (no copy):
+    /// `[*lead, *S] → [*lead, *out, *kernel]`, window `o` element `j` at `o·stride + j·dilation`.
+    pub fn windows(&self, kernel: &[usize], stride: &[usize], dilation: &[usize]) -> Result<Tensor> {
+        let (n, k) = (self.ndim(), kernel.len());
+        let mut l = self.layout.clone();
+        let mut ks = vec![];
+        for i in 0..k {
+            let d = n - k + i;
+            let (s, st) = (self.shape()[d], self.layout.strides[d]);
+            let eff = dilation[i] * (kernel[i] - 1) + 1;
+            if eff > s {
+                bail!(Shape, "window of {eff} is larger than the size {s} of dimension {d}");
+            }
+            l.shape[d] = (s - eff) / stride[i] + 1;
+            l.strides[d] = st * stride[i];
+            ks.push(st * dilation[i]);
+        }
+        l.shape.extend_from_slice(kernel);
+        l.strides.extend(ks);
+        Ok(self.with_layout(l))
+    }
+
+    /// `F.conv{k}d` on a batched input `[N, C, *S]` with weight `[O, C/groups, *kernel]` and an
+    /// optional bias `[O]` (checked by `ConvArgs::check`): im2col columns and one batched matmul.
+    pub fn convolution(&self, w: &Tensor, bias: Option<&Tensor>, a: &ConvArgs) -> Result<Tensor> {
+        super::elementwise::check_same_device(self, w)?;
+        if self.dtype != w.dtype {
+            bail!(DType, "expected scalar type {} but found {}", self.dtype.scalar_name(), w.dtype.scalar_name());
+        }
+        if !self.dtype.is_float() {
+            bail!(DType, "\"conv\" not implemented for '{}'", self.dtype.scalar_name());
+        }
+        let k = w.ndim() - 2;
+        let (n, c, o, g) = (self.shape()[0], self.shape()[1], w.shape()[0], a.groups);
+        let (cg, og) = (c / g, o / g);
+        let kernel: Vec<usize> = w.shape()[2..].to_vec();
+        let spec: Vec<(i64, i64, usize)> = (0..k).map(|i| (a.pad_lo[i] as i64, a.pad_hi[i] as i64, 0)).collect();
+        let xp = self.pad_interior(&spec, 0.0)?;
+        let win = xp.windows(&kernel, &a.stride, &a.dilation)?; // [N, C, *out, *kernel]
+        let out: Vec<usize> = win.shape()[2..2 + k].to_vec();
+        let (kk, ll): (usize, usize) = (kernel.iter().product(), out.iter().product());
+        let mut split: Vec<i64> = vec![n as i64, g as i64, cg as i64];
+        split.extend(out.iter().chain(&kernel).map(|&s| s as i64));
+        // [N, G, Cg, *out, *kernel] → [N, G, Cg, *kernel, *out] → columns [N, G, Cg·k, L].
+        let mut perm: Vec<i64> = vec![0, 1, 2];
+        perm.extend((0..k as i64).map(|i| 3 + k as i64 + i));
+        perm.extend((0..k as i64).map(|i| 3 + i));
+        let cols = win.reshape(&split)?.permute(&perm)?.reshape(&[n as i64, g as i64, (cg * kk) as i64, ll as i64])?;
+        let wm = w.reshape(&[g as i64, og as i64, (cg * kk) as i64])?;
+        let mut shape: Vec<i64> = vec![n as i64, o as i64];
+        shape.extend(out.iter().map(|&s| s as i64));
+        let y = wm.matmul(&cols)?.reshape(&shape)?;
+        match bias {
+            None => Ok(y),
+            Some(b) => {
+                let mut bs = vec![o as i64];
+                bs.extend(std::iter::repeat_n(1, k));
+                y.binary(Op::Add, &b.reshape(&bs)?)
+            }
+        }
+    }
+}
