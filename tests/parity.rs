@@ -5,6 +5,8 @@
 //! (`tests/parity/run.mjs`) replays the same files through the TS API in Node and Chromium.
 
 mod common;
+#[path = "parity/conv.rs"]
+mod conv;
 #[path = "parity/kernels.rs"]
 mod kernels;
 
@@ -255,6 +257,7 @@ fn check_grad(case: &Value, dev: Device) -> Option<String> {
     let mut leaves = vec![];
     // Tuple results (max/min along a dim): the gradient flows from result 0, the values.
     let forward = kernels::run_with(case, dev, Some(&mut leaves))
+        .or_else(|| conv::run_with(case, dev, Some(&mut leaves)))
         .map(|r| r.map(|mut v| v.swap_remove(0)))
         .unwrap_or_else(|| run_case(case, dev, Some(&mut leaves)));
     let out = match forward {
@@ -323,7 +326,9 @@ fn pytorch_parity_on_every_native_backend() {
             if case["name"] == "tensor/ragged" {
                 continue;
             }
-            let got = kernels::run(case, dev).unwrap_or_else(|| run_case(case, dev, None).map(|t| vec![t]));
+            let got = kernels::run(case, dev)
+                .or_else(|| conv::run(case, dev))
+                .unwrap_or_else(|| run_case(case, dev, None).map(|t| vec![t]));
             let res = check(case, got).or_else(|| check_grad(case, dev));
             let cell = table.entry(case["op"].as_str().unwrap().to_string()).or_default().entry(column).or_default();
             cell.1 += 1;

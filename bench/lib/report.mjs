@@ -67,7 +67,9 @@ export function writeReport(dir) {
     lines.push("", "Errors:", "");
     for (const e of errors) lines.push(`- ${e.lib}, ${e.workload}: ${e.error}`);
   }
-  const notes = [...new Map(rows.filter((r) => r.note).map((r) => [r.workload, r.note]))];
+  const notes = [...new Map(rows.filter((r) => r.note).map((r) => [`${r.workload} (${r.lib})`, r.note]))].filter(
+    ([k, n], i, all) => all.findIndex(([k2, n2]) => n2 === n && k2.split(" (")[0] === k.split(" (")[0]) === i,
+  );
   if (notes.length) {
     lines.push("", "Notes:", "");
     for (const [w, n] of notes) lines.push(`- ${w}: ${n}`);

@@ -89,7 +89,7 @@ export function workloads({ quick }) {
       note: "x = x + 0.001, 1,000 times on 64 elements, then wait (fusing libraries may merge them)" },
     { name: "1,000 chained tiny matmuls", kind: "tiny_matmul_chain", inputs: [{ data: tiny, shape: [8, 8] }],
       unit: "µs/op", figure: (ms) => (ms * 1e3) / 1000,
-      note: "x = (x @ w) * 0.1, 1,000 times on 8×8 (one dispatch each: no fusion)" },
+      note: "x = x @ I, 1,000 times on 8×8 (one dispatch each: no fusion)" },
     { name: "tiny op + read-back", kind: "readback", inputs: [{ data: tiny, shape: [64] }],
       ref: (i) => tiny[i] + 1, tol: 1e-6, unit: "µs", figure: (ms) => ms * 1e3,
       note: "x + 1 on 64 elements, then read the result to the host" },

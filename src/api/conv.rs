@@ -74,6 +74,11 @@ impl RawTensor {
         RawTensor::timed("constant_pad_nd", || agc::pad(&self.t, &spec, value))
     }
 
+    /// `F.pad` with mode 1 = reflect, 2 = replicate, 3 = circular (`pads` as `pad_constant`).
+    pub fn pad_mode(&self, pads: &[i32], mode: u32) -> JsResult<RawTensor> {
+        RawTensor::timed("pad", || agc::pad_mode(&self.t, &dims(pads), mode))
+    }
+
     /// `F.max_pool{k}d`, k = `kernel_size.length`; `stride` empty = the kernel size.
     pub fn max_pool(
         &self,

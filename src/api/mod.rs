@@ -260,6 +260,11 @@ pub fn fusion_patterns() -> JsResult<JsValue> {
 }
 
 #[wasm_bindgen]
+pub fn reset_peak_memory_stats() {
+    each_backend(|b| b.reset_peak());
+}
+
+#[wasm_bindgen]
 pub fn empty_cache() {
     each_backend(|b| b.empty_cache());
 }

@@ -7,10 +7,10 @@ use wasm_bindgen::prelude::*;
 
 use super::{js, JsResult, LIVE_HANDLES};
 
-#[path = "kernels.rs"]
-mod kernels;
 #[path = "conv.rs"]
 mod conv;
+#[path = "kernels.rs"]
+mod kernels;
 use crate::autograd::{self, ops as ag};
 use crate::backend::Device;
 use crate::dtype::{DType, ScalarKind};

@@ -35,7 +35,8 @@ pub fn pad(x: &Tensor, spec: &[(i64, i64, usize)], value: f64) -> Result<Tensor>
     if needs_grad(&[x]) && !y.same_storage(x) {
         let (spec, shape) = (spec.to_vec(), x.shape().to_vec());
         node("ConstantPadNdBackward0", &[x], &[], &mut y, move |g| {
-            let undo: Vec<(i64, i64, usize)> = spec.iter().map(|&(lo, hi, _)| ((-lo).max(0), (-hi).max(0), 0)).collect();
+            let undo: Vec<(i64, i64, usize)> =
+                spec.iter().map(|&(lo, hi, _)| ((-lo).max(0), (-hi).max(0), 0)).collect();
             let mut t = pad(g, &undo, 0.0)?;
             for (i, &(lo, _, int)) in spec.iter().enumerate() {
                 let d = (shape.len() - spec.len() + i) as i64;
@@ -92,8 +93,8 @@ fn flip_transpose(w: &Tensor, groups: usize) -> Result<Tensor> {
     let mut merged = vec![(groups * cg) as i64, og as i64];
     merged.extend(ints(&s[2..]));
     let mut t = o::reshape(&o::transpose(&o::reshape(w, &split)?, 1, 2)?, &merged)?;
-    for d in 2..s.len() {
-        let rev: Vec<f64> = (0..s[d]).rev().map(|i| i as f64).collect();
+    for (d, &size) in s.iter().enumerate().skip(2) {
+        let rev: Vec<f64> = (0..size).rev().map(|i| i as f64).collect();
         let index = Tensor::from_f64(&rev, &[rev.len()], DType::Int64, w.device())?;
         t = agk::index_select(&t, d as i64, &index)?;
     }
@@ -138,7 +139,10 @@ fn conv_weight_grad(x: &Tensor, g: &Tensor, wshape: &[usize], a: &ConvArgs) -> R
         s
     };
     let perm: Vec<i64> = [2, 1, 0].into_iter().chain(3..3 + k as i64).collect();
-    let xt = o::reshape(&o::permute(&o::reshape(&xp, &lead(&[n, gr, c / gr], &xp))?, &perm)?, &lead(&[c / gr, gr * n], &xp))?;
+    let xt = o::reshape(
+        &o::permute(&o::reshape(&xp, &lead(&[n, gr, c / gr], &xp))?, &perm)?,
+        &lead(&[c / gr, gr * n], &xp),
+    )?;
     let perm: Vec<i64> = [1, 2, 0].into_iter().chain(3..3 + k as i64).collect();
     let gt = o::reshape(&o::permute(&o::reshape(g, &lead(&[n, gr, o_ / gr], g))?, &perm)?, &lead(&[o_, n], g))?;
     let swapped = ConvArgs {
@@ -257,15 +261,17 @@ pub fn conv_transpose_nd(
     let size: Vec<usize> = (0..k)
         .map(|i| {
             let (n, kk) = (xb.shape()[2 + i] as i64, w.shape()[2 + i] as i64);
-            let v = (n - 1) * a.stride[i] as i64 - 2 * a.pad_lo[i] as i64
-                + a.dilation[i] as i64 * (kk - 1)
-                + op[i]
-                + 1;
+            let v = (n - 1) * a.stride[i] as i64 - 2 * a.pad_lo[i] as i64 + a.dilation[i] as i64 * (kk - 1) + op[i] + 1;
             v.max(0) as usize
         })
         .collect();
     if size.contains(&0) {
-        crate::bail!(Shape, "Given input size per channel: ({}). Calculated output size per channel: ({}). Output size is too small", fmt_shape(&xb.shape()[2..]), fmt_shape(&size));
+        crate::bail!(
+            Shape,
+            "Given input size per channel: ({}). Calculated output size per channel: ({}). Output size is too small",
+            fmt_shape(&xb.shape()[2..]),
+            fmt_shape(&size)
+        );
     }
     let y = conv_input_grad(&xb, w, &a, &size)?;
     let y = match bias {
@@ -277,4 +283,46 @@ pub fn conv_transpose_nd(
         }
     };
     unbatch(y, unb)
+}
+
+/// `F.pad(x, pads, mode)` for the index modes (1 reflect, 2 replicate, 3 circular): per padded
+/// dim, an `index_select` with host-computed source positions (its gradient, a scatter_add, sums
+/// the copies back). `pads` is F.pad's list: `(lo, hi)` pairs from the last dim backwards.
+pub fn pad_mode(x: &Tensor, pads: &[i64], mode: u32) -> Result<Tensor> {
+    let mut y = x.clone();
+    for (i, p) in pads.chunks(2).enumerate() {
+        let (lo, hi) = (p[0], p.get(1).copied().unwrap_or(0));
+        let d = x.ndim() - 1 - i;
+        let n = x.shape()[d] as i64;
+        let name = ["reflect", "replicate", "circular"][(mode as usize).clamp(1, 3) - 1];
+        let limit = if mode == 1 { n - 1 } else { n };
+        if n == 0 || lo > limit.max(0) || hi > limit.max(0) || (mode != 2 && (lo.max(hi) > n || -lo.min(hi) >= n)) {
+            crate::bail!(
+                Torch,
+                "{name} padding of ({lo}, {hi}) is invalid for dimension {d} of input of size {}",
+                fmt_shape(x.shape())
+            );
+        }
+        let src: Vec<f64> = (-lo..n + hi)
+            .map(|j| match mode {
+                1 => {
+                    let j = j.abs();
+                    if j > n - 1 {
+                        2 * (n - 1) - j
+                    } else {
+                        j
+                    }
+                }
+                2 => j.clamp(0, n - 1),
+                // Circular wraps within what negative padding leaves of the dim, as PyTorch.
+                _ => {
+                    let (a, b) = ((-lo).max(0), n - (-hi).max(0));
+                    a + (j - a).rem_euclid((b - a).max(1))
+                }
+            } as f64)
+            .collect();
+        let index = Tensor::from_f64(&src, &[src.len()], DType::Int64, x.device())?;
+        y = agk::index_select(&y, d as i64, &index)?;
+    }
+    Ok(y)
 }

@@ -161,8 +161,8 @@ pub fn avg_pool(
     // input (ceil_mode's overhang never counts), and to the input itself without count_include_pad.
     let spatial = &x.shape()[x.ndim() - k..];
     let mut div = vec![1.0f64];
-    for i in 0..k {
-        let (s, pd) = (spatial[i] as i64, p.pad[i] as i64);
+    for (i, &size) in spatial.iter().enumerate() {
+        let (s, pd) = (size as i64, p.pad[i] as i64);
         let counts: Vec<f64> = (0..p.out[i] as i64)
             .map(|o_| {
                 let start = o_ * p.stride[i] as i64 - pd;
@@ -197,8 +197,31 @@ fn averaging(size: usize, out: usize, like: &Tensor) -> Result<Tensor> {
 /// kernel there is, and its gradient is another matmul).
 pub fn adaptive_avg_pool(x: &Tensor, output_size: &[i64]) -> Result<Tensor> {
     let k = output_size.len();
-    if (x.ndim() != k + 1 && x.ndim() != k + 2) || x.shape()[x.ndim() - k..].contains(&0) {
-        bail!(Torch, "adaptive_avg_pool{k}d(): Expected {}D or {}D tensor, but got {}", k + 1, k + 2, fmt_shape(x.shape()));
+    if k == 1 && !(2..=3).contains(&x.ndim()) {
+        bail!(
+            Torch,
+            "Expected 2 to 3 dimensions, but got {}-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_avg_pool1d)",
+            x.ndim()
+        );
+    }
+    if x.ndim() < k + 1 {
+        bail!(Torch, "Input dimension should be at least {}", k + 1);
+    }
+    if x.ndim() > k + 2 {
+        bail!(
+            Torch,
+            "adaptive_avg_pool{k}d(): Expected {}D or {}D tensor, but got {}",
+            k + 1,
+            k + 2,
+            fmt_shape(x.shape())
+        );
+    }
+    if let Some(d) = (x.ndim() - k - 1..x.ndim()).find(|&d| x.shape()[d] == 0) {
+        bail!(
+            Torch,
+            "adaptive_avg_pool{k}d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes {} with dimension {d} being empty",
+            fmt_shape(x.shape())
+        );
     }
     if !x.dtype.is_float() {
         bail!(DType, "\"adaptive_avg_pool{k}d\" not implemented for '{}'", x.dtype.scalar_name());
@@ -208,9 +231,9 @@ pub fn adaptive_avg_pool(x: &Tensor, output_size: &[i64]) -> Result<Tensor> {
     }
     let n = x.ndim();
     let mut y = x.clone();
-    for i in 0..k {
+    for (i, &size) in output_size.iter().enumerate() {
         let d = (n - k + i) as i64;
-        let a = averaging(x.shape()[d as usize], output_size[i] as usize, x)?;
+        let a = averaging(x.shape()[d as usize], size as usize, x)?;
         // Move dim d last, contract it with aᵀ, move it back.
         let moved = o::transpose(&y, d, -1)?;
         y = o::transpose(&o::matmul(&moved, &o::t(&a)?)?, d, -1)?;
@@ -239,7 +262,8 @@ pub fn batch_norm(
         bail!(DType, "\"batch_norm\" not implemented for '{}'", x.dtype.scalar_name());
     }
     let c = x.shape()[1];
-    for (name, t) in [("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)] {
+    for (name, t) in [("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)]
+    {
         if let Some(t) = t {
             if t.numel() != c {
                 bail!(Torch, "{name} should contain {c} elements not {}", t.numel());
@@ -264,11 +288,18 @@ pub fn batch_norm(
             let f = ScalarKind::Float;
             super::with_grad_mode(false, || -> Result<()> {
                 if let Some(rm) = running_mean {
-                    let new = o::add(&o::scale(rm, 1.0 - momentum)?, &o::scale(&mean.detach().reshape(&[-1])?, momentum)?)?;
+                    let new =
+                        o::add(&o::scale(rm, 1.0 - momentum)?, &o::scale(&mean.detach().reshape(&[-1])?, momentum)?)?;
                     rm.assign_(&new.reshape(&rm.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?)?;
                 }
                 if let Some(rv) = running_var {
-                    let unbiased = o::binary_scalar(&var.detach().reshape(&[-1])?, Op::Mul, count as f64 / (count - 1) as f64, false, f)?;
+                    let unbiased = o::binary_scalar(
+                        &var.detach().reshape(&[-1])?,
+                        Op::Mul,
+                        count as f64 / (count - 1) as f64,
+                        false,
+                        f,
+                    )?;
                     let new = o::add(&o::scale(rv, 1.0 - momentum)?, &o::scale(&unbiased, momentum)?)?;
                     rv.assign_(&new.reshape(&rv.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?)?;
                 }

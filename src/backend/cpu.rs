@@ -274,6 +274,11 @@ impl Backend for CpuBackend {
 
     fn flush(&self) {}
 
+    fn reset_peak(&self) {
+        let mut st = self.state.borrow_mut();
+        st.stats.peak_bytes = st.stats.active_bytes;
+    }
+
     fn sync(&self) -> LocalFuture<Result<()>> {
         Box::pin(async { Ok(()) })
     }

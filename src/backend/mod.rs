@@ -292,6 +292,8 @@ pub trait Backend {
     fn set_batch_hold(&self, _hold: bool) {}
     /// Frees pooled (unused) buffers.
     fn empty_cache(&self) {}
+    /// Starts peak-memory tracking afresh (`reset_peak_memory_stats`).
+    fn reset_peak(&self) {}
     /// Destroys the device, as a device loss would (fault tests); later calls fail.
     fn lose_device(&self) {}
 }

@@ -58,6 +58,7 @@ pub fn out_size(size: usize, lo: usize, hi: usize, k: usize, stride: usize, dila
 impl ConvArgs {
     /// Checks `F.conv{k}d(x, w, bias, stride, padding, dilation, groups)` (x batched: `[N, C, *S]`)
     /// in PyTorch's order and words; returns the geometry.
+    #[allow(clippy::too_many_arguments)]
     pub fn check(
         x: &Tensor,
         w: &Tensor,
@@ -114,7 +115,7 @@ impl ConvArgs {
         }
         let g = groups as usize;
         let ws = w.shape();
-        if ws[0] % g != 0 {
+        if !ws[0].is_multiple_of(g) {
             bail!(
                 Shape,
                 "Given groups={g}, expected weight to be divisible by {g} at dimension 0, but got weight of size [{}] instead",

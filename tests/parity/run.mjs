@@ -13,6 +13,7 @@
  * ```
  */
 
+import { callConv } from "./conv.mjs";
 import { callKernel } from "./kernels.mjs";
 
 /**
@@ -124,7 +125,9 @@ async function runCase(torch, c, device, made) {
   }
   let out;
   try {
-    out = callKernel(torch, c.op, decodeDeep(c.args), inputs) ?? call(torch, c, inputs, device);
+    out = callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
+      callConv(torch, c.op, decodeDeep(c.args), inputs) ??
+      call(torch, c, inputs, device);
     made.push(...(Array.isArray(out) ? out : [out]));
   } catch (e) {
     if (c.error) return checkError(torch, c.error, e);
@@ -160,7 +163,9 @@ async function runGrad(torch, c, device, made) {
   }
   let out;
   try {
-    out = callKernel(torch, c.op, decodeDeep(c.args), inputs) ?? call(torch, c, inputs, device);
+    out = callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
+      callConv(torch, c.op, decodeDeep(c.args), inputs) ??
+      call(torch, c, inputs, device);
     made.push(...(Array.isArray(out) ? out : [out]));
   } catch (e) {
     return `grad: forward threw ${describe(e)}`;

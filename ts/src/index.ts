@@ -55,6 +55,20 @@ export * from "./reductions.js";
 export * from "./nn_kernels.js";
 export * from "./conditional.js";
 export * from "./indexing.js";
+export {
+  conv1d,
+  conv2d,
+  conv3d,
+  conv_transpose1d,
+  conv_transpose2d,
+  max_pool1d,
+  max_pool2d,
+  avg_pool1d,
+  adaptive_avg_pool1d,
+  batch_norm,
+  constant_pad_nd,
+  type IntOrTuple,
+} from "./conv.js";
 export * as webgpu from "./webgpu.js";
 export * as _C from "./internal.js";
 
@@ -81,3 +95,5 @@ export {
   type LoadOptions,
   type SaveOptions,
 } from "./serialization.js";
+export { scope } from "./lifetime.js";
+export * as profiler from "./profiler.js";

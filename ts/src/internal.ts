@@ -22,3 +22,8 @@ export function op_arity(name: string): number {
 export function adapter_info(): unknown {
   return core.adapter_info();
 }
+
+/** Destroys the WebGPU device as a device loss would (fault tests). */
+export function debug_destroy_device(): void {
+  core.debug_destroy_device();
+}

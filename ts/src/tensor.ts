@@ -8,6 +8,7 @@
  * @module
  */
 
+import { track, untrack } from "./lifetime.js";
 import type { RawTensor } from "./wasm/webtorch_core.js";
 import { IndexError, TorchError } from "./errors.js";
 import {
@@ -67,6 +68,7 @@ export class Tensor {
     this.shape = Object.freeze(Array.from(raw.shape()));
     this.dtype = dtypeFromCode(raw.dtype());
     this.device = deviceFromCode(raw.device());
+    track(this, raw);
   }
 
   /** The core handle. Internal to webtorch; throws once the tensor is disposed. */
@@ -281,7 +283,9 @@ export class Tensor {
 
   /** Releases the handle; the storage returns to the pool when no view uses it. Idempotent. */
   dispose(): void {
-    this.#raw?.free();
+    if (this.#raw === null) return;
+    untrack(this);
+    this.#raw.free();
     this.#raw = null;
   }
 

@@ -289,3 +289,40 @@ function plain(value: unknown): unknown {
   }
   return value;
 }
+
+/** Starts peak-memory tracking afresh (`memory_stats().peak_bytes` = the active bytes now). */
+export function reset_peak_memory_stats(): void {
+  core.reset_peak_memory_stats();
+}
+
+/** One live tensor handle in {@link leak_report}. */
+export interface LeakEntry {
+  id: number;
+  shape: number[];
+  dtype: string;
+  device: string;
+  bytes: number;
+  /** Where it was made (JS stack), when {@link set_leak_tracking} is on; else null. */
+  stack: string | null;
+}
+
+/** Every live tensor handle, oldest first: what `dispose`/`scope` have not released yet. */
+export function leak_report(): LeakEntry[] {
+  return core.leak_report() as LeakEntry[];
+}
+
+/** Records the JS stack of each new tensor for {@link leak_report} (slow; for leak hunting). */
+export function set_leak_tracking(on: boolean): void {
+  core.set_leak_tracking(on);
+  // The core's frames come first in the stack: keep enough to reach the caller's.
+  const E = Error as { stackTraceLimit?: number };
+  if (on && (E.stackTraceLimit ?? 0) < 50) E.stackTraceLimit = 50;
+}
+
+/**
+ * A new WebGPU device, after a device loss (ops on the lost one throw `DeviceError`) or to retry;
+ * tensors of the old device stay invalid. Resolves to the default device's name.
+ */
+export async function initialize_device(): Promise<string> {
+  return core.initialize_device();
+}

@@ -117,17 +117,18 @@ pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>]) -> Optio
     let tile = match forced {
         Some(Variant::Tiled(t)) => t,
         _ => {
-            // Below ~64³ the 16×16 kernel is as fast and launches no idle threads.
-            if k.m * k.n < 64 * 64 || k.k < 16 {
+            // Measured on an H100 through Dawn (bench/KERNELS.md): up to 256² outputs the 16×16
+            // kernel is as fast (launch-bound); 128×128 tiles with a 16-deep K step win once
+            // there are ≥ 256 of them and N is wide; 128×64 tiles win below that (more
+            // workgroups to fill the GPU) and when N is narrow (8192×768×3072).
+            if k.m * k.n <= 256 * 256 || k.k < 16 {
                 return None;
             }
-            // NOTE: 128×128 tiles need enough of them to fill a large GPU (~one per SM);
-            // with fewer, 64×64 tiles keep more of it busy (bench/KERNELS.md).
             let tiles = k.m.div_ceil(128) * k.n.div_ceil(128) * batches;
-            if tiles >= 128 {
-                T128
+            if tiles >= 256 && k.n >= 1536 {
+                T128K16
             } else {
-                T64
+                T128X64
             }
         }
     };

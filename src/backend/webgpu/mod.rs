@@ -736,6 +736,11 @@ impl Backend for WebGpuBackend {
         }
     }
 
+    fn reset_peak(&self) {
+        let mut st = self.st.borrow_mut();
+        st.stats.peak_bytes = st.stats.active_bytes;
+    }
+
     fn lose_device(&self) {
         self.destroy_device();
     }

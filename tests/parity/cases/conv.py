@@ -118,3 +118,12 @@ def build(fam, rng):
     c("eval_4d", bn, [x([2, 2, 3, 3])], args={"training": False, "running_mean": -0.5, "running_var": 0.5})
     c("one_value", bn, [x([1, 3])], args={"training": True, "running_mean": 0.0, "running_var": 1.0},
       error="TorchError")
+
+    pd = "pad"
+    c("constant_last", pd, [x([2, 3])], args={"pad": [1, 2]})
+    c("constant_two_dims_value", pd, [x([1, 2, 3])], args={"pad": [1, 0, 2, 1], "value": 1.5})
+    c("constant_negative", pd, [x([3, 5])], args={"pad": [-1, 2, 0, -1]})
+    for mode in ("reflect", "replicate", "circular"):
+        c(f"{mode}_1d", pd, [x([1, 2, 5])], args={"pad": [2, 1], "mode": mode})
+        c(f"{mode}_2d", pd, [x([1, 1, 3, 4])], args={"pad": [1, 2, 2, 1], "mode": mode})
+    c("circular_negative", pd, [x([1, 1, 5])], args={"pad": [-1, 2], "mode": "circular"})

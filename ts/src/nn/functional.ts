@@ -31,6 +31,22 @@ export {
   tanh,
 } from "../ops.js";
 
+export {
+  conv1d,
+  conv2d,
+  conv3d,
+  conv_transpose1d,
+  conv_transpose2d,
+  max_pool1d,
+  max_pool2d,
+  avg_pool1d,
+  avg_pool2d,
+  adaptive_avg_pool1d,
+  adaptive_avg_pool2d,
+  batch_norm,
+  pad,
+} from "../conv.js";
+
 /** Reduction of a loss: `"mean"` (default), `"sum"` or `"none"`. */
 export type Reduction = "mean" | "sum" | "none";
 

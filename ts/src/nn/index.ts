@@ -15,6 +15,7 @@ export {
 export { Sequential, ModuleList, ModuleDict } from "./containers.js";
 export * from "./layers.js";
 export * from "./loss.js";
+export * from "./conv.js";
 export * as functional from "./functional.js";
 export * as init from "./init.js";
 export * as utils from "./utils.js";

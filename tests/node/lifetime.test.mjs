@@ -1,0 +1,138 @@
+// Lifetimes, leaks, the profiler and device loss, on WebGPU in Node (Dawn): scopes return memory
+// to its baseline, a training-like loop keeps active bytes flat, the leak report lists what is
+// alive, the profiler times ops, and a lost device surfaces as a DeviceError that
+// initialize_device() recovers from.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { PKG_ENTRY } from "./harness.mjs";
+
+const torch = await import(PKG_ENTRY.href);
+const w = torch.webgpu;
+
+test("scope: everything made inside is freed except what it returns", async () => {
+  await w.sync_device();
+  const base = w.memory_stats();
+  const kept = torch.scope(() => {
+    const a = torch.randn(256, 256);
+    const b = a.matmul(a).relu().add(1);
+    return { out: b.sum(), list: [b.mean()] };
+  });
+  assert.equal(kept.out.isDisposed, false);
+  assert.equal(kept.list[0].isDisposed, false);
+  const s = await kept.out.item();
+  assert.ok(Number.isFinite(s));
+  kept.out.dispose();
+  kept.list[0].dispose();
+  await w.sync_device();
+  const after = w.memory_stats();
+  assert.equal(
+    after.active_bytes,
+    base.active_bytes,
+    "active bytes back to the baseline",
+  );
+  assert.equal(after.live_tensors, base.live_tensors, "no live handles left");
+  // Async scopes close when their promise settles; a throw still frees.
+  const v = await torch.scope(async () => {
+    const t = torch.ones(1000).mul(3);
+    return await t.sum().item();
+  });
+  assert.equal(v, 3000);
+  assert.throws(() =>
+    torch.scope(() => {
+      torch.zeros(1000);
+      throw new Error("boom");
+    }),
+  );
+  await w.sync_device();
+  assert.equal(w.memory_stats().active_bytes, base.active_bytes);
+});
+
+test("a 1,000-step training-like loop keeps active bytes flat", async () => {
+  torch.manual_seed(0);
+  const W = torch.randn(16, 16).mul(0.01).requires_grad_();
+  const x = torch.randn(8, 16);
+  const step = () =>
+    torch.scope(() => {
+      const loss = x.matmul(W).tanh().square().mean();
+      loss.backward();
+      torch.no_grad(() => {
+        W.sub_(W.grad.mul(0.1));
+      });
+      W.grad = null;
+    });
+  for (let i = 0; i < 20; i++) step();
+  await w.sync_device();
+  const start = w.memory_stats().active_bytes;
+  let peak = start;
+  for (let i = 0; i < 1000; i++) {
+    step();
+    if (i % 100 === 99) {
+      await w.sync_device();
+      peak = Math.max(peak, w.memory_stats().active_bytes);
+    }
+  }
+  await w.sync_device();
+  assert.equal(
+    w.memory_stats().active_bytes,
+    start,
+    `flat: ${start} → ${w.memory_stats().active_bytes} (peak ${peak})`,
+  );
+});
+
+test("leak_report lists live tensors with where they were made", () => {
+  w.set_leak_tracking(true);
+  const t = torch.zeros([3, 5], { dtype: "int32" });
+  w.set_leak_tracking(false);
+  const mine = w
+    .leak_report()
+    .find((e) => e.shape.join() === "3,5" && e.dtype === "int32");
+  assert.ok(mine, "the tensor is listed");
+  assert.equal(mine.bytes, 60);
+  assert.match(mine.stack ?? "", /lifetime\.test\.mjs/);
+  t.dispose();
+  assert.equal(
+    w.leak_report().find((e) => e.id === mine.id),
+    undefined,
+    "disposed: gone",
+  );
+});
+
+test("profiler: key_averages table and a Chrome trace", async () => {
+  const prof = await torch.profiler.profile(async () => {
+    torch.profiler.record_function("block", () => {
+      const a = torch.randn(64, 64);
+      a.matmul(a).relu().sum();
+    });
+  });
+  const names = prof.events.map((e) => e.name);
+  for (const n of ["randn", "matmul", "relu", "sum", "block"])
+    assert.ok(names.includes(n), `${n} in ${names}`);
+  const table = prof
+    .key_averages()
+    .table({ sort_by: "cpu_time_total", row_limit: 10 });
+  assert.match(
+    table,
+    /Name\s+Self CPU %\s+Self CPU\s+CPU total %\s+CPU total\s+CPU time avg\s+# of Calls/,
+  );
+  assert.match(table, /Self CPU time total: /);
+  const trace = JSON.parse(prof.export_chrome_trace());
+  assert.ok(
+    trace.traceEvents.length >= 5 &&
+      trace.traceEvents.every((e) => e.ph === "X" && e.dur >= 0),
+  );
+});
+
+test("device loss: a DeviceError, never a hang; initialize_device() recovers", async () => {
+  const x = torch.ones(4).add(1);
+  torch._C.debug_destroy_device();
+  await assert.rejects(
+    () => x.toArray(),
+    (e) => e instanceof torch.DeviceError && /device was lost/.test(e.message),
+  );
+  assert.throws(
+    () => torch.ones(4, { device: "webgpu" }).exp(),
+    torch.DeviceError,
+  );
+  assert.equal(await w.initialize_device(), "webgpu");
+  assert.deepEqual(await torch.ones(3).mul(2).tolist(), [2, 2, 2]);
+});

@@ -1,0 +1,408 @@
+/**
+ * The convolution family: `conv1d`/`conv2d`/`conv3d`, `conv_transpose1d`/`conv_transpose2d`,
+ * max and average pooling (1d/2d), adaptive average pooling, `batch_norm` and `F.pad`. Each is one
+ * core call (`src/api/conv.rs`): the core checks the arguments with PyTorch's messages, computes
+ * (im2col + the tiled matmul for convolutions) and records the gradient.
+ *
+ * @module
+ */
+
+import { TorchError } from "./errors.js";
+import { checkInts } from "./args.js";
+import { Tensor, checkTensor, wrap } from "./tensor.js";
+
+/** An int or one int per spatial dim (`stride=2`, `stride=[2, 1]`). */
+export type IntOrTuple = number | readonly number[];
+
+function ints(fn: string, arg: string, v: IntOrTuple): Int32Array {
+  return Int32Array.from(
+    checkInts(fn, arg, typeof v === "number" ? [v] : Array.from(v)),
+  );
+}
+
+/** `k` ints from an int or a list (the kernel size of a k-d pool). */
+function nInts(fn: string, arg: string, v: IntOrTuple, k: number): Int32Array {
+  const a = ints(fn, arg, v);
+  return a.length === 1 && k > 1 ? new Int32Array(k).fill(a[0]!) : a;
+}
+
+function conv(
+  fn: string,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null | undefined,
+  stride: IntOrTuple,
+  padding: IntOrTuple | "same" | "valid",
+  dilation: IntOrTuple,
+  groups: number,
+): Tensor {
+  const x = checkTensor(fn, "input", input);
+  const w = checkTensor(fn, "weight", weight);
+  const b = bias ? checkTensor(fn, "bias", bias) : x;
+  let mode = 0;
+  let pad: Int32Array = new Int32Array([0]);
+  if (padding === "same") mode = 1;
+  else if (padding === "valid") mode = 2;
+  else if (typeof padding === "string")
+    throw new TorchError(`Invalid padding string: '${String(padding)}'`);
+  else pad = ints(fn, "padding", padding);
+  return wrap(
+    x._raw.conv(
+      w._raw,
+      b._raw,
+      !!bias,
+      ints(fn, "stride", stride),
+      pad,
+      mode,
+      ints(fn, "dilation", dilation),
+      checkInts(fn, "groups", [groups])[0]!,
+    ),
+  );
+}
+
+/**
+ * 2-D convolution (cross-correlation, as PyTorch) of `input` `(N, C, H, W)` or `(C, H, W)` with
+ * `weight` `(O, C/groups, kH, kW)`; `padding` may be `"same"` (stride 1) or `"valid"`.
+ */
+export function conv2d(
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: IntOrTuple = 1,
+  padding: IntOrTuple | "same" | "valid" = 0,
+  dilation: IntOrTuple = 1,
+  groups = 1,
+): Tensor {
+  return conv("conv2d", input, weight, bias, stride, padding, dilation, groups);
+}
+
+/** 1-D convolution of `(N, C, L)` or `(C, L)` with `weight` `(O, C/groups, k)`. */
+export function conv1d(
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: IntOrTuple = 1,
+  padding: IntOrTuple | "same" | "valid" = 0,
+  dilation: IntOrTuple = 1,
+  groups = 1,
+): Tensor {
+  return conv("conv1d", input, weight, bias, stride, padding, dilation, groups);
+}
+
+/** 3-D convolution of `(N, C, D, H, W)` or `(C, D, H, W)` with `weight` `(O, C/groups, kD, kH, kW)`. */
+export function conv3d(
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: IntOrTuple = 1,
+  padding: IntOrTuple | "same" | "valid" = 0,
+  dilation: IntOrTuple = 1,
+  groups = 1,
+): Tensor {
+  return conv("conv3d", input, weight, bias, stride, padding, dilation, groups);
+}
+
+function convTranspose(
+  fn: string,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null | undefined,
+  stride: IntOrTuple,
+  padding: IntOrTuple,
+  output_padding: IntOrTuple,
+  groups: number,
+  dilation: IntOrTuple,
+): Tensor {
+  const x = checkTensor(fn, "input", input);
+  const w = checkTensor(fn, "weight", weight);
+  const b = bias ? checkTensor(fn, "bias", bias) : x;
+  return wrap(
+    x._raw.conv_transpose(
+      w._raw,
+      b._raw,
+      !!bias,
+      ints(fn, "stride", stride),
+      ints(fn, "padding", padding),
+      ints(fn, "output_padding", output_padding),
+      checkInts(fn, "groups", [groups])[0]!,
+      ints(fn, "dilation", dilation),
+    ),
+  );
+}
+
+/**
+ * Transposed 2-D convolution (the gradient of `conv2d` w.r.t. its input) with `weight`
+ * `(C_in, C_out/groups, kH, kW)`; PyTorch's argument order (groups before dilation).
+ */
+export function conv_transpose2d(
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: IntOrTuple = 1,
+  padding: IntOrTuple = 0,
+  output_padding: IntOrTuple = 0,
+  groups = 1,
+  dilation: IntOrTuple = 1,
+): Tensor {
+  return convTranspose(
+    "conv_transpose2d",
+    input,
+    weight,
+    bias,
+    stride,
+    padding,
+    output_padding,
+    groups,
+    dilation,
+  );
+}
+
+/** Transposed 1-D convolution with `weight` `(C_in, C_out/groups, k)`. */
+export function conv_transpose1d(
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: IntOrTuple = 1,
+  padding: IntOrTuple = 0,
+  output_padding: IntOrTuple = 0,
+  groups = 1,
+  dilation: IntOrTuple = 1,
+): Tensor {
+  return convTranspose(
+    "conv_transpose1d",
+    input,
+    weight,
+    bias,
+    stride,
+    padding,
+    output_padding,
+    groups,
+    dilation,
+  );
+}
+
+function maxPool(
+  k: number,
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride: IntOrTuple | null | undefined,
+  padding: IntOrTuple,
+  dilation: IntOrTuple,
+  ceil_mode: boolean,
+): Tensor {
+  const fn = `max_pool${k}d`;
+  const x = checkTensor(fn, "input", input);
+  return wrap(
+    x._raw.max_pool(
+      nInts(fn, "kernel_size", kernel_size, k),
+      stride == null ? new Int32Array() : ints(fn, "stride", stride),
+      ints(fn, "padding", padding),
+      ints(fn, "dilation", dilation),
+      ceil_mode,
+    ),
+  );
+}
+
+/** 2-D max pooling over `(N, C, H, W)` or `(C, H, W)`; `stride` defaults to `kernel_size`. */
+export function max_pool2d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride: IntOrTuple | null = null,
+  padding: IntOrTuple = 0,
+  dilation: IntOrTuple = 1,
+  ceil_mode = false,
+): Tensor {
+  return maxPool(2, input, kernel_size, stride, padding, dilation, ceil_mode);
+}
+
+/** 1-D max pooling over `(N, C, L)` or `(C, L)`. */
+export function max_pool1d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride: IntOrTuple | null = null,
+  padding: IntOrTuple = 0,
+  dilation: IntOrTuple = 1,
+  ceil_mode = false,
+): Tensor {
+  return maxPool(1, input, kernel_size, stride, padding, dilation, ceil_mode);
+}
+
+function avgPool(
+  k: number,
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride: IntOrTuple | null | undefined,
+  padding: IntOrTuple,
+  ceil_mode: boolean,
+  count_include_pad: boolean,
+  divisor_override: number | null | undefined,
+): Tensor {
+  const fn = `avg_pool${k}d`;
+  const x = checkTensor(fn, "input", input);
+  return wrap(
+    x._raw.avg_pool(
+      nInts(fn, "kernel_size", kernel_size, k),
+      stride == null ? new Int32Array() : ints(fn, "stride", stride),
+      ints(fn, "padding", padding),
+      ceil_mode,
+      count_include_pad,
+      divisor_override ?? undefined,
+    ),
+  );
+}
+
+/**
+ * 2-D average pooling; `count_include_pad` counts the zero padding in each divisor,
+ * `divisor_override` replaces the divisor.
+ */
+export function avg_pool2d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride: IntOrTuple | null = null,
+  padding: IntOrTuple = 0,
+  ceil_mode = false,
+  count_include_pad = true,
+  divisor_override: number | null = null,
+): Tensor {
+  return avgPool(
+    2,
+    input,
+    kernel_size,
+    stride,
+    padding,
+    ceil_mode,
+    count_include_pad,
+    divisor_override,
+  );
+}
+
+/** 1-D average pooling. */
+export function avg_pool1d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride: IntOrTuple | null = null,
+  padding: IntOrTuple = 0,
+  ceil_mode = false,
+  count_include_pad = true,
+): Tensor {
+  return avgPool(
+    1,
+    input,
+    kernel_size,
+    stride,
+    padding,
+    ceil_mode,
+    count_include_pad,
+    null,
+  );
+}
+
+/** Average pooling to `output_size` `(oH, oW)` (an int: square) with PyTorch's adaptive windows. */
+export function adaptive_avg_pool2d(
+  input: Tensor,
+  output_size: IntOrTuple,
+): Tensor {
+  const x = checkTensor("adaptive_avg_pool2d", "input", input);
+  return wrap(
+    x._raw.adaptive_avg_pool(
+      nInts("adaptive_avg_pool2d", "output_size", output_size, 2),
+    ),
+  );
+}
+
+/** Average pooling of the last dim to `output_size`. */
+export function adaptive_avg_pool1d(
+  input: Tensor,
+  output_size: IntOrTuple,
+): Tensor {
+  const x = checkTensor("adaptive_avg_pool1d", "input", input);
+  return wrap(
+    x._raw.adaptive_avg_pool(
+      nInts("adaptive_avg_pool1d", "output_size", output_size, 1),
+    ),
+  );
+}
+
+/**
+ * Batch normalization over dim 1 of `(N, C, *)`. In training, the batch statistics (biased
+ * variance) normalize, and `running_mean`/`running_var` (when given) are updated in place:
+ * `r = (1 - momentum)·r + momentum·stat`, with the unbiased variance. In eval, the running
+ * statistics normalize.
+ */
+export function batch_norm(
+  input: Tensor,
+  running_mean: Tensor | null,
+  running_var: Tensor | null,
+  weight: Tensor | null = null,
+  bias: Tensor | null = null,
+  training = false,
+  momentum = 0.1,
+  eps = 1e-5,
+): Tensor {
+  const x = checkTensor("batch_norm", "input", input);
+  const h = (t: Tensor | null, arg: string) =>
+    (t ? checkTensor("batch_norm", arg, t) : x)._raw;
+  return wrap(
+    x._raw.batch_norm(
+      h(running_mean, "running_mean"),
+      !!running_mean,
+      h(running_var, "running_var"),
+      !!running_var,
+      h(weight, "weight"),
+      !!weight,
+      h(bias, "bias"),
+      !!bias,
+      training,
+      momentum,
+      eps,
+    ),
+  );
+}
+
+/**
+ * `F.pad(input, pad, mode, value)`: `pad` lists `(left, right)` pairs from the last dim
+ * backwards; negative sizes crop. `mode`: `"constant"` (with `value`), `"reflect"`,
+ * `"replicate"` or `"circular"`.
+ */
+export function pad(
+  input: Tensor,
+  pad: readonly number[],
+  mode: "constant" | "reflect" | "replicate" | "circular" = "constant",
+  value: number | null = null,
+): Tensor {
+  const x = checkTensor("pad", "input", input);
+  const p = Int32Array.from(checkInts("pad", "pad", Array.from(pad)));
+  if (p.length % 2 !== 0)
+    throw new TorchError("Padding length must be divisible by 2");
+  if (p.length / 2 > x.dim())
+    throw new TorchError(
+      "Padding length should be less than or equal to two times the input dimension but got padding length " +
+        `${p.length} and input of dimension ${x.dim()}`,
+    );
+  if (mode === "constant") return wrap(x._raw.pad_constant(p, value ?? 0));
+  const modes = { reflect: 1, replicate: 2, circular: 3 } as const;
+  if (!(mode in modes))
+    throw new TorchError(
+      `Unrecognised padding mode ${String(mode)}`,
+    );
+  if (value !== null && value !== 0)
+    throw new TorchError(
+      `Padding mode "${mode}" doesn't take in value argument.`,
+    );
+  return wrap(x._raw.pad_mode(p, modes[mode]));
+}
+
+/** `torch.constant_pad_nd(input, pad, value)`. */
+export function constant_pad_nd(
+  input: Tensor,
+  pad: readonly number[],
+  value = 0,
+): Tensor {
+  const x = checkTensor("constant_pad_nd", "input", input);
+  return wrap(
+    x._raw.pad_constant(
+      Int32Array.from(checkInts("constant_pad_nd", "pad", Array.from(pad))),
+      value,
+    ),
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * Tensor lifetimes (DESIGN.md §8): `dispose()`, `using`, {@link scope}, and a
+ * `FinalizationRegistry` backstop that frees the core handle of a tensor the garbage collector
+ * found unreachable. The core frees a storage when its last handle goes and its buffer returns to
+ * the pool, so `memory_stats()` comes back to its baseline after a scope.
+ *
+ * @module
+ */
+
+import type { RawTensor } from "./wasm/webtorch_core.js";
+
+/** What the lifetime machinery needs of a tensor (kept structural to avoid an import cycle). */
+interface Disposable {
+  dispose(): void;
+}
+
+/** Frees the core handle of a collected tensor. */
+const backstop: FinalizationRegistry<RawTensor> | null =
+  typeof FinalizationRegistry === "function"
+    ? new FinalizationRegistry((raw: RawTensor) => {
+        try {
+          raw.free();
+        } catch {
+          // already freed (e.g. the wasm module was re-created): nothing to do
+        }
+      })
+    : null;
+
+/** The tensors made inside each open {@link scope}, innermost last. */
+const scopes: Set<Disposable>[] = [];
+
+/** Called by the Tensor constructor. */
+export function track(t: Disposable, raw: RawTensor): void {
+  backstop?.register(t, raw, t);
+  scopes.at(-1)?.add(t);
+}
+
+/** Called by `Tensor.dispose()`. */
+export function untrack(t: Disposable): void {
+  backstop?.unregister(t);
+  scopes.at(-1)?.delete(t);
+}
+
+/** Every Tensor reachable from a scope's return value (arrays, plain objects, Maps, Sets). */
+function kept(
+  value: unknown,
+  out: Set<unknown>,
+  seen = new Set<unknown>(),
+): Set<unknown> {
+  if (value === null || typeof value !== "object" || seen.has(value))
+    return out;
+  seen.add(value);
+  if (
+    typeof (value as Disposable).dispose === "function" &&
+    "_raw" in (value as object)
+  ) {
+    out.add(value);
+    return out;
+  }
+  const items: unknown[] =
+    value instanceof Map
+      ? [...value.values()]
+      : value instanceof Set || Array.isArray(value)
+        ? [...(value as Iterable<unknown>)]
+        : Object.values(value as object);
+  for (const v of items) kept(v, out, seen);
+  return out;
+}
+
+function close(made: Set<Disposable>, result: unknown): void {
+  const keep = kept(result, new Set());
+  const parent = scopes.at(-1);
+  for (const t of made) {
+    if (keep.has(t)) parent?.add(t);
+    else t.dispose();
+  }
+}
+
+/**
+ * Runs `fn` and disposes every tensor made inside it except those it returns (found in arrays
+ * and plain objects of the result, too). `fn` may be async: `await torch.scope(async () => …)`
+ * closes the scope when its promise settles. Scopes nest; what a scope returns belongs to the
+ * enclosing one.
+ *
+ * ```ts
+ * const loss = await torch.scope(async () => {
+ *   const y = model.call(x);          // intermediates are freed when the scope ends
+ *   return y.sub(t).square().mean();  // … except the result
+ * });
+ * ```
+ */
+export function scope<T>(fn: () => T): T {
+  const made = new Set<Disposable>();
+  scopes.push(made);
+  let result: T;
+  try {
+    result = fn();
+  } catch (e) {
+    scopes.pop();
+    close(made, undefined);
+    throw e;
+  }
+  if (result instanceof Promise) {
+    return result.then(
+      (value: unknown) => {
+        remove(made);
+        close(made, value);
+        return value;
+      },
+      (e: unknown) => {
+        remove(made);
+        close(made, undefined);
+        throw e;
+      },
+    ) as T;
+  }
+  scopes.pop();
+  close(made, result);
+  return result;
+}
+
+/** Removes a scope's set from the stack wherever it is (async scopes may close out of order). */
+function remove(made: Set<Disposable>): void {
+  const i = scopes.lastIndexOf(made);
+  if (i >= 0) scopes.splice(i, 1);
+}

@@ -1,0 +1,505 @@
+/**
+ * Convolution, pooling and batch-norm layers: `Conv1d`/`Conv2d`, `ConvTranspose1d`/`ConvTranspose2d`,
+ * `MaxPool1d`/`MaxPool2d`, `AvgPool1d`/`AvgPool2d`, `AdaptiveAvgPool1d`/`AdaptiveAvgPool2d`,
+ * `BatchNorm1d`/`BatchNorm2d`. Parameters are initialised as PyTorch's `reset_parameters` does:
+ * weight from kaiming_uniform(a = √5), bias from U(-1/√fan_in, 1/√fan_in).
+ *
+ * @module
+ */
+
+import { TorchError } from "../errors.js";
+import type { Tensor } from "../tensor.js";
+import { full } from "../creation.js";
+import { no_grad } from "../autograd.js";
+import * as C from "../conv.js";
+import type { IntOrTuple } from "../conv.js";
+import * as init from "./init.js";
+import { Module, Parameter } from "./module.js";
+import type { FactoryOptions } from "./layers.js";
+
+function tuple(v: IntOrTuple, k: number): number[] {
+  return typeof v === "number" ? new Array<number>(k).fill(v) : [...v];
+}
+
+function fmt(v: readonly number[]): string {
+  return `(${v.join(", ")}${v.length === 1 ? "," : ""})`;
+}
+
+/** What Conv and ConvTranspose layers share: the weight, bias and their initialisation. */
+abstract class ConvNd extends Module {
+  readonly kernel_size: number[];
+  readonly stride: number[];
+  readonly padding: number[] | "same" | "valid";
+  readonly dilation: number[];
+  weight: Parameter;
+  bias: Parameter | null = null;
+
+  constructor(
+    readonly k: number,
+    readonly transposed: boolean,
+    readonly in_channels: number,
+    readonly out_channels: number,
+    kernel_size: IntOrTuple,
+    stride: IntOrTuple,
+    padding: IntOrTuple | "same" | "valid",
+    dilation: IntOrTuple,
+    readonly groups: number,
+    bias: boolean,
+    readonly padding_mode: string,
+    options: FactoryOptions,
+  ) {
+    super();
+    if (groups <= 0)
+      throw new TorchError("groups must be a positive integer");
+    if (in_channels % groups !== 0)
+      throw new TorchError("in_channels must be divisible by groups");
+    if (out_channels % groups !== 0)
+      throw new TorchError("out_channels must be divisible by groups");
+    if (padding_mode !== "zeros")
+      throw new TorchError(
+        `padding_mode '${padding_mode}' is not supported yet (only 'zeros')`,
+      );
+    this.kernel_size = tuple(kernel_size, k);
+    this.stride = tuple(stride, k);
+    this.dilation = tuple(dilation, k);
+    if (typeof padding === "string") {
+      if (padding !== "same" && padding !== "valid")
+        throw new TorchError(
+          `Invalid padding string '${String(padding)}', should be one of ['valid', 'same']`,
+        );
+      if (padding === "same" && this.stride.some((s) => s !== 1))
+        throw new TorchError(
+          "padding='same' is not supported for strided convolutions",
+        );
+      this.padding = padding;
+    } else this.padding = tuple(padding, k);
+    const shape = transposed
+      ? [in_channels, out_channels / groups, ...this.kernel_size]
+      : [out_channels, in_channels / groups, ...this.kernel_size];
+    this.weight = new Parameter(
+      full(shape, 0, { dtype: "float32", device: options.device }),
+    );
+    if (bias)
+      this.bias = new Parameter(
+        full([out_channels], 0, { dtype: "float32", device: options.device }),
+      );
+    else this.register_parameter("bias", null);
+    this.reset_parameters();
+  }
+
+  /** PyTorch's initialisation (see the module doc). */
+  reset_parameters(): void {
+    init.kaiming_uniform_(this.weight, { a: Math.sqrt(5) });
+    if (this.bias) {
+      const [fanIn] = init._calculate_fan_in_and_fan_out(this.weight);
+      const bound = fanIn > 0 ? 1 / Math.sqrt(fanIn) : 0;
+      init.uniform_(this.bias, -bound, bound);
+    }
+  }
+
+  override extra_repr(): string {
+    let s = `${this.in_channels}, ${this.out_channels}, kernel_size=${fmt(this.kernel_size)}, stride=${fmt(this.stride)}`;
+    if (typeof this.padding === "string") s += `, padding=${this.padding}`;
+    else if (this.padding.some((p) => p !== 0))
+      s += `, padding=${fmt(this.padding)}`;
+    if (this.dilation.some((d) => d !== 1))
+      s += `, dilation=${fmt(this.dilation)}`;
+    if (this.groups !== 1) s += `, groups=${this.groups}`;
+    if (!this.bias) s += ", bias=False";
+    return s;
+  }
+}
+
+/** Options of the Conv layers beyond the sizes. */
+export interface ConvOptions extends FactoryOptions {
+  stride?: IntOrTuple;
+  padding?: IntOrTuple | "same" | "valid";
+  dilation?: IntOrTuple;
+  groups?: number;
+  bias?: boolean;
+  /** Only `"zeros"` for now. */
+  padding_mode?: string;
+}
+
+function makeConv(
+  k: number,
+  in_channels: number,
+  out_channels: number,
+  kernel_size: IntOrTuple,
+  o: ConvOptions,
+): ConstructorParameters<typeof ConvNd> {
+  return [
+    k,
+    false,
+    in_channels,
+    out_channels,
+    kernel_size,
+    o.stride ?? 1,
+    o.padding ?? 0,
+    o.dilation ?? 1,
+    o.groups ?? 1,
+    o.bias ?? true,
+    o.padding_mode ?? "zeros",
+    o,
+  ];
+}
+
+/** 2-D convolution layer: weight `(out, in/groups, kH, kW)`, bias `(out)`. */
+export class Conv2d extends ConvNd {
+  constructor(
+    in_channels: number,
+    out_channels: number,
+    kernel_size: IntOrTuple,
+    options: ConvOptions = {},
+  ) {
+    super(...makeConv(2, in_channels, out_channels, kernel_size, options));
+  }
+
+  override forward(input: Tensor): Tensor {
+    return C.conv2d(
+      input,
+      this.weight,
+      this.bias,
+      this.stride,
+      this.padding,
+      this.dilation,
+      this.groups,
+    );
+  }
+}
+
+/** 1-D convolution layer: weight `(out, in/groups, k)`, bias `(out)`. */
+export class Conv1d extends ConvNd {
+  constructor(
+    in_channels: number,
+    out_channels: number,
+    kernel_size: IntOrTuple,
+    options: ConvOptions = {},
+  ) {
+    super(...makeConv(1, in_channels, out_channels, kernel_size, options));
+  }
+
+  override forward(input: Tensor): Tensor {
+    return C.conv1d(
+      input,
+      this.weight,
+      this.bias,
+      this.stride,
+      this.padding,
+      this.dilation,
+      this.groups,
+    );
+  }
+}
+
+/** Options of the ConvTranspose layers beyond the sizes. */
+export interface ConvTransposeOptions extends FactoryOptions {
+  stride?: IntOrTuple;
+  padding?: IntOrTuple;
+  output_padding?: IntOrTuple;
+  groups?: number;
+  bias?: boolean;
+  dilation?: IntOrTuple;
+}
+
+abstract class ConvTransposeNd extends ConvNd {
+  readonly output_padding: number[];
+
+  constructor(
+    k: number,
+    in_channels: number,
+    out_channels: number,
+    kernel_size: IntOrTuple,
+    o: ConvTransposeOptions,
+  ) {
+    super(
+      k,
+      true,
+      in_channels,
+      out_channels,
+      kernel_size,
+      o.stride ?? 1,
+      o.padding ?? 0,
+      o.dilation ?? 1,
+      o.groups ?? 1,
+      o.bias ?? true,
+      "zeros",
+      o,
+    );
+    this.output_padding = tuple(o.output_padding ?? 0, k);
+  }
+
+  protected run(
+    f: typeof C.conv_transpose2d,
+    input: Tensor,
+  ): Tensor {
+    return f(
+      input,
+      this.weight,
+      this.bias,
+      this.stride,
+      this.padding as number[],
+      this.output_padding,
+      this.groups,
+      this.dilation,
+    );
+  }
+}
+
+/** Transposed 2-D convolution layer: weight `(in, out/groups, kH, kW)`. */
+export class ConvTranspose2d extends ConvTransposeNd {
+  constructor(
+    in_channels: number,
+    out_channels: number,
+    kernel_size: IntOrTuple,
+    options: ConvTransposeOptions = {},
+  ) {
+    super(2, in_channels, out_channels, kernel_size, options);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return this.run(C.conv_transpose2d, input);
+  }
+}
+
+/** Transposed 1-D convolution layer: weight `(in, out/groups, k)`. */
+export class ConvTranspose1d extends ConvTransposeNd {
+  constructor(
+    in_channels: number,
+    out_channels: number,
+    kernel_size: IntOrTuple,
+    options: ConvTransposeOptions = {},
+  ) {
+    super(1, in_channels, out_channels, kernel_size, options);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return this.run(C.conv_transpose1d, input);
+  }
+}
+
+/** Options of the pooling layers. */
+export interface PoolOptions {
+  /** Default: the kernel size. */
+  stride?: IntOrTuple | null;
+  padding?: IntOrTuple;
+  dilation?: IntOrTuple;
+  ceil_mode?: boolean;
+  count_include_pad?: boolean;
+  divisor_override?: number | null;
+}
+
+/** 2-D max pooling. */
+export class MaxPool2d extends Module {
+  constructor(
+    readonly kernel_size: IntOrTuple,
+    readonly options: PoolOptions = {},
+  ) {
+    super();
+  }
+
+  override forward(input: Tensor): Tensor {
+    const o = this.options;
+    return C.max_pool2d(
+      input,
+      this.kernel_size,
+      o.stride ?? null,
+      o.padding ?? 0,
+      o.dilation ?? 1,
+      o.ceil_mode ?? false,
+    );
+  }
+
+  override extra_repr(): string {
+    const o = this.options;
+    return `kernel_size=${String(this.kernel_size)}, stride=${String(o.stride ?? this.kernel_size)}, padding=${String(o.padding ?? 0)}, dilation=${String(o.dilation ?? 1)}, ceil_mode=${o.ceil_mode ? "True" : "False"}`;
+  }
+}
+
+/** 1-D max pooling. */
+export class MaxPool1d extends MaxPool2d {
+  override forward(input: Tensor): Tensor {
+    const o = this.options;
+    return C.max_pool1d(
+      input,
+      this.kernel_size,
+      o.stride ?? null,
+      o.padding ?? 0,
+      o.dilation ?? 1,
+      o.ceil_mode ?? false,
+    );
+  }
+}
+
+/** 2-D average pooling. */
+export class AvgPool2d extends Module {
+  constructor(
+    readonly kernel_size: IntOrTuple,
+    readonly options: PoolOptions = {},
+  ) {
+    super();
+  }
+
+  override forward(input: Tensor): Tensor {
+    const o = this.options;
+    return C.avg_pool2d(
+      input,
+      this.kernel_size,
+      o.stride ?? null,
+      o.padding ?? 0,
+      o.ceil_mode ?? false,
+      o.count_include_pad ?? true,
+      o.divisor_override ?? null,
+    );
+  }
+
+  override extra_repr(): string {
+    const o = this.options;
+    return `kernel_size=${String(this.kernel_size)}, stride=${String(o.stride ?? this.kernel_size)}, padding=${String(o.padding ?? 0)}`;
+  }
+}
+
+/** 1-D average pooling. */
+export class AvgPool1d extends AvgPool2d {
+  override forward(input: Tensor): Tensor {
+    const o = this.options;
+    return C.avg_pool1d(
+      input,
+      this.kernel_size,
+      o.stride ?? null,
+      o.padding ?? 0,
+      o.ceil_mode ?? false,
+      o.count_include_pad ?? true,
+    );
+  }
+}
+
+/** Adaptive 2-D average pooling to `output_size`. */
+export class AdaptiveAvgPool2d extends Module {
+  constructor(readonly output_size: IntOrTuple) {
+    super();
+  }
+
+  override forward(input: Tensor): Tensor {
+    return C.adaptive_avg_pool2d(input, this.output_size);
+  }
+
+  override extra_repr(): string {
+    return `output_size=${String(this.output_size)}`;
+  }
+}
+
+/** Adaptive 1-D average pooling to `output_size`. */
+export class AdaptiveAvgPool1d extends AdaptiveAvgPool2d {
+  override forward(input: Tensor): Tensor {
+    return C.adaptive_avg_pool1d(input, this.output_size);
+  }
+}
+
+/** Options of the BatchNorm layers. */
+export interface BatchNormOptions extends FactoryOptions {
+  eps?: number;
+  /** `null`: a cumulative average (`1 / num_batches_tracked`). Default 0.1. */
+  momentum?: number | null;
+  affine?: boolean;
+  track_running_stats?: boolean;
+}
+
+abstract class BatchNormNd extends Module {
+  readonly eps: number;
+  readonly momentum: number | null;
+  readonly affine: boolean;
+  readonly track_running_stats: boolean;
+  weight: Parameter | null = null;
+  bias: Parameter | null = null;
+  declare running_mean: Tensor | null;
+  declare running_var: Tensor | null;
+  declare num_batches_tracked: Tensor | null;
+
+  constructor(
+    readonly num_features: number,
+    o: BatchNormOptions,
+  ) {
+    super();
+    this.eps = o.eps ?? 1e-5;
+    this.momentum = o.momentum === undefined ? 0.1 : o.momentum;
+    this.affine = o.affine ?? true;
+    this.track_running_stats = o.track_running_stats ?? true;
+    const f = (v: number, dtype: "float32" | "int64" = "float32", shape = [num_features]) =>
+      full(shape, v, { dtype, device: o.device });
+    if (this.affine) {
+      this.weight = new Parameter(f(1));
+      this.bias = new Parameter(f(0));
+    } else {
+      this.register_parameter("weight", null);
+      this.register_parameter("bias", null);
+    }
+    if (this.track_running_stats) {
+      this.register_buffer("running_mean", f(0));
+      this.register_buffer("running_var", f(1));
+      this.register_buffer("num_batches_tracked", f(0, "int64", []));
+    } else {
+      this.register_buffer("running_mean", null);
+      this.register_buffer("running_var", null);
+      this.register_buffer("num_batches_tracked", null);
+    }
+  }
+
+  protected abstract checkInput(input: Tensor): void;
+
+  override forward(input: Tensor): Tensor {
+    this.checkInput(input);
+    let factor = this.momentum ?? 0;
+    if (this.training && this.track_running_stats && this.num_batches_tracked) {
+      const n = this.num_batches_tracked;
+      no_grad(() => n.add_(1));
+      // NOTE: momentum=null needs the batch count on the host: tracked here, not read back.
+      this.#batches += 1;
+      if (this.momentum === null) factor = 1 / this.#batches;
+    }
+    const useBatch =
+      this.training || this.running_mean === null || this.running_var === null;
+    return C.batch_norm(
+      input,
+      !this.training || this.track_running_stats ? this.running_mean : null,
+      !this.training || this.track_running_stats ? this.running_var : null,
+      this.weight,
+      this.bias,
+      useBatch,
+      factor,
+      this.eps,
+    );
+  }
+
+  #batches = 0;
+
+  override extra_repr(): string {
+    return `${this.num_features}, eps=${this.eps}, momentum=${String(this.momentum)}, affine=${this.affine ? "True" : "False"}, track_running_stats=${this.track_running_stats ? "True" : "False"}`;
+  }
+}
+
+/** Batch normalization over `(N, C)` or `(N, C, L)`. */
+export class BatchNorm1d extends BatchNormNd {
+  constructor(num_features: number, options: BatchNormOptions = {}) {
+    super(num_features, options);
+  }
+
+  protected checkInput(input: Tensor): void {
+    if (input.dim() !== 2 && input.dim() !== 3)
+      throw new TorchError(
+        `expected 2D or 3D input (got ${input.dim()}D input)`,
+      );
+  }
+}
+
+/** Batch normalization over `(N, C, H, W)`. */
+export class BatchNorm2d extends BatchNormNd {
+  constructor(num_features: number, options: BatchNormOptions = {}) {
+    super(num_features, options);
+  }
+
+  protected checkInput(input: Tensor): void {
+    if (input.dim() !== 4)
+      throw new TorchError(`expected 4D input (got ${input.dim()}D input)`);
+  }
+}
