@@ -72,10 +72,11 @@ test("a 1,000-step training-like loop keeps active bytes flat", async () => {
     }
   }
   await w.sync_device();
-  assert.equal(
-    w.memory_stats().active_bytes,
-    start,
-    `flat: ${start} → ${w.memory_stats().active_bytes} (peak ${peak})`,
+  // Flat: never above where it started (it may drop when the GC backstop frees older handles).
+  const end = w.memory_stats().active_bytes;
+  assert.ok(
+    end <= start && peak <= start,
+    `flat: ${start} → ${end} (peak ${peak})`,
   );
 });
 
