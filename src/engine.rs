@@ -85,9 +85,9 @@ pub fn set_default_device(device: Device) -> Result<()> {
     Ok(())
 }
 
-/// Submits all recorded GPU work (pending fusable expressions are not GPU work yet: they are
-/// computed when needed, see `tensor/fusion.rs`).
+/// Computes the ends of pending elementwise chains and submits all recorded GPU work.
 pub fn flush_all() -> Result<()> {
+    crate::tensor::fusion::materialize_chain_ends()?;
     if let Ok(gpu) = backend(Device::WebGpu) {
         gpu.flush();
     }

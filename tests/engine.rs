@@ -90,6 +90,17 @@ fn reductions() {
         assert!(values(&empty.mean(&[], false).unwrap())[0].is_nan());
         let big = Tensor::full(&[1000, 300], 0.5, DType::Float32, dev).unwrap();
         assert_eq!(values(&big.sum(&[], false).unwrap()), vec![150000.]);
+        // Long reductions into few outputs run in two passes; results are the same sums.
+        let long = Tensor::arange(0.0, (1 << 18) as f64, 1.0, DType::Float32, dev)
+            .unwrap()
+            .binary_scalar(Op::Fmod, 7.0, false)
+            .unwrap();
+        assert_eq!(values(&long.sum(&[], false).unwrap()), vec![786_429.0]);
+        assert_close(&values(&long.mean(&[], false).unwrap()), &[786_429.0 / 262_144.0], 1e-6, 0.0, "two-pass mean");
+        let two = long.reshape(&[2, 1 << 17]).unwrap();
+        assert_eq!(values(&two.sum(&[1], false).unwrap()), vec![393_210.0, 393_219.0]);
+        let ints = Tensor::full(&[1 << 17], 3.0, DType::Int32, dev).unwrap();
+        assert_eq!(values(&ints.sum(&[], false).unwrap()), vec![393_216.0]);
         assert_eq!(
             x.sum(&[3], false).unwrap_err().message,
             "Dimension out of range (expected to be in range of [-3, 2], but got 3)"
@@ -306,6 +317,13 @@ fn elementwise_chains_fuse_into_one_kernel() {
     assert!(a.is_pending() && b.is_pending());
     values(&a);
     assert_eq!(gpu_dispatches() - before, 2, "a read of an intermediate computes it then");
+    // A flush computes the ends of chains (one kernel here), not the intermediates they absorbed.
+    let p = x.binary_scalar(Op::Mul, 3.0, false).unwrap();
+    let q = p.unary(Op::Exp).unwrap();
+    let before = gpu_dispatches();
+    webtorch::engine::flush_all().unwrap();
+    assert_eq!(gpu_dispatches() - before, 1);
+    assert!(!q.is_pending() && p.is_pending());
 }
 
 #[test]

@@ -112,7 +112,7 @@ pub(crate) fn record(
 ) -> Result<Pending> {
     let seq = tick();
     let window = with_config(|c| c.window);
-    let mut p = Pending { nodes: vec![], leaves: vec![], shape: shape.to_vec(), seq };
+    let mut p = Pending { nodes: vec![], leaves: vec![], shape: shape.to_vec(), seq, absorbed: Default::default() };
     let mut node_args = Vec::with_capacity(args.len());
     for a in args {
         let arg = match a {
@@ -144,6 +144,7 @@ impl Pending {
 
     /// Copies `src`'s nodes in (its leaves re-broadcast to this shape); returns its result.
     fn inline(&mut self, src: &Pending, shape: &[usize]) -> Arg {
+        src.absorbed.set(true);
         let base = self.nodes.len();
         let leaf_map: Vec<usize> = src
             .leaves
@@ -197,6 +198,23 @@ pub(crate) fn register(s: &Rc<Storage>) {
         }
         c.pending.push(Rc::downgrade(s));
     });
+}
+
+/// Materializes the ends of pending chains (expressions no other pending expression inlined):
+/// what a flush owes the user — `y = a.add(b).relu(); await sync_device()` computes `y` — while
+/// the intermediates a chain absorbed stay uncomputed.
+pub fn materialize_chain_ends() -> Result<()> {
+    let pending: Vec<Rc<Storage>> = with_config(|c| {
+        c.pending.retain(|w| w.strong_count() > 0);
+        c.pending.iter().filter_map(|w| w.upgrade()).collect()
+    });
+    for s in pending {
+        let end = matches!(&*s.state.borrow(), State::Pending(p) if !p.absorbed.get());
+        if end {
+            s.materialize()?;
+        }
+    }
+    Ok(())
 }
 
 /// Materializes the pending tensors that read `target` (before an in-place write changes it).

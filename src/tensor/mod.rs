@@ -50,6 +50,8 @@ pub(crate) struct Pending {
     pub shape: Vec<usize>,
     /// The op clock when it was recorded (for the fusion window).
     pub seq: u64,
+    /// Inlined into a later pending expression: a flush need not compute it on its own.
+    pub absorbed: std::cell::Cell<bool>,
 }
 
 /// A kernel input: a ready tensor, read with `strides` over the kernel's index space.

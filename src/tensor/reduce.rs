@@ -60,6 +60,41 @@ impl Tensor {
         input.strides = outer_st[0].iter().chain(&inner_st[0]).copied().collect();
         // Floats compute in f32 (integer logsumexp too); integers and bools in i32.
         let compute = if self.dtype.is_float() || out_dtype.is_float() { Compute::F32 } else { Compute::I32 };
+        // A long reduction into few outputs would run on few workgroups: split it in two passes
+        // (chunks of `len`, then the chunks), each output still the same sum or mean.
+        let n_out: usize = outer.iter().product();
+        let split = match (op, &inner[..]) {
+            (ReduceOp::Sum | ReduceOp::Mean, [r]) if n_out < 1024 && *r >= 1 << 16 => {
+                [4096, 2048, 1024, 512, 256].into_iter().find(|len| r % len == 0)
+            }
+            _ => None,
+        };
+        if let Some(len) = split {
+            let (r, s) = (inner[0], inner_st[0][0]);
+            let chunks = r / len;
+            let mut mid_shape = outer.clone();
+            mid_shape.push(chunks);
+            let mid = Tensor::empty_on(self.backend(), &mid_shape, out_dtype)?;
+            let mut first = input.clone();
+            first.strides = outer_st[0].iter().copied().chain([len * s, s]).collect();
+            let k = Reduce {
+                op,
+                compute,
+                input: first,
+                outer: mid_shape.clone(),
+                inner: vec![len],
+                out: mid.buf()?,
+                out_dtype,
+                param,
+            };
+            self.backend().reduce(&k)?;
+            let mut second = mid.operand(&mid_shape)?;
+            second.strides = crate::shape::contiguous_strides(&mid_shape);
+            let k =
+                Reduce { op, compute, input: second, outer, inner: vec![chunks], out: out.buf()?, out_dtype, param };
+            self.backend().reduce(&k)?;
+            return Ok(out);
+        }
         let k = Reduce { op, compute, input, outer, inner, out: out.buf()?, out_dtype, param };
         self.backend().reduce(&k)?;
         Ok(out)

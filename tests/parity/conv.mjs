@@ -65,7 +65,9 @@ export function callConv(torch, op, a, inputs) {
       const b = a.bias ? rest.shift() : null;
       const c = x.shape[1];
       const stat = (v) =>
-        v === undefined ? null : torch.full([c], v, { device: x.device });
+        v === undefined
+          ? null
+          : torch.full([c], v, { dtype: "float32", device: x.device });
       const rm = stat(a.running_mean);
       const rv = stat(a.running_var);
       const y = F.batch_norm(

@@ -382,9 +382,7 @@ export function pad(
   if (mode === "constant") return wrap(x._raw.pad_constant(p, value ?? 0));
   const modes = { reflect: 1, replicate: 2, circular: 3 } as const;
   if (!(mode in modes))
-    throw new TorchError(
-      `Unrecognised padding mode ${String(mode)}`,
-    );
+    throw new TorchError(`Unrecognised padding mode ${String(mode)}`);
   if (value !== null && value !== 0)
     throw new TorchError(
       `Padding mode "${mode}" doesn't take in value argument.`,

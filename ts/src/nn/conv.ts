@@ -49,8 +49,7 @@ abstract class ConvNd extends Module {
     options: FactoryOptions,
   ) {
     super();
-    if (groups <= 0)
-      throw new TorchError("groups must be a positive integer");
+    if (groups <= 0) throw new TorchError("groups must be a positive integer");
     if (in_channels % groups !== 0)
       throw new TorchError("in_channels must be divisible by groups");
     if (out_channels % groups !== 0)
@@ -229,10 +228,7 @@ abstract class ConvTransposeNd extends ConvNd {
     this.output_padding = tuple(o.output_padding ?? 0, k);
   }
 
-  protected run(
-    f: typeof C.conv_transpose2d,
-    input: Tensor,
-  ): Tensor {
+  protected run(f: typeof C.conv_transpose2d, input: Tensor): Tensor {
     return f(
       input,
       this.weight,
@@ -425,8 +421,11 @@ abstract class BatchNormNd extends Module {
     this.momentum = o.momentum === undefined ? 0.1 : o.momentum;
     this.affine = o.affine ?? true;
     this.track_running_stats = o.track_running_stats ?? true;
-    const f = (v: number, dtype: "float32" | "int64" = "float32", shape = [num_features]) =>
-      full(shape, v, { dtype, device: o.device });
+    const f = (
+      v: number,
+      dtype: "float32" | "int64" = "float32",
+      shape = [num_features],
+    ) => full(shape, v, { dtype, device: o.device });
     if (this.affine) {
       this.weight = new Parameter(f(1));
       this.bias = new Parameter(f(0));
