@@ -201,6 +201,8 @@ fn batching_and_pool_counters() {
     // Intermediate results went back to the pool: a few buffers serve all 200 ops.
     assert!(after.allocations - before.allocations < 10, "{:?}", after);
     assert!(after.reuses - before.reuses > 190, "{:?}", after);
+    // ... and so do their bind groups (cached by the buffers they bind).
+    assert!(after.bind_groups - before.bind_groups < 10, "{:?}", after);
     drop(x);
     assert_eq!(gpu.stats().live_buffers, before.live_buffers - 1);
     // Without batching, every op submits.

@@ -246,6 +246,8 @@ pub struct Stats {
     pub submits: u64,
     pub dispatches: u64,
     pub pipelines: u64,
+    /// Bind groups created (cached by the buffers they bind).
+    pub bind_groups: u64,
     pub allocations: u64,
     pub reuses: u64,
     pub active_bytes: u64,

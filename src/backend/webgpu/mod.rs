@@ -27,6 +27,8 @@ const SLOT_BYTES: u64 = 512;
 const SLOT_WORDS: usize = 128;
 const ARENA_SLOTS: usize = 128;
 const MAX_RANK: usize = 8;
+/// Bind-group cache bound: past it the cache starts over.
+const MAX_BIND_GROUPS: usize = 4096;
 const WG: u32 = 256;
 const MAX_GROUPS: u32 = 65_535;
 const STORAGE_USAGE: wgpu::BufferUsages =
@@ -55,6 +57,8 @@ struct State {
     pool: Pool<wgpu::Buffer>,
     staging: Pool<wgpu::Buffer>,
     kernels: HashMap<KernelKey, Rc<Kernel>>,
+    /// Bind groups by the buffers they bind (bounded; cleared with the pool).
+    bind_groups: HashMap<Vec<wgpu::Buffer>, wgpu::BindGroup>,
     layouts: HashMap<usize, (Rc<wgpu::BindGroupLayout>, Rc<wgpu::PipelineLayout>)>,
     encoder: Option<wgpu::CommandEncoder>,
     pass: Option<wgpu::ComputePass<'static>>,
@@ -166,6 +170,7 @@ impl WebGpuBackend {
                 pool: Pool::default(),
                 staging: Pool::default(),
                 kernels: HashMap::new(),
+                bind_groups: HashMap::new(),
                 layouts: HashMap::new(),
                 encoder: None,
                 pass: None,
@@ -292,22 +297,35 @@ impl WebGpuBackend {
         st.slots_used += 1;
         st.arena[slot * SLOT_WORDS..slot * SLOT_WORDS + meta.len()].copy_from_slice(meta);
         let bufs: Vec<wgpu::Buffer> = buffers.iter().map(|&b| Self::buffer(&st, b)).collect();
-        let mut entries = vec![wgpu::BindGroupEntry {
-            binding: 0,
-            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                buffer: &self.arena_buf,
-                offset: 0,
-                size: wgpu::BufferSize::new(SLOT_BYTES),
-            }),
-        }];
-        for (i, b) in bufs.iter().enumerate() {
-            entries.push(wgpu::BindGroupEntry { binding: 1 + i as u32, resource: b.as_entire_binding() });
-        }
-        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &kernel.layout,
-            entries: &entries,
-        });
+        // Bind groups are cached by the buffers they bind (the uniform slot is a dynamic offset):
+        // pooled buffers come back, so a model's steady state creates none.
+        let bind_group = match st.bind_groups.get(&bufs) {
+            Some(bg) => bg.clone(),
+            None => {
+                let mut entries = vec![wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &self.arena_buf,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(SLOT_BYTES),
+                    }),
+                }];
+                for (i, b) in bufs.iter().enumerate() {
+                    entries.push(wgpu::BindGroupEntry { binding: 1 + i as u32, resource: b.as_entire_binding() });
+                }
+                let bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: None,
+                    layout: &kernel.layout,
+                    entries: &entries,
+                });
+                if st.bind_groups.len() >= MAX_BIND_GROUPS {
+                    st.bind_groups.clear();
+                }
+                st.stats.bind_groups += 1;
+                st.bind_groups.insert(bufs, bg.clone());
+                bg
+            }
+        };
         if st.pass.is_none() {
             let mut encoder =
                 self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") });
@@ -753,5 +771,7 @@ impl Backend for WebGpuBackend {
         let mut st = self.st.borrow_mut();
         st.pool.clear();
         st.staging.clear();
+        // Cached bind groups hold their buffers: drop them so the memory is really freed.
+        st.bind_groups.clear();
     }
 }

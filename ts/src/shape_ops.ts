@@ -1,0 +1,451 @@
+/**
+ * Views and reshapes: the core's slicing views (`narrow`, `select`, `slice`, `diagonal`,
+ * `unfold`, `as_strided`, `movedim`, `flatten`, `unflatten`, `squeeze`, `unsqueeze`) as `torch.*`
+ * functions and `Tensor` methods, and the shape functions PyTorch builds from them: broadcasting
+ * (`broadcast_to`, `broadcast_tensors`, `broadcast_shapes`, `expand_as`), `atleast_Nd`, `ravel`,
+ * `swapaxes`, and splitting (`split`, `chunk`, `tensor_split`, `unbind`, `hsplit`/`vsplit`/
+ * `dsplit`). Every result is a view (no copy) and differentiable where the core view is.
+ * Joining and repeating (`hstack`, `repeat`, `tile`, …) live in joins.ts.
+ *
+ * @module
+ */
+
+import { type Shape, checkInts } from "./args.js";
+import { ShapeError, TorchError } from "./errors.js";
+import { Tensor, checkTensor, wrap, wrapDim } from "./tensor.js";
+
+declare module "./tensor.js" {
+  interface Tensor {
+    /** The view `[start, start + length)` along `dim`. */
+    narrow(dim: number, start: number, length: number): Tensor;
+    /** `narrow` as a copy (its own storage). */
+    narrow_copy(dim: number, start: number, length: number): Tensor;
+    /** The slice at `index` along `dim` (the dim is removed): `t.select(0, 1)` is `t[1]`. */
+    select(dim: number, index: number): Tensor;
+    /** Python's `t[start:end:step]` along `dim` (bounds clamp; negative bounds count from the end). */
+    slice(dim: number, start?: number | null, end?: number | null, step?: number): Tensor;
+    /** The view of the diagonal `offset` of the dims `dim1`, `dim2` (moved to the last dim). */
+    diagonal(offset?: number, dim1?: number, dim2?: number): Tensor;
+    /** Every window of `size` elements `step` apart along `dim`, as a new last dim (forward only). */
+    unfold(dimension: number, size: number, step: number): Tensor;
+    /** A view with explicit sizes, strides (in elements) and storage offset (forward only). */
+    as_strided(size: Shape, stride: Shape, storage_offset?: number): Tensor;
+    /** Moves dims `source` to positions `destination` (the others keep their order). */
+    movedim(source: number | Shape, destination: number | Shape): Tensor;
+    /** Alias of {@link Tensor.movedim}. */
+    moveaxis(source: number | Shape, destination: number | Shape): Tensor;
+    /** Merges dims `start_dim..end_dim` (default all) into one. */
+    flatten(start_dim?: number, end_dim?: number): Tensor;
+    /** Splits dim `dim` into `sizes` (one may be -1). */
+    unflatten(dim: number, sizes: Shape): Tensor;
+    /** Removes size-1 dims: all of them, or those of `dim` (a dim or a list). */
+    squeeze(dim?: number | Shape): Tensor;
+    /** Inserts a size-1 dim at `dim` (`-1` appends). */
+    unsqueeze(dim: number): Tensor;
+    /** The elements' offset into the storage. */
+    storage_offset(): number;
+    /** Alias of {@link Tensor.transpose} (NumPy's name). */
+    swapaxes(axis0: number, axis1: number): Tensor;
+    /** Alias of {@link Tensor.transpose}. */
+    swapdims(dim0: number, dim1: number): Tensor;
+    /** The 1-D view of the elements (a copy when the layout needs one). */
+    ravel(): Tensor;
+    /** `expand` to `shape` (PyTorch's broadcasting rules). */
+    broadcast_to(shape: Shape): Tensor;
+    /** `expand` to `other`'s shape. */
+    expand_as(other: Tensor): Tensor;
+    /** `view` with `other`'s shape. */
+    view_as(other: Tensor): Tensor;
+    /** `reshape` to `other`'s shape. */
+    reshape_as(other: Tensor): Tensor;
+    /** Views of `split_size`-long pieces along `dim` (the last may be shorter), or of the given sizes. */
+    split(split_size_or_sections: number | Shape, dim?: number): Tensor[];
+    /** `chunks` pieces along `dim` (each `ceil(size / chunks)` long; fewer when they run out). */
+    chunk(chunks: number, dim?: number): Tensor[];
+    /** NumPy's `array_split`: `sections` near-equal pieces, or pieces cut at `indices`. */
+    tensor_split(indices_or_sections: number | Shape, dim?: number): Tensor[];
+    /** The slices along `dim`, each without that dim. */
+    unbind(dim?: number): Tensor[];
+    /** `tensor_split` along dim 1 (dim 0 for 1-D), requiring equal pieces for a number. */
+    hsplit(indices_or_sections: number | Shape): Tensor[];
+    /** `tensor_split` along dim 0 (at least 2-D). */
+    vsplit(indices_or_sections: number | Shape): Tensor[];
+    /** `tensor_split` along dim 2 (at least 3-D). */
+    dsplit(indices_or_sections: number | Shape): Tensor[];
+  }
+}
+
+function int(fn: string, arg: string, v: unknown): number {
+  return checkInts(fn, arg, [v])[0]!;
+}
+
+function ints(fn: string, arg: string, v: number | Shape): number[] {
+  return checkInts(fn, arg, typeof v === "number" ? [v] : Array.from(v));
+}
+
+type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
+const proto = Tensor.prototype as unknown as Methods;
+
+proto.narrow = function (this: Tensor, dim: number, start: number, length: number) {
+  const [d, s, l] = checkInts("narrow", "dim", [dim, start, length]);
+  return wrap(this._raw.narrow(d!, s!, l!));
+};
+proto.narrow_copy = function (this: Tensor, dim: number, start: number, length: number) {
+  const v = this.narrow(dim, start, length);
+  try {
+    return v.clone();
+  } finally {
+    v.dispose();
+  }
+};
+proto.select = function (this: Tensor, dim: number, index: number) {
+  return wrap(this._raw.select(int("select", "dim", dim), int("select", "index", index)));
+};
+proto.slice = function (
+  this: Tensor,
+  dim: number,
+  start?: number | null,
+  end?: number | null,
+  step = 1,
+) {
+  return wrap(this._raw.slice(int("slice", "dim", dim), start ?? undefined, end ?? undefined, step));
+};
+proto.diagonal = function (this: Tensor, offset = 0, dim1 = 0, dim2 = 1) {
+  const [o, a, b] = checkInts("diagonal", "offset", [offset, dim1, dim2]);
+  return wrap(this._raw.diagonal(o!, a!, b!));
+};
+proto.unfold = function (this: Tensor, dimension: number, size: number, step: number) {
+  const [d, s, st] = checkInts("unfold", "dimension", [dimension, size, step]);
+  return wrap(this._raw.unfold(d!, s!, st!));
+};
+proto.as_strided = function (
+  this: Tensor,
+  size: Shape,
+  stride: Shape,
+  storage_offset?: number,
+) {
+  return wrap(
+    this._raw.as_strided(
+      Int32Array.from(ints("as_strided", "size", size)),
+      Int32Array.from(ints("as_strided", "stride", stride)),
+      storage_offset,
+    ),
+  );
+};
+proto.movedim = function (this: Tensor, source: number | Shape, destination: number | Shape) {
+  return wrap(
+    this._raw.movedim(
+      Int32Array.from(ints("movedim", "source", source)),
+      Int32Array.from(ints("movedim", "destination", destination)),
+    ),
+  );
+};
+proto.moveaxis = proto.movedim;
+proto.flatten = function (this: Tensor, start_dim = 0, end_dim = -1) {
+  const [s, e] = checkInts("flatten", "start_dim", [start_dim, end_dim]);
+  return wrap(this._raw.flatten(s!, e!));
+};
+proto.unflatten = function (this: Tensor, dim: number, sizes: Shape) {
+  return wrap(
+    this._raw.unflatten(
+      int("unflatten", "dim", dim),
+      Int32Array.from(ints("unflatten", "sizes", sizes)),
+    ),
+  );
+};
+proto.squeeze = function (this: Tensor, dim?: number | Shape) {
+  if (dim === undefined) return wrap(this._raw.squeeze(undefined));
+  if (typeof dim === "number") return wrap(this._raw.squeeze(int("squeeze", "dim", dim)));
+  // A list of dims: squeeze each (highest first, so the others keep their positions).
+  const ds = [...new Set(ints("squeeze", "dim", dim).map((d) => wrapDim(d, this.ndim)))];
+  ds.sort((a, b) => b - a);
+  let t = wrap(this._raw.handle());
+  for (const d of ds) {
+    const next = wrap(t._raw.squeeze(d));
+    t.dispose();
+    t = next;
+  }
+  return t;
+};
+proto.unsqueeze = function (this: Tensor, dim: number) {
+  return wrap(this._raw.unsqueeze(int("unsqueeze", "dim", dim)));
+};
+proto.storage_offset = function (this: Tensor) {
+  return this._raw.storage_offset();
+};
+proto.swapaxes = function (this: Tensor, a: number, b: number) {
+  return this.transpose(a, b);
+};
+proto.swapdims = proto.swapaxes;
+proto.ravel = function (this: Tensor) {
+  return this.reshape(-1);
+};
+proto.broadcast_to = function (this: Tensor, shape: Shape) {
+  return this.expand(shape);
+};
+proto.expand_as = function (this: Tensor, other: Tensor) {
+  return this.expand(checkTensor("expand_as", "other", other).shape);
+};
+proto.view_as = function (this: Tensor, other: Tensor) {
+  return this.view(checkTensor("view_as", "other", other).shape);
+};
+proto.reshape_as = function (this: Tensor, other: Tensor) {
+  return this.reshape(checkTensor("reshape_as", "other", other).shape);
+};
+
+/** Views of consecutive pieces of the given lengths along `d`. */
+function pieces(t: Tensor, d: number, lengths: number[]): Tensor[] {
+  const out: Tensor[] = [];
+  let start = 0;
+  for (const len of lengths) {
+    out.push(wrap(t._raw.narrow(d, start, len)));
+    start += len;
+  }
+  return out;
+}
+
+proto.split = function (this: Tensor, split: number | Shape, dim = 0) {
+  const d = wrapDim(int("split", "dim", dim), this.ndim);
+  const n = this.shape[d]!;
+  if (typeof split !== "number") {
+    const sizes = ints("split", "split_size", split);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    if (total !== n || sizes.some((s) => s < 0))
+      throw new TorchError(
+        `split_with_sizes expects split_sizes to sum exactly to ${n} (input tensor's size at dimension ${d}), but got split_sizes=[${sizes.join(", ")}]`,
+      );
+    return pieces(this, d, sizes);
+  }
+  const size = int("split", "split_size", split);
+  if (size < 0)
+    throw new TorchError(`split expects split_size be non-negative, but got split_size=${size}`);
+  if (size === 0) {
+    if (n !== 0)
+      throw new TorchError(
+        `split_size can only be 0 if dimension size is 0, but got dimension size of ${n}`,
+      );
+    return pieces(this, d, [0]);
+  }
+  const count = Math.max(1, Math.ceil(n / size));
+  return pieces(
+    this,
+    d,
+    Array.from({ length: count }, (_, i) => Math.min(size, n - i * size)),
+  );
+};
+proto.chunk = function (this: Tensor, chunks: number, dim = 0) {
+  const c = int("chunk", "chunks", chunks);
+  if (c <= 0) throw new TorchError(`chunk expects \`chunks\` to be greater than 0, got: ${c}`);
+  const d = wrapDim(int("chunk", "dim", dim), this.ndim);
+  const n = this.shape[d]!;
+  // PyTorch: pieces of ceil(n / chunks), so there may be fewer than `chunks`.
+  return this.split(Math.max(1, Math.ceil(n / c)), d);
+};
+proto.tensor_split = function (this: Tensor, spec: number | Shape, dim = 0) {
+  const d = wrapDim(int("tensor_split", "dim", dim), this.ndim);
+  const n = this.shape[d]!;
+  if (typeof spec === "number") {
+    const s = int("tensor_split", "sections", spec);
+    if (s <= 0) throw new TorchError(`number of sections must be larger than 0, got ${s}`);
+    const base = Math.floor(n / s);
+    const extra = n % s;
+    return pieces(
+      this,
+      d,
+      Array.from({ length: s }, (_, i) => base + (i < extra ? 1 : 0)),
+    );
+  }
+  // Cut points, clamped to [0, n] as Python slices are (a cut before the previous one: empty).
+  const cuts = ints("tensor_split", "indices", spec);
+  const out: Tensor[] = [];
+  let prev = 0;
+  for (const cut of [...cuts, n]) {
+    const at = Math.min(Math.max(cut < 0 ? cut + n : cut, 0), n);
+    const start = Math.min(prev, n);
+    out.push(wrap(this._raw.narrow(d, start, Math.max(at - start, 0))));
+    prev = Math.max(at, prev);
+  }
+  return out;
+};
+proto.unbind = function (this: Tensor, dim = 0) {
+  const d = wrapDim(int("unbind", "dim", dim), this.ndim);
+  return Array.from({ length: this.shape[d]! }, (_, i) => wrap(this._raw.select(d, i)));
+};
+
+function splitAlong(
+  fn: "hsplit" | "vsplit" | "dsplit",
+  t: Tensor,
+  spec: number | Shape,
+  minDims: number,
+  dim: number,
+): Tensor[] {
+  if (t.ndim < minDims)
+    throw new TorchError(
+      `torch.${fn} requires a tensor with at least ${minDims} dimension, but got a tensor with ${t.ndim} dimensions!`,
+    );
+  if (typeof spec === "number") {
+    const n = t.shape[dim]!;
+    if (spec === 0 || n % spec !== 0)
+      throw new TorchError(
+        `torch.${fn} attempted to split along dimension ${dim}, but the size of the dimension ${n} is not divisible by the split_size ${spec}!`,
+      );
+  }
+  return t.tensor_split(spec, dim);
+}
+
+proto.hsplit = function (this: Tensor, spec: number | Shape) {
+  return splitAlong("hsplit", this, spec, 1, this.ndim === 1 ? 0 : 1);
+};
+proto.vsplit = function (this: Tensor, spec: number | Shape) {
+  return splitAlong("vsplit", this, spec, 2, 0);
+};
+proto.dsplit = function (this: Tensor, spec: number | Shape) {
+  return splitAlong("dsplit", this, spec, 3, 2);
+};
+
+// ---- torch.* functions ----
+
+function method<A extends unknown[], R>(
+  name: string,
+): (input: Tensor, ...args: A) => R {
+  return (input, ...args) =>
+    (checkTensor(name, "input", input) as unknown as Record<string, (...a: A) => R>)[name]!(
+      ...args,
+    );
+}
+
+/** `input.narrow(dim, start, length)`: a view of `length` elements from `start` along `dim`. */
+export const narrow: (input: Tensor, dim: number, start: number, length: number) => Tensor =
+  method("narrow");
+/** `input.narrow_copy(dim, start, length)`. */
+export const narrow_copy: (input: Tensor, dim: number, start: number, length: number) => Tensor =
+  method("narrow_copy");
+/** `input.select(dim, index)`. */
+export const select: (input: Tensor, dim: number, index: number) => Tensor = method("select");
+/** `input.diagonal(offset, dim1, dim2)`. */
+export const diagonal: (input: Tensor, offset?: number, dim1?: number, dim2?: number) => Tensor =
+  method("diagonal");
+/** `input.as_strided(size, stride, storage_offset)`. */
+export const as_strided: (
+  input: Tensor,
+  size: Shape,
+  stride: Shape,
+  storage_offset?: number,
+) => Tensor = method("as_strided");
+/** `input.movedim(source, destination)`. */
+export const movedim: (
+  input: Tensor,
+  source: number | Shape,
+  destination: number | Shape,
+) => Tensor = method("movedim");
+/** Alias of {@link movedim}. */
+export const moveaxis = movedim;
+/** `input.flatten(start_dim, end_dim)`. */
+export const flatten: (input: Tensor, start_dim?: number, end_dim?: number) => Tensor =
+  method("flatten");
+/** `input.unflatten(dim, sizes)`. */
+export const unflatten: (input: Tensor, dim: number, sizes: Shape) => Tensor =
+  method("unflatten");
+/** `input.squeeze(dim)`. */
+export const squeeze: (input: Tensor, dim?: number | Shape) => Tensor = method("squeeze");
+/** `input.unsqueeze(dim)`. */
+export const unsqueeze: (input: Tensor, dim: number) => Tensor = method("unsqueeze");
+/** `input.swapaxes(axis0, axis1)`. */
+export const swapaxes: (input: Tensor, axis0: number, axis1: number) => Tensor =
+  method("swapaxes");
+/** `input.swapdims(dim0, dim1)`. */
+export const swapdims: (input: Tensor, dim0: number, dim1: number) => Tensor =
+  method("swapdims");
+/** `input.ravel()`. */
+export const ravel: (input: Tensor) => Tensor = method("ravel");
+/** `input.broadcast_to(shape)`. */
+export const broadcast_to: (input: Tensor, shape: Shape) => Tensor = method("broadcast_to");
+/** `input.split(split_size_or_sections, dim)`. */
+export const split: (input: Tensor, split_size_or_sections: number | Shape, dim?: number) => Tensor[] =
+  method("split");
+/** `input.chunk(chunks, dim)`. */
+export const chunk: (input: Tensor, chunks: number, dim?: number) => Tensor[] = method("chunk");
+/** `input.tensor_split(indices_or_sections, dim)`. */
+export const tensor_split: (
+  input: Tensor,
+  indices_or_sections: number | Shape,
+  dim?: number,
+) => Tensor[] = method("tensor_split");
+/** `input.unbind(dim)`. */
+export const unbind: (input: Tensor, dim?: number) => Tensor[] = method("unbind");
+/** `input.hsplit(indices_or_sections)`. */
+export const hsplit: (input: Tensor, indices_or_sections: number | Shape) => Tensor[] =
+  method("hsplit");
+/** `input.vsplit(indices_or_sections)`. */
+export const vsplit: (input: Tensor, indices_or_sections: number | Shape) => Tensor[] =
+  method("vsplit");
+/** `input.dsplit(indices_or_sections)`. */
+export const dsplit: (input: Tensor, indices_or_sections: number | Shape) => Tensor[] =
+  method("dsplit");
+
+/** The shape `shapes` broadcast to (PyTorch's rules: align right, size 1 stretches). */
+export function broadcast_shapes(...shapes: (number | Shape)[]): number[] {
+  const lists = shapes.map((s) => ints("broadcast_shapes", "shape", s));
+  const rank = Math.max(0, ...lists.map((s) => s.length));
+  const out = new Array<number>(rank).fill(1);
+  lists.forEach((s, k) => {
+    for (let i = 0; i < s.length; i++) {
+      const j = rank - s.length + i;
+      const size = s[i]!;
+      if (size === out[j] || size === 1) continue;
+      if (out[j] !== 1) {
+        throw new ShapeError(
+          `Attempting to broadcast a dimension of length ${size} at ${i - s.length}! Mismatching argument at index ${k} had (${s.join(", ")}${s.length === 1 ? "," : ""}); but expected shape should be broadcastable to [${out.slice(rank - s.length).join(", ")}]`,
+        );
+      }
+      out[j] = size;
+    }
+  });
+  return out;
+}
+
+/** Each tensor expanded to the shape they broadcast to (views). */
+export function broadcast_tensors(...tensors: (Tensor | readonly Tensor[])[]): Tensor[] {
+  const list = (tensors.length === 1 && Array.isArray(tensors[0])
+    ? tensors[0]
+    : tensors) as Tensor[];
+  list.forEach((t, i) => checkTensor("broadcast_tensors", `tensors[${i}]`, t));
+  const shape = broadcast_shapes(...list.map((t) => t.shape));
+  return list.map((t) => t.expand(shape));
+}
+
+function atleast(fn: string, nd: number, t: Tensor): Tensor {
+  checkTensor(fn, "input", t);
+  if (t.ndim >= nd) return wrap(t._raw.handle());
+  const shape = t.shape;
+  const target =
+    nd === 3
+      ? shape.length === 0
+        ? [1, 1, 1]
+        : shape.length === 1
+          ? [1, shape[0]!, 1]
+          : [...shape, 1]
+      : [...new Array<number>(nd - shape.length).fill(1), ...shape];
+  return t.view(target);
+}
+
+function atleastFn(fn: string, nd: number) {
+  function f(input: Tensor): Tensor;
+  function f(...tensors: Tensor[]): Tensor[];
+  function f(tensors: readonly Tensor[]): Tensor[];
+  function f(...args: (Tensor | readonly Tensor[])[]): Tensor | Tensor[] {
+    if (args.length === 1 && args[0] instanceof Tensor) return atleast(fn, nd, args[0]);
+    const list = (args.length === 1 ? args[0] : args) as Tensor[];
+    if (!Array.isArray(list))
+      throw new TorchError(`${fn}(): argument 'input' must be Tensor, not ${typeof list}`);
+    return list.map((t) => atleast(fn, nd, t));
+  }
+  return f;
+}
+
+/** `input` viewed with at least 1 dim (rank 0 becomes `[1]`); several tensors give a list. */
+export const atleast_1d = atleastFn("atleast_1d", 1);
+/** At least 2 dims (new dims in front: `[n]` becomes `[1, n]`). */
+export const atleast_2d = atleastFn("atleast_2d", 2);
+/** At least 3 dims: `[]` → `[1, 1, 1]`, `[n]` → `[1, n, 1]`, `[m, n]` → `[m, n, 1]`. */
+export const atleast_3d = atleastFn("atleast_3d", 3);
