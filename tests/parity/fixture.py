@@ -13,6 +13,7 @@ import operator
 import numpy as np
 import torch
 
+from fixture_composites import COMPOSITE_OPS, COMPOSITE_TOL, call_composite
 from fixture_conv import CONV_OPS, CONV_TOL, call_conv
 from fixture_kernels import KERNEL_OPS, KERNEL_TOL, call_kernel
 
@@ -105,6 +106,7 @@ TOL = {
 
 TOL.update(KERNEL_TOL)
 TOL.update(CONV_TOL)
+TOL.update(COMPOSITE_TOL)
 
 
 def T(data, dtype="float32", shape=None, view=None):
@@ -218,6 +220,8 @@ def call(op, inputs, args):
         return torch.full(a["shape"], a["fill_value"], **kw)
     if op == "arange":
         return torch.arange(*[a[k] for k in ("start", "end", "step") if k in a], **kw)
+    if op in COMPOSITE_OPS:
+        return call_composite(op, inputs, a)
     if op in CONV_OPS:
         return call_conv(op, inputs, a)
     if op in KERNEL_OPS:

@@ -16,7 +16,7 @@ sys.dont_write_bytecode = True  # no __pycache__ next to the committed sources
 
 import torch  # noqa: E402
 
-from cases import FAMILIES, rng_for  # noqa: E402
+from cases import FAMILIES, TS_FAMILIES, rng_for  # noqa: E402
 from fixture import Family  # noqa: E402
 from fixture_grad import MARGINS, REFUSED, SKIPS, add_grad  # noqa: E402
 
@@ -31,7 +31,12 @@ def main():
     OUT.mkdir(exist_ok=True)
     margins = {}  # op -> [largest share of its grad tolerance PyTorch's float32 used, case]
     names, total, size, skipped = set(), 0, 0, {k: 0 for k in SKIPS}
-    for fam_name in FAMILIES:
+    # The TS layer's composites go to fixtures/ts/ with their own index: the JS runner loads both
+    # indexes, the native Rust runner (core ops only) just fixtures/index.json. `--ts-only`
+    # regenerates those alone.
+    (OUT / "ts").mkdir(exist_ok=True)
+    families = ([] if "--ts-only" in sys.argv else FAMILIES) + TS_FAMILIES
+    for fam_name in families:
         fam = Family(fam_name)
         importlib.import_module(f"cases.{fam_name}").build(fam, rng_for(fam_name))
         grads = 0
@@ -47,14 +52,18 @@ def main():
             else:
                 skipped[why] += 1
         text = fam.dumps()
-        (OUT / f"{fam_name}.json").write_text(text)
+        (OUT / ("ts/" if fam_name in TS_FAMILIES else "") / f"{fam_name}.json").write_text(text)
         total += len(fam.cases)
         size += len(text.encode())
         print(f"{fam_name + '.json':18} {len(fam.cases):4} cases {grads:4} with grad "
               f"{len(text.encode()) / 1024:7.1f} KiB")
-    index = {"torch": torch.__version__.split("+")[0], "files": [f"{f}.json" for f in FAMILIES]}
-    (OUT / "index.json").write_text(json.dumps(index, indent=1) + "\n")
-    print(f"{total} cases in {len(FAMILIES)} files, {size / 1024:.1f} KiB")
+    version = torch.__version__.split("+")[0]
+    if "--ts-only" not in sys.argv:
+        index = {"torch": version, "files": [f"{f}.json" for f in FAMILIES]}
+        (OUT / "index.json").write_text(json.dumps(index, indent=1) + "\n")
+    ts_index = {"torch": version, "files": [f"{f}.json" for f in TS_FAMILIES]}
+    (OUT / "ts" / "index.json").write_text(json.dumps(ts_index, indent=1) + "\n")
+    print(f"{total} cases in {len(families)} files, {size / 1024:.1f} KiB")
     print("no grad: " + ", ".join(f"{k} {v}" for k, v in skipped.items() if v))
     for (typ, msg), cases in REFUSED.items():
         print(f"  PyTorch refused the backward of {len(cases)} case(s) ({', '.join(cases[:4])}"

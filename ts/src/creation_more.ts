@@ -43,7 +43,11 @@ declare module "./tensor.js" {
     /** Ones of `size`, with this tensor's dtype and device unless given. */
     new_ones(size: Shape, options?: CreationOptions): Tensor;
     /** `fill_value` in `size`, with this tensor's dtype and device unless given. */
-    new_full(size: Shape, fill_value: Scalar, options?: CreationOptions): Tensor;
+    new_full(
+      size: Shape,
+      fill_value: Scalar,
+      options?: CreationOptions,
+    ): Tensor;
     /** `new_zeros` (webtorch's `empty` is zero-filled). */
     new_empty(size: Shape, options?: CreationOptions): Tensor;
     /** `torch.tensor(data)` with this tensor's dtype and device unless given. */
@@ -52,16 +56,30 @@ declare module "./tensor.js" {
 }
 
 /** The options of `t.new_*()` and `*_like(t)`: `t`'s dtype and device unless given. */
-function like(t: Tensor, options: CreationOptions = {}): Required<CreationOptions> {
-  return { dtype: options.dtype ?? t.dtype, device: options.device ?? t.device };
+function like(
+  t: Tensor,
+  options: CreationOptions = {},
+): Required<CreationOptions> {
+  return {
+    dtype: options.dtype ?? t.dtype,
+    device: options.device ?? t.device,
+  };
 }
 
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
-proto.new_zeros = function (this: Tensor, size: Shape, options?: CreationOptions) {
+proto.new_zeros = function (
+  this: Tensor,
+  size: Shape,
+  options?: CreationOptions,
+) {
   return zeros(size, like(this, options));
 };
-proto.new_ones = function (this: Tensor, size: Shape, options?: CreationOptions) {
+proto.new_ones = function (
+  this: Tensor,
+  size: Shape,
+  options?: CreationOptions,
+) {
   return ones(size, like(this, options));
 };
 proto.new_full = function (
@@ -73,7 +91,11 @@ proto.new_full = function (
   return full(size, fill_value, like(this, options));
 };
 proto.new_empty = proto.new_zeros;
-proto.new_tensor = function (this: Tensor, data: TensorData, options?: CreationOptions) {
+proto.new_tensor = function (
+  this: Tensor,
+  data: TensorData,
+  options?: CreationOptions,
+) {
   return tensor(data, like(this, options));
 };
 
@@ -118,7 +140,13 @@ function checkFloat(fn: string, dtype: DType): void {
 
 /** PyTorch's scalar type names in messages ("Long", "Float"). */
 function dtypeTitle(dtype: DType): string {
-  return { float32: "Float", int32: "Int", int64: "Long", uint8: "Byte", bool: "Bool" }[dtype];
+  return {
+    float32: "Float",
+    int32: "Int",
+    int64: "Long",
+    uint8: "Byte",
+    bool: "Bool",
+  }[dtype];
 }
 
 /** Uniform [0, 1) numbers shaped like `input` (floating point dtypes only). */
@@ -140,7 +168,11 @@ export function randn_like(input: Tensor, options?: CreationOptions): Tensor {
  * `randint(-5, 5, [2, 2])`. Drawn as `floor(low + u * (high - low))` from float32 uniforms, so
  * ranges beyond 2^24 are not uniform.
  */
-export function randint(high: number, size: Shape, options?: CreationOptions): Tensor;
+export function randint(
+  high: number,
+  size: Shape,
+  options?: CreationOptions,
+): Tensor;
 export function randint(
   low: number,
   high: number,
@@ -149,11 +181,14 @@ export function randint(
 ): Tensor;
 export function randint(...args: unknown[]): Tensor {
   const options = (
-    typeof args[args.length - 1] === "object" && !Array.isArray(args[args.length - 1])
+    typeof args[args.length - 1] === "object" &&
+    !Array.isArray(args[args.length - 1])
       ? args.pop()
       : {}
   ) as CreationOptions;
-  const [low, high] = (args.length === 2 ? [0, args[0]] : [args[0], args[1]]) as [number, number];
+  const [low, high] = (
+    args.length === 2 ? [0, args[0]] : [args[0], args[1]]
+  ) as [number, number];
   const size = args[args.length - 1] as Shape;
   checkInts("randint", "low", [low, high]);
   return drawInts(low, high, checkInts("randint", "size", Array.from(size)), {
@@ -198,7 +233,11 @@ export function randint_like(
 /** 1 with probability `p` (default: the elements of `input`), else 0, in `input`'s dtype. */
 export function bernoulli(input: Tensor, p?: number): Tensor {
   const t = checkTensor("bernoulli", "input", input);
-  return scope(() => rand(t.shape, { device: t.device }).lt(p ?? t).to(t.dtype));
+  return scope(() =>
+    rand(t.shape, { device: t.device })
+      .lt(p ?? t)
+      .to(t.dtype),
+  );
 }
 
 /**
@@ -213,7 +252,9 @@ export function normal(
 ): Tensor {
   if (typeof std === "number" && std < 0)
     throw new TorchError(`normal expects std >= 0.0, but found std ${std}`);
-  const shapes = [mean, std].filter((v): v is Tensor => v instanceof Tensor).map((t) => t.shape);
+  const shapes = [mean, std]
+    .filter((v): v is Tensor => v instanceof Tensor)
+    .map((t) => t.shape);
   const shape =
     shapes.length === 0
       ? checkInts("normal", "size", Array.from(size ?? []))
@@ -222,7 +263,11 @@ export function normal(
         : shapes[0]!.length >= shapes[1]!.length
           ? shapes[0]!
           : shapes[1]!;
-  return scope(() => randn(shape, options ?? {}).mul(std).add(mean));
+  return scope(() =>
+    randn(shape, options ?? {})
+      .mul(std)
+      .add(mean),
+  );
 }
 
 /**
@@ -245,7 +290,10 @@ export function linspace(
   return scope(() => {
     const i = arange(n, { dtype: "float32", device });
     const up = i.mul(step).add(start);
-    const down = i.sub(n - 1).mul(step).add(end);
+    const down = i
+      .sub(n - 1)
+      .mul(step)
+      .add(end);
     const out = where(i.lt(Math.floor(n / 2)), up, down);
     return dtype === "float32" ? out : out.to(dtype);
   });
@@ -262,16 +310,24 @@ export function logspace(
   return scope(() => {
     const exps = linspace(start, end, steps, { device: options.device });
     const out = pow(base, exps);
-    return options.dtype === undefined || options.dtype === "float32" ? out : out.to(options.dtype);
+    return options.dtype === undefined || options.dtype === "float32"
+      ? out
+      : out.to(options.dtype);
   });
 }
 
 /** The `n × m` identity (m = n by default), float32 unless `dtype`. */
-export function eye(n: number, m?: number | CreationOptions, options: CreationOptions = {}): Tensor {
+export function eye(
+  n: number,
+  m?: number | CreationOptions,
+  options: CreationOptions = {},
+): Tensor {
   if (typeof m === "object") [m, options] = [undefined, m];
   const [rows, cols] = checkInts("eye", "n", [n, m ?? n]);
-  if (rows! < 0) throw new TorchError(`n must be greater or equal to 0, got ${rows}`);
-  if (cols! < 0) throw new TorchError(`m must be greater or equal to 0, got ${cols}`);
+  if (rows! < 0)
+    throw new TorchError(`n must be greater or equal to 0, got ${rows}`);
+  if (cols! < 0)
+    throw new TorchError(`m must be greater or equal to 0, got ${cols}`);
   const device = options.device ?? get_default_device();
   return scope(() =>
     arange(rows!, { device })
@@ -346,7 +402,10 @@ function cosineWindow(
   terms: (n: Tensor, denom: number) => Tensor,
 ): Tensor {
   const n = checkInts(fn, "window_length", [length])[0]!;
-  if (n < 0) throw new TorchError(`${fn} requires non-negative window_length, got window_length=${n}`);
+  if (n < 0)
+    throw new TorchError(
+      `${fn} requires non-negative window_length, got window_length=${n}`,
+    );
   const dtype = options.dtype ?? "float32";
   checkFloat(fn, dtype);
   const device = options.device ?? get_default_device();
@@ -356,8 +415,15 @@ function cosineWindow(
 }
 
 /** The Hann window: `0.5 - 0.5 cos(2πn / N')`. */
-export function hann_window(window_length: number, options: WindowOptions = {}): Tensor {
-  return hamming_window(window_length, { ...options, alpha: 0.5, beta: 0.5 }, "hann_window");
+export function hann_window(
+  window_length: number,
+  options: WindowOptions = {},
+): Tensor {
+  return hamming_window(
+    window_length,
+    { ...options, alpha: 0.5, beta: 0.5 },
+    "hann_window",
+  );
 }
 
 /** The Hamming window: `alpha - beta cos(2πn / N')` (0.54 and 0.46 by default). */
@@ -378,7 +444,10 @@ export function hamming_window(
 }
 
 /** The Blackman window: `0.42 - 0.5 cos(2πn / N') + 0.08 cos(4πn / N')`. */
-export function blackman_window(window_length: number, options: WindowOptions = {}): Tensor {
+export function blackman_window(
+  window_length: number,
+  options: WindowOptions = {},
+): Tensor {
   return cosineWindow("blackman_window", window_length, options, (n, denom) => {
     const w = n.mul(Math.PI / denom);
     return w.mul(4).cos().mul(0.08).sub(w.mul(2).cos().mul(0.5)).add(0.42);
@@ -386,11 +455,16 @@ export function blackman_window(window_length: number, options: WindowOptions = 
 }
 
 /** The Bartlett (triangular) window: `2n / N'` up to the middle, `2 - 2n / N'` after. */
-export function bartlett_window(window_length: number, options: WindowOptions = {}): Tensor {
+export function bartlett_window(
+  window_length: number,
+  options: WindowOptions = {},
+): Tensor {
   return cosineWindow("bartlett_window", window_length, options, (n, denom) => {
     const w = n.mul(2 / denom);
     // Indices past N' / 2 take the falling side.
-    const falling = arange(n.shape[0]!, { device: n.device }).gt(Math.floor(denom / 2));
+    const falling = arange(n.shape[0]!, { device: n.device }).gt(
+      Math.floor(denom / 2),
+    );
     return where(falling, w.neg().add(2), w);
   });
 }
@@ -399,12 +473,22 @@ export function bartlett_window(window_length: number, options: WindowOptions = 
  * `data` as a tensor, sharing it when it already is one of the requested dtype and device (the
  * same object, as PyTorch returns); otherwise a converted copy as {@link tensor} makes.
  */
-export function as_tensor(data: TensorData | Tensor, options: CreationOptions = {}): Tensor {
+export function as_tensor(
+  data: TensorData | Tensor,
+  options: CreationOptions = {},
+): Tensor {
   if (data instanceof Tensor) {
-    const sameDtype = options.dtype === undefined || options.dtype === data.dtype;
-    const sameDevice = options.device === undefined || options.device === data.device;
+    const sameDtype =
+      options.dtype === undefined || options.dtype === data.dtype;
+    const sameDevice =
+      options.device === undefined || options.device === data.device;
     if (sameDtype && sameDevice) return data;
-    return scope(() => tensor(data, { dtype: options.dtype ?? data.dtype, device: options.device ?? data.device }));
+    return scope(() =>
+      tensor(data, {
+        dtype: options.dtype ?? data.dtype,
+        device: options.device ?? data.device,
+      }),
+    );
   }
   return tensor(data, options);
 }

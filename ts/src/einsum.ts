@@ -67,18 +67,30 @@ function size(term: Term, label: string): number {
 /** Contracts two terms, keeping the labels in `keep` (all others they share are summed). */
 function contract(a: Term, b: Term, keep: Set<string>): Term {
   // Labels of one side only that nothing needs later: summed away first.
-  a = sumOut(a, a.labels.filter((l) => !keep.has(l) && !b.labels.includes(l)));
-  b = sumOut(b, b.labels.filter((l) => !keep.has(l) && !a.labels.includes(l)));
+  a = sumOut(
+    a,
+    a.labels.filter((l) => !keep.has(l) && !b.labels.includes(l)),
+  );
+  b = sumOut(
+    b,
+    b.labels.filter((l) => !keep.has(l) && !a.labels.includes(l)),
+  );
   let shared = a.labels.filter((l) => b.labels.includes(l));
   // A contracted label of size 1 on one side broadcasts: sum the other side over it instead.
   for (const l of shared.filter((l) => !keep.has(l))) {
     const [sa, sb] = [size(a, l), size(b, l)];
     if (sa === sb) continue;
     if (sa === 1) {
-      a = { t: a.t.squeeze(a.labels.indexOf(l)), labels: a.labels.filter((x) => x !== l) };
+      a = {
+        t: a.t.squeeze(a.labels.indexOf(l)),
+        labels: a.labels.filter((x) => x !== l),
+      };
       b = sumOut(b, [l]);
     } else {
-      b = { t: b.t.squeeze(b.labels.indexOf(l)), labels: b.labels.filter((x) => x !== l) };
+      b = {
+        t: b.t.squeeze(b.labels.indexOf(l)),
+        labels: b.labels.filter((x) => x !== l),
+      };
       a = sumOut(a, [l]);
     }
   }
@@ -87,7 +99,8 @@ function contract(a: Term, b: Term, keep: Set<string>): Term {
   const summed = shared.filter((l) => !keep.has(l));
   const left = a.labels.filter((l) => !shared.includes(l));
   const right = b.labels.filter((l) => !shared.includes(l));
-  const prod = (t: Term, ls: string[]) => ls.reduce((p, l) => p * size(t, l), 1);
+  const prod = (t: Term, ls: string[]) =>
+    ls.reduce((p, l) => p * size(t, l), 1);
   const k = prod(a, summed);
   const am = a.t
     .permute([...batch, ...left, ...summed].map((l) => a.labels.indexOf(l)))
@@ -113,9 +126,14 @@ function contract(a: Term, b: Term, keep: Set<string>): Term {
  * form. Without `->` the output is the ellipsis dims then the subscripts used once, sorted
  * (upper case before lower case). Operands may also be passed as one array.
  */
-export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[])[]): Tensor {
+export function einsum(
+  equation: string,
+  ...operands: (Tensor | readonly Tensor[])[]
+): Tensor {
   if (typeof equation !== "string")
-    throw new TorchError(`einsum(): argument 'equation' must be str, not ${typeof equation}`);
+    throw new TorchError(
+      `einsum(): argument 'equation' must be str, not ${typeof equation}`,
+    );
   const ops = (
     operands.length === 1 && Array.isArray(operands[0]) ? operands[0] : operands
   ) as Tensor[];
@@ -125,9 +143,13 @@ export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[
   const lhs = arrow < 0 ? eq : eq.slice(0, arrow);
   const terms = lhs.split(",");
   if (terms.length > ops.length)
-    throw new TorchError("einsum(): fewer operands were provided than specified in the equation");
+    throw new TorchError(
+      "einsum(): fewer operands were provided than specified in the equation",
+    );
   if (terms.length < ops.length)
-    throw new TorchError("einsum(): more operands were provided than specified in the equation");
+    throw new TorchError(
+      "einsum(): more operands were provided than specified in the equation",
+    );
   let offset = 0;
   const parsed = terms.map((term) => {
     const tk = tokens(eq, term, offset);
@@ -167,7 +189,9 @@ export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[
 
   let output: string[];
   if (arrow < 0) {
-    const once = [...counts.keys()].filter((l) => !l.startsWith(ELL) && counts.get(l) === 1);
+    const once = [...counts.keys()].filter(
+      (l) => !l.startsWith(ELL) && counts.get(l) === 1,
+    );
     once.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)); // code order: A–Z before a–z
     output = [...ellLabels, ...once];
   } else {
@@ -179,7 +203,9 @@ export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[
           `einsum(): output subscript ${l} does not appear in the equation for any input operand`,
         );
       if (output.filter((x) => x === l).length > 1)
-        throw new TorchError(`einsum(): output subscript ${l} appears more than once in the output`);
+        throw new TorchError(
+          `einsum(): output subscript ${l} appears more than once in the output`,
+        );
     }
   }
 
@@ -206,10 +232,14 @@ export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[
     let acc = list[0]!;
     for (let i = 1; i < list.length; i++) {
       const keep = new Set(outSet);
-      for (const later of list.slice(i + 1)) later.labels.forEach((l) => keep.add(l));
+      for (const later of list.slice(i + 1))
+        later.labels.forEach((l) => keep.add(l));
       acc = contract(acc, list[i]!, keep);
     }
-    acc = sumOut(acc, acc.labels.filter((l) => !outSet.has(l)));
+    acc = sumOut(
+      acc,
+      acc.labels.filter((l) => !outSet.has(l)),
+    );
     return acc.t.permute(output.map((l) => acc.labels.indexOf(l))).contiguous();
   });
 }

@@ -97,3 +97,11 @@ export {
 } from "./serialization.js";
 export { scope } from "./lifetime.js";
 export * as profiler from "./profiler.js";
+export * from "./shape_ops.js";
+export * from "./joins.js";
+export * from "./creation_more.js";
+export * from "./linalg.js";
+export * from "./einsum.js";
+export * from "./composites.js";
+export * from "./activations_more.js";
+export * from "./state.js";

@@ -32,8 +32,11 @@ declare module "./tensor.js" {
 
 function list(fn: string, tensors: readonly Tensor[]): Tensor[] {
   if (!Array.isArray(tensors))
-    throw new TorchError(`${fn}(): argument 'tensors' must be tuple of Tensors, not ${typeof tensors}`);
-  if (tensors.length === 0) throw new TorchError(`${fn} expects a non-empty TensorList`);
+    throw new TorchError(
+      `${fn}(): argument 'tensors' must be tuple of Tensors, not ${typeof tensors}`,
+    );
+  if (tensors.length === 0)
+    throw new TorchError(`${fn} expects a non-empty TensorList`);
   return tensors.map((t, i) => checkTensor(fn, `tensors[${i}]`, t));
 }
 
@@ -74,7 +77,7 @@ export function column_stack(tensors: readonly Tensor[]): Tensor {
   );
 }
 
-function repeatImpl(fn: string, t: Tensor, sizes: number[]): Tensor {
+function repeatImpl(t: Tensor, sizes: number[]): Tensor {
   if (sizes.length < t.ndim)
     throw new TorchError(
       "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor",
@@ -98,19 +101,22 @@ type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
 
 proto.repeat = function (this: Tensor, ...sizes: (number | Shape)[]) {
-  return repeatImpl("repeat", this, parseDimArgs("repeat", "repeats", sizes));
+  return repeatImpl(this, parseDimArgs("repeat", "repeats", sizes));
 };
 proto.tile = function (this: Tensor, ...dims: (number | Shape)[]) {
   const ds = parseDimArgs("tile", "dims", dims);
-  const padded = [...new Array<number>(Math.max(0, this.ndim - ds.length)).fill(1), ...ds];
-  return repeatImpl("tile", this, padded);
+  const padded = [
+    ...new Array<number>(Math.max(0, this.ndim - ds.length)).fill(1),
+    ...ds,
+  ];
+  return repeatImpl(this, padded);
 };
 proto.repeat_interleave = function (
   this: Tensor,
   repeats: number,
   dim?: number | null,
 ) {
-  if (repeats instanceof Tensor)
+  if ((repeats as unknown) instanceof Tensor)
     throw new TorchError(
       "repeat_interleave(): tensor repeats give a data-dependent shape; pass an integer",
     );
@@ -131,8 +137,15 @@ proto.repeat_interleave = function (
 };
 
 /** `input.repeat_interleave(repeats, dim)`. See {@link Tensor.repeat_interleave}. */
-export function repeat_interleave(input: Tensor, repeats: number, dim?: number | null): Tensor {
-  return checkTensor("repeat_interleave", "input", input).repeat_interleave(repeats, dim);
+export function repeat_interleave(
+  input: Tensor,
+  repeats: number,
+  dim?: number | null,
+): Tensor {
+  return checkTensor("repeat_interleave", "input", input).repeat_interleave(
+    repeats,
+    dim,
+  );
 }
 
 /** `input.tile(dims)`. See {@link Tensor.tile}. */
@@ -160,10 +173,12 @@ export function block_diag(...tensors: Tensor[]): Tensor {
     const rows = mats.map((m) => {
       const parts: Tensor[] = [];
       const [r, c] = m.shape as [number, number];
-      if (left > 0) parts.push(zeros([r, left], { dtype: m.dtype, device: m.device }));
+      if (left > 0)
+        parts.push(zeros([r, left], { dtype: m.dtype, device: m.device }));
       parts.push(m);
       const right = cols - left - c;
-      if (right > 0) parts.push(zeros([r, right], { dtype: m.dtype, device: m.device }));
+      if (right > 0)
+        parts.push(zeros([r, right], { dtype: m.dtype, device: m.device }));
       left += c;
       return cat(parts, 1);
     });

@@ -129,7 +129,9 @@ proto.mv = function (this: Tensor, vec: Tensor) {
 proto.dot = function (this: Tensor, other: Tensor) {
   const o = checkTensor("dot", "other", other);
   if (this.ndim !== 1 || o.ndim !== 1)
-    throw new ShapeError(`1D tensors expected, but got ${this.ndim}D and ${o.ndim}D tensors`);
+    throw new ShapeError(
+      `1D tensors expected, but got ${this.ndim}D and ${o.ndim}D tensors`,
+    );
   if (this.dtype !== o.dtype)
     throw new DTypeError(
       `dot : expected both vectors to have same dtype, but found ${title(this)} and ${title(o)}`,
@@ -159,24 +161,63 @@ proto.inner = function (this: Tensor, other: Tensor) {
 };
 proto.outer = function (this: Tensor, vec2: Tensor) {
   const v = checkTensor("outer", "vec2", vec2);
-  if (this.ndim !== 1) throw new ShapeError(`outer: Expected 1-D argument self, but got ${this.ndim}-D`);
-  if (v.ndim !== 1) throw new ShapeError(`outer: Expected 1-D argument vec2, but got ${v.ndim}-D`);
+  if (this.ndim !== 1)
+    throw new ShapeError(
+      `outer: Expected 1-D argument self, but got ${this.ndim}-D`,
+    );
+  if (v.ndim !== 1)
+    throw new ShapeError(
+      `outer: Expected 1-D argument vec2, but got ${v.ndim}-D`,
+    );
   return scope(() => this.unsqueeze(1).mul(v));
 };
 proto.ger = proto.outer;
-proto.addmm = function (this: Tensor, mat1: Tensor, mat2: Tensor, options: BetaAlpha = {}) {
-  return scope(() => combine(this, checkTensor("addmm", "mat1", mat1).mm(mat2), options));
+proto.addmm = function (
+  this: Tensor,
+  mat1: Tensor,
+  mat2: Tensor,
+  options: BetaAlpha = {},
+) {
+  return scope(() =>
+    combine(this, checkTensor("addmm", "mat1", mat1).mm(mat2), options),
+  );
 };
-proto.addmv = function (this: Tensor, mat: Tensor, vec: Tensor, options: BetaAlpha = {}) {
-  return scope(() => combine(this, checkTensor("addmv", "mat", mat).mv(vec), options));
+proto.addmv = function (
+  this: Tensor,
+  mat: Tensor,
+  vec: Tensor,
+  options: BetaAlpha = {},
+) {
+  return scope(() =>
+    combine(this, checkTensor("addmv", "mat", mat).mv(vec), options),
+  );
 };
-proto.addr = function (this: Tensor, vec1: Tensor, vec2: Tensor, options: BetaAlpha = {}) {
-  return scope(() => combine(this, checkTensor("addr", "vec1", vec1).outer(vec2), options));
+proto.addr = function (
+  this: Tensor,
+  vec1: Tensor,
+  vec2: Tensor,
+  options: BetaAlpha = {},
+) {
+  return scope(() =>
+    combine(this, checkTensor("addr", "vec1", vec1).outer(vec2), options),
+  );
 };
-proto.baddbmm = function (this: Tensor, b1: Tensor, b2: Tensor, options: BetaAlpha = {}) {
-  return scope(() => combine(this, checkTensor("baddbmm", "batch1", b1).bmm(b2), options));
+proto.baddbmm = function (
+  this: Tensor,
+  b1: Tensor,
+  b2: Tensor,
+  options: BetaAlpha = {},
+) {
+  return scope(() =>
+    combine(this, checkTensor("baddbmm", "batch1", b1).bmm(b2), options),
+  );
 };
-proto.addbmm = function (this: Tensor, b1: Tensor, b2: Tensor, options: BetaAlpha = {}) {
+proto.addbmm = function (
+  this: Tensor,
+  b1: Tensor,
+  b2: Tensor,
+  options: BetaAlpha = {},
+) {
   return scope(() =>
     combine(this, checkTensor("addbmm", "batch1", b1).bmm(b2).sum(0), options),
   );
@@ -195,14 +236,19 @@ proto.kron = function (this: Tensor, other: Tensor) {
 };
 proto.trace = function (this: Tensor) {
   if (this.ndim !== 2)
-    throw new ShapeError(`trace: expected a matrix, but got tensor with dim ${this.ndim}`);
+    throw new ShapeError(
+      `trace: expected a matrix, but got tensor with dim ${this.ndim}`,
+    );
   return scope(() => this.diagonal().sum());
 };
 proto.diag = function (this: Tensor, diagonal = 0) {
   const k = checkInts("diag", "diagonal", [diagonal])[0]!;
-  if (this.ndim === 2) return scope(() => this.diagonal(k).contiguous().clone());
+  if (this.ndim === 2)
+    return scope(() => this.diagonal(k).contiguous().clone());
   if (this.ndim !== 1)
-    throw new ShapeError(`diag(): Supports 1D or 2D tensors. Got ${this.ndim}D`);
+    throw new ShapeError(
+      `diag(): Supports 1D or 2D tensors. Got ${this.ndim}D`,
+    );
   return this.diag_embed(k, 0, 1);
 };
 proto.diagflat = function (this: Tensor, offset = 0) {
@@ -214,7 +260,9 @@ proto.diag_embed = function (this: Tensor, offset = 0, dim1 = -2, dim2 = -1) {
   const d1 = wrapDim(dim1, nd);
   const d2 = wrapDim(dim2, nd);
   if (d1 === d2)
-    throw new TorchError(`diagonal dimensions cannot be identical ${dim1}, ${dim2}`);
+    throw new TorchError(
+      `diagonal dimensions cannot be identical ${dim1}, ${dim2}`,
+    );
   const src = this.ndim === 0 ? null : this;
   const n = this.shape[this.ndim - 1] ?? 1;
   const size = n + Math.abs(k!);
@@ -226,7 +274,10 @@ proto.diag_embed = function (this: Tensor, offset = 0, dim1 = -2, dim2 = -1) {
     const cols = arange(size, { device });
     const rows = arange(n, { device }).add(Math.max(k!, 0)).unsqueeze(1);
     let out = where(rows.eq(cols), x.unsqueeze(-1), 0);
-    const pad = zeros([...x.shape.slice(0, -1), Math.abs(k!), size], { dtype: out.dtype, device });
+    const pad = zeros([...x.shape.slice(0, -1), Math.abs(k!), size], {
+      dtype: out.dtype,
+      device,
+    });
     if (k! > 0) out = cat([out, pad], -2);
     if (k! < 0) out = cat([pad, out], -2);
     return out.movedim([-2, -1], [d1, d2]).contiguous();
@@ -267,16 +318,25 @@ proto.adjoint = function (this: Tensor) {
 };
 
 function title(t: Tensor): string {
-  return { float32: "Float", int32: "Int", int64: "Long", uint8: "Byte", bool: "Bool" }[t.dtype];
+  return {
+    float32: "Float",
+    int32: "Int",
+    int64: "Long",
+    uint8: "Byte",
+    bool: "Bool",
+  }[t.dtype];
 }
 
 // ---- torch.* functions ----
 
 function method2(name: string) {
   return (input: Tensor, other: Tensor): Tensor =>
-    (checkTensor(name, "input", input) as unknown as Record<string, (o: Tensor) => Tensor>)[name]!(
-      other,
-    );
+    (
+      checkTensor(name, "input", input) as unknown as Record<
+        string,
+        (o: Tensor) => Tensor
+      >
+    )[name]!(other);
 }
 
 function method3(name: string) {
@@ -331,11 +391,24 @@ export function diagflat(input: Tensor, offset = 0): Tensor {
   return checkTensor("diagflat", "input", input).diagflat(offset);
 }
 /** `input.diag_embed(offset, dim1, dim2)`. */
-export function diag_embed(input: Tensor, offset = 0, dim1 = -2, dim2 = -1): Tensor {
-  return checkTensor("diag_embed", "input", input).diag_embed(offset, dim1, dim2);
+export function diag_embed(
+  input: Tensor,
+  offset = 0,
+  dim1 = -2,
+  dim2 = -1,
+): Tensor {
+  return checkTensor("diag_embed", "input", input).diag_embed(
+    offset,
+    dim1,
+    dim2,
+  );
 }
 /** `input.cross(other, dim)`. */
-export function cross(input: Tensor, other: Tensor, dim?: number | null): Tensor {
+export function cross(
+  input: Tensor,
+  other: Tensor,
+  dim?: number | null,
+): Tensor {
   return checkTensor("cross", "input", input).cross(other, dim);
 }
 /** The p-norm (default 2) of `input - other`. */
@@ -359,27 +432,40 @@ export function chain_matmul(...matrices: Tensor[]): Tensor {
       );
   });
   if (matrices.length === 1) return matrices[0]!.clone();
-  return scope(() => matrices.slice(1).reduce((acc, m) => acc.mm(m), matrices[0]!));
+  return scope(() =>
+    matrices.slice(1).reduce((acc, m) => acc.mm(m), matrices[0]!),
+  );
 }
 
 /**
  * Sums the products of `a` and `b` over `dims`: an integer (the last `dims` dims of `a` with the
  * first of `b`) or two lists of dims `[dims_a, dims_b]`.
  */
-export function tensordot(a: Tensor, b: Tensor, dims: number | [Shape, Shape] = 2): Tensor {
+export function tensordot(
+  a: Tensor,
+  b: Tensor,
+  dims: number | [Shape, Shape] = 2,
+): Tensor {
   checkTensor("tensordot", "a", a);
   checkTensor("tensordot", "b", b);
   let da: number[];
   let db: number[];
   if (typeof dims === "number") {
-    if (dims < 0) throw new TorchError(`tensordot expects dims >= 0, but got dims=${dims}`);
+    if (dims < 0)
+      throw new TorchError(`tensordot expects dims >= 0, but got dims=${dims}`);
     if (dims > a.ndim || dims > b.ndim)
-      throw new TorchError(`tensordot expects dims < ndim_a or ndim_b, but got dims=${dims}`);
+      throw new TorchError(
+        `tensordot expects dims < ndim_a or ndim_b, but got dims=${dims}`,
+      );
     da = Array.from({ length: dims }, (_, i) => a.ndim - dims + i);
     db = Array.from({ length: dims }, (_, i) => i);
   } else {
-    da = checkInts("tensordot", "dims", Array.from(dims[0])).map((d) => wrapDim(d, a.ndim));
-    db = checkInts("tensordot", "dims", Array.from(dims[1])).map((d) => wrapDim(d, b.ndim));
+    da = checkInts("tensordot", "dims", Array.from(dims[0])).map((d) =>
+      wrapDim(d, a.ndim),
+    );
+    db = checkInts("tensordot", "dims", Array.from(dims[1])).map((d) =>
+      wrapDim(d, b.ndim),
+    );
     if (da.length !== db.length)
       throw new TorchError("both dimension lists should have same length");
   }
@@ -395,11 +481,20 @@ export function tensordot(a: Tensor, b: Tensor, dims: number | [Shape, Shape] = 
   return scope(() =>
     a
       .permute([...freeA, ...da])
-      .reshape(freeA.reduce((p, d) => p * a.shape[d]!, 1), k)
-      .matmul(
-        b.permute([...db, ...freeB]).reshape(k, freeB.reduce((p, d) => p * b.shape[d]!, 1)),
+      .reshape(
+        freeA.reduce((p, d) => p * a.shape[d]!, 1),
+        k,
       )
-      .reshape([...freeA.map((d) => a.shape[d]!), ...freeB.map((d) => b.shape[d]!)]),
+      .matmul(
+        b.permute([...db, ...freeB]).reshape(
+          k,
+          freeB.reduce((p, d) => p * b.shape[d]!, 1),
+        ),
+      )
+      .reshape([
+        ...freeA.map((d) => a.shape[d]!),
+        ...freeB.map((d) => b.shape[d]!),
+      ]),
   );
 }
 
@@ -410,12 +505,20 @@ export function tensordot(a: Tensor, b: Tensor, dims: number | [Shape, Shape] = 
 export function cdist(x1: Tensor, x2: Tensor, p = 2): Tensor {
   checkTensor("cdist", "x1", x1);
   checkTensor("cdist", "x2", x2);
-  if (x1.ndim < 2) throw new ShapeError(`cdist only supports at least 2D tensors, X1 got: ${x1.ndim}D`);
-  if (x2.ndim < 2) throw new ShapeError(`cdist only supports at least 2D tensors, X2 got: ${x2.ndim}D`);
+  if (x1.ndim < 2)
+    throw new ShapeError(
+      `cdist only supports at least 2D tensors, X1 got: ${x1.ndim}D`,
+    );
+  if (x2.ndim < 2)
+    throw new ShapeError(
+      `cdist only supports at least 2D tensors, X2 got: ${x2.ndim}D`,
+    );
   const c1 = x1.shape[x1.ndim - 1];
   const c2 = x2.shape[x2.ndim - 1];
   if (c1 !== c2)
-    throw new ShapeError(`X1 and X2 must have the same number of columns. X1: ${c1} X2: ${c2}`);
+    throw new ShapeError(
+      `X1 and X2 must have the same number of columns. X1: ${c1} X2: ${c2}`,
+    );
   if (p < 0) throw new TorchError(`cdist only supports non-negative p values`);
   return scope(() => x1.unsqueeze(-2).sub(x2.unsqueeze(-3)).norm(p, -1));
 }

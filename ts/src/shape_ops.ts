@@ -23,7 +23,12 @@ declare module "./tensor.js" {
     /** The slice at `index` along `dim` (the dim is removed): `t.select(0, 1)` is `t[1]`. */
     select(dim: number, index: number): Tensor;
     /** Python's `t[start:end:step]` along `dim` (bounds clamp; negative bounds count from the end). */
-    slice(dim: number, start?: number | null, end?: number | null, step?: number): Tensor;
+    slice(
+      dim: number,
+      start?: number | null,
+      end?: number | null,
+      step?: number,
+    ): Tensor;
     /** The view of the diagonal `offset` of the dims `dim1`, `dim2` (moved to the last dim). */
     diagonal(offset?: number, dim1?: number, dim2?: number): Tensor;
     /** Every window of `size` elements `step` apart along `dim`, as a new last dim (forward only). */
@@ -86,11 +91,21 @@ function ints(fn: string, arg: string, v: number | Shape): number[] {
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
 
-proto.narrow = function (this: Tensor, dim: number, start: number, length: number) {
+proto.narrow = function (
+  this: Tensor,
+  dim: number,
+  start: number,
+  length: number,
+) {
   const [d, s, l] = checkInts("narrow", "dim", [dim, start, length]);
   return wrap(this._raw.narrow(d!, s!, l!));
 };
-proto.narrow_copy = function (this: Tensor, dim: number, start: number, length: number) {
+proto.narrow_copy = function (
+  this: Tensor,
+  dim: number,
+  start: number,
+  length: number,
+) {
   const v = this.narrow(dim, start, length);
   try {
     return v.clone();
@@ -99,7 +114,9 @@ proto.narrow_copy = function (this: Tensor, dim: number, start: number, length: 
   }
 };
 proto.select = function (this: Tensor, dim: number, index: number) {
-  return wrap(this._raw.select(int("select", "dim", dim), int("select", "index", index)));
+  return wrap(
+    this._raw.select(int("select", "dim", dim), int("select", "index", index)),
+  );
 };
 proto.slice = function (
   this: Tensor,
@@ -108,13 +125,25 @@ proto.slice = function (
   end?: number | null,
   step = 1,
 ) {
-  return wrap(this._raw.slice(int("slice", "dim", dim), start ?? undefined, end ?? undefined, step));
+  return wrap(
+    this._raw.slice(
+      int("slice", "dim", dim),
+      start ?? undefined,
+      end ?? undefined,
+      step,
+    ),
+  );
 };
 proto.diagonal = function (this: Tensor, offset = 0, dim1 = 0, dim2 = 1) {
   const [o, a, b] = checkInts("diagonal", "offset", [offset, dim1, dim2]);
   return wrap(this._raw.diagonal(o!, a!, b!));
 };
-proto.unfold = function (this: Tensor, dimension: number, size: number, step: number) {
+proto.unfold = function (
+  this: Tensor,
+  dimension: number,
+  size: number,
+  step: number,
+) {
   const [d, s, st] = checkInts("unfold", "dimension", [dimension, size, step]);
   return wrap(this._raw.unfold(d!, s!, st!));
 };
@@ -132,7 +161,11 @@ proto.as_strided = function (
     ),
   );
 };
-proto.movedim = function (this: Tensor, source: number | Shape, destination: number | Shape) {
+proto.movedim = function (
+  this: Tensor,
+  source: number | Shape,
+  destination: number | Shape,
+) {
   return wrap(
     this._raw.movedim(
       Int32Array.from(ints("movedim", "source", source)),
@@ -155,9 +188,12 @@ proto.unflatten = function (this: Tensor, dim: number, sizes: Shape) {
 };
 proto.squeeze = function (this: Tensor, dim?: number | Shape) {
   if (dim === undefined) return wrap(this._raw.squeeze(undefined));
-  if (typeof dim === "number") return wrap(this._raw.squeeze(int("squeeze", "dim", dim)));
+  if (typeof dim === "number")
+    return wrap(this._raw.squeeze(int("squeeze", "dim", dim)));
   // A list of dims: squeeze each (highest first, so the others keep their positions).
-  const ds = [...new Set(ints("squeeze", "dim", dim).map((d) => wrapDim(d, this.ndim)))];
+  const ds = [
+    ...new Set(ints("squeeze", "dim", dim).map((d) => wrapDim(d, this.ndim))),
+  ];
   ds.sort((a, b) => b - a);
   let t = wrap(this._raw.handle());
   for (const d of ds) {
@@ -218,7 +254,9 @@ proto.split = function (this: Tensor, split: number | Shape, dim = 0) {
   }
   const size = int("split", "split_size", split);
   if (size < 0)
-    throw new TorchError(`split expects split_size be non-negative, but got split_size=${size}`);
+    throw new TorchError(
+      `split expects split_size be non-negative, but got split_size=${size}`,
+    );
   if (size === 0) {
     if (n !== 0)
       throw new TorchError(
@@ -235,7 +273,10 @@ proto.split = function (this: Tensor, split: number | Shape, dim = 0) {
 };
 proto.chunk = function (this: Tensor, chunks: number, dim = 0) {
   const c = int("chunk", "chunks", chunks);
-  if (c <= 0) throw new TorchError(`chunk expects \`chunks\` to be greater than 0, got: ${c}`);
+  if (c <= 0)
+    throw new TorchError(
+      `chunk expects \`chunks\` to be greater than 0, got: ${c}`,
+    );
   const d = wrapDim(int("chunk", "dim", dim), this.ndim);
   const n = this.shape[d]!;
   // PyTorch: pieces of ceil(n / chunks), so there may be fewer than `chunks`.
@@ -246,7 +287,10 @@ proto.tensor_split = function (this: Tensor, spec: number | Shape, dim = 0) {
   const n = this.shape[d]!;
   if (typeof spec === "number") {
     const s = int("tensor_split", "sections", spec);
-    if (s <= 0) throw new TorchError(`number of sections must be larger than 0, got ${s}`);
+    if (s <= 0)
+      throw new TorchError(
+        `number of sections must be larger than 0, got ${s}`,
+      );
     const base = Math.floor(n / s);
     const extra = n % s;
     return pieces(
@@ -269,7 +313,9 @@ proto.tensor_split = function (this: Tensor, spec: number | Shape, dim = 0) {
 };
 proto.unbind = function (this: Tensor, dim = 0) {
   const d = wrapDim(int("unbind", "dim", dim), this.ndim);
-  return Array.from({ length: this.shape[d]! }, (_, i) => wrap(this._raw.select(d, i)));
+  return Array.from({ length: this.shape[d]! }, (_, i) =>
+    wrap(this._raw.select(d, i)),
+  );
 };
 
 function splitAlong(
@@ -309,22 +355,38 @@ function method<A extends unknown[], R>(
   name: string,
 ): (input: Tensor, ...args: A) => R {
   return (input, ...args) =>
-    (checkTensor(name, "input", input) as unknown as Record<string, (...a: A) => R>)[name]!(
-      ...args,
-    );
+    (
+      checkTensor(name, "input", input) as unknown as Record<
+        string,
+        (...a: A) => R
+      >
+    )[name]!(...args);
 }
 
 /** `input.narrow(dim, start, length)`: a view of `length` elements from `start` along `dim`. */
-export const narrow: (input: Tensor, dim: number, start: number, length: number) => Tensor =
-  method("narrow");
+export const narrow: (
+  input: Tensor,
+  dim: number,
+  start: number,
+  length: number,
+) => Tensor = method("narrow");
 /** `input.narrow_copy(dim, start, length)`. */
-export const narrow_copy: (input: Tensor, dim: number, start: number, length: number) => Tensor =
-  method("narrow_copy");
+export const narrow_copy: (
+  input: Tensor,
+  dim: number,
+  start: number,
+  length: number,
+) => Tensor = method("narrow_copy");
 /** `input.select(dim, index)`. */
-export const select: (input: Tensor, dim: number, index: number) => Tensor = method("select");
+export const select: (input: Tensor, dim: number, index: number) => Tensor =
+  method("select");
 /** `input.diagonal(offset, dim1, dim2)`. */
-export const diagonal: (input: Tensor, offset?: number, dim1?: number, dim2?: number) => Tensor =
-  method("diagonal");
+export const diagonal: (
+  input: Tensor,
+  offset?: number,
+  dim1?: number,
+  dim2?: number,
+) => Tensor = method("diagonal");
 /** `input.as_strided(size, stride, storage_offset)`. */
 export const as_strided: (
   input: Tensor,
@@ -341,15 +403,20 @@ export const movedim: (
 /** Alias of {@link movedim}. */
 export const moveaxis = movedim;
 /** `input.flatten(start_dim, end_dim)`. */
-export const flatten: (input: Tensor, start_dim?: number, end_dim?: number) => Tensor =
-  method("flatten");
+export const flatten: (
+  input: Tensor,
+  start_dim?: number,
+  end_dim?: number,
+) => Tensor = method("flatten");
 /** `input.unflatten(dim, sizes)`. */
 export const unflatten: (input: Tensor, dim: number, sizes: Shape) => Tensor =
   method("unflatten");
 /** `input.squeeze(dim)`. */
-export const squeeze: (input: Tensor, dim?: number | Shape) => Tensor = method("squeeze");
+export const squeeze: (input: Tensor, dim?: number | Shape) => Tensor =
+  method("squeeze");
 /** `input.unsqueeze(dim)`. */
-export const unsqueeze: (input: Tensor, dim: number) => Tensor = method("unsqueeze");
+export const unsqueeze: (input: Tensor, dim: number) => Tensor =
+  method("unsqueeze");
 /** `input.swapaxes(axis0, axis1)`. */
 export const swapaxes: (input: Tensor, axis0: number, axis1: number) => Tensor =
   method("swapaxes");
@@ -359,12 +426,17 @@ export const swapdims: (input: Tensor, dim0: number, dim1: number) => Tensor =
 /** `input.ravel()`. */
 export const ravel: (input: Tensor) => Tensor = method("ravel");
 /** `input.broadcast_to(shape)`. */
-export const broadcast_to: (input: Tensor, shape: Shape) => Tensor = method("broadcast_to");
+export const broadcast_to: (input: Tensor, shape: Shape) => Tensor =
+  method("broadcast_to");
 /** `input.split(split_size_or_sections, dim)`. */
-export const split: (input: Tensor, split_size_or_sections: number | Shape, dim?: number) => Tensor[] =
-  method("split");
+export const split: (
+  input: Tensor,
+  split_size_or_sections: number | Shape,
+  dim?: number,
+) => Tensor[] = method("split");
 /** `input.chunk(chunks, dim)`. */
-export const chunk: (input: Tensor, chunks: number, dim?: number) => Tensor[] = method("chunk");
+export const chunk: (input: Tensor, chunks: number, dim?: number) => Tensor[] =
+  method("chunk");
 /** `input.tensor_split(indices_or_sections, dim)`. */
 export const tensor_split: (
   input: Tensor,
@@ -372,16 +444,23 @@ export const tensor_split: (
   dim?: number,
 ) => Tensor[] = method("tensor_split");
 /** `input.unbind(dim)`. */
-export const unbind: (input: Tensor, dim?: number) => Tensor[] = method("unbind");
+export const unbind: (input: Tensor, dim?: number) => Tensor[] =
+  method("unbind");
 /** `input.hsplit(indices_or_sections)`. */
-export const hsplit: (input: Tensor, indices_or_sections: number | Shape) => Tensor[] =
-  method("hsplit");
+export const hsplit: (
+  input: Tensor,
+  indices_or_sections: number | Shape,
+) => Tensor[] = method("hsplit");
 /** `input.vsplit(indices_or_sections)`. */
-export const vsplit: (input: Tensor, indices_or_sections: number | Shape) => Tensor[] =
-  method("vsplit");
+export const vsplit: (
+  input: Tensor,
+  indices_or_sections: number | Shape,
+) => Tensor[] = method("vsplit");
 /** `input.dsplit(indices_or_sections)`. */
-export const dsplit: (input: Tensor, indices_or_sections: number | Shape) => Tensor[] =
-  method("dsplit");
+export const dsplit: (
+  input: Tensor,
+  indices_or_sections: number | Shape,
+) => Tensor[] = method("dsplit");
 
 /** The shape `shapes` broadcast to (PyTorch's rules: align right, size 1 stretches). */
 export function broadcast_shapes(...shapes: (number | Shape)[]): number[] {
@@ -405,10 +484,12 @@ export function broadcast_shapes(...shapes: (number | Shape)[]): number[] {
 }
 
 /** Each tensor expanded to the shape they broadcast to (views). */
-export function broadcast_tensors(...tensors: (Tensor | readonly Tensor[])[]): Tensor[] {
-  const list = (tensors.length === 1 && Array.isArray(tensors[0])
-    ? tensors[0]
-    : tensors) as Tensor[];
+export function broadcast_tensors(
+  ...tensors: (Tensor | readonly Tensor[])[]
+): Tensor[] {
+  const list = (
+    tensors.length === 1 && Array.isArray(tensors[0]) ? tensors[0] : tensors
+  ) as Tensor[];
   list.forEach((t, i) => checkTensor("broadcast_tensors", `tensors[${i}]`, t));
   const shape = broadcast_shapes(...list.map((t) => t.shape));
   return list.map((t) => t.expand(shape));
@@ -434,10 +515,13 @@ function atleastFn(fn: string, nd: number) {
   function f(...tensors: Tensor[]): Tensor[];
   function f(tensors: readonly Tensor[]): Tensor[];
   function f(...args: (Tensor | readonly Tensor[])[]): Tensor | Tensor[] {
-    if (args.length === 1 && args[0] instanceof Tensor) return atleast(fn, nd, args[0]);
+    if (args.length === 1 && args[0] instanceof Tensor)
+      return atleast(fn, nd, args[0]);
     const list = (args.length === 1 ? args[0] : args) as Tensor[];
     if (!Array.isArray(list))
-      throw new TorchError(`${fn}(): argument 'input' must be Tensor, not ${typeof list}`);
+      throw new TorchError(
+        `${fn}(): argument 'input' must be Tensor, not ${typeof list}`,
+      );
     return list.map((t) => atleast(fn, nd, t));
   }
   return f;
