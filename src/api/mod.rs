@@ -99,6 +99,13 @@ pub async fn initialize_device() -> JsResult<String> {
     init("auto".into()).await
 }
 
+/// Panics inside the core (for the test that proves a panic leaves the engine usable: the
+/// panic hook logs it, the call throws, and engine state is untouched because no borrow is held).
+#[wasm_bindgen]
+pub fn debug_panic() {
+    panic!("webtorch: debug_panic() called");
+}
+
 /// Destroys the WebGPU device, as a lost device would be (for fault tests).
 #[wasm_bindgen]
 pub fn debug_destroy_device() {

@@ -113,9 +113,7 @@ pub(crate) fn elementwise_op(
     if fusing {
         fusion::with_config(|c| c.stats.bypasses += 1);
     }
-    let t = Tensor::pending(backend, p, out_dtype);
-    t.materialize()?;
-    Ok(t)
+    Tensor::computed(backend, p, out_dtype)
 }
 
 impl Tensor {

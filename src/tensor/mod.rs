@@ -142,6 +142,19 @@ impl Tensor {
         })
     }
 
+    /// `p` computed now (an op that bypasses the fuser): not registered as pending.
+    pub(crate) fn computed(backend: &Rc<dyn Backend>, p: Pending, dtype: DType) -> Result<Tensor> {
+        let buf = run_pending(backend, &p)?;
+        let n = shape::numel(&p.shape);
+        crate::engine::note_work();
+        Ok(Tensor {
+            storage: Storage::ready(backend.clone(), buf, n),
+            layout: Layout::contiguous(&p.shape),
+            dtype,
+            ag: None,
+        })
+    }
+
     /// A tensor whose value is the pending expression `p` (computed when first needed).
     pub(crate) fn pending(backend: &Rc<dyn Backend>, p: Pending, dtype: DType) -> Tensor {
         let layout = Layout::contiguous(&p.shape);

@@ -137,3 +137,10 @@ test("device loss: a DeviceError, never a hang; initialize_device() recovers", a
   assert.equal(await w.initialize_device(), "webgpu");
   assert.deepEqual(await torch.ones(3).mul(2).tolist(), [2, 2, 2]);
 });
+
+test("a panic inside the core throws and leaves the engine working", async () => {
+  const a = torch.ones(3).mul(2);
+  assert.throws(() => torch._C.debug_panic());
+  assert.deepEqual(await a.add(1).tolist(), [3, 3, 3]);
+  assert.deepEqual(await torch.arange(4).sum().item(), 6);
+});

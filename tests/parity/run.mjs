@@ -13,6 +13,7 @@
  * ```
  */
 
+import { callComposite } from "./composites.mjs";
 import { callConv } from "./conv.mjs";
 import { callKernel } from "./kernels.mjs";
 
@@ -26,6 +27,12 @@ export async function loadFixtures(base, { read = readText, files } = {}) {
   const index = JSON.parse(await read(new URL("index.json", dir)));
   const names = files ?? index.files;
   const lists = await Promise.all(names.map(async (name) => JSON.parse(await read(new URL(name, dir)))));
+  // The TS layer's composites (fixtures/ts/, own index; not for the native runner) unless `files`.
+  if (!files) {
+    const ts = new URL("ts/", dir);
+    const tsIndex = await read(new URL("index.json", ts)).then(JSON.parse, () => null);
+    if (tsIndex) lists.push(await loadFixtures(ts, { read, files: tsIndex.files }));
+  }
   return lists.flat();
 }
 
@@ -127,6 +134,7 @@ async function runCase(torch, c, device, made) {
   try {
     out = callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
       callConv(torch, c.op, decodeDeep(c.args), inputs) ??
+      callComposite(torch, c.op, decodeDeep(c.args), inputs, device) ??
       call(torch, c, inputs, device);
     made.push(...(Array.isArray(out) ? out : [out]));
   } catch (e) {
@@ -165,6 +173,7 @@ async function runGrad(torch, c, device, made) {
   try {
     out = callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
       callConv(torch, c.op, decodeDeep(c.args), inputs) ??
+      callComposite(torch, c.op, decodeDeep(c.args), inputs, device) ??
       call(torch, c, inputs, device);
     made.push(...(Array.isArray(out) ? out : [out]));
   } catch (e) {

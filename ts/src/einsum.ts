@@ -178,6 +178,11 @@ export function einsum(
     labels.forEach((l, d) => {
       counts.set(l, (counts.get(l) ?? 0) + 1);
       const s = ops[i]!.shape[d]!;
+      const first = labels.indexOf(l);
+      if (first < d && ops[i]!.shape[first] !== s)
+        throw new ShapeError(
+          `einsum(): subscript ${l} is repeated for operand ${i} but the sizes don't match, ${s} != ${ops[i]!.shape[first]}`,
+        );
       const seen = sizes.get(l);
       if (seen === undefined || seen[0] === 1) sizes.set(l, [s, i]);
       else if (s !== 1 && s !== seen[0] && !l.startsWith(ELL))
@@ -218,10 +223,6 @@ export function einsum(
         const p = ls.findIndex((l, j) => ls.indexOf(l) !== j);
         if (p < 0) break;
         const q = ls.indexOf(ls[p]!);
-        if (t.shape[q] !== t.shape[p])
-          throw new ShapeError(
-            `einsum(): subscript ${ls[p]} is repeated for operand ${i} but the sizes don't match, ${t.shape[p]} != ${t.shape[q]}`,
-          );
         const l = ls[p]!;
         t = t.diagonal(0, q, p);
         ls = [...ls.filter((x) => x !== l), l];

@@ -27,3 +27,8 @@ export function adapter_info(): unknown {
 export function debug_destroy_device(): void {
   core.debug_destroy_device();
 }
+
+/** Makes the core panic (tests prove the engine survives it). */
+export function debug_panic(): void {
+  core.debug_panic();
+}

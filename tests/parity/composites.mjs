@@ -1,0 +1,219 @@
+/**
+ * The JS runner's calls for the TS layer's composites (views and splits, joins, linear algebra,
+ * einsum, composites, activations with arguments, scatter-based indexing, factories): the twin of
+ * fixture_composites.py. Returns `undefined` for other ops; a list result (`split`) is an array.
+ * Their fixtures are in fixtures/ts/ (the native runner, core ops only, does not load them).
+ */
+
+export function callComposite(torch, op, a, inputs, device) {
+  const F = torch.nn.functional;
+  const [x, y, z] = inputs;
+  const ba = {
+    ...(a.beta !== undefined && { beta: a.beta }),
+    ...(a.alpha !== undefined && { alpha: a.alpha }),
+  };
+  const opts = { device, ...(a.dtype !== undefined && { dtype: a.dtype }) };
+  const list = (r) => [...r];
+  switch (op) {
+    case "narrow":
+    case "narrow_copy":
+      return torch[op](x, a.dim, a.start, a.length);
+    case "select":
+      return torch.select(x, a.dim, a.index);
+    case "diagonal":
+      return torch.diagonal(x, a.offset ?? 0, a.dim1 ?? 0, a.dim2 ?? 1);
+    case "movedim":
+      return torch.movedim(x, a.source, a.destination);
+    case "flatten":
+      return torch.flatten(x, a.start_dim ?? 0, a.end_dim ?? -1);
+    case "unflatten":
+      return torch.unflatten(x, a.dim, a.sizes);
+    case "squeeze":
+      return torch.squeeze(x, a.dim);
+    case "unsqueeze":
+      return torch.unsqueeze(x, a.dim);
+    case "swapaxes":
+      return torch.swapaxes(x, a.axis0, a.axis1);
+    case "ravel":
+    case "atleast_1d":
+    case "atleast_2d":
+    case "atleast_3d":
+    case "trace":
+    case "adjoint":
+    case "isneginf":
+    case "isposinf":
+    case "isreal":
+    case "angle":
+      return torch[op](x);
+    case "broadcast_to":
+      return torch.broadcast_to(x, a.shape);
+    case "expand_as":
+      return x.expand_as(y);
+    case "broadcast_tensors":
+      return list(torch.broadcast_tensors(...inputs));
+    case "split":
+      return list(torch.split(x, a.split_size, a.dim ?? 0));
+    case "chunk":
+      return list(torch.chunk(x, a.chunks, a.dim ?? 0));
+    case "tensor_split":
+      return list(torch.tensor_split(x, a.sections, a.dim ?? 0));
+    case "unbind":
+      return list(torch.unbind(x, a.dim ?? 0));
+    case "hsplit":
+    case "vsplit":
+    case "dsplit":
+      return list(torch[op](x, a.sections));
+    case "hstack":
+    case "vstack":
+    case "dstack":
+    case "column_stack":
+      return torch[op](inputs);
+    case "repeat":
+      return x.repeat(...a.sizes);
+    case "tile":
+      return torch.tile(x, a.dims);
+    case "repeat_interleave":
+      return torch.repeat_interleave(x, a.repeats, a.dim);
+    case "block_diag":
+    case "cartesian_prod":
+    case "chain_matmul":
+      return torch[op](...inputs);
+    case "mm":
+    case "bmm":
+    case "mv":
+    case "dot":
+    case "vdot":
+    case "inner":
+    case "outer":
+    case "kron":
+    case "fmax":
+    case "fmin":
+    case "heaviside":
+    case "true_divide":
+    case "float_power":
+    case "ldexp":
+    case "take":
+      return torch[op](x, y);
+    case "addmm":
+    case "addmv":
+    case "addr":
+    case "baddbmm":
+    case "addbmm":
+      return torch[op](x, y, z, ba);
+    case "tensordot":
+      return torch.tensordot(x, y, a.dims);
+    case "diag":
+      return torch.diag(x, a.diagonal ?? 0);
+    case "diagflat":
+      return torch.diagflat(x, a.offset ?? 0);
+    case "diag_embed":
+      return torch.diag_embed(x, a.offset ?? 0, a.dim1 ?? -2, a.dim2 ?? -1);
+    case "einsum":
+      return torch.einsum(a.equation, ...inputs);
+    case "cross":
+      return torch.cross(x, y, a.dim ?? -1);
+    case "cdist":
+    case "dist":
+      return torch[op](x, y, a.p ?? 2);
+    case "isclose":
+      return torch.isclose(x, y, {
+        rtol: a.rtol,
+        atol: a.atol,
+        equal_nan: a.equal_nan,
+      });
+    case "isin":
+      return torch.isin(x, y, { invert: a.invert });
+    case "nansum":
+    case "nanmean":
+      return torch[op](x, a.dim, a.keepdim);
+    case "aminmax":
+      return list(torch.aminmax(x, { dim: a.dim, keepdim: a.keepdim }));
+    case "var_mean":
+    case "std_mean":
+      return list(
+        torch[op](x, a.dim ?? null, {
+          correction: a.correction,
+          keepdim: a.keepdim,
+        }),
+      );
+    case "diff":
+      return torch.diff(
+        x,
+        a.n ?? 1,
+        a.dim ?? -1,
+        a.prepend ? y : null,
+        a.append ? inputs.at(-1) : null,
+      );
+    case "trapezoid":
+      return y
+        ? torch.trapezoid(x, y, { dim: a.dim })
+        : torch.trapezoid(x, { dx: a.dx, dim: a.dim });
+    case "hardshrink":
+    case "softshrink":
+      return torch[op](x, a.lambd ?? 0.5);
+    case "threshold":
+      return torch.threshold(x, a.threshold, a.value);
+    case "glu":
+      return torch.glu(x, a.dim ?? -1);
+    case "prelu":
+      return torch.prelu(x, y);
+    case "leaky_relu":
+      return torch.leaky_relu(x, a.negative_slope ?? 0.01);
+    case "hardtanh":
+      return torch.hardtanh(x, a.min_val ?? -1, a.max_val ?? 1);
+    case "rrelu":
+      return torch.rrelu(x, a.lower, a.upper, false);
+    case "index_add":
+      return torch.index_add(x, a.dim, y, z, { alpha: a.alpha });
+    case "index_copy":
+      return torch.index_copy(x, a.dim, y, z);
+    case "index_fill":
+      return torch.index_fill(x, a.dim, y, a.value);
+    case "select_scatter":
+      return torch.select_scatter(x, y, a.dim, a.index);
+    case "slice_scatter":
+      return torch.slice_scatter(
+        x,
+        y,
+        a.dim ?? 0,
+        a.start ?? null,
+        a.end ?? null,
+        a.step ?? 1,
+      );
+    case "diagonal_scatter":
+      return torch.diagonal_scatter(
+        x,
+        y,
+        a.offset ?? 0,
+        a.dim1 ?? 0,
+        a.dim2 ?? 1,
+      );
+    case "zeros_like":
+    case "ones_like":
+      return torch[op](x, a.dtype ? { dtype: a.dtype } : {});
+    case "full_like":
+      return torch.full_like(
+        x,
+        a.fill_value,
+        a.dtype ? { dtype: a.dtype } : {},
+      );
+    case "linspace":
+      return torch.linspace(a.start, a.end, a.steps, opts);
+    case "logspace":
+      return torch.logspace(a.start, a.end, a.steps, a.base ?? 10, opts);
+    case "eye":
+      return torch.eye(a.n, a.m ?? a.n, opts);
+    case "tril_indices":
+    case "triu_indices":
+      return torch[op](a.row, a.col, a.offset ?? 0, opts);
+    case "hann_window":
+    case "hamming_window":
+    case "blackman_window":
+    case "bartlett_window":
+      return torch[op](a.n, {
+        ...opts,
+        ...(a.periodic !== undefined && { periodic: a.periodic }),
+      });
+  }
+  return undefined;
+}

@@ -1,0 +1,161 @@
+"""The PyTorch calls of the composite ops that webtorch's TS layer builds from core ops (views and
+splits, joins, linear algebra, einsum, composites, activations with arguments, scatter-based
+indexing, factories): `fixture.call()` hands these ops here; tests/parity/composites.mjs makes the
+same calls on webtorch. Their fixtures live in fixtures/ts/ (index fixtures/ts/index.json), which
+the JS runner loads and the native Rust runner does not (it runs core ops only).
+
+Ops returning a list of tensors (`split`, `unbind`, …) give a tuple of outputs (README: "Tuple
+results"). `float_power` is compared as float32: PyTorch computes it in float64, webtorch in
+float32 (documented)."""
+
+import torch
+
+F = torch.nn.functional
+
+
+def _opt(a, *keys):
+    return {k: a[k] for k in keys if k in a}
+
+
+def _dt(a):
+    from fixture import DTYPES
+    return {"dtype": DTYPES[a["dtype"]]} if "dtype" in a else {}
+
+
+def _tuple(r):
+    return tuple(r)
+
+
+# op -> (inputs, args) -> result. Positional args follow PyTorch's order; keys absent use defaults.
+CALLS = {
+    # views and splits
+    "narrow": lambda x, a: torch.narrow(x[0], a["dim"], a["start"], a["length"]),
+    "narrow_copy": lambda x, a: torch.narrow_copy(x[0], a["dim"], a["start"], a["length"]),
+    "select": lambda x, a: torch.select(x[0], a["dim"], a["index"]),
+    "diagonal": lambda x, a: torch.diagonal(x[0], **_opt(a, "offset", "dim1", "dim2")),
+    "movedim": lambda x, a: torch.movedim(x[0], a["source"], a["destination"]),
+    "flatten": lambda x, a: torch.flatten(x[0], **_opt(a, "start_dim", "end_dim")),
+    "unflatten": lambda x, a: torch.unflatten(x[0], a["dim"], a["sizes"]),
+    "squeeze": lambda x, a: torch.squeeze(x[0], **({"dim": a["dim"]} if "dim" in a else {})),
+    "unsqueeze": lambda x, a: torch.unsqueeze(x[0], a["dim"]),
+    "swapaxes": lambda x, a: torch.swapaxes(x[0], a["axis0"], a["axis1"]),
+    "ravel": lambda x, a: torch.ravel(x[0]),
+    "broadcast_to": lambda x, a: torch.broadcast_to(x[0], a["shape"]),
+    "expand_as": lambda x, a: x[0].expand_as(x[1]),
+    "broadcast_tensors": lambda x, a: tuple(torch.broadcast_tensors(*x)),
+    "atleast_1d": lambda x, a: torch.atleast_1d(x[0]),
+    "atleast_2d": lambda x, a: torch.atleast_2d(x[0]),
+    "atleast_3d": lambda x, a: torch.atleast_3d(x[0]),
+    "split": lambda x, a: tuple(torch.split(x[0], a["split_size"], **_opt(a, "dim"))),
+    "chunk": lambda x, a: tuple(torch.chunk(x[0], a["chunks"], **_opt(a, "dim"))),
+    "tensor_split": lambda x, a: tuple(torch.tensor_split(x[0], a["sections"], **_opt(a, "dim"))),
+    "unbind": lambda x, a: tuple(torch.unbind(x[0], **_opt(a, "dim"))),
+    "hsplit": lambda x, a: tuple(torch.hsplit(x[0], a["sections"])),
+    "vsplit": lambda x, a: tuple(torch.vsplit(x[0], a["sections"])),
+    "dsplit": lambda x, a: tuple(torch.dsplit(x[0], a["sections"])),
+    # joins and repeats
+    "hstack": lambda x, a: torch.hstack(list(x)),
+    "vstack": lambda x, a: torch.vstack(list(x)),
+    "dstack": lambda x, a: torch.dstack(list(x)),
+    "column_stack": lambda x, a: torch.column_stack(list(x)),
+    "repeat": lambda x, a: x[0].repeat(*a["sizes"]),
+    "tile": lambda x, a: torch.tile(x[0], a["dims"]),
+    "repeat_interleave": lambda x, a: torch.repeat_interleave(x[0], a["repeats"], **_opt(a, "dim")),
+    "block_diag": lambda x, a: torch.block_diag(*x),
+    "cartesian_prod": lambda x, a: torch.cartesian_prod(*x),
+    # linear algebra
+    "mm": lambda x, a: torch.mm(x[0], x[1]),
+    "bmm": lambda x, a: torch.bmm(x[0], x[1]),
+    "mv": lambda x, a: torch.mv(x[0], x[1]),
+    "dot": lambda x, a: torch.dot(x[0], x[1]),
+    "vdot": lambda x, a: torch.vdot(x[0], x[1]),
+    "inner": lambda x, a: torch.inner(x[0], x[1]),
+    "outer": lambda x, a: torch.outer(x[0], x[1]),
+    "addmm": lambda x, a: torch.addmm(x[0], x[1], x[2], **_opt(a, "beta", "alpha")),
+    "addmv": lambda x, a: torch.addmv(x[0], x[1], x[2], **_opt(a, "beta", "alpha")),
+    "addr": lambda x, a: torch.addr(x[0], x[1], x[2], **_opt(a, "beta", "alpha")),
+    "baddbmm": lambda x, a: torch.baddbmm(x[0], x[1], x[2], **_opt(a, "beta", "alpha")),
+    "addbmm": lambda x, a: torch.addbmm(x[0], x[1], x[2], **_opt(a, "beta", "alpha")),
+    "kron": lambda x, a: torch.kron(x[0], x[1]),
+    "tensordot": lambda x, a: torch.tensordot(x[0], x[1], dims=a["dims"]),
+    "trace": lambda x, a: torch.trace(x[0]),
+    "diag": lambda x, a: torch.diag(x[0], **_opt(a, "diagonal")),
+    "diagflat": lambda x, a: torch.diagflat(x[0], **_opt(a, "offset")),
+    "diag_embed": lambda x, a: torch.diag_embed(x[0], **_opt(a, "offset", "dim1", "dim2")),
+    "chain_matmul": lambda x, a: torch.linalg.multi_dot(list(x)) if len(x) > 1 else x[0].clone(),
+    "einsum": lambda x, a: torch.einsum(a["equation"], *x),
+    "cross": lambda x, a: torch.linalg.cross(x[0], x[1], **_opt(a, "dim")),
+    "cdist": lambda x, a: torch.cdist(x[0], x[1], **_opt(a, "p")),
+    "dist": lambda x, a: torch.dist(x[0], x[1], **_opt(a, "p")),
+    "adjoint": lambda x, a: torch.adjoint(x[0]),
+    # composites
+    "isclose": lambda x, a: torch.isclose(x[0], x[1], **_opt(a, "rtol", "atol", "equal_nan")),
+    "isneginf": lambda x, a: torch.isneginf(x[0]),
+    "isposinf": lambda x, a: torch.isposinf(x[0]),
+    "isreal": lambda x, a: torch.isreal(x[0]),
+    "isin": lambda x, a: torch.isin(x[0], x[1], **_opt(a, "invert")),
+    "fmax": lambda x, a: torch.fmax(x[0], x[1]),
+    "fmin": lambda x, a: torch.fmin(x[0], x[1]),
+    "heaviside": lambda x, a: torch.heaviside(x[0], x[1]),
+    "true_divide": lambda x, a: torch.true_divide(x[0], x[1]),
+    "float_power": lambda x, a: torch.float_power(x[0], x[1]).float(),
+    "ldexp": lambda x, a: torch.ldexp(x[0], x[1]),
+    "nansum": lambda x, a: torch.nansum(x[0], **_opt(a, "dim", "keepdim")),
+    "nanmean": lambda x, a: torch.nanmean(x[0], **_opt(a, "dim", "keepdim")),
+    "aminmax": lambda x, a: tuple(torch.aminmax(x[0], **_opt(a, "dim", "keepdim"))),
+    "var_mean": lambda x, a: tuple(torch.var_mean(x[0], **_opt(a, "dim", "correction", "keepdim"))),
+    "std_mean": lambda x, a: tuple(torch.std_mean(x[0], **_opt(a, "dim", "correction", "keepdim"))),
+    "diff": lambda x, a: torch.diff(x[0], **_opt(a, "n", "dim"),
+                                    **({"prepend": x[1]} if a.get("prepend") else {}),
+                                    **({"append": x[-1]} if a.get("append") else {})),
+    "trapezoid": lambda x, a: torch.trapezoid(x[0], *x[1:], **_opt(a, "dx", "dim")),
+    "angle": lambda x, a: torch.angle(x[0]),
+    "take": lambda x, a: torch.take(x[0], x[1]),
+    # activations
+    "hardshrink": lambda x, a: F.hardshrink(x[0], **_opt(a, "lambd")),
+    "softshrink": lambda x, a: F.softshrink(x[0], **_opt(a, "lambd")),
+    "threshold": lambda x, a: F.threshold(x[0], a["threshold"], a["value"]),
+    "glu": lambda x, a: F.glu(x[0], **_opt(a, "dim")),
+    "prelu": lambda x, a: F.prelu(x[0], x[1]),
+    "leaky_relu": lambda x, a: F.leaky_relu(x[0], **_opt(a, "negative_slope")),
+    "hardtanh": lambda x, a: F.hardtanh(x[0], **_opt(a, "min_val", "max_val")),
+    "rrelu": lambda x, a: F.rrelu(x[0], **_opt(a, "lower", "upper")),
+    # scatter-based indexing
+    "index_add": lambda x, a: torch.index_add(x[0], a["dim"], x[1], x[2], **_opt(a, "alpha")),
+    "index_copy": lambda x, a: torch.index_copy(x[0], a["dim"], x[1], x[2]),
+    "index_fill": lambda x, a: torch.index_fill(x[0], a["dim"], x[1], a["value"]),
+    "select_scatter": lambda x, a: torch.select_scatter(x[0], x[1], a["dim"], a["index"]),
+    "slice_scatter": lambda x, a: torch.slice_scatter(x[0], x[1], **_opt(a, "dim", "start", "end", "step")),
+    "diagonal_scatter": lambda x, a: torch.diagonal_scatter(x[0], x[1], **_opt(a, "offset", "dim1", "dim2")),
+    # factories (no inputs)
+    "zeros_like": lambda x, a: torch.zeros_like(x[0], **_dt(a)),
+    "ones_like": lambda x, a: torch.ones_like(x[0], **_dt(a)),
+    "full_like": lambda x, a: torch.full_like(x[0], a["fill_value"], **_dt(a)),
+    "linspace": lambda x, a: torch.linspace(a["start"], a["end"], a["steps"], **_dt(a)),
+    "logspace": lambda x, a: torch.logspace(a["start"], a["end"], a["steps"], **_opt(a, "base"), **_dt(a)),
+    "eye": lambda x, a: torch.eye(a["n"], *([a["m"]] if "m" in a else []), **_dt(a)),
+    "tril_indices": lambda x, a: torch.tril_indices(a["row"], a["col"], **_opt(a, "offset")),
+    "triu_indices": lambda x, a: torch.triu_indices(a["row"], a["col"], **_opt(a, "offset")),
+    "hann_window": lambda x, a: torch.hann_window(a["n"], **_opt(a, "periodic")),
+    "hamming_window": lambda x, a: torch.hamming_window(a["n"], **_opt(a, "periodic")),
+    "blackman_window": lambda x, a: torch.blackman_window(a["n"], **_opt(a, "periodic")),
+    "bartlett_window": lambda x, a: torch.bartlett_window(a["n"], **_opt(a, "periodic")),
+}
+
+COMPOSITE_OPS = set(CALLS)
+
+R5 = (1e-5, 1e-5)
+R6 = (1e-6, 1e-6)
+COMPOSITE_TOL = {
+    **{op: R5 for op in ("mm", "bmm", "mv", "dot", "vdot", "inner", "addmm", "addmv", "baddbmm",
+                         "addbmm", "tensordot", "trace", "chain_matmul", "einsum", "cdist", "dist",
+                         "nansum", "nanmean", "var_mean", "std_mean", "trapezoid", "glu",
+                         "float_power", "logspace", "hann_window", "hamming_window",
+                         "blackman_window", "addr", "cross", "diff")},
+    **{op: R6 for op in ("linspace", "bartlett_window", "true_divide", "ldexp", "softshrink",
+                         "prelu", "leaky_relu", "rrelu", "index_add", "kron", "outer")},
+}
+
+
+def call_composite(op, inputs, a):
+    return CALLS[op](inputs, a)

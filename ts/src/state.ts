@@ -1,0 +1,284 @@
+/**
+ * torch-level settings and dtype queries that need no device: the default dtype, print options,
+ * the determinism and anomaly switches, thread counts, autocast state, and PyTorch's type
+ * promotion (`promote_types`, `result_type`, `can_cast`). Settings webtorch cannot change are
+ * accepted where PyTorch's value is the only one webtorch has, and refused otherwise, with why.
+ *
+ * @module
+ */
+
+import { DTypeError, TorchError } from "./errors.js";
+import type { DType } from "./dtype.js";
+import { type Scalar, Tensor } from "./tensor.js";
+
+// ---- default dtype ----
+
+/** The dtype of new floating point tensors: always `float32` (the only float dtype). */
+export function get_default_dtype(): DType {
+  return "float32";
+}
+
+/** Accepts `float32` only: webtorch has no other floating point dtype to make the default. */
+export function set_default_dtype(dtype: DType): void {
+  if (dtype !== "float32")
+    throw new TypeError(
+      `only floating-point types are supported as the default type`,
+    );
+}
+
+// ---- printing ----
+
+/** Options of {@link set_printoptions} (PyTorch's names and defaults). */
+export interface PrintOptions {
+  /** Digits after the decimal point. Default 4. */
+  precision: number;
+  /** Elements above which a summary is printed. Default 1000. */
+  threshold: number;
+  /** Items shown at each end of a summarised dim. Default 3. */
+  edgeitems: number;
+  /** Characters per line. Default 80. */
+  linewidth: number;
+  /** Fixed-point always (`true`), scientific always (`false`) or automatic (`null`). */
+  sci_mode: boolean | null;
+}
+
+const DEFAULT_PRINT: PrintOptions = {
+  precision: 4,
+  threshold: 1000,
+  edgeitems: 3,
+  linewidth: 80,
+  sci_mode: null,
+};
+let printOptions: PrintOptions = { ...DEFAULT_PRINT };
+
+/**
+ * Sets the print options (stored for whatever prints tensors); `profile` `"default"`, `"short"`
+ * (precision 2, threshold 1000, edgeitems 2) or `"full"` (no summarising) resets them first.
+ */
+export function set_printoptions(
+  options: Partial<PrintOptions> & {
+    profile?: "default" | "short" | "full";
+  } = {},
+): void {
+  const { profile, ...rest } = options;
+  if (profile === "default") printOptions = { ...DEFAULT_PRINT };
+  if (profile === "short")
+    printOptions = { ...DEFAULT_PRINT, precision: 2, edgeitems: 2 };
+  if (profile === "full")
+    printOptions = { ...DEFAULT_PRINT, threshold: Infinity };
+  printOptions = { ...printOptions, ...rest };
+}
+
+/** The current print options (a copy). */
+export function get_printoptions(): PrintOptions {
+  return { ...printOptions };
+}
+
+// ---- determinism, anomaly detection, warnings ----
+
+let deterministic = false;
+let deterministicWarnOnly = false;
+let warnAlways = false;
+
+/**
+ * Records the request; webtorch's kernels are deterministic already (fixed reduction orders, a
+ * counter-based generator; scatter with repeated indices is the one exception, as in PyTorch).
+ */
+export function use_deterministic_algorithms(
+  mode: boolean,
+  options: { warn_only?: boolean } = {},
+): void {
+  deterministic = Boolean(mode);
+  deterministicWarnOnly = Boolean(options.warn_only);
+}
+
+/** Whether {@link use_deterministic_algorithms} was turned on. */
+export function are_deterministic_algorithms_enabled(): boolean {
+  return deterministic;
+}
+
+/** Whether it was turned on with `warn_only`. */
+export function is_deterministic_algorithms_warn_only_enabled(): boolean {
+  return deterministicWarnOnly;
+}
+
+/** 0 (off), 1 (warn) or 2 (error), from the determinism settings. */
+export function get_deterministic_debug_mode(): number {
+  return deterministic ? (deterministicWarnOnly ? 1 : 2) : 0;
+}
+
+/** Sets the determinism settings from a mode: 0/"default", 1/"warn", 2/"error". */
+export function set_deterministic_debug_mode(
+  mode: number | "default" | "warn" | "error",
+): void {
+  const m =
+    typeof mode === "string"
+      ? ["default", "warn", "error"].indexOf(mode)
+      : mode;
+  if (m < 0 || m > 2)
+    throw new TorchError(
+      `invalid value of debug_mode, expected one of 0, 1, 2, but got ${String(mode)}`,
+    );
+  use_deterministic_algorithms(m > 0, { warn_only: m === 1 });
+}
+
+/** Sets whether warnings that PyTorch gives once are given every time (stored). */
+export function set_warn_always(on: boolean): void {
+  warnAlways = Boolean(on);
+}
+
+/** See {@link set_warn_always}. */
+export function is_warn_always_enabled(): boolean {
+  return warnAlways;
+}
+
+/** Anomaly detection is not implemented: always `false`. */
+export function is_anomaly_enabled(): boolean {
+  return false;
+}
+
+/** Anomaly detection is not implemented: always `false`. */
+export function is_anomaly_check_nan_enabled(): boolean {
+  return false;
+}
+
+/**
+ * Whether inference mode is on: always `false`. webtorch's `inference_mode` is `no_grad` (there
+ * are no inference tensors), and `is_grad_enabled()` is the switch that matters.
+ */
+export function is_inference_mode_enabled(): boolean {
+  return false;
+}
+
+// ---- threads, precision, autocast ----
+
+/** The intra-op thread count: 1 (the wasm core runs on the calling thread). */
+export function get_num_threads(): number {
+  return 1;
+}
+
+/** The inter-op thread count: 1. */
+export function get_num_interop_threads(): number {
+  return 1;
+}
+
+let matmulPrecision: "highest" | "high" | "medium" = "highest";
+
+/** `"highest"`, `"high"` or `"medium"`: stored; matmul always accumulates in float32. */
+export function set_float32_matmul_precision(
+  precision: "highest" | "high" | "medium",
+): void {
+  if (!["highest", "high", "medium"].includes(precision))
+    throw new TorchError(`Invalid precision ${String(precision)}`);
+  matmulPrecision = precision;
+}
+
+/** See {@link set_float32_matmul_precision}. */
+export function get_float32_matmul_precision(): string {
+  return matmulPrecision;
+}
+
+/** Autocast is not implemented: always `false`. */
+export function is_autocast_cpu_enabled(): boolean {
+  return false;
+}
+
+/** Autocast is not implemented: always `false`. */
+export function is_autocast_cache_enabled(): boolean {
+  return false;
+}
+
+/** The dtype autocast would use on the CPU: PyTorch's default, `bfloat16`, is not a webtorch dtype, so float32. */
+export function get_autocast_cpu_dtype(): DType {
+  return "float32";
+}
+
+/** The dtype autocast would use on the GPU (float32: there is no float16 compute yet). */
+export function get_autocast_gpu_dtype(): DType {
+  return "float32";
+}
+
+let autocastNesting = 0;
+
+/** Counts nested autocast regions (bookkeeping only). */
+export function autocast_increment_nesting(): number {
+  return ++autocastNesting;
+}
+
+/** See {@link autocast_increment_nesting}. */
+export function autocast_decrement_nesting(): number {
+  autocastNesting = Math.max(0, autocastNesting - 1);
+  return autocastNesting;
+}
+
+/** There is no autocast cache: nothing to clear. */
+export function clear_autocast_cache(): void {}
+
+/** A libstdc++ detail of native builds: false (no C++ ABI in a wasm build). */
+export function compiled_with_cxx11_abi(): boolean {
+  return false;
+}
+
+/** Whether `input`'s dtype is complex: never (webtorch has no complex dtypes). */
+export function is_complex(input: Tensor): boolean {
+  void input;
+  return false;
+}
+
+// ---- type promotion ----
+
+const ORDER: readonly DType[] = ["bool", "uint8", "int32", "int64", "float32"];
+
+function category(d: DType): number {
+  return d === "bool" ? 0 : d === "float32" ? 2 : 1;
+}
+
+/** The smallest dtype both `type1` and `type2` convert to without losing range or kind. */
+export function promote_types(type1: DType, type2: DType): DType {
+  for (const d of [type1, type2])
+    if (!ORDER.includes(d))
+      throw new DTypeError(`unsupported dtype '${String(d)}'`);
+  return ORDER[Math.max(ORDER.indexOf(type1), ORDER.indexOf(type2))]!;
+}
+
+/**
+ * The dtype an elementwise op on these operands gives (PyTorch's rules): tensors with dims
+ * decide; 0-D tensors, then Python-like scalars (an integral number is an int, a boolean a bool),
+ * count only when they are of a higher kind (bool < integer < floating point).
+ */
+export function result_type(
+  tensor1: Tensor | Scalar,
+  tensor2: Tensor | Scalar,
+): DType {
+  let dims: DType | undefined;
+  let zero: DType | undefined;
+  let wrapped: DType | undefined;
+  const join = (a: DType | undefined, b: DType) =>
+    a === undefined ? b : promote_types(a, b);
+  for (const x of [tensor1, tensor2]) {
+    if (x instanceof Tensor) {
+      if (x.ndim > 0) dims = join(dims, x.dtype);
+      else zero = join(zero, x.dtype);
+    } else if (typeof x === "boolean") wrapped = join(wrapped, "bool");
+    else if (typeof x === "number")
+      wrapped = join(wrapped, Number.isInteger(x) ? "int64" : "float32");
+    else
+      throw new TorchError(
+        `result_type(): argument 'tensor' must be Tensor or Number`,
+      );
+  }
+  const combine = (
+    hi: DType | undefined,
+    lo: DType | undefined,
+  ): DType | undefined => {
+    if (hi === undefined) return lo;
+    if (lo === undefined || category(lo) <= category(hi)) return hi;
+    return promote_types(hi, lo);
+  };
+  return combine(combine(dims, zero), wrapped)!;
+}
+
+/** Whether a value of `from` may be written into `to` under PyTorch's casting rule (no lower kind). */
+export function can_cast(from: DType, to: DType): boolean {
+  return category(from) <= category(to);
+}
