@@ -393,3 +393,31 @@ fn device_loss_is_reported_and_recoverable() {
     let z = Tensor::full(&[4], 2.0, DType::Float32, Device::WebGpu).unwrap().unary(Op::Square).unwrap();
     assert_eq!(values(&z), vec![4.0; 4]);
 }
+
+/// Short rows with many outputs take the one-invocation-per-output reduction kernel; it must
+/// agree with the CPU for every reduction family.
+#[test]
+fn short_row_reductions_match_cpu() {
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    webtorch::random::manual_seed(5);
+    let v = values(&Tensor::randn(&[2048, 4], DType::Float32, Device::Cpu).unwrap());
+    let on = |dev| Tensor::from_f64(&v, &[2048, 4], DType::Float32, dev).unwrap();
+    let (g, c) = (on(Device::WebGpu), on(Device::Cpu));
+    type F = fn(&Tensor) -> webtorch::Result<Tensor>;
+    let cases: [(&str, F); 6] = [
+        ("sum", |t| t.sum(&[1], false)),
+        ("mean", |t| t.mean(&[-1], true)),
+        ("amax", |t| t.amax(&[1], false)),
+        ("argmin", |t| t.argmin(Some(1), false)),
+        ("var", |t| t.var(&[1], 1.0, false)),
+        ("logsumexp", |t| t.logsumexp(&[1], false)),
+    ];
+    for (name, f) in cases {
+        assert_close(&values(&f(&g).unwrap()), &values(&f(&c).unwrap()), 1e-5, 1e-5, name);
+    }
+    // Column sums of a transposed view: strided short rows.
+    let t = g.transpose(0, 1).unwrap().sum(&[0], false).unwrap();
+    assert_close(&values(&t), &values(&c.sum(&[1], false).unwrap()), 1e-5, 1e-5, "transposed");
+}

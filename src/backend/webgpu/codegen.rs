@@ -30,6 +30,8 @@ pub enum KernelKey {
         compute: Compute,
         input: DType,
         out: DType,
+        /// One invocation per output, looping over its elements (short rows, many outputs).
+        rows: bool,
     },
     Matmul {
         dtype: DType,
@@ -226,7 +228,43 @@ pub fn elementwise_source(nodes: &[KeyNode], leaves: &[(DType, bool)], out_strid
 }
 
 pub fn reduce_key(k: &Reduce) -> KernelKey {
-    KernelKey::Reduce { op: k.op, compute: k.compute, input: k.input.dtype, out: k.out_dtype }
+    KernelKey::Reduce { op: k.op, compute: k.compute, input: k.input.dtype, out: k.out_dtype, rows: rows_kernel(k) }
+}
+
+/// Whether a reduction runs one invocation per output (rows of at most 64 elements, at least
+/// 256 outputs): a 256-wide workgroup and its barriers per short row cost far more than a loop.
+pub fn rows_kernel(k: &Reduce) -> bool {
+    let count: usize = k.inner.iter().product();
+    let n_out: usize = k.outer.iter().product();
+    count <= 64 && n_out >= 256
+}
+
+/// Invocations per workgroup of the per-output reduction kernel.
+pub const ROWS_WG: u32 = 64;
+
+/// The per-output variant of a generated reduction kernel: the same accumulator functions, a
+/// serial loop instead of the workgroup tree. `None` if the template changed shape.
+fn per_output(src: &str) -> Option<String> {
+    let main_at = src.find("@compute @workgroup_size(256)")?;
+    let (head, main) = src.split_at(main_at);
+    let mut m = main.to_string();
+    let swaps = [
+        (
+            "@compute @workgroup_size(256)\nfn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {\n    let o = wg.y * m(5u) + wg.x;",
+            "@compute @workgroup_size(64)\nfn main(@builtin(global_invocation_id) gid: vec3<u32>) {\n    let o = gid.y * (m(5u) * 64u) + gid.x;",
+        ),
+        ("for (var j = lid; j < count; j += 256u)", "for (var j = 0u; j < count; j++)"),
+        ("        part[lid] = acc;\n        workgroupBarrier();\n        for (var s = 128u; s > 0u; s >>= 1u) {\n            if (lid < s) { part[lid] = combine(part[lid], part[lid + s], phase); }\n            workgroupBarrier();\n        }\n        acc = part[0];\n", ""),
+        ("        if (phase == 0u) { first = between(acc, count); }\n        workgroupBarrier();\n", "        if (phase == 0u) { first = between(acc, count); }\n"),
+        ("    if (lid == 0u) {\n        out[o] = finish(acc, first, count);\n    }", "    out[o] = finish(acc, first, count);"),
+    ];
+    for (from, to) in swaps {
+        if !m.contains(from) {
+            return None;
+        }
+        m = m.replacen(from, to, 1);
+    }
+    Some(format!("{head}{m}"))
 }
 
 pub fn reduce_source(op: ReduceOp, c: Compute, input: DType, out: DType) -> String {
@@ -413,7 +451,14 @@ pub fn scatter_source(dtype: DType, tensor_src: bool, add: bool) -> String {
 pub fn source(key: &KernelKey) -> String {
     match key {
         KernelKey::Elementwise { nodes, leaves, out_strided } => elementwise_source(nodes, leaves, *out_strided),
-        KernelKey::Reduce { op, compute, input, out } => reduce_source(*op, *compute, *input, *out),
+        KernelKey::Reduce { op, compute, input, out, rows } => {
+            let src = reduce_source(*op, *compute, *input, *out);
+            if *rows {
+                per_output(&src).unwrap_or(src)
+            } else {
+                src
+            }
+        }
         KernelKey::Matmul { dtype } => matmul_source(*dtype),
         KernelKey::MatmulTiled(key) => matmul_tiled_source(key),
         KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),

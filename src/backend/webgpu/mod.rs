@@ -594,7 +594,10 @@ impl Backend for WebGpuBackend {
         }
         let n_out: usize = k.outer.iter().product();
         let count: usize = k.inner.iter().product();
-        let (gx, gy) = Self::grid(u32::try_from(n_out).map_err(|_| err!(OutOfMemory, "too many outputs"))?);
+        let n32 = u32::try_from(n_out).map_err(|_| err!(OutOfMemory, "too many outputs"))?;
+        // One workgroup per output, or one invocation per output for short rows.
+        let groups = if codegen::rows_kernel(k) { n32.div_ceil(codegen::ROWS_WG) } else { n32 };
+        let (gx, gy) = Self::grid(groups);
         let mut meta = [0u32; 40];
         put(&mut meta, 0, &[n_out, k.outer.len(), k.inner.len(), count, k.input.offset, gx as usize])?;
         meta[6] = (k.param as f32).to_bits();
