@@ -144,3 +144,19 @@ test("a panic inside the core throws and leaves the engine working", async () =>
   assert.deepEqual(await a.add(1).tolist(), [3, 3, 3]);
   assert.deepEqual(await torch.arange(4).sum().item(), 6);
 });
+
+test("an optimizer step inside a scope keeps the optimizer's state", async () => {
+  torch.manual_seed(1);
+  const w = torch.randn(4, 4).requires_grad_();
+  const opt = new torch.optim.Adam([w], { lr: 0.1 });
+  for (let i = 0; i < 3; i++) {
+    torch.scope(() => {
+      opt.zero_grad();
+      w.square().sum().backward();
+      opt.step();
+    });
+  }
+  const state = opt.state.get(w);
+  assert.equal(state.exp_avg.isDisposed, false, "exp_avg survives the scopes");
+  assert.ok(Number.isFinite(await w.sum().item()));
+});

@@ -95,7 +95,7 @@ export {
   type LoadOptions,
   type SaveOptions,
 } from "./serialization.js";
-export { scope } from "./lifetime.js";
+export { scope, keep } from "./lifetime.js";
 export * as profiler from "./profiler.js";
 export * from "./shape_ops.js";
 export * from "./joins.js";
@@ -105,3 +105,4 @@ export * from "./einsum.js";
 export * from "./composites.js";
 export * from "./activations_more.js";
 export * from "./state.js";
+export * from "./misc_ops.js";

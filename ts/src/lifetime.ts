@@ -41,6 +41,15 @@ export function untrack(t: Disposable): void {
   scopes.at(-1)?.delete(t);
 }
 
+/**
+ * Keeps `t` alive past the {@link scope}s open now (as if they returned it): for state that
+ * outlives a step, such as an optimizer's moment buffers.
+ */
+export function keep<T extends Disposable>(t: T): T {
+  for (const s of scopes) s.delete(t);
+  return t;
+}
+
 /** Every Tensor reachable from a scope's return value (arrays, plain objects, Maps, Sets). */
 function kept(
   value: unknown,

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { keep as keepAlive } from "../lifetime.js";
 import { TorchError } from "../errors.js";
 import { Tensor } from "../tensor.js";
 import { enable_grad, no_grad } from "../autograd.js";
@@ -128,6 +129,9 @@ export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
           } finally {
             for (const t of temps) t.dispose();
           }
+          // State outlives the step: a `torch.scope` around the step must not free it.
+          for (const v of Object.values(state))
+            if (v instanceof Tensor) keepAlive(v);
         }
       }
     });
