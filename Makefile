@@ -24,7 +24,7 @@ export WASM_BINDGEN_TEST_TIMEOUT ?= 180
 
 RUST_SRC := Cargo.toml $(wildcard Cargo.lock) $(shell find src shaders -type f 2>/dev/null)
 TS_SRC := ts/tsconfig.json $(shell find ts/src -name '*.ts' -not -path 'ts/src/wasm/*' 2>/dev/null)
-TEMPLATE := $(shell find pkg-template -type f 2>/dev/null)
+TEMPLATE := $(shell find pkg-template -type f 2>/dev/null) scripts/side-effects.mjs
 WASM := build/wasm/webtorch_core_bg.wasm
 WASM_FILES := webtorch_core.js webtorch_core.d.ts webtorch_core_bg.wasm
 PKG_STAMP := build/pkg.stamp
@@ -60,6 +60,7 @@ $(PKG_STAMP): $(WASM) $(TS_SRC) $(TEMPLATE)
 	tsc -p ts
 	cp $(addprefix build/wasm/,$(WASM_FILES)) pkg/dist/wasm/
 	cp -r pkg-template/. pkg/
+	node scripts/side-effects.mjs pkg
 	@touch $@
 	@echo "pkg/ built: $$(du -sh pkg | cut -f1), wasm $$(du -h pkg/dist/wasm/webtorch_core_bg.wasm | cut -f1)"
 
@@ -93,7 +94,7 @@ lint-rust:
 
 # Prettier (defaults) over the hand-written TS/JS; tests/parity/ has its own owner and style.
 PRETTIER_PATHS := ts/src ts/tsconfig.json tests/node tests/browser tests/vite-app tests/types www \
-  scripts/serve.mjs pkg-template package.json
+  scripts/serve.mjs scripts/side-effects.mjs pkg-template package.json
 lint-ts:
 	prettier --check $(PRETTIER_PATHS)
 

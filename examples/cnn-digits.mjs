@@ -3,12 +3,7 @@
 //   → Flatten → Linear(64,10), Adam, cross-entropy.
 // Run after `make pkg`:  node examples/cnn-digits.mjs [--epochs N] [--device cpu]
 import * as torch from "../pkg/dist/index.js";
-import {
-  accuracy,
-  loadDigits,
-  progressBar,
-  trainEpoch,
-} from "./digits.mjs";
+import { accuracy, loadDigits, progressBar, trainEpoch } from "./digits.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -67,7 +67,8 @@ export function shuffled(n, seed) {
 /** Splits `order` into batches of `size` (the last may be smaller). */
 export function chunks(order, size) {
   const out = [];
-  for (let i = 0; i < order.length; i += size) out.push(order.slice(i, i + size));
+  for (let i = 0; i < order.length; i += size)
+    out.push(order.slice(i, i + size));
   return out;
 }
 

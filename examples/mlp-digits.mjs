@@ -2,18 +2,13 @@
 // accuracy. Run after `make pkg`:  node examples/mlp-digits.mjs [--epochs N] [--device cpu]
 // In Node, WebGPU comes from the `webgpu` package (Dawn); without an adapter it runs on the CPU.
 import * as torch from "../pkg/dist/index.js";
-import {
-  accuracy,
-  loadDigits,
-  progressBar,
-  trainEpoch,
-} from "./digits.mjs";
+import { accuracy, loadDigits, progressBar, trainEpoch } from "./digits.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
-const EPOCHS = Number(arg("epochs", 10));
+const EPOCHS = Number(arg("epochs", 6));
 const device = arg("device");
 if (device) await torch.init({ device });
 
@@ -29,7 +24,7 @@ const model = new nn.Sequential(
   new nn.ReLU(),
   new nn.Linear(128, 10),
 );
-const opt = new optim.Adam(model.parameters(), { lr: 1e-3 });
+const opt = new optim.Adam(model.parameters(), { lr: 5e-3 });
 console.log(String(model));
 
 const t0 = Date.now();

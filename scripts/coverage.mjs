@@ -23,9 +23,12 @@ const NOT_PYTORCH = new Set([
 
 const fixtureOps = new Set();
 const fixtures = new URL("tests/parity/fixtures/", root);
-for (const f of readdirSync(fixtures)) {
-  if (!f.endsWith(".json") || f === "index.json") continue;
-  for (const c of JSON.parse(readFileSync(new URL(f, fixtures), "utf8"))) fixtureOps.add(c.op);
+// The core ops' fixtures and, in ts/, the TS layer's composites (an index of their own).
+for (const dir of [fixtures, new URL("ts/", fixtures)]) {
+  for (const f of readdirSync(dir)) {
+    if (!f.endsWith(".json") || f === "index.json") continue;
+    for (const c of JSON.parse(readFileSync(new URL(f, dir), "utf8"))) fixtureOps.add(c.op);
+  }
 }
 
 const F = torch.nn?.functional ?? {};

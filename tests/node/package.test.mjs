@@ -1,12 +1,13 @@
-// The assembled package (pkg/): package.json's entry points exist, and every compiled module with
-// a top-level side effect (installing Tensor methods, the top-level init, polyfills) is listed in
-// `sideEffects` — else a bundler drops it when none of its exports is used (tests/vite-app caught
-// exactly that once: `x.relu is not a function` after `vite build`).
+// The assembled package (pkg/): package.json's entry points exist, and `sideEffects` (written by
+// scripts/side-effects.mjs in `make pkg`) names exactly the compiled modules with top-level side
+// effects — the ones a bundler must keep (tests/vite-app caught `x.relu is not a function` after
+// `vite build` when elementwise.js was missing from a hand-kept list).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { modulesWithSideEffects } from "../../scripts/side-effects.mjs";
 
 const pkgDir = fileURLToPath(new URL("../../pkg/", import.meta.url));
 const manifest = JSON.parse(
@@ -31,37 +32,26 @@ test("package.json: name, module type, entry points that exist", () => {
   );
 });
 
-test("sideEffects lists every module with a top-level side effect", () => {
+test("sideEffects names the modules with top-level side effects, and only those", () => {
   const listed = manifest.sideEffects;
   assert.ok(Array.isArray(listed), "sideEffects is a list");
-  const matches = (rel) =>
-    listed.some((pattern) => {
-      const re = new RegExp(
-        `^${pattern.replace(/^\.\//, "").replace(/[.]/g, "\\.").replace(/\*/g, "[^/]*")}$`,
-      );
-      return re.test(rel);
-    });
-  const dist = path.join(pkgDir, "dist");
-  const modules = readdirSync(dist, { recursive: true }).filter((f) =>
-    f.endsWith(".js"),
-  );
-  // A top-level statement that is not a declaration (tsc indents everything nested): a prototype
-  // install, a loop, an await, a polyfill, a call.
-  const sideEffect =
-    /^(?!import\b|export\b|const\b|let\b|var\b|function\b|async function\b|class\b|\/\/|\/\*|\*|\s|[})\]]|$)/m;
-  const effectful = modules.filter((rel) =>
-    sideEffect.test(readFileSync(path.join(dist, rel), "utf8")),
-  );
-  assert.ok(
-    effectful.includes("index.js") && effectful.includes("elementwise.js"),
-    `detected: ${effectful}`,
-  );
-  const missing = effectful
-    .map((rel) => `dist/${rel}`)
-    .filter((rel) => !matches(rel));
+  for (const m of [
+    "./dist/index.js",
+    "./dist/tensor.js",
+    "./dist/elementwise.js",
+    "./dist/wasm/webtorch_core.js",
+  ]) {
+    assert.ok(
+      listed.includes(m),
+      `${m} (init, polyfill, method installs, wasm glue) is listed: ${listed}`,
+    );
+  }
+  for (const m of ["./dist/errors.js", "./dist/dtype.js", "./dist/args.js"]) {
+    assert.ok(!listed.includes(m), `${m} is pure and may be tree-shaken`);
+  }
   assert.deepEqual(
-    missing,
-    [],
-    "modules with side effects missing from sideEffects",
+    listed,
+    modulesWithSideEffects(pkgDir),
+    "pkg/package.json is current (make pkg)",
   );
 });

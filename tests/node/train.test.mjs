@@ -22,6 +22,11 @@ const CNN = JSON.parse(readFileSync(new URL("cnn_train.json", dir)));
 const DIGITS = await loadDigits();
 
 const devices = torch.webgpu.is_available() ? ["webgpu", "cpu"] : ["cpu"];
+// The CNN on WebGPU is slow on SwiftShader (the max_pool2d reductions: minutes for 20 steps, see
+// .notes/train-helper.md), so by default the CNN runs on the CPU backend only; set
+// WEBTORCH_SLOW_TESTS=1 to run it on WebGPU too (it passes: 20 steps in ~2–4 min each).
+const SLOW = Boolean(process.env.WEBTORCH_SLOW_TESTS);
+const cnnDevices = devices.filter((d) => d === "cpu" || SLOW);
 
 /** The CNN of examples/cnn-digits.mjs and tests/parity/cnn_gen.py. */
 function cnn() {
@@ -37,7 +42,7 @@ function cnn() {
   );
 }
 
-for (const device of devices) {
+for (const device of cnnDevices) {
   describe(`[${device}] CNN training parity with PyTorch (20 steps, batch of 16 digits)`, () => {
     before(async () => {
       await torch.init({ device });
@@ -76,55 +81,61 @@ for (const device of devices) {
   });
 }
 
-describe("training on the 8×8 digits", () => {
-  before(async () => {
-    await torch.init({ device: devices[0] });
-  });
+for (const device of devices) {
+  describe(`[${device}] training on the 8×8 digits`, () => {
+    before(async () => {
+      await torch.init({ device });
+    });
 
-  test("MLP 64-128-10 with Adam: ≥ 95 % test accuracy in 2 epochs", async () => {
-    torch.manual_seed(0);
-    const model = new nn.Sequential(
-      new nn.Linear(64, 128),
-      new nn.ReLU(),
-      new nn.Linear(128, 10),
-    );
-    const opt = new optim.Adam(model.parameters(), { lr: 0.02 });
-    const losses = [];
-    for (let epoch = 1; epoch <= 2; epoch++)
-      losses.push(
-        await trainEpoch(torch, model, opt, DIGITS.train, epoch, {
-          batchSize: 64,
-        }),
+    test("MLP 64-128-10 with Adam: ≥ 95 % test accuracy in 2 epochs", async () => {
+      torch.manual_seed(0);
+      const model = new nn.Sequential(
+        new nn.Linear(64, 128),
+        new nn.ReLU(),
+        new nn.Linear(128, 10),
       );
-    const acc = await accuracy(torch, model, DIGITS.test);
-    assert.ok(losses[1] < losses[0], `loss falls: ${losses}`);
-    assert.ok(acc >= 0.95, `test accuracy ${acc} (losses ${losses})`);
-  });
+      const opt = new optim.Adam(model.parameters(), { lr: 0.02 });
+      const losses = [];
+      for (let epoch = 1; epoch <= 2; epoch++)
+        losses.push(
+          await trainEpoch(torch, model, opt, DIGITS.train, epoch, {
+            batchSize: 64,
+          }),
+        );
+      const acc = await accuracy(torch, model, DIGITS.test);
+      assert.ok(losses[1] < losses[0], `loss falls: ${losses}`);
+      assert.ok(acc >= 0.95, `test accuracy ${acc} (losses ${losses})`);
+    });
 
-  test("CNN: 8 Adam steps on digit batches lower the loss", async () => {
-    torch.manual_seed(0);
-    const model = cnn();
-    const opt = new optim.Adam(model.parameters(), { lr: 0.01 });
-    const { x, y } = batch(
-      torch,
-      DIGITS.train,
-      Array.from({ length: 64 }, (_, i) => i),
-      { image: true },
+    test(
+      "CNN: 8 Adam steps on a batch of 64 digits lower the loss",
+      { skip: cnnDevices.includes(device) ? false : "slow on SwiftShader" },
+      async () => {
+        torch.manual_seed(0);
+        const model = cnn();
+        const opt = new optim.Adam(model.parameters(), { lr: 0.01 });
+        const { x, y } = batch(
+          torch,
+          DIGITS.train,
+          Array.from({ length: 64 }, (_, i) => i),
+          { image: true },
+        );
+        const losses = [];
+        for (let i = 0; i < 8; i++) {
+          losses.push(
+            torch.scope(() => {
+              opt.zero_grad();
+              const l = nn.functional.cross_entropy(model.call(x), y);
+              l.backward();
+              return l.detach();
+            }),
+          );
+          opt.step();
+        }
+        const v = [];
+        for (const l of losses) v.push(await l.item());
+        assert.ok(v[7] < 0.9 * v[0], `CNN loss ${v[0]} → ${v[7]}`);
+      },
     );
-    const losses = [];
-    for (let i = 0; i < 8; i++) {
-      losses.push(
-        torch.scope(() => {
-          opt.zero_grad();
-          const l = nn.functional.cross_entropy(model.call(x), y);
-          l.backward();
-          return l.detach();
-        }),
-      );
-      opt.step();
-    }
-    const v = [];
-    for (const l of losses) v.push(await l.item());
-    assert.ok(v[7] < 0.9 * v[0], `CNN loss ${v[0]} → ${v[7]}`);
   });
-});
+}

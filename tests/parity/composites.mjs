@@ -188,6 +188,18 @@ export function callComposite(torch, op, a, inputs, device) {
         a.dim1 ?? 0,
         a.dim2 ?? 1,
       );
+    case "bitwise_left_shift":
+    case "bitwise_right_shift":
+      return torch[op](x, y);
+    case "unravel_index":
+      return list(torch.unravel_index(x, a.shape));
+    case "combinations":
+      return torch.combinations(x, a.r ?? 2, a.with_replacement ?? false);
+    case "cov":
+      return torch.cov(x, { correction: a.correction });
+    case "corrcoef":
+    case "imag":
+      return torch[op](x);
     case "zeros_like":
     case "ones_like":
       return torch[op](x, a.dtype ? { dtype: a.dtype } : {});

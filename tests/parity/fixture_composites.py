@@ -127,6 +127,13 @@ CALLS = {
     "select_scatter": lambda x, a: torch.select_scatter(x[0], x[1], a["dim"], a["index"]),
     "slice_scatter": lambda x, a: torch.slice_scatter(x[0], x[1], **_opt(a, "dim", "start", "end", "step")),
     "diagonal_scatter": lambda x, a: torch.diagonal_scatter(x[0], x[1], **_opt(a, "offset", "dim1", "dim2")),
+    "bitwise_left_shift": lambda x, a: torch.bitwise_left_shift(x[0], x[1]),
+    "bitwise_right_shift": lambda x, a: torch.bitwise_right_shift(x[0], x[1]),
+    "unravel_index": lambda x, a: tuple(torch.unravel_index(x[0], tuple(a["shape"]))),
+    "combinations": lambda x, a: torch.combinations(x[0], **_opt(a, "r", "with_replacement")),
+    "cov": lambda x, a: torch.cov(x[0], **_opt(a, "correction")),
+    "corrcoef": lambda x, a: torch.corrcoef(x[0]),
+    "imag": lambda x, a: torch.imag(x[0]),
     # factories (no inputs)
     "zeros_like": lambda x, a: torch.zeros_like(x[0], **_dt(a)),
     "ones_like": lambda x, a: torch.ones_like(x[0], **_dt(a)),
@@ -151,7 +158,7 @@ COMPOSITE_TOL = {
                          "addbmm", "tensordot", "trace", "chain_matmul", "einsum", "cdist", "dist",
                          "nansum", "nanmean", "var_mean", "std_mean", "trapezoid", "glu",
                          "float_power", "logspace", "hann_window", "hamming_window",
-                         "blackman_window", "addr", "cross", "diff")},
+                         "blackman_window", "addr", "cross", "diff", "cov", "corrcoef")},
     **{op: R6 for op in ("linspace", "bartlett_window", "true_divide", "ldexp", "softshrink",
                          "prelu", "leaky_relu", "rrelu", "index_add", "kron", "outer")},
 }

@@ -1,0 +1,180 @@
+// The TS layer's composites that PyTorch fixtures cannot pin down: random factories (shapes,
+// dtypes, ranges), the answers read back from the device (allclose, equal, is_nonzero,
+// masked_select_async), in-place forms and the torch-level settings. Values of the deterministic
+// composites are checked against PyTorch by the parity fixtures (tests/parity/fixtures/ts/).
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { PKG_ENTRY } from "./harness.mjs";
+
+const torch = await import(PKG_ENTRY.href);
+const devices = torch.webgpu.is_available() ? ["webgpu", "cpu"] : ["cpu"];
+
+for (const device of devices) {
+  describe(`composites on ${device}`, () => {
+    test("random factories: shapes, dtypes, ranges", async () => {
+      torch.manual_seed(7);
+      const base = torch.zeros([3, 4], { device });
+      const r = torch.rand_like(base);
+      assert.deepEqual([r.shape, r.dtype], [[3, 4], "float32"]);
+      const n = torch.randn_like(base);
+      assert.deepEqual(n.shape, [3, 4]);
+      const i = torch.randint(-2, 3, [200], { device });
+      assert.equal(i.dtype, "int64");
+      const vals = await i.toArray();
+      assert.ok(vals.every((v) => v >= -2 && v < 3));
+      assert.equal(new Set(vals).size, 5, "every value drawn");
+      const il = torch.randint_like(
+        torch.zeros([50], { dtype: "int32", device }),
+        4,
+      );
+      assert.equal(il.dtype, "int32");
+      assert.ok((await il.toArray()).every((v) => v >= 0 && v < 4));
+      const b = torch.bernoulli(torch.full([100], 0.5, { device }));
+      assert.ok((await b.toArray()).every((v) => v === 0 || v === 1));
+      const nm = torch.normal(2, 0.5, [64], { device });
+      const mean = await nm.mean().item();
+      assert.ok(Math.abs(mean - 2) < 0.5, `normal mean ${mean}`);
+      assert.throws(
+        () => torch.rand_like(torch.zeros([2], { dtype: "int64", device })),
+        torch.TorchError,
+      );
+      assert.throws(
+        () => torch.randint(5, 3, [2]),
+        /random_ expects 'from' to be less than 'to'/,
+      );
+      const e = torch.empty(2, 3, { device });
+      assert.deepEqual(await e.tolist(), [
+        [0, 0, 0],
+        [0, 0, 0],
+      ]);
+      const tr = torch.rrelu(torch.full([20], -1, { device }), 0.1, 0.3, true);
+      assert.ok(
+        (await tr.toArray()).every((v) => v <= -0.1 + 1e-6 && v >= -0.3 - 1e-6),
+      );
+      for (const t of [base, r, n, i, il, b, nm, e, tr]) t.dispose();
+    });
+
+    test("answers read from the device", async () => {
+      const a = torch.tensor([1, 2, 3], { dtype: "float32", device });
+      const b = torch.tensor([1, 2, 3.000001], { dtype: "float32", device });
+      assert.equal(await torch.allclose(a, b), true);
+      assert.equal(await torch.allclose(a, b.add(1)), false);
+      assert.equal(await torch.equal(a, a.clone()), true);
+      assert.equal(await torch.equal(a, b), false);
+      assert.equal(await torch.equal(a, a.reshape(3, 1)), false);
+      assert.equal(
+        await torch.is_nonzero(torch.tensor([0.5], { device })),
+        true,
+      );
+      assert.equal(await torch.is_nonzero(torch.tensor(0, { device })), false);
+      await assert.rejects(
+        torch.is_nonzero(a),
+        /more than one value is ambiguous/,
+      );
+      const sel = await torch.masked_select_async(
+        torch.tensor(
+          [
+            [1, 2],
+            [3, 4],
+          ],
+          { device },
+        ),
+        torch.tensor([true, false], { device }),
+      );
+      assert.deepEqual(await sel.tolist(), [1, 3]);
+    });
+
+    test("masked_select_async differentiates", async () => {
+      const x = torch
+        .tensor([1, 2, 3], { dtype: "float32", device })
+        .requires_grad_();
+      const y = await torch.masked_select_async(
+        x,
+        torch.tensor([true, false, true], { device }),
+      );
+      y.sum().backward();
+      assert.deepEqual(await x.grad.tolist(), [1, 0, 1]);
+    });
+
+    test("in-place forms write back", async () => {
+      const x = torch.tensor([-2, 0.5, 3], { dtype: "float32", device });
+      assert.equal(torch.hardtanh_(x), x);
+      assert.deepEqual(await x.tolist(), [-1, 0.5, 1]);
+      torch.threshold_(x, 0.6, 9);
+      assert.deepEqual(await x.tolist(), [9, 9, 1]);
+      const y = torch.tensor([-1, 2], { dtype: "float32", device });
+      torch.leaky_relu_(y, 0.5);
+      assert.deepEqual(await y.tolist(), [-0.5, 2]);
+      const z = torch.zeros([2, 2], { device });
+      z.scatter_(1, torch.tensor([[1], [0]], { device }), 5);
+      z.scatter_add_(
+        0,
+        torch.tensor([[0, 0]], { device }),
+        torch.ones([1, 2], { device }),
+      );
+      assert.deepEqual(await z.tolist(), [
+        [1, 6],
+        [5, 0],
+      ]);
+    });
+
+    test("views, splits and new_* helpers", async () => {
+      const t = torch.arange(6, { device }).reshape(2, 3);
+      assert.deepEqual(t.new_zeros([2]).dtype, "int64");
+      assert.deepEqual(await t.new_full([2], 7).tolist(), [7, 7]);
+      assert.deepEqual(await t.new_tensor([1.5]).tolist(), [1]); // t's dtype (int64)
+      assert.equal(torch.as_tensor(t), t);
+      assert.equal(torch.as_tensor(t, { dtype: "float32" }).dtype, "float32");
+      assert.equal(t.narrow(1, 1, 2).storage_offset(), 1);
+      assert.deepEqual(
+        torch.meshgrid([torch.arange(2), torch.arange(3)])[0].shape,
+        [2, 3],
+      );
+      assert.deepEqual(
+        torch.meshgrid([torch.arange(2), torch.arange(3)], {
+          indexing: "xy",
+        })[0].shape,
+        [3, 2],
+      );
+      assert.deepEqual(torch.broadcast_shapes([2, 1], [3]), [2, 3]);
+      assert.throws(
+        () => torch.broadcast_shapes([2, 3], [4]),
+        torch.ShapeError,
+      );
+    });
+  });
+}
+
+test("settings and dtype queries", () => {
+  assert.equal(torch.get_default_dtype(), "float32");
+  torch.set_default_dtype("float32");
+  assert.throws(() => torch.set_default_dtype("int32"), TypeError);
+  torch.set_printoptions({ precision: 2 });
+  assert.equal(torch.get_printoptions().precision, 2);
+  torch.set_printoptions({ profile: "default" });
+  assert.equal(torch.get_printoptions().precision, 4);
+  assert.equal(torch.are_deterministic_algorithms_enabled(), false);
+  torch.use_deterministic_algorithms(true, { warn_only: true });
+  assert.equal(torch.get_deterministic_debug_mode(), 1);
+  torch.set_deterministic_debug_mode("default");
+  assert.equal(torch.are_deterministic_algorithms_enabled(), false);
+  assert.equal(torch.is_inference_mode_enabled(), false);
+  assert.equal(torch.is_complex(torch.zeros(1)), false);
+  assert.equal(torch.promote_types("uint8", "int32"), "int32");
+  assert.equal(torch.promote_types("bool", "float32"), "float32");
+  const i = torch.zeros([2], { dtype: "int32" });
+  assert.equal(torch.result_type(i, 2), "int32");
+  assert.equal(torch.result_type(i, 2.5), "float32");
+  assert.equal(torch.result_type(i, torch.tensor(1)), "int32"); // a 0-D int64 does not promote
+  assert.equal(
+    torch.result_type(torch.zeros([2], { dtype: "uint8" }), true),
+    "uint8",
+  );
+  assert.equal(torch.result_type(2, 2.5), "float32");
+  assert.equal(torch.can_cast("float32", "int32"), false);
+  assert.equal(torch.can_cast("int32", "float32"), true);
+  assert.equal(torch.get_num_threads(), 1);
+  torch.set_float32_matmul_precision("high");
+  assert.equal(torch.get_float32_matmul_precision(), "high");
+  torch.set_float32_matmul_precision("highest");
+});
