@@ -107,7 +107,7 @@ impl Layout {
         if sizes.len() < self.ndim() {
             bail!(
                 Shape,
-                "expand(torch.FloatTensor{{{}}}, size=[{}]): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
+                "expand(torch.FloatTensor{{[{}]}}, size=[{}]): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
                 self.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
                 sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
                 sizes.len(),
@@ -336,6 +336,10 @@ mod tests {
             "Dimension out of range (expected to be in range of [-2, 1], but got 2)"
         );
         assert_eq!(infer_size(&[-1, 3], 6).unwrap(), vec![2, 3]);
+        assert_eq!(
+            Layout::contiguous(&[2, 3]).expand(&[3]).unwrap_err().message,
+            "expand(torch.FloatTensor{[2, 3]}, size=[3]): the number of sizes provided (1) must be greater or equal to the number of dimensions in the tensor (2)"
+        );
         assert_eq!(infer_size(&[4, -1], 6).unwrap_err().message, "shape '[4, -1]' is invalid for input of size 6");
     }
 
