@@ -84,6 +84,17 @@ pub struct WebGpuBackend {
 impl WebGpuBackend {
     /// Requests an adapter and device; `None` when there is no adapter.
     pub async fn create() -> Option<Rc<WebGpuBackend>> {
+        // wgpu's browser backend panics without `navigator.gpu` (Node without the `webgpu`
+        // package, old browsers): no WebGPU there, so no backend.
+        #[cfg(target_arch = "wasm32")]
+        {
+            let nav = js_sys::Reflect::get(&js_sys::global(), &"navigator".into())
+                .unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
+            let gpu = if nav.is_object() { js_sys::Reflect::get(&nav, &"gpu".into()).ok() } else { None };
+            if gpu.is_none_or(|g| g.is_undefined() || g.is_null()) {
+                return None;
+            }
+        }
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
         desc.backends =
             if cfg!(target_arch = "wasm32") { wgpu::Backends::BROWSER_WEBGPU } else { wgpu::Backends::VULKAN };
