@@ -6,6 +6,7 @@
 //! offset) written once per submit, so recording a dispatch allocates no GPU memory.
 
 mod codegen;
+mod device;
 pub mod matmul;
 mod pool;
 
@@ -82,118 +83,6 @@ pub struct WebGpuBackend {
 }
 
 impl WebGpuBackend {
-    /// Requests an adapter and device; `None` when there is no adapter.
-    pub async fn create() -> Option<Rc<WebGpuBackend>> {
-        // wgpu's browser backend panics without `navigator.gpu` (Node without the `webgpu`
-        // package, old browsers): no WebGPU there, so no backend.
-        #[cfg(target_arch = "wasm32")]
-        {
-            let nav = js_sys::Reflect::get(&js_sys::global(), &"navigator".into())
-                .unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
-            let gpu = if nav.is_object() { js_sys::Reflect::get(&nav, &"gpu".into()).ok() } else { None };
-            if gpu.is_none_or(|g| g.is_undefined() || g.is_null()) {
-                return None;
-            }
-        }
-        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
-        desc.backends =
-            if cfg!(target_arch = "wasm32") { wgpu::Backends::BROWSER_WEBGPU } else { wgpu::Backends::VULKAN };
-        let instance = wgpu::Instance::new(desc);
-        let adapter = instance
-            .request_adapter(&wgpu::RequestAdapterOptions {
-                power_preference: wgpu::PowerPreference::HighPerformance,
-                ..Default::default()
-            })
-            .await
-            .ok()?;
-        let limits = adapter.limits();
-        let mut required = wgpu::Limits::downlevel_defaults();
-        // Ask for what the adapter has where it matters for large tensors.
-        required.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size;
-        required.max_buffer_size = limits.max_buffer_size;
-        required.max_storage_buffers_per_shader_stage = limits.max_storage_buffers_per_shader_stage.min(8);
-        required.max_compute_invocations_per_workgroup = 256;
-        required.max_compute_workgroup_size_x = 256;
-        required.max_compute_workgroup_size_y = 256;
-        let (device, queue) = adapter
-            .request_device(&wgpu::DeviceDescriptor {
-                label: Some("webtorch"),
-                required_features: wgpu::Features::empty(),
-                required_limits: required,
-                ..Default::default()
-            })
-            .await
-            .ok()?;
-        let errors = Arc::new(Mutex::new(Vec::new()));
-        let sink = errors.clone();
-        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
-            if let Ok(mut v) = sink.lock() {
-                v.push(e.to_string());
-            }
-        }));
-        let lost = Arc::new(Mutex::new(None));
-        let lost_sink = lost.clone();
-        device.set_device_lost_callback(move |reason, msg| {
-            if let Ok(mut l) = lost_sink.lock() {
-                *l = Some(format!("{reason:?}: {msg}"));
-            }
-        });
-        let info = adapter.get_info();
-        let dl = device.limits();
-        let limits: HashMap<String, u64> = [
-            ("maxBufferSize", dl.max_buffer_size),
-            ("maxStorageBufferBindingSize", dl.max_storage_buffer_binding_size),
-            ("maxComputeWorkgroupSizeX", dl.max_compute_workgroup_size_x as u64),
-            ("maxComputeInvocationsPerWorkgroup", dl.max_compute_invocations_per_workgroup as u64),
-            ("maxComputeWorkgroupsPerDimension", dl.max_compute_workgroups_per_dimension as u64),
-            ("maxComputeWorkgroupStorageSize", dl.max_compute_workgroup_storage_size as u64),
-            ("maxStorageBuffersPerShaderStage", dl.max_storage_buffers_per_shader_stage as u64),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect();
-        let summary = AdapterSummary {
-            name: info.name.clone(),
-            vendor: format!("{:#x}", info.vendor),
-            architecture: info.driver.clone(),
-            description: info.driver_info.clone(),
-            backend: format!("{:?}", info.backend),
-            features: adapter.features().iter_names().map(|(n, _)| n.to_lowercase()).collect(),
-            limits,
-        };
-        let arena_buf = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("webtorch:meta-arena"),
-            size: SLOT_BYTES * ARENA_SLOTS as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        Some(Rc::new_cyclic(|me| WebGpuBackend {
-            device,
-            queue,
-            arena_buf,
-            summary,
-            errors,
-            lost,
-            me: me.clone(),
-            st: RefCell::new(State {
-                bufs: Vec::new(),
-                free_ids: Vec::new(),
-                pool: Pool::default(),
-                staging: Pool::default(),
-                kernels: HashMap::new(),
-                bind_groups: HashMap::new(),
-                layouts: HashMap::new(),
-                encoder: None,
-                pass: None,
-                arena: vec![0; SLOT_WORDS * ARENA_SLOTS],
-                slots_used: 0,
-                threshold: 64,
-                hold: false,
-                stats: Stats::default(),
-            }),
-        }))
-    }
-
     pub fn summary(&self) -> &AdapterSummary {
         &self.summary
     }
@@ -410,47 +299,6 @@ impl WebGpuBackend {
             let y = n.div_ceil(MAX_GROUPS);
             (n.div_ceil(y), y)
         }
-    }
-}
-
-impl WebGpuBackend {
-    /// A pooled buffer; `clean` asks for one no recorded work uses (uploads need that).
-    fn alloc_from_pool(&self, bytes: u64, clean: bool) -> Result<BufId> {
-        self.check_lost()?;
-        let class = size_class(bytes);
-        let limit = self.device.limits().max_storage_buffer_binding_size;
-        if class > limit {
-            bail!(
-                OutOfMemory,
-                "WebGPU: a tensor of {bytes} bytes exceeds this adapter's maxStorageBufferBindingSize ({limit} bytes)"
-            );
-        }
-        let mut st = self.st.borrow_mut();
-        let pooled = if clean { st.pool.take_clean(class) } else { st.pool.take(class) };
-        let buf = match pooled {
-            Some(b) => {
-                st.stats.reuses += 1;
-                b
-            }
-            None => {
-                st.stats.allocations += 1;
-                self.alloc_buffer(class, STORAGE_USAGE, "webtorch:tensor")?
-            }
-        };
-        st.stats.active_bytes += class;
-        st.stats.peak_bytes = st.stats.peak_bytes.max(st.stats.active_bytes);
-        st.stats.live_buffers += 1;
-        let id = match st.free_ids.pop() {
-            Some(id) => {
-                st.bufs[id as usize] = Some((buf, class));
-                id
-            }
-            None => {
-                st.bufs.push(Some((buf, class)));
-                (st.bufs.len() - 1) as BufId
-            }
-        };
-        Ok(id)
     }
 }
 

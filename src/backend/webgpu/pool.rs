@@ -70,6 +70,51 @@ impl<B> Pool<B> {
     }
 }
 
+use super::{BufId, WebGpuBackend, STORAGE_USAGE};
+use crate::bail;
+use crate::error::Result;
+
+impl WebGpuBackend {
+    /// A pooled buffer; `clean` asks for one no recorded work uses (uploads need that).
+    pub(super) fn alloc_from_pool(&self, bytes: u64, clean: bool) -> Result<BufId> {
+        self.check_lost()?;
+        let class = size_class(bytes);
+        let limit = self.device.limits().max_storage_buffer_binding_size;
+        if class > limit {
+            bail!(
+                OutOfMemory,
+                "WebGPU: a tensor of {bytes} bytes exceeds this adapter's maxStorageBufferBindingSize ({limit} bytes)"
+            );
+        }
+        let mut st = self.st.borrow_mut();
+        let pooled = if clean { st.pool.take_clean(class) } else { st.pool.take(class) };
+        let buf = match pooled {
+            Some(b) => {
+                st.stats.reuses += 1;
+                b
+            }
+            None => {
+                st.stats.allocations += 1;
+                self.alloc_buffer(class, STORAGE_USAGE, "webtorch:tensor")?
+            }
+        };
+        st.stats.active_bytes += class;
+        st.stats.peak_bytes = st.stats.peak_bytes.max(st.stats.active_bytes);
+        st.stats.live_buffers += 1;
+        let id = match st.free_ids.pop() {
+            Some(id) => {
+                st.bufs[id as usize] = Some((buf, class));
+                id
+            }
+            None => {
+                st.bufs.push(Some((buf, class)));
+                (st.bufs.len() - 1) as BufId
+            }
+        };
+        Ok(id)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
