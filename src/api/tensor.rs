@@ -9,6 +9,8 @@ use super::{js, JsResult, LIVE_HANDLES};
 
 #[path = "conv.rs"]
 mod conv;
+#[path = "function.rs"]
+mod function;
 #[path = "kernels.rs"]
 mod kernels;
 use crate::autograd::{self, ops as ag};

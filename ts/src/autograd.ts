@@ -23,6 +23,12 @@ import {
   wrap,
 } from "./tensor.js";
 
+export {
+  Function,
+  FunctionCtx,
+  type FunctionGrads,
+} from "./autograd_function.js";
+
 /** What `t.grad_fn` returns for a tensor made by a recorded op: its backward node's name. */
 export interface GradFn {
   /** PyTorch's node name, like `"AddBackward0"`. */
