@@ -13,6 +13,8 @@ mod conv;
 mod function;
 #[path = "kernels.rs"]
 mod kernels;
+#[path = "sort.rs"]
+mod sort;
 use crate::autograd::{self, ops as ag};
 use crate::backend::Device;
 use crate::dtype::{DType, ScalarKind};

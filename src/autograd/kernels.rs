@@ -23,7 +23,7 @@ fn float_mask(cond: &Tensor, like: &Tensor) -> Result<Tensor> {
 }
 
 /// Records a one-output node whose backward maps `g` to one gradient per input.
-fn node(
+pub(super) fn node(
     name: &str,
     inputs: &[&Tensor],
     saved: &[&Tensor],

@@ -9,6 +9,7 @@ pub mod kernels;
 pub mod ops;
 pub mod pool;
 mod rules;
+pub mod scan;
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;

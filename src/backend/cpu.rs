@@ -10,11 +10,13 @@ mod index;
 mod reduce;
 #[path = "cpu_rowwise.rs"]
 mod rowwise;
+#[path = "cpu_sort.rs"]
+mod sort;
 use reduce::reduce_row;
 
 use super::{
-    Arg, Backend, BufId, Device, Elementwise, Func, Gather, LocalFuture, Matmul, Operand, Reduce, Rowwise, Scatter,
-    Stats,
+    Arg, Backend, BufId, Device, Elementwise, Func, Gather, LocalFuture, Matmul, Operand, Reduce, Rowwise, Scan,
+    Scatter, SearchSorted, Sort, Stats,
 };
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
@@ -270,6 +272,21 @@ impl Backend for CpuBackend {
 
     fn scatter(&self, k: &Scatter) -> Result<()> {
         self.scatter_impl(k)
+    }
+
+    fn scan(&self, k: &Scan) -> Result<()> {
+        self.scan_impl(k);
+        Ok(())
+    }
+
+    fn sort(&self, k: &Sort) -> Result<()> {
+        self.sort_impl(k);
+        Ok(())
+    }
+
+    fn search_sorted(&self, k: &SearchSorted) -> Result<()> {
+        self.search_sorted_impl(k);
+        Ok(())
     }
 
     fn flush(&self) {}

@@ -11,6 +11,7 @@ mod linalg;
 mod nn;
 mod reduce;
 mod slicing;
+mod sort;
 mod view;
 
 pub use conditional::TensorOrScalar;

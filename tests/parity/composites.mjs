@@ -227,5 +227,62 @@ export function callComposite(torch, op, a, inputs, device) {
         ...(a.periodic !== undefined && { periodic: a.periodic }),
       });
   }
+  // sorting.ts
+  switch (op) {
+    case "topk":
+      return list(x.topk(a.k, { dim: a.dim ?? -1, largest: a.largest ?? true }));
+    case "kthvalue":
+      return list(x.kthvalue(a.k, a.dim ?? -1, a.keepdim ?? false));
+    case "median":
+    case "nanmedian":
+      return a.dim === undefined ? x[op]() : list(x[op](a.dim, a.keepdim ?? false));
+    case "quantile":
+    case "nanquantile":
+      return x[op](y ?? a.q, {
+        dim: a.dim,
+        keepdim: a.keepdim,
+        interpolation: a.interpolation,
+      });
+    case "msort":
+      return x.msort();
+    case "bucketize":
+      return torch.bucketize(x, y, { right: a.right, out_int32: a.out_int32 });
+    case "histc":
+      return torch.histc(x, a.bins ?? 100, a.min ?? 0, a.max ?? 0);
+    case "unique":
+      return torch
+        .unique(x, { return_inverse: a.return_inverse, return_counts: a.return_counts })
+        .then((r) => (Array.isArray(r) ? list(r) : r));
+    case "nonzero":
+      return torch.nonzero(x);
+    case "masked_select":
+      return torch.masked_select(x, y);
+    // pointwise.ts
+    case "clamp":
+      return y !== undefined ? torch.clamp(x, y, z) : torch.clamp(x, a.min, a.max);
+    case "clamp_min":
+      return torch.clamp_min(x, a.min);
+    case "clamp_max":
+      return torch.clamp_max(x, a.max);
+    case "lerp":
+      return torch.lerp(x, y, z ?? a.weight);
+    case "addcmul":
+    case "addcdiv":
+      return torch[op](x, y, z, { value: a.value });
+    case "nan_to_num":
+      return torch.nan_to_num(x, { nan: a.nan, posinf: a.posinf, neginf: a.neginf });
+    case "flip":
+      return torch.flip(x, a.dims);
+    case "fliplr":
+    case "flipud":
+      return torch[op](x);
+    case "roll":
+      return torch.roll(x, a.shifts, a.dims);
+    case "rot90":
+      return torch.rot90(x, a.k ?? 1, a.dims ?? [0, 1]);
+    case "tril":
+    case "triu":
+      return torch[op](x, a.diagonal ?? 0);
+  }
   return undefined;
 }

@@ -147,6 +147,40 @@ CALLS = {
     "hamming_window": lambda x, a: torch.hamming_window(a["n"], **_opt(a, "periodic")),
     "blackman_window": lambda x, a: torch.blackman_window(a["n"], **_opt(a, "periodic")),
     "bartlett_window": lambda x, a: torch.bartlett_window(a["n"], **_opt(a, "periodic")),
+    # sorting-based (sorting.ts); ties avoided in the inputs where PyTorch's index choice is
+    # unspecified (median/kthvalue pick by nth_element)
+    "topk": lambda x, a: tuple(torch.topk(x[0], a["k"], **_opt(a, "dim", "largest"))),
+    "kthvalue": lambda x, a: tuple(torch.kthvalue(x[0], a["k"], **_opt(a, "dim", "keepdim"))),
+    "median": lambda x, a: (torch.median(x[0]) if "dim" not in a
+                            else tuple(torch.median(x[0], a["dim"], **_opt(a, "keepdim")))),
+    "nanmedian": lambda x, a: (torch.nanmedian(x[0]) if "dim" not in a
+                               else tuple(torch.nanmedian(x[0], a["dim"], **_opt(a, "keepdim")))),
+    "quantile": lambda x, a: torch.quantile(x[0], x[1] if len(x) > 1 else a["q"],
+                                            **_opt(a, "dim", "keepdim", "interpolation")),
+    "nanquantile": lambda x, a: torch.nanquantile(x[0], x[1] if len(x) > 1 else a["q"],
+                                                  **_opt(a, "dim", "keepdim", "interpolation")),
+    "msort": lambda x, a: torch.msort(x[0]),
+    "bucketize": lambda x, a: torch.bucketize(x[0], x[1], **_opt(a, "right", "out_int32")),
+    "histc": lambda x, a: torch.histc(x[0], **_opt(a, "bins", "min", "max")),
+    "unique": lambda x, a: (lambda r: tuple(r) if isinstance(r, tuple) else r)(
+        torch.unique(x[0], **_opt(a, "return_inverse", "return_counts"))),
+    "nonzero": lambda x, a: torch.nonzero(x[0]),
+    "masked_select": lambda x, a: torch.masked_select(x[0], x[1]),
+    # pointwise composites and reorderings (pointwise.ts)
+    "clamp": lambda x, a: torch.clamp(x[0], *(x[1:] if len(x) > 1 else (a.get("min"), a.get("max")))),
+    "clamp_min": lambda x, a: torch.clamp_min(x[0], a["min"]),
+    "clamp_max": lambda x, a: torch.clamp_max(x[0], a["max"]),
+    "lerp": lambda x, a: torch.lerp(x[0], x[1], x[2] if len(x) > 2 else a["weight"]),
+    "addcmul": lambda x, a: torch.addcmul(x[0], x[1], x[2], **_opt(a, "value")),
+    "addcdiv": lambda x, a: torch.addcdiv(x[0], x[1], x[2], **_opt(a, "value")),
+    "nan_to_num": lambda x, a: torch.nan_to_num(x[0], **_opt(a, "nan", "posinf", "neginf")),
+    "flip": lambda x, a: torch.flip(x[0], a["dims"]),
+    "fliplr": lambda x, a: torch.fliplr(x[0]),
+    "flipud": lambda x, a: torch.flipud(x[0]),
+    "roll": lambda x, a: torch.roll(x[0], a["shifts"], **_opt(a, "dims")),
+    "rot90": lambda x, a: torch.rot90(x[0], **_opt(a, "k", "dims")),
+    "tril": lambda x, a: torch.tril(x[0], **_opt(a, "diagonal")),
+    "triu": lambda x, a: torch.triu(x[0], **_opt(a, "diagonal")),
 }
 
 COMPOSITE_OPS = set(CALLS)
@@ -159,6 +193,9 @@ COMPOSITE_TOL = {
                          "nansum", "nanmean", "var_mean", "std_mean", "trapezoid", "glu",
                          "float_power", "logspace", "hann_window", "hamming_window",
                          "blackman_window", "addr", "cross", "diff", "cov", "corrcoef")},
+    **{op: R5 for op in ("quantile", "nanquantile", "lerp", "addcdiv")},
+    # PyTorch may fuse value * t1 * t2 with an FMA: one rounding fewer.
+    "addcmul": R6,
     **{op: R6 for op in ("linspace", "bartlett_window", "true_divide", "ldexp", "softshrink",
                          "prelu", "leaky_relu", "rrelu", "index_add", "kron", "outer")},
 }

@@ -10,13 +10,17 @@ REDUCTIONS = {"prod", "amax", "amin", "max", "min", "argmax", "argmin", "all", "
 ROWWISE = {"softmax", "log_softmax", "layer_norm", "rms_norm"}
 CONDITIONAL = {"where", "masked_fill"}
 INDEXING = {"index_select", "gather", "take_along_dim", "cat", "stack", "scatter", "scatter_add"}
-KERNEL_OPS = REDUCTIONS | ROWWISE | CONDITIONAL | INDEXING
+SCANS = {"cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"}
+SORTING = {"sort", "argsort", "searchsorted"}
+KERNEL_OPS = REDUCTIONS | ROWWISE | CONDITIONAL | INDEXING | SCANS | SORTING
 
 # Float32 tolerances (fixture.TOL's convention). max/min/amax/amin select an element: exact.
 KERNEL_TOL = {
     "prod": (1e-5, 1e-6), "var": (1e-5, 1e-5), "std": (1e-5, 1e-5), "logsumexp": (1e-5, 1e-5),
     "norm": (1e-5, 1e-5), "softmax": (1e-5, 1e-6), "log_softmax": (1e-5, 1e-5),
     "layer_norm": (1e-4, 1e-5), "rms_norm": (1e-5, 1e-5), "scatter_add": (1e-5, 1e-5),
+    # Parallel scans add in a different order than PyTorch's sequential loop.
+    "cumsum": (1e-5, 1e-5), "cumprod": (1e-5, 1e-6), "logcumsumexp": (1e-5, 1e-5),
 }
 
 
@@ -73,4 +77,18 @@ def call_kernel(op, inputs, a):
         return getattr(x, op)(a["dim"], inputs[1], inputs[2] if len(inputs) > 2 else a["value"])
     if op == "take_along_dim":
         return torch.take_along_dim(x, inputs[1], **({"dim": a["dim"]} if "dim" in a else {}))
+    if op in ("cumsum", "cumprod"):
+        kw = {"dtype": getattr(torch, a["out_dtype"])} if "out_dtype" in a else {}
+        return getattr(torch, op)(x, a["dim"], **kw)
+    if op == "logcumsumexp":
+        return torch.logcumsumexp(x, a["dim"])
+    if op in ("cummax", "cummin"):
+        return tuple(getattr(torch, op)(x, a["dim"]))
+    if op == "sort":
+        # webtorch's sort is stable: ties keep their order (PyTorch's stable=True).
+        return tuple(torch.sort(x, dim=a.get("dim", -1), descending=a.get("descending", False), stable=True))
+    if op == "argsort":
+        return torch.argsort(x, dim=a.get("dim", -1), descending=a.get("descending", False), stable=True)
+    if op == "searchsorted":
+        return torch.searchsorted(x, inputs[1], right=a.get("right", False), out_int32=a.get("out_int32", False))
     raise ValueError(f"unknown op {op}")

@@ -72,6 +72,23 @@ export function callKernel(torch, op, a, inputs) {
       return x[op](a.dim, inputs[1], inputs.length > 2 ? inputs[2] : a.value);
     case "take_along_dim":
       return torch.take_along_dim(x, inputs[1], a.dim);
+    case "cumsum":
+    case "cumprod":
+      return x[op](a.dim, a.out_dtype ? { dtype: a.out_dtype } : undefined);
+    case "logcumsumexp":
+      return x.logcumsumexp(a.dim);
+    case "cummax":
+    case "cummin":
+      return [...x[op](a.dim)];
+    case "sort":
+      return [...x.sort({ dim: a.dim ?? -1, descending: a.descending ?? false })];
+    case "argsort":
+      return x.argsort(a.dim ?? -1, a.descending ?? false);
+    case "searchsorted":
+      return torch.searchsorted(x, inputs[1], {
+        right: a.right ?? false,
+        out_int32: a.out_int32 ?? false,
+      });
     case "cat":
     case "stack":
       return a.dim === undefined ? torch[op](inputs) : torch[op](inputs, a.dim);

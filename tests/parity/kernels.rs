@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 use webtorch::autograd::kernels as agk;
+use webtorch::autograd::scan as ags;
 use webtorch::tensor::TensorOrScalar;
 use webtorch::{Device, Tensor};
 
@@ -33,7 +34,8 @@ pub fn run_with(
     let keep = args.get("keepdim").and_then(|k| k.as_bool()).unwrap_or(false);
     let one = |r: webtorch::Result<Tensor>| Some(r.map(|t| vec![t]));
     let known = "prod amax amin max min argmax argmin all any var std logsumexp norm count_nonzero \
-                 softmax log_softmax layer_norm rms_norm where masked_fill index_select gather take_along_dim cat stack scatter scatter_add";
+                 softmax log_softmax layer_norm rms_norm where masked_fill index_select gather take_along_dim cat stack scatter scatter_add \
+                 cumsum cumprod logcumsumexp cummax cummin sort argsort searchsorted";
     if !known.split_whitespace().any(|k| k == op) {
         return None;
     }
@@ -106,6 +108,21 @@ pub fn run_with(
                 (Some(src), _) => agk::scatter_add(x, d, &index, &tensor(src)),
                 (None, _) => agk::scatter_value(x, d, &index, num(&args["value"])),
             })
+        }
+        "cumsum" | "cumprod" => {
+            let dt = args.get("out_dtype").map(|d| crate::dtype(d.as_str().unwrap()));
+            one(if op == "cumsum" { ags::cumsum(x, dim.unwrap(), dt) } else { ags::cumprod(x, dim.unwrap(), dt) })
+        }
+        "logcumsumexp" => one(ags::logcumsumexp(x, dim.unwrap())),
+        "cummax" | "cummin" => Some(ags::cumextreme(x, dim.unwrap(), op == "cummax").map(|(v, i)| vec![v, i])),
+        "sort" | "argsort" => {
+            let desc = args.get("descending").and_then(|v| v.as_bool()).unwrap_or(false);
+            let r = ags::sort(x, dim.unwrap_or(-1), desc);
+            Some(r.map(|(v, i)| if op == "sort" { vec![v, i] } else { vec![i] }))
+        }
+        "searchsorted" => {
+            let flag = |k: &str| args.get(k).and_then(|v| v.as_bool()).unwrap_or(false);
+            one(x.searchsorted(&tensor(&inputs[1]), flag("right"), flag("out_int32")))
         }
         "softmax" => one(agk::softmax(x, dim.unwrap())),
         "log_softmax" => one(agk::log_softmax(x, dim.unwrap())),

@@ -132,10 +132,11 @@ async function runCase(torch, c, device, made) {
   }
   let out;
   try {
-    out = callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
+    // Ops whose output size depends on the values (`unique`, `nonzero`) resolve a promise.
+    out = await (callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
       callConv(torch, c.op, decodeDeep(c.args), inputs) ??
       callComposite(torch, c.op, decodeDeep(c.args), inputs, device) ??
-      call(torch, c, inputs, device);
+      call(torch, c, inputs, device));
     made.push(...(Array.isArray(out) ? out : [out]));
   } catch (e) {
     if (c.error) return checkError(torch, c.error, e);
@@ -171,10 +172,11 @@ async function runGrad(torch, c, device, made) {
   }
   let out;
   try {
-    out = callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
+    // Ops whose output size depends on the values (`unique`, `nonzero`) resolve a promise.
+    out = await (callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
       callConv(torch, c.op, decodeDeep(c.args), inputs) ??
       callComposite(torch, c.op, decodeDeep(c.args), inputs, device) ??
-      call(torch, c, inputs, device);
+      call(torch, c, inputs, device));
     made.push(...(Array.isArray(out) ? out : [out]));
   } catch (e) {
     return `grad: forward threw ${describe(e)}`;

@@ -55,6 +55,8 @@ export * from "./reductions.js";
 export * from "./nn_kernels.js";
 export * from "./conditional.js";
 export * from "./indexing.js";
+export * from "./sorting.js";
+export * from "./pointwise.js";
 export {
   conv1d,
   conv2d,

@@ -46,6 +46,17 @@ pub enum KernelKey {
     Gather {
         dtype: DType,
     },
+    Scan {
+        op: crate::backend::ScanOp,
+        dtype: DType,
+    },
+    Sort {
+        step: super::sort::SortStep,
+        dtype: DType,
+    },
+    SearchSorted {
+        dtype: DType,
+    },
     Scatter {
         dtype: DType,
         tensor_src: bool,
@@ -464,6 +475,9 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),
         KernelKey::Gather { dtype } => fill(GATHER, &[("T", storage_type(*dtype))]),
         KernelKey::Scatter { dtype, tensor_src, add } => scatter_source(*dtype, *tensor_src, *add),
+        KernelKey::Scan { op, dtype } => super::sort::scan_source(*op, *dtype),
+        KernelKey::Sort { step, dtype } => super::sort::sort_source(*step, *dtype),
+        KernelKey::SearchSorted { dtype } => super::sort::search_sorted_source(*dtype),
     }
 }
 
@@ -487,6 +501,9 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::MatmulTiled(key) => format!("webtorch:matmul:{}:float32", super::matmul::label(key)),
         KernelKey::Rowwise { op, .. } => format!("webtorch:{op:?}:float32").to_lowercase(),
         KernelKey::Gather { dtype } => format!("webtorch:gather:{}", dtype.name()),
+        KernelKey::Scan { op, dtype } => format!("webtorch:scan_{op:?}:{}", dtype.name()).to_lowercase(),
+        KernelKey::Sort { step, dtype } => format!("webtorch:sort_{step:?}:{}", dtype.name()).to_lowercase(),
+        KernelKey::SearchSorted { dtype } => format!("webtorch:searchsorted:{}", dtype.name()),
         KernelKey::Scatter { dtype, add, .. } => {
             format!("webtorch:{}:{}", if *add { "scatter_add" } else { "scatter" }, dtype.name())
         }

@@ -9,6 +9,7 @@ mod codegen;
 mod device;
 pub mod matmul;
 mod pool;
+mod sort;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -18,7 +19,8 @@ use std::sync::{Arc, Mutex};
 use self::codegen::KernelKey;
 use self::pool::{size_class, Pool};
 use super::{
-    Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Scatter, ScatterSrc, Stats,
+    Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Scan, Scatter, ScatterSrc,
+    SearchSorted, Sort, Stats,
 };
 use crate::error::Result;
 use crate::shape::{coalesce, contiguous_strides};
@@ -570,6 +572,18 @@ impl Backend for WebGpuBackend {
         }
         let key = KernelKey::Scatter { dtype: k.dtype, tensor_src: matches!(k.src, ScatterSrc::Tensor(_)), add: k.add };
         self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+    }
+
+    fn scan(&self, k: &Scan) -> Result<()> {
+        self.scan_impl(k)
+    }
+
+    fn sort(&self, k: &Sort) -> Result<()> {
+        self.sort_impl(k)
+    }
+
+    fn search_sorted(&self, k: &SearchSorted) -> Result<()> {
+        self.search_sorted_impl(k)
     }
 
     fn flush(&self) {

@@ -1,0 +1,130 @@
+//! Scans (`cumsum`, `cumprod`, `logcumsumexp`, the indices of `cummax`/`cummin`), sort
+//! permutations and binary searches. The kernels work on contiguous rows, so the dim is moved
+//! last and the input made contiguous first (a copy unless it already is); results are moved
+//! back, as views. Values of `sort`/`cummax`/… are gathered from the input with the indices in
+//! the autograd layer, which gives them gradients.
+
+use super::Tensor;
+use crate::backend::{Scan, ScanOp, SearchSorted, Sort};
+use crate::bail;
+use crate::dtype::DType;
+use crate::error::Result;
+use crate::shape::wrap_dim;
+
+impl Tensor {
+    /// This tensor with `dim` moved last, contiguous, and its (rows, n).
+    fn rows_along(&self, d: usize) -> Result<(Tensor, usize, usize)> {
+        let moved = self.movedim(&[d as i64], &[-1])?.contiguous()?;
+        let n = self.shape()[d];
+        let rows = self.numel().checked_div(n).unwrap_or(0);
+        Ok((moved, rows, n))
+    }
+
+    /// A `[.., n]` result of `rows_along` moved back to `dim`.
+    fn rows_back(out: Tensor, d: usize) -> Result<Tensor> {
+        out.movedim(&[-1], &[d as i64])
+    }
+
+    /// The scan `op` along `dim` of a tensor already in its compute dtype.
+    fn scan(&self, op: ScanOp, dim: i64) -> Result<Tensor> {
+        if self.ndim() == 0 {
+            wrap_dim(dim, 0)?;
+            return self.reshape(&[1])?.scan(op, 0)?.reshape(&[]);
+        }
+        let d = wrap_dim(dim, self.ndim())?;
+        let (x, rows, n) = self.rows_along(d)?;
+        let out_dtype = if matches!(op, ScanOp::Max | ScanOp::Min) { DType::Int64 } else { self.dtype };
+        let out = Tensor::empty_on(self.backend(), x.shape(), out_dtype)?;
+        if rows > 0 {
+            let k = Scan { op, input: x.buf()?, offset: x.layout.offset, dtype: x.dtype, rows, n, out: out.buf()? };
+            self.backend().scan(&k)?;
+        }
+        Tensor::rows_back(out, d)
+    }
+
+    /// The dtype a cumulative sum/product computes in: `dtype` if given, else integers (and bool)
+    /// widen to int64 as in PyTorch.
+    fn cumulative_dtype(&self, dtype: Option<DType>) -> DType {
+        dtype.unwrap_or(if self.dtype.is_float() { self.dtype } else { DType::Int64 })
+    }
+
+    /// `torch.cumsum(t, dim, dtype=None)`.
+    pub fn cumsum(&self, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
+        self.to_dtype(self.cumulative_dtype(dtype))?.scan(ScanOp::Sum, dim)
+    }
+
+    /// `torch.cumprod(t, dim, dtype=None)`.
+    pub fn cumprod(&self, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
+        self.to_dtype(self.cumulative_dtype(dtype))?.scan(ScanOp::Prod, dim)
+    }
+
+    /// `torch.logcumsumexp(t, dim)`: log Σ_{j<=i} exp(x_j), stably.
+    pub fn logcumsumexp(&self, dim: i64) -> Result<Tensor> {
+        if !self.dtype.is_float() {
+            bail!(DType, "\"logcumsumexp_out_cpu\" not implemented for '{}'", self.dtype.scalar_name());
+        }
+        self.scan(ScanOp::LogSumExp, dim)
+    }
+
+    /// The int64 indices of `cummax` (`max`) or `cummin` along `dim`.
+    pub fn cumextreme_indices(&self, dim: i64, max: bool) -> Result<Tensor> {
+        self.scan(if max { ScanOp::Max } else { ScanOp::Min }, dim)
+    }
+
+    /// The int64 permutation that sorts `t` along `dim` (stable; NaN above +inf).
+    pub fn sort_indices(&self, dim: i64, descending: bool) -> Result<Tensor> {
+        if self.ndim() == 0 {
+            wrap_dim(dim, 0)?;
+            return Tensor::full(&[], 0.0, DType::Int64, self.device());
+        }
+        let d = wrap_dim(dim, self.ndim())?;
+        let (x, rows, n) = self.rows_along(d)?;
+        let out = Tensor::empty_on(self.backend(), x.shape(), DType::Int64)?;
+        if rows > 0 && n > 0 {
+            let k =
+                Sort { input: x.buf()?, offset: x.layout.offset, dtype: x.dtype, rows, n, descending, out: out.buf()? };
+            self.backend().sort(&k)?;
+        }
+        Tensor::rows_back(out, d)
+    }
+
+    /// `torch.searchsorted(sorted_sequence, values, right=right)`: int64 (int32 when
+    /// `out_int32`) insertion points of `values` into the innermost rows of `self`, which is 1-D
+    /// or matches `values` in every dim but the last.
+    pub fn searchsorted(&self, values: &Tensor, right: bool, out_int32: bool) -> Result<Tensor> {
+        super::elementwise::check_same_device(self, values)?;
+        let shared = self.ndim() == 1;
+        if self.ndim() == 0 {
+            bail!(Torch, "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor [] and input value tensor {:?}", values.shape());
+        }
+        if !shared
+            && (self.ndim() != values.ndim() || self.shape()[..self.ndim() - 1] != values.shape()[..values.ndim() - 1])
+        {
+            bail!(Torch, "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor {:?} and input value tensor {:?}", self.shape(), values.shape());
+        }
+        let dtype = crate::dtype::promote_types(self.dtype, values.dtype);
+        let sorted = self.to_dtype(dtype)?.contiguous()?;
+        let vals = values.to_dtype(dtype)?.contiguous()?;
+        let out_dtype = if out_int32 { DType::Int32 } else { DType::Int64 };
+        let out = Tensor::empty_on(self.backend(), values.shape(), out_dtype)?;
+        let m = *sorted.shape().last().unwrap_or(&1);
+        let n = if shared { vals.numel() } else { *vals.shape().last().unwrap_or(&1) };
+        if vals.numel() > 0 {
+            let k = SearchSorted {
+                sorted: sorted.buf()?,
+                sorted_offset: sorted.layout.offset,
+                values: vals.buf()?,
+                values_offset: vals.layout.offset,
+                dtype,
+                rows: vals.numel().checked_div(n).unwrap_or(0),
+                n,
+                m,
+                shared,
+                right,
+                out: out.buf()?,
+            };
+            self.backend().search_sorted(&k)?;
+        }
+        Ok(out)
+    }
+}
