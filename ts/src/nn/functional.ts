@@ -506,3 +506,14 @@ function unsqueezeAt(t: Tensor, dim: number): Tensor {
   s.splice(dim, 0, 1);
   return t.reshape(s);
 }
+
+export {
+  group_norm,
+  instance_norm,
+  bilinear,
+  embedding_bag,
+  scaled_dot_product_attention,
+  type InstanceNormOptions,
+  type EmbeddingBagOptions,
+  type AttentionOptions,
+} from "./functional_more.js";

@@ -356,16 +356,16 @@ export class Module {
     const visit = (m: Module, p: string, memo: Set<Module>) => {
       if (memo.has(m)) return;
       memo.add(m);
-      for (const [name, kind, v] of m.#sync()) {
-        if (v === null) continue;
-        if (
-          kind === "parameter" ||
-          (kind === "buffer" && !m.#nonPersistent.has(name))
-        ) {
-          const t = v as Tensor;
-          out[p + name] = options.keep_vars ? t : t.detach();
+      // PyTorch's order: a module's parameters, then its buffers, then its children.
+      const entries = m.#sync();
+      for (const want of ["parameter", "buffer"])
+        for (const [name, kind, v] of entries) {
+          if (v === null || kind !== want) continue;
+          if (kind === "parameter" || !m.#nonPersistent.has(name)) {
+            const t = v as Tensor;
+            out[p + name] = options.keep_vars ? t : t.detach();
+          }
         }
-      }
       for (const [name, child] of m.named_children())
         visit(child, `${p}${name}.`, memo);
     };

@@ -1,0 +1,179 @@
+"""Module parity fixtures from real PyTorch (tests/node/nn_modules.test.mjs reads them).
+
+Writes tests/parity/fixtures/train/nn_modules.json: for each case, the module's state_dict (its
+PyTorch key names, in order, and values from a fixed seed), the inputs, the outputs, and the
+gradients of every parameter and float input for the loss sum_k (out_k * w_k).sum(), where w_k
+is linspace(-1, 1) over output k's elements. The JS test builds the same module, loads the state
+dict strictly (so names and shapes must match PyTorch's), and compares everything.
+
+Run: .venv-torch/bin/python tests/parity/nn_gen.py
+"""
+
+import json
+from pathlib import Path
+
+import torch
+from torch import nn
+
+OUT = Path(__file__).parent / "fixtures" / "train" / "nn_modules.json"
+
+
+def flat(t):
+    return [float(f"{v:.7g}") for v in t.detach().reshape(-1).float().tolist()]
+
+
+def spec(t):
+    d = {"shape": list(t.shape), "dtype": str(t.dtype).removeprefix("torch.")}
+    d["data"] = flat(t) if t.is_floating_point() else [int(v) for v in t.reshape(-1).tolist()]
+    return d
+
+
+def rn(*shape):
+    return torch.randn(*shape, generator=GEN)
+
+
+GEN = torch.Generator().manual_seed(0)
+
+
+def causal(n):
+    return torch.triu(torch.ones(n, n, dtype=torch.bool), 1)
+
+
+# name: (module factory, inputs (list: tensors, None or lists of tensors), call kwargs, train?)
+# Tensors among inputs that are floating point get gradients; nested lists hold (h0, c0).
+def cases():
+    L = torch.tensor
+    ebag_in = L([1, 2, 4, 5, 4, 3, 2, 9])
+    ebag_off = L([0, 2, 2, 5])
+    return {
+        "GroupNorm": (lambda: nn.GroupNorm(2, 4), [rn(2, 4, 3)], {}, True),
+        "GroupNorm_noaffine_4d": (lambda: nn.GroupNorm(3, 6, affine=False, eps=1e-3), [rn(2, 6, 2, 2)], {}, True),
+        "InstanceNorm1d": (lambda: nn.InstanceNorm1d(3), [rn(2, 3, 5)], {}, True),
+        "InstanceNorm1d_unbatched_affine": (lambda: nn.InstanceNorm1d(3, affine=True), [rn(3, 4)], {}, True),
+        "InstanceNorm2d_running": (
+            lambda: nn.InstanceNorm2d(2, affine=True, track_running_stats=True, momentum=0.2),
+            [rn(2, 2, 3, 3)], {}, True),
+        "InstanceNorm2d_running_eval": (
+            lambda: nn.InstanceNorm2d(2, track_running_stats=True), [rn(2, 2, 3, 3)], {}, False),
+        "Bilinear": (lambda: nn.Bilinear(3, 4, 2), [rn(5, 3), rn(5, 4)], {}, True),
+        "Bilinear_nobias_3d": (lambda: nn.Bilinear(2, 3, 2, bias=False), [rn(2, 2, 2), rn(2, 2, 3)], {}, True),
+        "EmbeddingBag_mean_offsets": (lambda: nn.EmbeddingBag(10, 3), [ebag_in, ebag_off], {}, True),
+        "EmbeddingBag_sum_weights": (
+            lambda: nn.EmbeddingBag(10, 3, mode="sum"), [ebag_in, ebag_off],
+            {"per_sample_weights": rn(8)}, True),
+        "EmbeddingBag_max_2d": (lambda: nn.EmbeddingBag(10, 3, mode="max"), [L([[1, 2, 3], [4, 4, 0]])], {}, True),
+        "EmbeddingBag_padding_last_offset": (
+            lambda: nn.EmbeddingBag(10, 3, mode="mean", padding_idx=4, include_last_offset=True),
+            [ebag_in, L([0, 2, 2, 5, 8])], {}, True),
+        "RNN_tanh_2layer_h0": (lambda: nn.RNN(3, 4, num_layers=2), [rn(5, 2, 3), rn(2, 2, 4)], {}, True),
+        "RNN_relu_bidir_batch_first": (
+            lambda: nn.RNN(3, 4, nonlinearity="relu", bidirectional=True, batch_first=True),
+            [rn(2, 4, 3)], {}, True),
+        "LSTM_2layer_bidir": (lambda: nn.LSTM(3, 4, num_layers=2, bidirectional=True), [rn(4, 2, 3)], {}, True),
+        "LSTM_batch_first_state": (
+            lambda: nn.LSTM(3, 4, batch_first=True), [rn(2, 3, 3), [rn(1, 2, 4), rn(1, 2, 4)]], {}, True),
+        "LSTM_proj_unbatched": (lambda: nn.LSTM(3, 4, proj_size=2, bias=False), [rn(3, 3)], {}, True),
+        "GRU_2layer": (lambda: nn.GRU(3, 4, num_layers=2), [rn(4, 2, 3), rn(2, 2, 4)], {}, True),
+        "GRU_bidir_batch_first": (lambda: nn.GRU(2, 3, bidirectional=True, batch_first=True), [rn(2, 3, 2)], {}, True),
+        "RNNCell": (lambda: nn.RNNCell(3, 4), [rn(2, 3), rn(2, 4)], {}, True),
+        "LSTMCell": (lambda: nn.LSTMCell(3, 4), [rn(2, 3), [rn(2, 4), rn(2, 4)]], {}, True),
+        "GRUCell_no_hidden": (lambda: nn.GRUCell(3, 4), [rn(2, 3)], {}, True),
+        "MultiheadAttention_self_padding": (
+            lambda: nn.MultiheadAttention(8, 2),
+            [X := rn(4, 2, 8), X, X], {"key_padding_mask": L([[False, False, False, True], [False, True, True, True]])},
+            True),
+        "MultiheadAttention_batch_first_causal_heads": (
+            lambda: nn.MultiheadAttention(8, 2, batch_first=True),
+            [rn(2, 3, 8), rn(2, 3, 8), rn(2, 3, 8)],
+            {"attn_mask": causal(3), "average_attn_weights": False}, True),
+        "MultiheadAttention_kdim_vdim_float_mask": (
+            lambda: nn.MultiheadAttention(4, 1, kdim=3, vdim=5, bias=False),
+            [rn(2, 2, 4), rn(3, 2, 3), rn(3, 2, 5)], {"attn_mask": rn(2, 3)}, True),
+        "MultiheadAttention_bias_kv_zero_attn": (
+            lambda: nn.MultiheadAttention(4, 2, add_bias_kv=True, add_zero_attn=True),
+            [rn(2, 1, 4), rn(3, 1, 4), rn(3, 1, 4)], {}, True),
+        "TransformerEncoderLayer": (
+            lambda: nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0), [rn(3, 2, 8)], {}, True),
+        "TransformerEncoderLayer_norm_first_gelu_batch_first": (
+            lambda: nn.TransformerEncoderLayer(8, 2, 12, dropout=0.0, activation="gelu", batch_first=True,
+                                               norm_first=True),
+            [rn(2, 3, 8)], {"src_mask": causal(3)}, True),
+        "TransformerDecoderLayer": (
+            lambda: nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0),
+            [rn(3, 2, 8), rn(4, 2, 8)], {"tgt_mask": causal(3)}, True),
+        "TransformerEncoder_norm": (
+            lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0), 2,
+                                          norm=nn.LayerNorm(8), enable_nested_tensor=False),
+            [rn(3, 2, 8)], {"src_key_padding_mask": L([[False, False, True], [False, False, False]])}, True),
+        "TransformerDecoder": (
+            lambda: nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0, norm_first=True), 2),
+            [rn(3, 2, 8), rn(2, 2, 8)], {"tgt_mask": causal(3)}, True),
+        "Transformer": (
+            lambda: nn.Transformer(8, 2, 1, 1, 16, dropout=0.0, batch_first=True),
+            [rn(2, 3, 8), rn(2, 2, 8)], {"tgt_mask": causal(2)}, True),
+    }
+
+
+def tensors_of(v):
+    """The tensors of a (possibly nested) output, in order."""
+    if isinstance(v, torch.Tensor):
+        return [v]
+    if isinstance(v, (list, tuple)):
+        return [t for x in v for t in tensors_of(x)]
+    return []
+
+
+def encode_input(v):
+    if v is None:
+        return None
+    if isinstance(v, list):
+        return [encode_input(x) for x in v]
+    return spec(v)
+
+
+def main():
+    out = {}
+    for name, (make, inputs, kwargs, train) in cases().items():
+        torch.manual_seed(1)
+        m = make()
+        m.train(train)
+        state = {k: spec(v) for k, v in m.state_dict().items()}
+        # Leaves that get gradients: float tensors among the inputs (and nested hidden states).
+        leaves = []
+
+        def prep(v):
+            if isinstance(v, list):
+                return tuple(prep(x) for x in v)
+            if v.is_floating_point():
+                t = v.clone().requires_grad_()
+                leaves.append(t)
+                return t
+            return v
+
+        args = [prep(v) for v in inputs]
+        kw = {k: (v.clone().requires_grad_() if isinstance(v, torch.Tensor) and v.is_floating_point()
+                  and k == "per_sample_weights" else v) for k, v in kwargs.items()}
+        if "per_sample_weights" in kw:
+            leaves.append(kw["per_sample_weights"])
+        y = m(*args, **kw)
+        outs = [t for t in tensors_of(y)]
+        loss = sum((t * torch.linspace(-1, 1, t.numel()).reshape(t.shape)).sum() for t in outs)
+        loss.backward()
+        case = {
+            "train": train,
+            "state": state,
+            "inputs": [encode_input(v) for v in inputs],
+            "kwargs": {k: spec(v) if isinstance(v, torch.Tensor) else v for k, v in kwargs.items()},
+            "outputs": [spec(t) for t in outs],
+            "param_grads": {k: flat(p.grad) for k, p in m.named_parameters() if p.grad is not None},
+            "input_grads": [flat(t.grad) for t in leaves],
+        }
+        if train and any("running" in k for k in state):
+            case["state_after"] = {k: flat(v) for k, v in m.state_dict().items() if "running" in k}
+        out[name] = case
+    OUT.write_text(json.dumps(out, separators=(",", ":")))
+    print(f"wrote {OUT} ({OUT.stat().st_size} bytes, {len(out)} cases)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,284 @@
+/**
+ * More of `torch.nn.functional`, re-exported by functional.ts: `group_norm`, `instance_norm`,
+ * `bilinear`, `embedding_bag` and `scaled_dot_product_attention`. Each is a composition of
+ * differentiable core ops inside a {@link scope}, which frees the intermediates.
+ *
+ * @module
+ */
+
+import { TorchError } from "../errors.js";
+import { Tensor } from "../tensor.js";
+import { no_grad } from "../autograd.js";
+import { arange, full, zeros } from "../creation.js";
+import { cat } from "../indexing.js";
+import { where } from "../conditional.js";
+import { scope } from "../lifetime.js";
+import { batch_norm } from "../conv.js";
+import { dropout, embedding, softmax } from "./functional.js";
+
+const shapeStr = (t: Tensor) => `[${t.shape.join(", ")}]`;
+
+/** `(1, C, 1, …)`: a per-channel vector shaped to broadcast over `(N, C, *)`. */
+function perChannel(v: Tensor, ndim: number): Tensor {
+  return v.reshape([1, v.shape[0]!, ...Array<number>(ndim - 2).fill(1)]);
+}
+
+/**
+ * Group normalization: the channels of `(N, C, *)` split into `num_groups` groups, each normalized
+ * over its channels and spatial positions (biased variance), then scaled and shifted per channel.
+ */
+export function group_norm(
+  input: Tensor,
+  num_groups: number,
+  weight: Tensor | null = null,
+  bias: Tensor | null = null,
+  eps = 1e-5,
+): Tensor {
+  const [n, c] = input.shape as number[];
+  if (input.ndim < 2 || c! % num_groups !== 0)
+    throw new TorchError(
+      `Expected number of channels in input to be divisible by num_groups, but got input of shape ${shapeStr(input)} and num_groups=${num_groups}`,
+    );
+  return scope(() => {
+    const g = input.reshape([n!, num_groups, -1]);
+    const mu = g.mean(2, true);
+    const centered = g.sub(mu);
+    const variance = centered.square().mean(2, true);
+    let y = centered.mul(variance.add(eps).rsqrt()).reshape([...input.shape]);
+    if (weight) y = y.mul(perChannel(weight, input.ndim));
+    if (bias) y = y.add(perChannel(bias, input.ndim));
+    return y;
+  });
+}
+
+/** Options of {@link instance_norm}. */
+export interface InstanceNormOptions {
+  running_mean?: Tensor | null;
+  running_var?: Tensor | null;
+  weight?: Tensor | null;
+  bias?: Tensor | null;
+  /** Normalize with this input's statistics (default); `false`: with the running ones. */
+  use_input_stats?: boolean;
+  momentum?: number;
+  eps?: number;
+}
+
+/**
+ * Instance normalization: each `(n, c)` plane of `(N, C, *)` normalized over its spatial
+ * positions. As in PyTorch, this is batch_norm over `(1, N·C, *)`; running statistics (when
+ * given) are updated with the mean over the batch of the per-instance statistics.
+ */
+export function instance_norm(
+  input: Tensor,
+  options: InstanceNormOptions = {},
+): Tensor {
+  const { running_mean = null, running_var = null } = options;
+  const { weight = null, bias = null } = options;
+  const use = options.use_input_stats ?? true;
+  const [n, c] = input.shape as number[];
+  if (use && input.shape.slice(2).reduce((a, b) => a * b, 1) <= 1)
+    throw new TorchError(
+      `Expected more than 1 spatial element when training, got input size ${shapeStr(input)}`,
+    );
+  return scope(() => {
+    const rep = (t: Tensor | null) => (t ? t.repeat([n!]) : null);
+    const rm = rep(running_mean);
+    const rv = rep(running_var);
+    const x = input.reshape([1, n! * c!, ...input.shape.slice(2)]);
+    const y = batch_norm(
+      x,
+      rm,
+      rv,
+      rep(weight),
+      rep(bias),
+      use,
+      options.momentum ?? 0.1,
+      options.eps ?? 1e-5,
+    );
+    if (use && rm && rv && running_mean && running_var)
+      no_grad(() => {
+        running_mean.copy_(rm.reshape([n!, c!]).mean(0));
+        running_var.copy_(rv.reshape([n!, c!]).mean(0));
+      });
+    return y.reshape([...input.shape]);
+  });
+}
+
+/**
+ * `y = x1ᵀ A x2 + b` with `weight` `(out, in1, in2)`: `input1` `(*, in1)`, `input2` `(*, in2)`
+ * → `(*, out)`.
+ */
+export function bilinear(
+  input1: Tensor,
+  input2: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+): Tensor {
+  const [out, in1, in2] = weight.shape as number[];
+  if (input1.shape.at(-1) !== in1 || input2.shape.at(-1) !== in2)
+    throw new TorchError(
+      `bilinear(): input sizes ${shapeStr(input1)} and ${shapeStr(input2)} do not match weight ${shapeStr(weight)}`,
+    );
+  const lead = input1.shape.slice(0, -1);
+  return scope(() => {
+    const a = input1.reshape([-1, in1!]);
+    const b = input2.reshape([-1, in2!]);
+    // (B, in1) @ (in1, out·in2) → (B, out, in2), then contract in2 with input2.
+    const w = weight.permute(1, 0, 2).reshape([in1!, out! * in2!]);
+    const t = a.matmul(w).reshape([-1, out!, in2!]);
+    let y = t.mul(b.unsqueeze(1)).sum(2);
+    if (bias) y = y.add(bias);
+    return y.reshape([...lead, out!]);
+  });
+}
+
+/** Options of {@link embedding_bag}. */
+export interface EmbeddingBagOptions {
+  /** Start of each bag in a 1-D `input` (not allowed with 2-D input, whose rows are bags). */
+  offsets?: Tensor | null;
+  /** `"mean"` (default), `"sum"` or `"max"`. */
+  mode?: "sum" | "mean" | "max";
+  /** One weight per index (`"sum"` mode only), multiplying its row. */
+  per_sample_weights?: Tensor | null;
+  /** `offsets` has one more entry: the end of the last bag. */
+  include_last_offset?: boolean;
+  /** Indices equal to this are left out of their bag. */
+  padding_idx?: number | null;
+}
+
+/**
+ * Sums, means or maxes of bags of embedding rows, without materializing each bag: positions are
+ * assigned to bags by comparing them with the offsets on the device (no read back), and empty
+ * bags give zeros, as in PyTorch.
+ */
+export function embedding_bag(
+  input: Tensor,
+  weight: Tensor,
+  options: EmbeddingBagOptions = {},
+): Tensor {
+  const mode = options.mode ?? "mean";
+  if (!["sum", "mean", "max"].includes(mode))
+    throw new TorchError(`mode has to be one of sum, mean or max`);
+  const psw = options.per_sample_weights ?? null;
+  if (psw && mode !== "sum")
+    throw new TorchError(
+      `embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for mode='sum' (got mode='${mode}'). Please open a feature request on GitHub.`,
+    );
+  let offsets = options.offsets ?? null;
+  if (input.ndim === 2) {
+    if (offsets)
+      throw new TorchError(
+        "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed length sequences.",
+      );
+  } else if (input.ndim === 1) {
+    if (!offsets)
+      throw new TorchError("offsets has to be a 1D Tensor but got None");
+    if (offsets.ndim !== 1)
+      throw new TorchError("offsets has to be a 1D Tensor");
+  } else
+    throw new TorchError(
+      `input has to be 1D or 2D Tensor, but got Tensor of dimension ${input.ndim}`,
+    );
+  if (psw && psw.shape.join() !== input.shape.join())
+    throw new TorchError(
+      `embedding_bag: If per_sample_weights (${shapeStr(psw)}) is not None, then it must have the same shape as the input (${shapeStr(input)})`,
+    );
+  return scope(() => {
+    const device = input.device;
+    let idx = input;
+    let w = psw;
+    if (input.ndim === 2) {
+      const [b, l] = input.shape as number[];
+      offsets = arange(0, b! * l!, l!, { dtype: "int64", device });
+      idx = input.reshape([-1]);
+      w = psw ? psw.reshape([-1]) : null;
+    }
+    const total = idx.shape[0]!;
+    const starts = options.include_last_offset
+      ? offsets!.narrow(0, 0, offsets!.shape[0]! - 1)
+      : offsets!;
+    const ends = options.include_last_offset
+      ? offsets!.narrow(0, 1, offsets!.shape[0]! - 1)
+      : cat([
+          offsets!.narrow(0, 1, offsets!.shape[0]! - 1),
+          full([1], total, { dtype: offsets!.dtype, device }),
+        ]);
+    const pos = arange(total, { dtype: offsets!.dtype, device }).unsqueeze(0);
+    // member[b, t]: position t belongs to bag b.
+    let member = pos
+      .ge(starts.unsqueeze(1))
+      .logical_and(pos.lt(ends.unsqueeze(1)));
+    if (options.padding_idx !== null && options.padding_idx !== undefined)
+      member = member.logical_and(idx.ne(options.padding_idx).unsqueeze(0));
+    const rows = embedding(idx, weight); // (T, D)
+    if (mode === "max") {
+      const masked = where(member.unsqueeze(2), rows.unsqueeze(0), -Infinity);
+      const m = masked.amax(1);
+      const empty = member.any(1).logical_not().unsqueeze(1);
+      return where(empty, zeros([], { device }), m);
+    }
+    let mf = member.to("float32");
+    if (w) mf = mf.mul(w.unsqueeze(0));
+    const sums = mf.matmul(rows);
+    if (mode === "sum") return sums;
+    const counts = member.to("float32").sum(1, true).maximum(1);
+    return sums.div(counts);
+  });
+}
+
+/** Options of {@link scaled_dot_product_attention}. */
+export interface AttentionOptions {
+  /** Bool (true = may attend) or float (added to the scores), broadcast to `(…, L, S)`. */
+  attn_mask?: Tensor | null;
+  dropout_p?: number;
+  /** Each query attends only to keys at or before its position. */
+  is_causal?: boolean;
+  /** Multiplies the scores; default `1/√E`. */
+  scale?: number | null;
+}
+
+/** A float mask with `-inf` above the diagonal of an `L × S` grid. */
+export function causalMask(
+  l: number,
+  s: number,
+  device?: "webgpu" | "cpu",
+): Tensor {
+  return scope(() => {
+    const i = arange(l, { device }).unsqueeze(1);
+    const j = arange(s, { device }).unsqueeze(0);
+    return where(j.gt(i), -Infinity, 0);
+  });
+}
+
+/**
+ * `softmax(Q Kᵀ · scale + mask) V` over `(…, L, E)` queries and `(…, S, E)` keys/values. Note the
+ * bool mask convention here is PyTorch's for this function: `true` means *may attend*.
+ */
+export function scaled_dot_product_attention(
+  query: Tensor,
+  key: Tensor,
+  value: Tensor,
+  options: AttentionOptions = {},
+): Tensor {
+  const l = query.shape.at(-2)!;
+  const s = key.shape.at(-2)!;
+  const scale = options.scale ?? 1 / Math.sqrt(query.shape.at(-1)!);
+  if (options.is_causal && options.attn_mask)
+    throw new TorchError(
+      "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True",
+    );
+  return scope(() => {
+    let scores = query.matmul(key.transpose(-2, -1)).mul(scale);
+    if (options.is_causal) scores = scores.add(causalMask(l, s, query.device));
+    const m = options.attn_mask;
+    if (m)
+      scores =
+        m.dtype === "bool"
+          ? scores.masked_fill(m.logical_not(), -Infinity)
+          : scores.add(m);
+    let attn = softmax(scores, -1);
+    if ((options.dropout_p ?? 0) > 0)
+      attn = dropout(attn, options.dropout_p, true);
+    return attn.matmul(value);
+  });
+}

@@ -1,0 +1,502 @@
+/**
+ * Recurrent layers: `RNN`, `LSTM`, `GRU` (multi-layer, bidirectional, `batch_first`, unbatched
+ * input, inter-layer dropout; LSTM `proj_size`) and the single-step `RNNCell`, `LSTMCell`,
+ * `GRUCell`. Parameters carry PyTorch's names (`weight_ih_l0`, `bias_hh_l1_reverse`,
+ * `weight_hr_l0` …) in PyTorch's order, so state dicts load both ways, and start from
+ * U(-1/√hidden_size, 1/√hidden_size) as in PyTorch.
+ *
+ * Each layer and direction projects the whole input sequence with one matmul, then steps through
+ * time with the hidden-state matmul and the gate math (PyTorch's gate order: LSTM i, f, g, o;
+ * GRU r, z, n). All of it is differentiable core ops, so backward is the core's.
+ *
+ * @module
+ */
+
+import { TorchError } from "../errors.js";
+import type { Tensor } from "../tensor.js";
+import { full, zeros } from "../creation.js";
+import { stack, cat } from "../indexing.js";
+import { scope } from "../lifetime.js";
+import * as F from "./functional.js";
+import * as init from "./init.js";
+import { Module, Parameter } from "./module.js";
+import type { FactoryOptions } from "./layers.js";
+
+type Mode = "RNN_TANH" | "RNN_RELU" | "LSTM" | "GRU";
+
+const GATES: Record<Mode, number> = {
+  RNN_TANH: 1,
+  RNN_RELU: 1,
+  LSTM: 4,
+  GRU: 3,
+};
+
+const shapeStr = (s: readonly number[]) => `[${s.join(", ")}]`;
+
+/** One time step's weights. */
+interface CellWeights {
+  w_hh: Tensor;
+  b_hh: Tensor | null;
+  w_hr: Tensor | null;
+}
+
+/**
+ * One step from the projected input `gi` (`x W_ihᵀ + b_ih`) and the state; returns `[h, c]`
+ * (`c` only for LSTM).
+ */
+function step(
+  mode: Mode,
+  gi: Tensor,
+  h: Tensor,
+  c: Tensor | null,
+  w: CellWeights,
+): [Tensor, Tensor | null] {
+  const gh = F.linear(h, w.w_hh, w.b_hh);
+  if (mode === "RNN_TANH") return [gi.add(gh).tanh(), null];
+  if (mode === "RNN_RELU") return [gi.add(gh).relu(), null];
+  if (mode === "LSTM") {
+    const [i, f, g, o] = gi.add(gh).chunk(4, -1) as [
+      Tensor,
+      Tensor,
+      Tensor,
+      Tensor,
+    ];
+    const c2 = f.sigmoid().mul(c!).add(i.sigmoid().mul(g.tanh()));
+    let h2 = o.sigmoid().mul(c2.tanh());
+    if (w.w_hr) h2 = h2.matmul(w.w_hr.t());
+    return [h2, c2];
+  }
+  const [ri, zi, ni] = gi.chunk(3, -1) as [Tensor, Tensor, Tensor];
+  const [rh, zh, nh] = gh.chunk(3, -1) as [Tensor, Tensor, Tensor];
+  const r = ri.add(rh).sigmoid();
+  const z = zi.add(zh).sigmoid();
+  const n = ni.add(r.mul(nh)).tanh();
+  // (1 - z) * n + z * h  ==  n + z * (h - n)
+  return [n.add(z.mul(h.sub(n))), null];
+}
+
+/** Options of {@link RNN}, {@link LSTM} and {@link GRU}. */
+export interface RNNOptions extends FactoryOptions {
+  num_layers?: number;
+  /** `RNN` only: `"tanh"` (default) or `"relu"`. */
+  nonlinearity?: "tanh" | "relu";
+  bias?: boolean;
+  /** Input and output are `(N, L, H)` instead of `(L, N, H)`. */
+  batch_first?: boolean;
+  /** Dropout on the outputs of each layer but the last (training only). */
+  dropout?: number;
+  bidirectional?: boolean;
+  /** `LSTM` only: project the hidden state to this size (0: no projection). */
+  proj_size?: number;
+}
+
+/** The shared machinery of RNN, LSTM and GRU (PyTorch's `RNNBase`). */
+export abstract class RNNBase extends Module {
+  readonly num_layers: number;
+  readonly bias: boolean;
+  readonly batch_first: boolean;
+  readonly dropout: number;
+  readonly bidirectional: boolean;
+  readonly proj_size: number;
+  readonly mode: Mode;
+
+  constructor(
+    mode: Mode,
+    readonly input_size: number,
+    readonly hidden_size: number,
+    o: RNNOptions,
+  ) {
+    super();
+    this.mode = mode;
+    this.num_layers = o.num_layers ?? 1;
+    this.bias = o.bias ?? true;
+    this.batch_first = o.batch_first ?? false;
+    this.dropout = o.dropout ?? 0;
+    this.bidirectional = o.bidirectional ?? false;
+    this.proj_size = o.proj_size ?? 0;
+    if (this.dropout < 0 || this.dropout > 1)
+      throw new TorchError(
+        "dropout should be a number in range [0, 1] representing the probability of an element being zeroed",
+      );
+    if (!Number.isInteger(hidden_size) || hidden_size <= 0)
+      throw new TorchError("hidden_size must be greater than zero");
+    if (!Number.isInteger(this.num_layers) || this.num_layers <= 0)
+      throw new TorchError("num_layers must be greater than zero");
+    if (this.proj_size < 0)
+      throw new TorchError(
+        "proj_size should be a positive integer or zero to disable projections",
+      );
+    if (this.proj_size >= hidden_size)
+      throw new TorchError("proj_size has to be smaller than hidden_size");
+    if (this.proj_size > 0 && mode !== "LSTM")
+      throw new TorchError(
+        "proj_size argument is only supported for LSTM, not RNN or GRU",
+      );
+    const gate = GATES[mode] * hidden_size;
+    const real = this.proj_size > 0 ? this.proj_size : hidden_size;
+    const dirs = this.bidirectional ? 2 : 1;
+    const p = (shape: number[]) =>
+      new Parameter(full(shape, 0, { dtype: "float32", device: o.device }));
+    for (let layer = 0; layer < this.num_layers; layer++) {
+      for (let d = 0; d < dirs; d++) {
+        const sfx = `_l${layer}${d === 1 ? "_reverse" : ""}`;
+        const inSize = layer === 0 ? input_size : real * dirs;
+        this.register_parameter(`weight_ih${sfx}`, p([gate, inSize]));
+        this.register_parameter(`weight_hh${sfx}`, p([gate, real]));
+        if (this.bias) {
+          this.register_parameter(`bias_ih${sfx}`, p([gate]));
+          this.register_parameter(`bias_hh${sfx}`, p([gate]));
+        }
+        if (this.proj_size > 0)
+          this.register_parameter(
+            `weight_hr${sfx}`,
+            p([this.proj_size, hidden_size]),
+          );
+      }
+    }
+    this.reset_parameters();
+  }
+
+  /** Every weight and bias from U(-1/√hidden_size, 1/√hidden_size). */
+  reset_parameters(): void {
+    const std = 1 / Math.sqrt(this.hidden_size);
+    for (const w of this.parameters()) init.uniform_(w, -std, std);
+  }
+
+  #param(name: string): Tensor | null {
+    return (this as unknown as Record<string, Tensor | null>)[name] ?? null;
+  }
+
+  /** The output size of one direction. */
+  get #real(): number {
+    return this.proj_size > 0 ? this.proj_size : this.hidden_size;
+  }
+
+  #checkHidden(h: Tensor, want: number[], what: string): void {
+    if (h.shape.join() !== want.join())
+      throw new TorchError(
+        `Expected ${what} size (${want.join(", ")}), got ${shapeStr(h.shape)}`,
+      );
+  }
+
+  /**
+   * Runs the sequence. `hx`: the initial hidden state `(num_layers·D, N, H_out)` (LSTM: the pair
+   * `[h_0, c_0]`, `c_0` being `(num_layers·D, N, hidden_size)`), zeros when absent. Returns
+   * `[output, h_n]` (LSTM: `[output, [h_n, c_n]]`).
+   */
+  protected run(
+    input: Tensor,
+    hx: Tensor | readonly [Tensor, Tensor] | null,
+  ): [Tensor, Tensor | [Tensor, Tensor]] {
+    const name =
+      this.mode === "LSTM" ? "LSTM" : this.mode === "GRU" ? "GRU" : "RNN";
+    if (input.ndim !== 2 && input.ndim !== 3)
+      throw new TorchError(
+        `${name}: Expected input to be 2D or 3D, got ${input.ndim}D tensor instead`,
+      );
+    const batched = input.ndim === 3;
+    if (input.shape.at(-1) !== this.input_size)
+      throw new TorchError(
+        `input.size(-1) must be equal to input_size. Expected ${this.input_size}, got ${input.shape.at(-1)}`,
+      );
+    const lstm = this.mode === "LSTM";
+    let h0: Tensor | null = null;
+    let c0: Tensor | null = null;
+    if (hx !== null && hx !== undefined) {
+      if (lstm) {
+        if (!Array.isArray(hx) || hx.length !== 2)
+          throw new TorchError("LSTM: hx must be a pair (h_0, c_0)");
+        [h0, c0] = hx as [Tensor, Tensor];
+      } else {
+        if (Array.isArray(hx))
+          throw new TorchError(`${name}: hx must be a Tensor`);
+        h0 = hx as Tensor;
+      }
+      for (const h of [h0, c0]) {
+        if (h && batched && h.ndim !== 3)
+          throw new TorchError(
+            `For batched 3-D input, hx should also be 3-D but got ${h.ndim}-D tensor`,
+          );
+        if (h && !batched && h.ndim !== 2)
+          throw new TorchError(
+            `For unbatched 2-D input, hx should also be 2-D but got ${h.ndim}-D tensor`,
+          );
+      }
+    }
+    return scope(() => {
+      // Work in (L, N, H).
+      let x = batched ? input : input.unsqueeze(1);
+      if (batched && this.batch_first) x = x.transpose(0, 1);
+      if (!batched) {
+        h0 = h0?.unsqueeze(1) ?? null;
+        c0 = c0?.unsqueeze(1) ?? null;
+      }
+      const [len, n] = x.shape as [number, number];
+      const dirs = this.bidirectional ? 2 : 1;
+      const real = this.#real;
+      const device = input.device;
+      const hShape = [this.num_layers * dirs, n, real];
+      const cShape = [this.num_layers * dirs, n, this.hidden_size];
+      if (h0) this.#checkHidden(h0, hShape, "hidden");
+      if (c0) this.#checkHidden(c0, cShape, "cell");
+      const hInit = h0 ?? zeros(hShape, { device });
+      const cInit = lstm ? (c0 ?? zeros(cShape, { device })) : null;
+      const hN: Tensor[] = [];
+      const cN: Tensor[] = [];
+      let layerIn = x;
+      for (let layer = 0; layer < this.num_layers; layer++) {
+        const outs: Tensor[] = [];
+        for (let d = 0; d < dirs; d++) {
+          const sfx = `_l${layer}${d === 1 ? "_reverse" : ""}`;
+          const k = layer * dirs + d;
+          const gi = F.linear(
+            layerIn,
+            this.#param(`weight_ih${sfx}`)!,
+            this.#param(`bias_ih${sfx}`),
+          );
+          const w: CellWeights = {
+            w_hh: this.#param(`weight_hh${sfx}`)!,
+            b_hh: this.#param(`bias_hh${sfx}`),
+            w_hr: this.#param(`weight_hr${sfx}`),
+          };
+          let h = hInit.select(0, k);
+          let c = cInit ? cInit.select(0, k) : null;
+          const ys: Tensor[] = new Array<Tensor>(len);
+          for (let s = 0; s < len; s++) {
+            const t = d === 0 ? s : len - 1 - s;
+            [h, c] = step(this.mode, gi.select(0, t), h, c, w);
+            ys[t] = h;
+          }
+          outs.push(stack(ys, 0));
+          hN.push(h);
+          if (c) cN.push(c);
+        }
+        layerIn = dirs === 1 ? outs[0]! : cat(outs, 2);
+        if (this.dropout > 0 && layer < this.num_layers - 1)
+          layerIn = F.dropout(layerIn, this.dropout, this.training);
+      }
+      let output = layerIn;
+      let hOut = stack(hN, 0);
+      let cOut = lstm ? stack(cN, 0) : null;
+      if (!batched) {
+        output = output.squeeze(1);
+        hOut = hOut.squeeze(1);
+        cOut = cOut?.squeeze(1) ?? null;
+      } else if (this.batch_first) output = output.transpose(0, 1);
+      return [output, lstm ? [hOut, cOut!] : hOut];
+    });
+  }
+
+  override extra_repr(): string {
+    let s = `${this.input_size}, ${this.hidden_size}`;
+    if (this.proj_size !== 0) s += `, proj_size=${this.proj_size}`;
+    if (this.num_layers !== 1) s += `, num_layers=${this.num_layers}`;
+    if (!this.bias) s += ", bias=False";
+    if (this.batch_first) s += ", batch_first=True";
+    if (this.dropout !== 0) s += `, dropout=${this.dropout}`;
+    if (this.bidirectional) s += ", bidirectional=True";
+    return s;
+  }
+}
+
+/** Elman RNN: `h_t = tanh(x_t W_ihᵀ + b_ih + h_{t-1} W_hhᵀ + b_hh)` (or relu). */
+export class RNN extends RNNBase {
+  readonly nonlinearity: "tanh" | "relu";
+
+  constructor(
+    input_size: number,
+    hidden_size: number,
+    options: RNNOptions = {},
+  ) {
+    const nl = options.nonlinearity ?? "tanh";
+    if (nl !== "tanh" && nl !== "relu")
+      throw new TorchError(
+        `Unknown nonlinearity '${String(nl)}'. Select from 'tanh' or 'relu'.`,
+      );
+    super(
+      nl === "tanh" ? "RNN_TANH" : "RNN_RELU",
+      input_size,
+      hidden_size,
+      options,
+    );
+    this.nonlinearity = nl;
+  }
+
+  /** `[output, h_n]`. */
+  override forward(input: Tensor, hx: Tensor | null = null): [Tensor, Tensor] {
+    return this.run(input, hx) as [Tensor, Tensor];
+  }
+}
+
+/** Long short-term memory (PyTorch's gate layout `i, f, g, o`). */
+export class LSTM extends RNNBase {
+  constructor(
+    input_size: number,
+    hidden_size: number,
+    options: RNNOptions = {},
+  ) {
+    super("LSTM", input_size, hidden_size, options);
+  }
+
+  /** `[output, [h_n, c_n]]`; `hx` is `[h_0, c_0]` or absent (zeros). */
+  override forward(
+    input: Tensor,
+    hx: readonly [Tensor, Tensor] | null = null,
+  ): [Tensor, [Tensor, Tensor]] {
+    return this.run(input, hx) as [Tensor, [Tensor, Tensor]];
+  }
+}
+
+/** Gated recurrent unit (PyTorch's gate layout `r, z, n`). */
+export class GRU extends RNNBase {
+  constructor(
+    input_size: number,
+    hidden_size: number,
+    options: RNNOptions = {},
+  ) {
+    super("GRU", input_size, hidden_size, options);
+  }
+
+  /** `[output, h_n]`. */
+  override forward(input: Tensor, hx: Tensor | null = null): [Tensor, Tensor] {
+    return this.run(input, hx) as [Tensor, Tensor];
+  }
+}
+
+/** The shared machinery of the single-step cells (PyTorch's `RNNCellBase`). */
+abstract class RNNCellBase extends Module {
+  weight_ih: Parameter;
+  weight_hh: Parameter;
+  bias_ih: Parameter | null = null;
+  bias_hh: Parameter | null = null;
+
+  constructor(
+    protected readonly mode: Mode,
+    readonly input_size: number,
+    readonly hidden_size: number,
+    bias: boolean,
+    options: FactoryOptions,
+  ) {
+    super();
+    const gate = GATES[mode] * hidden_size;
+    const p = (shape: number[]) =>
+      new Parameter(
+        full(shape, 0, { dtype: "float32", device: options.device }),
+      );
+    this.weight_ih = p([gate, input_size]);
+    this.weight_hh = p([gate, hidden_size]);
+    if (bias) {
+      this.bias_ih = p([gate]);
+      this.bias_hh = p([gate]);
+    } else {
+      this.register_parameter("bias_ih", null);
+      this.register_parameter("bias_hh", null);
+    }
+    const std = 1 / Math.sqrt(hidden_size);
+    for (const w of this.parameters()) init.uniform_(w, -std, std);
+  }
+
+  /** One step; `h`/`c` zeros when absent; 1-D input is an unbatched step. */
+  protected cell(
+    input: Tensor,
+    h: Tensor | null,
+    c: Tensor | null,
+  ): [Tensor, Tensor | null] {
+    if (input.ndim !== 1 && input.ndim !== 2)
+      throw new TorchError(
+        `${this.constructor.name}: Expected input to be 1D or 2D, got ${input.ndim}D instead`,
+      );
+    if (input.shape.at(-1) !== this.input_size)
+      throw new TorchError(
+        `input has inconsistent input_size: got ${input.shape.at(-1)} expected ${this.input_size}`,
+      );
+    return scope(() => {
+      const batched = input.ndim === 2;
+      const x = batched ? input : input.unsqueeze(0);
+      const n = x.shape[0]!;
+      const device = input.device;
+      let h0 = h ?? zeros([n, this.hidden_size], { device });
+      let c0 =
+        this.mode === "LSTM"
+          ? (c ?? zeros([n, this.hidden_size], { device }))
+          : null;
+      if (!batched) {
+        if (h) h0 = h0.unsqueeze(0);
+        if (c) c0 = c0!.unsqueeze(0);
+      }
+      const gi = F.linear(x, this.weight_ih, this.bias_ih);
+      let [h1, c1] = step(this.mode, gi, h0, c0, {
+        w_hh: this.weight_hh,
+        b_hh: this.bias_hh,
+        w_hr: null,
+      });
+      if (!batched) {
+        h1 = h1.squeeze(0);
+        c1 = c1?.squeeze(0) ?? null;
+      }
+      return [h1, c1] as [Tensor, Tensor | null];
+    });
+  }
+}
+
+/** One Elman RNN step. */
+export class RNNCell extends RNNCellBase {
+  constructor(
+    input_size: number,
+    hidden_size: number,
+    bias = true,
+    readonly nonlinearity: "tanh" | "relu" = "tanh",
+    options: FactoryOptions = {},
+  ) {
+    super(
+      nonlinearity === "relu" ? "RNN_RELU" : "RNN_TANH",
+      input_size,
+      hidden_size,
+      bias,
+      options,
+    );
+  }
+
+  /** `h'`. */
+  override forward(input: Tensor, hx: Tensor | null = null): Tensor {
+    return this.cell(input, hx, null)[0];
+  }
+}
+
+/** One LSTM step. */
+export class LSTMCell extends RNNCellBase {
+  constructor(
+    input_size: number,
+    hidden_size: number,
+    bias = true,
+    options: FactoryOptions = {},
+  ) {
+    super("LSTM", input_size, hidden_size, bias, options);
+  }
+
+  /** `[h', c']`; `hx` is `[h, c]` or absent (zeros). */
+  override forward(
+    input: Tensor,
+    hx: readonly [Tensor, Tensor] | null = null,
+  ): [Tensor, Tensor] {
+    const [h, c] = this.cell(input, hx?.[0] ?? null, hx?.[1] ?? null);
+    return [h, c!];
+  }
+}
+
+/** One GRU step. */
+export class GRUCell extends RNNCellBase {
+  constructor(
+    input_size: number,
+    hidden_size: number,
+    bias = true,
+    options: FactoryOptions = {},
+  ) {
+    super("GRU", input_size, hidden_size, bias, options);
+  }
+
+  /** `h'`. */
+  override forward(input: Tensor, hx: Tensor | null = null): Tensor {
+    return this.cell(input, hx, null)[0];
+  }
+}

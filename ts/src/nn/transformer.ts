@@ -1,0 +1,629 @@
+/**
+ * Attention and transformer layers: `MultiheadAttention`, `TransformerEncoderLayer`,
+ * `TransformerDecoderLayer`, `TransformerEncoder`, `TransformerDecoder` and `Transformer`, with
+ * PyTorch's parameter names (`self_attn.in_proj_weight`, `linear1.weight`, `norm1.bias`,
+ * `layers.0.…`), initialisation and mask conventions (bool masks: `true` = may *not* attend;
+ * float masks are added to the scores).
+ *
+ * Keyword arguments go in an options object: `mha.call(q, k, v, { key_padding_mask })`,
+ * `layer.call(src, { src_mask })`.
+ *
+ * @module
+ */
+
+import { TorchError } from "../errors.js";
+import type { Tensor } from "../tensor.js";
+import { full, zeros } from "../creation.js";
+import { cat } from "../indexing.js";
+import { scope } from "../lifetime.js";
+import * as F from "./functional.js";
+import { causalMask } from "./functional_more.js";
+import * as init from "./init.js";
+import { Module, Parameter } from "./module.js";
+import { ModuleList } from "./containers.js";
+import { Dropout, LayerNorm, Linear, type FactoryOptions } from "./layers.js";
+
+/** A bool mask becomes `-inf` where true; a float mask is used as is. */
+function floatMask(m: Tensor | null | undefined): Tensor | null {
+  if (!m) return null;
+  return m.dtype === "bool"
+    ? zeros(m.shape as number[], { device: m.device }).masked_fill(m, -Infinity)
+    : m;
+}
+
+/** Options of {@link MultiheadAttention}. */
+export interface MultiheadAttentionOptions extends FactoryOptions {
+  dropout?: number;
+  bias?: boolean;
+  add_bias_kv?: boolean;
+  add_zero_attn?: boolean;
+  kdim?: number | null;
+  vdim?: number | null;
+  batch_first?: boolean;
+}
+
+/** Options of {@link MultiheadAttention.forward}. */
+export interface AttentionCallOptions {
+  /** `(N, S)`: keys to ignore (bool true, or float added). */
+  key_padding_mask?: Tensor | null;
+  /** Return the attention weights (default true). */
+  need_weights?: boolean;
+  /** `(L, S)` or `(N·num_heads, L, S)`: bool true = may not attend, or float added. */
+  attn_mask?: Tensor | null;
+  /** Average the returned weights over heads (default true). */
+  average_attn_weights?: boolean;
+  /** A hint that `attn_mask` is causal; makes one when `attn_mask` is absent. */
+  is_causal?: boolean;
+}
+
+/**
+ * Multi-head attention. Parameters: `in_proj_weight` `(3E, E)` (or `q_proj_weight`,
+ * `k_proj_weight`, `v_proj_weight` when `kdim`/`vdim` differ from E), `in_proj_bias`,
+ * `bias_k`/`bias_v` (`add_bias_kv`), and `out_proj` (a Linear). Initialised as PyTorch's:
+ * xavier_uniform_ projections, zero biases, xavier_normal_ `bias_k`/`bias_v`.
+ */
+export class MultiheadAttention extends Module {
+  readonly kdim: number;
+  readonly vdim: number;
+  readonly head_dim: number;
+  readonly dropout: number;
+  readonly batch_first: boolean;
+  readonly add_zero_attn: boolean;
+  readonly _qkv_same_embed_dim: boolean;
+  declare in_proj_weight: Parameter | null;
+  declare q_proj_weight: Parameter | null;
+  declare k_proj_weight: Parameter | null;
+  declare v_proj_weight: Parameter | null;
+  declare in_proj_bias: Parameter | null;
+  declare bias_k: Parameter | null;
+  declare bias_v: Parameter | null;
+  out_proj: Linear;
+
+  constructor(
+    readonly embed_dim: number,
+    readonly num_heads: number,
+    o: MultiheadAttentionOptions = {},
+  ) {
+    super();
+    if (embed_dim <= 0 || num_heads <= 0)
+      throw new TorchError(
+        `embed_dim and num_heads must be greater than 0, got embed_dim=${embed_dim} and num_heads=${num_heads} instead`,
+      );
+    this.kdim = o.kdim ?? embed_dim;
+    this.vdim = o.vdim ?? embed_dim;
+    this._qkv_same_embed_dim =
+      this.kdim === embed_dim && this.vdim === embed_dim;
+    this.dropout = o.dropout ?? 0;
+    this.batch_first = o.batch_first ?? false;
+    this.add_zero_attn = o.add_zero_attn ?? false;
+    this.head_dim = Math.floor(embed_dim / num_heads);
+    if (this.head_dim * num_heads !== embed_dim)
+      throw new TorchError("embed_dim must be divisible by num_heads");
+    const p = (shape: number[]) =>
+      new Parameter(full(shape, 0, { dtype: "float32", device: o.device }));
+    const bias = o.bias ?? true;
+    if (this._qkv_same_embed_dim) {
+      this.register_parameter("in_proj_weight", p([3 * embed_dim, embed_dim]));
+      this.register_parameter("q_proj_weight", null);
+      this.register_parameter("k_proj_weight", null);
+      this.register_parameter("v_proj_weight", null);
+    } else {
+      this.register_parameter("q_proj_weight", p([embed_dim, embed_dim]));
+      this.register_parameter("k_proj_weight", p([embed_dim, this.kdim]));
+      this.register_parameter("v_proj_weight", p([embed_dim, this.vdim]));
+      this.register_parameter("in_proj_weight", null);
+    }
+    this.register_parameter("in_proj_bias", bias ? p([3 * embed_dim]) : null);
+    this.out_proj = new Linear(embed_dim, embed_dim, bias, o);
+    if (o.add_bias_kv) {
+      this.register_parameter("bias_k", p([1, 1, embed_dim]));
+      this.register_parameter("bias_v", p([1, 1, embed_dim]));
+    } else {
+      this.register_parameter("bias_k", null);
+      this.register_parameter("bias_v", null);
+    }
+    this._reset_parameters();
+  }
+
+  /** PyTorch's initialisation (see the class doc). */
+  _reset_parameters(): void {
+    for (const w of [
+      this.in_proj_weight,
+      this.q_proj_weight,
+      this.k_proj_weight,
+      this.v_proj_weight,
+    ])
+      if (w) init.xavier_uniform_(w);
+    if (this.in_proj_bias) {
+      init.constant_(this.in_proj_bias, 0);
+      if (this.out_proj.bias) init.constant_(this.out_proj.bias, 0);
+    }
+    if (this.bias_k) init.xavier_normal_(this.bias_k);
+    if (this.bias_v) init.xavier_normal_(this.bias_v);
+  }
+
+  /**
+   * Attends `query` `(L, N, E)` to `key` `(S, N, kdim)` / `value` `(S, N, vdim)` (`(N, L, E)` …
+   * with `batch_first`; unbatched `(L, E)` too). Returns `[output, weights]`: weights
+   * `(N, L, S)` averaged over heads, `(N, num_heads, L, S)` otherwise, `null` without
+   * `need_weights`.
+   */
+  override forward(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    options: AttentionCallOptions = {},
+  ): [Tensor, Tensor | null] {
+    const E = this.embed_dim;
+    const H = this.num_heads;
+    const hd = this.head_dim;
+    const batched = query.ndim === 3;
+    if (query.ndim !== 2 && query.ndim !== 3)
+      throw new TorchError(
+        `query should be unbatched 2D or batched 3D tensor but received ${query.ndim}-D query tensor`,
+      );
+    if (query.shape.at(-1) !== E)
+      throw new TorchError(
+        `was expecting embedding dimension of ${E}, but got ${query.shape.at(-1)}`,
+      );
+    const needWeights = options.need_weights ?? true;
+    return scope(() => {
+      let q = query;
+      let k = key;
+      let v = value;
+      if (!batched) {
+        q = q.unsqueeze(1);
+        k = k.unsqueeze(1);
+        v = v.unsqueeze(1);
+      } else if (this.batch_first) {
+        q = q.transpose(0, 1);
+        k = k.transpose(0, 1);
+        v = v.transpose(0, 1);
+      }
+      const [L, N] = q.shape as [number, number];
+      const b = this.in_proj_bias;
+      const part = (t: Tensor | null, i: number) =>
+        t ? t.narrow(0, i * E, E) : null;
+      const w = this.in_proj_weight;
+      q = F.linear(q, w ? part(w, 0)! : this.q_proj_weight!, part(b, 0));
+      k = F.linear(k, w ? part(w, 1)! : this.k_proj_weight!, part(b, 1));
+      v = F.linear(v, w ? part(w, 2)! : this.v_proj_weight!, part(b, 2));
+      let mask = floatMask(options.attn_mask);
+      if (!mask && options.is_causal)
+        mask = causalMask(L, k.shape[0]!, query.device);
+      let kpm = floatMask(options.key_padding_mask);
+      if (mask && mask.ndim === 2) mask = mask.unsqueeze(0);
+      const padLast = (m: Tensor | null) => (m ? F.pad(m, [0, 1]) : null);
+      if (this.bias_k && this.bias_v) {
+        k = cat([k, this.bias_k.expand(1, N, E)]);
+        v = cat([v, this.bias_v.expand(1, N, E)]);
+        mask = padLast(mask);
+        kpm = padLast(kpm);
+      }
+      // (L, N, E) → (N·H, L, hd)
+      const heads = (t: Tensor) =>
+        t.reshape([t.shape[0]!, N * H, hd]).transpose(0, 1);
+      q = heads(q);
+      k = heads(k);
+      v = heads(v);
+      if (this.add_zero_attn) {
+        k = cat([k, zeros([N * H, 1, hd], { device: k.device })], 1);
+        v = cat([v, zeros([N * H, 1, hd], { device: v.device })], 1);
+        mask = padLast(mask);
+        kpm = padLast(kpm);
+      }
+      const S = k.shape[1]!;
+      if (kpm) {
+        const m = kpm
+          .reshape([N, 1, 1, S])
+          .expand(N, H, 1, S)
+          .reshape([N * H, 1, S]);
+        mask = mask ? mask.add(m) : m;
+      }
+      let scores = q.mul(Math.sqrt(1 / hd)).matmul(k.transpose(1, 2));
+      if (mask) scores = scores.add(mask);
+      let attn = F.softmax(scores, -1);
+      if (this.dropout > 0 && this.training)
+        attn = F.dropout(attn, this.dropout, true);
+      const ctx = attn
+        .matmul(v)
+        .transpose(0, 1)
+        .reshape([L * N, E]);
+      let out = F.linear(ctx, this.out_proj.weight, this.out_proj.bias).reshape(
+        [L, N, E],
+      );
+      if (!batched) out = out.squeeze(1);
+      else if (this.batch_first) out = out.transpose(0, 1);
+      if (!needWeights) return [out, null] as [Tensor, Tensor | null];
+      let weights = attn.reshape([N, H, L, S]);
+      if (options.average_attn_weights ?? true) weights = weights.mean(1);
+      if (!batched) weights = weights.squeeze(0);
+      return [out, weights] as [Tensor, Tensor | null];
+    });
+  }
+}
+
+/** An activation of the transformer layers: `"relu"`, `"gelu"`, or a function. */
+export type TransformerActivation = "relu" | "gelu" | ((x: Tensor) => Tensor);
+
+/** Options of {@link TransformerEncoderLayer} and {@link TransformerDecoderLayer}. */
+export interface TransformerLayerOptions extends FactoryOptions {
+  /** Default 2048. */
+  dim_feedforward?: number;
+  /** Default 0.1. */
+  dropout?: number;
+  activation?: TransformerActivation;
+  layer_norm_eps?: number;
+  batch_first?: boolean;
+  /** Pre-norm (normalize before attention and feed-forward) instead of post-norm. */
+  norm_first?: boolean;
+  bias?: boolean;
+}
+
+function activate(a: TransformerActivation, x: Tensor): Tensor {
+  if (a === "relu") return x.relu();
+  if (a === "gelu") return F.gelu(x);
+  if (typeof a === "function") return a(x);
+  throw new TorchError(`activation should be relu/gelu, not ${String(a)}`);
+}
+
+/** Options of {@link TransformerEncoderLayer.forward}. */
+export interface EncoderLayerCallOptions {
+  src_mask?: Tensor | null;
+  src_key_padding_mask?: Tensor | null;
+  is_causal?: boolean;
+}
+
+/** Self-attention and a feed-forward block, each with a residual connection and a LayerNorm. */
+export class TransformerEncoderLayer extends Module {
+  self_attn: MultiheadAttention;
+  linear1: Linear;
+  dropout: Dropout;
+  linear2: Linear;
+  norm1: LayerNorm;
+  norm2: LayerNorm;
+  dropout1: Dropout;
+  dropout2: Dropout;
+  readonly norm_first: boolean;
+  readonly activation: TransformerActivation;
+
+  constructor(
+    readonly d_model: number,
+    readonly nhead: number,
+    readonly options: TransformerLayerOptions = {},
+  ) {
+    super();
+    const o = options;
+    const ff = o.dim_feedforward ?? 2048;
+    const p = o.dropout ?? 0.1;
+    const bias = o.bias ?? true;
+    const eps = o.layer_norm_eps ?? 1e-5;
+    this.self_attn = new MultiheadAttention(d_model, nhead, {
+      dropout: p,
+      bias,
+      batch_first: o.batch_first ?? false,
+      device: o.device,
+    });
+    this.linear1 = new Linear(d_model, ff, bias, o);
+    this.dropout = new Dropout(p);
+    this.linear2 = new Linear(ff, d_model, bias, o);
+    this.norm_first = o.norm_first ?? false;
+    this.norm1 = new LayerNorm(d_model, eps, true, bias, o);
+    this.norm2 = new LayerNorm(d_model, eps, true, bias, o);
+    this.dropout1 = new Dropout(p);
+    this.dropout2 = new Dropout(p);
+    this.activation = o.activation ?? "relu";
+  }
+
+  /** A new layer with the same options and a copy of this one's state (PyTorch's deepcopy). */
+  _copy(): TransformerEncoderLayer {
+    const c = new TransformerEncoderLayer(
+      this.d_model,
+      this.nhead,
+      this.options,
+    );
+    c.load_state_dict(this.state_dict());
+    c.train(this.training);
+    return c;
+  }
+
+  override forward(src: Tensor, options: EncoderLayerCallOptions = {}): Tensor {
+    return scope(() => {
+      const sa = (x: Tensor) =>
+        this.dropout1.call(
+          this.self_attn.call(x, x, x, {
+            attn_mask: options.src_mask,
+            key_padding_mask: options.src_key_padding_mask,
+            need_weights: false,
+            is_causal: options.is_causal,
+          })[0],
+        );
+      const ff = (x: Tensor) =>
+        this.dropout2.call(
+          this.linear2.call(
+            this.dropout.call(activate(this.activation, this.linear1.call(x))),
+          ),
+        );
+      let x = src;
+      if (this.norm_first) {
+        x = x.add(sa(this.norm1.call(x)));
+        x = x.add(ff(this.norm2.call(x)));
+      } else {
+        x = this.norm1.call(x.add(sa(x)));
+        x = this.norm2.call(x.add(ff(x)));
+      }
+      return x;
+    });
+  }
+}
+
+/** Options of {@link TransformerDecoderLayer.forward} and {@link TransformerDecoder.forward}. */
+export interface DecoderLayerCallOptions {
+  tgt_mask?: Tensor | null;
+  memory_mask?: Tensor | null;
+  tgt_key_padding_mask?: Tensor | null;
+  memory_key_padding_mask?: Tensor | null;
+  tgt_is_causal?: boolean;
+  memory_is_causal?: boolean;
+}
+
+/** Self-attention, attention over the encoder's memory, and a feed-forward block. */
+export class TransformerDecoderLayer extends Module {
+  self_attn: MultiheadAttention;
+  multihead_attn: MultiheadAttention;
+  linear1: Linear;
+  dropout: Dropout;
+  linear2: Linear;
+  norm1: LayerNorm;
+  norm2: LayerNorm;
+  norm3: LayerNorm;
+  dropout1: Dropout;
+  dropout2: Dropout;
+  dropout3: Dropout;
+  readonly norm_first: boolean;
+  readonly activation: TransformerActivation;
+
+  constructor(
+    readonly d_model: number,
+    readonly nhead: number,
+    readonly options: TransformerLayerOptions = {},
+  ) {
+    super();
+    const o = options;
+    const ff = o.dim_feedforward ?? 2048;
+    const p = o.dropout ?? 0.1;
+    const bias = o.bias ?? true;
+    const eps = o.layer_norm_eps ?? 1e-5;
+    const mha = () =>
+      new MultiheadAttention(d_model, nhead, {
+        dropout: p,
+        bias,
+        batch_first: o.batch_first ?? false,
+        device: o.device,
+      });
+    this.self_attn = mha();
+    this.multihead_attn = mha();
+    this.linear1 = new Linear(d_model, ff, bias, o);
+    this.dropout = new Dropout(p);
+    this.linear2 = new Linear(ff, d_model, bias, o);
+    this.norm_first = o.norm_first ?? false;
+    this.norm1 = new LayerNorm(d_model, eps, true, bias, o);
+    this.norm2 = new LayerNorm(d_model, eps, true, bias, o);
+    this.norm3 = new LayerNorm(d_model, eps, true, bias, o);
+    this.dropout1 = new Dropout(p);
+    this.dropout2 = new Dropout(p);
+    this.dropout3 = new Dropout(p);
+    this.activation = o.activation ?? "relu";
+  }
+
+  /** A new layer with the same options and a copy of this one's state (PyTorch's deepcopy). */
+  _copy(): TransformerDecoderLayer {
+    const c = new TransformerDecoderLayer(
+      this.d_model,
+      this.nhead,
+      this.options,
+    );
+    c.load_state_dict(this.state_dict());
+    c.train(this.training);
+    return c;
+  }
+
+  override forward(
+    tgt: Tensor,
+    memory: Tensor,
+    options: DecoderLayerCallOptions = {},
+  ): Tensor {
+    return scope(() => {
+      const sa = (x: Tensor) =>
+        this.dropout1.call(
+          this.self_attn.call(x, x, x, {
+            attn_mask: options.tgt_mask,
+            key_padding_mask: options.tgt_key_padding_mask,
+            need_weights: false,
+            is_causal: options.tgt_is_causal,
+          })[0],
+        );
+      const mha = (x: Tensor) =>
+        this.dropout2.call(
+          this.multihead_attn.call(x, memory, memory, {
+            attn_mask: options.memory_mask,
+            key_padding_mask: options.memory_key_padding_mask,
+            need_weights: false,
+            is_causal: options.memory_is_causal,
+          })[0],
+        );
+      const ff = (x: Tensor) =>
+        this.dropout3.call(
+          this.linear2.call(
+            this.dropout.call(activate(this.activation, this.linear1.call(x))),
+          ),
+        );
+      let x = tgt;
+      if (this.norm_first) {
+        x = x.add(sa(this.norm1.call(x)));
+        x = x.add(mha(this.norm2.call(x)));
+        x = x.add(ff(this.norm3.call(x)));
+      } else {
+        x = this.norm1.call(x.add(sa(x)));
+        x = this.norm2.call(x.add(mha(x)));
+        x = this.norm3.call(x.add(ff(x)));
+      }
+      return x;
+    });
+  }
+}
+
+/** `num_layers` copies of an encoder layer (children `layers.0` …), then an optional norm. */
+export class TransformerEncoder extends Module {
+  layers: ModuleList;
+  norm: Module | null = null;
+
+  constructor(
+    encoder_layer: TransformerEncoderLayer,
+    readonly num_layers: number,
+    norm: Module | null = null,
+  ) {
+    super();
+    this.layers = new ModuleList(
+      Array.from({ length: num_layers }, () => encoder_layer._copy()),
+    );
+    if (norm) this.norm = norm;
+    else this.register_module("norm", null);
+  }
+
+  override forward(
+    src: Tensor,
+    options: {
+      mask?: Tensor | null;
+      src_key_padding_mask?: Tensor | null;
+      is_causal?: boolean;
+    } = {},
+  ): Tensor {
+    return scope(() => {
+      let x = src;
+      for (const layer of this.layers as Iterable<Module>)
+        x = (layer as TransformerEncoderLayer).call(x, {
+          src_mask: options.mask,
+          src_key_padding_mask: options.src_key_padding_mask,
+          is_causal: options.is_causal,
+        });
+      if (this.norm) x = (this.norm as LayerNorm).call(x);
+      return x;
+    });
+  }
+}
+
+/** `num_layers` copies of a decoder layer (children `layers.0` …), then an optional norm. */
+export class TransformerDecoder extends Module {
+  layers: ModuleList;
+  norm: Module | null = null;
+
+  constructor(
+    decoder_layer: TransformerDecoderLayer,
+    readonly num_layers: number,
+    norm: Module | null = null,
+  ) {
+    super();
+    this.layers = new ModuleList(
+      Array.from({ length: num_layers }, () => decoder_layer._copy()),
+    );
+    if (norm) this.norm = norm;
+    else this.register_module("norm", null);
+  }
+
+  override forward(
+    tgt: Tensor,
+    memory: Tensor,
+    options: DecoderLayerCallOptions = {},
+  ): Tensor {
+    return scope(() => {
+      let x = tgt;
+      for (const layer of this.layers as Iterable<Module>)
+        x = (layer as TransformerDecoderLayer).call(x, memory, options);
+      if (this.norm) x = (this.norm as LayerNorm).call(x);
+      return x;
+    });
+  }
+}
+
+/** Options of {@link Transformer}. */
+export interface TransformerOptions extends TransformerLayerOptions {
+  d_model?: number;
+  nhead?: number;
+  num_encoder_layers?: number;
+  num_decoder_layers?: number;
+}
+
+/** Options of {@link Transformer.forward}. */
+export interface TransformerCallOptions extends DecoderLayerCallOptions {
+  src_mask?: Tensor | null;
+  src_key_padding_mask?: Tensor | null;
+  src_is_causal?: boolean;
+}
+
+/**
+ * The encoder–decoder transformer of "Attention Is All You Need" (PyTorch's defaults: 512, 8
+ * heads, 6 + 6 layers, 2048 feed-forward); every matrix re-initialised with xavier_uniform_.
+ */
+export class Transformer extends Module {
+  encoder: TransformerEncoder;
+  decoder: TransformerDecoder;
+  readonly d_model: number;
+  readonly nhead: number;
+  readonly batch_first: boolean;
+
+  constructor(o: TransformerOptions = {}) {
+    super();
+    this.d_model = o.d_model ?? 512;
+    this.nhead = o.nhead ?? 8;
+    this.batch_first = o.batch_first ?? false;
+    const eps = o.layer_norm_eps ?? 1e-5;
+    const bias = o.bias ?? true;
+    this.encoder = new TransformerEncoder(
+      new TransformerEncoderLayer(this.d_model, this.nhead, o),
+      o.num_encoder_layers ?? 6,
+      new LayerNorm(this.d_model, eps, true, bias, o),
+    );
+    this.decoder = new TransformerDecoder(
+      new TransformerDecoderLayer(this.d_model, this.nhead, o),
+      o.num_decoder_layers ?? 6,
+      new LayerNorm(this.d_model, eps, true, bias, o),
+    );
+    for (const p of this.parameters()) if (p.ndim > 1) init.xavier_uniform_(p);
+  }
+
+  /** Encodes `src`, then decodes `tgt` against it. */
+  override forward(
+    src: Tensor,
+    tgt: Tensor,
+    options: TransformerCallOptions = {},
+  ): Tensor {
+    const batchDim = this.batch_first ? 0 : 1;
+    if (
+      src.ndim === 3 &&
+      tgt.ndim === 3 &&
+      src.shape[batchDim] !== tgt.shape[batchDim]
+    )
+      throw new TorchError("the batch number of src and tgt must be equal");
+    if (src.shape.at(-1) !== this.d_model || tgt.shape.at(-1) !== this.d_model)
+      throw new TorchError(
+        "the feature number of src and tgt must be equal to d_model",
+      );
+    return scope(() => {
+      const memory = this.encoder.call(src, {
+        mask: options.src_mask,
+        src_key_padding_mask: options.src_key_padding_mask,
+        is_causal: options.src_is_causal,
+      });
+      return this.decoder.call(tgt, memory, options);
+    });
+  }
+
+  /** A float `(sz, sz)` mask with `-inf` above the diagonal and 0 elsewhere. */
+  static generate_square_subsequent_mask(
+    sz: number,
+    options: FactoryOptions = {},
+  ): Tensor {
+    return causalMask(sz, sz, options.device);
+  }
+}
