@@ -1,6 +1,7 @@
 // Optimizers and LR schedulers against PyTorch (fixtures from tests/parity/train_gen.py): a
 // fixed-seed MLP trained 20 steps (per-step losses and final weights), N steps of each optimizer
-// on fixed parameters and gradients, scheduler learning rates — on WebGPU and on the CPU backend.
+// on fixed parameters and gradients, scheduler learning rates (and the cyclic schedulers'
+// momenta) — on WebGPU and on the CPU backend.
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -14,6 +15,7 @@ const json = (name) => JSON.parse(readFileSync(new URL(name, dir)));
 const TRAIN = json("mlp_train.json");
 const STEPS = json("optim_steps.json");
 const SCHED = json("lr_schedulers.json");
+const SCHED_MORE = json("lr_schedulers_more.json");
 
 const devices = torch.webgpu.is_available() ? ["webgpu", "cpu"] : ["cpu"];
 const f32 = (v) => torch.tensor(Float32Array.from(v.data)).reshape(v.shape);
@@ -153,5 +155,158 @@ for (const device of devices) {
         assert.deepEqual(sched.get_last_lr(), [lrs.at(-1)]);
       });
     }
+
+    const L = optim.lr_scheduler;
+    const sgd = () =>
+      new optim.SGD([torch.zeros(1).requires_grad_()], {
+        lr: 0.1,
+        momentum: 0.9,
+      });
+    const adam = () =>
+      new optim.Adam([torch.zeros(1).requires_grad_()], { lr: 0.1 });
+    /** Case name → [make the optimizer, make the scheduler]. */
+    const MORE = {
+      MultiplicativeLR: [sgd, (o) => new L.MultiplicativeLR(o, () => 0.9)],
+      ConstantLR: [sgd, (o) => new L.ConstantLR(o, 0.5, 4)],
+      PolynomialLR: [sgd, (o) => new L.PolynomialLR(o, 6, 2)],
+      CosineAnnealingWarmRestarts: [
+        sgd,
+        (o) => new L.CosineAnnealingWarmRestarts(o, 3, 2, 0.01),
+      ],
+      CyclicLR_triangular: [
+        sgd,
+        (o) =>
+          new L.CyclicLR(o, { base_lr: 0.01, max_lr: 0.1, step_size_up: 3 }),
+      ],
+      CyclicLR_triangular2: [
+        sgd,
+        (o) =>
+          new L.CyclicLR(o, {
+            base_lr: 0.01,
+            max_lr: 0.1,
+            step_size_up: 2,
+            step_size_down: 3,
+            mode: "triangular2",
+          }),
+      ],
+      CyclicLR_exp_range_adam: [
+        adam,
+        (o) =>
+          new L.CyclicLR(o, {
+            base_lr: 0.01,
+            max_lr: 0.1,
+            step_size_up: 2,
+            mode: "exp_range",
+            gamma: 0.9,
+          }),
+      ],
+      OneCycleLR: [
+        sgd,
+        (o) => new L.OneCycleLR(o, { max_lr: 0.5, total_steps: 12 }),
+      ],
+      OneCycleLR_linear_three_phase_adam: [
+        adam,
+        (o) =>
+          new L.OneCycleLR(o, {
+            max_lr: 0.5,
+            epochs: 3,
+            steps_per_epoch: 4,
+            pct_start: 0.25,
+            anneal_strategy: "linear",
+            three_phase: true,
+          }),
+      ],
+      SequentialLR_warmup_exp: [
+        sgd,
+        (o) =>
+          new L.SequentialLR(
+            o,
+            [new L.LinearLR(o, 0.1, 1, 3), new L.ExponentialLR(o, 0.8)],
+            [3],
+          ),
+      ],
+      SequentialLR_three: [
+        sgd,
+        (o) =>
+          new L.SequentialLR(
+            o,
+            [
+              new L.ConstantLR(o, 0.5, 2),
+              new L.CosineAnnealingLR(o, 5),
+              new L.LambdaLR(o, (e) => 0.9 ** e),
+            ],
+            [2, 6],
+          ),
+      ],
+      ChainedScheduler: [
+        sgd,
+        (o) =>
+          new L.ChainedScheduler([
+            new L.ConstantLR(o, 0.5, 3),
+            new L.ExponentialLR(o, 0.9),
+          ]),
+      ],
+      ReduceLROnPlateau_min: [
+        sgd,
+        (o) =>
+          new L.ReduceLROnPlateau(o, {
+            patience: 2,
+            cooldown: 1,
+            factor: 0.5,
+            min_lr: 0.02,
+          }),
+      ],
+      ReduceLROnPlateau_max_abs: [
+        sgd,
+        (o) =>
+          new L.ReduceLROnPlateau(o, {
+            mode: "max",
+            threshold_mode: "abs",
+            threshold: 0.05,
+            patience: 1,
+          }),
+      ],
+    };
+
+    test("every scheduler fixture has a case here", () => {
+      assert.deepEqual(
+        Object.keys(MORE).sort(),
+        Object.keys(SCHED_MORE).sort(),
+      );
+    });
+
+    for (const [name, want] of Object.entries(SCHED_MORE)) {
+      test(name, () => {
+        const [makeOpt, make] = MORE[name];
+        const opt = makeOpt();
+        const sched = make(opt);
+        const g = opt.param_groups[0];
+        const mom = () => (g.betas ? g.betas[0] : g.momentum);
+        const lrs = [g.lr];
+        const moms = [mom()];
+        for (let i = 0; i < 12; i++) {
+          opt.step();
+          if (want.metrics) sched.step(want.metrics[i]);
+          else sched.step();
+          lrs.push(g.lr);
+          moms.push(mom());
+        }
+        assertClose(lrs, want.lrs, 1e-9, `${name} lr`);
+        if (want.momenta)
+          assertClose(moms, want.momenta, 1e-9, `${name} momentum`);
+        assert.deepEqual(sched.get_last_lr(), [lrs.at(-1)]);
+      });
+    }
+
+    test("OneCycleLR refuses to step past total_steps", () => {
+      const o = sgd();
+      const s = new L.OneCycleLR(o, { max_lr: 0.5, total_steps: 2 });
+      s.step();
+      s.step();
+      assert.throws(
+        () => s.step(),
+        /Tried to step 3 times. The specified number of total steps is 2/,
+      );
+    });
   });
 }

@@ -5,6 +5,7 @@ Writes tests/parity/fixtures/train/:
   mlp_train.json         the batch, and per optimizer: options, 20 per-step losses, final weights
   optim_steps.json       N steps of each optimizer config on fixed params and gradients
   lr_schedulers.json     learning rates of each scheduler over 12 steps
+  lr_schedulers_more.json  the newer schedulers: learning rates (and cyclic momenta), 12 steps
   dtypes.safetensors     one tensor per dtype (F32 F16 BF16 I32 I64 U8 BOOL) for torch.load
   dtypes.json            the values torch.load must return for it (F16/BF16 as float32)
   nn_functional.json     outputs and input gradients of nn.functional activations, norms, losses
@@ -93,8 +94,22 @@ OPTIM_CASES = [
     ("RMSprop", {"lr": 0.01, "momentum": 0.9, "centered": True, "weight_decay": 0.01}),
     ("Adagrad", {}),
     ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.05, "initial_accumulator_value": 0.1}),
+    ("Adamax", {}),
+    ("Adamax", {"lr": 0.01, "betas": [0.8, 0.95], "weight_decay": 0.1, "maximize": True}),
+    ("NAdam", {}),
+    ("NAdam", {"lr": 0.01, "weight_decay": 0.05, "momentum_decay": 0.01}),
+    ("NAdam", {"lr": 0.01, "weight_decay": 0.05, "decoupled_weight_decay": True}),
+    ("RAdam", {}),
+    ("RAdam", {"lr": 0.01, "betas": [0.9, 0.99], "weight_decay": 0.1, "decoupled_weight_decay": True}),
+    ("ASGD", {}),
+    ("ASGD", {"lr": 0.05, "lambd": 0.01, "alpha": 0.5, "t0": 2, "weight_decay": 0.01}),
+    ("Adadelta", {}),
+    ("Adadelta", {"lr": 0.5, "rho": 0.8, "weight_decay": 0.1, "maximize": True}),
+    ("Rprop", {}),
+    ("Rprop", {"lr": 0.05, "etas": [0.3, 1.5], "step_sizes": [0.01, 0.08]}),
 ]
-OPTIM_STEPS = 6
+# 8 steps: RAdam's rectified branch starts at step 6 with betas (0.9, 0.99).
+OPTIM_STEPS = 8
 
 
 def optim_steps():
@@ -105,9 +120,7 @@ def optim_steps():
     cases = []
     for name, opts in OPTIM_CASES:
         ps = [p.clone().requires_grad_() for p in p0]
-        kw = dict(opts)
-        if "betas" in kw:
-            kw["betas"] = tuple(kw["betas"])
+        kw = {k: tuple(v) if isinstance(v, list) else v for k, v in opts.items()}
         opt = getattr(torch.optim, name)(ps, foreach=False, **kw)
         for step in range(OPTIM_STEPS):
             for p, gr in zip(ps, grads[step]):
@@ -149,6 +162,68 @@ def schedulers():
             lrs.append(opt.param_groups[0]["lr"])
         out.append({"scheduler": name, "options": opts, "lrs": lrs})
     (OUT / "lr_schedulers.json").write_text(json.dumps(out, separators=(",", ":")))
+
+
+def schedulers_more():
+    """Learning rates (and momenta of the cyclic ones) of the newer schedulers over 12 steps."""
+    S = torch.optim.lr_scheduler
+
+    def sgd():
+        p = torch.zeros(1, requires_grad=True)
+        return torch.optim.SGD([p], lr=0.1, momentum=0.9)
+
+    def adam():
+        p = torch.zeros(1, requires_grad=True)
+        return torch.optim.Adam([p], lr=0.1)
+
+    cases = {
+        "MultiplicativeLR": (sgd, lambda o: S.MultiplicativeLR(o, lambda e: 0.9)),
+        "ConstantLR": (sgd, lambda o: S.ConstantLR(o, factor=0.5, total_iters=4)),
+        "PolynomialLR": (sgd, lambda o: S.PolynomialLR(o, total_iters=6, power=2.0)),
+        "CosineAnnealingWarmRestarts": (sgd, lambda o: S.CosineAnnealingWarmRestarts(o, T_0=3, T_mult=2, eta_min=0.01)),
+        "CyclicLR_triangular": (sgd, lambda o: S.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=3)),
+        "CyclicLR_triangular2": (sgd, lambda o: S.CyclicLR(o, 0.01, 0.1, step_size_up=2, step_size_down=3,
+                                                         mode="triangular2")),
+        "CyclicLR_exp_range_adam": (adam, lambda o: S.CyclicLR(o, 0.01, 0.1, step_size_up=2, mode="exp_range",
+                                                             gamma=0.9)),
+        "OneCycleLR": (sgd, lambda o: S.OneCycleLR(o, max_lr=0.5, total_steps=12)),
+        "OneCycleLR_linear_three_phase_adam": (adam, lambda o: S.OneCycleLR(
+            o, max_lr=0.5, epochs=3, steps_per_epoch=4, pct_start=0.25, anneal_strategy="linear", three_phase=True)),
+        "SequentialLR_warmup_exp": (sgd, lambda o: S.SequentialLR(
+            o, [S.LinearLR(o, start_factor=0.1, total_iters=3), S.ExponentialLR(o, gamma=0.8)], milestones=[3])),
+        "SequentialLR_three": (sgd, lambda o: S.SequentialLR(
+            o, [S.ConstantLR(o, factor=0.5, total_iters=2), S.CosineAnnealingLR(o, T_max=5),
+                S.LambdaLR(o, lambda e: 0.9**e)], milestones=[2, 6])),
+        "ChainedScheduler": (sgd, lambda o: S.ChainedScheduler(
+            [S.ConstantLR(o, factor=0.5, total_iters=3), S.ExponentialLR(o, gamma=0.9)])),
+    }
+    out = {}
+    for name, (make_opt, make) in cases.items():
+        opt = make_opt()
+        sched = make(opt)
+        g = opt.param_groups[0]
+        mom = lambda: g["betas"][0] if "betas" in g else g["momentum"]
+        lrs, moms = [g["lr"]], [mom()]
+        for _ in range(12):
+            opt.step()
+            sched.step()
+            lrs.append(g["lr"])
+            moms.append(mom())
+        out[name] = {"lrs": lrs, "momenta": moms}
+    metrics = [1.0, 0.9, 0.95, 0.96, 0.97, 0.5, 0.6, 0.7, 0.8, 0.9, 0.91, 0.49]
+    for name, kw in {
+        "ReduceLROnPlateau_min": {"patience": 2, "cooldown": 1, "factor": 0.5, "min_lr": 0.02},
+        "ReduceLROnPlateau_max_abs": {"mode": "max", "threshold_mode": "abs", "threshold": 0.05, "patience": 1},
+    }.items():
+        opt = sgd()
+        sched = S.ReduceLROnPlateau(opt, **kw)
+        lrs = [opt.param_groups[0]["lr"]]
+        for m in metrics:
+            opt.step()
+            sched.step(m)
+            lrs.append(opt.param_groups[0]["lr"])
+        out[name] = {"lrs": lrs, "metrics": metrics}
+    (OUT / "lr_schedulers_more.json").write_text(json.dumps(out, separators=(",", ":")))
 
 
 def dtypes():
@@ -259,6 +334,7 @@ if __name__ == "__main__":
         train()
         optim_steps()
         schedulers()
+        schedulers_more()
         dtypes()
         nn_functional()
         print("wrote", sorted(p.name for p in OUT.iterdir()))

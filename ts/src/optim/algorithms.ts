@@ -8,26 +8,20 @@
 
 import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor.js";
-import { full } from "../creation.js";
 import {
   type Keep,
   Optimizer,
   type ParamGroup,
   type ParamGroupInput,
   type ParamState,
+  checkLr,
   flag,
   num,
+  storeAll,
+  zerosLike,
 } from "./optimizer.js";
 
 type Params = Iterable<Tensor> | Iterable<ParamGroupInput>;
-
-function checkLr(lr: number): void {
-  if (!(lr >= 0)) throw new TorchError(`Invalid learning rate: ${lr}`);
-}
-
-function zerosLike(t: Tensor, value = 0): Tensor {
-  return full([...t.shape], value, { dtype: "float32", device: t.device });
-}
 
 /** Options of {@link SGD}. */
 export interface SGDOptions {
@@ -154,15 +148,6 @@ function adamUpdate(
       : []),
   ]);
   p.copy_(pNew);
-}
-
-/** Writes each new state tensor into the stored one (or keeps a copy the first time). */
-function storeAll(state: ParamState, values: [string, Tensor][]): void {
-  for (const [name, value] of values) {
-    const old = state[name];
-    if (old !== undefined && typeof old !== "number") old.copy_(value);
-    else state[name] = value.clone();
-  }
 }
 
 function adamOptions(options: Partial<AdamOptions>, wd: number): AdamOptions {

@@ -12,4 +12,5 @@ export {
   type OptimizerStateDict,
 } from "./optimizer.js";
 export * from "./algorithms.js";
-export * as lr_scheduler from "./lr_scheduler.js";
+export * from "./algorithms_more.js";
+export * as lr_scheduler from "./schedulers.js";

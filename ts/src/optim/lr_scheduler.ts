@@ -1,6 +1,6 @@
 /**
- * `torch.optim.lr_scheduler`: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LambdaLR,
- * LinearLR. Each uses PyTorch's recursive ("chainable") update, so that a schedule — and several
+ * `torch.optim.lr_scheduler`: the base class and StepLR, MultiStepLR, ExponentialLR,
+ * CosineAnnealingLR, LambdaLR, LinearLR (more in lr_scheduler_more.ts). Each uses PyTorch's recursive ("chainable") update, so that a schedule — and several
  * schedulers on one optimizer — give PyTorch's learning rates step for step. As in PyTorch, the
  * constructor takes the first step (epoch 0) and `step()` is called after `optimizer.step()`.
  *
@@ -37,13 +37,41 @@ export abstract class LRScheduler {
   /** The learning rates for the current `last_epoch`, from the groups' current ones. */
   abstract get_lr(): number[];
 
-  /** Advances one epoch and sets each group's `lr`. */
-  step(): void {
+  /**
+   * The learning rates at `last_epoch` computed from the base rates alone, for schedulers that
+   * have such a form (used by `step(epoch)`, as PyTorch's `_get_closed_form_lr`).
+   */
+  protected _get_closed_form_lr(): number[] | null {
+    return null;
+  }
+
+  /**
+   * Advances one epoch and sets each group's `lr`. With `epoch` (PyTorch's deprecated form, used
+   * by SequentialLR at milestones), jumps to that epoch using the closed form when there is one.
+   */
+  step(epoch?: number): void {
     this._step_count += 1;
-    this.last_epoch += 1;
-    const lrs = this.get_lr();
+    let lrs: number[];
+    if (epoch === undefined) {
+      this.last_epoch += 1;
+      lrs = this.get_lr();
+    } else {
+      this.last_epoch = epoch;
+      lrs = this._get_closed_form_lr() ?? this.get_lr();
+    }
+    this._set_lrs(lrs);
+  }
+
+  /** Sets each group's `lr` and remembers them for {@link get_last_lr}. */
+  protected _set_lrs(lrs: number[]): void {
     this.optimizer.param_groups.forEach((g, i) => (g.lr = lrs[i]!));
-    this.#lastLr = lrs;
+    this.#lastLr = [...lrs];
+  }
+
+  /** Restarts the count (`_initial_step`): SequentialLR replays a scheduler's first step. */
+  _initial_step(): void {
+    this._step_count = 0;
+    this.step();
   }
 
   /** The learning rates the last `step()` set. */
@@ -89,6 +117,10 @@ export class StepLR extends LRScheduler {
     if (e === 0 || e % this.step_size !== 0) return this.groupLrs();
     return this.groupLrs().map((lr) => lr * this.gamma);
   }
+  protected override _get_closed_form_lr(): number[] {
+    const k = Math.floor(this.last_epoch / this.step_size);
+    return this.base_lrs.map((b) => b * this.gamma ** k);
+  }
 }
 
 /** Multiplies the rate by `gamma` at each milestone epoch. */
@@ -109,6 +141,10 @@ export class MultiStepLR extends LRScheduler {
     if (hits === 0) return this.groupLrs();
     return this.groupLrs().map((lr) => lr * this.gamma ** hits);
   }
+  protected override _get_closed_form_lr(): number[] {
+    const k = this.milestones.filter((m) => m <= this.last_epoch).length;
+    return this.base_lrs.map((b) => b * this.gamma ** k);
+  }
 }
 
 /** Multiplies the rate by `gamma` every epoch. */
@@ -124,6 +160,9 @@ export class ExponentialLR extends LRScheduler {
   get_lr(): number[] {
     if (this.last_epoch === 0) return this.groupLrs();
     return this.groupLrs().map((lr) => lr * this.gamma);
+  }
+  protected override _get_closed_form_lr(): number[] {
+    return this.base_lrs.map((b) => b * this.gamma ** this.last_epoch);
   }
 }
 
@@ -162,6 +201,12 @@ export class CosineAnnealingLR extends LRScheduler {
           (1 + Math.cos((Math.PI * (e - 1)) / T))) *
           (lr - this.eta_min) +
         this.eta_min,
+    );
+  }
+  protected override _get_closed_form_lr(): number[] {
+    const c = 1 + Math.cos((Math.PI * this.last_epoch) / this.T_max);
+    return this.base_lrs.map(
+      (b) => this.eta_min + ((b - this.eta_min) * c) / 2,
     );
   }
 }
@@ -222,5 +267,10 @@ export class LinearLR extends LRScheduler {
       (lr) =>
         lr * (1 + d / (this.total_iters * this.start_factor + (e - 1) * d)),
     );
+  }
+  protected override _get_closed_form_lr(): number[] {
+    const t = Math.min(this.total_iters, this.last_epoch) / this.total_iters;
+    const f = this.start_factor + (this.end_factor - this.start_factor) * t;
+    return this.base_lrs.map((b) => b * f);
   }
 }

@@ -13,6 +13,7 @@ import { keep as keepAlive } from "../lifetime.js";
 import { TorchError } from "../errors.js";
 import { Tensor } from "../tensor.js";
 import { enable_grad, no_grad } from "../autograd.js";
+import { full } from "../creation.js";
 
 /** A parameter group: its parameters and its options (`lr`, `momentum`, …). */
 export interface ParamGroup {
@@ -215,4 +216,23 @@ export function num(group: ParamGroup, name: string): number {
 /** Reads a boolean group option. */
 export function flag(group: ParamGroup, name: string): boolean {
   return Boolean(group[name]);
+}
+
+/** Throws PyTorch's error for a negative (or NaN) learning rate. */
+export function checkLr(lr: number): void {
+  if (!(lr >= 0)) throw new TorchError(`Invalid learning rate: ${lr}`);
+}
+
+/** A float32 tensor shaped like `t`, filled with `value`. */
+export function zerosLike(t: Tensor, value = 0): Tensor {
+  return full([...t.shape], value, { dtype: "float32", device: t.device });
+}
+
+/** Writes each new state tensor into the stored one (or keeps a copy the first time). */
+export function storeAll(state: ParamState, values: [string, Tensor][]): void {
+  for (const [name, value] of values) {
+    const old = state[name];
+    if (old !== undefined && typeof old !== "number") old.copy_(value);
+    else state[name] = value.clone();
+  }
 }

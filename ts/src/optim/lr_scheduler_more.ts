@@ -1,0 +1,648 @@
+/**
+ * More of `torch.optim.lr_scheduler`: MultiplicativeLR, ConstantLR, PolynomialLR,
+ * CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR, SequentialLR, ChainedScheduler and
+ * ReduceLROnPlateau — PyTorch's recursions and closed forms, so learning rates (and, for the
+ * cyclic ones, momenta) match PyTorch's step for step.
+ *
+ * @module
+ */
+
+import { TorchError } from "../errors.js";
+import type { Optimizer, ParamGroup } from "./optimizer.js";
+import { LRScheduler } from "./lr_scheduler.js";
+
+/** One value per param group: a number for all, or a list. */
+function perGroup(
+  name: string,
+  optimizer: Optimizer,
+  v: number | readonly number[],
+): number[] {
+  const n = optimizer.param_groups.length;
+  if (typeof v === "number") return Array<number>(n).fill(v);
+  if (v.length !== n)
+    throw new TorchError(`expected ${n} values for ${name}, got ${v.length}`);
+  return [...v];
+}
+
+/** The rate times `lr_lambda(epoch)` each epoch (compounding). */
+export class MultiplicativeLR extends LRScheduler {
+  readonly lr_lambdas: ((epoch: number) => number)[];
+  constructor(
+    optimizer: Optimizer,
+    lr_lambda: ((epoch: number) => number) | ((epoch: number) => number)[],
+    last_epoch = -1,
+  ) {
+    super(optimizer, last_epoch);
+    const n = optimizer.param_groups.length;
+    this.lr_lambdas = Array.isArray(lr_lambda)
+      ? [...lr_lambda]
+      : Array(n).fill(lr_lambda);
+    if (this.lr_lambdas.length !== n)
+      throw new TorchError(
+        `Expected ${n} lr_lambdas, but got ${this.lr_lambdas.length}`,
+      );
+    this.step();
+  }
+  get_lr(): number[] {
+    const lrs = this.groupLrs();
+    if (this.last_epoch <= 0) return lrs;
+    return lrs.map((lr, i) => lr * this.lr_lambdas[i]!(this.last_epoch));
+  }
+}
+
+/** The rate times `factor` until epoch `total_iters`, then the base rate. */
+export class ConstantLR extends LRScheduler {
+  constructor(
+    optimizer: Optimizer,
+    readonly factor = 1 / 3,
+    readonly total_iters = 5,
+    last_epoch = -1,
+  ) {
+    if (factor > 1 || factor < 0)
+      throw new TorchError(
+        "Constant multiplicative factor expected to be between 0 and 1.",
+      );
+    super(optimizer, last_epoch);
+    this.step();
+  }
+  get_lr(): number[] {
+    const e = this.last_epoch;
+    const lrs = this.groupLrs();
+    if (e === 0) return lrs.map((lr) => lr * this.factor);
+    if (e !== this.total_iters) return lrs;
+    return lrs.map((lr) => lr * (1 / this.factor));
+  }
+  protected override _get_closed_form_lr(): number[] {
+    const f =
+      this.factor + (this.last_epoch >= this.total_iters ? 1 - this.factor : 0);
+    return this.base_lrs.map((b) => b * f);
+  }
+}
+
+/** Decays the rate to 0 over `total_iters` epochs as a polynomial of degree `power`. */
+export class PolynomialLR extends LRScheduler {
+  constructor(
+    optimizer: Optimizer,
+    readonly total_iters = 5,
+    readonly power = 1,
+    last_epoch = -1,
+  ) {
+    super(optimizer, last_epoch);
+    this.step();
+  }
+  get_lr(): number[] {
+    const e = this.last_epoch;
+    const T = this.total_iters;
+    const lrs = this.groupLrs();
+    if (e === 0 || e > T) return lrs;
+    const f = ((1 - e / T) / (1 - (e - 1) / T)) ** this.power;
+    return lrs.map((lr) => lr * f);
+  }
+  protected override _get_closed_form_lr(): number[] {
+    const T = this.total_iters;
+    const f = (1 - Math.min(T, this.last_epoch) / T) ** this.power;
+    return this.base_lrs.map((b) => b * f);
+  }
+}
+
+/** SGDR: cosine annealing restarted every `T_i` epochs, `T_i` growing by `T_mult`. */
+export class CosineAnnealingWarmRestarts extends LRScheduler {
+  T_i: number;
+  T_cur: number;
+  constructor(
+    optimizer: Optimizer,
+    readonly T_0: number,
+    readonly T_mult = 1,
+    readonly eta_min = 0,
+    last_epoch = -1,
+  ) {
+    if (!(Number.isInteger(T_0) && T_0 > 0))
+      throw new TorchError(`Expected positive integer T_0, but got ${T_0}`);
+    if (!(Number.isInteger(T_mult) && T_mult >= 1))
+      throw new TorchError(`Expected integer T_mult >= 1, but got ${T_mult}`);
+    super(optimizer, last_epoch);
+    this.T_i = T_0;
+    this.T_cur = last_epoch;
+    this.step();
+  }
+  get_lr(): number[] {
+    const c = 1 + Math.cos((Math.PI * this.T_cur) / this.T_i);
+    return this.base_lrs.map(
+      (b) => this.eta_min + ((b - this.eta_min) * c) / 2,
+    );
+  }
+  /** One epoch on, or (with `epoch`, possibly fractional) to that point of the schedule. */
+  override step(epoch?: number): void {
+    this._step_count += 1;
+    let e = epoch;
+    if (e === undefined && this.last_epoch < 0) e = 0;
+    if (e === undefined) {
+      e = this.last_epoch + 1;
+      this.T_cur += 1;
+      if (this.T_cur >= this.T_i) {
+        this.T_cur -= this.T_i;
+        this.T_i *= this.T_mult;
+      }
+    } else {
+      if (e < 0)
+        throw new TorchError(`Expected non-negative epoch, but got ${e}`);
+      if (e >= this.T_0) {
+        if (this.T_mult === 1) this.T_cur = e % this.T_0;
+        else {
+          const n = Math.floor(
+            Math.log((e / this.T_0) * (this.T_mult - 1) + 1) /
+              Math.log(this.T_mult),
+          );
+          this.T_cur =
+            e - (this.T_0 * (this.T_mult ** n - 1)) / (this.T_mult - 1);
+          this.T_i = this.T_0 * this.T_mult ** n;
+        }
+      } else {
+        this.T_i = this.T_0;
+        this.T_cur = e;
+      }
+    }
+    this.last_epoch = Math.floor(e);
+    this._set_lrs(this.get_lr());
+  }
+}
+
+/** Where a cyclic scheduler writes momentum: `momentum`, or `betas[0]` (Adam family). */
+function momentumKey(optimizer: Optimizer): "momentum" | "betas" {
+  const d = optimizer.defaults as Record<string, unknown>;
+  if ("momentum" in d) return "momentum";
+  if ("betas" in d) return "betas";
+  throw new TorchError(
+    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled",
+  );
+}
+
+function setMomentum(
+  g: ParamGroup,
+  key: "momentum" | "betas",
+  m: number,
+): void {
+  if (key === "betas") {
+    const [, b2] = g.betas as [number, number];
+    g.betas = [m, b2];
+  } else g.momentum = m;
+}
+
+/** Options of {@link CyclicLR}. */
+export interface CyclicLROptions {
+  base_lr: number | number[];
+  max_lr: number | number[];
+  step_size_up?: number;
+  step_size_down?: number | null;
+  mode?: "triangular" | "triangular2" | "exp_range";
+  gamma?: number;
+  /** A custom amplitude scale (overrides `mode`). */
+  scale_fn?: ((x: number) => number) | null;
+  scale_mode?: "cycle" | "iterations";
+  cycle_momentum?: boolean;
+  base_momentum?: number | number[];
+  max_momentum?: number | number[];
+  last_epoch?: number;
+}
+
+/**
+ * Cycles the rate between `base_lr` and `max_lr` (Smith's cyclical learning rates), and the
+ * momentum inversely; stepped after every batch.
+ */
+export class CyclicLR extends LRScheduler {
+  readonly max_lrs: number[];
+  readonly total_size: number;
+  readonly step_ratio: number;
+  readonly mode: "triangular" | "triangular2" | "exp_range";
+  readonly gamma: number;
+  readonly scale_mode: "cycle" | "iterations";
+  readonly cycle_momentum: boolean;
+  readonly base_momentums: number[] = [];
+  readonly max_momentums: number[] = [];
+  readonly #scale: (x: number) => number;
+  readonly #key: "momentum" | "betas" | null = null;
+
+  constructor(optimizer: Optimizer, o: CyclicLROptions) {
+    const last = o.last_epoch ?? -1;
+    const base = perGroup("base_lr", optimizer, o.base_lr);
+    if (last === -1)
+      optimizer.param_groups.forEach((g, i) => (g.lr = base[i]!));
+    super(optimizer, last);
+    this.base_lrs.splice(0, this.base_lrs.length, ...base);
+    this.max_lrs = perGroup("max_lr", optimizer, o.max_lr);
+    const up = o.step_size_up ?? 2000;
+    const down = o.step_size_down ?? up;
+    this.total_size = up + down;
+    this.step_ratio = up / this.total_size;
+    this.mode = o.mode ?? "triangular";
+    if (
+      !["triangular", "triangular2", "exp_range"].includes(this.mode) &&
+      !o.scale_fn
+    )
+      throw new TorchError("mode is invalid and scale_fn is None");
+    this.gamma = o.gamma ?? 1;
+    if (o.scale_fn) {
+      this.#scale = o.scale_fn;
+      this.scale_mode = o.scale_mode ?? "cycle";
+    } else if (this.mode === "triangular") {
+      this.#scale = () => 1;
+      this.scale_mode = "cycle";
+    } else if (this.mode === "triangular2") {
+      this.#scale = (x) => 1 / 2 ** (x - 1);
+      this.scale_mode = "cycle";
+    } else {
+      this.#scale = (x) => this.gamma ** x;
+      this.scale_mode = "iterations";
+    }
+    this.cycle_momentum = o.cycle_momentum ?? true;
+    if (this.cycle_momentum) {
+      this.#key = momentumKey(optimizer);
+      this.base_momentums = perGroup(
+        "base_momentum",
+        optimizer,
+        o.base_momentum ?? 0.8,
+      );
+      this.max_momentums = perGroup(
+        "max_momentum",
+        optimizer,
+        o.max_momentum ?? 0.9,
+      );
+      if (last === -1)
+        optimizer.param_groups.forEach((g, i) =>
+          setMomentum(g, this.#key!, this.max_momentums[i]!),
+        );
+    }
+    this.step();
+  }
+
+  get_lr(): number[] {
+    const e = this.last_epoch;
+    const cycle = Math.floor(1 + e / this.total_size);
+    const x = 1 + e / this.total_size - cycle;
+    const f =
+      x <= this.step_ratio
+        ? x / this.step_ratio
+        : (x - 1) / (this.step_ratio - 1);
+    const s = this.#scale(this.scale_mode === "cycle" ? cycle : e);
+    const lrs = this.base_lrs.map((b, i) => b + (this.max_lrs[i]! - b) * f * s);
+    if (this.cycle_momentum)
+      this.optimizer.param_groups.forEach((g, i) => {
+        const hi = this.max_momentums[i]!;
+        setMomentum(g, this.#key!, hi - (hi - this.base_momentums[i]!) * f * s);
+      });
+    return lrs;
+  }
+}
+
+/** Options of {@link OneCycleLR}. */
+export interface OneCycleLROptions {
+  max_lr: number | number[];
+  total_steps?: number | null;
+  epochs?: number | null;
+  steps_per_epoch?: number | null;
+  pct_start?: number;
+  anneal_strategy?: "cos" | "linear";
+  cycle_momentum?: boolean;
+  base_momentum?: number | number[];
+  max_momentum?: number | number[];
+  div_factor?: number;
+  final_div_factor?: number;
+  three_phase?: boolean;
+  last_epoch?: number;
+}
+
+interface Phase {
+  end_step: number;
+  start_lr: string;
+  end_lr: string;
+  start_momentum: string;
+  end_momentum: string;
+}
+
+/**
+ * The 1cycle policy: warm up from `max_lr / div_factor` to `max_lr`, then anneal to
+ * `initial_lr / final_div_factor` (cosine or linear), with momentum moving inversely; stepped
+ * after every batch, `total_steps` times at most.
+ */
+export class OneCycleLR extends LRScheduler {
+  readonly total_steps: number;
+  readonly cycle_momentum: boolean;
+  readonly #phases: Phase[];
+  readonly #anneal: (start: number, end: number, pct: number) => number;
+  readonly #key: "momentum" | "betas" | null = null;
+
+  constructor(optimizer: Optimizer, o: OneCycleLROptions) {
+    let total: number;
+    if (o.total_steps !== undefined && o.total_steps !== null) {
+      if (!(Number.isInteger(o.total_steps) && o.total_steps > 0))
+        throw new TorchError(
+          `Expected positive integer total_steps, but got ${o.total_steps}`,
+        );
+      total = o.total_steps;
+    } else if (o.epochs && o.steps_per_epoch) {
+      total = o.epochs * o.steps_per_epoch;
+    } else
+      throw new TorchError(
+        "You must define either total_steps OR (epochs AND steps_per_epoch)",
+      );
+    const pct = o.pct_start ?? 0.3;
+    if (!(pct >= 0 && pct <= 1))
+      throw new TorchError(
+        `Expected float between 0 and 1 pct_start, but got ${pct}`,
+      );
+    const strategy = o.anneal_strategy ?? "cos";
+    if (strategy !== "cos" && strategy !== "linear")
+      throw new TorchError(
+        `anneal_strategy must be one of 'cos' or 'linear', instead got ${String(strategy)}`,
+      );
+    const last = o.last_epoch ?? -1;
+    const maxLrs = perGroup("max_lr", optimizer, o.max_lr);
+    const div = o.div_factor ?? 25;
+    const finalDiv = o.final_div_factor ?? 1e4;
+    if (last === -1)
+      optimizer.param_groups.forEach((g, i) => {
+        g.initial_lr = maxLrs[i]! / div;
+        g.max_lr = maxLrs[i]!;
+        g.min_lr = (g.initial_lr as number) / finalDiv;
+      });
+    const cycle = o.cycle_momentum ?? true;
+    let key: "momentum" | "betas" | null = null;
+    if (cycle) {
+      key = momentumKey(optimizer);
+      const hi = perGroup("max_momentum", optimizer, o.max_momentum ?? 0.95);
+      const lo = perGroup("base_momentum", optimizer, o.base_momentum ?? 0.85);
+      if (last === -1)
+        optimizer.param_groups.forEach((g, i) => {
+          setMomentum(g, key!, hi[i]!);
+          g.max_momentum = hi[i]!;
+          g.base_momentum = lo[i]!;
+        });
+    }
+    super(optimizer, last);
+    this.total_steps = total;
+    this.cycle_momentum = cycle;
+    this.#key = key;
+    this.#anneal =
+      strategy === "cos"
+        ? (s, e, p) => e + ((s - e) / 2) * (Math.cos(Math.PI * p) + 1)
+        : (s, e, p) => (e - s) * p + s;
+    const ph = (
+      end_step: number,
+      start_lr: string,
+      end_lr: string,
+      start_momentum: string,
+      end_momentum: string,
+    ): Phase => ({ end_step, start_lr, end_lr, start_momentum, end_momentum });
+    this.#phases = o.three_phase
+      ? [
+          ph(
+            pct * total - 1,
+            "initial_lr",
+            "max_lr",
+            "max_momentum",
+            "base_momentum",
+          ),
+          ph(
+            2 * pct * total - 2,
+            "max_lr",
+            "initial_lr",
+            "base_momentum",
+            "max_momentum",
+          ),
+          ph(total - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum"),
+        ]
+      : [
+          ph(
+            pct * total - 1,
+            "initial_lr",
+            "max_lr",
+            "max_momentum",
+            "base_momentum",
+          ),
+          ph(total - 1, "max_lr", "min_lr", "base_momentum", "max_momentum"),
+        ];
+    this.step();
+  }
+
+  get_lr(): number[] {
+    const step = this.last_epoch;
+    if (step > this.total_steps)
+      throw new TorchError(
+        `Tried to step ${step} times. The specified number of total steps is ${this.total_steps}`,
+      );
+    return this.optimizer.param_groups.map((g) => {
+      const v = (k: string) => g[k] as number;
+      let start = 0;
+      for (const [i, p] of this.#phases.entries()) {
+        if (step <= p.end_step || i === this.#phases.length - 1) {
+          const pct = (step - start) / (p.end_step - start);
+          if (this.cycle_momentum)
+            setMomentum(
+              g,
+              this.#key!,
+              this.#anneal(v(p.start_momentum), v(p.end_momentum), pct),
+            );
+          return this.#anneal(v(p.start_lr), v(p.end_lr), pct);
+        }
+        start = p.end_step;
+      }
+      return g.lr;
+    });
+  }
+}
+
+/** Runs `schedulers` one after another, switching at each of `milestones` (epochs). */
+export class SequentialLR extends LRScheduler {
+  readonly #schedulers: LRScheduler[];
+  readonly #milestones: number[];
+
+  constructor(
+    optimizer: Optimizer,
+    schedulers: readonly LRScheduler[],
+    milestones: readonly number[],
+    last_epoch = -1,
+  ) {
+    if (schedulers.length < 1)
+      throw new TorchError(
+        "SequentialLR expects at least one scheduler, but got no scheduler.",
+      );
+    schedulers.forEach((s, i) => {
+      if (s.optimizer !== optimizer)
+        throw new TorchError(
+          `SequentialLR expects all schedulers to belong to the same optimizer, but got scheduler at index ${i} to be different than the optimizer passed in.`,
+        );
+    });
+    if (milestones.length !== schedulers.length - 1)
+      throw new TorchError(
+        `Sequential Schedulers expects number of schedulers provided to be one more than the number of milestone points, but got number of schedulers ${schedulers.length} and the number of milestones to be equal to ${milestones.length}`,
+      );
+    super(optimizer, last_epoch);
+    this.#schedulers = [...schedulers];
+    this.#milestones = [...milestones];
+    this.last_epoch = last_epoch + 1;
+    // Back to the initial rates; undo the step each scheduler took when it was made.
+    for (const g of optimizer.param_groups) g.lr = g.initial_lr as number;
+    for (const s of this.#schedulers) s.last_epoch -= 1;
+    this.#schedulers[0]!._initial_step();
+    this._set_lrs(this.#schedulers[0]!.get_last_lr());
+  }
+
+  get_lr(): number[] {
+    return this.groupLrs();
+  }
+
+  override step(): void {
+    this._step_count += 1;
+    this.last_epoch += 1;
+    const idx = this.#milestones.filter((m) => m <= this.last_epoch).length;
+    const s = this.#schedulers[idx]!;
+    if (idx > 0 && this.#milestones[idx - 1] === this.last_epoch) s.step(0);
+    else s.step();
+    this._set_lrs(s.get_last_lr());
+  }
+}
+
+/** Steps every scheduler in turn each epoch: their effects compound. */
+export class ChainedScheduler extends LRScheduler {
+  readonly #schedulers: LRScheduler[];
+
+  constructor(schedulers: readonly LRScheduler[], optimizer?: Optimizer) {
+    const opt = optimizer ?? schedulers[0]?.optimizer;
+    if (!opt)
+      throw new TorchError(
+        "ChainedScheduler expects at least one scheduler to be chained, but got no scheduler.",
+      );
+    super(opt, -1);
+    this.#schedulers = [...schedulers];
+    this._set_lrs(this.groupLrs());
+    this.last_epoch = 0;
+  }
+
+  get_lr(): number[] {
+    return this.groupLrs();
+  }
+
+  override step(): void {
+    this._step_count += 1;
+    this.last_epoch += 1;
+    for (const s of this.#schedulers) s.step();
+    this._set_lrs(this.groupLrs());
+  }
+}
+
+/** Options of {@link ReduceLROnPlateau}. */
+export interface ReduceLROnPlateauOptions {
+  mode?: "min" | "max";
+  factor?: number;
+  patience?: number;
+  threshold?: number;
+  threshold_mode?: "rel" | "abs";
+  cooldown?: number;
+  min_lr?: number | number[];
+  eps?: number;
+}
+
+/**
+ * Cuts the rate by `factor` when a metric has stopped improving for `patience` epochs.
+ * `step(metric)` takes a number (read it first: `sched.step(await loss.item())`).
+ */
+export class ReduceLROnPlateau {
+  readonly mode: "min" | "max";
+  readonly factor: number;
+  readonly patience: number;
+  readonly threshold: number;
+  readonly threshold_mode: "rel" | "abs";
+  readonly cooldown: number;
+  readonly min_lrs: number[];
+  readonly eps: number;
+  best: number;
+  num_bad_epochs = 0;
+  cooldown_counter = 0;
+  last_epoch = 0;
+  #lastLr: number[];
+
+  constructor(
+    readonly optimizer: Optimizer,
+    o: ReduceLROnPlateauOptions = {},
+  ) {
+    this.factor = o.factor ?? 0.1;
+    if (this.factor >= 1) throw new TorchError("Factor should be < 1.0.");
+    this.mode = o.mode ?? "min";
+    if (this.mode !== "min" && this.mode !== "max")
+      throw new TorchError(`mode ${String(this.mode)} is unknown!`);
+    this.threshold_mode = o.threshold_mode ?? "rel";
+    if (this.threshold_mode !== "rel" && this.threshold_mode !== "abs")
+      throw new TorchError(
+        `threshold mode ${String(this.threshold_mode)} is unknown!`,
+      );
+    this.patience = o.patience ?? 10;
+    this.threshold = o.threshold ?? 1e-4;
+    this.cooldown = o.cooldown ?? 0;
+    this.min_lrs = perGroup("min_lr", optimizer, o.min_lr ?? 0);
+    this.eps = o.eps ?? 1e-8;
+    this.best = this.mode === "min" ? Infinity : -Infinity;
+    this.#lastLr = optimizer.param_groups.map((g) => g.lr);
+  }
+
+  #isBetter(a: number): boolean {
+    const t = this.threshold;
+    if (this.mode === "min")
+      return this.threshold_mode === "rel"
+        ? a < this.best * (1 - t)
+        : a < this.best - t;
+    return this.threshold_mode === "rel"
+      ? a > this.best * (t + 1)
+      : a > this.best + t;
+  }
+
+  /** Records this epoch's metric and reduces the rates when it has plateaued. */
+  step(metric: number): void {
+    if (typeof metric !== "number")
+      throw new TorchError(
+        "ReduceLROnPlateau.step expects a number (read a tensor first: await t.item())",
+      );
+    this.last_epoch += 1;
+    if (this.#isBetter(metric)) {
+      this.best = metric;
+      this.num_bad_epochs = 0;
+    } else this.num_bad_epochs += 1;
+    if (this.cooldown_counter > 0) {
+      this.cooldown_counter -= 1;
+      this.num_bad_epochs = 0;
+    }
+    if (this.num_bad_epochs > this.patience) {
+      this.optimizer.param_groups.forEach((g, i) => {
+        const next = Math.max(g.lr * this.factor, this.min_lrs[i]!);
+        if (g.lr - next > this.eps) g.lr = next;
+      });
+      this.cooldown_counter = this.cooldown;
+      this.num_bad_epochs = 0;
+    }
+    this.#lastLr = this.optimizer.param_groups.map((g) => g.lr);
+  }
+
+  /** The rates after the last step. */
+  get_last_lr(): number[] {
+    return [...this.#lastLr];
+  }
+
+  /** The counters and the best metric. */
+  state_dict(): Record<string, unknown> {
+    return {
+      best: this.best,
+      num_bad_epochs: this.num_bad_epochs,
+      cooldown_counter: this.cooldown_counter,
+      last_epoch: this.last_epoch,
+      _last_lr: [...this.#lastLr],
+    };
+  }
+
+  /** Restores what {@link state_dict} returned. */
+  load_state_dict(state: Record<string, unknown>): void {
+    this.best = state.best as number;
+    this.num_bad_epochs = state.num_bad_epochs as number;
+    this.cooldown_counter = state.cooldown_counter as number;
+    this.last_epoch = state.last_epoch as number;
+    this.#lastLr = [...(state._last_lr as number[])];
+  }
+}
