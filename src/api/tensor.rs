@@ -9,6 +9,8 @@ use super::{js, JsResult, LIVE_HANDLES};
 
 #[path = "conv.rs"]
 mod conv;
+#[path = "custom.rs"]
+mod custom;
 #[path = "function.rs"]
 mod function;
 #[path = "kernels.rs"]
@@ -409,17 +411,21 @@ impl RawTensor {
         let t = self.t.clone();
         wasm_bindgen_futures::future_to_promise(async move {
             let words = js(t.read_words().await)?;
-            Ok(match t.dtype {
-                DType::Float32 => js_sys::Float32Array::from(bytemuck::cast_slice::<u32, f32>(&words)).into(),
-                DType::Int32 | DType::Int64 => {
-                    js_sys::Int32Array::from(bytemuck::cast_slice::<u32, i32>(&words)).into()
-                }
-                DType::UInt8 | DType::Bool => {
-                    let bytes: Vec<u8> = words.iter().map(|&w| w as u8).collect();
-                    js_sys::Uint8Array::from(bytes.as_slice()).into()
-                }
-            })
+            Ok(typed_array(&words, t.dtype))
         })
+    }
+}
+
+/// Storage words as the typed array a read gives: float32 → Float32Array, int32/int64 →
+/// Int32Array, uint8/bool → Uint8Array.
+fn typed_array(words: &[u32], dtype: DType) -> JsValue {
+    match dtype {
+        DType::Float32 => js_sys::Float32Array::from(bytemuck::cast_slice::<u32, f32>(words)).into(),
+        DType::Int32 | DType::Int64 => js_sys::Int32Array::from(bytemuck::cast_slice::<u32, i32>(words)).into(),
+        DType::UInt8 | DType::Bool => {
+            let bytes: Vec<u8> = words.iter().map(|&w| w as u8).collect();
+            js_sys::Uint8Array::from(bytes.as_slice()).into()
+        }
     }
 }
 

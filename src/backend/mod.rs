@@ -298,6 +298,19 @@ pub struct SearchSorted {
     pub out: BufId,
 }
 
+/// A user-registered WGSL compute kernel (`torch.register_kernel`, docs/extending.md). The
+/// source binds the uniform parameters at 0, `out` (read_write) at 1 and `inputs` (read-only)
+/// from 2, all contiguous word buffers from word 0; it runs `groups` workgroups.
+#[derive(Clone, Debug)]
+pub struct UserKernel {
+    pub name: String,
+    pub source: std::rc::Rc<str>,
+    pub inputs: Vec<BufId>,
+    pub out: BufId,
+    pub meta: Vec<u32>,
+    pub groups: u32,
+}
+
 /// Counters a backend keeps (`torch.webgpu.runtime_stats()`).
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Stats {
@@ -342,6 +355,17 @@ pub trait Backend {
     fn sort(&self, k: &Sort) -> Result<()>;
     /// Binary searches into sorted rows (`SearchSorted`).
     fn search_sorted(&self, k: &SearchSorted) -> Result<()>;
+    /// Compiles a user kernel (`UserKernel::source`), resolving to the compiler's messages as a
+    /// `TorchError` when it does not validate.
+    fn compile_user(&self, name: &str, source: std::rc::Rc<str>, n_inputs: usize) -> LocalFuture<Result<()>> {
+        let (_, _, _) = (name, source, n_inputs);
+        let device = self.device().name();
+        Box::pin(async move { crate::bail!(Device, "WGSL kernels run on the webgpu device, not on '{device}'") })
+    }
+    /// Records a compiled user kernel's dispatch.
+    fn user_kernel(&self, k: &UserKernel) -> Result<()> {
+        crate::bail!(Device, "WGSL kernel '{}' runs on the webgpu device, not on '{}'", k.name, self.device().name())
+    }
     /// Submits recorded work (ends the open compute pass).
     fn flush(&self);
     /// Flushes and resolves when the device has finished everything submitted.

@@ -108,3 +108,27 @@ export * from "./composites.js";
 export * from "./activations_more.js";
 export * from "./state.js";
 export * from "./misc_ops.js";
+export {
+  ops,
+  register_function,
+  register_method,
+  register_kernel,
+  register_forward,
+  register_backward,
+  list_ops,
+  list_functions,
+  list_methods,
+  list_kernels,
+  has_kernel,
+  get_op_info,
+  coverage_report,
+  type KernelConfig,
+  type CPUKernel,
+  type ShapeRule,
+  type DTypeRule,
+  type BackwardFn,
+  type BackwardContext,
+  type ForwardFn,
+  type OpInfo,
+  type CoverageReport,
+} from "./registry.js";

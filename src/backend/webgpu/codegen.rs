@@ -57,6 +57,11 @@ pub enum KernelKey {
     SearchSorted {
         dtype: DType,
     },
+    /// A user kernel (`torch.register_kernel`): its WGSL as given.
+    User {
+        name: String,
+        source: std::rc::Rc<str>,
+    },
     Scatter {
         dtype: DType,
         tensor_src: bool,
@@ -478,6 +483,7 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::Scan { op, dtype } => super::sort::scan_source(*op, *dtype),
         KernelKey::Sort { step, dtype } => super::sort::sort_source(*step, *dtype),
         KernelKey::SearchSorted { dtype } => super::sort::search_sorted_source(*dtype),
+        KernelKey::User { source, .. } => source.to_string(),
     }
 }
 
@@ -504,6 +510,7 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::Scan { op, dtype } => format!("webtorch:scan_{op:?}:{}", dtype.name()).to_lowercase(),
         KernelKey::Sort { step, dtype } => format!("webtorch:sort_{step:?}:{}", dtype.name()).to_lowercase(),
         KernelKey::SearchSorted { dtype } => format!("webtorch:searchsorted:{}", dtype.name()),
+        KernelKey::User { name, .. } => format!("webtorch:user:{name}"),
         KernelKey::Scatter { dtype, add, .. } => {
             format!("webtorch:{}:{}", if *add { "scatter_add" } else { "scatter" }, dtype.name())
         }

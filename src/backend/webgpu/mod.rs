@@ -6,6 +6,7 @@
 //! offset) written once per submit, so recording a dispatch allocates no GPU memory.
 
 mod codegen;
+mod custom;
 mod device;
 pub mod matmul;
 mod pool;
@@ -584,6 +585,14 @@ impl Backend for WebGpuBackend {
 
     fn search_sorted(&self, k: &SearchSorted) -> Result<()> {
         self.search_sorted_impl(k)
+    }
+
+    fn compile_user(&self, name: &str, source: Rc<str>, n_inputs: usize) -> LocalFuture<Result<()>> {
+        custom::compile(self.me.upgrade(), name, source, n_inputs)
+    }
+
+    fn user_kernel(&self, k: &super::UserKernel) -> Result<()> {
+        custom::dispatch(self, k)
     }
 
     fn flush(&self) {

@@ -1,0 +1,63 @@
+"""Fixtures for tests/node/extend.test.mjs: a small MLP whose activation is a custom op, swish
+with a scalar beta (z * sigmoid(beta * z)), trained with plain SGD on a fixed batch. The test
+registers the op as user WGSL + JS CPU kernels with a backward kernel and must reproduce these
+per-step losses and final weights.
+
+Run: .venv-torch/bin/python tests/parity/extend_gen.py
+"""
+
+import json
+import pathlib
+
+import torch
+
+OUT = pathlib.Path(__file__).parent / "fixtures" / "extend" / "swish_train.json"
+
+
+def r(t):
+    return [float(f"{v:.8g}") for v in t.detach().flatten().tolist()]
+
+
+def main():
+    torch.manual_seed(11)
+    beta, lr, steps = 1.5, 0.2, 8
+    x = torch.randn(16, 4)
+    y = torch.randn(16, 2)
+    w1 = (torch.randn(4, 8) * 0.5).requires_grad_()
+    b1 = (torch.randn(8) * 0.1).requires_grad_()
+    w2 = (torch.randn(8, 2) * 0.5).requires_grad_()
+    b2 = torch.zeros(2).requires_grad_()
+    init = {k: r(v) for k, v in dict(w1=w1, b1=b1, w2=w2, b2=b2).items()}
+    losses = []
+    for _ in range(steps):
+        z = x @ w1 + b1
+        h = z * torch.sigmoid(beta * z)
+        loss = ((h @ w2 + b2 - y) ** 2).mean()
+        losses.append(loss.item())
+        for p in (w1, b1, w2, b2):
+            p.grad = None
+        loss.backward()
+        with torch.no_grad():
+            for p in (w1, b1, w2, b2):
+                p -= lr * p.grad
+    # One forward/backward of the op alone, with edge values.
+    z = torch.tensor([-30.0, -2.0, -0.5, 0.0, 0.5, 2.0, 30.0], requires_grad=True)
+    out = z * torch.sigmoid(beta * z)
+    out.backward(torch.arange(1.0, 8.0))
+    fixture = {
+        "beta": beta,
+        "lr": lr,
+        "steps": steps,
+        "x": r(x),
+        "y": r(y),
+        "init": init,
+        "losses": [float(f"{v:.8g}") for v in losses],
+        "final": {k: r(v) for k, v in dict(w1=w1, b1=b1, w2=w2, b2=b2).items()},
+        "op": {"z": r(z), "out": r(out), "grad": r(z.grad)},
+    }
+    OUT.write_text(json.dumps(fixture) + "\n")
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
