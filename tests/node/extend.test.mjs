@@ -223,3 +223,85 @@ describe("op registries", () => {
     },
   );
 });
+
+describe("custom dtypes", () => {
+  const Q = JSON.parse(
+    readFileSync(
+      new URL("../parity/fixtures/extend/qlinear.json", import.meta.url),
+    ),
+  );
+  const bytes = new Uint8Array(
+    readFileSync(
+      new URL("../parity/fixtures/extend/qlinear.safetensors", import.meta.url),
+    ),
+  );
+
+  test("int8 weights with a per-row scale load and dequantize to PyTorch's values", async () => {
+    // Without the dtype, I8 is refused.
+    assert.throws(
+      () => torch.loadBytes(bytes),
+      /dtype I8, which webtorch does not load/,
+    );
+    torch.register_dtype({
+      name: "qint8",
+      itemsize: 1,
+      storage: "int32",
+      safetensors: "I8",
+      decode: (view, at) => view.getInt8(at),
+    });
+    for (const device of devices) {
+      const sd = torch.loadBytes(bytes, { device });
+      const w = sd.weight;
+      assert.ok(w instanceof torch.QuantizedTensor);
+      assert.equal(w.custom_dtype, "qint8");
+      assert.equal(w.dtype, "int32");
+      assert.deepEqual(w.shape, [6, 5]);
+      assert.deepEqual(Array.from(await w.int_repr().toArray()), Q.q);
+      const deq = w.dequantize(sd["weight.scale"]);
+      assert.equal(deq.dtype, "float32");
+      assertClose(
+        await deq.toArray(),
+        Q.dequantized,
+        1e-6,
+        `${device} dequantized`,
+      );
+      const x = torch.tensor(Q.x, { device, dtype: "float32" }).reshape([3, 5]);
+      const y = torch.nn.functional.linear(x, deq, sd.bias);
+      assertClose(await y.toArray(), Q.y, 1e-5, `${device} linear`);
+    }
+  });
+
+  test("registry queries and errors", () => {
+    assert.ok(torch.list_dtypes().includes("float32"));
+    assert.ok(torch.list_dtypes().includes("qint8"));
+    assert.ok(torch.has_dtype("qint8") && !torch.has_dtype("qint4"));
+    assert.deepEqual(torch.get_dtype_info("qint8"), {
+      name: "qint8",
+      itemsize: 1,
+      is_floating_point: false,
+      is_custom: true,
+      storage: "int32",
+      safetensors: "I8",
+      description: "custom dtype stored as int32",
+    });
+    assert.equal(torch.get_dtype_info("int64").itemsize, 8);
+    assert.throws(() => torch.get_dtype_info("qint4"), torch.DTypeError);
+    const cfg = { name: "q2", itemsize: 1, storage: "int32", decode: () => 0 };
+    assert.throws(
+      () => torch.register_dtype({ ...cfg, name: "qint8" }),
+      /already registered/,
+    );
+    assert.throws(
+      () => torch.register_dtype({ ...cfg, name: "float32" }),
+      /already registered/,
+    );
+    assert.throws(
+      () => torch.register_dtype({ ...cfg, safetensors: "I8" }),
+      /I8 already loads as qint8/,
+    );
+    assert.throws(
+      () => torch.register_dtype({ ...cfg, storage: "int4" }),
+      torch.DTypeError,
+    );
+  });
+});

@@ -132,3 +132,13 @@ export {
   type OpInfo,
   type CoverageReport,
 } from "./registry.js";
+export {
+  register_dtype,
+  unregister_dtype,
+  list_dtypes,
+  has_dtype,
+  get_dtype_info,
+  QuantizedTensor,
+  type DTypeConfig,
+  type DTypeInfo,
+} from "./custom_dtypes.js";

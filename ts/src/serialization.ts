@@ -10,7 +10,9 @@
  *
  * Dtypes: F32, I32, U8 and BOOL load as themselves; I64 loads as int64 (webtorch stores int64 as
  * checked 32-bit: values outside ±2³¹ are rejected); F16 and BF16 are converted to float32 on load
- * (webtorch computes in float32); other safetensors dtypes are refused with a clear error.
+ * (webtorch computes in float32); a dtype registered with `register_dtype` for a safetensors code
+ * (`"I8"`, say) loads as a `QuantizedTensor` of that dtype; other safetensors dtypes are refused
+ * with a clear error.
  *
  * @module
  */
@@ -20,6 +22,7 @@ import { DTypeError, TorchError } from "./errors.js";
 import { type Device, deviceCode, dtypeCode } from "./dtype.js";
 import { get_default_device } from "./runtime.js";
 import { Tensor, wrap } from "./tensor.js";
+import { QuantizedTensor, _dtype_for_file } from "./custom_dtypes.js";
 
 /** Tensors by name, as `state_dict()` returns and `load_state_dict()` takes. */
 export type TensorDict = Record<string, Tensor>;
@@ -60,6 +63,11 @@ const OTHER_DTYPES = [
   "F8_E4M3",
   "F8_E5M2",
 ];
+
+/** Bytes per element of a safetensors dtype code (registered custom dtypes included). */
+function itemSize(code: string): number | undefined {
+  return ITEM_SIZE[code] ?? _dtype_for_file(code)?.itemsize;
+}
 
 function bad(message: string): never {
   throw new TorchError(`invalid safetensors file: ${message}`);
@@ -125,7 +133,7 @@ function parseHeader(bytes: Uint8Array): {
     if (e === null || typeof e !== "object")
       bad(`tensor "${name}": entry is not an object`);
     if (typeof e.dtype !== "string") bad(`tensor "${name}": missing dtype`);
-    const item = ITEM_SIZE[e.dtype];
+    const item = itemSize(e.dtype);
     if (item === undefined) {
       if (OTHER_DTYPES.includes(e.dtype))
         throw new DTypeError(
@@ -199,7 +207,17 @@ function toTensor(bytes: Uint8Array, e: Entry, device: number): Tensor {
   const raw = bytes.slice(e.begin, e.end); // a copy: aligned, and the file may be freed
   const shape = Int32Array.from(e.shape);
   const dv = new DataView(raw.buffer);
-  const n = raw.byteLength / ITEM_SIZE[e.dtype]!;
+  const n = raw.byteLength / itemSize(e.dtype)!;
+  const custom = ITEM_SIZE[e.dtype] === undefined && _dtype_for_file(e.dtype);
+  if (custom) {
+    const values = new Float64Array(n);
+    for (let i = 0; i < n; i++)
+      values[i] = custom.decode(dv, i * custom.itemsize);
+    return new QuantizedTensor(
+      RawTensor.from_f64(values, shape, dtypeCode(custom.storage), device),
+      custom.name,
+    );
+  }
   switch (e.dtype) {
     case "F32": {
       const out = new Float32Array(n);
