@@ -1,6 +1,7 @@
 // The public API in headless Chromium (Playwright + Debian's Chromium, WebGPU on SwiftShader):
 // the page imports the built package through an import map; every check of tests/node/checks/
-// runs in the page on WebGPU and again forced to the CPU, then the parity fixtures on both.
+// runs in the page on WebGPU and again forced to the CPU, then the parity fixtures on both, then
+// 20 training steps of an MLP against PyTorch's losses and weights on both.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -78,6 +79,17 @@ for (const device of ["webgpu", "cpu"]) {
       0,
       `${r.failed}/${r.count} cases failed on ${device}:\n${r.failures.slice(0, 40).join("\n")}`,
     );
+  });
+}
+
+for (const device of ["webgpu", "cpu"]) {
+  test(`[browser ${device}] an MLP trains 20 steps like PyTorch (SGD-momentum, AdamW)`, async () => {
+    const r = await page.evaluate((d) => window.webtorchTests.train(d), device);
+    assert.ok(r.ok, r.error);
+    for (const [name, run] of Object.entries(r.runs)) {
+      assert.equal(run.error, null, `${name} on ${device}: ${run.error}`);
+      assert.ok(run.losses.at(-1) < run.losses[0], `${name}: the loss falls`);
+    }
   });
 }
 

@@ -1,8 +1,10 @@
 // The page side of the browser tests: imports webtorch like an app, and exposes the shared checks
-// (tests/node/checks/) and the parity runner (tests/parity/run.mjs) for api.test.mjs to call.
+// (tests/node/checks/), the parity runner (tests/parity/run.mjs) and the training parity run
+// (train.mjs) for api.test.mjs to call.
 import * as torch from "webtorch";
 import { checks } from "/tests/node/checks/index.mjs";
 import { loadFixtures, runParity, formatReport } from "/tests/parity/run.mjs";
+import { trainParity } from "/tests/browser/train.mjs";
 
 const byName = new Map(checks.map((c) => [c.name, c]));
 const describe = (e) =>
@@ -32,6 +34,13 @@ window.webtorchTests = {
     try {
       await byName.get(name).run(torch, { device, where: "browser" });
       return { ok: true };
+    } catch (e) {
+      return { ok: false, error: describe(e) };
+    }
+  },
+  async train(device) {
+    try {
+      return { ok: true, runs: await trainParity(torch, device) };
     } catch (e) {
       return { ok: false, error: describe(e) };
     }

@@ -35,6 +35,13 @@ def rn(*shape):
 GEN = torch.Generator().manual_seed(0)
 
 
+class Const:
+    """An input that does not require grad (a target PyTorch cannot differentiate)."""
+
+    def __init__(self, t):
+        self.t = t
+
+
 def causal(n):
     return torch.triu(torch.ones(n, n, dtype=torch.bool), 1)
 
@@ -111,6 +118,57 @@ def cases():
         "Transformer": (
             lambda: nn.Transformer(8, 2, 1, 1, 16, dropout=0.0, batch_first=True),
             [rn(2, 3, 8), rn(2, 2, 8)], {"tgt_mask": causal(2)}, True),
+        **losses_and_activations(),
+    }
+
+
+def losses_and_activations():
+    F = torch.nn.functional
+    L = torch.tensor
+    sign = lambda *s: (torch.rand(*s, generator=GEN) > 0.5).float() * 2 - 1
+    rand = lambda *s: torch.rand(*s, generator=GEN)
+    return {
+        "HuberLoss_delta": (lambda: nn.HuberLoss(delta=0.5), [rn(3, 4), rn(3, 4)], {}, True),
+        "KLDivLoss_batchmean": (lambda: nn.KLDivLoss(reduction="batchmean"),
+                                [F.log_softmax(rn(3, 4), 1), F.softmax(rn(3, 4), 1)], {}, True),
+        "KLDivLoss_log_target_sum": (lambda: nn.KLDivLoss(reduction="sum", log_target=True),
+                                     [rn(3, 4), rn(3, 4)], {}, True),
+        "PoissonNLLLoss": (lambda: nn.PoissonNLLLoss(), [rn(3, 4), (rand(3, 4) * 4).floor()], {}, True),
+        "PoissonNLLLoss_full_rate": (lambda: nn.PoissonNLLLoss(log_input=False, full=True),
+                                     [rand(3, 4) + 0.1, Const((rand(3, 4) * 5).floor())], {}, True),
+        "GaussianNLLLoss": (lambda: nn.GaussianNLLLoss(), [rn(3, 4), rn(3, 4), rand(3, 4) + 0.1], {}, True),
+        "GaussianNLLLoss_full_clamped_sum": (
+            lambda: nn.GaussianNLLLoss(full=True, eps=0.05, reduction="sum"),
+            [rn(3, 4), rn(3, 4), L([[0.01], [0.5], [0.03]])], {}, True),
+        "MarginRankingLoss": (lambda: nn.MarginRankingLoss(margin=0.2), [rn(5), rn(5), sign(5)], {}, True),
+        "HingeEmbeddingLoss": (lambda: nn.HingeEmbeddingLoss(margin=0.7), [rn(2, 3), sign(2, 3)], {}, True),
+        "SoftMarginLoss": (lambda: nn.SoftMarginLoss(), [rn(2, 3), Const(sign(2, 3))], {}, True),
+        "MultiLabelSoftMarginLoss_weight": (lambda: nn.MultiLabelSoftMarginLoss(weight=L([0.5, 1.0, 2.0, 0.25])),
+                                            [rn(3, 4), (rand(3, 4) > 0.5).float()], {}, True),
+        "MultiLabelMarginLoss": (lambda: nn.MultiLabelMarginLoss(),
+                                 [rn(3, 4), L([[3, 0, -1, 1], [1, 2, 3, -1], [-1, 0, 0, 0]])], {}, True),
+        "MultiMarginLoss": (lambda: nn.MultiMarginLoss(), [rn(3, 4), L([1, 0, 3])], {}, True),
+        "MultiMarginLoss_p2_weight_sum": (
+            lambda: nn.MultiMarginLoss(p=2, margin=0.5, weight=L([0.5, 1.0, 2.0, 0.25]), reduction="sum"),
+            [rn(3, 4), L([1, 0, 3])], {}, True),
+        "CosineEmbeddingLoss": (lambda: nn.CosineEmbeddingLoss(margin=0.1),
+                                [rn(4, 3), rn(4, 3), L([1.0, -1.0, 1.0, -1.0])], {}, True),
+        "TripletMarginLoss": (lambda: nn.TripletMarginLoss(margin=0.5), [rn(3, 4), rn(3, 4), rn(3, 4)], {}, True),
+        "TripletMarginLoss_p1_swap": (lambda: nn.TripletMarginLoss(p=1, swap=True),
+                                      [rn(3, 4), rn(3, 4), rn(3, 4)], {}, True),
+        "TripletMarginWithDistanceLoss_cosine": (
+            lambda: nn.TripletMarginWithDistanceLoss(distance_function=lambda a, b: 1 - F.cosine_similarity(a, b)),
+            [rn(3, 4), rn(3, 4), rn(3, 4)], {}, True),
+        "PairwiseDistance_p3_keepdim": (lambda: nn.PairwiseDistance(p=3, keepdim=True), [rn(3, 4), rn(3, 4)], {}, True),
+        "CosineSimilarity": (lambda: nn.CosineSimilarity(dim=1), [rn(3, 4), rn(3, 4)], {}, True),
+        "PReLU_channels": (lambda: nn.PReLU(3), [rn(2, 3, 2)], {}, True),
+        "GLU": (lambda: nn.GLU(1), [rn(2, 4)], {}, True),
+        "Hardshrink": (lambda: nn.Hardshrink(0.3), [rn(2, 4)], {}, True),
+        "Softshrink": (lambda: nn.Softshrink(0.3), [rn(2, 4)], {}, True),
+        "Threshold": (lambda: nn.Threshold(0.1, -2.0), [rn(2, 4)], {}, True),
+        "Softmax2d": (lambda: nn.Softmax2d(), [rn(1, 3, 2, 2)], {}, True),
+        "RReLU_eval": (lambda: nn.RReLU(), [rn(2, 4)], {}, False),
+        "Embedding_padding_idx": (lambda: nn.Embedding(6, 3, padding_idx=2), [L([[0, 2], [2, 5]])], {}, True),
     }
 
 
@@ -126,6 +184,8 @@ def tensors_of(v):
 def encode_input(v):
     if v is None:
         return None
+    if isinstance(v, Const):
+        return {**spec(v.t), "const": True}
     if isinstance(v, list):
         return [encode_input(x) for x in v]
     return spec(v)
@@ -142,6 +202,8 @@ def main():
         leaves = []
 
         def prep(v):
+            if isinstance(v, Const):
+                return v.t
             if isinstance(v, list):
                 return tuple(prep(x) for x in v)
             if v.is_floating_point():
@@ -166,7 +228,7 @@ def main():
             "kwargs": {k: spec(v) if isinstance(v, torch.Tensor) else v for k, v in kwargs.items()},
             "outputs": [spec(t) for t in outs],
             "param_grads": {k: flat(p.grad) for k, p in m.named_parameters() if p.grad is not None},
-            "input_grads": [flat(t.grad) for t in leaves],
+            "input_grads": [None if t.grad is None else flat(t.grad) for t in leaves],
         }
         if train and any("running" in k for k in state):
             case["state_after"] = {k: flat(v) for k, v in m.state_dict().items() if "running" in k}

@@ -517,3 +517,35 @@ export {
   type EmbeddingBagOptions,
   type AttentionOptions,
 } from "./functional_more.js";
+
+export {
+  huber_loss,
+  kl_div,
+  poisson_nll_loss,
+  gaussian_nll_loss,
+  margin_ranking_loss,
+  hinge_embedding_loss,
+  soft_margin_loss,
+  multilabel_soft_margin_loss,
+  multilabel_margin_loss,
+  multi_margin_loss,
+  pairwise_distance,
+  cosine_similarity,
+  cosine_embedding_loss,
+  triplet_margin_loss,
+  triplet_margin_with_distance_loss,
+  type PoissonNLLOptions,
+  type GaussianNLLOptions,
+  type MultiMarginOptions,
+  type TripletMarginOptions,
+  type TripletDistanceOptions,
+} from "./loss_functional.js";
+
+export {
+  hardshrink,
+  softshrink,
+  threshold,
+  glu,
+  prelu,
+  rrelu,
+} from "../activations_more.js";

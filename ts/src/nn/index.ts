@@ -15,6 +15,8 @@ export {
 export { Sequential, ModuleList, ModuleDict } from "./containers.js";
 export * from "./layers.js";
 export * from "./loss.js";
+export * from "./loss_more.js";
+export * from "./activations.js";
 export * from "./conv.js";
 export * from "./layers_more.js";
 export * from "./rnn.js";

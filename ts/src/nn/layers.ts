@@ -8,7 +8,9 @@
 
 import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor.js";
-import { full } from "../creation.js";
+import { arange, full } from "../creation.js";
+import { where } from "../conditional.js";
+import { scope } from "../lifetime.js";
 import { no_grad } from "../autograd.js";
 import * as F from "./functional.js";
 import * as init from "./init.js";
@@ -290,7 +292,7 @@ export class Dropout extends Module {
 
 /**
  * A lookup table: `weight[input]` with weight `(num_embeddings, embedding_dim)` from N(0, 1);
- * the `padding_idx` row starts at zero (its gradient is not masked yet).
+ * the `padding_idx` row starts at zero and gets no gradient.
  */
 export class Embedding extends Module {
   weight: Parameter;
@@ -320,7 +322,16 @@ export class Embedding extends Module {
   }
 
   override forward(input: Tensor): Tensor {
-    return F.embedding(input, this.weight);
+    if (this.padding_idx === null || !this.weight.requires_grad)
+      return F.embedding(input, this.weight);
+    // The padding row gets no gradient, as in PyTorch: same values, with that row detached.
+    const p = this.padding_idx;
+    const w = this.weight;
+    return scope(() => {
+      const rows = arange(this.num_embeddings, { device: w.device });
+      const pad = rows.eq(p < 0 ? p + this.num_embeddings : p).unsqueeze(1);
+      return F.embedding(input, where(pad, w.detach(), w));
+    });
   }
 
   override extra_repr(): string {

@@ -54,6 +54,8 @@ export class SmoothL1Loss extends Loss {
 export class NLLLoss extends Loss {
   constructor(readonly options: F.ClassLossOptions = {}) {
     super(options);
+    // A buffer, as in PyTorch (state dicts carry it).
+    this.register_buffer("weight", options.weight ?? null);
   }
   override forward(input: Tensor, target: Tensor): Tensor {
     return F.nll_loss(input, target, {
@@ -67,6 +69,8 @@ export class NLLLoss extends Loss {
 export class CrossEntropyLoss extends Loss {
   constructor(readonly options: F.ClassLossOptions = {}) {
     super(options);
+    // A buffer, as in PyTorch (state dicts carry it).
+    this.register_buffer("weight", options.weight ?? null);
   }
   override forward(input: Tensor, target: Tensor): Tensor {
     return F.cross_entropy(input, target, {
@@ -80,6 +84,8 @@ export class CrossEntropyLoss extends Loss {
 export class BCELoss extends Loss {
   constructor(readonly options: LossOptions & { weight?: Tensor | null } = {}) {
     super(options);
+    // A buffer, as in PyTorch (state dicts carry it).
+    this.register_buffer("weight", options.weight ?? null);
   }
   override forward(input: Tensor, target: Tensor): Tensor {
     return F.binary_cross_entropy(input, target, {
@@ -98,6 +104,9 @@ export class BCEWithLogitsLoss extends Loss {
     } = {},
   ) {
     super(options);
+    // Buffers, as in PyTorch (state dicts carry them).
+    this.register_buffer("weight", options.weight ?? null);
+    this.register_buffer("pos_weight", options.pos_weight ?? null);
   }
   override forward(input: Tensor, target: Tensor): Tensor {
     return F.binary_cross_entropy_with_logits(input, target, {

@@ -1,0 +1,404 @@
+/**
+ * The rest of PyTorch's losses in `nn.functional` (re-exported by functional.ts): huber, kl_div,
+ * poisson_nll, gaussian_nll, margin_ranking, hinge_embedding, soft_margin,
+ * multilabel_soft_margin, multilabel_margin, multi_margin, cosine_embedding, triplet_margin
+ * (with and without a distance function), plus `pairwise_distance` and `cosine_similarity`.
+ * Each follows PyTorch's formula (ATen's `Loss.cpp` or `torch/nn/functional.py`) with
+ * differentiable core ops inside a {@link scope}.
+ *
+ * @module
+ */
+
+import { TorchError } from "../errors.js";
+import type { Tensor } from "../tensor.js";
+import { arange } from "../creation.js";
+import { where } from "../conditional.js";
+import { scope } from "../lifetime.js";
+import type { Reduction } from "./functional.js";
+
+function reduce(loss: Tensor, reduction: Reduction): Tensor {
+  if (reduction === "none") return loss;
+  if (reduction === "mean") return loss.mean();
+  if (reduction === "sum") return loss.sum();
+  throw new TorchError(
+    `${String(reduction)} is not a valid value for reduction`,
+  );
+}
+
+function sameShape(fn: string, a: Tensor, b: Tensor): void {
+  if (a.shape.join() !== b.shape.join())
+    throw new TorchError(
+      `${fn}: Using a target size (torch.Size([${b.shape.join(", ")}])) that is different to the input size (torch.Size([${a.shape.join(", ")}])) is not supported.`,
+    );
+}
+
+/** Huber loss: `0.5 d²` below `delta`, `delta·(|d| - 0.5 delta)` above. */
+export function huber_loss(
+  input: Tensor,
+  target: Tensor,
+  reduction: Reduction = "mean",
+  delta = 1,
+): Tensor {
+  return scope(() => {
+    const d = input.sub(target).abs();
+    const q = d.minimum(delta);
+    return reduce(q.square().mul(0.5).add(d.sub(q).mul(delta)), reduction);
+  });
+}
+
+/**
+ * Kullback–Leibler divergence of log-probabilities `input` from `target` (probabilities, or
+ * log-probabilities with `log_target`). `"batchmean"` divides the sum by the batch size.
+ */
+export function kl_div(
+  input: Tensor,
+  target: Tensor,
+  reduction: Reduction | "batchmean" = "mean",
+  log_target = false,
+): Tensor {
+  return scope(() => {
+    const loss = log_target
+      ? target.exp().mul(target.sub(input))
+      : target.xlogy(target).sub(target.mul(input));
+    if (reduction === "batchmean")
+      return input.ndim === 0 ? loss.sum() : loss.sum().div(input.shape[0]!);
+    return reduce(loss, reduction);
+  });
+}
+
+/** Options of {@link poisson_nll_loss}. */
+export interface PoissonNLLOptions {
+  /** `input` is the log of the rate (default) or the rate itself. */
+  log_input?: boolean;
+  /** Add Stirling's approximation of `log(target!)`. */
+  full?: boolean;
+  eps?: number;
+  reduction?: Reduction;
+}
+
+/** Negative log likelihood of a Poisson distribution with rate `input` at `target`. */
+export function poisson_nll_loss(
+  input: Tensor,
+  target: Tensor,
+  options: PoissonNLLOptions = {},
+): Tensor {
+  const eps = options.eps ?? 1e-8;
+  return scope(() => {
+    let loss =
+      (options.log_input ?? true)
+        ? input.exp().sub(target.mul(input))
+        : input.sub(target.mul(input.add(eps).log()));
+    if (options.full) {
+      const stirling = target
+        .xlogy(target)
+        .sub(target)
+        .add(
+          target
+            .mul(2 * Math.PI)
+            .log()
+            .mul(0.5),
+        );
+      loss = loss.add(where(target.gt(1), stirling, 0));
+    }
+    return reduce(loss, options.reduction ?? "mean");
+  });
+}
+
+/** Options of {@link gaussian_nll_loss}. */
+export interface GaussianNLLOptions {
+  /** Add the constant `0.5·log(2π)`. */
+  full?: boolean;
+  /** Variances are clamped to at least this (the gradient passes through unclamped). */
+  eps?: number;
+  reduction?: Reduction;
+}
+
+/** Negative log likelihood of a Gaussian with mean `input` and variance `var` at `target`. */
+export function gaussian_nll_loss(
+  input: Tensor,
+  target: Tensor,
+  variance: Tensor,
+  options: GaussianNLLOptions = {},
+): Tensor {
+  const eps = options.eps ?? 1e-6;
+  let v = variance;
+  const same = (a: readonly number[], b: readonly number[]) =>
+    a.length === b.length && a.every((s, i) => s === b[i]);
+  return scope(() => {
+    if (!same(v.shape, input.shape)) {
+      if (same(input.shape.slice(0, -1), v.shape)) v = v.unsqueeze(-1);
+      else if (!(
+        same(input.shape.slice(0, -1), v.shape.slice(0, -1)) &&
+        v.shape.at(-1) === 1
+      ))
+        throw new TorchError("var is of incorrect size");
+    }
+    // PyTorch clamps a copy under no_grad: the value is clamped, the gradient is the identity.
+    const vd = v.detach();
+    const vc = v.add(vd.maximum(eps).sub(vd));
+    let loss = vc.log().add(input.sub(target).square().div(vc)).mul(0.5);
+    if (options.full) loss = loss.add(0.5 * Math.log(2 * Math.PI));
+    return reduce(loss, options.reduction ?? "mean");
+  });
+}
+
+/** `max(0, -y·(x1 - x2) + margin)`. */
+export function margin_ranking_loss(
+  input1: Tensor,
+  input2: Tensor,
+  target: Tensor,
+  margin = 0,
+  reduction: Reduction = "mean",
+): Tensor {
+  return scope(() =>
+    reduce(target.neg().mul(input1.sub(input2)).add(margin).relu(), reduction),
+  );
+}
+
+/** `x` where `y = 1`, `max(0, margin - x)` where `y = -1`. */
+export function hinge_embedding_loss(
+  input: Tensor,
+  target: Tensor,
+  margin = 1,
+  reduction: Reduction = "mean",
+): Tensor {
+  return scope(() => {
+    const clamp = input.neg().add(margin).relu();
+    const m = where(target.ne(1), clamp, 0);
+    const s = where(target.ne(-1), input, 0);
+    return reduce(m.add(s), reduction);
+  });
+}
+
+/** Two-class logistic loss `log(1 + exp(-y·x))`. */
+export function soft_margin_loss(
+  input: Tensor,
+  target: Tensor,
+  reduction: Reduction = "mean",
+): Tensor {
+  sameShape("soft_margin_loss", input, target);
+  return scope(() => reduce(target.neg().mul(input).exp().log1p(), reduction));
+}
+
+/** One-vs-all logistic loss over the classes (last dim), averaged over classes. */
+export function multilabel_soft_margin_loss(
+  input: Tensor,
+  target: Tensor,
+  weight: Tensor | null = null,
+  reduction: Reduction = "mean",
+): Tensor {
+  return scope(() => {
+    let loss = target
+      .mul(input.logsigmoid())
+      .add(target.neg().add(1).mul(input.neg().logsigmoid()))
+      .neg();
+    if (weight) loss = loss.mul(weight);
+    const c = input.ndim - 1;
+    return reduce(loss.sum(c).div(input.shape[c]!), reduction);
+  });
+}
+
+/**
+ * Multi-class multi-label hinge loss: `target` `(N, C)` holds class indices, ended by the first
+ * -1; each (target class j, non-target class i) pair adds `max(0, 1 - (x[j] - x[i])) / C`.
+ */
+export function multilabel_margin_loss(
+  input: Tensor,
+  target: Tensor,
+  reduction: Reduction = "mean",
+): Tensor {
+  if (input.shape.join() !== target.shape.join())
+    throw new TorchError(
+      `inconsistent target size: [${target.shape.join(", ")}] for input of size: [${input.shape.join(", ")}]`,
+    );
+  return scope(() => {
+    const x = input.ndim === 1 ? input.unsqueeze(0) : input;
+    const t = input.ndim === 1 ? target.unsqueeze(0) : target;
+    const C = x.shape[1]!;
+    // valid[n, j]: no -1 at or before j.
+    const valid = t.eq(-1).to("int32").cumsum(1).eq(0);
+    const idx = where(valid, t, 0);
+    const classes = arange(C, { device: x.device }).reshape([1, 1, C]);
+    const hit = idx.unsqueeze(2).eq(classes).logical_and(valid.unsqueeze(2));
+    const isTarget = hit.any(1); // (N, C)
+    const xt = x.gather(1, idx); // (N, J)
+    const hinge = xt.unsqueeze(2).neg().add(x.unsqueeze(1)).add(1).relu(); // (N, J, C)
+    const mask = valid
+      .unsqueeze(2)
+      .logical_and(isTarget.logical_not().unsqueeze(1))
+      .to("float32");
+    let loss = hinge.mul(mask).sum([1, 2]).div(C);
+    if (input.ndim === 1) loss = loss.squeeze(0);
+    return reduce(loss, reduction);
+  });
+}
+
+/** Options of {@link multi_margin_loss}. */
+export interface MultiMarginOptions {
+  p?: 1 | 2;
+  margin?: number;
+  weight?: Tensor | null;
+  reduction?: Reduction;
+}
+
+/** Multi-class hinge loss: `Σ_{i≠y} max(0, margin - x[y] + x[i])^p / C`, per sample. */
+export function multi_margin_loss(
+  input: Tensor,
+  target: Tensor,
+  options: MultiMarginOptions = {},
+): Tensor {
+  const p = options.p ?? 1;
+  if (p !== 1 && p !== 2)
+    throw new TorchError("only p == 1 and p == 2 supported");
+  const margin = options.margin ?? 1;
+  return scope(() => {
+    const x = input.ndim === 1 ? input.unsqueeze(0) : input;
+    const t = (input.ndim === 1 ? target.reshape([1]) : target).unsqueeze(1);
+    const C = x.shape[1]!;
+    const xy = x.gather(1, t); // (N, 1)
+    let h = x.sub(xy).add(margin).relu();
+    if (p === 2) h = h.square();
+    const classes = arange(C, { device: x.device }).unsqueeze(0);
+    h = where(classes.eq(t), 0, h);
+    if (options.weight)
+      h = h.mul(options.weight.gather(0, t.reshape([-1])).unsqueeze(1));
+    let loss = h.sum(1).div(C);
+    if (input.ndim === 1) loss = loss.squeeze(0);
+    return reduce(loss, options.reduction ?? "mean");
+  });
+}
+
+/** `‖x1 - x2 + eps‖_p` along the last dim. */
+export function pairwise_distance(
+  x1: Tensor,
+  x2: Tensor,
+  p = 2,
+  eps = 1e-6,
+  keepdim = false,
+): Tensor {
+  return scope(() => {
+    const d = x1.sub(x2).add(eps).abs();
+    if (p === Infinity) return d.amax(-1, keepdim);
+    if (p === 1) return d.sum(-1, keepdim);
+    if (p === 2) return d.square().sum(-1, keepdim).sqrt();
+    return d
+      .pow(p)
+      .sum(-1, keepdim)
+      .pow(1 / p);
+  });
+}
+
+/** `x1·x2 / max(‖x1‖·‖x2‖, eps)` along `dim`. */
+export function cosine_similarity(
+  x1: Tensor,
+  x2: Tensor,
+  dim = 1,
+  eps = 1e-8,
+): Tensor {
+  return scope(() => {
+    const n1 = x1.square().sum(dim).sqrt();
+    const n2 = x2.square().sum(dim).sqrt();
+    return x1.mul(x2).sum(dim).div(n1.mul(n2).maximum(eps));
+  });
+}
+
+/** `1 - cos(x1, x2)` where `y = 1`, `max(0, cos(x1, x2) - margin)` where `y = -1`. */
+export function cosine_embedding_loss(
+  input1: Tensor,
+  input2: Tensor,
+  target: Tensor,
+  margin = 0,
+  reduction: Reduction = "mean",
+): Tensor {
+  const EPS = 1e-12;
+  return scope(() => {
+    const d = input1.ndim - 1;
+    const prod = input1.mul(input2).sum(d);
+    const m1 = input1.square().sum(d).add(EPS);
+    const m2 = input2.square().sum(d).add(EPS);
+    const cos = prod.div(m1.mul(m2).sqrt());
+    const pos = where(target.eq(1), cos.neg().add(1), 0);
+    const neg = where(target.eq(-1), cos.sub(margin).relu(), 0);
+    return reduce(pos.add(neg), reduction);
+  });
+}
+
+/** Options of {@link triplet_margin_loss}. */
+export interface TripletMarginOptions {
+  margin?: number;
+  p?: number;
+  eps?: number;
+  /** Use the smaller of d(anchor, negative) and d(positive, negative). */
+  swap?: boolean;
+  reduction?: Reduction;
+}
+
+/** `max(d(a, p) - d(a, n) + margin, 0)` with the p-norm pairwise distance. */
+export function triplet_margin_loss(
+  anchor: Tensor,
+  positive: Tensor,
+  negative: Tensor,
+  options: TripletMarginOptions = {},
+): Tensor {
+  const p = options.p ?? 2;
+  const eps = options.eps ?? 1e-6;
+  return triplet(
+    anchor,
+    positive,
+    negative,
+    (a, b) => pairwise_distance(a, b, p, eps),
+    options.margin ?? 1,
+    options.swap ?? false,
+    options.reduction ?? "mean",
+  );
+}
+
+function triplet(
+  anchor: Tensor,
+  positive: Tensor,
+  negative: Tensor,
+  dist: (a: Tensor, b: Tensor) => Tensor,
+  margin: number,
+  swap: boolean,
+  reduction: Reduction,
+): Tensor {
+  return scope(() => {
+    const dp = dist(anchor, positive);
+    let dn = dist(anchor, negative);
+    if (swap) dn = dn.minimum(dist(positive, negative));
+    return reduce(dp.sub(dn).add(margin).relu(), reduction);
+  });
+}
+
+/** Options of {@link triplet_margin_with_distance_loss}. */
+export interface TripletDistanceOptions {
+  /** Default: `pairwise_distance` (Euclidean). */
+  distance_function?: ((a: Tensor, b: Tensor) => Tensor) | null;
+  margin?: number;
+  swap?: boolean;
+  reduction?: Reduction;
+}
+
+/** `max(d(a, p) - d(a, n) + margin, 0)` with any distance function. */
+export function triplet_margin_with_distance_loss(
+  anchor: Tensor,
+  positive: Tensor,
+  negative: Tensor,
+  options: TripletDistanceOptions = {},
+): Tensor {
+  const dist = options.distance_function ?? ((a, b) => pairwise_distance(a, b));
+  const margin = options.margin ?? 1;
+  if (!(margin > 0))
+    throw new TorchError(
+      `triplet_margin_with_distance_loss: expected margin to be greater than 0, got ${margin} instead`,
+    );
+  return triplet(
+    anchor,
+    positive,
+    negative,
+    dist,
+    margin,
+    options.swap ?? false,
+    options.reduction ?? "mean",
+  );
+}
