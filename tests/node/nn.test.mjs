@@ -305,6 +305,22 @@ for (const device of devices) {
       assert.equal(p.requires_grad, true, "init keeps requires_grad");
     });
 
+    test("init.orthogonal_: (semi-)orthogonal rows or columns, times gain", async () => {
+      const eye = (n, g) =>
+        Array.from({ length: n * n }, (_, i) =>
+          i % (n + 1) === 0 ? g * g : 0,
+        );
+      const wide = nn.init.orthogonal_(torch.zeros(3, 5));
+      assertClose(await wide.matmul(wide.t()).toArray(), eye(3, 1), 1e-5);
+      const tall = nn.init.orthogonal_(torch.zeros(6, 2, 2), 2);
+      const flat = tall.reshape([6, 4]);
+      assertClose(await flat.t().matmul(flat).toArray(), eye(4, 2), 1e-5);
+      assert.throws(
+        () => nn.init.orthogonal_(torch.zeros(4)),
+        /Only tensors with 2 or more dimensions are supported/,
+      );
+    });
+
     test("Dropout: training mask and scale, identity in eval", async () => {
       const d = new nn.Dropout(0.25);
       const x = torch.ones(4000);

@@ -221,6 +221,9 @@ const CASES = {
   Threshold: [() => new nn.Threshold(0.1, -2), call],
   Softmax2d: [() => new nn.Softmax2d(), call],
   RReLU_eval: [() => new nn.RReLU(), call],
+  AdaptiveMaxPool1d: [() => new nn.AdaptiveMaxPool1d(3), call],
+  AdaptiveMaxPool2d_none: [() => new nn.AdaptiveMaxPool2d([2, null]), call],
+  AdaptiveMaxPool2d_unbatched: [() => new nn.AdaptiveMaxPool2d(3), call],
   Embedding_padding_idx: [() => new nn.Embedding(6, 3, 2), call],
   Transformer: [
     () =>

@@ -168,6 +168,9 @@ def losses_and_activations():
         "Threshold": (lambda: nn.Threshold(0.1, -2.0), [rn(2, 4)], {}, True),
         "Softmax2d": (lambda: nn.Softmax2d(), [rn(1, 3, 2, 2)], {}, True),
         "RReLU_eval": (lambda: nn.RReLU(), [rn(2, 4)], {}, False),
+        "AdaptiveMaxPool1d": (lambda: nn.AdaptiveMaxPool1d(3), [rn(2, 2, 7)], {}, True),
+        "AdaptiveMaxPool2d_none": (lambda: nn.AdaptiveMaxPool2d((2, None)), [rn(1, 2, 5, 3)], {}, True),
+        "AdaptiveMaxPool2d_unbatched": (lambda: nn.AdaptiveMaxPool2d(3), [rn(2, 4, 5)], {}, True),
         "Embedding_padding_idx": (lambda: nn.Embedding(6, 3, padding_idx=2), [L([[0, 2], [2, 5]])], {}, True),
     }
 

@@ -513,6 +513,8 @@ export {
   bilinear,
   embedding_bag,
   scaled_dot_product_attention,
+  adaptive_max_pool1d,
+  adaptive_max_pool2d,
   type InstanceNormOptions,
   type EmbeddingBagOptions,
   type AttentionOptions,

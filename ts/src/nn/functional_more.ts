@@ -9,7 +9,7 @@
 import { TorchError } from "../errors.js";
 import { Tensor } from "../tensor.js";
 import { no_grad } from "../autograd.js";
-import { arange, full, zeros } from "../creation.js";
+import { arange, full, tensor, zeros } from "../creation.js";
 import { cat } from "../indexing.js";
 import { where } from "../conditional.js";
 import { scope } from "../lifetime.js";
@@ -280,5 +280,65 @@ export function scaled_dot_product_attention(
     if ((options.dropout_p ?? 0) > 0)
       attn = dropout(attn, options.dropout_p, true);
     return attn.matmul(value);
+  });
+}
+
+/** `mask[i][j]`: input position `j` lies in adaptive window `i` of `n` → `out` outputs. */
+function adaptiveWindows(
+  n: number,
+  out: number,
+  device: "webgpu" | "cpu",
+): Tensor {
+  const m = new Uint8Array(out * n);
+  for (let i = 0; i < out; i++) {
+    const start = Math.floor((i * n) / out);
+    const end = Math.ceil(((i + 1) * n) / out);
+    for (let j = start; j < end; j++) m[i * n + j] = 1;
+  }
+  return tensor(m, { dtype: "bool", device }).reshape([out, n]);
+}
+
+/** Max over adaptive windows of the last dim: `(…, n)` → `(…, out)`. */
+function adaptiveMaxLast(x: Tensor, out: number): Tensor {
+  const n = x.shape.at(-1)!;
+  const mask = adaptiveWindows(n, out, x.device); // (out, n)
+  return where(mask, x.unsqueeze(-2), -Infinity).amax(-1);
+}
+
+/**
+ * Max pooling to a fixed output length: window `i` of `L` inputs covers
+ * `[⌊i·L/out⌋, ⌈(i+1)·L/out⌉)`, as in PyTorch. `(N, C, L)` or `(C, L)`.
+ */
+export function adaptive_max_pool1d(
+  input: Tensor,
+  output_size: number,
+): Tensor {
+  if (input.ndim !== 2 && input.ndim !== 3)
+    throw new TorchError(
+      `adaptive_max_pool1d(): Expected 2D or 3D tensor, but got ${shapeStr(input)}`,
+    );
+  return scope(() => adaptiveMaxLast(input, output_size));
+}
+
+/**
+ * Max pooling to a fixed `(out_h, out_w)` (a number for both; `null` keeps that input size),
+ * over `(N, C, H, W)` or `(C, H, W)`. Max is separable: columns first, then rows.
+ */
+export function adaptive_max_pool2d(
+  input: Tensor,
+  output_size: number | readonly (number | null)[],
+): Tensor {
+  if (input.ndim !== 3 && input.ndim !== 4)
+    throw new TorchError(
+      `adaptive_max_pool2d(): Expected 3D or 4D tensor, but got ${shapeStr(input)}`,
+    );
+  const [h, w] = input.shape.slice(-2) as [number, number];
+  const [oh, ow] =
+    typeof output_size === "number"
+      ? [output_size, output_size]
+      : [output_size[0] ?? h, output_size[1] ?? w];
+  return scope(() => {
+    const cols = adaptiveMaxLast(input, ow); // (…, H, ow)
+    return adaptiveMaxLast(cols.transpose(-1, -2), oh).transpose(-1, -2);
   });
 }

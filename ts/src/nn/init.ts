@@ -11,6 +11,8 @@ import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor.js";
 import { no_grad } from "../autograd.js";
 import { rand, randn } from "../creation.js";
+import { cat } from "../indexing.js";
+import { scope } from "../lifetime.js";
 
 /** The nonlinearities {@link calculate_gain} knows. */
 export type Nonlinearity =
@@ -244,4 +246,39 @@ function erf(x: number): number {
   for (let n = 60; n >= 1; n--) f = n / 2 / (ax + f);
   const erfc = Math.exp(-ax * ax) / Math.sqrt(Math.PI) / (ax + f);
   return Math.sign(x) * (1 - erfc);
+}
+
+/**
+ * Fills `tensor` (2-D or more, flattened to `(size(0), rest)`) with a (semi-)orthogonal matrix
+ * drawn from the Haar distribution, times `gain`: PyTorch's recipe — the Q of a QR factorisation
+ * of a standard normal matrix, with R's diagonal made positive. That Q is the one Gram–Schmidt
+ * gives, so it is computed here with Gram–Schmidt (two passes, for float32 accuracy) in tensor
+ * ops on the device.
+ */
+export function orthogonal_(tensor: Tensor, gain = 1): Tensor {
+  if (tensor.ndim < 2)
+    throw new TorchError(
+      "Only tensors with 2 or more dimensions are supported",
+    );
+  if (tensor.numel() === 0) return tensor;
+  const rows = tensor.shape[0]!;
+  const cols = tensor.numel() / rows;
+  const q = scope(() => {
+    let a = randn([rows, cols], { device: tensor.device });
+    if (rows < cols) a = a.t();
+    const n = a.shape[1]!;
+    // Classical Gram–Schmidt against the columns so far, twice ("twice is enough").
+    let m: Tensor | null = null;
+    for (let j = 0; j < n; j++) {
+      let v = a.narrow(1, j, 1);
+      if (m)
+        for (let pass = 0; pass < 2; pass++)
+          v = v.sub(m.matmul(m.t().matmul(v)));
+      const u = v.div(v.square().sum().sqrt());
+      m = m ? cat([m, u], 1) : u;
+    }
+    if (rows < cols) m = m!.t();
+    return m!.mul(gain).reshape([...tensor.shape]);
+  });
+  return write(tensor, q);
 }

@@ -1,6 +1,6 @@
 /**
- * More layers: `GroupNorm`, `InstanceNorm1d/2d/3d`, `Bilinear` and `EmbeddingBag`, with PyTorch's
- * parameter names, buffers and initialisation.
+ * More layers: `GroupNorm`, `InstanceNorm1d/2d/3d`, `Bilinear`, `EmbeddingBag` and
+ * `AdaptiveMaxPool1d/2d`, with PyTorch's parameter names, buffers and initialisation.
  *
  * @module
  */
@@ -282,5 +282,25 @@ export class EmbeddingBag extends Module {
 
   override extra_repr(): string {
     return `${this.num_embeddings}, ${this.embedding_dim}, mode='${this.mode}'`;
+  }
+}
+
+/** Max pooling of `(N, C, L)` / `(C, L)` to `output_size` positions (`F.adaptive_max_pool1d`). */
+export class AdaptiveMaxPool1d extends Module {
+  constructor(readonly output_size: number) {
+    super();
+  }
+  override forward(input: Tensor): Tensor {
+    return F.adaptive_max_pool1d(input, this.output_size);
+  }
+}
+
+/** Max pooling of `(N, C, H, W)` / `(C, H, W)` to `output_size` (`F.adaptive_max_pool2d`). */
+export class AdaptiveMaxPool2d extends Module {
+  constructor(readonly output_size: number | readonly (number | null)[]) {
+    super();
+  }
+  override forward(input: Tensor): Tensor {
+    return F.adaptive_max_pool2d(input, this.output_size);
   }
 }
