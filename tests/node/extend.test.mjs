@@ -305,3 +305,155 @@ describe("custom dtypes", () => {
     );
   });
 });
+
+/** A device computing in Float32Arrays in JS: elementwise ops with broadcasting and matmul. */
+function jsDevice(name, log) {
+  const f32 = (buf) => new Float32Array(buf.data.buffer, 0, buf.size / 4);
+  const unary = { relu: (a) => Math.max(a, 0), exp: Math.exp, neg: (a) => -a };
+  const binary = {
+    add: (a, b) => a + b,
+    sub: (a, b) => a - b,
+    mul: (a, b) => a * b,
+  };
+  /** Row-major index into `shape` of the broadcast output coordinate `coord`. */
+  const at = (shape, out, i) => {
+    let idx = 0;
+    let stride = 1;
+    for (let d = out.length - 1, s = shape.length - 1; s >= 0; d--, s--) {
+      const c =
+        Math.floor(i / out.slice(d + 1).reduce((x, y) => x * y, 1)) % out[d];
+      idx += (shape[s] === 1 ? 0 : c) * stride;
+      stride *= shape[s];
+    }
+    return idx;
+  };
+  return {
+    name,
+    ops: ["add", "sub", "mul", "relu", "exp", "neg", "matmul"],
+    capabilities: {
+      compute: true,
+      storage: true,
+      maxBufferSize: 1 << 28,
+      maxWorkgroupSize: [1, 1, 1],
+      maxWorkgroupsPerDimension: 1,
+      supportedDTypes: ["float32"],
+    },
+    initialize: async () => ({ name, ready: true, destroy: () => {} }),
+    createBuffer: (size) => ({ size, data: new Uint8Array(size) }),
+    writeBuffer: (buf, data, offset = 0) =>
+      buf.data.set(
+        new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+        offset,
+      ),
+    readBufferSync: (buf, size, offset = 0) =>
+      buf.data.slice(offset, offset + size).buffer,
+    readBuffer: async (buf, size, offset = 0) =>
+      buf.data.slice(offset, offset + size).buffer,
+    dispatch({ op, inputs, output, shapes, outShape }) {
+      log.push(op);
+      const out = f32(output);
+      const [a, b] = inputs.map(f32);
+      if (op === "matmul") {
+        const [m, k] = shapes[0];
+        const n = shapes[1][1];
+        for (let i = 0; i < m; i++)
+          for (let j = 0; j < n; j++) {
+            let s = 0;
+            for (let p = 0; p < k; p++) s += a[i * k + p] * b[p * n + j];
+            out[i * n + j] = s;
+          }
+      } else if (op in unary)
+        for (let i = 0; i < out.length; i++) out[i] = unary[op](a[i]);
+      else
+        for (let i = 0; i < out.length; i++)
+          out[i] = binary[op](
+            a[at(shapes[0], outShape, i)],
+            b[at(shapes[1], outShape, i)],
+          );
+    },
+    sync: async () => {},
+  };
+}
+
+describe("custom devices", () => {
+  const D = JSON.parse(
+    readFileSync(
+      new URL("../parity/fixtures/extend/device_ops.json", import.meta.url),
+    ),
+  );
+
+  test("register, initialize, query", async () => {
+    const log = [];
+    torch.register_device(jsDevice("jsdev", log));
+    assert.ok(torch.has_device("jsdev"));
+    assert.deepEqual(torch.list_devices(), [
+      ...devices.slice().reverse(),
+      "jsdev",
+    ]);
+    assert.equal(torch.get_device_config("jsdev").name, "jsdev");
+    assert.equal(torch.is_webgpu_available(), gpu);
+    assert.equal(torch.is_cpu_only_mode(), !gpu);
+    const x = torch.tensor([1, 2], { device: "cpu", dtype: "float32" });
+    assert.throws(
+      () => x.to("jsdev"),
+      /not initialized: await torch.initialize_device\('jsdev'\)/,
+    );
+    assert.equal(await torch.initialize_device("jsdev"), "jsdev");
+    assert.throws(
+      () => torch.register_device(jsDevice("jsdev", log)),
+      /already registered/,
+    );
+    assert.throws(
+      () => torch.register_device({ ...jsDevice("bad", log), ops: ["sort"] }),
+      torch.DeviceError,
+    );
+    assert.throws(() => torch.get_device_config("nope"), torch.DeviceError);
+  });
+
+  test("ops run on the device (or through the CPU) and match PyTorch; tensors move both ways", async () => {
+    const log = [];
+    torch.register_device(jsDevice("jsdev2", log));
+    await torch.initialize_device("jsdev2");
+    const cpu = (v, shape) =>
+      torch.tensor(v, { device: "cpu", dtype: "float32" }).reshape(shape);
+    const x = cpu(D.x, [3, 4]).to("jsdev2");
+    assert.ok(x instanceof torch.DeviceTensor);
+    assert.equal(x.device, "jsdev2");
+    const w = cpu(D.w, [4, 2]).to("jsdev2");
+    const b = cpu(D.b, [2]).to("jsdev2");
+    const h = x.matmul(w).add(b).relu();
+    assert.deepEqual(log, ["matmul", "add", "relu"]);
+    assert.deepEqual(h.shape, [3, 2]);
+    assertClose(await h.toArray(), D.h, 1e-5, "h on the device");
+    // tanh and a scalar multiply are not device ops: computed through the CPU backend.
+    const y = h.tanh().mul(2);
+    assert.deepEqual(log, ["matmul", "add", "relu"]);
+    assert.equal(y.device, "jsdev2");
+    assertClose(await y.toArray(), D.y, 1e-5, "y through the CPU");
+    // Back to the core devices.
+    const yc = y.to("cpu");
+    assert.equal(yc.device, "cpu");
+    assertClose(await yc.toArray(), D.y, 1e-5, "y on cpu");
+    if (gpu) {
+      const yg = y.to("webgpu");
+      assert.equal(yg.device, "webgpu");
+      assertClose(
+        await yg.add(1).toArray(),
+        D.y.map((v) => v + 1),
+        1e-5,
+        "y on webgpu",
+      );
+      assert.throws(() => yg.to("jsdev2"), /to_async/);
+      const back = await yg.to_async("jsdev2");
+      assert.equal(back.device, "jsdev2");
+      assertClose(await back.toArray(), D.y, 1e-5, "webgpu to device");
+      const c2g = yc.to("webgpu");
+      assert.equal(c2g.device, "webgpu");
+      assertClose(await c2g.toArray(), D.y, 1e-5, "cpu to webgpu");
+    }
+    assert.throws(() => x.add(cpu(D.b, [2]).to("jsdev")), /same device/);
+    assert.throws(() => x.matmul(x), /cannot be multiplied \(3x4 and 3x4\)/);
+    assert.ok(torch.unregister_device("jsdev2"));
+    assert.ok(!torch.has_device("jsdev2"));
+  });
+});

@@ -1,7 +1,7 @@
 """Fixtures for tests/node/extend.test.mjs: a small MLP whose activation is a custom op, swish
 with a scalar beta (z * sigmoid(beta * z)), trained with plain SGD on a fixed batch. The test
 registers the op as user WGSL + JS CPU kernels with a backward kernel and must reproduce these
-per-step losses and final weights.
+per-step losses and final weights. Also the values of a few ops for the custom-device test.
 
 Run: .venv-torch/bin/python tests/parity/extend_gen.py
 """
@@ -12,6 +12,7 @@ import pathlib
 import torch
 
 OUT = pathlib.Path(__file__).parent / "fixtures" / "extend" / "swish_train.json"
+DEVICE = OUT.with_name("device_ops.json")
 
 
 def r(t):
@@ -57,6 +58,12 @@ def main():
     }
     OUT.write_text(json.dumps(fixture) + "\n")
     print(f"wrote {OUT}")
+    # A custom device's ops: matmul, broadcast add and relu on the device, tanh through the CPU.
+    x, w, b = torch.randn(3, 4), torch.randn(4, 2), torch.randn(2)
+    h = torch.relu(x @ w + b)
+    device = {"x": r(x), "w": r(w), "b": r(b), "h": r(h), "y": r(torch.tanh(h) * 2)}
+    DEVICE.write_text(json.dumps(device) + "\n")
+    print(f"wrote {DEVICE}")
 
 
 if __name__ == "__main__":

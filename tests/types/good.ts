@@ -185,3 +185,10 @@ async function webgpuNamespace(x: Tensor): Promise<void> {
   ];
 }
 void webgpuNamespace;
+
+// Device moves: a core device gives a Tensor, a registered custom device a DeviceTensor; dtype
+// conversions keep their type.
+const movedToCpu: Tensor = torch.ones(2).to("cpu");
+const movedToCustom: torch.DeviceTensor = torch.ones(2).to("mydevice");
+const converted: Tensor = torch.ones(2).to("int32");
+void [movedToCpu, movedToCustom, converted];

@@ -142,3 +142,20 @@ export {
   type DTypeConfig,
   type DTypeInfo,
 } from "./custom_dtypes.js";
+export {
+  register_device,
+  unregister_device,
+  list_devices,
+  has_device,
+  get_device_config,
+  initialize_device,
+  is_webgpu_available,
+  is_cpu_only_mode,
+  DeviceTensor,
+  type DeviceConfig,
+  type DeviceContext,
+  type DeviceCapabilities,
+  type DeviceBuffer,
+  type BufferUsage,
+  type DispatchConfig,
+} from "./devices.js";

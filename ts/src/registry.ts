@@ -123,8 +123,6 @@ interface Entry {
   kind: "function" | "method" | "kernel";
   fn?: (...args: never[]) => unknown;
   config?: KernelConfig;
-  /** Extra kernels by device (custom devices add theirs through `register_device`). */
-  deviceKernels: Map<string, CPUKernel>;
   forward?: ForwardFn;
   backward?: BackwardFn;
   /** The autograd.Function subclass that runs this op when a backward exists. */
@@ -164,7 +162,7 @@ export function register_function<F extends (...args: never[]) => unknown>(
     throw new TorchError(`register_function(): fn must be a function`);
   if (taken(name))
     throw new TorchError(`register_function(): op '${name}' already exists`);
-  registry.set(name, { kind: "function", fn, deviceKernels: new Map() });
+  registry.set(name, { kind: "function", fn });
   ops[name] = fn;
   return fn;
 }
@@ -194,7 +192,6 @@ export function register_method<A extends unknown[], R>(
     registry.set(name, {
       kind: "method",
       fn: fn as (...args: never[]) => unknown,
-      deviceKernels: new Map(),
     });
 }
 
@@ -228,7 +225,7 @@ export async function register_kernel(
       );
     await core.compile_kernel(name, config.wgsl, config.inputs);
   }
-  const entry: Entry = prior ?? { kind: "kernel", deviceKernels: new Map() };
+  const entry: Entry = prior ?? { kind: "kernel" };
   entry.config = { ...config };
   registry.set(name, entry);
   return install(name, entry);
@@ -253,7 +250,7 @@ export function register_forward(
     );
   if (entry === undefined && core.op_id(name) >= 0)
     throw new TorchError(`register_forward(): op '${name}' already exists`);
-  entry ??= { kind: "kernel", deviceKernels: new Map() };
+  entry ??= { kind: "kernel" };
   entry.forward = forward;
   registry.set(name, entry);
   return install(name, entry);
@@ -273,18 +270,6 @@ export function register_backward(name: string, backward: BackwardFn): void {
     throw new TorchError(`register_backward(): backward must be a function`);
   entry.backward = backward;
   entry.autograd = autogradFor(name, entry);
-}
-
-/** @internal Adds a JS kernel of op `name` for a custom device (`register_device`). */
-export function _add_device_kernel(
-  name: string,
-  device: string,
-  kernel: CPUKernel,
-): void {
-  const entry = registry.get(name);
-  if (entry === undefined || entry.kind !== "kernel")
-    throw new TorchError(`no custom op '${name}'`);
-  entry.deviceKernels.set(device, kernel);
 }
 
 /** The op function of a kernel entry (installed in `torch.ops`). */
@@ -359,9 +344,8 @@ function runForward(
         ),
       );
     }
-    const js = device === "cpu" ? config.cpu : entry.deviceKernels.get(device);
-    if (js !== undefined && device === "cpu")
-      return runCpu(js, tensors, outShape, outDtype, scalars);
+    if (device === "cpu" && config.cpu !== undefined)
+      return runCpu(config.cpu, tensors, outShape, outDtype, scalars);
   }
   if (entry.forward !== undefined) return entry.forward(...tensors, ...scalars);
   throw new DeviceError(
@@ -481,7 +465,6 @@ function kernelDevices(name: string): string[] {
   const out: string[] = [];
   if (entry.config?.cpu !== undefined) out.push("cpu");
   if (entry.config?.wgsl !== undefined) out.push("webgpu");
-  out.push(...entry.deviceKernels.keys());
   return out;
 }
 

@@ -215,9 +215,12 @@ export class Tensor {
   // ---- dtypes and copies ----
 
   /** Converts to `dtype` (always a new tensor handle): `t.to("int32")`, `t.to({ dtype })`. */
-  to(dtype: DType | { dtype: DType }): Tensor {
-    const target = typeof dtype === "object" ? dtype.dtype : dtype;
-    return wrap(this._raw.to_dtype(dtypeCode(target)));
+  to(dtype: DType | { dtype: DType }): Tensor;
+  // Device moves (`t.to("cpu")`, `t.to("mydevice")`) are overloads added by devices.ts.
+  to(dtype: unknown): unknown {
+    const target =
+      typeof dtype === "object" ? (dtype as { dtype: DType }).dtype : dtype;
+    return wrap(this._raw.to_dtype(dtypeCode(target as DType)));
   }
   /** `to("float32")`. */
   float(): Tensor {
