@@ -18,6 +18,9 @@ const FIX = JSON.parse(
 );
 
 const call = (m, ins) => m.call(...ins);
+// CTC on logits: PyTorch's CTC gradient is the one through a log_softmax (see nn_gen.py).
+const ctc = (m, [x, ...rest]) =>
+  m.call(nn.functional.log_softmax(x, -1), ...rest);
 const mha = (m, [q, k, v], kw) => m.call(q, k, v, kw);
 const enc = (o) => ({ dim_feedforward: 16, dropout: 0, ...o });
 
@@ -221,6 +224,16 @@ const CASES = {
   Threshold: [() => new nn.Threshold(0.1, -2), call],
   Softmax2d: [() => new nn.Softmax2d(), call],
   RReLU_eval: [() => new nn.RReLU(), call],
+  CTCLoss_padded: [() => new nn.CTCLoss(), ctc],
+  CTCLoss_concat_blank_sum: [
+    () => new nn.CTCLoss({ blank: 3, reduction: "sum" }),
+    ctc,
+  ],
+  CTCLoss_unbatched_none: [() => new nn.CTCLoss({ reduction: "none" }), ctc],
+  CTCLoss_zero_infinity: [
+    () => new nn.CTCLoss({ zero_infinity: true, reduction: "none" }),
+    ctc,
+  ],
   AdaptiveMaxPool1d: [() => new nn.AdaptiveMaxPool1d(3), call],
   AdaptiveMaxPool2d_none: [() => new nn.AdaptiveMaxPool2d([2, null]), call],
   AdaptiveMaxPool2d_unbatched: [() => new nn.AdaptiveMaxPool2d(3), call],

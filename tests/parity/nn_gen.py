@@ -122,6 +122,18 @@ def cases():
     }
 
 
+class CTCOnLogits(nn.Module):
+    """CTCLoss after log_softmax: PyTorch's CTC backward is the gradient through a log_softmax
+    (it adds exp(log_probs)), so logits are the inputs whose gradients can be compared."""
+
+    def __init__(self, **kw):
+        super().__init__()
+        self.ctc = nn.CTCLoss(**kw)
+
+    def forward(self, logits, *rest):
+        return self.ctc(torch.nn.functional.log_softmax(logits, -1), *rest)
+
+
 def losses_and_activations():
     F = torch.nn.functional
     L = torch.tensor
@@ -168,6 +180,17 @@ def losses_and_activations():
         "Threshold": (lambda: nn.Threshold(0.1, -2.0), [rn(2, 4)], {}, True),
         "Softmax2d": (lambda: nn.Softmax2d(), [rn(1, 3, 2, 2)], {}, True),
         "RReLU_eval": (lambda: nn.RReLU(), [rn(2, 4)], {}, False),
+        "CTCLoss_padded": (lambda: CTCOnLogits(),
+                           [rn(6, 2, 4), L([[1, 2, 2], [3, 1, 0]]), L([6, 5]), L([3, 2])],
+                           {}, True),
+        "CTCLoss_concat_blank_sum": (lambda: CTCOnLogits(blank=3, reduction="sum"),
+                                     [rn(5, 2, 4), L([0, 1, 1, 2]), L([5, 4]), L([3, 1])],
+                                     {}, True),
+        "CTCLoss_unbatched_none": (lambda: CTCOnLogits(reduction="none"),
+                                   [rn(4, 3), L([2, 1]), L([4]), L([2])], {}, True),
+        "CTCLoss_zero_infinity": (lambda: CTCOnLogits(zero_infinity=True, reduction="none"),
+                                  [rn(3, 2, 3), L([[1, 1, 1], [2, 1, 0]]), L([3, 3]), L([3, 2])],
+                                  {}, True),
         "AdaptiveMaxPool1d": (lambda: nn.AdaptiveMaxPool1d(3), [rn(2, 2, 7)], {}, True),
         "AdaptiveMaxPool2d_none": (lambda: nn.AdaptiveMaxPool2d((2, None)), [rn(1, 2, 5, 3)], {}, True),
         "AdaptiveMaxPool2d_unbatched": (lambda: nn.AdaptiveMaxPool2d(3), [rn(2, 4, 5)], {}, True),

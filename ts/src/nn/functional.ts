@@ -536,6 +536,8 @@ export {
   cosine_embedding_loss,
   triplet_margin_loss,
   triplet_margin_with_distance_loss,
+  ctc_loss,
+  type CTCLossOptions,
   type PoissonNLLOptions,
   type GaussianNLLOptions,
   type MultiMarginOptions,

@@ -11,7 +11,8 @@
 
 import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor.js";
-import { arange } from "../creation.js";
+import { arange, full, tensor } from "../creation.js";
+import { cat } from "../indexing.js";
 import { where } from "../conditional.js";
 import { scope } from "../lifetime.js";
 import type { Reduction } from "./functional.js";
@@ -401,4 +402,147 @@ export function triplet_margin_with_distance_loss(
     options.swap ?? false,
     options.reduction ?? "mean",
   );
+}
+
+/** Options of {@link ctc_loss}. */
+export interface CTCLossOptions {
+  /** The blank label (default 0). */
+  blank?: number;
+  /** `"mean"` (default: each loss divided by its target length, then the batch mean). */
+  reduction?: Reduction;
+  /** Infinite losses (no possible alignment) and their gradients become 0. */
+  zero_infinity?: boolean;
+}
+
+/** Stand-in for log(0) in the recursion: finite, so impossible paths get zero (not NaN) gradient. */
+const LOG_ZERO = -1e30;
+
+/** `log(exp(a) + exp(b) + exp(c))`, shifted by the (constant) max for stability. */
+function logsumexp3(a: Tensor, b: Tensor, c: Tensor): Tensor {
+  const m = a.maximum(b).maximum(c).detach();
+  return a.sub(m).exp().add(b.sub(m).exp()).add(c.sub(m).exp()).log().add(m);
+}
+
+/**
+ * Connectionist temporal classification loss of `log_probs` `(T, N, C)` (or unbatched `(T, C)`)
+ * against `targets` — padded `(N, S)` or concatenated 1-D — with per-sample `input_lengths` and
+ * `target_lengths` (tensors or arrays). The forward (alpha) recursion runs in log space over the
+ * extended label sequence `blank, l1, blank, l2, …, blank`, with masks for the per-sample lengths,
+ * so nothing is read back; the core differentiates it.
+ */
+export function ctc_loss(
+  log_probs: Tensor,
+  targets: Tensor,
+  input_lengths: Tensor | readonly number[],
+  target_lengths: Tensor | readonly number[],
+  options: CTCLossOptions = {},
+): Tensor {
+  const blank = options.blank ?? 0;
+  const reduction = options.reduction ?? "mean";
+  if (log_probs.ndim !== 2 && log_probs.ndim !== 3)
+    throw new TorchError(
+      `ctc_loss: expected log_probs to be 2D or 3D, got ${log_probs.ndim}D`,
+    );
+  const unbatched = log_probs.ndim === 2;
+  const device = log_probs.device;
+  return scope(() => {
+    const asLen = (v: Tensor | readonly number[]) =>
+      (Array.isArray(v)
+        ? tensor(Int32Array.from(v as number[]), { dtype: "int64", device })
+        : (v as Tensor)
+      ).reshape([-1]);
+    const lp = unbatched ? log_probs.unsqueeze(1) : log_probs;
+    const [T, N] = lp.shape as [number, number];
+    const inLen = asLen(input_lengths);
+    const tgLen = asLen(target_lengths);
+    // Padded (N, S) targets; a concatenated 1-D list is cut at the cumulative lengths.
+    let tg: Tensor;
+    if (unbatched) tg = targets.reshape([1, -1]);
+    else if (targets.ndim === 2) tg = targets;
+    else {
+      const total = targets.shape[0]!;
+      const S = Math.max(1, total);
+      const ends = tgLen.cumsum(0);
+      const starts = ends.sub(tgLen).unsqueeze(1);
+      const idx = starts.add(
+        arange(S, { dtype: "int64", device }).unsqueeze(0),
+      );
+      tg = targets
+        .unsqueeze(0)
+        .expand(N, total)
+        .gather(1, idx.minimum(Math.max(0, total - 1)));
+    }
+    const S = tg.shape[1]!;
+    const Lx = 2 * S + 1;
+    // Labels past a target's length may be anything (padding): make them blanks.
+    const inTarget = arange(S, { dtype: "int64", device })
+      .unsqueeze(0)
+      .lt(tgLen.unsqueeze(1));
+    tg = where(inTarget, tg.to("int64"), blank);
+    // ext[n, 2s] = blank, ext[n, 2s+1] = target[n, s]
+    const blanks = full([N, S + 1], blank, { dtype: "int64", device });
+    const ext = cat(
+      [tg.to("int64").unsqueeze(2), blanks.narrow(1, 1, S).unsqueeze(2)],
+      2,
+    ).reshape([N, 2 * S]);
+    const extFull = cat([blanks.narrow(1, 0, 1), ext], 1); // (N, Lx)
+    const pos = arange(Lx, { dtype: "int64", device }).unsqueeze(0);
+    const valid = pos.lt(tgLen.unsqueeze(1).mul(2).add(1));
+    // s-2 transitions: into a non-blank label that differs from the one two back.
+    const prev2 = cat(
+      [
+        full([N, 2], -1, { dtype: "int64", device }),
+        extFull.narrow(1, 0, Lx - 2),
+      ],
+      1,
+    );
+    const skip = extFull.ne(blank).logical_and(extFull.ne(prev2));
+    const emit = (t: number) => lp.select(0, t).gather(1, extFull); // (N, Lx)
+    const neg = (n: number) =>
+      full([N, n], LOG_ZERO, { dtype: "float32", device });
+    const shift = (a: Tensor, k: number) =>
+      cat([neg(k), a.narrow(1, 0, Lx - k)], 1);
+    let alpha = where(pos.lt(2).logical_and(valid), emit(0), LOG_ZERO);
+    for (let t = 1; t < T; t++) {
+      const a2 = where(skip, shift(alpha, 2), LOG_ZERO);
+      const next = where(
+        valid,
+        logsumexp3(alpha, shift(alpha, 1), a2).add(emit(t)),
+        LOG_ZERO,
+      );
+      alpha = where(inLen.gt(t).unsqueeze(1), next, alpha);
+    }
+    const last = tgLen.mul(2).unsqueeze(1);
+    const endBlank = alpha.gather(1, last).squeeze(1);
+    const endLabel = where(
+      tgLen.gt(0),
+      alpha.gather(1, last.sub(1).maximum(0)).squeeze(1),
+      LOG_ZERO,
+    );
+    let loss = logsumexp3(
+      endBlank,
+      endLabel,
+      full([N], LOG_ZERO, { dtype: "float32", device }),
+    ).neg();
+    // No possible alignment: PyTorch's inf (or 0 with zero_infinity).
+    const impossible = loss.gt(-LOG_ZERO / 2);
+    loss = options.zero_infinity
+      ? where(impossible, 0, loss)
+      : where(impossible, Infinity, loss);
+    if (unbatched) loss = loss.squeeze(0);
+    if (reduction === "none") return loss;
+    if (reduction === "sum") return loss.sum();
+    if (reduction === "mean")
+      return loss
+        .div(
+          tgLen
+            .to("float32")
+            .maximum(1)
+            .reshape(loss.shape as number[]),
+        )
+        .mean();
+    throw new TorchError(
+      `${String(reduction)} is not a valid value for reduction`,
+    );
+  });
 }

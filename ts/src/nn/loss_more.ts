@@ -197,6 +197,29 @@ export class TripletMarginWithDistanceLoss extends Loss {
   }
 }
 
+/** Connectionist temporal classification: `call(log_probs, targets, input_lengths, target_lengths)`. */
+export class CTCLoss extends Loss {
+  readonly blank: number;
+  readonly zero_infinity: boolean;
+  constructor(options: F.CTCLossOptions = {}) {
+    super(options);
+    this.blank = options.blank ?? 0;
+    this.zero_infinity = options.zero_infinity ?? false;
+  }
+  override forward(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths: Tensor | readonly number[],
+    target_lengths: Tensor | readonly number[],
+  ): Tensor {
+    return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, {
+      blank: this.blank,
+      reduction: this.reduction,
+      zero_infinity: this.zero_infinity,
+    });
+  }
+}
+
 /** `‖x1 - x2 + eps‖_p` along the last dim. */
 export class PairwiseDistance extends Module {
   constructor(
