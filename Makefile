@@ -32,7 +32,7 @@ PKG_STAMP := build/pkg.stamp
 # The steps of `make test`, in order (cheap and fundamental first).
 TEST_STEPS := lint-rust lint-ts test-cargo test-wasm test-types test-node test-browser test-vite test-playground
 
-.PHONY: help setup pkg wasm playground test fmt $(TEST_STEPS) clean-pkg
+.PHONY: help setup pkg wasm www-dist playground test fmt $(TEST_STEPS) clean-pkg
 
 help:
 	@echo "make playground   set up, build pkg/, serve www/ on localhost (PORT=8080)"
@@ -70,8 +70,16 @@ clean-pkg:
 # ---- the two commands ----
 
 playground: setup
-	@$(MAKE) pkg
+	@$(MAKE) pkg www-dist
 	node scripts/serve.mjs --port $${PORT:-8080}
+
+# The playground's bundles (CodeMirror + TypeScript, uPlot, the workers) and the .d.ts its editor
+# loads, into www/dist/ (esbuild, a few seconds).
+WWW_DIST := www/dist/main.js
+www-dist: $(WWW_DIST)
+$(WWW_DIST): $(PKG_STAMP) $(shell find www/src -type f 2>/dev/null) scripts/build-playground.mjs \
+  examples/digits.mjs package-lock.json
+	node scripts/build-playground.mjs
 
 test: setup
 	@$(MAKE) pkg
@@ -94,7 +102,7 @@ lint-rust:
 
 # Prettier (defaults) over the hand-written TS/JS; tests/parity/ has its own owner and style.
 PRETTIER_PATHS := ts/src ts/tsconfig.json tests/node tests/browser tests/vite-app tests/types www \
-  scripts/serve.mjs scripts/side-effects.mjs pkg-template package.json
+  scripts/serve.mjs scripts/side-effects.mjs scripts/build-playground.mjs pkg-template package.json
 lint-ts:
 	prettier --check $(PRETTIER_PATHS)
 
@@ -126,6 +134,7 @@ test-browser: $(PKG_STAMP)
 test-vite: $(PKG_STAMP)
 	$(NODE_GPU_ENV) node --test --test-reporter=spec tests/vite-app/vite-app.test.mjs
 
-# `make playground`'s page loads in Chromium and shows the example's output.
-test-playground: $(PKG_STAMP)
+# `make playground`'s page in Chromium: every example runs, the editor underlines a type error,
+# the tests page runs the parity fixtures, the CPU fallback; screenshots in test-artifacts/playground/.
+test-playground: $(WWW_DIST)
 	node --test --test-reporter=spec tests/browser/playground.test.mjs

@@ -2,7 +2,7 @@
 // A tiny static file server for the playground and the browser tests: localhost only, no network,
 // right MIME types (application/wasm lets the browser compile the core while it downloads).
 //
-//   node scripts/serve.mjs [--port 8080]      serves www/ at / and pkg/ at /pkg/ (make playground)
+//   node scripts/serve.mjs [--port 8080]      the playground: www/ at /, pkg/ at /pkg/, … (make playground)
 //   import { serve } from "./serve.mjs"        serve({ mounts: { "/": dir, … }, port: 0 }) in tests
 import http from "node:http";
 import fs from "node:fs";
@@ -73,6 +73,22 @@ export function serve({ mounts, port = 0, host = "127.0.0.1", quiet = true }) {
   });
 }
 
+/**
+ * What the playground serves: www/ at /, the package at /pkg/, the digits data at /data/, the
+ * parity fixtures and runner at /parity/ (the tests page), and models/ at /models/ when present.
+ */
+export function playgroundMounts(root) {
+  const mounts = {
+    "/": path.join(root, "www"),
+    "/pkg/": path.join(root, "pkg"),
+    "/data/": path.join(root, "data"),
+    "/parity/": path.join(root, "tests/parity"),
+  };
+  if (fs.existsSync(path.join(root, "models")))
+    mounts["/models/"] = path.join(root, "models");
+  return mounts;
+}
+
 // CLI: the playground.
 if (
   process.argv[1] &&
@@ -86,8 +102,14 @@ if (
     console.error("pkg/ is not built: run `make pkg` (or `make playground`)");
     process.exit(1);
   }
+  if (!fs.existsSync(path.join(root, "www/dist/main.js"))) {
+    console.error(
+      "www/dist/ is not built: run `make www-dist` (or `make playground`)",
+    );
+    process.exit(1);
+  }
   const { url } = await serve({
-    mounts: { "/": path.join(root, "www"), "/pkg/": path.join(root, "pkg") },
+    mounts: playgroundMounts(root),
     port,
     quiet: false,
   }).catch((err) => {

@@ -1,0 +1,71 @@
+"""Trains the playground's safetensors example model in PyTorch: a 64-32-10 MLP on data/digits.bin,
+saved with safetensors.torch.save_file to www/assets/digits-mlp.safetensors (keys as
+nn.Sequential's state_dict names them) and its test accuracy to www/assets/digits-mlp.json, which
+the example prints next to webtorch's and the playground test compares. Deterministic:
+
+    .venv-torch/bin/python scripts/make_playground_model.py
+"""
+
+import json
+import struct
+from pathlib import Path
+
+import torch
+from safetensors.torch import save_file
+
+root = Path(__file__).resolve().parent.parent
+raw = (root / "data/digits.bin").read_bytes()
+assert raw[:8] == b"DIGITS8\0"
+n_train, n_test, h, w = struct.unpack_from("<4I", raw, 8)
+hw, off = h * w, 24
+
+
+def take(n):
+    global off
+    out = torch.frombuffer(bytearray(raw[off : off + n]), dtype=torch.uint8)
+    off += n
+    return out
+
+
+def split(n):
+    x = take(n * hw).reshape(n, hw).float() / 16
+    y = take(n).long()
+    return x, y
+
+
+x_train, y_train = split(n_train)
+x_test, y_test = split(n_test)
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(
+    torch.nn.Linear(64, 32), torch.nn.ReLU(), torch.nn.Linear(32, 10)
+)
+opt = torch.optim.Adam(model.parameters(), lr=5e-3)
+for epoch in range(30):
+    perm = torch.randperm(n_train)
+    for i in range(0, n_train, 64):
+        idx = perm[i : i + 64]
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(model(x_train[idx]), y_train[idx])
+        loss.backward()
+        opt.step()
+
+with torch.no_grad():
+    correct = int((model(x_test).argmax(1) == y_test).sum())
+out = root / "www/assets"
+out.mkdir(exist_ok=True)
+state = {k: v.contiguous() for k, v in model.state_dict().items()}
+save_file(state, out / "digits-mlp.safetensors", metadata={"source": "scripts/make_playground_model.py"})
+(out / "digits-mlp.json").write_text(
+    json.dumps(
+        {
+            "correct": correct,
+            "test_accuracy_percent": 100 * correct / n_test,
+            "n_test": n_test,
+            "first_logits": model(x_test[:1]).detach().flatten().tolist(),
+        },
+        indent=2,
+    )
+    + "\n"
+)
+print(f"test accuracy {100 * correct / n_test:.2f} % ({correct}/{n_test})")
