@@ -22,6 +22,7 @@ import { Tensor, type TypedArray } from "./tensor.js";
 import { BINARY_OPS, UNARY_OPS } from "./opnames.js";
 import { broadcast_shapes } from "./shape_ops.js";
 import { fromValues } from "./registry.js";
+import { _untraceable } from "./compile.js";
 
 /** How a buffer is used (WebGPU's usage flags, by name). */
 export type BufferUsage =
@@ -473,6 +474,7 @@ proto.to = function (this: Tensor, arg: unknown): Tensor | DeviceTensor {
   )
     return toDType.call(this, arg);
   if (arg === this.device) return this.clone();
+  _untraceable("a device move reads tensor data");
   if (this.device === "webgpu")
     throw new DeviceError(
       `moving a webgpu tensor to '${arg}' needs an asynchronous read: use await t.to_async('${arg}')`,

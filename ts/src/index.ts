@@ -159,3 +159,10 @@ export {
   type BufferUsage,
   type DispatchConfig,
 } from "./devices.js";
+export {
+  compile,
+  compiler,
+  type CompileOptions,
+  type CompileStats,
+  type Compiled,
+} from "./compile.js";

@@ -14,6 +14,7 @@ import { core } from "./runtime.js";
 import { DeviceError, DTypeError, TorchError } from "./errors.js";
 import { type DType, dtypeCode } from "./dtype.js";
 import { Tensor, type TypedArray, wrap } from "./tensor.js";
+import { _untraceable } from "./compile.js";
 import {
   Function,
   type FunctionCtx,
@@ -361,6 +362,7 @@ function runCpu(
   dtype: DType,
   scalars: readonly number[],
 ): Tensor {
+  _untraceable("a JS kernel reads tensor data");
   const values = tensors.map((t) => core.read_cpu(t._raw) as TypedArray);
   const n = outShape.reduce((a, b) => a * b, 1);
   const out =

@@ -1,0 +1,532 @@
+/**
+ * `torch.compile(fn | module, options?)` (docs/compile.md): traces `fn` at the boundary between
+ * the TS layer and the wasm core — every `RawTensor` call it makes, with tensor arguments as slots
+ * — once per input signature, and replays the recorded calls on later inputs, skipping the TS
+ * work in between (argument parsing, wrappers, the user's own JS). Forward passes and whole
+ * training steps (forward, `backward`, an optimizer step) compile.
+ *
+ * Guards: the signature of the arguments (tensor shapes, dtypes, devices, requires_grad; other
+ * arguments by value) and what `options.guard()` returns. A trace is replayed only after two
+ * consecutive calls with one signature recorded the same calls (so state the JS side builds on
+ * the first call, such as optimizer buffers, and step-dependent constants show up as a change);
+ * anything the tracer cannot follow (a read of tensor data, a core call outside `RawTensor`, an
+ * async `fn`) makes that signature run eagerly. `torch.compiler.reset()` forgets every trace.
+ *
+ * @module
+ */
+
+import { core } from "./runtime.js";
+import { TorchError } from "./errors.js";
+import { Tensor, wrap } from "./tensor.js";
+import type { RawTensor } from "./wasm/webtorch_core.js";
+
+/** Options of {@link compile}. */
+export interface CompileOptions {
+  /** `"webgpu"` (default; traces whatever device the tensors are on) or `"eager"` (no tracing). */
+  backend?: "webgpu" | "eager";
+  /** Throw instead of running eagerly when a call cannot be traced. */
+  fullgraph?: boolean;
+  /** Extra guard values (JS state the traced code reads: a learning rate, a flag). */
+  guard?: () => readonly unknown[];
+  /** Calls with equal traces before replaying. Default 2. */
+  warmup?: number;
+}
+
+/** Counters of one compiled function. */
+export interface CompileStats {
+  /** Calls answered by a replay. */
+  replays: number;
+  /** Calls that recorded a trace. */
+  traces: number;
+  /** Calls run eagerly (untraceable signature, or `backend: "eager"`). */
+  eager: number;
+  /** Why signatures run eagerly. */
+  reasons: string[];
+}
+
+/** A compiled function: the same call signature, plus its statistics. */
+export type Compiled<F extends (...args: never[]) => unknown> = F & {
+  readonly stats: CompileStats;
+};
+
+type Arg =
+  | { k: "slot"; i: number }
+  | { k: "ext"; v: RawTensor }
+  | { k: "list"; items: Arg[] }
+  | { k: "val"; v: unknown };
+
+interface Call {
+  fn: (...a: unknown[]) => unknown;
+  name: string;
+  /** -1 for a static call (`RawTensor.from_f32`). */
+  self: Arg | null;
+  args: Arg[];
+  /** Slots of the RawTensors returned (one, or one per array element). */
+  out: number[];
+  grad: boolean;
+}
+
+type Out =
+  | { k: "slot"; i: number }
+  | { k: "ext"; v: RawTensor }
+  | { k: "val"; v: unknown }
+  | { k: "list"; items: Out[] }
+  | { k: "obj"; entries: [string, Out][] };
+
+interface Trace {
+  calls: Call[];
+  inputs: number;
+  slots: number;
+  out: Out;
+  /** A key of the calls, to compare consecutive traces. */
+  key: string;
+}
+
+interface Entry {
+  state: "warming" | "stable" | "eager";
+  trace: Trace | null;
+  repeats: number;
+}
+
+/** Query methods: they return plain data the TS layer reads and need no replay. */
+const QUERIES = new Set([
+  "shape",
+  "strides",
+  "offset",
+  "dtype",
+  "device",
+  "numel",
+  "is_contiguous",
+  "version",
+  "requires_grad",
+  "is_leaf",
+  "grad_fn_name",
+  "retains_grad",
+  "storage_offset",
+  "constructor",
+]);
+
+let generation = 0;
+let tracer: Tracer | null = null;
+
+class Tracer {
+  calls: Call[] = [];
+  slots = new Map<RawTensor, number>();
+  next = 0;
+  depth = 0;
+  broken: string | null = null;
+
+  slotOf(raw: RawTensor): Arg {
+    const i = this.slots.get(raw);
+    return i === undefined ? { k: "ext", v: raw } : { k: "slot", i };
+  }
+
+  arg(a: unknown): Arg {
+    if (isRaw(a)) return this.slotOf(a);
+    if (Array.isArray(a) && a.some(isRaw))
+      return { k: "list", items: a.map((x) => this.arg(x)) };
+    if (
+      a !== null &&
+      typeof a === "object" &&
+      "__wbg_ptr" in (a as object) &&
+      !ArrayBuffer.isView(a)
+    )
+      this.break("a core object other than a tensor is passed to the core");
+    return { k: "val", v: ArrayBuffer.isView(a) ? copyView(a) : a };
+  }
+
+  break(why: string): void {
+    this.broken ??= why;
+  }
+}
+
+function isRaw(a: unknown): a is RawTensor {
+  return a instanceof core.RawTensor;
+}
+
+function copyView(v: ArrayBufferView): ArrayBufferView {
+  const ctor = v.constructor as new (x: ArrayBufferView) => ArrayBufferView;
+  return new ctor(v);
+}
+
+/** Installs the recording wrappers on `RawTensor` for the duration of `run`. */
+function recording<T>(t: Tracer, run: () => T): T {
+  const cls = core.RawTensor as unknown as Record<string, unknown> & {
+    prototype: Record<string, unknown>;
+  };
+  const saved: [Record<string, unknown>, string, unknown][] = [];
+  const patch = (
+    target: Record<string, unknown>,
+    name: string,
+    isStatic: boolean,
+  ) => {
+    const fn = target[name];
+    if (typeof fn !== "function" || QUERIES.has(name) || name.startsWith("__"))
+      return;
+    saved.push([target, name, fn]);
+    target[name] = function (this: unknown, ...args: unknown[]) {
+      if (t.depth > 0)
+        return (fn as (...a: unknown[]) => unknown).apply(this, args);
+      if (name === "read")
+        t.break("fn reads tensor data (a data-dependent value)");
+      const call: Call = {
+        fn: fn as (...a: unknown[]) => unknown,
+        name,
+        self: isStatic ? null : t.arg(this),
+        args: args.map((a) => t.arg(a)),
+        out: [],
+        grad: core.is_grad_enabled(),
+      };
+      t.depth++;
+      let result: unknown;
+      try {
+        result = (fn as (...a: unknown[]) => unknown).apply(this, args);
+      } finally {
+        t.depth--;
+      }
+      const outs = isRaw(result)
+        ? [result]
+        : Array.isArray(result)
+          ? result.filter(isRaw)
+          : [];
+      for (const r of outs) {
+        const i = t.next++;
+        t.slots.set(r, i);
+        call.out.push(i);
+      }
+      t.calls.push(call);
+      return result;
+    };
+  };
+  for (const name of Object.getOwnPropertyNames(cls.prototype))
+    patch(cls.prototype, name, false);
+  for (const name of [
+    "from_f64",
+    "from_f32",
+    "full",
+    "arange",
+    "rand",
+    "randn",
+    "cat",
+    "stack",
+  ])
+    patch(cls, name, true);
+  const wrapRaw = cls.__wrap as (ptr: number) => RawTensor;
+  saved.push([cls, "__wrap", wrapRaw]);
+  cls.__wrap = (ptr: number) => {
+    if (t.depth === 0)
+      t.break(
+        "a core function outside RawTensor made a tensor (custom autograd, a custom kernel)",
+      );
+    return wrapRaw.call(cls, ptr);
+  };
+  try {
+    return run();
+  } finally {
+    for (const [target, name, fn] of saved.reverse()) target[name] = fn;
+  }
+}
+
+/** The key of a call sequence: names, grad modes, slots, external identities, values. */
+function keyOf(
+  calls: readonly Call[],
+  externals: Map<RawTensor, number>,
+): string {
+  const arg = (a: Arg | null): string => {
+    if (a === null) return "_";
+    switch (a.k) {
+      case "slot":
+        return `s${a.i}`;
+      case "ext": {
+        let id = externals.get(a.v);
+        if (id === undefined) {
+          id = externals.size;
+          externals.set(a.v, id);
+        }
+        return `e${id}`;
+      }
+      case "list":
+        return `[${a.items.map(arg).join(",")}]`;
+      case "val":
+        return ArrayBuffer.isView(a.v)
+          ? `${a.v.constructor.name}(${Array.from(a.v as unknown as ArrayLike<number>).join(",")})`
+          : typeof a.v === "function"
+            ? "fn"
+            : (JSON.stringify(a.v) ?? "u");
+    }
+  };
+  return calls
+    .map(
+      (c) =>
+        `${c.name}${c.grad ? "+" : "-"}(${arg(c.self)};${c.args.map(arg).join(",")})`,
+    )
+    .join("|");
+}
+
+/** The traced output structure of `fn`'s result. */
+function outOf(t: Tracer, r: unknown): Out {
+  if (r instanceof Tensor) {
+    const i = t.slots.get(r._raw);
+    return i === undefined ? { k: "ext", v: r._raw } : { k: "slot", i };
+  }
+  if (Array.isArray(r)) return { k: "list", items: r.map((x) => outOf(t, x)) };
+  if (r !== null && typeof r === "object") {
+    if (Object.getPrototypeOf(r) !== Object.prototype)
+      t.break(
+        "fn returns an object that is not a tensor, array or plain object",
+      );
+    return {
+      k: "obj",
+      entries: Object.entries(r).map(([k, v]) => [k, outOf(t, v)]),
+    };
+  }
+  return { k: "val", v: r };
+}
+
+/**
+ * @internal Marks the trace being recorded (if any) as untraceable: TS code that turns tensor
+ * data into JS values (a JS kernel, a device copy) calls this.
+ */
+export function _untraceable(why: string): void {
+  tracer?.break(why);
+}
+
+/** Runs `fn(...args)` recording its core calls. */
+function trace(
+  fn: (...args: unknown[]) => unknown,
+  args: unknown[],
+): { result: unknown; trace: Trace | null; reason: string | null } {
+  const t = new Tracer();
+  const inputs: RawTensor[] = [];
+  const visit = (a: unknown) => {
+    if (a instanceof Tensor && !t.slots.has(a._raw)) {
+      t.slots.set(a._raw, t.next++);
+      inputs.push(a._raw);
+    } else if (Array.isArray(a)) a.forEach(visit);
+  };
+  args.forEach(visit);
+  tracer = t;
+  let result: unknown;
+  try {
+    result = recording(t, () => fn(...args));
+  } finally {
+    tracer = null;
+  }
+  if (result instanceof Promise)
+    return { result, trace: null, reason: "fn is async (returns a Promise)" };
+  const out = outOf(t, result);
+  if (t.broken !== null) return { result, trace: null, reason: t.broken };
+  return {
+    result,
+    trace: {
+      calls: t.calls,
+      inputs: inputs.length,
+      slots: t.next,
+      out,
+      key: keyOf(t.calls, new Map()),
+    },
+    reason: null,
+  };
+}
+
+/** Replays `tr` on new inputs; returns `fn`'s result structure with new Tensors. */
+function replay(tr: Trace, args: unknown[]): unknown {
+  const slots: (RawTensor | undefined)[] = new Array(tr.slots);
+  let n = 0;
+  const visit = (a: unknown) => {
+    if (a instanceof Tensor) {
+      if (!slots.includes(a._raw)) slots[n++] = a._raw;
+    } else if (Array.isArray(a)) a.forEach(visit);
+  };
+  args.forEach(visit);
+  const inputSlots = n;
+  const value = (a: Arg): unknown =>
+    a.k === "slot"
+      ? slots[a.i]
+      : a.k === "ext"
+        ? a.v
+        : a.k === "list"
+          ? a.items.map(value)
+          : a.v;
+  const startGrad = core.is_grad_enabled();
+  let grad = startGrad;
+  const kept = new Set<number>();
+  const collect = (o: Out) => {
+    if (o.k === "slot") kept.add(o.i);
+    else if (o.k === "list") o.items.forEach(collect);
+    else if (o.k === "obj") o.entries.forEach(([, v]) => collect(v));
+  };
+  collect(tr.out);
+  try {
+    for (const c of tr.calls) {
+      if (c.grad !== grad) grad = (core.set_grad_enabled(c.grad), c.grad);
+      const self = c.self === null ? core.RawTensor : value(c.self);
+      const r = c.fn.apply(self, c.args.map(value));
+      if (c.out.length === 1) slots[c.out[0]!] = r as RawTensor;
+      else if (c.out.length > 1) {
+        const list = (r as unknown[]).filter(isRaw);
+        c.out.forEach((s, k) => (slots[s] = list[k]));
+      }
+    }
+  } finally {
+    if (grad !== startGrad) core.set_grad_enabled(startGrad);
+    // Intermediates die with the replay (eagerly they would be garbage or disposed).
+    for (let i = inputSlots; i < slots.length; i++) {
+      const r = slots[i] as (RawTensor & { __wbg_ptr?: number }) | undefined;
+      if (r !== undefined && !kept.has(i) && r.__wbg_ptr !== 0) r.free();
+    }
+  }
+  const build = (o: Out): unknown => {
+    switch (o.k) {
+      case "slot":
+        return o.i < inputSlots
+          ? wrap(slots[o.i]!.handle())
+          : wrap(slots[o.i]!);
+      case "ext":
+        return wrap(o.v.handle());
+      case "val":
+        return o.v;
+      case "list":
+        return o.items.map(build);
+      case "obj":
+        return Object.fromEntries(o.entries.map(([k, v]) => [k, build(v)]));
+    }
+  };
+  return build(tr.out);
+}
+
+/** The guard key of a call's arguments, or null when an argument cannot be keyed. */
+function signature(
+  args: readonly unknown[],
+  extra: readonly unknown[],
+): string | null {
+  const parts: string[] = [];
+  const visit = (a: unknown): boolean => {
+    if (a instanceof Tensor) {
+      parts.push(
+        `T[${a.shape.join(",")}]${a.dtype}@${a.device}${a.requires_grad ? "g" : ""}`,
+      );
+      return true;
+    }
+    if (Array.isArray(a)) {
+      parts.push("[");
+      const ok = a.every(visit);
+      parts.push("]");
+      return ok;
+    }
+    if (
+      a === null ||
+      a === undefined ||
+      ["number", "boolean", "string"].includes(typeof a)
+    ) {
+      parts.push(JSON.stringify(a) ?? "u");
+      return true;
+    }
+    return false;
+  };
+  if (!args.every(visit)) return null;
+  parts.push("|", JSON.stringify(extra));
+  return parts.join(" ");
+}
+
+interface Callable {
+  call(...args: unknown[]): unknown;
+  training?: boolean;
+}
+
+/**
+ * Compiles `fn` (or a module: its `call`) into a function with the same arguments that replays
+ * a trace of its core calls per input signature; see the module comment and docs/compile.md.
+ */
+export function compile<F extends (...args: never[]) => unknown>(
+  fn: F,
+  options?: CompileOptions,
+): Compiled<F>;
+export function compile<M extends Callable>(
+  module: M,
+  options?: CompileOptions,
+): Compiled<(...args: Parameters<M["call"]>) => ReturnType<M["call"]>>;
+export function compile(
+  target: ((...args: unknown[]) => unknown) | Callable,
+  options: CompileOptions = {},
+): unknown {
+  const isModule =
+    typeof target === "object" &&
+    target !== null &&
+    typeof target.call === "function";
+  if (typeof target !== "function" && !isModule)
+    throw new TorchError(
+      `torch.compile: expected a function or a module, got ${typeof target}`,
+    );
+  const run = isModule
+    ? (...a: unknown[]) => (target as Callable).call(...a)
+    : (target as (...a: unknown[]) => unknown);
+  const warmup = options.warmup ?? 2;
+  const cache = new Map<string, Entry>();
+  let seen = generation;
+  const stats: CompileStats = { replays: 0, traces: 0, eager: 0, reasons: [] };
+  const eager = (args: unknown[], why: string | null) => {
+    stats.eager++;
+    if (why !== null && !stats.reasons.includes(why)) stats.reasons.push(why);
+    if (why !== null && options.fullgraph)
+      throw new TorchError(`torch.compile: ${why}`);
+    return run(...args);
+  };
+  const compiled = (...args: unknown[]): unknown => {
+    if (options.backend === "eager" || tracer !== null)
+      return eager(args, null);
+    if (seen !== generation) {
+      cache.clear();
+      seen = generation;
+    }
+    const extra = [
+      ...(isModule ? [(target as Callable).training ?? null] : []),
+      ...(options.guard?.() ?? []),
+    ];
+    const sig = signature(args, extra);
+    if (sig === null)
+      return eager(args, "an argument is neither a tensor nor a plain value");
+    let entry = cache.get(sig);
+    if (entry === undefined) {
+      entry = { state: "warming", trace: null, repeats: 0 };
+      cache.set(sig, entry);
+    }
+    if (entry.state === "eager") return eager(args, null);
+    if (entry.state === "stable") {
+      stats.replays++;
+      return replay(entry.trace!, args);
+    }
+    stats.traces++;
+    const r = trace(run, args);
+    if (r.trace === null) {
+      entry.state = "eager";
+      stats.eager++;
+      stats.traces--;
+      if (r.reason !== null && !stats.reasons.includes(r.reason))
+        stats.reasons.push(r.reason);
+      if (options.fullgraph) throw new TorchError(`torch.compile: ${r.reason}`);
+      return r.result;
+    }
+    entry.repeats =
+      entry.trace !== null && entry.trace.key === r.trace.key
+        ? entry.repeats + 1
+        : 1;
+    entry.trace = r.trace;
+    if (entry.repeats >= warmup) entry.state = "stable";
+    return r.result;
+  };
+  Object.defineProperty(compiled, "stats", { value: stats });
+  return compiled;
+}
+
+/** `torch.compiler`: reset and query the compile caches. */
+export const compiler = {
+  /** Forgets every trace of every compiled function (they trace again on their next call). */
+  reset(): void {
+    generation++;
+  },
+  /** Whether a trace is being recorded now. */
+  is_compiling(): boolean {
+    return tracer !== null;
+  },
+};
