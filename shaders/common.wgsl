@@ -147,3 +147,21 @@ fn sincos_f32(x: f32, want_cos: bool) -> f32 {
     if (q == 2) { return -s; }
     return -c;
 }
+
+// An f32 rounded to float16 (round to nearest even; beyond ±65504 → ±inf; NaN kept), as the f32
+// word a float16 tensor stores. Subnormal halves are multiples of 2⁻²⁴.
+fn round_f16(v: f32) -> f32 {
+    if (isnan_f32(v)) { return v; }
+    if (abs(v) < 6.103515625e-05) { return round(v * 16777216.0) / 16777216.0; }
+    let b = bitcast<u32>(v);
+    let r = bitcast<f32>((b + 0xfffu + ((b >> 13u) & 1u)) & 0xffffe000u);
+    if (abs(r) > 65504.0) { return inf_like(v); }
+    return r;
+}
+
+// An f32 rounded to bfloat16 (round to nearest even on the top 16 bits; NaN kept quiet).
+fn round_bf16(v: f32) -> f32 {
+    let b = bitcast<u32>(v);
+    if (isnan_f32(v)) { return bitcast<f32>(b | 0x00400000u); }
+    return bitcast<f32>((b + 0x7fffu + ((b >> 16u) & 1u)) & 0xffff0000u);
+}

@@ -1,7 +1,10 @@
 //! Data types, their storage, and PyTorch's type promotion.
 //!
-//! Storage: every dtype of this foundation is stored as one 32-bit word per element, so one kernel
-//! family serves them all. `int64` is an API dtype stored as a checked 32-bit integer (values
+//! Storage: every dtype is stored as one 32-bit word per element, so one kernel family serves them
+//! all. `float16` and `bfloat16` are stored as f32 words holding values already rounded to the
+//! type (every kernel computes in f32 and rounds when it stores, as PyTorch computes half types in
+//! float32 internally): their results equal PyTorch's, their memory is that of float32
+//! (docs/dtypes.md). `int64` is an API dtype stored as a checked 32-bit integer (values
 //! outside ±2³¹ are rejected when data enters, see docs/dtypes.md); `uint8` and `bool` are stored
 //! as `u32` words holding 0..=255 and 0/1.
 
@@ -14,6 +17,8 @@ pub enum DType {
     Int64 = 2,
     UInt8 = 3,
     Bool = 4,
+    Float16 = 5,
+    BFloat16 = 6,
 }
 
 /// The arithmetic a kernel does for a dtype: the WGSL type it computes in.
@@ -35,7 +40,8 @@ impl Compute {
 }
 
 impl DType {
-    pub const ALL: [DType; 5] = [DType::Float32, DType::Int32, DType::Int64, DType::UInt8, DType::Bool];
+    pub const ALL: [DType; 7] =
+        [DType::Float32, DType::Int32, DType::Int64, DType::UInt8, DType::Bool, DType::Float16, DType::BFloat16];
 
     pub fn from_code(code: u32) -> Result<DType> {
         match DType::ALL.get(code as usize) {
@@ -56,6 +62,8 @@ impl DType {
             DType::Int64 => "int64",
             DType::UInt8 => "uint8",
             DType::Bool => "bool",
+            DType::Float16 => "float16",
+            DType::BFloat16 => "bfloat16",
         }
     }
 
@@ -67,19 +75,30 @@ impl DType {
             DType::Int64 => "Long",
             DType::UInt8 => "Byte",
             DType::Bool => "Bool",
+            DType::Float16 => "Half",
+            DType::BFloat16 => "BFloat16",
         }
     }
 
     pub fn compute(self) -> Compute {
         match self {
-            DType::Float32 => Compute::F32,
+            DType::Float32 | DType::Float16 | DType::BFloat16 => Compute::F32,
             DType::Int32 | DType::Int64 => Compute::I32,
             DType::UInt8 | DType::Bool => Compute::U32,
         }
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, DType::Float32)
+        matches!(self, DType::Float32 | DType::Float16 | DType::BFloat16)
+    }
+
+    /// Rounds an f32 to this dtype's precision (identity for float32): what storing does.
+    pub fn round_f32(self, x: f32) -> f32 {
+        match self {
+            DType::Float16 => half::f16::from_f32(x).to_f32(),
+            DType::BFloat16 => half::bf16::from_f32(x).to_f32(),
+            _ => x,
+        }
     }
 
     pub fn is_int(self) -> bool {
@@ -99,7 +118,9 @@ pub fn promote_types(a: DType, b: DType) -> DType {
         return a;
     }
     match (a, b) {
-        (Float32, _) | (_, Float32) => Float32,
+        (Float32, _) | (_, Float32) | (Float16, BFloat16) | (BFloat16, Float16) => Float32,
+        (Float16, _) | (_, Float16) => Float16,
+        (BFloat16, _) | (_, BFloat16) => BFloat16,
         (Int64, _) | (_, Int64) => Int64,
         (Int32, _) | (_, Int32) => Int32,
         (UInt8, _) | (_, UInt8) => UInt8,
@@ -175,5 +196,10 @@ mod tests {
         assert_eq!(promote_with_scalar(DType::Int32, ScalarKind::Float), DType::Float32);
         assert_eq!(promote_with_scalar(DType::Bool, ScalarKind::Int), DType::Int64);
         assert_eq!(promote_with_scalar(DType::Float32, ScalarKind::Float), DType::Float32);
+        assert_eq!(promote_types(DType::Float16, DType::BFloat16), DType::Float32);
+        assert_eq!(promote_types(DType::Float16, DType::Int64), DType::Float16);
+        assert_eq!(promote_types(DType::BFloat16, DType::Float32), DType::Float32);
+        assert_eq!(promote_with_scalar(DType::BFloat16, ScalarKind::Float), DType::BFloat16);
+        assert_eq!(promote_tensors(DType::Int32, false, DType::Float16, true), DType::Float16);
     }
 }

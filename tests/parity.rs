@@ -62,7 +62,7 @@ fn build(spec: &Value, dev: Device, leaves: Option<&mut Vec<Option<Tensor>>>) ->
     let data: Vec<f64> = spec["data"].as_array().unwrap().iter().map(num).collect();
     let mut t = Tensor::from_f64(&data, &usizes(&spec["shape"]), dtype(spec["dtype"].as_str().unwrap()), dev)?;
     if let Some(l) = leaves {
-        if t.dtype.is_float() {
+        if t.dtype == DType::Float32 {
             t.set_requires_grad(true)?;
             l.push(Some(t.clone()));
         } else {
@@ -240,7 +240,7 @@ fn check_tensor(case: &Value, t: Tensor, out: &Value) -> Option<String> {
     let want: Vec<f64> = out["data"].as_array().unwrap().iter().map(num).collect();
     let (rtol, atol) = (num(&case["tol"]["rtol"]), num(&case["tol"]["atol"]));
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-        let w = if t.dtype == DType::Float32 { *w as f32 as f64 } else { *w };
+        let w = if t.dtype.is_float() { *w as f32 as f64 } else { *w };
         let ok = (g.is_nan() && w.is_nan()) || *g == w || (w.is_finite() && (g - w).abs() <= atol + rtol * w.abs());
         if !ok {
             return Some(format!("element {i}: got {g}, want {w}"));

@@ -420,7 +420,9 @@ impl RawTensor {
 /// Int32Array, uint8/bool → Uint8Array.
 fn typed_array(words: &[u32], dtype: DType) -> JsValue {
     match dtype {
-        DType::Float32 => js_sys::Float32Array::from(bytemuck::cast_slice::<u32, f32>(words)).into(),
+        DType::Float32 | DType::Float16 | DType::BFloat16 => {
+            js_sys::Float32Array::from(bytemuck::cast_slice::<u32, f32>(words)).into()
+        }
         DType::Int32 | DType::Int64 => js_sys::Int32Array::from(bytemuck::cast_slice::<u32, i32>(words)).into(),
         DType::UInt8 | DType::Bool => {
             let bytes: Vec<u8> = words.iter().map(|&w| w as u8).collect();

@@ -60,11 +60,11 @@ fn scalar(x: f64, c: Compute) -> V {
 /// Stores a compute value as `dtype` (the twin of `store_*` in `shaders/common.wgsl`).
 fn store(v: V, dtype: DType) -> u32 {
     match (v, dtype) {
-        (V::F(x), DType::Float32) => x.to_bits(),
+        (V::F(x), DType::Float32 | DType::Float16 | DType::BFloat16) => dtype.round_f32(x).to_bits(),
         (V::F(x), DType::Int32 | DType::Int64) => x as i32 as u32,
         (V::F(x), DType::UInt8) => (x as i32 as u32) & 255,
         (V::F(x), DType::Bool) => (x != 0.0) as u32,
-        (V::I(x), DType::Float32) => (x as f32).to_bits(),
+        (V::I(x), DType::Float32 | DType::Float16 | DType::BFloat16) => dtype.round_f32(x as f32).to_bits(),
         (V::I(x), DType::Int32 | DType::Int64) => x as u32,
         (V::I(x), DType::UInt8) => (x as u32) & 255,
         (V::I(x), DType::Bool) => (x != 0) as u32,

@@ -57,7 +57,9 @@ impl CpuBackend {
             let dst = o[0] + j as usize * k.out_strides[k.dim];
             out[dst] = match (k.add, k.dtype) {
                 (false, _) => src[i],
-                (true, DType::Float32) => (f32::from_bits(out[dst]) + f32::from_bits(src[i])).to_bits(),
+                (true, DType::Float32 | DType::Float16 | DType::BFloat16) => {
+                    k.dtype.round_f32(f32::from_bits(out[dst]) + f32::from_bits(src[i])).to_bits()
+                }
                 (true, DType::Bool) => out[dst] | src[i],
                 (true, _) => out[dst].wrapping_add(src[i]),
             };

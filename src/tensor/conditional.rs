@@ -79,6 +79,8 @@ impl Tensor {
                 DType::Int64 => "long int",
                 DType::UInt8 => "unsigned char",
                 DType::Bool => "bool",
+                DType::Float16 => "c10::Half",
+                DType::BFloat16 => "c10::BFloat16",
             };
             bail!(DType, "masked_fill_ only supports boolean masks, but got mask with dtype {name}");
         }

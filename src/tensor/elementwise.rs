@@ -23,6 +23,7 @@ fn result_types(op: Op, promoted: DType) -> Result<(Compute, DType)> {
     };
     let out = match info.kind {
         ResultKind::Same => promoted,
+        ResultKind::Float if promoted.is_float() => promoted,
         ResultKind::Float => DType::Float32,
         ResultKind::Bool => DType::Bool,
     };

@@ -16,6 +16,8 @@ fn c_name(d: crate::dtype::DType) -> &'static str {
         Int64 => "long int",
         UInt8 => "unsigned char",
         Bool => "bool",
+        Float16 => "c10::Half",
+        BFloat16 => "c10::BFloat16",
     }
 }
 

@@ -354,7 +354,7 @@ pub fn to_word(x: f64, dtype: DType) -> Result<u32> {
         Ok(x.trunc() as i64)
     };
     Ok(match dtype {
-        DType::Float32 => (x as f32).to_bits(),
+        DType::Float32 | DType::Float16 | DType::BFloat16 => dtype.round_f32(x as f32).to_bits(),
         DType::Int32 => int_range(i32::MIN as f64, i32::MAX as f64, "int32_t")? as i32 as u32,
         // int64 is stored in 32 bits (docs/dtypes.md): out-of-range values are an error, not a wrap.
         DType::Int64 => {
@@ -367,7 +367,7 @@ pub fn to_word(x: f64, dtype: DType) -> Result<u32> {
 
 pub fn from_word(w: u32, dtype: DType) -> f64 {
     match dtype {
-        DType::Float32 => f32::from_bits(w) as f64,
+        DType::Float32 | DType::Float16 | DType::BFloat16 => f32::from_bits(w) as f64,
         DType::Int32 | DType::Int64 => w as i32 as f64,
         DType::UInt8 | DType::Bool => w as f64,
     }

@@ -52,7 +52,12 @@ impl Tensor {
             eps,
         };
         self.backend().rowwise(&k)?;
-        Ok(out)
+        // The kernel writes float32; half inputs get their result rounded to their dtype.
+        if self.dtype != DType::Float32 && self.dtype.is_float() {
+            out.to_dtype(self.dtype)
+        } else {
+            Ok(out)
+        }
     }
 
     fn softmax_like(&self, op: RowOp, kernel: &str, dim: i64) -> Result<Tensor> {

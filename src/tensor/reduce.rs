@@ -74,7 +74,9 @@ impl Tensor {
             let chunks = r / len;
             let mut mid_shape = outer.clone();
             mid_shape.push(chunks);
-            let mid = Tensor::empty_on(self.backend(), &mid_shape, out_dtype)?;
+            // Partial results stay float32 for half outputs (PyTorch accumulates them in f32).
+            let mid_dtype = if out_dtype.is_float() { DType::Float32 } else { out_dtype };
+            let mid = Tensor::empty_on(self.backend(), &mid_shape, mid_dtype)?;
             let mut first = input.clone();
             first.strides = outer_st[0].iter().copied().chain([len * s, s]).collect();
             let k = Reduce {
@@ -268,7 +270,8 @@ impl Tensor {
     /// `torch.logsumexp(t, dim, keepdim)`: stable (the max is subtracted first); integer inputs
     /// give float32.
     pub fn logsumexp(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
-        self.reduce(ReduceOp::LogSumExp, dims, keepdim, DType::Float32)
+        let out = if self.dtype.is_float() { self.dtype } else { DType::Float32 };
+        self.reduce(ReduceOp::LogSumExp, dims, keepdim, out)
     }
 
     /// `torch.linalg.vector_norm(t, ord=p, dim, keepdim)` (also `t.norm(p, dim, keepdim)`).

@@ -33,13 +33,27 @@ impl Tensor {
         }
         let d = wrap_dim(dim, self.ndim())?;
         let (x, rows, n) = self.rows_along(d)?;
-        let out_dtype = if matches!(op, ScanOp::Max | ScanOp::Min) { DType::Int64 } else { self.dtype };
+        // The scan kernel stores f32 unrounded: half dtypes scan into float32, then round.
+        let indices = matches!(op, ScanOp::Max | ScanOp::Min);
+        let half = !indices && self.dtype.is_float() && self.dtype != DType::Float32;
+        let out_dtype = if indices {
+            DType::Int64
+        } else if half {
+            DType::Float32
+        } else {
+            self.dtype
+        };
         let out = Tensor::empty_on(self.backend(), x.shape(), out_dtype)?;
         if rows > 0 {
             let k = Scan { op, input: x.buf()?, offset: x.layout.offset, dtype: x.dtype, rows, n, out: out.buf()? };
             self.backend().scan(&k)?;
         }
-        Tensor::rows_back(out, d)
+        let out = Tensor::rows_back(out, d)?;
+        if half {
+            out.to_dtype(self.dtype)
+        } else {
+            Ok(out)
+        }
     }
 
     /// The dtype a cumulative sum/product computes in: `dtype` if given, else integers (and bool)

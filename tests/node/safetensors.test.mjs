@@ -21,8 +21,8 @@ const WEBTORCH_SAVED = new Uint8Array(
 const devices = torch.webgpu.is_available() ? ["webgpu", "cpu"] : ["cpu"];
 const DTYPE = {
   float32: "float32",
-  float16: "float32",
-  bfloat16: "float32",
+  float16: "float16",
+  bfloat16: "bfloat16",
   int32: "int32",
   int64: "int64",
   uint8: "uint8",
@@ -45,7 +45,7 @@ for (const device of devices) {
       await torch.init({ device });
     });
 
-    test("loads every dtype PyTorch wrote (F16/BF16 as float32), from a URL, bytes and a Response", async () => {
+    test("loads every dtype PyTorch wrote (F16/BF16 as float16/bfloat16), from a URL, bytes and a Response", async () => {
       const progress = [];
       const fromUrl = await torch.load(new URL("dtypes.safetensors", dir), {
         onProgress: (n, t) => progress.push([n, t]),

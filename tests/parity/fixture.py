@@ -23,7 +23,14 @@ DTYPES = {
     "int64": torch.int64,
     "uint8": torch.uint8,
     "bool": torch.bool,
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
 }
+# Half types: webtorch stores them as float32 words rounded to the type and computes in float32, as
+# PyTorch's CPU kernels do; expected values are PyTorch's own half results, within about one unit
+# in the last place of the type by default (a float32 result one ulp away can round either way).
+HALF = {"float16", "bfloat16"}
+HALF_TOL = {"float16": (1e-3, 1e-7), "bfloat16": (8e-3, 1e-7)}
 DTYPE_NAMES = {v: k for k, v in DTYPES.items()}
 
 # Unary op-table rows: `torch.<op>(x)`, or `torch.nn.functional.<op>(x)` for NN_FUNCTIONAL.
@@ -156,7 +163,7 @@ def _enc_elem(x, dtype):
     without '.0'), ints as ints, bools as 0/1."""
     if dtype == "bool":
         return int(bool(x))
-    if dtype != "float32":
+    if dtype not in ("float32", "float16", "bfloat16"):
         return int(x)
     x = float(x)
     if math.isnan(x):
@@ -322,7 +329,10 @@ def finish(case, error_class=None):
     out = _enc_tensor(res)
     assert js_kind == "out" and _enc_tensor(js_res) == out, f"{name}: JS reading differs"
     rtol, atol = case.pop("tol", None) or TOL.get(case["op"], EXACT)
-    if out["dtype"] != "float32":
+    if out["dtype"] in HALF:
+        rtol, atol = case.get("tol_half") or HALF_TOL[out["dtype"]]
+        case.pop("tol_half", None)
+    elif out["dtype"] != "float32":
         rtol, atol = EXACT
     elif any(i.get("dtype") == "float32" for i in case["inputs"]):
         ref_kind, ref = _outcome(case, f64=True)

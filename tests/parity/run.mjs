@@ -320,7 +320,7 @@ function checkTensor(out, expected, tol, values) {
     return `${values.length} values read, expected ${expected.data.length}`;
   }
   const { rtol, atol } = tol;
-  const float = expected.dtype === "float32";
+  const float = ["float32", "float16", "bfloat16"].includes(expected.dtype);
   const bad = [];
   let worst = 0;
   for (let i = 0; i < values.length; i++) {

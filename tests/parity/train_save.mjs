@@ -15,6 +15,8 @@ export function SAVED_STATE(torch) {
     "bytes": torch.tensor([0, 128, 255], { dtype: "uint8" }),
     "mask": torch.tensor([true, false, true]),
     "empty": torch.zeros(0, 4),
+    "half": torch.tensor([0.5, -65504, 6e-8, 1 / 3, 2049], { dtype: "float16" }),
+    "brain": torch.tensor([[1, -3.14159], [1e30, 1e-40]], { dtype: "bfloat16" }),
   };
 }
 

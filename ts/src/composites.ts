@@ -12,6 +12,8 @@
  * @module
  */
 
+import { scalarTypeName } from "./dtype.js";
+import { isFloatingPoint } from "./dtype.js";
 import { type Shape, parseReduceArgs } from "./args.js";
 import { DTypeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
@@ -104,13 +106,7 @@ type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
 
 function title(t: Tensor): string {
-  return {
-    float32: "Float",
-    int32: "Int",
-    int64: "Long",
-    uint8: "Byte",
-    bool: "Bool",
-  }[t.dtype];
+  return scalarTypeName(t.dtype);
 }
 
 proto.isclose = function (
@@ -224,7 +220,7 @@ proto.nansum = function (
   keepdim?: boolean,
 ) {
   const [dims, keep] = parseReduceArgs("nansum", dim, keepdim);
-  if (this.dtype !== "float32") return this.sum([...dims], keep);
+  if (!isFloatingPoint(this.dtype)) return this.sum([...dims], keep);
   return scope(() => where(this.isnan(), 0, this).sum([...dims], keep));
 };
 proto.nanmean = function (
@@ -232,7 +228,7 @@ proto.nanmean = function (
   dim?: number | Shape,
   keepdim?: boolean,
 ) {
-  if (this.dtype !== "float32")
+  if (!isFloatingPoint(this.dtype))
     throw new DTypeError(
       `nanmean(): expected input to have floating point or complex dtype but got ${title(this)}`,
     );

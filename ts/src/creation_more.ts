@@ -11,6 +11,7 @@
  * @module
  */
 
+import { scalarTypeName } from "./dtype.js";
 import {
   type CreationOptions,
   type Shape,
@@ -140,13 +141,7 @@ function checkFloat(fn: string, dtype: DType): void {
 
 /** PyTorch's scalar type names in messages ("Long", "Float"). */
 function dtypeTitle(dtype: DType): string {
-  return {
-    float32: "Float",
-    int32: "Int",
-    int64: "Long",
-    uint8: "Byte",
-    bool: "Bool",
-  }[dtype];
+  return scalarTypeName(dtype);
 }
 
 /** Uniform [0, 1) numbers shaped like `input` (floating point dtypes only). */

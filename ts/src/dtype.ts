@@ -9,8 +9,12 @@
 
 import { DTypeError, DeviceError } from "./errors.js";
 
-/** The dtypes webtorch supports (int64 is stored as checked 32-bit; see docs/dtypes.md). */
-export type DType = "float32" | "int32" | "int64" | "uint8" | "bool";
+/**
+ * The dtypes webtorch supports (int64 is stored as checked 32-bit; float16 and bfloat16 as float32
+ * words holding values rounded to the type, computed in float32; see docs/dtypes.md).
+ */
+export type DType =
+  "float32" | "int32" | "int64" | "uint8" | "bool" | "float16" | "bfloat16";
 
 /** 32-bit floating point, the default dtype. */
 export const float32 = "float32" satisfies DType;
@@ -28,6 +32,12 @@ export const long = "int64" satisfies DType;
 export const uint8 = "uint8" satisfies DType;
 /** Boolean (stored as one byte per element on the CPU, 32 bits on the GPU). */
 export const bool = "bool" satisfies DType;
+/** IEEE half precision: values rounded to float16 on every store, computed in float32. */
+export const float16 = "float16" satisfies DType;
+/** Alias of {@link float16}, as in PyTorch. */
+export const half = "float16" satisfies DType;
+/** bfloat16 (8-bit exponent, 7-bit mantissa): rounded on every store, computed in float32. */
+export const bfloat16 = "bfloat16" satisfies DType;
 
 /** The device names: WebGPU or the CPU fallback backend. */
 export type Device = "webgpu" | "cpu";
@@ -38,6 +48,8 @@ const DTYPE_CODES: Record<DType, number> = {
   int64: 2,
   uint8: 3,
   bool: 4,
+  float16: 5,
+  bfloat16: 6,
 };
 const DTYPES_BY_CODE: readonly DType[] = [
   "float32",
@@ -45,6 +57,8 @@ const DTYPES_BY_CODE: readonly DType[] = [
   "int64",
   "uint8",
   "bool",
+  "float16",
+  "bfloat16",
 ];
 const DEVICES_BY_CODE: readonly Device[] = ["cpu", "webgpu"];
 
@@ -88,5 +102,20 @@ export function deviceFromCode(code: number): Device {
 
 /** Whether `dtype` is a floating-point dtype (`torch.is_floating_point`). */
 export function isFloatingPoint(dtype: DType): boolean {
-  return dtype === "float32";
+  return dtype === "float32" || dtype === "float16" || dtype === "bfloat16";
 }
+
+/** PyTorch's C++ scalar type name of `dtype`, as its messages print it ("Float", "Long", "Half"). */
+export function scalarTypeName(dtype: DType): string {
+  return SCALAR_NAMES[dtype];
+}
+
+const SCALAR_NAMES: Record<DType, string> = {
+  float32: "Float",
+  int32: "Int",
+  int64: "Long",
+  uint8: "Byte",
+  bool: "Bool",
+  float16: "Half",
+  bfloat16: "BFloat16",
+};

@@ -34,6 +34,9 @@ export {
   long,
   uint8,
   bool,
+  float16,
+  half,
+  bfloat16,
 } from "./dtype.js";
 export type { CreationOptions, ReduceOptions, Shape } from "./args.js";
 export {

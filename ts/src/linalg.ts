@@ -9,6 +9,7 @@
  * @module
  */
 
+import { scalarTypeName } from "./dtype.js";
 import { type Shape, checkInts } from "./args.js";
 import { DTypeError, ShapeError, TorchError } from "./errors.js";
 import { cat, stack as torchStack } from "./indexing.js";
@@ -318,13 +319,7 @@ proto.adjoint = function (this: Tensor) {
 };
 
 function title(t: Tensor): string {
-  return {
-    float32: "Float",
-    int32: "Int",
-    int64: "Long",
-    uint8: "Byte",
-    bool: "Bool",
-  }[t.dtype];
+  return scalarTypeName(t.dtype);
 }
 
 // ---- torch.* functions ----

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { isFloatingPoint } from "./dtype.js";
 import { checkInts } from "./args.js";
 import { DTypeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
@@ -60,7 +61,7 @@ function shift(left: boolean, input: Tensor, other: Tensor | Scalar): Tensor {
   const kinds = [input, other].map((v) =>
     v instanceof Tensor ? v.dtype : "int64",
   );
-  const bad = kinds.find((k) => k === "float32" || k === "bool");
+  const bad = kinds.find((k) => isFloatingPoint(k) || k === "bool");
   if (
     bad !== undefined ||
     (typeof other === "number" && !Number.isInteger(other))
@@ -106,7 +107,7 @@ export function unravel_index(
   shape: number | readonly number[],
 ): Tensor[] {
   const idx = checkTensor("unravel_index", "indices", indices);
-  if (idx.dtype === "float32" || idx.dtype === "bool")
+  if (isFloatingPoint(idx.dtype) || idx.dtype === "bool")
     throw new DTypeError(
       "expected 'indices' to be integer dtype, but got " + idx.dtype,
     );

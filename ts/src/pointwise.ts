@@ -12,6 +12,7 @@
  * @module
  */
 
+import { isFloatingPoint, scalarTypeName } from "./dtype.js";
 import { checkInts } from "./args.js";
 import { TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
@@ -117,7 +118,7 @@ proto.clamp_max = function (this: Tensor, max: number | Tensor) {
 
 proto.lerp = function (this: Tensor, end: Tensor, weight: number | Tensor) {
   checkTensor("lerp", "end", end);
-  if (!this.dtype.startsWith("float") || !end.dtype.startsWith("float"))
+  if (!isFloatingPoint(this.dtype) || !isFloatingPoint(end.dtype))
     throw new TorchError(
       `"lerp_kernel_scalar" not implemented for '${titleOf(this)}'`,
     );
@@ -137,13 +138,7 @@ proto.lerp = function (this: Tensor, end: Tensor, weight: number | Tensor) {
 };
 
 function titleOf(t: Tensor): string {
-  return {
-    float32: "Float",
-    int32: "Int",
-    int64: "Long",
-    uint8: "Byte",
-    bool: "Bool",
-  }[t.dtype as "float32"];
+  return scalarTypeName(t.dtype);
 }
 
 proto.addcmul = function (
@@ -167,7 +162,7 @@ proto.addcdiv = function (
 ) {
   const a = checkTensor("addcdiv", "tensor1", t1);
   const b = checkTensor("addcdiv", "tensor2", t2);
-  if (!a.dtype.startsWith("float") && !b.dtype.startsWith("float"))
+  if (!isFloatingPoint(a.dtype) && !isFloatingPoint(b.dtype))
     throw new TorchError(
       "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.",
     );
@@ -188,7 +183,7 @@ proto.nan_to_num = function (
 ) {
   const o: NanToNumOptions =
     typeof a === "object" && a !== null ? a : { nan: a, posinf, neginf };
-  if (!this.dtype.startsWith("float")) return this.clone();
+  if (!isFloatingPoint(this.dtype)) return this.clone();
   return scope(() => {
     let y = where(this.isnan(), o.nan ?? 0, this);
     y = where(y.isposinf(), o.posinf ?? F32_MAX, y);

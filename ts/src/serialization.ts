@@ -9,8 +9,8 @@
  * and Node.
  *
  * Dtypes: F32, I32, U8 and BOOL load as themselves; I64 loads as int64 (webtorch stores int64 as
- * checked 32-bit: values outside ±2³¹ are rejected); F16 and BF16 are converted to float32 on load
- * (webtorch computes in float32); a dtype registered with `register_dtype` for a safetensors code
+ * checked 32-bit: values outside ±2³¹ are rejected); F16 and BF16 load as float16 / bfloat16
+ * (held as float32 words, exactly); a dtype registered with `register_dtype` for a safetensors code
  * (`"I8"`, say) loads as a `QuantizedTensor` of that dtype; other safetensors dtypes are refused
  * with a clear error.
  *
@@ -237,7 +237,10 @@ function toTensor(bytes: Uint8Array, e: Entry, device: number): Tensor {
           out[i] = w.getFloat32(0, true);
         }
       }
-      return wrap(RawTensor.from_f32(out, shape, device));
+      const f32 = wrap(RawTensor.from_f32(out, shape, device));
+      const half = f32.to(e.dtype === "F16" ? "float16" : "bfloat16");
+      f32.dispose();
+      return half;
     }
     case "I64": {
       const out = new Float64Array(n);
@@ -361,7 +364,27 @@ const SAVE_DTYPE: Record<string, string> = {
   int64: "I64",
   uint8: "U8",
   bool: "BOOL",
+  float16: "F16",
+  bfloat16: "BF16",
 };
+
+/** The IEEE half bits of `x`, a value already rounded to float16 (exact; ±inf, NaN kept). */
+function f32ToF16Bits(x: number): number {
+  const w = new DataView(new ArrayBuffer(4));
+  w.setFloat32(0, x, true);
+  const b = w.getUint32(0, true);
+  const sign = (b >>> 16) & 0x8000;
+  const exp = (b >>> 23) & 0xff;
+  const mant = b & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
+  const e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    // Subnormal half: the value is a multiple of 2^-24.
+    return sign | Math.round(Math.abs(x) * 2 ** 24);
+  }
+  return sign | (e << 10) | (mant >>> 13);
+}
 
 /**
  * `torch.save(state_dict)`: safetensors bytes (readable by `safetensors.torch.load_file`), with
@@ -384,7 +407,18 @@ export async function save(
     const dtype = SAVE_DTYPE[t.dtype]!;
     const v = values[i]!;
     let bytes: Uint8Array;
-    if (dtype === "I64") {
+    if (dtype === "F16" || dtype === "BF16") {
+      const h = new Uint16Array(v.length);
+      const w = new DataView(new ArrayBuffer(4));
+      for (let j = 0; j < v.length; j++) {
+        if (dtype === "F16") h[j] = f32ToF16Bits(v[j]!);
+        else {
+          w.setFloat32(0, v[j]!, true);
+          h[j] = w.getUint32(0, true) >>> 16;
+        }
+      }
+      bytes = new Uint8Array(h.buffer);
+    } else if (dtype === "I64") {
       const b = new BigInt64Array(v.length);
       for (let j = 0; j < v.length; j++) b[j] = BigInt(v[j]!);
       bytes = new Uint8Array(b.buffer);

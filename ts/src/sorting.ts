@@ -14,7 +14,7 @@
  */
 
 import { checkInts } from "./args.js";
-import { type DType, dtypeCode } from "./dtype.js";
+import { type DType, dtypeCode, isFloatingPoint } from "./dtype.js";
 import { TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { rand, tensor, zeros } from "./creation.js";
@@ -329,7 +329,7 @@ function quantileImpl(
   ignoreNan: boolean,
 ): Tensor {
   const fn = ignoreNan ? "nanquantile" : "quantile";
-  if (!t.dtype.startsWith("float"))
+  if (!isFloatingPoint(t.dtype))
     throw new TorchError(
       `${fn}() input tensor must be either float or double dtype`,
     );
@@ -613,7 +613,7 @@ export function histc(input: Tensor, bins = 100, min = 0, max = 0): Tensor {
     throw new TorchError(
       `torch.histogram(): bins must be > 0, but got ${nb} for dimension 0`,
     );
-  if (!x.dtype.startsWith("float"))
+  if (!isFloatingPoint(x.dtype))
     throw new TorchError(`"histogram_cpu" not implemented for '${x.dtype}'`);
   if (min > max) throw new TorchError("max must be larger than min");
   return scope(() => {
@@ -670,7 +670,7 @@ export function multinomial(
   const p = checkTensor("multinomial", "input", input);
   if (p.ndim < 1 || p.ndim > 2)
     throw new TorchError("prob_dist must be 1 or 2 dim");
-  if (!p.dtype.startsWith("float"))
+  if (!isFloatingPoint(p.dtype))
     throw new TorchError(
       "multinomial only supports floating-point dtypes for input, got: " +
         (
@@ -778,7 +778,7 @@ export async function bincount(
     throw new TorchError(
       "bincount only supports 1-d non-negative integral inputs.",
     );
-  if (x.dtype.startsWith("float") || x.dtype === "bool")
+  if (isFloatingPoint(x.dtype) || x.dtype === "bool")
     throw new TorchError(
       `"bincount_cpu" not implemented for '${x.dtype === "bool" ? "Bool" : "Float"}'`,
     );

@@ -8,7 +8,7 @@
  */
 
 import { DTypeError, TorchError } from "./errors.js";
-import type { DType } from "./dtype.js";
+import { type DType, isFloatingPoint } from "./dtype.js";
 import { type Scalar, Tensor } from "./tensor.js";
 
 // ---- default dtype ----
@@ -227,10 +227,18 @@ export function is_complex(input: Tensor): boolean {
 
 // ---- type promotion ----
 
-const ORDER: readonly DType[] = ["bool", "uint8", "int32", "int64", "float32"];
+const ORDER: readonly DType[] = [
+  "bool",
+  "uint8",
+  "int32",
+  "int64",
+  "float16",
+  "bfloat16",
+  "float32",
+];
 
 function category(d: DType): number {
-  return d === "bool" ? 0 : d === "float32" ? 2 : 1;
+  return d === "bool" ? 0 : isFloatingPoint(d) ? 2 : 1;
 }
 
 /** The smallest dtype both `type1` and `type2` convert to without losing range or kind. */
@@ -238,6 +246,12 @@ export function promote_types(type1: DType, type2: DType): DType {
   for (const d of [type1, type2])
     if (!ORDER.includes(d))
       throw new DTypeError(`unsupported dtype '${String(d)}'`);
+  // float16 and bfloat16 meet at float32 (neither holds the other).
+  if (
+    (type1 === "float16" && type2 === "bfloat16") ||
+    (type1 === "bfloat16" && type2 === "float16")
+  )
+    return "float32";
   return ORDER[Math.max(ORDER.indexOf(type1), ORDER.indexOf(type2))]!;
 }
 

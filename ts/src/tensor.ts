@@ -16,6 +16,7 @@ import {
   type Device,
   dtypeCode,
   dtypeFromCode,
+  isFloatingPoint,
   deviceFromCode,
 } from "./dtype.js";
 import {
@@ -116,7 +117,7 @@ export class Tensor {
 
   /** Whether the dtype is floating point. */
   is_floating_point(): boolean {
-    return this.dtype === "float32";
+    return isFloatingPoint(this.dtype);
   }
 
   // The elementwise methods (one per op-table row) are declared and installed in elementwise.ts.
@@ -225,6 +226,14 @@ export class Tensor {
   /** `to("float32")`. */
   float(): Tensor {
     return this.to("float32");
+  }
+  /** `to("float16")`. */
+  half(): Tensor {
+    return this.to("float16");
+  }
+  /** `to("bfloat16")`. */
+  bfloat16(): Tensor {
+    return this.to("bfloat16");
   }
   /** `to("int32")`. */
   int(): Tensor {

@@ -89,7 +89,7 @@ pub enum KeyArg {
 /// The WGSL element type a dtype is stored as.
 pub fn storage_type(d: DType) -> &'static str {
     match d {
-        DType::Float32 => "f32",
+        DType::Float32 | DType::Float16 | DType::BFloat16 => "f32",
         DType::Int32 | DType::Int64 => "i32",
         DType::UInt8 | DType::Bool => "u32",
     }
@@ -109,6 +109,11 @@ fn store(v: &str, c: Compute, out: DType) -> String {
     match (c, out) {
         (Compute::F32, DType::Float32) | (Compute::I32, DType::Int32 | DType::Int64) => v.to_string(),
         (Compute::I32, DType::Float32) => format!("f32({v})"),
+        // Half types are f32 words holding values rounded to the type (dtype.rs).
+        (Compute::F32, DType::Float16) => format!("round_f16({v})"),
+        (Compute::F32, DType::BFloat16) => format!("round_bf16({v})"),
+        (Compute::I32, DType::Float16) => format!("round_f16(f32({v}))"),
+        (Compute::I32, DType::BFloat16) => format!("round_bf16(f32({v}))"),
         (Compute::F32, DType::Int32 | DType::Int64) => format!("i32({v})"),
         (Compute::F32, DType::UInt8) => format!("u32(i32({v})) & 255u"),
         (Compute::I32, DType::UInt8) => format!("u32({v}) & 255u"),
@@ -448,8 +453,10 @@ pub fn scatter_source(dtype: DType, tensor_src: bool, add: bool) -> String {
     let write = match (add, dtype) {
         (false, _) => format!("    out[dst] = {value};"),
         // No f32 atomics in WGSL: add through the bits with a compare-exchange loop.
-        (true, DType::Float32) => format!(
-            "    let v = {value};\n    var old = atomicLoad(&out[dst]);\n    loop {{\n        let r = atomicCompareExchangeWeak(&out[dst], old, bitcast<u32>(bitcast<f32>(old) + v));\n        if (r.exchanged) {{ break; }}\n        old = r.old_value;\n    }}"
+        // Half types round each sum to the type, as PyTorch's half index_add does.
+        (true, DType::Float32 | DType::Float16 | DType::BFloat16) => format!(
+            "    let v = {value};\n    var old = atomicLoad(&out[dst]);\n    loop {{\n        let r = atomicCompareExchangeWeak(&out[dst], old, bitcast<u32>({}));\n        if (r.exchanged) {{ break; }}\n        old = r.old_value;\n    }}",
+            store("bitcast<f32>(old) + v", Compute::F32, dtype)
         ),
         // A bool sum is "any": or the bits.
         (true, DType::Bool) => format!("    atomicOr(&out[dst], {value});"),
