@@ -67,6 +67,8 @@ const BUILTIN: Record<DType, { itemsize: number; safetensors: string }> = {
   int64: { itemsize: 8, safetensors: "I64" },
   uint8: { itemsize: 1, safetensors: "U8" },
   bool: { itemsize: 1, safetensors: "BOOL" },
+  float16: { itemsize: 2, safetensors: "F16" },
+  bfloat16: { itemsize: 2, safetensors: "BF16" },
 };
 
 const custom = new Map<
