@@ -2,7 +2,8 @@
 // the transformer layers against PyTorch (tests/parity/fixtures/train/nn_modules.json, written by
 // tests/parity/nn_gen.py): each module loads PyTorch's state dict strictly (same key names, in
 // PyTorch's order), then outputs, parameter gradients, input gradients and updated running
-// statistics must match — on WebGPU and on the CPU backend.
+// statistics must match — on WebGPU and on the CPU backend; and an LSTM classifier trained 6
+// AdamW steps gives PyTorch's losses and weights (lstm_train.json).
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -14,6 +15,12 @@ const { nn } = torch;
 const FIX = JSON.parse(
   readFileSync(
     new URL("../parity/fixtures/train/nn_modules.json", import.meta.url),
+  ),
+);
+
+const LSTM_TRAIN = JSON.parse(
+  readFileSync(
+    new URL("../parity/fixtures/train/lstm_train.json", import.meta.url),
   ),
 );
 
@@ -405,6 +412,45 @@ for (const device of devices) {
         /expected 3D or 4D input \(got 2D input\)/,
       );
     });
+
+    // On the CPU backend only: on SwiftShader its ~5,000 small dispatches take half a minute,
+    // and every LSTM piece (forward and gradients) is checked on WebGPU by the cases above.
+    if (device === "cpu")
+      test("an LSTM classifier trains 6 AdamW steps like PyTorch", async () => {
+        class SeqClassifier extends nn.Module {
+          rnn = new nn.LSTM(4, 6, { num_layers: 2, batch_first: true });
+          head = new nn.Linear(6, 3);
+          forward(x) {
+            const [out] = this.rnn.call(x);
+            return this.head.call(out.select(1, -1));
+          }
+        }
+        const T = LSTM_TRAIN;
+        const model = new SeqClassifier();
+        model.load_state_dict(
+          Object.fromEntries(
+            Object.entries(T.init).map(([k, v]) => [k, fromSpec(v)]),
+          ),
+        );
+        const x = fromSpec(T.x);
+        const y = torch.tensor(T.y);
+        const opt = new torch.optim.AdamW(model.parameters(), { lr: T.lr });
+        const losses = [];
+        for (let i = 0; i < T.losses.length; i++) {
+          const loss = torch.scope(() => {
+            opt.zero_grad();
+            const l = nn.functional.cross_entropy(model.call(x), y);
+            l.backward();
+            return l;
+          });
+          opt.step();
+          losses.push(await loss.item());
+        }
+        assertClose(losses, T.losses, 1e-4, "losses");
+        const sd = model.state_dict();
+        for (const [k, v] of Object.entries(T.final))
+          assertClose(await sd[k].toArray(), v, 1e-4, k);
+      });
 
     test("generate_square_subsequent_mask", async () => {
       const m = nn.Transformer.generate_square_subsequent_mask(3);

@@ -6,6 +6,9 @@ gradients of every parameter and float input for the loss sum_k (out_k * w_k).su
 is linspace(-1, 1) over output k's elements. The JS test builds the same module, loads the state
 dict strictly (so names and shapes must match PyTorch's), and compares everything.
 
+Also writes lstm_train.json: a 2-layer LSTM + Linear sequence classifier trained 6 AdamW steps
+(initial state dict, batch, per-step losses, final weights).
+
 Run: .venv-torch/bin/python tests/parity/nn_gen.py
 """
 
@@ -263,5 +266,39 @@ def main():
     print(f"wrote {OUT} ({OUT.stat().st_size} bytes, {len(out)} cases)")
 
 
+class SeqClassifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.LSTM(4, 6, num_layers=2, batch_first=True)
+        self.head = nn.Linear(6, 3)
+
+    def forward(self, x):
+        out, (h, c) = self.rnn(x)
+        return self.head(out[:, -1])
+
+
+def lstm_train():
+    torch.manual_seed(5)
+    model = SeqClassifier()
+    init = {k: spec(v) for k, v in model.state_dict().items()}
+    g = torch.Generator().manual_seed(6)
+    x = torch.randn(4, 5, 4, generator=g)
+    y = torch.tensor([0, 2, 1, 2])
+    opt = torch.optim.AdamW(model.parameters(), lr=0.02, foreach=False)
+    losses = []
+    for _ in range(6):
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(float(f"{loss.item():.7g}"))
+    out = {"init": init, "x": spec(x), "y": y.tolist(), "lr": 0.02, "losses": losses,
+           "final": {k: flat(v) for k, v in model.state_dict().items()}}
+    path = OUT.parent / "lstm_train.json"
+    path.write_text(json.dumps(out, separators=(",", ":")))
+    print(f"wrote {path} ({path.stat().st_size} bytes)")
+
+
 if __name__ == "__main__":
     main()
+    lstm_train()
