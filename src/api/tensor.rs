@@ -15,6 +15,8 @@ mod custom;
 mod function;
 #[path = "kernels.rs"]
 mod kernels;
+#[path = "plan.rs"]
+mod plan;
 #[path = "sort.rs"]
 mod sort;
 use crate::autograd::{self, ops as ag};

@@ -20,41 +20,46 @@ const f32 = (v, shape, device) =>
 
 for (const device of devices) {
   describe(`[${device}] torch.compile`, () => {
-    test("a compiled training step trains to PyTorch's losses and weights", async () => {
-      const x = f32(FIX.x, [16, 4], device);
-      const y = f32(FIX.y, [16, 2], device);
-      const p = {
-        w1: f32(FIX.init.w1, [4, 8], device).requires_grad_(),
-        b1: f32(FIX.init.b1, [8], device).requires_grad_(),
-        w2: f32(FIX.init.w2, [8, 2], device).requires_grad_(),
-        b2: f32(FIX.init.b2, [2], device).requires_grad_(),
-      };
-      const opt = new torch.optim.SGD(Object.values(p), { lr: FIX.lr });
-      const step = torch.compile((xb, yb) => {
-        opt.zero_grad();
-        const z = xb.matmul(p.w1).add(p.b1);
-        const h = z.mul(z.mul(FIX.beta).sigmoid());
-        const loss = h.matmul(p.w2).add(p.b2).sub(yb).square().mean();
-        loss.backward();
-        opt.step();
-        return loss;
+    for (const plan of [true, false])
+      test(`a compiled training step trains to PyTorch's losses and weights (${plan ? "core plan" : "TS replay"})`, async () => {
+        const x = f32(FIX.x, [16, 4], device);
+        const y = f32(FIX.y, [16, 2], device);
+        const p = {
+          w1: f32(FIX.init.w1, [4, 8], device).requires_grad_(),
+          b1: f32(FIX.init.b1, [8], device).requires_grad_(),
+          w2: f32(FIX.init.w2, [8, 2], device).requires_grad_(),
+          b2: f32(FIX.init.b2, [2], device).requires_grad_(),
+        };
+        const opt = new torch.optim.SGD(Object.values(p), { lr: FIX.lr });
+        const step = torch.compile(
+          (xb, yb) => {
+            opt.zero_grad();
+            const z = xb.matmul(p.w1).add(p.b1);
+            const h = z.mul(z.mul(FIX.beta).sigmoid());
+            const loss = h.matmul(p.w2).add(p.b2).sub(yb).square().mean();
+            loss.backward();
+            opt.step();
+            return loss;
+          },
+          { plan },
+        );
+        const losses = [];
+        for (let s = 0; s < FIX.steps; s++) {
+          const loss = step(x, y);
+          losses.push(await loss.item());
+          loss.dispose();
+        }
+        assertClose(losses, FIX.losses, 1e-4, "losses");
+        for (const k of Object.keys(p))
+          assertClose(await p[k].toArray(), FIX.final[k], 1e-4, k);
+        assert.equal(step.stats.eager, 0, step.stats.reasons.join("; "));
+        assert.ok(
+          step.stats.replays >= FIX.steps - 3,
+          `replays ${step.stats.replays}`,
+        );
+        assert.equal(step.stats.replays + step.stats.traces, FIX.steps);
+        assert.equal(step.stats.planned, plan ? 1 : 0);
       });
-      const losses = [];
-      for (let s = 0; s < FIX.steps; s++) {
-        const loss = step(x, y);
-        losses.push(await loss.item());
-        loss.dispose();
-      }
-      assertClose(losses, FIX.losses, 1e-4, "losses");
-      for (const k of Object.keys(p))
-        assertClose(await p[k].toArray(), FIX.final[k], 1e-4, k);
-      assert.equal(step.stats.eager, 0, step.stats.reasons.join("; "));
-      assert.ok(
-        step.stats.replays >= FIX.steps - 3,
-        `replays ${step.stats.replays}`,
-      );
-      assert.equal(step.stats.replays + step.stats.traces, FIX.steps);
-    });
 
     test("compiled forwards equal eager ones; a new shape or reset traces again", async () => {
       const w = f32(FIX.init.w1, [4, 8], device);
@@ -71,8 +76,12 @@ for (const device of devices) {
         assertClose(await got.s.toArray(), await want.s.toArray(), 1e-6, "s");
       }
       assert.deepEqual(
-        { replays: cfn.stats.replays, traces: cfn.stats.traces },
-        { replays: 3, traces: 4 },
+        {
+          replays: cfn.stats.replays,
+          traces: cfn.stats.traces,
+          planned: cfn.stats.planned,
+        },
+        { replays: 3, traces: 4, planned: 2 },
       );
       torch.compiler.reset();
       cfn(f32(FIX.x.slice(0, 20), [5, 4], device));
@@ -129,6 +138,7 @@ describe("torch.compile: what does not trace runs eagerly", () => {
       traces: 0,
       eager: 2,
       reasons: [],
+      planned: 0,
     });
   });
 

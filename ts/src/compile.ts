@@ -18,7 +18,7 @@
 import { core } from "./runtime.js";
 import { TorchError } from "./errors.js";
 import { Tensor, wrap } from "./tensor.js";
-import type { RawTensor } from "./wasm/webtorch_core.js";
+import type { Plan, RawTensor } from "./wasm/webtorch_core.js";
 
 /** Options of {@link compile}. */
 export interface CompileOptions {
@@ -30,6 +30,8 @@ export interface CompileOptions {
   guard?: () => readonly unknown[];
   /** Calls with equal traces before replaying. Default 2. */
   warmup?: number;
+  /** Replay through a core plan (one wasm call) when every call has one. Default true. */
+  plan?: boolean;
 }
 
 /** Counters of one compiled function. */
@@ -42,6 +44,8 @@ export interface CompileStats {
   eager: number;
   /** Why signatures run eagerly. */
   reasons: string[];
+  /** Stable traces replayed through a core plan (the rest replay call by call from TS). */
+  planned: number;
 }
 
 /** A compiled function: the same call signature, plus its statistics. */
@@ -86,6 +90,8 @@ interface Entry {
   state: "warming" | "stable" | "eager";
   trace: Trace | null;
   repeats: number;
+  /** The core plan of a stable trace (null: replayed call by call from TS). */
+  plan: Plan | null;
 }
 
 /** Query methods: they return plain data the TS layer reads and need no replay. */
@@ -395,6 +401,93 @@ function replay(tr: Trace, args: unknown[]): unknown {
   return build(tr.out);
 }
 
+/**
+ * The core plan of `tr` (one wasm call per replay), or null when a call is not one plans have
+ * (then the trace is replayed call by call from TS).
+ */
+function planOf(tr: Trace): Plan | null {
+  const plan = new core.Plan(tr.inputs);
+  const slots = new Map<number, number>();
+  for (let i = 0; i < tr.inputs; i++) slots.set(i, i);
+  const externals = new Map<RawTensor, number>();
+  const slotOf = (a: Arg | Out): number | undefined => {
+    if (a.k === "slot") return slots.get(a.i);
+    if (a.k !== "ext") return undefined;
+    let s = externals.get(a.v);
+    if (s === undefined) {
+      s = plan.external(a.v);
+      externals.set(a.v, s);
+    }
+    return s;
+  };
+  const ok = (() => {
+    for (const c of tr.calls) {
+      if (c.self === null || c.out.length > 1) return false;
+      const self = slotOf(c.self);
+      if (self === undefined) return false;
+      for (const a of c.args) {
+        if (a.k === "slot" || a.k === "ext") {
+          const s = slotOf(a);
+          if (s === undefined) return false;
+          plan.arg_slot(s);
+        } else if (a.k === "list") return false;
+        else if (typeof a.v === "number") plan.arg_num(a.v);
+        else if (typeof a.v === "boolean") plan.arg_bool(a.v);
+        else if (a.v === undefined || a.v === null) plan.arg_none();
+        else if (a.v instanceof Int32Array) plan.arg_ints(a.v);
+        else return false;
+      }
+      const out = plan.call(c.name, self, c.grad, c.out.length === 1);
+      if (out < 0) return false;
+      if (c.out.length === 1) slots.set(c.out[0]!, out);
+    }
+    const outputs = (o: Out): boolean => {
+      if (o.k === "slot" || o.k === "ext") {
+        const s = slotOf(o);
+        if (s === undefined) return false;
+        plan.output(s);
+        return true;
+      }
+      if (o.k === "list") return o.items.every(outputs);
+      if (o.k === "obj") return o.entries.every(([, v]) => outputs(v));
+      return true;
+    };
+    return outputs(tr.out);
+  })();
+  if (!ok) {
+    plan.free();
+    return null;
+  }
+  return plan;
+}
+
+/** Replays `tr` through its core plan: one wasm call. */
+function runPlan(plan: Plan, tr: Trace, args: unknown[]): unknown {
+  const inputs: RawTensor[] = [];
+  const visit = (a: unknown) => {
+    if (a instanceof Tensor) {
+      if (!inputs.includes(a._raw)) inputs.push(a._raw);
+    } else if (Array.isArray(a)) a.forEach(visit);
+  };
+  args.forEach(visit);
+  const outs = plan.run(inputs.map((r) => r.handle()));
+  let k = 0;
+  const build = (o: Out): unknown => {
+    switch (o.k) {
+      case "slot":
+      case "ext":
+        return wrap(outs[k++]!);
+      case "val":
+        return o.v;
+      case "list":
+        return o.items.map(build);
+      case "obj":
+        return Object.fromEntries(o.entries.map(([key, v]) => [key, build(v)]));
+    }
+  };
+  return build(tr.out);
+}
+
 /** The guard key of a call's arguments, or null when an argument cannot be keyed. */
 function signature(
   args: readonly unknown[],
@@ -464,7 +557,13 @@ export function compile(
   const warmup = options.warmup ?? 2;
   const cache = new Map<string, Entry>();
   let seen = generation;
-  const stats: CompileStats = { replays: 0, traces: 0, eager: 0, reasons: [] };
+  const stats: CompileStats = {
+    replays: 0,
+    traces: 0,
+    eager: 0,
+    reasons: [],
+    planned: 0,
+  };
   const eager = (args: unknown[], why: string | null) => {
     stats.eager++;
     if (why !== null && !stats.reasons.includes(why)) stats.reasons.push(why);
@@ -476,6 +575,7 @@ export function compile(
     if (options.backend === "eager" || tracer !== null)
       return eager(args, null);
     if (seen !== generation) {
+      for (const e of cache.values()) e.plan?.free();
       cache.clear();
       seen = generation;
     }
@@ -488,13 +588,15 @@ export function compile(
       return eager(args, "an argument is neither a tensor nor a plain value");
     let entry = cache.get(sig);
     if (entry === undefined) {
-      entry = { state: "warming", trace: null, repeats: 0 };
+      entry = { state: "warming", trace: null, repeats: 0, plan: null };
       cache.set(sig, entry);
     }
     if (entry.state === "eager") return eager(args, null);
     if (entry.state === "stable") {
       stats.replays++;
-      return replay(entry.trace!, args);
+      return entry.plan !== null
+        ? runPlan(entry.plan, entry.trace!, args)
+        : replay(entry.trace!, args);
     }
     stats.traces++;
     const r = trace(run, args);
@@ -512,7 +614,13 @@ export function compile(
         ? entry.repeats + 1
         : 1;
     entry.trace = r.trace;
-    if (entry.repeats >= warmup) entry.state = "stable";
+    if (entry.repeats >= warmup) {
+      entry.state = "stable";
+      if (options.plan !== false) {
+        entry.plan = planOf(r.trace);
+        if (entry.plan !== null) stats.planned++;
+      }
+    }
     return r.result;
   };
   Object.defineProperty(compiled, "stats", { value: stats });
