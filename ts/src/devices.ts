@@ -211,7 +211,9 @@ const ARRAYS = {
   int64: Int32Array,
   uint8: Uint8Array,
   bool: Uint8Array,
-} as const;
+  float16: Float32Array,
+  bfloat16: Float32Array,
+} as const satisfies Record<DType, unknown>;
 
 /** A tensor on a custom device: a device buffer, shape and dtype. */
 export class DeviceTensor {

@@ -12,7 +12,7 @@
 
 import { core } from "./runtime.js";
 import { DeviceError, DTypeError, TorchError } from "./errors.js";
-import { type DType, dtypeCode } from "./dtype.js";
+import { type DType, dtypeCode, isFloatingPoint } from "./dtype.js";
 import { Tensor, type TypedArray, wrap } from "./tensor.js";
 import { _untraceable } from "./compile.js";
 import {
@@ -365,12 +365,11 @@ function runCpu(
   _untraceable("a JS kernel reads tensor data");
   const values = tensors.map((t) => core.read_cpu(t._raw) as TypedArray);
   const n = outShape.reduce((a, b) => a * b, 1);
-  const out =
-    dtype === "float32"
-      ? new Float32Array(n)
-      : dtype === "int32" || dtype === "int64"
-        ? new Int32Array(n)
-        : new Uint8Array(n);
+  const out = isFloatingPoint(dtype)
+    ? new Float32Array(n)
+    : dtype === "int32" || dtype === "int64"
+      ? new Int32Array(n)
+      : new Uint8Array(n);
   kernel(values, out, {
     shapes: tensors.map((t) => t.shape),
     outShape,
