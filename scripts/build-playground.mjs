@@ -19,6 +19,27 @@ const t0 = Date.now();
 /** The `lib` compiler option of the editor (www/src/ts-worker.js uses the same list). */
 export const LIBS = ["es2023", "esnext.disposable", "dom", "dom.iterable"];
 
+/**
+ * The pretrained-model examples of examples/models/ (each exports `main(torch, { base, print })`),
+ * with the model folder each reads under /models/. Those present are bundled into
+ * www/dist/models/ (with their tokenizer library) and added to the examples menu.
+ */
+const MODEL_EXAMPLES = [
+  {
+    id: "semantic-search",
+    title:
+      "Semantic search with all-MiniLM-L6-v2 (a real sentence-transformers model)",
+    base: "/models/all-MiniLM-L6-v2/",
+    options: 'query: "Someone is having a meal."',
+  },
+  {
+    id: "text-generation",
+    title: "Text generation with GPT-2's architecture, token by token",
+    base: "/models/gpt2-small/",
+    options: 'prompt: "Once upon a time", max_new_tokens: 40',
+  },
+].filter((m) => fs.existsSync(path.join(root, `examples/models/${m.id}.mjs`)));
+
 if (!fs.existsSync(path.join(root, "pkg/dist/index.d.ts"))) {
   console.error("pkg/ is not built: run `make pkg` first");
   process.exit(1);
@@ -32,7 +53,14 @@ await esbuild.build({
     "ts-worker": "www/src/ts-worker.js",
     "run-worker": "www/src/run-worker.js",
     tests: "www/src/tests-page.js",
+    ...Object.fromEntries(
+      MODEL_EXAMPLES.map((m) => [
+        `models/${m.id}`,
+        `examples/models/${m.id}.mjs`,
+      ]),
+    ),
   },
+  define: { MODEL_EXAMPLES: JSON.stringify(MODEL_EXAMPLES) },
   outdir: out,
   bundle: true,
   format: "esm",

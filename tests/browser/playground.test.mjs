@@ -7,6 +7,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { launchChromium, newPage } from "./chromium.mjs";
@@ -156,6 +157,14 @@ const EXPECT = {
     );
     return { image: 1, hist: 1 };
   },
+  // examples/models/ (when present): GPT-2's architecture on models/gpt2-small/ (`make models`).
+  // Its tokens are checked against PyTorch by tests/browser/models.test.mjs; here the menu entry
+  // must load the bundled example and the weights and stream the generation.
+  "text-generation"(out) {
+    assert.match(out, /weights: 484936 bytes/);
+    assert.match(out, /Once upon a time → ".+"/);
+    assert.match(out, /40 tokens in \d+\.\d+ s/);
+  },
   benchmark(out) {
     assert.match(out, /matmul 128×128\s+\d+\.\d+ ms/);
     const k = [...out.matchAll(/kernels per chain: (\d+)/g)].map((m) => +m[1]);
@@ -172,11 +181,39 @@ test("the page loads: editor, TypeScript, webtorch on WebGPU, side panels", asyn
   const ids = await page.evaluate(() =>
     window.playground.examples.map((e) => e.id),
   );
-  assert.deepEqual(ids.sort(), Object.keys(EXPECT).sort());
+  // The pretrained-model examples join the menu when examples/models/ has them.
+  const models = ["semantic-search", "text-generation"].filter((m) =>
+    existsSync(`${root}examples/models/${m}.mjs`),
+  );
+  assert.deepEqual(ids.sort(), [...BUILTIN, ...models].sort());
 });
 
-for (const id of Object.keys(EXPECT)) {
+const BUILTIN = Object.keys(EXPECT).filter((id) => id !== "text-generation");
+const RUN = [
+  ...BUILTIN,
+  ...(existsSync(`${root}examples/models/text-generation.mjs`)
+    ? ["text-generation"]
+    : []),
+];
+
+// MiniLM's 91 MB on SwiftShader takes minutes: its playground entry is type-checked here and run
+// by tests/browser/models.test.mjs.
+if (existsSync(`${root}examples/models/semantic-search.mjs`))
+  test("example: semantic-search type-checks against its module's types", async () => {
+    await page.evaluate(() => window.playground.load("semantic-search"));
+    assert.deepEqual(
+      await page.evaluate(() => window.playground.typeErrors()),
+      [],
+    );
+  });
+
+for (const id of RUN) {
   test(`example: ${id}`, async () => {
+    if (id === "text-generation")
+      assert.ok(
+        existsSync(`${root}models/gpt2-small/model.safetensors`),
+        "models/gpt2-small/ is missing: run `make models`",
+      );
     await page.evaluate((x) => window.playground.load(x), id);
     // Every example type-checks against pkg/'s .d.ts.
     const code = await page.evaluate(() => window.playground.getCode());
@@ -199,7 +236,11 @@ for (const id of Object.keys(EXPECT)) {
       await page.locator("figure.plot-hist").count(),
       plots.hist ?? 0,
     );
-    await diagnosticsWhen(page, (d) => d.length === 0, `${id} type-checks`);
+    assert.deepEqual(
+      await page.evaluate(() => window.playground.typeErrors()),
+      [],
+      `${id} type-checks`,
+    );
     // The side panels show this run's statistics and profile.
     assert.match(await page.textContent("#panel-memory"), /live tensors\d/);
     assert.match(await page.textContent("#panel-batching"), /submits\d/);
@@ -227,6 +268,9 @@ test("a type error is underlined as you type, with TypeScript's message", async 
   );
   assert.equal(d.length, 1, JSON.stringify(d));
   assert.equal(d[0].line, 3);
+  // The language service agrees (the examples' "no type errors" checks ask it the same way).
+  const direct = await page.evaluate(() => window.playground.typeErrors());
+  assert.deepEqual(direct, [{ line: 3, message: d[0].message }]);
   assert.match(d[0].message, /Promise<.*>' is not assignable to type 'number'/);
   const underlined = page.locator(".cm-lintRange-error");
   await underlined.first().waitFor();

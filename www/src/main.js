@@ -356,6 +356,19 @@ window.playground = {
     return c && { x: (c.left + c.right) / 2, y: (c.top + c.bottom) / 2 };
   },
   run: runCode,
+  /** TypeScript's diagnostics of the editor's code now (asks the language service directly). */
+  async typeErrors() {
+    await tsReady;
+    await tsWorker.updateFile({ path: "/index.ts", code: getCode() });
+    const lints = await tsWorker.getLints({
+      path: "/index.ts",
+      diagnosticCodesToIgnore: [],
+    });
+    return lints.map((d) => ({
+      line: view.state.doc.lineAt(d.from).number,
+      message: d.message,
+    }));
+  },
   /** The editor's current diagnostics: `[{ from, to, line, severity, message }]`. */
   diagnostics() {
     const out = [];

@@ -2,7 +2,8 @@
 // "webtorch"`. The editor's TypeScript loads this file next to webtorch's .d.ts; the run worker
 // (www/src/run-worker.js) defines the values.
 
-type PlotTensor = import("webtorch").Tensor;
+/** What the plots take: any webtorch tensor (checked at run time), whatever its shape type. */
+type PlotTensor = { readonly shape: readonly number[]; readonly dtype: string };
 
 /**
  * Prints to the output panel, values separated by spaces; tensors are printed as PyTorch prints
@@ -49,9 +50,9 @@ declare function progress(label: string, done: number, total: number): void;
 /** One split of the digits data: images as rows of 64 pixels in 0..1, labels as int64. */
 interface DigitsSplit {
   /** float32 `[n, 64]`: each 8×8 image flattened, pixel / 16. */
-  x: PlotTensor;
+  x: import("webtorch").Tensor;
   /** int64 `[n]`: the digit 0–9. */
-  y: PlotTensor;
+  y: import("webtorch").Tensor;
   /** The number of images. */
   n: number;
 }
@@ -67,3 +68,16 @@ declare function loadDigits(): Promise<{
 
 /** True when the page was opened with `?quick` (the tests do): examples then run fewer steps. */
 declare const QUICK: boolean;
+
+/** The pretrained-model examples of examples/models/, bundled into /dist/models/ by the build. */
+declare module "/dist/models/*" {
+  /** Loads the model from `base` (a folder under /models/) and prints its results with `print`. */
+  export function main(
+    torch: typeof import("webtorch"),
+    options: {
+      base: string;
+      print?: (line: string) => void;
+      [option: string]: unknown;
+    },
+  ): Promise<unknown>;
+}

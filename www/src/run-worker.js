@@ -174,11 +174,17 @@ async function run({ js, map, quick }) {
   await ready;
   self.QUICK = !!quick;
   printQueue = Promise.resolve();
-  // `import … from "webtorch"` resolves to the same module this worker uses (same URL, one engine).
-  const code = js.replace(
-    /(\bfrom\s*|\bimport\s*\(\s*)(["'])webtorch\2/g,
-    (_, head, q) => `${head}${q}${PKG}${q}`,
-  );
+  // `import … from "webtorch"` resolves to the same module this worker uses (same URL, one engine);
+  // site paths ("/dist/…") to this origin (a blob: module has no base URL for them).
+  const code = js
+    .replace(
+      /(\bfrom\s*|\bimport\s*\(\s*)(["'])webtorch\2/g,
+      (_, head, q) => `${head}${q}${PKG}${q}`,
+    )
+    .replace(
+      /(\bfrom\s*|\bimport\s*\(\s*)(["'])\/(?!\/)/g,
+      (_, head, q) => `${head}${q}${self.location.origin}/`,
+    );
   const url = URL.createObjectURL(
     new Blob([code], { type: "text/javascript" }),
   );

@@ -19,4 +19,16 @@ export const EXAMPLES = [
   ["mlp-digits", mlpDigits],
   ["safetensors", safetensors],
   ["benchmark", benchmark],
+  // The pretrained models of examples/models/, bundled by scripts/build-playground.mjs when present.
+  ...MODEL_EXAMPLES.map((m) => [
+    m.id,
+    `// ${m.title}
+import * as torch from "webtorch";
+// examples/models/${m.id}.mjs: the model written with webtorch.nn, weights from ${m.base}
+import { main } from "/dist/models/${m.id}.js";
+
+const base = new URL("${m.base}", location.href).href;
+await main(torch, { base, print, ${m.options} });
+`,
+  ]),
 ].map(([id, code]) => ({ id, title: title(code), code }));
