@@ -8,6 +8,7 @@ import { checks as reductions } from "./reductions.mjs";
 import { checks as views } from "./views.mjs";
 import { checks as runtime } from "./runtime.mjs";
 import { checks as webgpu } from "./webgpu.mjs";
+import { checks as extend } from "./extend.mjs";
 
 /**
  * @typedef {{ name: string, run: (torch: any, ctx: { device: "webgpu" | "cpu", where: "node" | "browser" }) => Promise<void> }} Check
@@ -21,4 +22,5 @@ export const checks = [
   ...views,
   ...runtime,
   ...webgpu,
+  ...extend,
 ];
