@@ -398,7 +398,9 @@ describe("custom devices", () => {
       () => x.to("jsdev"),
       /not initialized: await torch.initialize_device\('jsdev'\)/,
     );
+    assert.equal(torch.get_device_context("jsdev"), null);
     assert.equal(await torch.initialize_device("jsdev"), "jsdev");
+    assert.equal(torch.get_device_context("jsdev").ready, true);
     assert.throws(
       () => torch.register_device(jsDevice("jsdev", log)),
       /already registered/,

@@ -164,6 +164,14 @@ export function get_device_config(name: string): DeviceConfig {
   return d.config;
 }
 
+/** The context `initialize()` gave a custom device, or `null` before `initialize_device(name)`. */
+export function get_device_context(name: string): DeviceContext | null {
+  const d = devices.get(name);
+  if (d === undefined)
+    throw new DeviceError(`device '${name}' is not a registered device`);
+  return d.context;
+}
+
 /**
  * Initializes a custom device (`config.initialize()`, once) or, for `"webgpu"` / no name, creates
  * a new WebGPU device (after a loss); resolves to the device's name.

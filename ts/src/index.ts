@@ -151,6 +151,7 @@ export {
   list_devices,
   has_device,
   get_device_config,
+  get_device_context,
   initialize_device,
   is_webgpu_available,
   is_cpu_only_mode,
@@ -169,3 +170,5 @@ export {
   type CompileStats,
   type Compiled,
 } from "./compile.js";
+/** torch.js's top-level `empty_cache()`: frees pooled device memory (`torch.webgpu.empty_cache`). */
+export { empty_cache } from "./webgpu.js";
