@@ -56,6 +56,7 @@ const libs = [];
 const versions = {};
 if (wantLibs.includes("webtorch")) {
   libs.push(webtorchLib(torch, core));
+  if (torch.compile) libs.push(webtorchLib(torch, core, undefined, { compiled: true }));
   if (core?.set_matmul_variant) for (const v of variants) libs.push(webtorchLib(torch, core, v));
 }
 if (wantLibs.includes("tfjs")) {

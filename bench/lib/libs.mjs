@@ -11,7 +11,13 @@ const eye8 = () => {
 };
 
 /** webtorch from the built package; `variant` forces a matmul kernel (matmul workloads only). */
-export function webtorchLib(torch, core, variant) {
+/**
+ * webtorch; `variant` forces a matmul kernel (matmul workloads only); `compiled` runs every
+ * workload step through `torch.compile` (docs/compile.md: after two equal traces a step replays
+ * its recorded core calls, through a core plan when it can), which shows its host cost against
+ * eager.
+ */
+export function webtorchLib(torch, core, variant, { compiled = false } = {}) {
   const T = (inp) => {
     const flat = torch.tensor(inp.data);
     const t = flat.reshape(inp.shape);
@@ -28,7 +34,7 @@ export function webtorchLib(torch, core, variant) {
     return v;
   };
   return {
-    name: variant ? `webtorch:${variant}` : "webtorch",
+    name: variant ? `webtorch:${variant}` : compiled ? "webtorch:compiled" : "webtorch",
     only: variant ? ["matmul"] : null,
     prepare(w) {
       if (variant && !core?.set_matmul_variant?.(variant)) return null;
@@ -87,7 +93,7 @@ export function webtorchLib(torch, core, variant) {
           free: () => ins.forEach((t) => t.dispose()),
         };
       }
-      const op = ops[w.kind];
+      const op = compiled && ops[w.kind] ? torch.compile(ops[w.kind]) : ops[w.kind];
       return {
         step: op,
         wait,
@@ -229,7 +235,7 @@ export function jaxLib(jax) {
           free,
         };
       }
-      const op = ops[w.kind];
+      const op = compiled && ops[w.kind] ? torch.compile(ops[w.kind]) : ops[w.kind];
       return {
         step: op,
         wait,
