@@ -56,6 +56,8 @@ export function serve({ mounts, port = 0, host = "127.0.0.1", quiet = true }) {
     }
     res.writeHead(200, {
       "content-type": MIME[path.extname(file)] ?? "application/octet-stream",
+      // The length lets a loader report progress as a fraction (torch.load's onProgress).
+      "content-length": fs.statSync(file).size,
       "cache-control": "no-store",
     });
     fs.createReadStream(file).pipe(res);
@@ -86,6 +88,8 @@ export function playgroundMounts(root) {
   };
   if (fs.existsSync(path.join(root, "models")))
     mounts["/models/"] = path.join(root, "models");
+  // The pretrained-model example programs (examples/models/; their models are under /models/).
+  mounts["/examples/"] = path.join(root, "examples");
   return mounts;
 }
 

@@ -12,7 +12,7 @@ import { full, rand } from "../creation.js";
 import { scope } from "../lifetime.js";
 import * as A from "../activations_more.js";
 import * as F from "./functional.js";
-import { Module, Parameter } from "./module.js";
+import { Module, Parameter, ownedParameter } from "./module.js";
 import type { FactoryOptions } from "./layers.js";
 
 /** `x` where `|x| > lambd`, else 0. */
@@ -67,7 +67,7 @@ export class PReLU extends Module {
     options: FactoryOptions = {},
   ) {
     super();
-    this.weight = new Parameter(
+    this.weight = ownedParameter(
       full([num_parameters], init, {
         dtype: "float32",
         device: options.device,

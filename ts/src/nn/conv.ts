@@ -14,7 +14,7 @@ import { no_grad } from "../autograd.js";
 import * as C from "../conv.js";
 import type { IntOrTuple } from "../conv.js";
 import * as init from "./init.js";
-import { Module, Parameter } from "./module.js";
+import { Module, Parameter, ownedParameter } from "./module.js";
 import type { FactoryOptions } from "./layers.js";
 
 function tuple(v: IntOrTuple, k: number): number[] {
@@ -75,11 +75,11 @@ abstract class ConvNd extends Module {
     const shape = transposed
       ? [in_channels, out_channels / groups, ...this.kernel_size]
       : [out_channels, in_channels / groups, ...this.kernel_size];
-    this.weight = new Parameter(
+    this.weight = ownedParameter(
       full(shape, 0, { dtype: "float32", device: options.device }),
     );
     if (bias)
-      this.bias = new Parameter(
+      this.bias = ownedParameter(
         full([out_channels], 0, { dtype: "float32", device: options.device }),
       );
     else this.register_parameter("bias", null);
@@ -427,8 +427,8 @@ abstract class BatchNormNd extends Module {
       shape = [num_features],
     ) => full(shape, v, { dtype, device: o.device });
     if (this.affine) {
-      this.weight = new Parameter(f(1));
-      this.bias = new Parameter(f(0));
+      this.weight = ownedParameter(f(1));
+      this.bias = ownedParameter(f(0));
     } else {
       this.register_parameter("weight", null);
       this.register_parameter("bias", null);

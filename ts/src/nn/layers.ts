@@ -14,7 +14,7 @@ import { scope } from "../lifetime.js";
 import { no_grad } from "../autograd.js";
 import * as F from "./functional.js";
 import * as init from "./init.js";
-import { Module, Parameter } from "./module.js";
+import { Module, Parameter, ownedParameter } from "./module.js";
 
 /** Options of layers that create parameters. */
 export interface FactoryOptions {
@@ -59,8 +59,8 @@ export class Linear extends Module {
     super();
     this.in_features = in_features;
     this.out_features = out_features;
-    this.weight = new Parameter(empty([out_features, in_features], options));
-    if (bias) this.bias = new Parameter(empty([out_features], options));
+    this.weight = ownedParameter(empty([out_features, in_features], options));
+    if (bias) this.bias = ownedParameter(empty([out_features], options));
     else this.register_parameter("bias", null);
     this.reset_parameters();
   }
@@ -304,7 +304,7 @@ export class Embedding extends Module {
     options: FactoryOptions = {},
   ) {
     super();
-    this.weight = new Parameter(
+    this.weight = ownedParameter(
       empty([num_embeddings, embedding_dim], options),
     );
     init.normal_(this.weight);
@@ -358,11 +358,11 @@ export class LayerNorm extends Module {
         ? [normalized_shape]
         : [...normalized_shape];
     if (elementwise_affine) {
-      this.weight = new Parameter(
+      this.weight = ownedParameter(
         empty(this.normalized_shape, { ...options, fill: 1 }),
       );
       if (bias)
-        this.bias = new Parameter(
+        this.bias = ownedParameter(
           empty(this.normalized_shape, { ...options, fill: 0 }),
         );
       else this.register_parameter("bias", null);
@@ -404,7 +404,7 @@ export class RMSNorm extends Module {
         ? [normalized_shape]
         : [...normalized_shape];
     if (elementwise_affine)
-      this.weight = new Parameter(
+      this.weight = ownedParameter(
         empty(this.normalized_shape, { ...options, fill: 1 }),
       );
     else this.register_parameter("weight", null);

@@ -11,7 +11,7 @@ import { full } from "../creation.js";
 import { no_grad } from "../autograd.js";
 import * as F from "./functional.js";
 import * as init from "./init.js";
-import { Module, Parameter } from "./module.js";
+import { Module, Parameter, ownedParameter } from "./module.js";
 import type { FactoryOptions } from "./layers.js";
 
 const vec = (n: number, v: number, o: FactoryOptions) =>
@@ -41,8 +41,8 @@ export class GroupNorm extends Module {
     this.eps = options.eps ?? 1e-5;
     this.affine = options.affine ?? true;
     if (this.affine) {
-      this.weight = new Parameter(vec(num_channels, 1, options));
-      this.bias = new Parameter(vec(num_channels, 0, options));
+      this.weight = ownedParameter(vec(num_channels, 1, options));
+      this.bias = ownedParameter(vec(num_channels, 0, options));
     } else {
       this.register_parameter("weight", null);
       this.register_parameter("bias", null);
@@ -94,8 +94,8 @@ abstract class InstanceNormNd extends Module {
     this.affine = o.affine ?? false;
     this.track_running_stats = o.track_running_stats ?? false;
     if (this.affine) {
-      this.weight = new Parameter(vec(num_features, 1, o));
-      this.bias = new Parameter(vec(num_features, 0, o));
+      this.weight = ownedParameter(vec(num_features, 1, o));
+      this.bias = ownedParameter(vec(num_features, 0, o));
     } else {
       this.register_parameter("weight", null);
       this.register_parameter("bias", null);
@@ -193,13 +193,13 @@ export class Bilinear extends Module {
   ) {
     super();
     const d = options.device;
-    this.weight = new Parameter(
+    this.weight = ownedParameter(
       full([out_features, in1_features, in2_features], 0, {
         dtype: "float32",
         device: d,
       }),
     );
-    if (bias) this.bias = new Parameter(vec(out_features, 0, options));
+    if (bias) this.bias = ownedParameter(vec(out_features, 0, options));
     else this.register_parameter("bias", null);
     this.reset_parameters();
   }
@@ -252,7 +252,7 @@ export class EmbeddingBag extends Module {
       if (p < 0) p += num_embeddings;
     }
     this.padding_idx = p;
-    this.weight = new Parameter(
+    this.weight = ownedParameter(
       full([num_embeddings, embedding_dim], 0, {
         dtype: "float32",
         device: options.device,

@@ -40,6 +40,18 @@ export class Parameter extends Tensor {
   }
 }
 
+/**
+ * A parameter made from `data`, a temporary created for it, whose own handle is then disposed
+ * (the storage lives on in the parameter). Layers build their parameters this way so that
+ * `module.dispose()` frees their memory at once: `new Parameter(empty(…))` would leave the
+ * temporary's handle holding the same storage until garbage collection.
+ */
+export function ownedParameter(data: Tensor, requires_grad = true): Parameter {
+  const p = new Parameter(data, requires_grad);
+  data.dispose();
+  return p;
+}
+
 /** A state dict: tensors by PyTorch's dotted names (`"0.weight"`, `"encoder.layers.1.bias"`). */
 export type StateDict = Record<string, Tensor>;
 

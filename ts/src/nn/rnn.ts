@@ -19,7 +19,7 @@ import { stack, cat } from "../indexing.js";
 import { scope } from "../lifetime.js";
 import * as F from "./functional.js";
 import * as init from "./init.js";
-import { Module, Parameter } from "./module.js";
+import { Module, Parameter, ownedParameter } from "./module.js";
 import type { FactoryOptions } from "./layers.js";
 
 type Mode = "RNN_TANH" | "RNN_RELU" | "LSTM" | "GRU";
@@ -136,7 +136,7 @@ export abstract class RNNBase extends Module {
     const real = this.proj_size > 0 ? this.proj_size : hidden_size;
     const dirs = this.bidirectional ? 2 : 1;
     const p = (shape: number[]) =>
-      new Parameter(full(shape, 0, { dtype: "float32", device: o.device }));
+      ownedParameter(full(shape, 0, { dtype: "float32", device: o.device }));
     for (let layer = 0; layer < this.num_layers; layer++) {
       for (let d = 0; d < dirs; d++) {
         const sfx = `_l${layer}${d === 1 ? "_reverse" : ""}`;
@@ -380,7 +380,7 @@ abstract class RNNCellBase extends Module {
     super();
     const gate = GATES[mode] * hidden_size;
     const p = (shape: number[]) =>
-      new Parameter(
+      ownedParameter(
         full(shape, 0, { dtype: "float32", device: options.device }),
       );
     this.weight_ih = p([gate, input_size]);

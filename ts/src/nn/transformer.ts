@@ -19,7 +19,7 @@ import { scope } from "../lifetime.js";
 import * as F from "./functional.js";
 import { causalMask } from "./functional_more.js";
 import * as init from "./init.js";
-import { Module, Parameter } from "./module.js";
+import { Module, Parameter, ownedParameter } from "./module.js";
 import { ModuleList } from "./containers.js";
 import { Dropout, LayerNorm, Linear, type FactoryOptions } from "./layers.js";
 
@@ -100,7 +100,7 @@ export class MultiheadAttention extends Module {
     if (this.head_dim * num_heads !== embed_dim)
       throw new TorchError("embed_dim must be divisible by num_heads");
     const p = (shape: number[]) =>
-      new Parameter(full(shape, 0, { dtype: "float32", device: o.device }));
+      ownedParameter(full(shape, 0, { dtype: "float32", device: o.device }));
     const bias = o.bias ?? true;
     if (this._qkv_same_embed_dim) {
       this.register_parameter("in_proj_weight", p([3 * embed_dim, embed_dim]));
