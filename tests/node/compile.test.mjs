@@ -142,6 +142,22 @@ describe("torch.compile: what does not trace runs eagerly", () => {
     });
   });
 
+  test("registered kernel ops run eagerly inside a compiled function", async () => {
+    const triple = await torch.register_kernel({
+      name: "triple_for_compile",
+      inputs: 1,
+      cpu: ([x], out) => {
+        for (let i = 0; i < out.length; i++) out[i] = 3 * x[i];
+      },
+    });
+    const f = torch.compile((x) => triple(x).add(1));
+    const x = torch.tensor([1, 2], { dtype: "float32", device: "cpu" });
+    for (let i = 0; i < 3; i++)
+      assert.deepEqual(Array.from(await f(x).toArray()), [4, 7]);
+    assert.equal(f.stats.replays, 0);
+    assert.deepEqual(f.stats.reasons, ["a JS kernel reads tensor data"]);
+  });
+
   test("a module compiles (its training flag is guarded)", async () => {
     torch.manual_seed(0);
     const model = new torch.nn.Sequential(
