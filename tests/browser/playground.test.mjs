@@ -278,6 +278,31 @@ test("a type error is underlined as you type, with TypeScript's message", async 
   await page.screenshot({ path: `${shots}type-error.png` });
 });
 
+// With shape-level types in pkg/ (Tensor<S, D>, pkg/dist/shapes.d.ts), a shape mismatch is a
+// type error too, underlined before the code runs, naming both shapes.
+if (existsSync(`${root}pkg/dist/shapes.d.ts`))
+  test("a shape error is underlined as you type, naming both shapes", async () => {
+    await page.evaluate(() =>
+      window.playground.setCode(
+        [
+          'import * as torch from "webtorch";',
+          "const a = torch.zeros(2, 3);",
+          "const y = a.matmul(torch.randn(4, 5));",
+          "print(y);",
+        ].join("\n"),
+      ),
+    );
+    const d = await diagnosticsWhen(
+      page,
+      (d) => d.some((x) => x.severity === "error"),
+      "shape error",
+    );
+    assert.equal(d[0].line, 3, JSON.stringify(d));
+    assert.match(d[0].message, /\[2, 3\].*\[4, 5\]/s);
+    await page.locator(".cm-lintRange-error").first().waitFor();
+    await page.screenshot({ path: `${shots}shape-error.png` });
+  });
+
 test("completion lists webtorch's API; hover shows its TSDoc", async () => {
   await page.evaluate(() =>
     window.playground.setCode(
@@ -294,7 +319,7 @@ test("completion lists webtorch's API; hover shows its TSDoc", async () => {
   await page.mouse.move(at.x + 1, at.y);
   const tip = page.locator(".cm-tooltip-hover");
   await tip.waitFor({ timeout: 30_000 });
-  assert.match(await tip.textContent(), /Tensor\.matmul\(other: .*Tensor/);
+  assert.match(await tip.textContent(), /\.matmul\b.*\bother: .*Tensor/s);
   assert.match(await tip.textContent(), /Matrix product with PyTorch's rules/);
   await page.screenshot({ path: `${shots}hover.png` });
   // Completion after `torch.ma` lists webtorch's functions.
