@@ -305,21 +305,25 @@ impl RawTensor {
     // ---- in place (`_` methods): the functional op, then its result written into this tensor ----
 
     pub fn unary_(&mut self, op: u32) -> JsResult<()> {
+        js(crate::autograd::check_inplace(&self.t))?;
         let r = js(op_of(op).and_then(|op| ag::unary(&self.t, op)))?;
         js(ag::inplace(&mut self.t, r))
     }
 
     pub fn binary_(&mut self, op: u32, other: &RawTensor) -> JsResult<()> {
+        js(crate::autograd::check_inplace(&self.t))?;
         let r = js(op_of(op).and_then(|op| ag::binary(&self.t, &other.t, op)))?;
         js(ag::inplace(&mut self.t, r))
     }
 
     pub fn binary_scalar_(&mut self, op: u32, value: f64) -> JsResult<()> {
+        js(crate::autograd::check_inplace(&self.t))?;
         let r = js(op_of(op).and_then(|op| ag::binary_scalar(&self.t, op, value, false, ScalarKind::of(value))))?;
         js(ag::inplace(&mut self.t, r))
     }
 
     pub fn add_alpha_(&mut self, op: u32, other: &RawTensor, alpha: f64) -> JsResult<()> {
+        js(crate::autograd::check_inplace(&self.t))?;
         let r = js(op_of(op).and_then(|op| ag::add_alpha(&self.t, &other.t, op, alpha)))?;
         js(ag::inplace(&mut self.t, r))
     }

@@ -122,7 +122,12 @@ impl Tensor {
     pub fn set_grad(&mut self, g: Option<Tensor>) -> Result<()> {
         if let Some(g) = &g {
             if g.shape() != self.shape() {
-                bail!(Shape, "assigned grad has data of a different size");
+                bail!(
+                    Shape,
+                    "attempting to assign a gradient of size '{:?}' to a tensor of size '{:?}'. Please ensure that the gradient and the tensor are the same size",
+                    g.shape(),
+                    self.shape()
+                );
             }
         }
         *self.meta().grad.borrow_mut() = g;
@@ -478,12 +483,19 @@ pub fn no_grad_error(name: &str) -> crate::Error {
     err!(Torch, "the derivative for '{name}' is not implemented.")
 }
 
-/// An in-place op at the autograd level: `value` (computed from `x` by differentiable ops) is
-/// written into `x`, and `x` takes over `value`'s place in the graph.
-pub fn assign(x: &mut Tensor, value: &Tensor) -> Result<()> {
+/// PyTorch's refusal of an in-place op on a leaf that requires grad, checked before the op is
+/// computed (so that it wins over the op's own errors, as in PyTorch).
+pub fn check_inplace(x: &Tensor) -> Result<()> {
     if is_grad_enabled() && x.requires_grad() && x.is_leaf() {
         bail!(Torch, "a leaf Variable that requires grad is being used in an in-place operation.");
     }
+    Ok(())
+}
+
+/// An in-place op at the autograd level: `value` (computed from `x` by differentiable ops) is
+/// written into `x`, and `x` takes over `value`'s place in the graph.
+pub fn assign(x: &mut Tensor, value: &Tensor) -> Result<()> {
+    check_inplace(x)?;
     x.assign_(value)?;
     if is_grad_enabled() && value.requires_grad() {
         x.ag = value.ag.clone();

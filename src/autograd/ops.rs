@@ -353,6 +353,11 @@ fn check_cast(from: DType, to: DType) -> Result<()> {
 pub fn inplace(x: &mut Tensor, result: Tensor) -> Result<()> {
     check_cast(result.dtype, x.dtype)?;
     let mut value = to_dtype(&result, x.dtype)?;
+    let fits = value.ndim() <= x.ndim()
+        && value.shape().iter().rev().zip(x.shape().iter().rev()).all(|(&v, &s)| v == s || v == 1);
+    if !fits {
+        crate::bail!(Shape, "output with shape {:?} doesn't match the broadcast shape {:?}", x.shape(), value.shape());
+    }
     if value.shape() != x.shape() {
         let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
         value = expand(&value, &shape)?;

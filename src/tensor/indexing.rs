@@ -2,8 +2,10 @@
 //! through an index map), and `cat`/`stack` (composed: each input is copied into its slice of
 //! the output with `assign_`). int64 indices are stored as 32-bit (docs/dtypes.md).
 //!
-//! NOTE: a kernel cannot throw, so indices outside the indexed dim read as 0 on every backend
-//! where PyTorch raises "index out of range"; checking would need a read back to the host.
+//! NOTE: a kernel cannot throw. On the CPU backend the index values are on the host, so they are
+//! checked before the kernel runs (PyTorch's IndexError); on WebGPU they live on the device and
+//! checking them would need a read back, so there an index outside the indexed dim reads as 0
+//! and writes nowhere (never outside the buffer). docs/RELIABILITY.md lists this gap.
 
 use super::elementwise::check_same_device;
 use super::Tensor;
@@ -12,9 +14,39 @@ use crate::bail;
 use crate::dtype::{promote_types, DType};
 use crate::error::Result;
 use crate::shape::{broadcast_shapes, fmt_shape, wrap_dim, Layout};
+use crate::Device;
 
 fn is_index(d: DType) -> bool {
     matches!(d, DType::Int32 | DType::Int64)
+}
+
+/// The values of `t` when they can be had without waiting: a CPU tensor's (its read future is
+/// ready at once). None on devices whose reads are asynchronous.
+fn host_values(t: &Tensor) -> Result<Option<Vec<f64>>> {
+    if t.device() != Device::Cpu || t.numel() == 0 {
+        return Ok(None);
+    }
+    let mut fut = std::pin::pin!(t.to_f64());
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match std::future::Future::poll(fut.as_mut(), &mut cx) {
+        std::task::Poll::Ready(v) => v.map(Some),
+        std::task::Poll::Pending => Ok(None),
+    }
+}
+
+/// PyTorch's IndexError for the first index outside `[0, size)` (CPU tensors; see the NOTE).
+fn check_index_bounds(index: &Tensor, size: usize, message: impl Fn(i64) -> String) -> Result<()> {
+    if let Some(values) = host_values(index)? {
+        if let Some(&bad) = values.iter().find(|&&v| v < 0.0 || v >= size as f64) {
+            bail!(Index, "{}", message(bad as i64));
+        }
+    }
+    Ok(())
+}
+
+/// "index 5 is out of bounds for dimension 1 with size 3" (gather, scatter).
+fn check_dim_bounds(index: &Tensor, dim: usize, size: usize) -> Result<()> {
+    check_index_bounds(index, size, |i| format!("index {i} is out of bounds for dimension {dim} with size {size}"))
 }
 
 impl Tensor {
@@ -51,6 +83,11 @@ impl Tensor {
             }
             return self.reshape(&[1])?.index_select(0, &index.reshape(&[1])?)?.reshape(&[]);
         }
+        let size = self.shape()[d];
+        // PyTorch's index_select says the second; embedding, which is index_select, the first.
+        check_index_bounds(index, size, |i| {
+            format!("index out of range in self: INDICES element is out of DATA bounds, id={i} axis_dim={size}")
+        })?;
         let mut shape = self.shape().to_vec();
         shape[d] = index.numel();
         let mut strides = vec![0; shape.len()];
@@ -82,6 +119,7 @@ impl Tensor {
                 );
             }
         }
+        check_dim_bounds(index, d, self.shape()[d])?;
         self.gather_kernel(d, index, index.layout.strides.clone(), index.shape())
     }
 
@@ -239,6 +277,7 @@ impl Tensor {
                 );
             }
         }
+        check_dim_bounds(index, d, self.shape()[d])?;
         let out = self.deep_clone()?;
         if index.numel() == 0 || out.numel() == 0 {
             return Ok(out);

@@ -148,7 +148,7 @@ for (const device of devices) {
 test("settings and dtype queries", () => {
   assert.equal(torch.get_default_dtype(), "float32");
   torch.set_default_dtype("float32");
-  assert.throws(() => torch.set_default_dtype("int32"), TypeError);
+  assert.throws(() => torch.set_default_dtype("int32"), torch.DTypeError);
   torch.set_printoptions({ precision: 2 });
   assert.equal(torch.get_printoptions().precision, 2);
   torch.set_printoptions({ profile: "default" });

@@ -223,6 +223,13 @@ proto.index_add = function (
     throw new ShapeError(
       `index_add_(): Number of indices (${i.numel()}) should be equal to source.size(dim): (${count}), for dim: ${d}`,
     );
+  if (
+    s.ndim === this.ndim &&
+    s.shape.some((n, k) => k !== d && n !== this.shape[k])
+  )
+    throw new ShapeError(
+      `source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = [${this.shape.join(", ")}] source.shape = [${s.shape.join(", ")}]`,
+    );
   const alpha = options.alpha ?? 1;
   return scope(() =>
     this.scatter_add(d, along(i, d, s.shape), alpha === 1 ? s : s.mul(alpha)),

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { TorchError } from "./errors.js";
+import { OutOfMemoryError, TorchError } from "./errors.js";
 import type { DType, Device } from "./dtype.js";
 
 /** A shape or list of dims as users pass it. */
@@ -18,6 +18,8 @@ export interface CreationOptions {
   dtype?: DType;
   /** The device of the new tensor; defaults to `torch.get_default_device()`. */
   device?: Device;
+  /** Record operations on the new tensor for autograd (a leaf). Default `false`. */
+  requires_grad?: boolean;
 }
 
 /** Sizes as varargs or one array, optionally followed by an options object. */
@@ -54,7 +56,31 @@ export function parseSizeArgs<O extends object>(
   return [checkInts(fn, "size", sizes), options];
 }
 
-/** Checks that `values` are all integers (sizes, dims) and returns them as numbers. */
+/**
+ * The name Python gives the type of the value a JS caller passed, for PyTorch's TypeError
+ * wording ("must be Tensor, not str"): undefined and null are None, arrays lists, objects dicts.
+ */
+export function pyTypeName(v: unknown): string {
+  if (v === undefined || v === null) return "NoneType";
+  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
+  if (typeof v === "string") return "str";
+  if (typeof v === "boolean") return "bool";
+  if (Array.isArray(v)) return "list";
+  if (typeof v === "object") {
+    const name = (v as object).constructor?.name;
+    return name === undefined || name === "Object" ? "dict" : name;
+  }
+  return typeof v;
+}
+
+// Sizes, dims and indices cross into the core as 32-bit integers: anything wider would wrap.
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * Checks that `values` are all integers (sizes, dims) that fit the core's 32-bit arguments and
+ * returns them as numbers. A size (`arg` "size") beyond that can never be allocated: an
+ * OutOfMemoryError, as PyTorch's allocator would give.
+ */
 export function checkInts(
   fn: string,
   arg: string,
@@ -62,10 +88,18 @@ export function checkInts(
 ): number[] {
   values.forEach((v, i) => {
     if (typeof v !== "number" || !Number.isInteger(v)) {
-      const kind =
-        typeof v === "number" ? "float" : Array.isArray(v) ? "list" : typeof v;
+      const kind = pyTypeName(v) === "int" ? "float" : pyTypeName(v);
       throw new TorchError(
         `${fn}(): argument '${arg}' must be tuple of ints, but found element of type ${kind} at pos ${i}`,
+      );
+    }
+    if (v > INT32_MAX || v < -INT32_MAX - 1) {
+      if (arg === "size" && v > 0)
+        throw new OutOfMemoryError(
+          `Trying to create tensor of shape [${values.join(", ")}] whose element count exceeds 2^32`,
+        );
+      throw new TorchError(
+        `${fn}(): argument '${arg}' value ${v} at pos ${i} is out of range (32-bit integers only)`,
       );
     }
   });
@@ -109,6 +143,47 @@ export function parseReduceArgs(
     dim = dimOrOptions as number | Shape | undefined;
   }
   const dims =
-    dim === undefined ? [] : typeof dim === "number" ? [dim] : Array.from(dim);
+    dim === undefined
+      ? []
+      : Array.isArray(dim) || ArrayBuffer.isView(dim)
+        ? Array.from(dim as ArrayLike<number>)
+        : [checkDim(fn, dim, "tuple of ints")];
   return [Int32Array.from(checkInts(fn, "dim", dims)), keepdim ?? false];
+}
+
+// Reductions whose Python binding has several overloads: PyTorch reports a bad `dim` as "no
+// overload matches" rather than naming the argument.
+const OVERLOADED_DIM = new Set([
+  "sum",
+  "mean",
+  "prod",
+  "std",
+  "var",
+  "std_mean",
+  "var_mean",
+  "count_nonzero",
+  "max",
+  "min",
+  "norm",
+]);
+
+/**
+ * Checks one `dim` argument (an integer), with PyTorch's TypeError wording otherwise:
+ * "amax(): argument 'dim' (position 1) must be tuple of ints, not float".
+ */
+export function checkDim(
+  fn: string,
+  dim: unknown,
+  expected: "int" | "tuple of ints" = "int",
+): number {
+  if (typeof dim === "number" && Number.isInteger(dim))
+    return checkInts(fn, "dim", [dim])[0]!;
+  const got = pyTypeName(dim);
+  if (OVERLOADED_DIM.has(fn))
+    throw new TorchError(
+      `${fn}() received an invalid combination of arguments - got (${got}), but expected one of: (int dim, bool keepdim), (tuple of ints dim, bool keepdim)`,
+    );
+  throw new TorchError(
+    `${fn}(): argument 'dim' (position 1) must be ${expected}, not ${got}`,
+  );
 }

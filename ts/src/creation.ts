@@ -17,6 +17,7 @@ import {
   type SizeArgs,
   checkInts,
   parseSizeArgs,
+  pyTypeName,
 } from "./args.js";
 import { get_default_device } from "./runtime.js";
 import { Tensor, wrap } from "./tensor.js";
@@ -69,16 +70,20 @@ export function tensor(
     data instanceof Float32Array &&
     (options.dtype ?? "float32") === "float32"
   ) {
-    return wrap(RawTensor.from_f32(data, Int32Array.of(data.length), device));
+    return made(
+      RawTensor.from_f32(data, Int32Array.of(data.length), device),
+      options,
+    );
   }
   const { values, shape, dtype } = flatten(data);
-  return wrap(
+  return made(
     RawTensor.from_f64(
       values,
       Int32Array.from(shape),
       dtypeCode(options.dtype ?? dtype),
       device,
     ),
+    options,
   );
 }
 
@@ -126,7 +131,7 @@ function flatten(data: TensorData): {
   const typedKinds = new Set<DType>();
   let plainLeaves = false;
 
-  const leaf = (v: unknown, d: number): void => {
+  const leaf = (v: unknown, d: number, first: boolean): void => {
     if (typeof v === "boolean") {
       values[pos++] = v ? 1 : 0;
       return;
@@ -141,21 +146,26 @@ function flatten(data: TensorData): {
       throw new TorchError(
         `expected a number at dim ${d} but got a sequence of length ${v.length}`,
       );
-    } else {
+    } else if (typeof v === "string") {
       throw new TorchError(
-        `new(): invalid data type '${v === null ? "null" : typeof v}'`,
+        // PyTorch infers the shape along the first elements, where a string is one dim more.
+        d > 0 && first
+          ? "too many dimensions 'str'"
+          : "new(): invalid data type 'str'",
       );
+    } else {
+      throw new TorchError(`Could not infer dtype of ${pyTypeName(v)}`);
     }
   };
-  const walk = (x: unknown, d: number): void => {
+  const walk = (x: unknown, d: number, first: boolean): void => {
     if (d === shape.length) {
       plainLeaves = true;
-      leaf(x, d);
+      leaf(x, d, first);
       return;
     }
     if (!isSequence(x)) {
       throw new TorchError(
-        `expected sequence of length ${shape[d]} at dim ${d} (got ${typeName(x)})`,
+        `expected sequence of length ${shape[d]} at dim ${d} (got ${pyTypeName(x)}): not a sequence`,
       );
     }
     if (x.length !== shape[d]) {
@@ -184,9 +194,9 @@ function flatten(data: TensorData): {
       }
       return;
     }
-    for (let i = 0; i < x.length; i++) walk(x[i], d + 1);
+    for (let i = 0; i < x.length; i++) walk(x[i], d + 1, first && i === 0);
   };
-  walk(data, 0);
+  walk(data, 0, true);
 
   let dtype: DType;
   if (typedKinds.size === 1 && !plainLeaves) dtype = [...typedKinds][0]!;
@@ -196,12 +206,10 @@ function flatten(data: TensorData): {
   return { values, shape, dtype };
 }
 
-function typeName(x: unknown): string {
-  return x === null
-    ? "null"
-    : typeof x === "object"
-      ? (x.constructor?.name ?? "object")
-      : typeof x;
+/** Wraps a new core tensor, marking it as requiring grad when `options.requires_grad`. */
+function made(raw: RawTensor, options: CreationOptions): Tensor {
+  const t = wrap(raw);
+  return options.requires_grad ? t.requires_grad_() : t;
 }
 
 function deviceOf(options: CreationOptions): number {
@@ -235,7 +243,7 @@ export function full(
   const sizes = checkInts("full", "size", Array.from(size));
   if (typeof fill_value !== "number" && typeof fill_value !== "boolean") {
     throw new TorchError(
-      `full(): argument 'fill_value' must be Number, not ${typeName(fill_value)}`,
+      `full(): argument 'fill_value' (position 2) must be Number, not ${pyTypeName(fill_value)}`,
     );
   }
   return fullOf(
@@ -252,13 +260,14 @@ function fullOf(
   dtype: DType,
   options: CreationOptions,
 ): Tensor {
-  return wrap(
+  return made(
     RawTensor.full(
       Int32Array.from(sizes),
       value,
       dtypeCode(dtype),
       deviceOf(options),
     ),
+    options,
   );
 }
 
@@ -287,11 +296,18 @@ export function arange(
     typeof last === "object" ? args.pop() : {}
   ) as CreationOptions;
   while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
-  if (
-    args.length < 1 ||
-    args.length > 3 ||
-    args.some((a) => typeof a !== "number")
-  ) {
+  const bad = args.findIndex((a) => typeof a !== "number");
+  if (bad >= 0 && args.length === 1) {
+    throw new TorchError(
+      `arange(): argument 'end' (position 1) must be Number, not ${pyTypeName(args[0])}`,
+    );
+  }
+  if (bad >= 0 && args.length <= 3) {
+    throw new TorchError(
+      `arange() received an invalid combination of arguments - got (${args.map(pyTypeName).join(", ")}), but expected one of: (Number end), (Number start, Number end), (Number start, Number end, Number step)`,
+    );
+  }
+  if (args.length < 1 || args.length > 3) {
     throw new TorchError(
       "arange() received an invalid combination of arguments: expected (end), (start, end) or (start, end, step) numbers",
     );
@@ -302,32 +318,35 @@ export function arange(
   const dtype =
     options.dtype ??
     ([start, end, step].every(Number.isInteger) ? "int64" : "float32");
-  return wrap(
+  return made(
     RawTensor.arange(start, end, step, dtypeCode(dtype), deviceOf(options)),
+    options,
   );
 }
 
 /** Uniform random numbers in [0, 1) (seeded by {@link manual_seed}): `rand(2, 3)`, `rand([2, 3])`. */
 export function rand(...args: SizeArgs<CreationOptions>): Tensor {
   const [sizes, options] = parseSizeArgs<CreationOptions>("rand", args);
-  return wrap(
+  return made(
     RawTensor.rand(
       Int32Array.from(sizes),
       dtypeCode(options.dtype ?? "float32"),
       deviceOf(options),
     ),
+    options,
   );
 }
 
 /** Standard normal random numbers (seeded by {@link manual_seed}): `randn(2, 3)`, `randn([2, 3])`. */
 export function randn(...args: SizeArgs<CreationOptions>): Tensor {
   const [sizes, options] = parseSizeArgs<CreationOptions>("randn", args);
-  return wrap(
+  return made(
     RawTensor.randn(
       Int32Array.from(sizes),
       dtypeCode(options.dtype ?? "float32"),
       deviceOf(options),
     ),
+    options,
   );
 }
 

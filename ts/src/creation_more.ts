@@ -60,7 +60,7 @@ declare module "./tensor.js" {
 function like(
   t: Tensor,
   options: CreationOptions = {},
-): Required<CreationOptions> {
+): Required<Omit<CreationOptions, "requires_grad">> {
   return {
     dtype: options.dtype ?? t.dtype,
     device: options.device ?? t.device,
@@ -196,7 +196,7 @@ function drawInts(
   low: number,
   high: number,
   size: number[],
-  options: Required<CreationOptions>,
+  options: Required<Omit<CreationOptions, "requires_grad">>,
 ): Tensor {
   if (low >= high)
     throw new TorchError(

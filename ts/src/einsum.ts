@@ -27,14 +27,24 @@ function isLetter(ch: string): boolean {
 }
 
 /** Splits one side of the equation into labels, `...` kept as the token ELL. */
-function tokens(eq: string, term: string, offset: number): string[] {
+function tokens(
+  eq: string,
+  term: string,
+  offset: number,
+  operand: number | "output",
+): string[] {
   const out: string[] = [];
   for (let i = 0; i < term.length; i++) {
     const ch = term[i]!;
     if (ch === ".") {
-      if (term.slice(i, i + 3) !== "..." || out.includes(ELL))
+      const where = operand === "output" ? "output" : `operand ${operand}`;
+      if (term.slice(i, i + 3) !== "...")
         throw new TorchError(
-          `einsum(): found '.' for operand ${0} that is not part of any ellipsis`,
+          `einsum(): found '.' for ${where} that is not part of any ellipsis`,
+        );
+      if (out.includes(ELL))
+        throw new TorchError(
+          `einsum(): found '.' for ${where} for which an ellipsis was already found`,
         );
       out.push(ELL);
       i += 2;
@@ -151,8 +161,8 @@ export function einsum(
       "einsum(): more operands were provided than specified in the equation",
     );
   let offset = 0;
-  const parsed = terms.map((term) => {
-    const tk = tokens(eq, term, offset);
+  const parsed = terms.map((term, i) => {
+    const tk = tokens(eq, term, offset, i);
     offset += term.length + 1;
     return tk;
   });
@@ -200,7 +210,7 @@ export function einsum(
     once.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)); // code order: A–Z before a–z
     output = [...ellLabels, ...once];
   } else {
-    const tk = tokens(eq, eq.slice(arrow + 2), arrow + 2);
+    const tk = tokens(eq, eq.slice(arrow + 2), arrow + 2, "output");
     output = expand(tk, nEll);
     for (const l of output) {
       if (!counts.has(l))

@@ -8,7 +8,7 @@
  */
 
 import { RawTensor, RawTensorList } from "./wasm/webtorch_core.js";
-import { checkInts } from "./args.js";
+import { checkInts, pyTypeName } from "./args.js";
 import { Tensor, checkTensor, wrap } from "./tensor.js";
 import { TorchError } from "./errors.js";
 
@@ -150,13 +150,17 @@ function withList(
 ): Tensor {
   if (!Array.isArray(tensors))
     throw new TorchError(
-      `${fn}(): argument 'tensors' must be tuple of Tensors, not ${typeof tensors}`,
+      `${fn}(): argument 'tensors' (position 1) must be tuple of Tensors, not ${pyTypeName(tensors)}`,
     );
+  tensors.forEach((t, i) => {
+    if (!(t instanceof Tensor))
+      throw new TorchError(
+        `expected Tensor as element ${i} in argument 0, but got ${pyTypeName(t)}`,
+      );
+  });
   const list = new RawTensorList();
   try {
-    tensors.forEach((t, i) =>
-      list.push(checkTensor(fn, `tensors[${i}]`, t)._raw),
-    );
+    tensors.forEach((t) => list.push(t._raw));
     return run(list);
   } finally {
     list.free();

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type Shape, checkInts, parseDimArgs } from "./args.js";
+import { type Shape, checkInts, parseDimArgs, pyTypeName } from "./args.js";
 import { TorchError } from "./errors.js";
 import { cat } from "./indexing.js";
 import { scope } from "./lifetime.js";
@@ -33,11 +33,17 @@ declare module "./tensor.js" {
 function list(fn: string, tensors: readonly Tensor[]): Tensor[] {
   if (!Array.isArray(tensors))
     throw new TorchError(
-      `${fn}(): argument 'tensors' must be tuple of Tensors, not ${typeof tensors}`,
+      `${fn}(): argument 'tensors' (position 1) must be tuple of Tensors, not ${pyTypeName(tensors)}`,
     );
   if (tensors.length === 0)
     throw new TorchError(`${fn} expects a non-empty TensorList`);
-  return tensors.map((t, i) => checkTensor(fn, `tensors[${i}]`, t));
+  tensors.forEach((t, i) => {
+    if (!(t instanceof Tensor))
+      throw new TorchError(
+        `expected Tensor as element ${i} in argument 0, but got ${pyTypeName(t)}`,
+      );
+  });
+  return tensors;
 }
 
 /** Joins along dim 1 (dim 0 when the tensors are 1-D); 0-D tensors count as 1-D. */
@@ -215,7 +221,12 @@ export function meshgrid(
   options: { indexing?: "ij" | "xy" } = {},
 ): Tensor[] {
   const ts = Array.isArray(tensors) ? tensors : [tensors as unknown as Tensor];
-  ts.forEach((t, i) => checkTensor("meshgrid", `tensors[${i}]`, t));
+  ts.forEach((t, i) => {
+    if (checkTensor("meshgrid", `tensors[${i}]`, t).ndim > 1)
+      throw new TorchError(
+        `torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: tensor of shape [${t.shape.join(", ")}]`,
+      );
+  });
   const xy = (options.indexing ?? "ij") === "xy" && ts.length >= 2;
   const order = ts.map((_, i) => i);
   if (xy) [order[0], order[1]] = [order[1]!, order[0]!];

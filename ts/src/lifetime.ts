@@ -8,6 +8,8 @@
  */
 
 import type { RawTensor } from "./wasm/webtorch_core.js";
+import { TorchError } from "./errors.js";
+import { pyTypeName } from "./args.js";
 
 /** What the lifetime machinery needs of a tensor (kept structural to avoid an import cycle). */
 interface Disposable {
@@ -99,6 +101,10 @@ function close(made: Set<Disposable>, result: unknown): void {
  * ```
  */
 export function scope<T>(fn: () => T): T {
+  if (typeof fn !== "function")
+    throw new TorchError(
+      `scope(): argument 'fn' must be a function, not ${pyTypeName(fn)}`,
+    );
   const made = new Set<Disposable>();
   scopes.push(made);
   let result: T;

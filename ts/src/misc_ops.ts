@@ -239,7 +239,7 @@ export function imag(input: Tensor): Tensor {
 /** Accepts only float32 tensor types (`"torch.FloatTensor"` or `"float32"`); others throw. */
 export function set_default_tensor_type(t: string): void {
   if (t !== "torch.FloatTensor" && t !== "float32")
-    throw new TypeError(
+    throw new DTypeError(
       "only floating-point types are supported as the default type",
     );
 }

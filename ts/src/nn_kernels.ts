@@ -7,7 +7,7 @@
  * @module
  */
 
-import { type Shape, checkInts } from "./args.js";
+import { type Shape, checkDim, checkInts } from "./args.js";
 import { Tensor, checkTensor, wrap } from "./tensor.js";
 
 declare module "./tensor.js" {
@@ -20,7 +20,7 @@ declare module "./tensor.js" {
 }
 
 function dimArg(fn: string, dim: unknown): number {
-  return checkInts(fn, "dim", [dim])[0]!;
+  return checkDim(fn, dim);
 }
 
 const proto = Tensor.prototype as unknown as Record<

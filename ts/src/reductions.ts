@@ -11,7 +11,7 @@ import type { RawTensor } from "./wasm/webtorch_core.js";
 import {
   type ReduceOptions,
   type Shape,
-  checkInts,
+  checkDim,
   parseReduceArgs,
 } from "./args.js";
 import { Tensor, binary, checkTensor, wrap } from "./tensor.js";
@@ -126,11 +126,9 @@ function extreme(
     keepdim ??= dim.keepdim;
     dim = dim.dim;
   }
-  const [d] = checkInts(fn, "dim", [dim]);
+  const d = checkDim(fn, dim);
   const keep = keepdim ?? false;
-  return pair(
-    fn === "max" ? t._raw.max_dim(d!, keep) : t._raw.min_dim(d!, keep),
-  );
+  return pair(fn === "max" ? t._raw.max_dim(d, keep) : t._raw.min_dim(d, keep));
 }
 
 function argExtreme(
@@ -143,10 +141,7 @@ function argExtreme(
     keepdim ??= dim.keepdim;
     dim = dim.dim;
   }
-  const d =
-    dim === undefined || dim === null
-      ? undefined
-      : checkInts(fn, "dim", [dim])[0];
+  const d = dim === undefined || dim === null ? undefined : checkDim(fn, dim);
   const keep = keepdim ?? false;
   return wrap(
     fn === "argmax" ? t._raw.argmax(d, keep) : t._raw.argmin(d, keep),

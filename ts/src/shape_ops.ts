@@ -153,10 +153,15 @@ proto.as_strided = function (
   stride: Shape,
   storage_offset?: number,
 ) {
+  const strides = ints("as_strided", "stride", stride);
+  if (strides.some((s) => s < 0))
+    throw new TorchError(
+      `as_strided: Negative strides are not supported at the moment, got strides: [${strides.join(", ")}]`,
+    );
   return wrap(
     this._raw.as_strided(
       Int32Array.from(ints("as_strided", "size", size)),
-      Int32Array.from(ints("as_strided", "stride", stride)),
+      Int32Array.from(strides),
       storage_offset,
     ),
   );

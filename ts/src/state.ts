@@ -21,7 +21,7 @@ export function get_default_dtype(): DType {
 /** Accepts `float32` only: webtorch has no other floating point dtype to make the default. */
 export function set_default_dtype(dtype: DType): void {
   if (dtype !== "float32")
-    throw new TypeError(
+    throw new DTypeError(
       `only floating-point types are supported as the default type`,
     );
 }

@@ -24,6 +24,7 @@ import {
   type Shape,
   checkInts,
   parseDimArgs,
+  pyTypeName,
   parseReduceArgs,
 } from "./args.js";
 import type { BinaryOp, UnaryOp } from "./opnames.js";
@@ -147,7 +148,9 @@ export class Tensor {
 
   /** Matrix product with PyTorch's rules: 1-D·1-D, 2-D·2-D, batched with broadcasting. */
   matmul(other: Tensor): Tensor {
-    return wrap(this._raw.matmul(checkTensor("matmul", "other", other)._raw));
+    return wrap(
+      this._raw.matmul(checkTensor("matmul", "other", other, 1)._raw),
+    );
   }
 
   // ---- shapes and views ----
@@ -322,13 +325,24 @@ export function wrap(raw: RawTensor): Tensor {
   return new Tensor(raw);
 }
 
-/** Throws PyTorch's TypeError wording unless `value` is a Tensor. */
-export function checkTensor(fn: string, arg: string, value: unknown): Tensor {
-  if (value instanceof Tensor) return value;
-  const kind =
-    value === null ? "null" : Array.isArray(value) ? "Array" : typeof value;
+/**
+ * Throws PyTorch's TypeError wording unless `value` is a Tensor: "exp(): argument 'input'
+ * (position 1) must be Tensor, not str". `input` is position 1 and `other` position 2 unless
+ * `position` says otherwise (0: none printed).
+ */
+export function checkTensor(
+  fn: string,
+  arg: string,
+  value: unknown,
+  position: number = arg === "input" ? 1 : arg === "other" ? 2 : 0,
+): Tensor {
+  if (value instanceof Tensor) {
+    void value._raw; // throws "Tensor has been disposed"
+    return value;
+  }
+  const at = position > 0 ? ` (position ${position})` : "";
   throw new TorchError(
-    `${fn}(): argument '${arg}' must be Tensor, not ${kind}`,
+    `${fn}(): argument '${arg}'${at} must be Tensor, not ${pyTypeName(value)}`,
   );
 }
 
@@ -404,12 +418,32 @@ export function withAlpha(
 
 function checkScalar(fn: string, arg: string, value: unknown): Scalar {
   if (typeof value === "number" || typeof value === "boolean") return value;
-  const kind =
-    value === null ? "null" : Array.isArray(value) ? "Array" : typeof value;
+  // Where PyTorch's binding has one Tensor signature it names the argument ("add(): argument
+  // 'other' (position 2) must be Tensor, not str"); where it also has a Scalar overload, it
+  // reports that no overload matches.
+  if (TENSOR_ONLY_BINDINGS.has(fn) || arg !== "other")
+    return checkTensor(fn, arg, value) as never;
   throw new TorchError(
-    `${fn}(): argument '${arg}' must be Tensor or Number, not ${kind}`,
+    `${fn}() received an invalid combination of arguments - got (Tensor, ${pyTypeName(value)}), but expected one of: (Tensor input, Tensor other), (Tensor input, Number other)`,
   );
 }
+
+const TENSOR_ONLY_BINDINGS = new Set([
+  "add",
+  "sub",
+  "mul",
+  "div",
+  "maximum",
+  "minimum",
+  "atan2",
+  "hypot",
+  "logaddexp",
+  "logaddexp2",
+  "logical_and",
+  "logical_or",
+  "logical_xor",
+  "kron",
+]);
 
 /** Wraps a possibly negative dim into `[0, ndim)`, with PyTorch's IndexError otherwise. */
 export function wrapDim(dim: number, ndim: number): number {

@@ -155,7 +155,7 @@ export const checks = [
       throws(
         () => torch.tensor([1, "a"]),
         torch.TorchError,
-        "invalid data type 'string'",
+        "new(): invalid data type 'str'",
         "string",
       );
       throws(

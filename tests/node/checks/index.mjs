@@ -9,6 +9,7 @@ import { checks as views } from "./views.mjs";
 import { checks as runtime } from "./runtime.mjs";
 import { checks as webgpu } from "./webgpu.mjs";
 import { checks as extend } from "./extend.mjs";
+import { checks as badinput } from "./badinput.mjs";
 
 /**
  * @typedef {{ name: string, run: (torch: any, ctx: { device: "webgpu" | "cpu", where: "node" | "browser" }) => Promise<void> }} Check
@@ -23,4 +24,5 @@ export const checks = [
   ...runtime,
   ...webgpu,
   ...extend,
+  ...badinput,
 ];

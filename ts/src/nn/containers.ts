@@ -25,7 +25,12 @@ export class Sequential extends Module {
   constructor(...modules: Module[] | [Record<string, Module>]) {
     super();
     const first = modules[0];
-    if (modules.length === 1 && first && !(first instanceof Module)) {
+    if (
+      modules.length === 1 &&
+      typeof first === "object" &&
+      first !== null &&
+      !(first instanceof Module)
+    ) {
       for (const [name, m] of Object.entries(first)) this.#add(name, m);
     } else {
       (modules as Module[]).forEach((m, i) => this.#add(String(i), m));

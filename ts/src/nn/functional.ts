@@ -10,7 +10,7 @@
  * @module
  */
 
-import { TorchError } from "../errors.js";
+import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { Tensor } from "../tensor.js";
 import { is_grad_enabled, no_grad } from "../autograd.js";
 import { arange, rand } from "../creation.js";
@@ -373,6 +373,14 @@ function classSelect(
 ): { select: Tensor; w: Tensor; classDim: number; cShape: number[] } {
   const classDim = input.ndim === 1 ? 0 : 1;
   const C = input.shape[classDim]!;
+  if (input.ndim >= 2 && target.ndim >= 1 && input.shape[0] !== target.shape[0])
+    throw new ShapeError(
+      `Expected input batch_size (${input.shape[0]}) to match target batch_size (${target.shape[0]}).`,
+    );
+  if (target.is_floating_point())
+    throw new DTypeError(
+      "expected target dtype to be Long or Byte, but got Float",
+    );
   const t = k(unsqueezeAt(target, classDim));
   const cShape = input.shape.map((_, i) => (i === classDim ? C : 1));
   const classes = k(arange(C, { device: input.device }).reshape(cShape));
