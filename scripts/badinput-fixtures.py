@@ -7,6 +7,7 @@ its message (at most 600 characters). A case PyTorch accepts is an error in the 
 
 import json
 import pathlib
+import subprocess
 import sys
 import warnings
 
@@ -32,6 +33,8 @@ OUT.write_text(
     + ": the error PyTorch raises for each bad-input case (badinput_cases.mjs). Do not edit.\n"
     + "export const TORCH_ERRORS = " + body + ";\n"
 )
+# The file is checked by `make lint-ts`: format it as Prettier would.
+subprocess.run([str(OUT.parents[3] / "node_modules/.bin/prettier"), "--write", "--log-level", "warn", str(OUT)], check=True)
 print(f"{len(out)} PyTorch errors written to {OUT.name}", file=sys.stderr)
 if accepted:
     print("PyTorch accepts (fix these cases): " + ", ".join(accepted), file=sys.stderr)
