@@ -95,7 +95,7 @@ bench-gpt2: $(PKG_STAMP) $(GPT2_124M)
 # ---- the two commands ----
 
 playground: setup
-	@$(MAKE) pkg www-dist
+	@$(MAKE) pkg www-dist models
 	node scripts/serve.mjs --port $${PORT:-8080}
 
 # The playground's bundles (CodeMirror + TypeScript, uPlot, the workers) and the .d.ts its editor
@@ -103,7 +103,7 @@ playground: setup
 WWW_DIST := www/dist/main.js
 www-dist: $(WWW_DIST)
 $(WWW_DIST): $(PKG_STAMP) $(shell find www/src -type f 2>/dev/null) scripts/build-playground.mjs \
-  examples/digits.mjs package-lock.json
+  examples/digits.mjs $(wildcard examples/models/*.mjs) package-lock.json
 	node scripts/build-playground.mjs
 
 test: setup
@@ -162,5 +162,5 @@ test-vite: $(PKG_STAMP)
 
 # `make playground`'s page in Chromium: every example runs, the editor underlines a type error,
 # the tests page runs the parity fixtures, the CPU fallback; screenshots in test-artifacts/playground/.
-test-playground: $(WWW_DIST)
+test-playground: $(WWW_DIST) $(GPT2_SMALL)
 	node --test --test-reporter=spec tests/browser/playground.test.mjs
