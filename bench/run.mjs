@@ -102,7 +102,7 @@ for (const w of workloads({ quick })) {
           rec.ok = rec.err <= w.tol;
         } else {
           const n = got.length;
-          const idx = sampleIdx(n, w.kind === "matmul" ? 48 : 256);
+          const idx = w.sample ?? sampleIdx(n, w.kind === "matmul" || w.kind === "conv2d" ? 48 : 256);
           const want = new Float64Array(n);
           for (const i of idx) want[i] = w.ref(i);
           rec.err = maxRelErr(got, want, idx);

@@ -64,6 +64,72 @@ def wall(fn, reps=7):
     return statistics.median(per)
 
 
+def model_workloads(quick, dev, g, add):
+    """Attention, layer_norm, conv2d, the MLP Adam step and the transformer block (run.mjs's)."""
+    F = torch.nn.functional
+    tfl = (lambda flop, ms: flop / (ms * 1e-3) / 1e9) if quick else (lambda flop, ms: flop / (ms * 1e-3) / 1e12)
+    unit = "GFLOP/s" if quick else "TFLOP/s"
+    h, l, e = (2, 128, 64) if quick else (12, 1024, 64)
+    q, k, v = (torch.randn(h, l, e, device=dev, generator=g) for _ in range(3))
+    eager = lambda: torch.softmax(q @ k.transpose(-2, -1) * (e ** -0.5), -1) @ v
+    add(f"attention {h}×{l}×{e}", unit, tfl(4 * h * l * l * e, timed(eager)[0]),
+        note="eager: matmul, scale, softmax, matmul")
+    results_extra = {"lib": "pytorch-sdpa", "workload": f"attention {h}×{l}×{e}", "unit": unit,
+                     "value": tfl(4 * h * l * l * e, timed(lambda: F.scaled_dot_product_attention(q, k, v))[0])}
+    add_raw(results_extra)
+    r, c = (512, 768) if quick else (8192, 768)
+    x = torch.randn(r, c, device=dev, generator=g)
+    w, b = torch.randn(c, device=dev, generator=g), torch.randn(c, device=dev, generator=g)
+    add(f"layer_norm {r}×{c} rows", "GB/s", 8 * r * c / (timed(lambda: F.layer_norm(x, (c,), w, b))[0] * 1e-3) / 1e9)
+    n, ci, hh, ww, o = (2, 16, 28, 28, 16) if quick else (32, 64, 56, 56, 64)
+    xi = torch.randn(n, ci, hh, ww, device=dev, generator=g)
+    wt = torch.randn(o, ci, 3, 3, device=dev, generator=g)
+    conv_flop = 2 * n * o * hh * ww * ci * 9
+    for tf32 in (True, False):
+        torch.backends.cudnn.allow_tf32 = tf32
+        ms = timed(lambda: F.conv2d(xi, wt, None, 1, 1))[0]
+        if tf32:
+            conv_tf32 = tfl(conv_flop, ms)
+    torch.backends.cudnn.allow_tf32 = False
+    add(f"conv2d {n}×{ci}×{hh}×{ww} 3×3→{o}", unit, tfl(conv_flop, ms), tf32=conv_tf32, note="cuDNN, TF32 off")
+
+    bsz = 100 if quick else 1000
+    mlp = torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(), torch.nn.Linear(256, 128),
+                              torch.nn.ReLU(), torch.nn.Linear(128, 10)).to(dev)
+    opt = torch.optim.Adam(mlp.parameters(), lr=1e-3)
+    xb = torch.randn(bsz, 784, device=dev, generator=g)
+    yb = torch.arange(bsz, device=dev) * 7 % 10
+
+    def mlp_step():
+        opt.zero_grad()
+        loss = F.cross_entropy(mlp(xb), yb)
+        loss.backward()
+        opt.step()
+
+    add(f"MLP 784-256-128-10 Adam step, batch {bsz}", "ms", timed(mlp_step)[0], note="eager, Adam foreach (default)")
+
+    bb, ll, d, nh, ff = (1, 64, 64, 4, 256) if quick else (8, 1024, 768, 12, 3072)
+    block = torch.nn.TransformerEncoderLayer(d, nh, ff, dropout=0.0, activation="gelu", batch_first=True,
+                                             norm_first=True).to(dev)
+    xs = torch.randn(bb, ll, d, device=dev, generator=g)
+    mask = torch.nn.Transformer.generate_square_subsequent_mask(ll, device=dev)
+
+    def block_step():
+        block.zero_grad()
+        out = block(xs, src_mask=mask, is_causal=True)
+        out.square().mean().backward()
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    add(f"transformer block fwd+bwd {bb}×{ll}×{d}", "ms", timed(block_step, reps=5)[0],
+        note="eager nn.TransformerEncoderLayer (pre-norm, GELU, causal mask, is_causal), TF32 off")
+    torch.backends.cuda.matmul.allow_tf32 = True
+    torch.backends.cudnn.allow_tf32 = True
+    tf = timed(block_step, reps=5)[0]
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    add_raw({"lib": "pytorch-tf32", "workload": f"transformer block fwd+bwd {bb}×{ll}×{d}", "unit": "ms", "value": tf})
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="bench/results/local")
@@ -73,6 +139,9 @@ def main():
     name = torch.cuda.get_device_name(0)
     peak = next((v for k, v in PEAKS.items() if k in name), {})
     results = []
+
+    global add_raw
+    add_raw = results.append
 
     def add(workload, unit, value, **extra):
         results.append({"lib": "pytorch", "workload": workload, "unit": unit, "value": value, **extra})
@@ -115,6 +184,8 @@ def main():
     r = c = 512 if args.quick else 4096
     s = torch.randn(r, c, device=dev, generator=g)
     add(f"softmax {r}×{c} rows", "GB/s", gbs(8 * r * c, timed(lambda: torch.softmax(s, -1))[0]))
+
+    model_workloads(args.quick, dev, g, add)
 
     tiny = torch.randn(64, device=dev, generator=g)
 

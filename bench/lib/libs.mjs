@@ -81,7 +81,11 @@ export function webtorchLib(torch, core, variant, { compiled = false } = {}) {
         softmax: () => torch.softmax(A, -1),
         tiny_chain: () => chain(A, 1000, (x) => x.add(0.001)),
         tiny_matmul_chain: () => chain(A, 1000, (x) => x.matmul(eye)),
+        attention: () => torch.nn.functional.scaled_dot_product_attention(A, B, ins[2]),
+        layer_norm: () => torch.nn.functional.layer_norm(A, [A.shape[1]], B, ins[2]),
+        conv2d: () => torch.nn.functional.conv2d(A, B, null, 1, 1),
       };
+      if (w.kind === "mlp_step" || w.kind === "block_step") return webtorchModelStep(torch, w, T, ins, compiled);
       if (w.kind === "readback") {
         return {
           step: async () => {
@@ -107,6 +111,69 @@ export function webtorchLib(torch, core, variant, { compiled = false } = {}) {
           core?.set_matmul_variant?.("auto");
         },
       };
+    },
+  };
+}
+
+/**
+ * The training-step workloads on webtorch's nn: the MLP with Adam (`mlp_step`) and the pre-norm
+ * transformer block forward + backward (`block_step`), each loaded with the workload's weights.
+ * `step()` returns the detached loss; `result()` is the first step's loss (MLP) or the block's
+ * forward output.
+ */
+function webtorchModelStep(torch, w, T, ins, compiled) {
+  const { nn, optim } = torch;
+  const sd = Object.fromEntries(Object.entries(w.params).map(([k, v]) => [k, T(v)]));
+  const read = async (t) => {
+    const v = await t.toArray();
+    t.dispose();
+    return v;
+  };
+  let model, opt = null, fwd, free;
+  const [X] = ins;
+  if (w.kind === "mlp_step") {
+    model = new nn.Sequential(new nn.Linear(784, 256), new nn.ReLU(), new nn.Linear(256, 128), new nn.ReLU(), new nn.Linear(128, 10));
+    const Y = torch.tensor(w.labels, { dtype: "int64" });
+    fwd = () => nn.functional.cross_entropy(model.call(X), Y);
+    model.load_state_dict(sd);
+    opt = new optim.Adam(model.parameters(), { lr: 1e-3 });
+    free = () => Y.dispose();
+  } else {
+    const { L, D, H, F } = w.dims;
+    model = new nn.TransformerEncoderLayer(D, H, { dim_feedforward: F, dropout: 0, activation: "gelu", batch_first: true, norm_first: true });
+    model.load_state_dict(sd);
+    const mask = nn.functional.causalMask ? nn.functional.causalMask(L, L) : torch.triu(torch.full([L, L], -Infinity), 1);
+    fwd = () => model.call(X, { src_mask: mask });
+    free = () => mask.dispose();
+  }
+  for (const t of Object.values(sd)) t.dispose();
+  model.train();
+  const train = () => {
+    const loss = torch.scope(() => {
+      model.zero_grad();
+      const out = fwd();
+      const l = w.kind === "mlp_step" ? out : out.square().mean();
+      l.backward();
+      return l.detach();
+    });
+    opt?.step();
+    return loss;
+  };
+  const step = compiled ? torch.compile(train) : train;
+  return {
+    step,
+    wait: async (hs) => {
+      await torch.webgpu.sync_device();
+      for (const h of hs) h?.dispose?.();
+    },
+    result: async () => {
+      if (w.kind === "mlp_step") return (await read(step()))[0];
+      return read(torch.no_grad(() => fwd().detach()));
+    },
+    free: () => {
+      free();
+      ins.forEach((t) => t.dispose());
+      for (const p of model.parameters()) p.dispose?.();
     },
   };
 }
