@@ -302,7 +302,7 @@ export function jaxLib(jax) {
           free,
         };
       }
-      const op = compiled && ops[w.kind] ? torch.compile(ops[w.kind]) : ops[w.kind];
+      const op = ops[w.kind];
       return {
         step: op,
         wait,
