@@ -241,6 +241,18 @@ for (const id of RUN) {
       [],
       `${id} type-checks`,
     );
+    if (id === "mlp-digits") {
+      // The progress bar reached the end; the panels updated during the run, not only after it.
+      assert.match(await page.textContent("#progress"), /epoch 1\/1 6\/6/);
+      const [start, end] = await page.evaluate(() => [
+        Number(document.getElementById("panels").dataset.updatesAtStart),
+        Number(document.getElementById("panels").dataset.updates),
+      ]);
+      assert.ok(
+        end - start >= 3,
+        `panel updates during the run: ${end - start}`,
+      );
+    }
     // The side panels show this run's statistics and profile.
     assert.match(await page.textContent("#panel-memory"), /live tensors\d/);
     assert.match(await page.textContent("#panel-batching"), /submits\d/);

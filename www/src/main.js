@@ -202,6 +202,7 @@ async function runCode() {
   $("run").disabled = true;
   $("stop").disabled = false;
   $("timing").textContent = "running…";
+  $("panels").dataset.updatesAtStart = String(statsUpdates);
   await Promise.all([tsReady, workerReady]);
   const { js, map, error } = await tsWorker.transpile(getCode());
   const done = await (error
@@ -285,7 +286,10 @@ function fill(id, rows) {
   t.replaceChildren(...table(rows).childNodes);
 }
 
+let statsUpdates = 0;
 function showStats({ memory, live_tensors, fusion, batching }) {
+  // Counted for the tests: the panels update while code runs, not only at its end.
+  $("panels").dataset.updates = String(++statsUpdates);
   fill("panel-memory", [
     ["active", fmtBytes(memory.active_bytes)],
     ["pooled", fmtBytes(memory.pooled_bytes)],
