@@ -230,12 +230,16 @@ export function callComposite(torch, op, a, inputs, device) {
   // sorting.ts
   switch (op) {
     case "topk":
-      return list(x.topk(a.k, { dim: a.dim ?? -1, largest: a.largest ?? true }));
+      return list(
+        x.topk(a.k, { dim: a.dim ?? -1, largest: a.largest ?? true }),
+      );
     case "kthvalue":
       return list(x.kthvalue(a.k, a.dim ?? -1, a.keepdim ?? false));
     case "median":
     case "nanmedian":
-      return a.dim === undefined ? x[op]() : list(x[op](a.dim, a.keepdim ?? false));
+      return a.dim === undefined
+        ? x[op]()
+        : list(x[op](a.dim, a.keepdim ?? false));
     case "quantile":
     case "nanquantile":
       return x[op](y ?? a.q, {
@@ -251,7 +255,10 @@ export function callComposite(torch, op, a, inputs, device) {
       return torch.histc(x, a.bins ?? 100, a.min ?? 0, a.max ?? 0);
     case "unique":
       return torch
-        .unique(x, { return_inverse: a.return_inverse, return_counts: a.return_counts })
+        .unique(x, {
+          return_inverse: a.return_inverse,
+          return_counts: a.return_counts,
+        })
         .then((r) => (Array.isArray(r) ? list(r) : r));
     case "nonzero":
       return torch.nonzero(x);
@@ -259,7 +266,9 @@ export function callComposite(torch, op, a, inputs, device) {
       return torch.masked_select(x, y);
     // pointwise.ts
     case "clamp":
-      return y !== undefined ? torch.clamp(x, y, z) : torch.clamp(x, a.min, a.max);
+      return y !== undefined
+        ? torch.clamp(x, y, z)
+        : torch.clamp(x, a.min, a.max);
     case "clamp_min":
       return torch.clamp_min(x, a.min);
     case "clamp_max":
@@ -270,7 +279,11 @@ export function callComposite(torch, op, a, inputs, device) {
     case "addcdiv":
       return torch[op](x, y, z, { value: a.value });
     case "nan_to_num":
-      return torch.nan_to_num(x, { nan: a.nan, posinf: a.posinf, neginf: a.neginf });
+      return torch.nan_to_num(x, {
+        nan: a.nan,
+        posinf: a.posinf,
+        neginf: a.neginf,
+      });
     case "flip":
       return torch.flip(x, a.dims);
     case "fliplr":
@@ -283,6 +296,24 @@ export function callComposite(torch, op, a, inputs, device) {
     case "tril":
     case "triu":
       return torch[op](x, a.diagonal ?? 0);
+  }
+  // interpolate.ts, scatter_more.ts
+  switch (op) {
+    case "interpolate":
+      return F.interpolate(x, {
+        size: a.size,
+        scale_factor: a.scale_factor,
+        mode: a.mode,
+        align_corners: a.align_corners,
+      });
+    case "scatter_reduce":
+      return torch.scatter_reduce(x, a.dim, y, z, a.reduce, {
+        include_self: a.include_self,
+      });
+    case "mode":
+      return list(torch.mode(x, a.dim ?? -1, a.keepdim ?? false));
+    case "detach":
+      return torch.detach(x);
   }
   return undefined;
 }

@@ -181,6 +181,12 @@ CALLS = {
     "rot90": lambda x, a: torch.rot90(x[0], **_opt(a, "k", "dims")),
     "tril": lambda x, a: torch.tril(x[0], **_opt(a, "diagonal")),
     "triu": lambda x, a: torch.triu(x[0], **_opt(a, "diagonal")),
+    # interpolate.ts, scatter_more.ts
+    "interpolate": lambda x, a: F.interpolate(x[0], **_opt(a, "size", "scale_factor", "mode", "align_corners")),
+    "scatter_reduce": lambda x, a: torch.scatter_reduce(x[0], a["dim"], x[1], x[2], a["reduce"],
+                                                        **_opt(a, "include_self")),
+    "mode": lambda x, a: tuple(torch.mode(x[0], **_opt(a, "dim", "keepdim"))),
+    "detach": lambda x, a: torch.detach(x[0]),
 }
 
 COMPOSITE_OPS = set(CALLS)
@@ -193,7 +199,7 @@ COMPOSITE_TOL = {
                          "nansum", "nanmean", "var_mean", "std_mean", "trapezoid", "glu",
                          "float_power", "logspace", "hann_window", "hamming_window",
                          "blackman_window", "addr", "cross", "diff", "cov", "corrcoef")},
-    **{op: R5 for op in ("quantile", "nanquantile", "lerp", "addcdiv")},
+    **{op: R5 for op in ("quantile", "nanquantile", "lerp", "addcdiv", "interpolate", "scatter_reduce")},
     # PyTorch may fuse value * t1 * t2 with an FMA: one rounding fewer.
     "addcmul": R6,
     **{op: R6 for op in ("linspace", "bartlett_window", "true_divide", "ldexp", "softshrink",

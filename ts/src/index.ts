@@ -60,6 +60,7 @@ export * from "./conditional.js";
 export * from "./indexing.js";
 export * from "./sorting.js";
 export * from "./pointwise.js";
+export * from "./scatter_more.js";
 export {
   conv1d,
   conv2d,

@@ -516,6 +516,12 @@ function unsqueezeAt(t: Tensor, dim: number): Tensor {
 }
 
 export {
+  interpolate,
+  upsample,
+  type InterpolateOptions,
+} from "../interpolate.js";
+
+export {
   group_norm,
   instance_norm,
   bilinear,
