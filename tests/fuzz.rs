@@ -1,8 +1,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! Randomized differential testing: seeded random programs of views (transpose, permute, slice,
-//! narrow, select, expand, reshape), broadcasting elementwise chains, reductions and matmuls run
-//! on the WebGPU backend (fused and unfused) and on the CPU backend; results must agree and no
-//! op may panic — bad combinations must come back as errors, the same on every backend.
+//! narrow, select, expand, reshape), broadcasting elementwise chains, reductions, matmuls and
+//! indexing (index_select, gather with in-range indices) run on the WebGPU backend (fused and
+//! unfused) and on the CPU backend; results must agree and no op may panic — bad combinations must come back as errors, the same on every backend.
 //! `WEBTORCH_FUZZ_CASES=n` runs more programs (default 150).
 
 mod common;
@@ -55,6 +55,8 @@ enum Step {
     Amax(Vec<i64>, bool),
     Matmul(usize, u64),
     Softmax(i64),
+    IndexSelect(i64, Vec<i64>),
+    Gather(i64, Vec<usize>, u64),
 }
 
 fn gen_program(rng: &mut Rng, shape: &[usize]) -> Vec<Step> {
@@ -62,7 +64,7 @@ fn gen_program(rng: &mut Rng, shape: &[usize]) -> Vec<Step> {
     let mut steps = vec![];
     for _ in 0..rng.range(2, 7) {
         let n = shape.len() as i64;
-        let step = match rng.below(13) {
+        let step = match rng.below(15) {
             0 | 1 => Step::Unary(UNARY[rng.below(UNARY.len())]),
             2 | 3 => {
                 // A broadcast-compatible right operand: a suffix of the shape with some 1s.
@@ -116,6 +118,22 @@ fn gen_program(rng: &mut Rng, shape: &[usize]) -> Vec<Step> {
                     Step::Softmax(rng.range(-n, n - 1))
                 }
             }
+            13 if n >= 1 => {
+                let d = rng.range(-n, n - 1);
+                let size = shape[d.rem_euclid(n) as usize] as i64;
+                let k = rng.range(0, 4) as usize;
+                Step::IndexSelect(d, (0..k).map(|_| rng.range(0, size - 1)).collect())
+            }
+            14 if n >= 1 => {
+                // An index no larger than the input outside `dim` (PyTorch's rule), values in range.
+                let d = rng.below(n as usize);
+                let ishape: Vec<usize> = shape
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &s)| if i == d { rng.below(4) } else { rng.below(s + 1) })
+                    .collect();
+                Step::Gather(d as i64, ishape, rng.next())
+            }
             _ => Step::Reshape(vec![-1]),
         };
         // Track the shape with the CPU engine itself (cheap, and the same rules).
@@ -165,6 +183,16 @@ fn apply(t: &Tensor, step: &Step, dev: Device) -> webtorch::Result<Tensor> {
             t.matmul(&data(*seed, &[k, *n], dev))
         }
         Step::Softmax(d) => t.softmax(*d),
+        Step::IndexSelect(d, idx) => {
+            let v: Vec<f64> = idx.iter().map(|&i| i as f64).collect();
+            t.index_select(*d, &Tensor::from_f64(&v, &[idx.len()], DType::Int64, dev)?)
+        }
+        Step::Gather(d, ishape, seed) => {
+            let size = t.shape().get(*d as usize).copied().unwrap_or(1).max(1);
+            let mut r = Rng(*seed);
+            let v: Vec<f64> = (0..ishape.iter().product::<usize>()).map(|_| r.below(size) as f64).collect();
+            t.gather(*d, &Tensor::from_f64(&v, ishape, DType::Int64, dev)?)
+        }
     }
 }
 

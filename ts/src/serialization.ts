@@ -43,6 +43,9 @@ export interface SaveOptions {
 
 /** The most header JSON we accept (safetensors' own limit is 100 MB). */
 const MAX_HEADER = 100_000_000;
+/** The most dims a tensor may have, and the largest size of one (the core's 32-bit sizes). */
+const MAX_RANK = 64;
+const MAX_DIM = 2 ** 31 - 1;
 
 const ITEM_SIZE: Record<string, number> = {
   F32: 4,
@@ -86,6 +89,10 @@ function parseHeader(bytes: Uint8Array): {
   entries: Entry[];
   dataStart: number;
 } {
+  if (!(bytes instanceof Uint8Array))
+    throw new TorchError(
+      `torch.load: expected the file's bytes as a Uint8Array, not ${bytes === null ? "null" : typeof bytes}`,
+    );
   if (bytes.byteLength < 8)
     bad(`${bytes.byteLength} bytes is too short for the 8-byte header size`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -146,6 +153,10 @@ function parseHeader(bytes: Uint8Array): {
       e.shape.some((d) => !Number.isSafeInteger(d) || d < 0)
     )
       bad(`tensor "${name}": shape must be a list of non-negative integers`);
+    if (e.shape.length > MAX_RANK || e.shape.some((d) => d > MAX_DIM))
+      bad(
+        `tensor "${name}": shape has more than ${MAX_RANK} dims or a size above ${MAX_DIM}`,
+      );
     const off = e.data_offsets;
     if (
       !Array.isArray(off) ||
@@ -277,7 +288,14 @@ export function loadBytes(
   const device = deviceCode(options.device ?? get_default_device());
   const out: TensorDict = {};
   try {
-    for (const e of entries) out[e.name] = toTensor(data, e, device);
+    // defineProperty: a tensor named "__proto__" is a key like any other, not a prototype.
+    for (const e of entries)
+      Object.defineProperty(out, e.name, {
+        value: toTensor(data, e, device),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   } catch (err) {
     for (const t of Object.values(out)) t.dispose();
     throw err;

@@ -10,6 +10,7 @@ import { checks as runtime } from "./runtime.mjs";
 import { checks as webgpu } from "./webgpu.mjs";
 import { checks as extend } from "./extend.mjs";
 import { checks as badinput } from "./badinput.mjs";
+import { checks as fuzzParsers } from "./fuzz_parsers.mjs";
 
 /**
  * @typedef {{ name: string, run: (torch: any, ctx: { device: "webgpu" | "cpu", where: "node" | "browser" }) => Promise<void> }} Check
@@ -25,4 +26,5 @@ export const checks = [
   ...webgpu,
   ...extend,
   ...badinput,
+  ...fuzzParsers,
 ];
