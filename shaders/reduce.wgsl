@@ -7,8 +7,11 @@
 // meta: [0] outputs, [1] outer rank, [2] inner rank, [3] reduced count R, [4] input offset,
 //       [5] workgroups per grid row, [6] param (f32 bits), [8..16) outer shape,
 //       [16..24) outer strides, [24..32) inner shape, [32..40) inner strides.
+// A fused elementwise prologue reads leaves in0.. instead of `inp` (the strides above are leaf
+// 0's): [40 + k] offset of leaf k >= 1, [48 + q] scalar q, [56 + 16(k-1) ..) outer and
+// [64 + 16(k-1) ..) inner strides of leaf k >= 1.
 @group(0) @binding(1) var<storage, read_write> out: array</*{{OUT}}*/>;
-@group(0) @binding(2) var<storage, read> inp: array</*{{IN}}*/>;
+/*{{INPUTS}}*/
 
 const EMPTY: u32 = 0xffffffffu;
 const PASSES: u32 = /*{{PASSES}}*/u;
@@ -49,26 +52,14 @@ fn finish(a: Acc, first: /*{{A}}*/, count: u32) -> /*{{OUT}}*/ {
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let o = wg.y * m(5u) + wg.x;
     if (o >= m(0u)) { return; }
-    var rem = o;
-    var base = m(4u);
-    for (var d = m(1u); d > 0u; d--) {
-        let s = m(7u + d);
-        base += (rem % s) * m(15u + d);
-        rem /= s;
-    }
+/*{{BASE}}*/
     let count = m(3u);
     var first = /*{{A}}*/(0);
     var acc = Acc(/*{{A}}*/(/*{{IDENT}}*/), EMPTY);
     for (var phase = 0u; phase < PASSES; phase++) {
         acc = Acc(/*{{A}}*/(/*{{IDENT}}*/), EMPTY);
         for (var j = lid; j < count; j += 256u) {
-            var r = j;
-            var off = base;
-            for (var d = m(2u); d > 0u; d--) {
-                let s = m(23u + d);
-                off += (r % s) * m(31u + d);
-                r /= s;
-            }
+/*{{OFFSETS}}*/
             acc = combine(acc, lift(/*{{LOAD}}*/, j, phase, first), phase);
         }
         part[lid] = acc;

@@ -421,3 +421,71 @@ fn short_row_reductions_match_cpu() {
     let t = g.transpose(0, 1).unwrap().sum(&[0], false).unwrap();
     assert_close(&values(&t), &values(&c.sum(&[1], false).unwrap()), 1e-5, 1e-5, "transposed");
 }
+
+/// An elementwise expression feeding a reduction is the reduction kernel's prologue: one
+/// dispatch, bit-for-bit the GPU's unfused result (fusion off) and close to the CPU oracle, for
+/// trailing and leading reduced dims, broadcast and transposed leaves, casts, two-pass ops and
+/// the short-row kernel.
+#[test]
+fn elementwise_prologues_fuse_into_reductions() {
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    webtorch::random::manual_seed(17);
+    let av = values(&Tensor::randn(&[64, 64], DType::Float32, Device::Cpu).unwrap());
+    let bv = values(&Tensor::randn(&[64], DType::Float32, Device::Cpu).unwrap());
+    let sv = values(&Tensor::randn(&[2048, 4], DType::Float32, Device::Cpu).unwrap());
+    type F = fn(&Tensor, &Tensor, &Tensor) -> Tensor;
+    let cases: [(&str, F); 9] = [
+        ("mse", |a, b, _| a.binary(Op::Sub, b).unwrap().unary(Op::Square).unwrap().mean(&[], false).unwrap()),
+        ("exp_sum_dim0", |a, _, _| a.unary(Op::Exp).unwrap().sum(&[0], false).unwrap()),
+        ("transposed_leaf", |a, b, _| a.transpose(0, 1).unwrap().binary(Op::Mul, b).unwrap().sum(&[1], true).unwrap()),
+        ("cast_int_sum", |a, _, _| {
+            a.binary_scalar(Op::Mul, 10.0, false).unwrap().to_dtype(DType::Int32).unwrap().sum(&[1], false).unwrap()
+        }),
+        ("var", |a, b, _| a.binary(Op::Add, b).unwrap().unary(Op::Tanh).unwrap().var(&[1], 1.0, false).unwrap()),
+        ("logsumexp", |a, _, _| a.binary_scalar(Op::Mul, 3.0, false).unwrap().logsumexp(&[0], false).unwrap()),
+        ("amax", |a, b, _| a.binary(Op::Sub, b).unwrap().unary(Op::Abs).unwrap().amax(&[1], false).unwrap()),
+        ("argmax", |a, b, _| a.binary(Op::Mul, b).unwrap().argmax(Some(0), false).unwrap()),
+        ("short_rows", |_, _, s| s.unary(Op::Exp).unwrap().sum(&[1], false).unwrap()),
+    ];
+    let run = |dev: Device, f: F| -> (Vec<f64>, u64) {
+        let a = Tensor::from_f64(&av, &[64, 64], DType::Float32, dev).unwrap();
+        let b = Tensor::from_f64(&bv, &[64], DType::Float32, dev).unwrap();
+        let s = Tensor::from_f64(&sv, &[2048, 4], DType::Float32, dev).unwrap();
+        let before = if dev == Device::WebGpu { gpu_dispatches() } else { 0 };
+        let r = f(&a, &b, &s);
+        let v = values(&r);
+        (v, if dev == Device::WebGpu { gpu_dispatches() - before } else { 0 })
+    };
+    fusion::with_config(|c| {
+        c.enabled = true;
+        c.window = 4;
+        c.min_size = 1024;
+    });
+    for (name, f) in cases {
+        let f0 = fusion::with_config(|c| c.stats.fusions);
+        let (fused, n) = run(Device::WebGpu, f);
+        assert_eq!(n, 1, "{name}: expression and reduction in one dispatch");
+        assert_eq!(fusion::with_config(|c| c.stats.fusions) - f0, 1, "{name}");
+        fusion::with_config(|c| c.enabled = false);
+        let (unfused, n) = run(Device::WebGpu, f);
+        fusion::with_config(|c| c.enabled = true);
+        assert!(n >= 2, "{name}: unfused, the expression is its own kernel");
+        assert_eq!(fused, unfused, "{name}: fused and unfused GPU results are identical");
+        let (cpu, _) = run(Device::Cpu, f);
+        assert_close(&fused, &cpu, 1e-5, 1e-5, name);
+    }
+    // The squared-difference pattern is counted inside the fused reduction.
+    let p0 = fusion::with_config(|c| c.stats.patterns.get("squared_diff").copied().unwrap_or(0));
+    run(Device::WebGpu, cases[0].1);
+    assert_eq!(fusion::with_config(|c| c.stats.patterns.get("squared_diff").copied()), Some(p0 + 1));
+    // The reduced expression stays uncomputed (a flush skips it); reading it computes it.
+    let a = Tensor::from_f64(&av, &[64, 64], DType::Float32, Device::WebGpu).unwrap();
+    let e = a.unary(Op::Exp).unwrap();
+    let total = e.sum(&[], false).unwrap();
+    webtorch::engine::flush_all().unwrap();
+    assert!(e.is_pending());
+    let ev = values(&e);
+    assert_close(&[ev.iter().map(|x| *x as f32 as f64).sum::<f64>()], &values(&total), 1e-5, 0.0, "sum of exp");
+}

@@ -222,6 +222,28 @@ impl Backend for CpuBackend {
 
     fn reduce(&self, k: &Reduce) -> Result<()> {
         let shape: Vec<usize> = k.outer.iter().chain(&k.inner).copied().collect();
+        if let Some(p) = &k.prologue {
+            // Unfused: the expression into a contiguous buffer, then the plain reduction.
+            let n: usize = shape.iter().product();
+            let tmp = self.alloc((n as u64 * 4).max(4))?;
+            let e = Elementwise {
+                nodes: p.nodes.clone(),
+                leaves: p.leaves.clone(),
+                shape: shape.clone(),
+                out: tmp,
+                out_view: None,
+            };
+            self.elementwise(&e)?;
+            let input = Operand {
+                buf: tmp,
+                dtype: k.input.dtype,
+                offset: 0,
+                strides: crate::shape::contiguous_strides(&shape),
+            };
+            let r = self.reduce(&Reduce { input, prologue: None, ..k.clone() });
+            self.release(tmp);
+            return r;
+        }
         let vals = self.gather(&k.input, &shape, k.compute);
         let r: usize = k.inner.iter().product();
         let n: usize = k.outer.iter().product();

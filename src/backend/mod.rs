@@ -146,8 +146,18 @@ impl ReduceOp {
     }
 }
 
+/// An elementwise expression a `Reduce` reads instead of one buffer (a fused prologue, as in
+/// `(a - b).square().mean()`): `nodes` over `leaves`, whose strides cover `outer ++ inner`; the
+/// last node's value, stored as the input dtype, is the reduced element.
+#[derive(Clone, Debug)]
+pub struct Prologue {
+    pub nodes: Vec<Node>,
+    pub leaves: Vec<Operand>,
+}
+
 /// Reduces the trailing `inner` dims of `input` (strides cover `outer ++ inner`) into a
-/// contiguous output of `outer` shape.
+/// contiguous output of `outer` shape. With a `prologue`, the elements are that expression's
+/// values (`input` then only names their dtype).
 #[derive(Clone, Debug)]
 pub struct Reduce {
     pub op: ReduceOp,
@@ -159,6 +169,7 @@ pub struct Reduce {
     pub out_dtype: DType,
     /// The op's scalar parameter (`Var`/`Std`: correction; `NormP`: p), else 0.
     pub param: f64,
+    pub prologue: Option<Prologue>,
 }
 
 /// A row-wise NN kernel (`Rowwise`): one row = the `inner` elements of one `outer` index.
@@ -371,8 +382,9 @@ pub trait Backend {
     /// Flushes and resolves when the device has finished everything submitted.
     fn sync(&self) -> LocalFuture<Result<()>>;
     fn stats(&self) -> Stats;
-    /// Whether elementwise ops on this device are deferred and fused (`tensor/fusion.rs`); the
-    /// CPU backend runs eagerly, which makes it the unfused oracle.
+    /// Whether elementwise ops on this device are deferred and fused (`tensor/fusion.rs`), also
+    /// into reductions (`Reduce::prologue`); the CPU backend runs eagerly, which makes it the
+    /// unfused oracle.
     fn supports_fusion(&self) -> bool {
         false
     }

@@ -2,8 +2,9 @@
 //! dispatch: its result is *pending*, an expression over its inputs. A later elementwise op that
 //! consumes a pending tensor inlines that expression, so a chain of any length, with broadcasting,
 //! scalars and casts, becomes one generated kernel. A pending tensor is computed ("materialized")
-//! when something needs its buffer: a read, a reduction or matmul, a view it cannot be inlined
-//! through, or a flush (batch threshold, the 16 ms timer, `sync_device`).
+//! when something needs its buffer: a read, a matmul or row-wise kernel, a view it cannot be
+//! inlined through, or a flush (batch threshold, the 16 ms timer, `sync_device`). A reduction
+//! reads a pending input as its kernel's prologue instead (`reduction_prologue`).
 //!
 //! The seed's knobs govern it: ops on fewer than `min_size` elements run at once (a bypass);
 //! a pending input is inlined only if it was made within the last `window` ops, else it is
@@ -237,22 +238,59 @@ pub(crate) fn materialize_readers(target: &Rc<Storage>) -> Result<()> {
     Ok(())
 }
 
-/// Counts a materialized kernel in the statistics.
+/// A fused reduction reads at most this many tensors (`backend::webgpu` has the same limit).
+const MAX_REDUCE_LEAVES: usize = 5;
+
+/// The pending expression that a reduction of `t` reads directly, as its prologue (one kernel
+/// for `(a - b).square().mean()`): fusion is on, `t` could be inlined into an elementwise op
+/// now (pending, viewed whole and contiguously, within the window), and it fits the reduction
+/// kernel's limits. The expression is marked absorbed: a flush need not compute it.
+pub(crate) fn reduction_prologue(t: &Tensor) -> Option<Rc<Pending>> {
+    let (enabled, window, now) = with_config(|c| (c.enabled, c.window, c.seq));
+    if !enabled || !t.backend().supports_fusion() {
+        return None;
+    }
+    let p = t.inlinable(window, now)?;
+    let scalars = p.nodes.iter().flat_map(|n| &n.args).filter(|a| matches!(a, Arg::Scalar(_))).count();
+    // A constant (`full`, no leaves) is computed first: the kernel's first leaf gives its layout.
+    if p.leaves.is_empty() || p.leaves.len() > MAX_REDUCE_LEAVES || scalars > MAX_SCALARS {
+        return None;
+    }
+    p.absorbed.set(true);
+    Some(p)
+}
+
+/// Counts a materialized elementwise kernel in the statistics.
 pub(crate) fn count_kernel(nodes: &[Node]) {
+    count_ops(node_names(nodes));
+}
+
+/// Counts a reduction that computed `nodes` as its prologue.
+pub(crate) fn count_reduction(nodes: &[Node], reduction: &str) {
+    let mut names = node_names(nodes);
+    names.push(reduction.to_string());
+    count_ops(names);
+}
+
+fn node_names(nodes: &[Node]) -> Vec<String> {
+    nodes
+        .iter()
+        .map(|n| match n.func {
+            Func::Op(op) => op.info().name,
+            Func::Cast => "to",
+            Func::Where => "where",
+        })
+        .map(String::from)
+        .collect()
+}
+
+fn count_ops(names: Vec<String>) {
     with_config(|c| {
-        if nodes.len() < 2 {
+        if names.len() < 2 {
             return;
         }
         c.stats.fusions += 1;
-        c.stats.fused_ops += nodes.len() as u64;
-        let names: Vec<&str> = nodes
-            .iter()
-            .map(|n| match n.func {
-                Func::Op(op) => op.info().name,
-                Func::Cast => "to",
-                Func::Where => "where",
-            })
-            .collect();
+        c.stats.fused_ops += names.len() as u64;
         for p in &c.patterns {
             if !p.ops.is_empty() && names.windows(p.ops.len()).any(|w| w.iter().zip(&p.ops).all(|(a, b)| a == b)) {
                 *c.stats.patterns.entry(p.name.clone()).or_default() += 1;

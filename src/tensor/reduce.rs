@@ -3,8 +3,8 @@
 //! rules and messages per op: sum/prod accumulate integers in int64; mean/var/std/norm want
 //! floats; max/min/argmax/argmin have no identity, so an empty reduced dim is an error.
 
-use super::Tensor;
-use crate::backend::{Reduce, ReduceOp};
+use super::{fusion, Pending, Tensor};
+use crate::backend::{Operand, Prologue, Reduce, ReduceOp};
 use crate::bail;
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
@@ -54,10 +54,9 @@ impl Tensor {
         if out.numel() == 0 {
             return Ok(out);
         }
+        let (raw_outer, raw_inner) = (outer.clone(), inner.clone());
         let (outer, outer_st) = coalesce(&outer, &[outer_st]);
         let (inner, inner_st) = coalesce(&inner, &[inner_st]);
-        let mut input = self.operand(self.shape())?;
-        input.strides = outer_st[0].iter().chain(&inner_st[0]).copied().collect();
         // Floats compute in f32 (integer logsumexp too); integers and bools in i32.
         let compute = if self.dtype.is_float() || out_dtype.is_float() { Compute::F32 } else { Compute::I32 };
         // A long reduction into few outputs would run on few workgroups: split it in two passes
@@ -69,6 +68,13 @@ impl Tensor {
             }
             _ => None,
         };
+        if split.is_none() {
+            if let Some(p) = fusion::reduction_prologue(self) {
+                return self.reduce_fused(&p, op, &mask, (raw_outer, raw_inner), out, (compute, param));
+            }
+        }
+        let mut input = self.operand(self.shape())?;
+        input.strides = outer_st[0].iter().chain(&inner_st[0]).copied().collect();
         if let Some(len) = split {
             let (r, s) = (inner[0], inner_st[0][0]);
             let chunks = r / len;
@@ -88,17 +94,71 @@ impl Tensor {
                 out: mid.buf()?,
                 out_dtype,
                 param,
+                prologue: None,
             };
             self.backend().reduce(&k)?;
             let mut second = mid.operand(&mid_shape)?;
             second.strides = crate::shape::contiguous_strides(&mid_shape);
-            let k =
-                Reduce { op, compute, input: second, outer, inner: vec![chunks], out: out.buf()?, out_dtype, param };
+            let k = Reduce {
+                op,
+                compute,
+                input: second,
+                outer,
+                inner: vec![chunks],
+                out: out.buf()?,
+                out_dtype,
+                param,
+                prologue: None,
+            };
             self.backend().reduce(&k)?;
             return Ok(out);
         }
-        let k = Reduce { op, compute, input, outer, inner, out: out.buf()?, out_dtype, param };
+        let k = Reduce { op, compute, input, outer, inner, out: out.buf()?, out_dtype, param, prologue: None };
         self.backend().reduce(&k)?;
+        Ok(out)
+    }
+
+    /// One kernel computing the pending expression `p` (this tensor's value) and reducing it:
+    /// each leaf is read with its strides split into kept and reduced dims like the input's.
+    fn reduce_fused(
+        &self,
+        p: &Pending,
+        op: ReduceOp,
+        mask: &[bool],
+        (outer, inner): (Vec<usize>, Vec<usize>),
+        out: Tensor,
+        (compute, param): (Compute, f64),
+    ) -> Result<Tensor> {
+        let split = |strides: &[usize], reduced: bool| -> Vec<usize> {
+            strides.iter().zip(mask).filter(|(_, &m)| m == reduced).map(|(&s, _)| s).collect()
+        };
+        let outer_sts: Vec<Vec<usize>> = p.leaves.iter().map(|l| split(&l.strides, false)).collect();
+        let inner_sts: Vec<Vec<usize>> = p.leaves.iter().map(|l| split(&l.strides, true)).collect();
+        let (outer, outer_sts) = coalesce(&outer, &outer_sts);
+        let (inner, inner_sts) = coalesce(&inner, &inner_sts);
+        let leaves = p
+            .leaves
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let strides = outer_sts[i].iter().chain(&inner_sts[i]).copied().collect::<Vec<_>>();
+                l.tensor.operand_with(&strides)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let input = Operand { dtype: self.dtype, ..leaves[0].clone() };
+        let k = Reduce {
+            op,
+            compute,
+            input,
+            outer,
+            inner,
+            out: out.buf()?,
+            out_dtype: out.dtype,
+            param,
+            prologue: Some(Prologue { nodes: p.nodes.clone(), leaves }),
+        };
+        self.backend().reduce(&k)?;
+        fusion::count_reduction(&p.nodes, &format!("{op:?}").to_lowercase());
         Ok(out)
     }
 

@@ -32,6 +32,8 @@ pub enum KernelKey {
         out: DType,
         /// One invocation per output, looping over its elements (short rows, many outputs).
         rows: bool,
+        /// A fused elementwise prologue: its nodes and its leaves' dtypes.
+        prologue: Option<(Vec<KeyNode>, Vec<DType>)>,
     },
     Matmul {
         dtype: DType,
@@ -136,9 +138,15 @@ fn load(x: &str, d: DType, c: Compute) -> String {
 /// The key of an elementwise kernel (`contiguous[k]`: leaf k is read at `offset + i`), and the
 /// scalar operands in slot order.
 pub fn elementwise_key(k: &Elementwise, contiguous: &[bool]) -> (KernelKey, Vec<(f64, Compute)>) {
+    let (nodes, scalars) = key_nodes(&k.nodes);
+    let leaves = k.leaves.iter().zip(contiguous).map(|(o, &c)| (o.dtype, c)).collect();
+    (KernelKey::Elementwise { nodes, leaves, out_strided: k.out_view.is_some() }, scalars)
+}
+
+/// Nodes as the cache key sees them, and the scalar operands in slot order.
+fn key_nodes(nodes: &[crate::backend::Node]) -> (Vec<KeyNode>, Vec<(f64, Compute)>) {
     let mut scalars = vec![];
-    let nodes = k
-        .nodes
+    let nodes = nodes
         .iter()
         .map(|n| KeyNode {
             func: n.func,
@@ -158,8 +166,7 @@ pub fn elementwise_key(k: &Elementwise, contiguous: &[bool]) -> (KernelKey, Vec<
                 .collect(),
         })
         .collect();
-    let leaves = k.leaves.iter().zip(contiguous).map(|(o, &c)| (o.dtype, c)).collect();
-    (KernelKey::Elementwise { nodes, leaves, out_strided: k.out_view.is_some() }, scalars)
+    (nodes, scalars)
 }
 
 /// Meta words of elementwise kernels (see `shaders/elementwise.wgsl`).
@@ -206,13 +213,33 @@ pub fn elementwise_source(nodes: &[KeyNode], leaves: &[(DType, bool)], out_strid
             EW_SHAPE - 1
         ));
     }
+    let compute = nodes_code(nodes, &leaves.iter().map(|l| l.0).collect::<Vec<_>>(), EW_SCALARS);
+    let last = nodes.len() - 1;
+    format!(
+        "{MATH}\n{}",
+        fill(
+            ELEMENTWISE,
+            &[
+                ("OUT", storage_type(nodes[last].out)),
+                ("INPUTS", &bindings),
+                ("INDEX", &index),
+                ("COMPUTE", &compute),
+                ("RESULT", &format!("s{last}")),
+            ],
+        )
+    )
+}
+
+/// The statements computing `nodes` (node j's value in `s<j>`, its storage form) from leaves
+/// `in<k>[o<k>]` (stored as `leaves[k]`) and scalar slot q at meta word `scalar_base + q`.
+fn nodes_code(nodes: &[KeyNode], leaves: &[DType], scalar_base: usize) -> String {
     let mut compute = String::new();
     for (j, node) in nodes.iter().enumerate() {
         let t = node.compute.wgsl();
         let arg = |a: &KeyArg| match *a {
-            KeyArg::Leaf(l) => load(&format!("in{l}[o{l}]"), leaves[l as usize].0, node.compute),
+            KeyArg::Leaf(l) => load(&format!("in{l}[o{l}]"), leaves[l as usize], node.compute),
             KeyArg::Node(m) => load(&format!("s{m}"), nodes[m as usize].out, node.compute),
-            KeyArg::Scalar(q) => format!("bitcast<{t}>(m({}u))", EW_SCALARS + q as usize),
+            KeyArg::Scalar(q) => format!("bitcast<{t}>(m({}u))", scalar_base + q as usize),
         };
         compute.push_str(&format!("    var s{j}: {};\n    {{\n", storage_type(node.out)));
         for (name, a) in ["a", "b", "c"].iter().zip(&node.args) {
@@ -232,25 +259,35 @@ pub fn elementwise_source(nodes: &[KeyNode], leaves: &[(DType, bool)], out_strid
         };
         compute.push_str(&format!("        s{j} = {value};\n    }}\n"));
     }
-    let last = nodes.len() - 1;
-    format!(
-        "{MATH}\n{}",
-        fill(
-            ELEMENTWISE,
-            &[
-                ("OUT", storage_type(nodes[last].out)),
-                ("INPUTS", &bindings),
-                ("INDEX", &index),
-                ("COMPUTE", &compute),
-                ("RESULT", &format!("s{last}")),
-            ],
-        )
-    )
+    compute
 }
 
-pub fn reduce_key(k: &Reduce) -> KernelKey {
-    KernelKey::Reduce { op: k.op, compute: k.compute, input: k.input.dtype, out: k.out_dtype, rows: rows_kernel(k) }
+/// The key of a reduction, and its prologue's scalar operands in slot order.
+pub fn reduce_key(k: &Reduce) -> (KernelKey, Vec<(f64, Compute)>) {
+    let (prologue, scalars) = match &k.prologue {
+        Some(p) => {
+            let (nodes, scalars) = key_nodes(&p.nodes);
+            (Some((nodes, p.leaves.iter().map(|l| l.dtype).collect())), scalars)
+        }
+        None => (None, vec![]),
+    };
+    let key = KernelKey::Reduce {
+        op: k.op,
+        compute: k.compute,
+        input: k.input.dtype,
+        out: k.out_dtype,
+        rows: rows_kernel(k),
+        prologue,
+    };
+    (key, scalars)
 }
+
+/// Meta words of a reduction's fused prologue (see `shaders/reduce.wgsl`).
+pub const RD_OFFSETS: usize = 40;
+pub const RD_SCALARS: usize = 48;
+pub const RD_STRIDES: usize = 56;
+pub const RD_MAX_LEAVES: usize = 5;
+pub const RD_MAX_SCALARS: usize = 8;
 
 /// Whether a reduction runs one invocation per output (rows of at most 64 elements, at least
 /// 256 outputs): a 256-wide workgroup and its barriers per short row cost far more than a loop.
@@ -288,7 +325,13 @@ fn per_output(src: &str) -> Option<String> {
     Some(format!("{head}{m}"))
 }
 
-pub fn reduce_source(op: ReduceOp, c: Compute, input: DType, out: DType) -> String {
+pub fn reduce_source(
+    op: ReduceOp,
+    c: Compute,
+    input: DType,
+    out: DType,
+    prologue: Option<&(Vec<KeyNode>, Vec<DType>)>,
+) -> String {
     use ReduceOp::*;
     let t = c.wgsl();
     // The accumulator's type, and the type of the value `finish` stores.
@@ -358,6 +401,15 @@ pub fn reduce_source(op: ReduceOp, c: Compute, input: DType, out: DType) -> Stri
         _ => "    let v = a.v;".into(),
     };
     let ident = if matches!(op, Prod | All) { "1" } else { "0" };
+    let (inputs, base, offsets, value) = match prologue {
+        None => (
+            format!("@group(0) @binding(2) var<storage, read> inp: array<{}>;", storage_type(input)),
+            "    var rem = o;\n    var base = m(4u);\n    for (var d = m(1u); d > 0u; d--) {\n        let s = m(7u + d);\n        base += (rem % s) * m(15u + d);\n        rem /= s;\n    }".to_string(),
+            "            var r = j;\n            var off = base;\n            for (var d = m(2u); d > 0u; d--) {\n                let s = m(23u + d);\n                off += (r % s) * m(31u + d);\n                r /= s;\n            }".to_string(),
+            load("inp[off]", input, c),
+        ),
+        Some((nodes, leaves)) => prologue_code(nodes, leaves, c),
+    };
     let src = fill(
         REDUCE,
         &[
@@ -367,7 +419,10 @@ pub fn reduce_source(op: ReduceOp, c: Compute, input: DType, out: DType) -> Stri
             ("A", a),
             ("PASSES", &op.passes().to_string()),
             ("IDENT", ident),
-            ("LOAD", &load("inp[off]", input, c)),
+            ("INPUTS", &inputs),
+            ("BASE", &base),
+            ("OFFSETS", &offsets),
+            ("LOAD", &value),
             ("LIFT", &lift),
             ("MERGE", &merge),
             ("BETWEEN", between),
@@ -375,6 +430,39 @@ pub fn reduce_source(op: ReduceOp, c: Compute, input: DType, out: DType) -> Stri
         ],
     );
     format!("{MATH}\n{src}")
+}
+
+/// A reduction's fused prologue: bindings, per-output leaf bases, per-element leaf offsets with
+/// the expression's statements, and the reduced value (in compute type `c`).
+fn prologue_code(nodes: &[KeyNode], leaves: &[DType], c: Compute) -> (String, String, String, String) {
+    let (mut inputs, mut base, mut inner) = (String::new(), String::new(), String::new());
+    let (mut outer_acc, mut inner_acc, mut offsets) = (String::new(), String::new(), String::new());
+    for (k, &d) in leaves.iter().enumerate() {
+        inputs.push_str(&format!(
+            "@group(0) @binding({}) var<storage, read> in{k}: array<{}>;\n",
+            k + 2,
+            storage_type(d)
+        ));
+        // Leaf 0's words are the plain reduction's; the others follow them.
+        let (off, outer_st, inner_st) = if k == 0 {
+            (4, 16, 32)
+        } else {
+            (RD_OFFSETS + k, RD_STRIDES + 16 * (k - 1), RD_STRIDES + 16 * (k - 1) + 8)
+        };
+        base.push_str(&format!("    var base{k} = m({off}u);\n"));
+        outer_acc.push_str(&format!("        base{k} += c * m({}u + d);\n", outer_st - 1));
+        offsets.push_str(&format!("            var o{k} = base{k};\n"));
+        inner_acc.push_str(&format!("                o{k} += c * m({}u + d);\n", inner_st - 1));
+    }
+    let base = format!(
+        "    var rem = o;\n{base}    for (var d = m(1u); d > 0u; d--) {{\n        let s = m(7u + d);\n        let c = rem % s;\n{outer_acc}        rem /= s;\n    }}"
+    );
+    inner.push_str(&format!(
+        "            var r = j;\n{offsets}            for (var d = m(2u); d > 0u; d--) {{\n                let s = m(23u + d);\n                let c = r % s;\n{inner_acc}                r /= s;\n            }}\n"
+    ));
+    inner.push_str(&nodes_code(nodes, leaves, RD_SCALARS));
+    let last = nodes.len() - 1;
+    (inputs, base, inner, load(&format!("s{last}"), nodes[last].out, c))
 }
 
 pub fn matmul_key(k: &Matmul) -> KernelKey {
@@ -474,8 +562,8 @@ pub fn scatter_source(dtype: DType, tensor_src: bool, add: bool) -> String {
 pub fn source(key: &KernelKey) -> String {
     match key {
         KernelKey::Elementwise { nodes, leaves, out_strided } => elementwise_source(nodes, leaves, *out_strided),
-        KernelKey::Reduce { op, compute, input, out, rows } => {
-            let src = reduce_source(*op, *compute, *input, *out);
+        KernelKey::Reduce { op, compute, input, out, rows, prologue } => {
+            let src = reduce_source(*op, *compute, *input, *out, prologue.as_ref());
             if *rows {
                 per_output(&src).unwrap_or(src)
             } else {
@@ -497,19 +585,25 @@ pub fn source(key: &KernelKey) -> String {
 /// A short label naming the kernel, for validation errors and traces: the ops of a fused chain
 /// joined by `+`, then the output dtype.
 pub fn label(key: &KernelKey) -> String {
+    let ops = |nodes: &[KeyNode]| -> String {
+        let names: Vec<&str> = nodes
+            .iter()
+            .map(|n| match n.func {
+                Func::Op(op) => op_name(op),
+                Func::Cast => "copy",
+                Func::Where => "where",
+            })
+            .collect();
+        names.join("+")
+    };
     match key {
         KernelKey::Elementwise { nodes, .. } => {
-            let ops: Vec<&str> = nodes
-                .iter()
-                .map(|n| match n.func {
-                    Func::Op(op) => op_name(op),
-                    Func::Cast => "copy",
-                    Func::Where => "where",
-                })
-                .collect();
-            format!("webtorch:{}:{}", ops.join("+"), nodes.last().map_or("", |n| n.out.name()))
+            format!("webtorch:{}:{}", ops(nodes), nodes.last().map_or("", |n| n.out.name()))
         }
-        KernelKey::Reduce { op, out, .. } => format!("webtorch:{op:?}:{}", out.name()).to_lowercase(),
+        KernelKey::Reduce { op, out, prologue: None, .. } => format!("webtorch:{op:?}:{}", out.name()).to_lowercase(),
+        KernelKey::Reduce { op, out, prologue: Some((nodes, _)), .. } => {
+            format!("webtorch:{}+{}:{}", ops(nodes), format!("{op:?}").to_lowercase(), out.name())
+        }
         KernelKey::Matmul { dtype } => format!("webtorch:matmul:{}", dtype.name()),
         KernelKey::MatmulTiled(key) => format!("webtorch:matmul:{}:float32", super::matmul::label(key)),
         KernelKey::Rowwise { op, .. } => format!("webtorch:{op:?}:float32").to_lowercase(),

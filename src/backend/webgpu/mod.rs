@@ -460,15 +460,44 @@ impl Backend for WebGpuBackend {
         // One workgroup per output, or one invocation per output for short rows.
         let groups = if codegen::rows_kernel(k) { n32.div_ceil(codegen::ROWS_WG) } else { n32 };
         let (gx, gy) = Self::grid(groups);
-        let mut meta = [0u32; 40];
-        put(&mut meta, 0, &[n_out, k.outer.len(), k.inner.len(), count, k.input.offset, gx as usize])?;
+        use codegen::{RD_MAX_LEAVES, RD_MAX_SCALARS, RD_OFFSETS, RD_SCALARS, RD_STRIDES};
+        // Leaf 0 is the input (or the prologue's first leaf); a prologue's others follow it.
+        let leaves: Vec<&crate::backend::Operand> = match &k.prologue {
+            Some(p) => p.leaves.iter().collect(),
+            None => vec![&k.input],
+        };
+        let (key, scalars) = codegen::reduce_key(k);
+        if leaves.len() > RD_MAX_LEAVES || scalars.len() > RD_MAX_SCALARS {
+            bail!(
+                Torch,
+                "webgpu: a fused reduction reads at most {RD_MAX_LEAVES} tensors and {RD_MAX_SCALARS} scalars"
+            );
+        }
+        let mut meta = [0u32; RD_STRIDES + 16 * (RD_MAX_LEAVES - 1)];
+        put(&mut meta, 0, &[n_out, k.outer.len(), k.inner.len(), count, leaves[0].offset, gx as usize])?;
         meta[6] = (k.param as f32).to_bits();
         let no = k.outer.len();
         put(&mut meta, 8, &k.outer)?;
-        put(&mut meta, 16, &k.input.strides[..no])?;
         put(&mut meta, 24, &k.inner)?;
-        put(&mut meta, 32, &k.input.strides[no..])?;
-        self.dispatch(&codegen::reduce_key(k), &meta, &[k.out, k.input.buf], (gx, gy, 1))
+        let mut buffers = vec![k.out];
+        for (i, o) in leaves.iter().enumerate() {
+            let (off, outer_st, inner_st) = if i == 0 {
+                (4, 16, 32)
+            } else {
+                (RD_OFFSETS + i, RD_STRIDES + 16 * (i - 1), RD_STRIDES + 16 * (i - 1) + 8)
+            };
+            put(&mut meta, off, &[o.offset])?;
+            put(&mut meta, outer_st, &o.strides[..no])?;
+            put(&mut meta, inner_st, &o.strides[no..])?;
+            buffers.push(o.buf);
+        }
+        for (q, (x, c)) in scalars.iter().enumerate() {
+            meta[RD_SCALARS + q] = match c {
+                crate::dtype::Compute::F32 => (*x as f32).to_bits(),
+                _ => *x as i32 as u32,
+            };
+        }
+        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
     }
 
     fn matmul(&self, k: &Matmul) -> Result<()> {
