@@ -221,7 +221,7 @@ export class Function {
           const want = inShapes[k]!;
           if (
             g.shape.length === want.length &&
-            g.shape.every((s, d) => s === want[d])
+            g.shape.every((s: number, d: number) => s === want[d])
           )
             return g._raw.handle();
           const summed = sumTo(g, want);

@@ -21,6 +21,14 @@ import {
 } from "./args.js";
 import { get_default_device } from "./runtime.js";
 import { Tensor, wrap } from "./tensor.js";
+import type {
+  DataDType,
+  DataShape,
+  Dims,
+  Mutable,
+  OptionDType,
+  SizesOf,
+} from "./shapes.js";
 
 /** Typed arrays `torch.tensor` accepts, and the dtype each gives by default. */
 export type TypedArrayData =
@@ -50,6 +58,28 @@ export type TensorOptions = CreationOptions;
  *
  * @example torch.tensor([[1, 2], [3, 4]]) // int64, shape [2, 2]
  */
+export function tensor<
+  const T extends TensorData,
+  const O extends TensorOptions = object,
+>(
+  data: T,
+  options?: O,
+): Tensor<
+  DataShape<T>,
+  O extends { dtype: infer X extends DType } ? X : DataDType<T>
+>;
+export function tensor<
+  S extends Dims,
+  D extends DType,
+  const O extends TensorOptions = object,
+>(
+  data: Tensor<S, D>,
+  options?: O,
+): Tensor<Mutable<S>, O extends { dtype: infer X extends DType } ? X : D>;
+export function tensor(
+  data: TensorData | Tensor,
+  options?: TensorOptions,
+): Tensor;
 export function tensor(
   data: TensorData | Tensor,
   options: TensorOptions = {},
@@ -223,18 +253,44 @@ function scalarDType(value: number | boolean): DType {
 }
 
 /** A tensor of zeros (float32 unless `dtype`): `torch.zeros(2, 3)`, `torch.zeros([2, 3], { dtype })`. */
+export function zeros<const A extends SizeArgs<CreationOptions>>(
+  ...args: A
+): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
 export function zeros(...args: SizeArgs<CreationOptions>): Tensor {
   const [sizes, options] = parseSizeArgs<CreationOptions>("zeros", args);
   return fullOf(sizes, 0, options.dtype ?? "float32", options);
 }
 
 /** A tensor of ones (float32 unless `dtype`). */
+export function ones<const A extends SizeArgs<CreationOptions>>(
+  ...args: A
+): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
 export function ones(...args: SizeArgs<CreationOptions>): Tensor {
   const [sizes, options] = parseSizeArgs<CreationOptions>("ones", args);
   return fullOf(sizes, 1, options.dtype ?? "float32", options);
 }
 
 /** A tensor filled with `fill_value`; the dtype follows the value (bool, int64, float32) unless given. */
+export function full<
+  const Z extends Shape,
+  V extends number | boolean,
+  const O extends CreationOptions = object,
+>(
+  size: Z,
+  fill_value: V,
+  options?: O,
+): Tensor<
+  Mutable<Z>,
+  O extends { dtype: infer X extends DType }
+    ? X
+    : V extends boolean
+      ? "bool"
+      : number extends V
+        ? "float32" | "int64"
+        : `${V & number}` extends `${string}.${string}`
+          ? "float32"
+          : "int64"
+>;
 export function full(
   size: Shape,
   fill_value: number | boolean,
@@ -325,6 +381,9 @@ export function arange(
 }
 
 /** Uniform random numbers in [0, 1) (seeded by {@link manual_seed}): `rand(2, 3)`, `rand([2, 3])`. */
+export function rand<const A extends SizeArgs<CreationOptions>>(
+  ...args: A
+): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
 export function rand(...args: SizeArgs<CreationOptions>): Tensor {
   const [sizes, options] = parseSizeArgs<CreationOptions>("rand", args);
   return made(
@@ -338,6 +397,9 @@ export function rand(...args: SizeArgs<CreationOptions>): Tensor {
 }
 
 /** Standard normal random numbers (seeded by {@link manual_seed}): `randn(2, 3)`, `randn([2, 3])`. */
+export function randn<const A extends SizeArgs<CreationOptions>>(
+  ...args: A
+): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
 export function randn(...args: SizeArgs<CreationOptions>): Tensor {
   const [sizes, options] = parseSizeArgs<CreationOptions>("randn", args);
   return made(

@@ -20,6 +20,7 @@ import {
   parseSizeArgs,
 } from "./args.js";
 import { TorchError } from "./errors.js";
+import type { OptionDType, SizesOf } from "./shapes.js";
 import { type DType, isFloatingPoint } from "./dtype.js";
 import { scope } from "./lifetime.js";
 import { get_default_device } from "./runtime.js";
@@ -123,6 +124,9 @@ export function full_like(
 }
 
 /** An uninitialised tensor in PyTorch; here zero-filled (see the module notes). */
+export function empty<const A extends SizeArgs<CreationOptions>>(
+  ...args: A
+): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
 export function empty(...args: SizeArgs<CreationOptions>): Tensor {
   const [sizes, options] = parseSizeArgs<CreationOptions>("empty", args);
   return zeros(sizes, options);

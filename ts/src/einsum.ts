@@ -10,6 +10,8 @@
  * @module
  */
 
+import type { CheckOf, Dims, Einsum, ShapeOf } from "./shapes.js";
+import type { ShapesOf } from "./tensor.js";
 import { ShapeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { Tensor, checkTensor } from "./tensor.js";
@@ -136,6 +138,14 @@ function contract(a: Term, b: Term, keep: Set<string>): Term {
  * form. Without `->` the output is the ellipsis dims then the subscripts used once, sorted
  * (upper case before lower case). Operands may also be passed as one array.
  */
+export function einsum<
+  const Eq extends string,
+  const Ts extends readonly Tensor<Dims>[],
+>(
+  equation: Eq & CheckOf<Einsum<Eq, ShapesOf<Ts>>>,
+  ...operands: Ts
+): Tensor<ShapeOf<Einsum<Eq, ShapesOf<Ts>>>>;
+export function einsum(equation: string, operands: readonly Tensor[]): Tensor;
 export function einsum(
   equation: string,
   ...operands: (Tensor | readonly Tensor[])[]

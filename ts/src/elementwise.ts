@@ -15,192 +15,333 @@ import {
   binary,
   unary,
   withAlpha,
+  type DTypeT,
+  type FloatOf,
+  type Promote,
+  type ShapeT,
 } from "./tensor.js";
+import type { DType } from "./dtype.js";
+import type { BroadcastShape, CheckBroadcast, Dims } from "./shapes.js";
 
 declare module "./tensor.js" {
-  interface Tensor {
+  interface Tensor<S extends Dims = number[], D extends DType = DType> {
     /** `-x`. */
-    neg(): Tensor;
+    neg(): Tensor<S, D>;
     /** `max(x, 0)`. */
-    relu(): Tensor;
+    relu(): Tensor<S, D>;
     /** `|x|`. */
-    abs(): Tensor;
+    abs(): Tensor<S, D>;
     /** `x * x`. */
-    square(): Tensor;
+    square(): Tensor<S, D>;
     /** Rounds up to an integer value. */
-    ceil(): Tensor;
+    ceil(): Tensor<S, D>;
     /** Rounds down to an integer value. */
-    floor(): Tensor;
+    floor(): Tensor<S, D>;
     /** Rounds to the nearest integer value, ties to even. */
-    round(): Tensor;
+    round(): Tensor<S, D>;
     /** Rounds toward zero. */
-    trunc(): Tensor;
+    trunc(): Tensor<S, D>;
     /** -1, 0 or 1 by the sign of `x` (0 for ±0; NaN stays NaN). */
-    sign(): Tensor;
+    sign(): Tensor<S, D>;
     /** `+x` (the same values). */
-    positive(): Tensor;
+    positive(): Tensor<S, D>;
     /** `x - trunc(x)`. */
-    frac(): Tensor;
+    frac(): Tensor<S, D>;
     /** `~x` for integer and bool tensors. */
-    bitwise_not(): Tensor;
+    bitwise_not(): Tensor<S, D>;
     /** `e^x`. */
-    exp(): Tensor;
+    exp(): Tensor<S, FloatOf<D>>;
     /** `√x` (NaN below 0). */
-    sqrt(): Tensor;
+    sqrt(): Tensor<S, FloatOf<D>>;
     /** Natural logarithm. */
-    log(): Tensor;
+    log(): Tensor<S, FloatOf<D>>;
     /** `1 / (1 + e^-x)`. */
-    sigmoid(): Tensor;
+    sigmoid(): Tensor<S, FloatOf<D>>;
     /** Hyperbolic tangent. */
-    tanh(): Tensor;
+    tanh(): Tensor<S, FloatOf<D>>;
     /** Sine (radians). */
-    sin(): Tensor;
+    sin(): Tensor<S, FloatOf<D>>;
     /** Cosine (radians). */
-    cos(): Tensor;
+    cos(): Tensor<S, FloatOf<D>>;
     /** Tangent (radians). */
-    tan(): Tensor;
+    tan(): Tensor<S, FloatOf<D>>;
     /** Arcsine. */
-    asin(): Tensor;
+    asin(): Tensor<S, FloatOf<D>>;
     /** Arccosine. */
-    acos(): Tensor;
+    acos(): Tensor<S, FloatOf<D>>;
     /** Arctangent. */
-    atan(): Tensor;
+    atan(): Tensor<S, FloatOf<D>>;
     /** Hyperbolic sine. */
-    sinh(): Tensor;
+    sinh(): Tensor<S, FloatOf<D>>;
     /** Hyperbolic cosine. */
-    cosh(): Tensor;
+    cosh(): Tensor<S, FloatOf<D>>;
     /** Inverse hyperbolic sine. */
-    asinh(): Tensor;
+    asinh(): Tensor<S, FloatOf<D>>;
     /** Inverse hyperbolic cosine. */
-    acosh(): Tensor;
+    acosh(): Tensor<S, FloatOf<D>>;
     /** Inverse hyperbolic tangent. */
-    atanh(): Tensor;
+    atanh(): Tensor<S, FloatOf<D>>;
     /** `e^x - 1`, accurate near 0. */
-    expm1(): Tensor;
+    expm1(): Tensor<S, FloatOf<D>>;
     /** `2^x`. */
-    exp2(): Tensor;
+    exp2(): Tensor<S, FloatOf<D>>;
     /** `log(1 + x)`, accurate near 0. */
-    log1p(): Tensor;
+    log1p(): Tensor<S, FloatOf<D>>;
     /** Base-2 logarithm. */
-    log2(): Tensor;
+    log2(): Tensor<S, FloatOf<D>>;
     /** Base-10 logarithm. */
-    log10(): Tensor;
+    log10(): Tensor<S, FloatOf<D>>;
     /** `1 / √x`. */
-    rsqrt(): Tensor;
+    rsqrt(): Tensor<S, FloatOf<D>>;
     /** `1 / x`. */
-    reciprocal(): Tensor;
+    reciprocal(): Tensor<S, FloatOf<D>>;
     /** The error function. */
-    erf(): Tensor;
+    erf(): Tensor<S, FloatOf<D>>;
     /** `1 - erf(x)`, accurate for large x. */
-    erfc(): Tensor;
+    erfc(): Tensor<S, FloatOf<D>>;
     /** The inverse error function. */
-    erfinv(): Tensor;
+    erfinv(): Tensor<S, FloatOf<D>>;
     /** `log|Γ(x)|`. */
-    lgamma(): Tensor;
+    lgamma(): Tensor<S, FloatOf<D>>;
     /** `Γ'(x) / Γ(x)`. */
-    digamma(): Tensor;
+    digamma(): Tensor<S, FloatOf<D>>;
     /** `ψ'(x)`, PyTorch's `polygamma(1, x)`. */
-    trigamma(): Tensor;
+    trigamma(): Tensor<S, FloatOf<D>>;
     /** `sin(πx) / (πx)` (1 at 0). */
-    sinc(): Tensor;
+    sinc(): Tensor<S, FloatOf<D>>;
     /** `log(x / (1 - x))`. */
-    logit(): Tensor;
+    logit(): Tensor<S, FloatOf<D>>;
     /** Degrees to radians. */
-    deg2rad(): Tensor;
+    deg2rad(): Tensor<S, FloatOf<D>>;
     /** Radians to degrees. */
-    rad2deg(): Tensor;
+    rad2deg(): Tensor<S, FloatOf<D>>;
     /** `x * sigmoid(x)` (SiLU, swish). */
-    silu(): Tensor;
+    silu(): Tensor<S, FloatOf<D>>;
     /** GELU with the exact erf form: `x * Φ(x)`. */
-    gelu(): Tensor;
+    gelu(): Tensor<S, FloatOf<D>>;
     /** `x * tanh(softplus(x))`. */
-    mish(): Tensor;
+    mish(): Tensor<S, FloatOf<D>>;
     /** `log(1 + e^x)` (beta 1, threshold 20). */
-    softplus(): Tensor;
+    softplus(): Tensor<S, FloatOf<D>>;
     /** `log(sigmoid(x))`. */
-    logsigmoid(): Tensor;
+    logsigmoid(): Tensor<S, FloatOf<D>>;
     /** `x / (1 + |x|)`. */
-    softsign(): Tensor;
+    softsign(): Tensor<S, FloatOf<D>>;
     /** `x - tanh(x)`. */
-    tanhshrink(): Tensor;
+    tanhshrink(): Tensor<S, FloatOf<D>>;
     /** `relu6(x + 3) / 6`. */
-    hardsigmoid(): Tensor;
+    hardsigmoid(): Tensor<S, FloatOf<D>>;
     /** `x * hardsigmoid(x)`. */
-    hardswish(): Tensor;
+    hardswish(): Tensor<S, FloatOf<D>>;
     /** SELU with PyTorch's constants. */
-    selu(): Tensor;
+    selu(): Tensor<S, FloatOf<D>>;
     /** ELU with alpha 1. */
-    elu(): Tensor;
+    elu(): Tensor<S, FloatOf<D>>;
     /** CELU with alpha 1. */
-    celu(): Tensor;
+    celu(): Tensor<S, FloatOf<D>>;
     /** `min(max(x, 0), 6)`. */
-    relu6(): Tensor;
+    relu6(): Tensor<S, D>;
     /** Whether each element is NaN (bool). */
-    isnan(): Tensor;
+    isnan(): Tensor<S, "bool">;
     /** Whether each element is ±∞ (bool). */
-    isinf(): Tensor;
+    isinf(): Tensor<S, "bool">;
     /** Whether each element is finite (bool). */
-    isfinite(): Tensor;
+    isfinite(): Tensor<S, "bool">;
     /** Whether the sign bit is set, -0 included (bool). */
-    signbit(): Tensor;
+    signbit(): Tensor<S, "bool">;
     /** `x == 0` (bool). */
-    logical_not(): Tensor;
+    logical_not(): Tensor<S, "bool">;
     /** `this + alpha * other`. */
-    add(other: Tensor | Scalar, options?: AlphaOptions): Tensor;
+    add(other: Scalar, options?: AlphaOptions): Tensor<S, FloatOf<D>>;
+    add<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+      options?: AlphaOptions,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
     /** `this - alpha * other`. */
-    sub(other: Tensor | Scalar, options?: AlphaOptions): Tensor;
+    sub(other: Scalar, options?: AlphaOptions): Tensor<S, FloatOf<D>>;
+    sub<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+      options?: AlphaOptions,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
     /** `this * other`. */
-    mul(other: Tensor | Scalar): Tensor;
+    mul(other: Scalar): Tensor<S, FloatOf<D>>;
+    mul<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
     /** `this / other` (true division: integers give float32). */
-    div(other: Tensor | Scalar): Tensor;
+    div(other: Scalar): Tensor<S, FloatOf<D>>;
+    div<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<
+      BroadcastShape<ShapeT<Self>, O>,
+      FloatOf<Promote<DTypeT<Self>, E>>
+    >;
     /** Elementwise maximum (NaN wins). */
-    maximum(other: Tensor | Scalar): Tensor;
+    maximum(other: Scalar): Tensor<S, FloatOf<D>>;
+    maximum<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
     /** Elementwise minimum (NaN wins). */
-    minimum(other: Tensor | Scalar): Tensor;
+    minimum(other: Scalar): Tensor<S, FloatOf<D>>;
+    minimum<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
     /** `this ** other`. */
-    pow(exponent: Tensor | Scalar): Tensor;
+    pow(exponent: Scalar): Tensor<S, FloatOf<D>>;
+    pow<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      exponent: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
     /** C's `fmod`: the remainder with the sign of the dividend. */
-    fmod(other: Tensor | Scalar): Tensor;
+    fmod(other: Scalar): Tensor<S, FloatOf<D>>;
+    fmod<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
     /** Python's `%`: the remainder with the sign of the divisor. */
-    remainder(other: Tensor | Scalar): Tensor;
+    remainder(other: Scalar): Tensor<S, FloatOf<D>>;
+    remainder<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
     /** `floor(this / other)`. */
-    floor_divide(other: Tensor | Scalar): Tensor;
+    floor_divide(other: Scalar): Tensor<S, FloatOf<D>>;
+    floor_divide<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
     /** `this & other` (integers, bool). */
-    bitwise_and(other: Tensor | Scalar): Tensor;
+    bitwise_and(other: Scalar): Tensor<S, FloatOf<D>>;
+    bitwise_and<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
     /** `this | other` (integers, bool). */
-    bitwise_or(other: Tensor | Scalar): Tensor;
+    bitwise_or(other: Scalar): Tensor<S, FloatOf<D>>;
+    bitwise_or<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
     /** `this ^ other` (integers, bool). */
-    bitwise_xor(other: Tensor | Scalar): Tensor;
+    bitwise_xor(other: Scalar): Tensor<S, FloatOf<D>>;
+    bitwise_xor<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
     /** `atan2(this, other)`, the angle of (other, this). */
-    atan2(other: Tensor | Scalar): Tensor;
+    atan2(other: Scalar): Tensor<S, FloatOf<D>>;
+    atan2<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<
+      BroadcastShape<ShapeT<Self>, O>,
+      FloatOf<Promote<DTypeT<Self>, E>>
+    >;
     /** `√(this² + other²)`. */
-    hypot(other: Tensor | Scalar): Tensor;
+    hypot(other: Scalar): Tensor<S, FloatOf<D>>;
+    hypot<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<
+      BroadcastShape<ShapeT<Self>, O>,
+      FloatOf<Promote<DTypeT<Self>, E>>
+    >;
     /** `this * log(other)`, 0 where `this` is 0. */
-    xlogy(other: Tensor | Scalar): Tensor;
+    xlogy(other: Scalar): Tensor<S, FloatOf<D>>;
+    xlogy<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<
+      BroadcastShape<ShapeT<Self>, O>,
+      FloatOf<Promote<DTypeT<Self>, E>>
+    >;
     /** `log(e^this + e^other)`. */
-    logaddexp(other: Tensor | Scalar): Tensor;
+    logaddexp(other: Scalar): Tensor<S, FloatOf<D>>;
+    logaddexp<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<
+      BroadcastShape<ShapeT<Self>, O>,
+      FloatOf<Promote<DTypeT<Self>, E>>
+    >;
     /** `log2(2^this + 2^other)`. */
-    logaddexp2(other: Tensor | Scalar): Tensor;
+    logaddexp2(other: Scalar): Tensor<S, FloatOf<D>>;
+    logaddexp2<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<
+      BroadcastShape<ShapeT<Self>, O>,
+      FloatOf<Promote<DTypeT<Self>, E>>
+    >;
     /** `|this|` with the sign of `other`. */
-    copysign(other: Tensor | Scalar): Tensor;
+    copysign(other: Scalar): Tensor<S, FloatOf<D>>;
+    copysign<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<
+      BroadcastShape<ShapeT<Self>, O>,
+      FloatOf<Promote<DTypeT<Self>, E>>
+    >;
     /** `this == other` (bool). */
-    eq(other: Tensor | Scalar): Tensor;
+    eq(other: Scalar): Tensor<S, "bool">;
+    eq<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
     /** `this != other` (bool). */
-    ne(other: Tensor | Scalar): Tensor;
+    ne(other: Scalar): Tensor<S, "bool">;
+    ne<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
     /** `this < other` (bool). */
-    lt(other: Tensor | Scalar): Tensor;
+    lt(other: Scalar): Tensor<S, "bool">;
+    lt<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
     /** `this <= other` (bool). */
-    le(other: Tensor | Scalar): Tensor;
+    le(other: Scalar): Tensor<S, "bool">;
+    le<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
     /** `this > other` (bool). */
-    gt(other: Tensor | Scalar): Tensor;
+    gt(other: Scalar): Tensor<S, "bool">;
+    gt<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
     /** `this >= other` (bool). */
-    ge(other: Tensor | Scalar): Tensor;
+    ge(other: Scalar): Tensor<S, "bool">;
+    ge<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
     /** `this != 0 && other != 0` (bool). */
-    logical_and(other: Tensor | Scalar): Tensor;
+    logical_and(other: Scalar): Tensor<S, "bool">;
+    logical_and<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
     /** `this != 0 || other != 0` (bool). */
-    logical_or(other: Tensor | Scalar): Tensor;
+    logical_or(other: Scalar): Tensor<S, "bool">;
+    logical_or<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
     /** `(this != 0) != (other != 0)` (bool). */
-    logical_xor(other: Tensor | Scalar): Tensor;
+    logical_xor(other: Scalar): Tensor<S, "bool">;
+    logical_xor<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
   }
 }
 

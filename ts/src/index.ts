@@ -45,8 +45,14 @@ export {
   type UnaryOp,
   type BinaryOp,
 } from "./opnames.js";
+export type * from "./shapes.js";
 export {
   Tensor,
+  type DTypeT,
+  type FloatOf,
+  type Promote,
+  type ShapeT,
+  type ShapesOf,
   type TypedArray,
   type Scalar,
   type NestedList,

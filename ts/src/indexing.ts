@@ -11,6 +11,8 @@ import { RawTensor, RawTensorList } from "./wasm/webtorch_core.js";
 import { checkInts, pyTypeName } from "./args.js";
 import { Tensor, checkTensor, wrap } from "./tensor.js";
 import { TorchError } from "./errors.js";
+import type { Cat, CheckOf, Dims, ShapeOf, Stack } from "./shapes.js";
+import type { ShapesOf } from "./tensor.js";
 
 declare module "./tensor.js" {
   interface Tensor {
@@ -168,6 +170,13 @@ function withList(
 }
 
 /** Joins `tensors` along `dim` (default 0), promoting to one dtype. */
+export function cat<
+  const Ts extends readonly Tensor<Dims>[],
+  Dm extends number = 0,
+>(
+  tensors: Ts & CheckOf<Cat<ShapesOf<Ts>, Dm>>,
+  dim?: Dm,
+): Tensor<ShapeOf<Cat<ShapesOf<Ts>, Dm>>>;
 export function cat(tensors: readonly Tensor[], dim = 0): Tensor {
   return withList("cat", tensors, (l) =>
     wrap(RawTensor.cat(l, dimArg("cat", dim))),
@@ -178,6 +187,13 @@ export function cat(tensors: readonly Tensor[], dim = 0): Tensor {
 export const concat = cat;
 
 /** Stacks equally shaped `tensors` along a new dim `dim` (default 0). */
+export function stack<
+  const Ts extends readonly Tensor<Dims>[],
+  Dm extends number = 0,
+>(
+  tensors: Ts & CheckOf<Stack<ShapesOf<Ts>, Dm>>,
+  dim?: Dm,
+): Tensor<ShapeOf<Stack<ShapesOf<Ts>, Dm>>>;
 export function stack(tensors: readonly Tensor[], dim = 0): Tensor {
   return withList("stack", tensors, (l) =>
     wrap(RawTensor.stack(l, dimArg("stack", dim))),

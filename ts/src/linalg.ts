@@ -27,12 +27,22 @@ export interface BetaAlpha {
   alpha?: number;
 }
 
+import type { BMM, CheckOf, Dims, MM, ShapeOf } from "./shapes.js";
+import type { DTypeT, Promote, ShapeT } from "./tensor.js";
+import type { DType } from "./dtype.js";
+
 declare module "./tensor.js" {
   interface Tensor {
     /** Matrix × matrix (both 2-D). */
-    mm(mat2: Tensor): Tensor;
+    mm<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      mat2: Tensor<O, E> & CheckOf<MM<ShapeT<Self>, O>>,
+    ): Tensor<ShapeOf<MM<ShapeT<Self>, O>>, Promote<DTypeT<Self>, E>>;
     /** Batched matrix × matrix (both 3-D, the same batch size). */
-    bmm(mat2: Tensor): Tensor;
+    bmm<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      mat2: Tensor<O, E> & CheckOf<BMM<ShapeT<Self>, O>>,
+    ): Tensor<ShapeOf<BMM<ShapeT<Self>, O>>, Promote<DTypeT<Self>, E>>;
     /** Matrix × vector. */
     mv(vec: Tensor): Tensor;
     /** The dot product of two 1-D tensors of one length and dtype. */

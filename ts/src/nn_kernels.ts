@@ -8,14 +8,16 @@
  */
 
 import { type Shape, checkDim, checkInts } from "./args.js";
-import { Tensor, checkTensor, wrap } from "./tensor.js";
+import { type FloatOf, Tensor, checkTensor, wrap } from "./tensor.js";
+import type { DType } from "./dtype.js";
+import type { Dims } from "./shapes.js";
 
 declare module "./tensor.js" {
-  interface Tensor {
+  interface Tensor<S extends Dims = number[], D extends DType = DType> {
     /** `exp(x) / sum(exp(x))` along `dim`, computed stably. Floating point only. */
-    softmax(dim: number): Tensor;
+    softmax(dim: number): Tensor<S, FloatOf<D>>;
     /** `x - log(sum(exp(x)))` along `dim`, computed stably. Floating point only. */
-    log_softmax(dim: number): Tensor;
+    log_softmax(dim: number): Tensor<S, FloatOf<D>>;
   }
 }
 

@@ -8,6 +8,8 @@
 
 import type { ReduceOptions, Shape } from "./args.js";
 import type { BinaryOp, UnaryOp } from "./opnames.js";
+import type { DType } from "./dtype.js";
+import type { CheckOf, Dims, Matmul, ShapeOf } from "./shapes.js";
 import {
   type AlphaOptions,
   type Scalar,
@@ -16,6 +18,7 @@ import {
   checkTensor,
   unary,
   withAlpha,
+  type Promote,
 } from "./tensor.js";
 
 // One function per op-table row (opnames.ts), in table order.
@@ -270,6 +273,15 @@ export function mean(
 // ---- linear algebra, shapes, copies ----
 
 /** Matrix product (see {@link Tensor.matmul}). */
+export function matmul<
+  A extends Dims,
+  B extends Dims,
+  DA extends DType,
+  DB extends DType,
+>(
+  input: Tensor<A, DA>,
+  other: Tensor<B, DB> & CheckOf<Matmul<A, B>>,
+): Tensor<ShapeOf<Matmul<A, B>>, Promote<DA, DB>>;
 export function matmul(input: Tensor, other: Tensor): Tensor {
   return checkTensor("matmul", "input", input).matmul(other);
 }

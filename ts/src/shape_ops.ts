@@ -12,16 +12,43 @@
 
 import { type Shape, checkInts } from "./args.js";
 import { ShapeError, TorchError } from "./errors.js";
-import { Tensor, checkTensor, wrap, wrapDim } from "./tensor.js";
+import {
+  type DTypeT,
+  type ShapeT,
+  Tensor,
+  checkTensor,
+  wrap,
+  wrapDim,
+} from "./tensor.js";
+import type { DType } from "./dtype.js";
+import type {
+  CheckOf,
+  Dims,
+  Expand,
+  Flatten,
+  Mutable,
+  Numel,
+  RemoveDim,
+  Reshape,
+  ShapeOf,
+  Squeeze,
+  Transpose,
+  Unflatten,
+  Unsqueeze,
+} from "./shapes.js";
 
 declare module "./tensor.js" {
-  interface Tensor {
+  interface Tensor<S extends Dims = number[], D extends DType = DType> {
     /** The view `[start, start + length)` along `dim`. */
     narrow(dim: number, start: number, length: number): Tensor;
     /** `narrow` as a copy (its own storage). */
     narrow_copy(dim: number, start: number, length: number): Tensor;
     /** The slice at `index` along `dim` (the dim is removed): `t.select(0, 1)` is `t[1]`. */
-    select(dim: number, index: number): Tensor;
+    select<Self extends Tensor<Dims>, Dm extends number>(
+      this: Self,
+      dim: Dm & CheckOf<RemoveDim<ShapeT<Self>, Dm, "select">>,
+      index: number,
+    ): Tensor<ShapeOf<RemoveDim<ShapeT<Self>, Dm, "select">>, DTypeT<Self>>;
     /** Python's `t[start:end:step]` along `dim` (bounds clamp; negative bounds count from the end). */
     slice(
       dim: number,
@@ -40,29 +67,71 @@ declare module "./tensor.js" {
     /** Alias of {@link Tensor.movedim}. */
     moveaxis(source: number | Shape, destination: number | Shape): Tensor;
     /** Merges dims `start_dim..end_dim` (default all) into one. */
-    flatten(start_dim?: number, end_dim?: number): Tensor;
+    flatten<
+      Self extends Tensor<Dims>,
+      A extends number = 0,
+      B extends number = -1,
+    >(
+      this: Self,
+      start_dim?: A & CheckOf<Flatten<ShapeT<Self>, A, B>>,
+      end_dim?: B,
+    ): Tensor<ShapeOf<Flatten<ShapeT<Self>, A, B>>, DTypeT<Self>>;
     /** Splits dim `dim` into `sizes` (one may be -1). */
-    unflatten(dim: number, sizes: Shape): Tensor;
+    unflatten<
+      Self extends Tensor<Dims>,
+      Dm extends number,
+      const Z extends Shape,
+    >(
+      this: Self,
+      dim: Dm,
+      sizes: Z & CheckOf<Unflatten<ShapeT<Self>, Dm, Z>>,
+    ): Tensor<ShapeOf<Unflatten<ShapeT<Self>, Dm, Z>>, DTypeT<Self>>;
     /** Removes size-1 dims: all of them, or those of `dim` (a dim or a list). */
-    squeeze(dim?: number | Shape): Tensor;
+    squeeze<
+      Self extends Tensor<Dims>,
+      const Dm extends number | Shape | undefined = undefined,
+    >(
+      this: Self,
+      dim?: Dm & CheckOf<Squeeze<ShapeT<Self>, Dm>>,
+    ): Tensor<ShapeOf<Squeeze<ShapeT<Self>, Dm>>, DTypeT<Self>>;
     /** Inserts a size-1 dim at `dim` (`-1` appends). */
-    unsqueeze(dim: number): Tensor;
+    unsqueeze<Self extends Tensor<Dims>, Dm extends number>(
+      this: Self,
+      dim: Dm & CheckOf<Unsqueeze<ShapeT<Self>, Dm>>,
+    ): Tensor<ShapeOf<Unsqueeze<ShapeT<Self>, Dm>>, DTypeT<Self>>;
     /** The elements' offset into the storage. */
     storage_offset(): number;
     /** Alias of {@link Tensor.transpose} (NumPy's name). */
-    swapaxes(axis0: number, axis1: number): Tensor;
+    swapaxes<Self extends Tensor<Dims>, A extends number, B extends number>(
+      this: Self,
+      axis0: A & CheckOf<Transpose<ShapeT<Self>, A, B>>,
+      axis1: B,
+    ): Tensor<ShapeOf<Transpose<ShapeT<Self>, A, B>>, DTypeT<Self>>;
     /** Alias of {@link Tensor.transpose}. */
-    swapdims(dim0: number, dim1: number): Tensor;
+    swapdims<Self extends Tensor<Dims>, A extends number, B extends number>(
+      this: Self,
+      dim0: A & CheckOf<Transpose<ShapeT<Self>, A, B>>,
+      dim1: B,
+    ): Tensor<ShapeOf<Transpose<ShapeT<Self>, A, B>>, DTypeT<Self>>;
     /** The 1-D view of the elements (a copy when the layout needs one). */
-    ravel(): Tensor;
+    ravel(): Tensor<[Numel<S>], D>;
     /** `expand` to `shape` (PyTorch's broadcasting rules). */
     broadcast_to(shape: Shape): Tensor;
     /** `expand` to `other`'s shape. */
-    expand_as(other: Tensor): Tensor;
+    expand_as<Self extends Tensor<Dims>, O extends Dims>(
+      this: Self,
+      other: Tensor<O> & CheckOf<Expand<ShapeT<Self>, O>>,
+    ): Tensor<Mutable<O>, DTypeT<Self>>;
     /** `view` with `other`'s shape. */
-    view_as(other: Tensor): Tensor;
+    view_as<Self extends Tensor<Dims>, O extends Dims>(
+      this: Self,
+      other: Tensor<O> & CheckOf<Reshape<ShapeT<Self>, O, "view">>,
+    ): Tensor<Mutable<O>, DTypeT<Self>>;
     /** `reshape` to `other`'s shape. */
-    reshape_as(other: Tensor): Tensor;
+    reshape_as<Self extends Tensor<Dims>, O extends Dims>(
+      this: Self,
+      other: Tensor<O> & CheckOf<Reshape<ShapeT<Self>, O>>,
+    ): Tensor<Mutable<O>, DTypeT<Self>>;
     /** Views of `split_size`-long pieces along `dim` (the last may be shorter), or of the given sizes. */
     split(split_size_or_sections: number | Shape, dim?: number): Tensor[];
     /** `chunks` pieces along `dim` (each `ceil(size / chunks)` long; fewer when they run out). */

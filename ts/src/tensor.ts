@@ -28,6 +28,23 @@ import {
   parseReduceArgs,
 } from "./args.js";
 import type { BinaryOp, UnaryOp } from "./opnames.js";
+import type {
+  CheckOf,
+  Dims,
+  Expand,
+  KeepOf,
+  MT,
+  Matmul,
+  Permute,
+  Reduce,
+  ReduceOf,
+  Reshape,
+  Rev,
+  Mutable,
+  ShapeOf,
+  T2,
+  Transpose,
+} from "./shapes.js";
 import { opId } from "./runtime.js";
 
 // `using t = …` needs Symbol.dispose; older runtimes get the registered symbol TS falls back to.
@@ -48,18 +65,60 @@ export interface AlphaOptions {
   alpha?: number;
 }
 
+/** The dtype of a result that is floating point when `D` is (and unknown otherwise). */
+export type FloatOf<D extends DType> = D extends "float32" ? "float32" : DType;
+/**
+ * The dtype of a binary op's result (PyTorch's promotion where webtorch's dtypes allow knowing
+ * it: float32 wins, equal dtypes stay), else unknown.
+ */
+export type Promote<D extends DType, E extends DType> = [D] extends ["float32"]
+  ? "float32"
+  : [E] extends ["float32"]
+    ? "float32"
+    : [D] extends [E]
+      ? [E] extends [D]
+        ? D
+        : DType
+      : DType;
+
+/** The shape type of a tensor type (`ShapeT<Tensor<[2, 3]>>` is `[2, 3]`). */
+export type ShapeT<T> = T extends { readonly shape: infer S extends Dims }
+  ? Mutable<S>
+  : number[];
+/** The shapes of a tuple of tensor types (`cat`, `stack`, `einsum`). */
+export type ShapesOf<Ts extends readonly unknown[]> = {
+  -readonly [K in keyof Ts]: ShapeT<Ts[K]>;
+};
+/** The dtype type of a tensor type. */
+export type DTypeT<T> = T extends { readonly dtype: infer D extends DType }
+  ? D
+  : DType;
+
+/** The type of `shape`: the tuple, or `readonly number[]` (also for `Tensor<any>`). */
+export type ShapeProp<S extends Dims> = 0 extends 1 & S
+  ? readonly number[]
+  : Readonly<S>;
+
 /**
  * A multi-dimensional array on a device (`"webgpu"` or `"cpu"`), like `torch.Tensor`.
  *
  * Create tensors with `torch.tensor`, `torch.zeros`, `torch.arange`, …; free them with
  * {@link Tensor.dispose} or `using`. Views (`transpose`, `permute`, `view`, `expand`, …) share
  * storage with their base.
+ *
+ * The type parameters carry the shape and dtype when they are known at compile time:
+ * `torch.zeros(2, 3)` is a `Tensor<[2, 3], "float32">`, and `matmul`, broadcasting, reductions,
+ * reshapes and permutes compute their result's shape (docs/types.md). `Tensor` alone
+ * (`Tensor<number[], DType>`) is any tensor; shapes typed `number` are checked at run time only.
+ *
+ * @typeParam S - the shape: a tuple of sizes, or `number[]` when unknown.
+ * @typeParam D - the dtype, or the union {@link DType} when unknown.
  */
-export class Tensor {
+export class Tensor<S extends Dims = number[], D extends DType = DType> {
   /** The size of each dim. */
-  readonly shape: readonly number[];
+  readonly shape: Readonly<S>;
   /** The element type. */
-  readonly dtype: DType;
+  readonly dtype: D;
   /** Where the data lives. */
   readonly device: Device;
   #raw: RawTensor | null;
@@ -67,8 +126,8 @@ export class Tensor {
   /** Wraps a core handle (taking ownership of it). Use `torch.tensor()` & co. to make tensors. */
   constructor(raw: RawTensor) {
     this.#raw = raw;
-    this.shape = Object.freeze(Array.from(raw.shape()));
-    this.dtype = dtypeFromCode(raw.dtype());
+    this.shape = Object.freeze(Array.from(raw.shape())) as unknown as S;
+    this.dtype = dtypeFromCode(raw.dtype()) as D;
     this.device = deviceFromCode(raw.device());
     track(this, raw);
   }
@@ -80,7 +139,7 @@ export class Tensor {
   }
 
   /** The number of dims (`t.ndim`, as PyTorch's property). */
-  get ndim(): number {
+  get ndim(): S["length"] {
     return this.shape.length;
   }
 
@@ -91,16 +150,16 @@ export class Tensor {
 
   /** The number of elements. */
   numel(): number {
-    return this.shape.reduce((a, b) => a * b, 1);
+    return (this.shape as readonly number[]).reduce((a, b) => a * b, 1);
   }
 
   /** The shape, or the size of one dim (negative dims count from the end). */
-  size(): readonly number[];
+  size(): Readonly<S>;
   size(dim: number): number;
   size(dim?: number): number | readonly number[] {
     return dim === undefined
       ? this.shape
-      : this.shape[wrapDim(dim, this.ndim)]!;
+      : (this.shape as readonly number[])[wrapDim(dim, this.ndim)]!;
   }
 
   /** The strides in elements, or the stride of one dim. */
@@ -129,16 +188,41 @@ export class Tensor {
    * Sum over `dim` (all dims when absent): `t.sum()`, `t.sum(1)`, `t.sum([0, 1], true)`,
    * `t.sum({ dim: -1, keepdim: true })`.
    */
-  sum(options?: ReduceOptions): Tensor;
-  sum(dim: number | Shape, keepdim?: boolean): Tensor;
+  sum<Self extends Tensor<Dims>, const O extends ReduceOptions = object>(
+    this: Self,
+    options?: O & CheckOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>, "sum">>,
+  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>>>>;
+  sum<
+    Self extends Tensor<Dims>,
+    const Dm extends number | Shape,
+    K extends boolean = false,
+  >(
+    this: Self,
+    dim: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, K, "sum">>,
+    keepdim?: K,
+  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>>;
   sum(dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
     const [dims, keep] = parseReduceArgs("sum", dim, keepdim);
     return wrap(this._raw.sum(dims, keep));
   }
 
   /** Mean over `dim` (all dims when absent); floating-point inputs only, as in PyTorch. */
-  mean(options?: ReduceOptions): Tensor;
-  mean(dim: number | Shape, keepdim?: boolean): Tensor;
+  mean<Self extends Tensor<Dims>, const O extends ReduceOptions = object>(
+    this: Self,
+    options?: O & CheckOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>, "mean">>,
+  ): Tensor<
+    ShapeOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>>>,
+    FloatOf<DTypeT<Self>>
+  >;
+  mean<
+    Self extends Tensor<Dims>,
+    const Dm extends number | Shape,
+    K extends boolean = false,
+  >(
+    this: Self,
+    dim: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, K, "mean">>,
+    keepdim?: K,
+  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>, FloatOf<DTypeT<Self>>>;
   mean(dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
     const [dims, keep] = parseReduceArgs("mean", dim, keepdim);
     return wrap(this._raw.mean(dims, keep));
@@ -146,7 +230,14 @@ export class Tensor {
 
   // ---- linear algebra ----
 
-  /** Matrix product with PyTorch's rules: 1-D·1-D, 2-D·2-D, batched with broadcasting. */
+  /**
+   * Matrix product with PyTorch's rules: 1-D·1-D, 2-D·2-D, batched with broadcasting
+   * (`[b, n, k] @ [k, m]` → `[b, n, m]`). Inner sizes that differ are a compile error when known.
+   */
+  matmul<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+    this: Self,
+    other: Tensor<O, E> & CheckOf<Matmul<ShapeT<Self>, O>>,
+  ): Tensor<ShapeOf<Matmul<ShapeT<Self>, O>>, Promote<DTypeT<Self>, E>>;
   matmul(other: Tensor): Tensor {
     return wrap(
       this._raw.matmul(checkTensor("matmul", "other", other, 1)._raw),
@@ -156,8 +247,14 @@ export class Tensor {
   // ---- shapes and views ----
 
   /** The same data in a new shape (a view when possible, else a copy); one size may be -1. */
-  reshape(...shape: number[]): Tensor;
-  reshape(shape: Shape): Tensor;
+  reshape<Self extends Tensor<Dims>, const N extends number[]>(
+    this: Self,
+    ...shape: N & CheckOf<Reshape<ShapeT<Self>, N>>
+  ): Tensor<ShapeOf<Reshape<ShapeT<Self>, N>>, DTypeT<Self>>;
+  reshape<Self extends Tensor<Dims>, const N extends Shape>(
+    this: Self,
+    shape: N & CheckOf<Reshape<ShapeT<Self>, N>>,
+  ): Tensor<ShapeOf<Reshape<ShapeT<Self>, N>>, DTypeT<Self>>;
   reshape(...shape: (number | Shape)[]): Tensor {
     return wrap(
       this._raw.reshape(
@@ -167,8 +264,14 @@ export class Tensor {
   }
 
   /** A view with a new shape (throws if the strides do not allow one); one size may be -1. */
-  view(...shape: number[]): Tensor;
-  view(shape: Shape): Tensor;
+  view<Self extends Tensor<Dims>, const N extends number[]>(
+    this: Self,
+    ...shape: N & CheckOf<Reshape<ShapeT<Self>, N, "view">>
+  ): Tensor<ShapeOf<Reshape<ShapeT<Self>, N>>, DTypeT<Self>>;
+  view<Self extends Tensor<Dims>, const N extends Shape>(
+    this: Self,
+    shape: N & CheckOf<Reshape<ShapeT<Self>, N, "view">>,
+  ): Tensor<ShapeOf<Reshape<ShapeT<Self>, N>>, DTypeT<Self>>;
   view(...shape: (number | Shape)[]): Tensor {
     return wrap(
       this._raw.view(Int32Array.from(parseDimArgs("view", "size", shape))),
@@ -176,14 +279,25 @@ export class Tensor {
   }
 
   /** A view with dims `dim0` and `dim1` swapped. */
-  transpose(dim0: number, dim1: number): Tensor {
+  transpose<Self extends Tensor<Dims>, A extends number, B extends number>(
+    this: Self,
+    dim0: A & CheckOf<Transpose<ShapeT<Self>, A, B>>,
+    dim1: B,
+  ): Tensor<ShapeOf<Transpose<ShapeT<Self>, A, B>>, DTypeT<Self>>;
+  transpose(dim0: number, dim1: number): AnyTensor {
     checkInts("transpose", "dim", [dim0, dim1]);
     return wrap(this._raw.transpose(dim0, dim1));
   }
 
   /** A view with the dims reordered: `t.permute(2, 0, 1)` or `t.permute([2, 0, 1])`. */
-  permute(...dims: number[]): Tensor;
-  permute(dims: Shape): Tensor;
+  permute<Self extends Tensor<Dims>, const P extends number[]>(
+    this: Self,
+    ...dims: P & CheckOf<Permute<ShapeT<Self>, P>>
+  ): Tensor<ShapeOf<Permute<ShapeT<Self>, P>>, DTypeT<Self>>;
+  permute<Self extends Tensor<Dims>, const P extends Shape>(
+    this: Self,
+    dims: P & CheckOf<Permute<ShapeT<Self>, P>>,
+  ): Tensor<ShapeOf<Permute<ShapeT<Self>, P>>, DTypeT<Self>>;
   permute(...dims: (number | Shape)[]): Tensor {
     return wrap(
       this._raw.permute(Int32Array.from(parseDimArgs("permute", "dims", dims))),
@@ -191,34 +305,66 @@ export class Tensor {
   }
 
   /** The transpose of a tensor of at most 2 dims (a view; 0-D and 1-D come back as they are). */
-  t(): Tensor {
+  t<Self extends Tensor<Dims>>(
+    this: Self & CheckOf<T2<ShapeT<Self>>>,
+  ): Tensor<ShapeOf<T2<ShapeT<Self>>>, DTypeT<Self>>;
+  t(): AnyTensor {
     return wrap(this._raw.t());
+  }
+
+  /**
+   * The dims reversed (PyTorch's `t.T`; PyTorch deprecates it for other than 2-D, webtorch
+   * allows any rank as `permute(n-1, …, 0)`).
+   */
+  get T(): Tensor<ShapeOf<Rev<S>>, D> {
+    const dims = Array.from({ length: this.ndim }, (_, i) => this.ndim - 1 - i);
+    return wrap(this._raw.permute(Int32Array.from(dims))) as never;
+  }
+
+  /** The last two dims swapped (`t.mT`, a view; at least 2-D). */
+  get mT(): Tensor<ShapeOf<MT<S>>, D> {
+    if (this.ndim < 2)
+      throw new TorchError(
+        `tensor.mT is only supported on matrices or batches of matrices. Got ${this.ndim}-D tensor.`,
+      );
+    return wrap(this._raw.transpose(-2, -1)) as never;
   }
 
   /**
    * A broadcast view with size-1 dims repeated (stride 0) and new leading dims; -1 keeps a size:
    * `t.expand(3, -1)`, `t.expand([3, 4])`.
    */
-  expand(...sizes: number[]): Tensor;
-  expand(sizes: Shape): Tensor;
+  expand<Self extends Tensor<Dims>, const N extends number[]>(
+    this: Self,
+    ...sizes: N & CheckOf<Expand<ShapeT<Self>, N>>
+  ): Tensor<ShapeOf<Expand<ShapeT<Self>, N>>, DTypeT<Self>>;
+  expand<Self extends Tensor<Dims>, const N extends Shape>(
+    this: Self,
+    sizes: N & CheckOf<Expand<ShapeT<Self>, N>>,
+  ): Tensor<ShapeOf<Expand<ShapeT<Self>, N>>, DTypeT<Self>>;
   expand(...sizes: (number | Shape)[]): Tensor {
     const target = parseDimArgs("expand", "size", sizes);
     // -1 keeps an existing dim's size (dims align from the right); the core checks the rest.
     const lead = target.length - this.ndim;
     const resolved = target.map((s, i) =>
-      s === -1 && i >= lead ? this.shape[i - lead]! : s,
+      s === -1 && i >= lead ? (this.shape as readonly number[])[i - lead]! : s,
     );
     return wrap(this._raw.expand(Int32Array.from(resolved)));
   }
 
   /** This tensor laid out densely in row-major order (shares storage when it already is). */
-  contiguous(): Tensor {
+  contiguous(): Tensor<S, D>;
+  contiguous(): AnyTensor {
     return wrap(this._raw.contiguous());
   }
 
   // ---- dtypes and copies ----
 
   /** Converts to `dtype` (always a new tensor handle): `t.to("int32")`, `t.to({ dtype })`. */
+  to<Self extends Tensor<Dims>, E extends DType>(
+    this: Self,
+    dtype: E | { dtype: E },
+  ): Tensor<ShapeT<Self>, E>;
   to(dtype: DType | { dtype: DType }): Tensor;
   // Device moves (`t.to("cpu")`, `t.to("mydevice")`) are overloads added by devices.ts.
   to(dtype: unknown): unknown {
@@ -227,8 +373,8 @@ export class Tensor {
     return wrap(this._raw.to_dtype(dtypeCode(target as DType)));
   }
   /** `to("float32")`. */
-  float(): Tensor {
-    return this.to("float32");
+  float(): Tensor<S, "float32"> {
+    return this.to("float32") as never;
   }
   /** `to("float16")`. */
   half(): Tensor {
@@ -239,24 +385,25 @@ export class Tensor {
     return this.to("bfloat16");
   }
   /** `to("int32")`. */
-  int(): Tensor {
-    return this.to("int32");
+  int(): Tensor<S, "int32"> {
+    return this.to("int32") as never;
   }
   /** `to("int64")`. */
-  long(): Tensor {
-    return this.to("int64");
+  long(): Tensor<S, "int64"> {
+    return this.to("int64") as never;
   }
   /** `to("bool")`. */
-  bool(): Tensor {
-    return this.to("bool");
+  bool(): Tensor<S, "bool"> {
+    return this.to("bool") as never;
   }
   /** `to("uint8")`. */
-  byte(): Tensor {
-    return this.to("uint8");
+  byte(): Tensor<S, "uint8"> {
+    return this.to("uint8") as never;
   }
 
   /** A copy with its own storage. */
-  clone(): Tensor {
+  clone(): Tensor<S, D>;
+  clone(): AnyTensor {
     return wrap(this._raw.clone());
   }
 
@@ -283,7 +430,7 @@ export class Tensor {
     const values = await this.toArray();
     const toScalar =
       this.dtype === "bool" ? (v: number) => v !== 0 : (v: number) => v;
-    const shape = this.shape;
+    const shape: readonly number[] = this.shape;
     let pos = 0;
     const build = (d: number): NestedList => {
       if (d === shape.length) return toScalar(values[pos++]!);
@@ -319,6 +466,10 @@ export class Tensor {
     return `tensor(shape=[${this.shape.join(", ")}], dtype=${this.dtype}, device=${this.device})`;
   }
 }
+
+/** Any tensor, for implementation signatures under typed overloads. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyTensor = Tensor<any, any>;
 
 /** Wraps a core handle returned by an op. */
 export function wrap(raw: RawTensor): Tensor {

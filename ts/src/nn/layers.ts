@@ -8,6 +8,7 @@
 
 import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor.js";
+import type { CheckLast, Dims, ReplaceLast, ShapeOf } from "../shapes.js";
 import { arange, full } from "../creation.js";
 import { where } from "../conditional.js";
 import { scope } from "../lifetime.js";
@@ -44,15 +45,18 @@ export class Identity extends Module {
  * `y = x Aᵀ + b`. Weight `(out_features, in_features)` from kaiming_uniform(a = √5), i.e.
  * U(-1/√in, 1/√in); bias from U(-1/√in, 1/√in) — PyTorch's `reset_parameters`.
  */
-export class Linear extends Module {
-  readonly in_features: number;
-  readonly out_features: number;
+export class Linear<
+  In extends number = number,
+  Out extends number = number,
+> extends Module {
+  readonly in_features: In;
+  readonly out_features: Out;
   weight: Parameter;
   bias: Parameter | null = null;
 
   constructor(
-    in_features: number,
-    out_features: number,
+    in_features: In,
+    out_features: Out,
     bias = true,
     options: FactoryOptions = {},
   ) {
@@ -75,6 +79,13 @@ export class Linear extends Module {
     }
   }
 
+  /**
+   * `input @ weightᵀ + bias` over the last dim: `[..., In]` → `[..., Out]` (typed: a last dim
+   * other than `In` is a compile error when both are known).
+   */
+  override forward<S extends Dims>(
+    input: Tensor<S> & CheckLast<S, In, "linear">,
+  ): Tensor<ShapeOf<ReplaceLast<S, Out>>>;
   override forward(input: Tensor): Tensor {
     return F.linear(input, this.weight, this.bias);
   }
