@@ -5,6 +5,65 @@ import { eq, ok, throws, tensorIs } from "./assert.mjs";
 /** @type {import("./index.mjs").Check[]} */
 export const checks = [
   {
+    // Expected values and strides printed by PyTorch 2.x (x.mT, x.T, x.permute(2, 1, 0)).
+    name: "views: t.mT swaps the last two dims, t.T reverses all dims (views)",
+    async run(torch) {
+      const x = torch.arange(12).reshape(2, 3, 2);
+      await tensorIs(
+        x.mT,
+        {
+          shape: [2, 2, 3],
+          values: [
+            [
+              [0, 2, 4],
+              [1, 3, 5],
+            ],
+            [
+              [6, 8, 10],
+              [7, 9, 11],
+            ],
+          ],
+        },
+        "mT",
+      );
+      eq(x.mT.stride(), [6, 1, 2], "mT is a view (strides)");
+      await tensorIs(
+        torch.arange(6).reshape(2, 3).T,
+        {
+          shape: [3, 2],
+          values: [
+            [0, 3],
+            [1, 4],
+            [2, 5],
+          ],
+        },
+        "T of a matrix",
+      );
+      await tensorIs(
+        torch.arange(8).reshape(2, 2, 2).T,
+        {
+          values: [
+            [
+              [0, 4],
+              [2, 6],
+            ],
+            [
+              [1, 5],
+              [3, 7],
+            ],
+          ],
+        },
+        "T of a 3-D tensor is permute(2, 1, 0)",
+      );
+      throws(
+        () => torch.arange(3).mT,
+        torch.TorchError,
+        "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.",
+        "mT of a 1-D tensor",
+      );
+    },
+  },
+  {
     name: "views: transpose/permute/t/view/expand share storage; contiguous copies",
     async run(torch) {
       const x = torch.arange(6).reshape(2, 3);
