@@ -172,11 +172,20 @@ export function linear(
   weight: Tensor,
   bias?: Tensor | null,
 ): Tensor {
+  // Leading dims fold into rows: one 2-D matmul, whose weight gradient is a single
+  // (out × in) product instead of a batch of them summed afterwards (a 3-D input of
+  // (1024, 8, 768) would otherwise make a (1024, 768, 768) gradient batch).
+  const fold = input.ndim > 2 && weight.ndim === 2;
   return temps((k) => {
-    const y = input.matmul(k(weight.t()));
-    if (!bias) return y;
+    const x = fold ? k(input.reshape([-1, input.shape.at(-1)!])) : input;
+    let y = x.matmul(k(weight.t()));
+    if (bias) {
+      k(y);
+      y = y.add(bias);
+    }
+    if (!fold) return y;
     k(y);
-    return y.add(bias);
+    return y.reshape([...input.shape.slice(0, -1), weight.shape[0]!]);
   });
 }
 
