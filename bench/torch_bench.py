@@ -108,7 +108,7 @@ def model_workloads(quick, dev, g, add):
 
     add(f"MLP 784-256-128-10 Adam step, batch {bsz}", "ms", timed(mlp_step)[0], note="eager, Adam foreach (default)")
 
-    bb, ll, d, nh, ff = (1, 64, 64, 4, 256) if quick else (8, 512, 768, 12, 3072)
+    bb, ll, d, nh, ff = (1, 64, 64, 4, 256) if quick else (8, 1024, 768, 12, 3072)
     block = torch.nn.TransformerEncoderLayer(d, nh, ff, dropout=0.0, activation="gelu", batch_first=True,
                                              norm_first=True).to(dev)
     xs = torch.randn(bb, ll, d, device=dev, generator=g)

@@ -248,7 +248,7 @@ function modelWorkloads({ quick }) {
   }
   // GPT-2-small-sized pre-norm block (d 768, 12 heads, MLP 3072, GELU, causal), forward + backward.
   {
-    const [B, L, D, Hh, F] = quick ? [1, 64, 64, 4, 256] : [8, 512, 768, 12, 3072];
+    const [B, L, D, Hh, F] = quick ? [1, 64, 64, 4, 256] : [8, 1024, 768, 12, 3072];
     const x = randn(B * L * D, 40);
     const p = (name, shape, seed, sc, base = 0) => {
       const n = shape.reduce((a, c) => a * c, 1);
