@@ -476,6 +476,32 @@ fn elementwise_prologues_fuse_into_reductions() {
         let (cpu, _) = run(Device::Cpu, f);
         assert_close(&fused, &cpu, 1e-5, 1e-5, name);
     }
+    // A long reduction into one output runs in two passes; the expression fuses into the first
+    // (2 dispatches, not 3), or is computed first when a broadcast leaf breaks the reduced run.
+    let n = 1 << 18;
+    let xv = values(&Tensor::randn(&[n], DType::Float32, Device::Cpu).unwrap());
+    let yv = values(&Tensor::randn(&[n], DType::Float32, Device::Cpu).unwrap());
+    let mse = |dev: Device, broadcast: bool| -> (Vec<f64>, u64) {
+        let x = Tensor::from_f64(&xv, &[256, 1024], DType::Float32, dev).unwrap();
+        let y = if broadcast {
+            Tensor::from_f64(&yv[..1024], &[1024], DType::Float32, dev).unwrap()
+        } else {
+            Tensor::from_f64(&yv, &[256, 1024], DType::Float32, dev).unwrap()
+        };
+        let before = if dev == Device::WebGpu { gpu_dispatches() } else { 0 };
+        let v = values(&x.binary(Op::Sub, &y).unwrap().unary(Op::Square).unwrap().mean(&[], false).unwrap());
+        (v, if dev == Device::WebGpu { gpu_dispatches() - before } else { 0 })
+    };
+    for broadcast in [false, true] {
+        let (fused, n) = mse(Device::WebGpu, broadcast);
+        assert_eq!(n, if broadcast { 3 } else { 2 }, "two-pass mse, broadcast {broadcast}");
+        fusion::with_config(|c| c.enabled = false);
+        let (unfused, n) = mse(Device::WebGpu, broadcast);
+        fusion::with_config(|c| c.enabled = true);
+        assert_eq!(n, 4, "sub, square and two passes");
+        assert_eq!(fused, unfused, "two-pass mse, broadcast {broadcast}");
+        assert_close(&fused, &mse(Device::Cpu, broadcast).0, 1e-5, 0.0, "two-pass mse");
+    }
     // The squared-difference pattern is counted inside the fused reduction.
     let p0 = fusion::with_config(|c| c.stats.patterns.get("squared_diff").copied().unwrap_or(0));
     run(Device::WebGpu, cases[0].1);

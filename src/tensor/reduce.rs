@@ -68,9 +68,10 @@ impl Tensor {
             }
             _ => None,
         };
-        if split.is_none() {
-            if let Some(p) = fusion::reduction_prologue(self) {
-                return self.reduce_fused(&p, op, &mask, (raw_outer, raw_inner), out, (compute, param));
+        if let Some(p) = fusion::reduction_prologue(self) {
+            let dims = (raw_outer, raw_inner);
+            if let Some(out) = self.reduce_fused(&p, op, &mask, dims, out.clone(), (compute, param), split)? {
+                return Ok(out);
             }
         }
         let mut input = self.operand(self.shape())?;
@@ -120,6 +121,10 @@ impl Tensor {
 
     /// One kernel computing the pending expression `p` (this tensor's value) and reducing it:
     /// each leaf is read with its strides split into kept and reduced dims like the input's.
+    /// A two-pass reduction (`split`: chunks of that length) fuses `p` into its first pass when
+    /// every leaf reads the reduced dims as one strided run; else `None` (the caller computes
+    /// `p` first).
+    #[allow(clippy::too_many_arguments)]
     fn reduce_fused(
         &self,
         p: &Pending,
@@ -128,14 +133,35 @@ impl Tensor {
         (outer, inner): (Vec<usize>, Vec<usize>),
         out: Tensor,
         (compute, param): (Compute, f64),
-    ) -> Result<Tensor> {
-        let split = |strides: &[usize], reduced: bool| -> Vec<usize> {
+        split: Option<usize>,
+    ) -> Result<Option<Tensor>> {
+        let part = |strides: &[usize], reduced: bool| -> Vec<usize> {
             strides.iter().zip(mask).filter(|(_, &m)| m == reduced).map(|(&s, _)| s).collect()
         };
-        let outer_sts: Vec<Vec<usize>> = p.leaves.iter().map(|l| split(&l.strides, false)).collect();
-        let inner_sts: Vec<Vec<usize>> = p.leaves.iter().map(|l| split(&l.strides, true)).collect();
+        let outer_sts: Vec<Vec<usize>> = p.leaves.iter().map(|l| part(&l.strides, false)).collect();
+        let inner_sts: Vec<Vec<usize>> = p.leaves.iter().map(|l| part(&l.strides, true)).collect();
         let (outer, outer_sts) = coalesce(&outer, &outer_sts);
-        let (inner, inner_sts) = coalesce(&inner, &inner_sts);
+        let (inner, mut inner_sts) = coalesce(&inner, &inner_sts);
+        let (mut outer, mut inner) = (outer, inner);
+        let mut mid = None;
+        if let Some(len) = split {
+            let [r] = inner[..] else { return Ok(None) };
+            // First pass: [outer.., chunks] outputs of `len` elements each, into float32 partials.
+            let chunks = r / len;
+            outer.push(chunks);
+            inner = vec![len];
+            inner_sts = inner_sts.iter().map(|st| vec![len * st[0], st[0]]).collect();
+            let mid_dtype = if out.dtype.is_float() { DType::Float32 } else { out.dtype };
+            mid = Some(Tensor::empty_on(self.backend(), &outer, mid_dtype)?);
+        }
+        let outer_sts: Vec<Vec<usize>> = if split.is_some() {
+            // The chunk dim's stride sits first in `inner_sts` (moved to the outer side).
+            outer_sts.iter().zip(&inner_sts).map(|(o, i)| o.iter().chain(&i[..1]).copied().collect()).collect()
+        } else {
+            outer_sts
+        };
+        let inner_sts: Vec<Vec<usize>> =
+            if split.is_some() { inner_sts.iter().map(|i| i[1..].to_vec()).collect() } else { inner_sts };
         let leaves = p
             .leaves
             .iter()
@@ -146,20 +172,39 @@ impl Tensor {
             })
             .collect::<Result<Vec<_>>>()?;
         let input = Operand { dtype: self.dtype, ..leaves[0].clone() };
+        let first_out = mid.as_ref().unwrap_or(&out);
         let k = Reduce {
             op,
             compute,
             input,
-            outer,
+            outer: outer.clone(),
             inner,
-            out: out.buf()?,
+            out: first_out.buf()?,
             out_dtype: out.dtype,
             param,
             prologue: Some(Prologue { nodes: p.nodes.clone(), leaves }),
         };
         self.backend().reduce(&k)?;
         fusion::count_reduction(&p.nodes, &format!("{op:?}").to_lowercase());
-        Ok(out)
+        if let Some(mid) = mid {
+            // Second pass: the chunks' results, as in the unfused two-pass reduction.
+            let chunks = outer.pop().expect("the chunk dim");
+            let mut second = mid.operand(mid.shape())?;
+            second.strides = crate::shape::contiguous_strides(mid.shape());
+            let k = Reduce {
+                op,
+                compute,
+                input: second,
+                outer,
+                inner: vec![chunks],
+                out: out.buf()?,
+                out_dtype: out.dtype,
+                param,
+                prologue: None,
+            };
+            self.backend().reduce(&k)?;
+        }
+        Ok(Some(out))
     }
 
     /// PyTorch's error for reductions without an identity (max, amax, argmax, inf norms) when a
