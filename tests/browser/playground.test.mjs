@@ -196,8 +196,9 @@ const RUN = [
     : []),
 ];
 
-// MiniLM's 91 MB on SwiftShader takes minutes: its playground entry is type-checked here and run
-// by tests/browser/models.test.mjs.
+// MiniLM's 91 MB on SwiftShader takes minutes: on the WebGPU page its entry is type-checked, and
+// it runs on the CPU backend (about 10 s) in the no-WebGPU test below; its embeddings are checked
+// against PyTorch by tests/browser/models.test.mjs.
 if (existsSync(`${root}examples/models/semantic-search.mjs`))
   test("example: semantic-search type-checks against its module's types", async () => {
     await page.evaluate(() => window.playground.load("semantic-search"));
@@ -460,6 +461,31 @@ test("without WebGPU: a banner, and the code runs on the CPU backend", async () 
     );
     await p.screenshot({ path: `${shots}no-webgpu.png` });
     assert.deepEqual(p.problems, []);
+    if (existsSync(`${root}examples/models/semantic-search.mjs`)) {
+      // The MiniLM example runs here, on the CPU backend: it loads the weights with progress and
+      // ranks the sentences about eating first.
+      assert.ok(
+        existsSync(`${root}models/all-MiniLM-L6-v2/model.safetensors`),
+        "models/all-MiniLM-L6-v2/ is missing: run `make models`",
+      );
+      const q = await newPage(cpuBrowser);
+      await q.setViewportSize({ width: 1280, height: 900 });
+      await q.goto(`${url}?quick#example=semantic-search`);
+      await ready(q);
+      await q.waitForFunction(
+        () => document.getElementById("output").dataset.done,
+        null,
+        { timeout: 240_000 },
+      );
+      const out = await q.textContent("#output");
+      assert.equal(await q.getAttribute("#output", "data-done"), "true", out);
+      assert.match(out, /weights: \d+ bytes \(100 %\)/);
+      assert.match(
+        out,
+        /query: Someone is having a meal\.\s+0\.\d+ +A man is eating food\.\s+0\.\d+ +A man is eating a piece of bread\./,
+      );
+      await q.screenshot({ path: `${shots}semantic-search-cpu.png` });
+    }
   } finally {
     await cpuBrowser.close();
   }
