@@ -249,6 +249,8 @@ fn digamma_f32(x0: f32) -> f32 {
 // ψ'(1 - x) + ψ'(x) = π² / sin²(πx) below 1/2.
 fn trigamma_f32(x0: f32) -> f32 {
     if (isnan_f32(x0)) { return x0; }
+    // -inf: NaN, as PyTorch (the reflection has no limit there).
+    if (isinf_f32(x0) && x0 < 0.0) { return nan_like(x0); }
     var x = x0;
     var acc = 0.0;
     var sgn = 1.0;

@@ -131,7 +131,8 @@ pub fn digamma(x: f32) -> f32 {
 /// ψ'(x), `polygamma(1, x)`.
 pub fn trigamma(x: f32) -> f32 {
     let mut x = x as f64;
-    if x.is_nan() {
+    // -inf: NaN, as PyTorch (the reflection has no limit there).
+    if x.is_nan() || x == f64::NEG_INFINITY {
         return f32::NAN;
     }
     let (mut acc, mut sgn) = (0.0, 1.0);

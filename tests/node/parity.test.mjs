@@ -13,6 +13,12 @@ const cases = await loadFixtures(
 );
 const results = {};
 
+test("every core op-table row has PyTorch parity fixtures", () => {
+  const covered = new Set(cases.map((c) => c.op));
+  const missing = torch._C.op_names().filter((name) => !covered.has(name));
+  assert.deepEqual(missing, [], `op-table rows without a fixture: ${missing}`);
+});
+
 for (const device of ["cpu", "webgpu"]) {
   test(`parity fixtures on ${device} (Node)`, async () => {
     if (device === "webgpu")

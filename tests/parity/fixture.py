@@ -39,7 +39,7 @@ UNARY = [
     # unary_math
     "acos", "asin", "atan", "acosh", "asinh", "atanh", "sinh", "cosh", "tan", "expm1", "log1p",
     "log2", "log10", "exp2", "rsqrt", "reciprocal", "erf", "erfc", "erfinv", "lgamma", "digamma",
-    "deg2rad", "rad2deg", "sinc", "logit",
+    "trigamma", "deg2rad", "rad2deg", "sinc", "logit",
     # rounding
     "ceil", "floor", "round", "trunc", "sign", "positive", "frac",
     # activations
@@ -106,7 +106,7 @@ TOL = {
     # Transcendental-heavy (several builtins chained, or series/rational approximations).
     **{op: (1e-5, 1e-5) for op in (
         "acos", "asin", "atan", "tan", "acosh", "asinh", "atanh", "erf", "erfc", "erfinv",
-        "lgamma", "digamma", "sinc", "logit", "silu", "gelu", "mish", "softplus", "logsigmoid",
+        "lgamma", "digamma", "trigamma", "sinc", "logit", "silu", "gelu", "mish", "softplus", "logsigmoid",
         "tanhshrink", "selu", "elu", "celu", "atan2", "hypot", "xlogy", "logaddexp",
         "logaddexp2")},
 }
@@ -242,6 +242,9 @@ def call(op, inputs, args):
         return getattr(torch, op)(x, y, **extra)
     if op in BINARY_MATH:
         return _binary_math(op, x, inputs[1])
+    if op == "trigamma":
+        # PyTorch spells it polygamma(1, x); webtorch has the op-table row torch.trigamma.
+        return torch.polygamma(1, x)
     if op in UNARY:
         return getattr(torch.nn.functional if op in NN_FUNCTIONAL else torch, op)(x)
     if op in ("sum", "mean"):

@@ -53,6 +53,9 @@ OPS = {
                    wide=[1e10, 1e30, 3e38, -100.5, 1e-20]),
     "digamma": dict(r=(-4.0, 6.0), edges=[1.0, -1.0, -2.0, 0.5, -0.5, 1.4616321],
                     wide=[1e10, 1e30, -100.5, 1e-20]),
+    # Not at the poles (negative integers), where PyTorch's float32 result is not the float64 one.
+    "trigamma": dict(r=(0.1, 6.0), edges=[1.0, 0.5, -0.5, -1.5, 3.0],
+                     wide=[1e10, 1e30, -100.5, 1e-20], ints=(1, 10)),
     "deg2rad": dict(r=(-360.0, 360.0), edges=[180.0, 90.0, -45.0], wide=[1e30, 3e38]),
     "rad2deg": dict(r=(-7.0, 7.0), edges=[3.14159265, -1.0], wide=[1e30, 3e38], uint8=True),
     "sinc": dict(r=(-3.0, 3.0), edges=[1.0, -1.0, 0.5, 2.0, 1e-5], wide=[100.5, 1e4]),
