@@ -120,7 +120,7 @@ proto.lerp = function (this: Tensor, end: Tensor, weight: number | Tensor) {
   checkTensor("lerp", "end", end);
   if (!isFloatingPoint(this.dtype) || !isFloatingPoint(end.dtype))
     throw new TorchError(
-      `"lerp_kernel_scalar" not implemented for '${titleOf(this)}'`,
+      `"lerp_kernel_scalar" not implemented for '${scalarTypeName(this.dtype)}'`,
     );
   return scope(() => {
     const diff = end.sub(this);
@@ -136,10 +136,6 @@ proto.lerp = function (this: Tensor, end: Tensor, weight: number | Tensor) {
     return where(w.abs().lt(0.5), low, high);
   });
 };
-
-function titleOf(t: Tensor): string {
-  return scalarTypeName(t.dtype);
-}
 
 proto.addcmul = function (
   this: Tensor,

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { RawTensor } from "./wasm/webtorch_core.js";
+import { pair } from "./tuples.js";
 import {
   type ReduceOptions,
   type Shape,
@@ -100,14 +100,6 @@ declare module "./tensor.js" {
       keepdim?: boolean,
     ): Tensor;
   }
-}
-
-function pair(raws: RawTensor[]): ValuesIndices {
-  const [values, indices] = raws.map(wrap) as [Tensor, Tensor];
-  return Object.assign([values, indices] as [Tensor, Tensor], {
-    values,
-    indices,
-  });
 }
 
 type ReduceArg = number | Shape | ReduceOptions | undefined;

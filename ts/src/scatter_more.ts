@@ -15,6 +15,7 @@ import { arange } from "./creation.js";
 import { where } from "./conditional.js";
 import "./activations_more.js"; // Tensor.slice_scatter
 import { Tensor, checkTensor, wrapDim } from "./tensor.js";
+import { valuesIndices } from "./tuples.js";
 import type { SortResult } from "./sorting.js";
 
 /** The reductions of {@link scatter_reduce}. */
@@ -150,7 +151,7 @@ function writeRegion(
 proto.mode = function (this: Tensor, dim = -1, keepdim = false) {
   if (this.ndim === 0) {
     wrapDim(dim, 1);
-    return pair(this.clone(), this.mul(0).to("int64"));
+    return valuesIndices(this.clone(), this.mul(0).to("int64"));
   }
   const d = wrapDim(dim, this.ndim);
   const n = this.shape[d]!;
@@ -169,16 +170,11 @@ proto.mode = function (this: Tensor, dim = -1, keepdim = false) {
     // The value read at its index, so the gradient goes there (as PyTorch's mode backward).
     const v = x.gather(-1, index).movedim(-1, d);
     const i = index.movedim(-1, d);
-    return keepdim ? pair(v, i) : pair(v.squeeze(d), i.squeeze(d));
+    return keepdim
+      ? valuesIndices(v, i)
+      : valuesIndices(v.squeeze(d), i.squeeze(d));
   });
 };
-
-function pair(values: Tensor, indices: Tensor): SortResult {
-  return Object.assign([values, indices] as [Tensor, Tensor], {
-    values,
-    indices,
-  });
-}
 
 /** `input` with `src` reduced in at `index`. See {@link Tensor.scatter_reduce}. */
 export function scatter_reduce(

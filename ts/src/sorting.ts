@@ -14,32 +14,26 @@
  */
 
 import { checkInts } from "./args.js";
-import { type DType, dtypeCode, isFloatingPoint } from "./dtype.js";
+import {
+  type DType,
+  dtypeCode,
+  isFloatingPoint,
+  scalarTypeName,
+} from "./dtype.js";
 import { TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { rand, tensor, zeros } from "./creation.js";
 import { broadcast_tensors } from "./shape_ops.js";
 import { where } from "./conditional.js";
 import { Tensor, checkTensor, wrap, wrapDim } from "./tensor.js";
-import type { RawTensor } from "./wasm/webtorch_core.js";
+import type { ValuesIndices } from "./reductions.js";
+import { pair, valuesIndices } from "./tuples.js";
 
-/** PyTorch's `(values, indices)` named tuple as a pair with names. */
-export type SortResult = [Tensor, Tensor] & {
-  readonly values: Tensor;
-  readonly indices: Tensor;
-};
+/** PyTorch's `(values, indices)` named tuple (the type `max(dim)` returns). */
+export type SortResult = ValuesIndices;
 
-function named(values: Tensor, indices: Tensor): SortResult {
-  return Object.assign([values, indices] as [Tensor, Tensor], {
-    values,
-    indices,
-  });
-}
-
-function pairOf(raws: RawTensor[]): SortResult {
-  const [v, i] = raws.map(wrap) as [Tensor, Tensor];
-  return named(v, i);
-}
+const named = valuesIndices;
+const pairOf = pair;
 
 function dimArg(fn: string, dim: unknown): number {
   return checkInts(fn, "dim", [dim])[0]!;
@@ -673,14 +667,7 @@ export function multinomial(
   if (!isFloatingPoint(p.dtype))
     throw new TorchError(
       "multinomial only supports floating-point dtypes for input, got: " +
-        (
-          {
-            int32: "Int",
-            int64: "Long",
-            uint8: "Byte",
-            bool: "Bool",
-          } as Record<string, string>
-        )[p.dtype],
+        scalarTypeName(p.dtype),
     );
   const [k] = checkInts("multinomial", "num_samples", [num_samples]);
   if (k! <= 0) throw new TorchError("cannot sample n_sample <= 0 samples");
