@@ -178,3 +178,27 @@ test("settings and dtype queries", () => {
   assert.equal(torch.get_float32_matmul_precision(), "high");
   torch.set_float32_matmul_precision("highest");
 });
+
+test("index_put: indices out of range (PyTorch's IndexError on the CPU backend; written nowhere on WebGPU)", async () => {
+  const x = torch.zeros([4, 3], { device: "cpu" });
+  const idx = torch.tensor([0, 5], { dtype: "int64", device: "cpu" });
+  assert.throws(
+    () => x.index_put([idx], torch.ones([3], { device: "cpu" })),
+    (e) =>
+      e instanceof torch.IndexError &&
+      e.message === "index 5 is out of bounds for dimension 0 with size 4",
+  );
+  const neg = torch.tensor([-5], { dtype: "int64", device: "cpu" });
+  assert.throws(
+    () => x.index_put_([null, neg], torch.ones([1], { device: "cpu" })),
+    /index -5 is out of bounds for dimension 1 with size 3/,
+  );
+  if (torch.webgpu.is_available()) {
+    const g = torch.zeros([4], { device: "webgpu" });
+    const y = g.index_put(
+      [torch.tensor([1, 9, -9], { dtype: "int64", device: "webgpu" })],
+      torch.tensor([1, 2, 3], { dtype: "float32", device: "webgpu" }),
+    );
+    assert.deepEqual(Array.from(await y.toArray()), [0, 1, 0, 0]);
+  }
+});

@@ -314,6 +314,17 @@ export function callComposite(torch, op, a, inputs, device) {
       return list(torch.mode(x, a.dim ?? -1, a.keepdim ?? false));
     case "detach":
       return torch.detach(x);
+    // index_put.ts
+    case "index_put": {
+      const rest = inputs.slice(2);
+      const idx = a.pattern.map((p) => (p ? rest.shift() : null));
+      if (a.inplace) return x.clone().index_put_(idx, y, a.accumulate ?? false);
+      return torch.index_put(x, idx, y, a.accumulate ?? false);
+    }
+    case "masked_scatter":
+      return a.inplace
+        ? x.clone().masked_scatter_(y, z)
+        : torch.masked_scatter(x, y, z);
   }
   return undefined;
 }

@@ -187,7 +187,24 @@ CALLS = {
                                                         **_opt(a, "include_self")),
     "mode": lambda x, a: tuple(torch.mode(x[0], **_opt(a, "dim", "keepdim"))),
     "detach": lambda x, a: torch.detach(x[0]),
+    # index_put.ts
+    "index_put": lambda x, a: _index_put(x, a),
+    "masked_scatter": lambda x, a: (x[0].clone().masked_scatter_(x[1], x[2]) if a.get("inplace")
+                                    else torch.masked_scatter(x[0], x[1], x[2])),
 }
+
+
+def _index_put(x, a):
+    """`a["pattern"]`: 1 where the index list holds the next index tensor (inputs 2…), 0 for None
+    (a whole dim); `inplace`: `index_put_` on a clone."""
+    rest = iter(x[2:])
+    idx = [next(rest) if p else None for p in a["pattern"]]
+    acc = a.get("accumulate", False)
+    if a.get("inplace"):
+        y = x[0].clone()
+        torch.ops.aten.index_put_(y, idx, x[1], acc)
+        return y
+    return torch.ops.aten.index_put(x[0], idx, x[1], acc)
 
 COMPOSITE_OPS = set(CALLS)
 
@@ -204,6 +221,7 @@ COMPOSITE_TOL = {
     "addcmul": R6,
     **{op: R6 for op in ("linspace", "bartlett_window", "true_divide", "ldexp", "softshrink",
                          "prelu", "leaky_relu", "rrelu", "index_add", "kron", "outer")},
+    "index_put": R6,
 }
 
 

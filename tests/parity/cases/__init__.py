@@ -11,7 +11,7 @@ FAMILIES = ["creation", "arith", "unary", "compare", "reduce", "matmul", "views"
             "unary_math", "rounding", "activations", "binary_math", "logical", "reduce_more", "nn", "conditional", "indexing", "conv", "scan_sort", "half"]
 # Composites of the TS layer (fixture_composites.py): written to fixtures/ts/, which the native
 # Rust runner does not load.
-TS_FAMILIES = ["shapes_more", "linalg", "composites", "sorting_ts", "resize_scatter"]
+TS_FAMILIES = ["shapes_more", "linalg", "composites", "sorting_ts", "resize_scatter", "index_put"]
 
 NAN, INF = math.nan, math.inf
 

@@ -1,0 +1,473 @@
+/**
+ * Advanced-index assignment: `index_put`/`index_put_` (PyTorch's `x[indices] = values`, with
+ * `accumulate`) and `masked_scatter`/`masked_scatter_`.
+ *
+ * `index_put` with integer indices computes, for every element of the indexing result, its
+ * linear offset in `self` (the index tensors broadcast together, the untouched dims as ranges)
+ * and writes `values` there with one core `scatter` (`accumulate`: `scatter_add`, atomic on the
+ * GPU) into the flattened tensor — PyTorch's own plan (linear indices, then one index_put kernel).
+ * Being made of differentiable core ops, it carries gradients: to `self`, the upstream with zeros
+ * where values were put (all of it with `accumulate`); to `values`, the upstream gathered at the
+ * written places and summed over broadcasting.
+ *
+ * A boolean (or uint8) mask stands for the indices of its true elements, whose number PyTorch
+ * knows and a GPU only learns by a read back. So that assignment stays synchronous, a lone mask
+ * is applied densely: `where(mask, v, self)`, where `v` is `values` broadcast over the mask or,
+ * when `values` runs along the selected elements, `values` read at each element's rank among the
+ * true ones (a cumulative sum of the mask) — which is `masked_scatter` too. A mask beside integer
+ * indices is compacted to indices on the GPU, its count taken from the integer indices' broadcast
+ * length (the two must agree in PyTorch as well).
+ *
+ * Indices out of range raise PyTorch's IndexError on the CPU backend; on WebGPU they are written
+ * nowhere (the values live on the device: see docs/RELIABILITY.md).
+ *
+ * @module
+ */
+
+import { core } from "./runtime.js";
+import { scalarTypeName } from "./dtype.js";
+import { DTypeError, IndexError, ShapeError, TorchError } from "./errors.js";
+import { scope } from "./lifetime.js";
+import { arange, full, zeros } from "./creation.js";
+import { where } from "./conditional.js";
+import { Tensor, checkTensor } from "./tensor.js";
+
+declare module "./tensor.js" {
+  interface Tensor {
+    /**
+     * `this[indices] = values` in place (`accumulate`: `this[indices] += values`, repeated
+     * indices adding up). `indices` holds one entry per leading dim: an int64/int32 tensor (the
+     * tensors broadcast together), a bool/uint8 mask covering as many dims as it has, or `null`
+     * for the whole dim (`:`). Returns this tensor.
+     */
+    index_put_(
+      indices: readonly (Tensor | null)[],
+      values: Tensor | number | boolean,
+      accumulate?: boolean,
+    ): this;
+    /** {@link Tensor.index_put_} on a copy. */
+    index_put(
+      indices: readonly (Tensor | null)[],
+      values: Tensor | number | boolean,
+      accumulate?: boolean,
+    ): Tensor;
+    /**
+     * A copy with the elements where `mask` (broadcast to this shape) is true replaced, in
+     * row-major order, by the leading elements of `source`.
+     */
+    masked_scatter(mask: Tensor, source: Tensor): Tensor;
+    /** {@link Tensor.masked_scatter} in place (the mask broadcast to this shape). */
+    masked_scatter_(mask: Tensor, source: Tensor): this;
+  }
+}
+
+const fmt = (s: readonly number[]) => `[${s.join(", ")}]`;
+const isMask = (t: Tensor) => t.dtype === "bool" || t.dtype === "uint8";
+const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
+
+/** One entry of the expanded index list: a whole dim, integer indices, or a mask over `k` dims. */
+type Entry =
+  { kind: "all" } | { kind: "int"; t: Tensor } | { kind: "mask"; t: Tensor };
+
+/** The broadcast of `shapes`, or PyTorch's IndexError naming them. */
+function broadcastIndexShapes(
+  shapes: readonly (readonly number[])[],
+): number[] {
+  const rank = Math.max(0, ...shapes.map((s) => s.length));
+  const out = new Array<number>(rank).fill(1);
+  for (const s of shapes)
+    s.forEach((n, i) => {
+      const j = rank - s.length + i;
+      if (out[j] === 1) out[j] = n;
+      else if (n !== 1 && n !== out[j])
+        throw new IndexError(
+          `shape mismatch: indexing tensors could not be broadcast together with shapes ${shapes.map(fmt).join(", ")}`,
+        );
+    });
+  return out;
+}
+
+/** Whether `from` broadcasts to `to` (leading 1s of `from` may be dropped). */
+function broadcastsTo(from: readonly number[], to: readonly number[]): boolean {
+  const extra = from.length - to.length;
+  if (extra > 0 && from.slice(0, extra).some((n) => n !== 1)) return false;
+  return from
+    .slice(Math.max(0, extra))
+    .every(
+      (n, i) =>
+        n === 1 || n === to[to.length - Math.min(from.length, to.length) + i],
+    );
+}
+
+/** `values` as a tensor of `self`'s dtype (PyTorch's error for a tensor of another dtype). */
+function valuesOf(self: Tensor, values: Tensor | number | boolean): Tensor {
+  if (values instanceof Tensor) {
+    if (values.dtype !== self.dtype)
+      throw new DTypeError(
+        `Index put requires the source and destination dtypes match, got ${scalarTypeName(self.dtype)} for the destination and ${scalarTypeName(values.dtype)} for the source.`,
+      );
+    return values;
+  }
+  if (typeof values !== "number" && typeof values !== "boolean")
+    throw new TorchError(
+      `index_put_(): argument 'values' must be Tensor, not ${typeof values}`,
+    );
+  return full([], values, { dtype: self.dtype, device: self.device });
+}
+
+/** On the CPU backend, PyTorch's IndexError for an index outside `[-size, size)`. */
+function checkBounds(t: Tensor, dim: number, size: number): void {
+  if (t.device !== "cpu" || t.numel() === 0) return;
+  for (const v of core.read_cpu(t._raw) as Int32Array)
+    if (v < -size || v >= size)
+      throw new IndexError(
+        `index ${v} is out of bounds for dimension ${dim} with size ${size}`,
+      );
+}
+
+/** Checks `indices` against `self` and lays them out one entry per consumed dim group. */
+function expand(self: Tensor, indices: readonly (Tensor | null)[]): Entry[] {
+  if (!Array.isArray(indices))
+    throw new TorchError("index_put_(): argument 'indices' must be a list");
+  const entries: Entry[] = [];
+  let dim = 0;
+  indices.forEach((t, i) => {
+    if (t === null || t === undefined) {
+      entries.push({ kind: "all" });
+      dim++;
+      return;
+    }
+    checkTensor("index_put_", `indices[${i}]`, t);
+    if (isMask(t)) {
+      if (dim + t.ndim > self.ndim)
+        throw new IndexError(
+          `too many indices for tensor of dimension ${self.ndim} (got ${dim + t.ndim})`,
+        );
+      t.shape.forEach((n: number, j: number) => {
+        if (n !== self.shape[dim + j])
+          throw new IndexError(
+            `The shape of the mask ${fmt(t.shape)} at index ${j} does not match the shape of the indexed tensor ${fmt(self.shape)} at index ${dim + j}`,
+          );
+      });
+      entries.push({ kind: "mask", t });
+      dim += t.ndim;
+      return;
+    }
+    if (t.dtype !== "int64" && t.dtype !== "int32")
+      throw new IndexError(
+        "tensors used as indices must be long, int, byte or bool tensors",
+      );
+    entries.push({ kind: "int", t });
+    dim++;
+  });
+  if (dim > self.ndim)
+    throw new IndexError(
+      `too many indices for tensor of dimension ${self.ndim} (got ${dim})`,
+    );
+  return entries;
+}
+
+/** `self` with `values` put (or added) where the lone mask at dim `p` is true. */
+function putMask(
+  self: Tensor,
+  p: number,
+  mask: Tensor,
+  values: Tensor,
+  accumulate: boolean,
+): Tensor {
+  const k = mask.ndim;
+  const pre = self.shape.slice(0, p);
+  const post = self.shape.slice(p + k);
+  // The indexing result is pre + [nnz] + post; nnz is on the device, so values are checked
+  // against every dim but that one here.
+  const r = pre.length + 1 + post.length;
+  let v = values;
+  while (v.ndim > r && v.shape[0] === 1) v = v.squeeze(0);
+  const vs = new Array<number>(r - v.ndim).fill(1).concat(v.shape);
+  const bad =
+    v.ndim > r ||
+    [...pre, -1, ...post].some((n, i) => n >= 0 && vs[i] !== 1 && vs[i] !== n);
+  if (bad)
+    throw new ShapeError(
+      `shape mismatch: value tensor of shape ${fmt(values.shape)} cannot be broadcast to indexing result of shape ${fmt([...pre, -1, ...post])}`,
+    );
+  v = v.reshape(vs);
+  const n = vs[p]!;
+  const flat = mask.reshape(-1);
+  if (n !== 1) {
+    // Each true element takes the values row at its rank among the true ones.
+    const rank = flat.to("int64").cumsum(0).sub(1).clamp_min(0);
+    v = v.index_select(p, rank);
+  }
+  v = v.reshape([
+    ...vs.slice(0, p),
+    ...(n === 1 ? mask.shape.map(() => 1) : mask.shape),
+    ...vs.slice(p + 1),
+  ]);
+  const m = mask
+    .to("bool")
+    .reshape([...pre.map(() => 1), ...mask.shape, ...post.map(() => 1)]);
+  return where(m, accumulate ? self.add(v) : v, self);
+}
+
+/** The positions (`[count]`, int64) of the first `count` true elements of a flat mask. */
+function compact(flat: Tensor, count: number): Tensor {
+  const m = flat.numel();
+  const rank = flat.to("int64").cumsum(0).sub(1);
+  // Unselected elements (and any past `count`) land in the spare slot `count`.
+  const slot = where(flat.to("bool"), rank.clamp_max(count), count);
+  const pos = arange(m, { dtype: "int64", device: flat.device });
+  return zeros(count + 1, { dtype: "int64", device: flat.device })
+    .scatter(0, slot, pos)
+    .narrow(0, 0, count);
+}
+
+/** `self` with `values` put (or added) at integer indices (one per dim, `null` = whole dim). */
+function putInts(
+  self: Tensor,
+  idx: readonly (Tensor | null)[],
+  values: Tensor,
+  accumulate: boolean,
+): Tensor {
+  const shape = self.shape;
+  const adv = idx.flatMap((t, d) => (t ? [d] : []));
+  const b = broadcastIndexShapes(adv.map((d) => idx[d]!.shape));
+  const adjacent = adv.every((d, i) => i === 0 || d === adv[i - 1]! + 1);
+  const rest = shape.map((_, d) => d).filter((d) => !adv.includes(d));
+  // The indexing result's dims: B where the indexed dims were (first when they are apart), the
+  // other dims in order around it.
+  const before = adjacent ? rest.filter((d) => d < adv[0]!) : [];
+  const bPos = before.length;
+  const after = rest.filter((d) => !before.includes(d));
+  const result = [
+    ...before.map((d) => shape[d]!),
+    ...b,
+    ...after.map((d) => shape[d]!),
+  ];
+  if (!broadcastsTo(values.shape, result))
+    throw new ShapeError(
+      `shape mismatch: value tensor of shape ${fmt(values.shape)} cannot be broadcast to indexing result of shape ${fmt(result)}`,
+    );
+  const strides = shape.map((_, d) => prod(shape.slice(d + 1)));
+  const device = self.device;
+  const at = (t: Tensor, pos: number, len: number) =>
+    t.reshape([
+      ...new Array<number>(pos).fill(1),
+      ...t.shape,
+      ...new Array<number>(result.length - pos - len).fill(1),
+    ]);
+  let lin: Tensor = zeros([], { dtype: "int64", device });
+  for (const d of adv) {
+    const t = idx[d]!;
+    checkBounds(t, d, shape[d]!);
+    const i = t.to("int64");
+    const wrapped = where(i.lt(0), i.add(shape[d]!), i);
+    // Out of range (WebGPU): -1, which the scatter skips.
+    const bad = wrapped.lt(0).logical_or(wrapped.ge(shape[d]!));
+    const term = where(bad, -(2 ** 30), wrapped.mul(strides[d]!));
+    lin = lin.add(at(term.expand(b), bPos, b.length));
+  }
+  for (const d of rest) {
+    const pos = before.includes(d)
+      ? before.indexOf(d)
+      : bPos + b.length + after.indexOf(d);
+    const r = arange(shape[d]!, { dtype: "int64", device }).mul(strides[d]!);
+    lin = lin.add(at(r, pos, 1));
+  }
+  lin = lin.expand(result).reshape(-1);
+  lin = where(lin.lt(0), -1, lin);
+  const v = values.expand(result).reshape(-1);
+  const flat = self.reshape(-1);
+  const out = accumulate
+    ? flat.scatter_add(0, lin, v)
+    : flat.scatter(0, lin, v);
+  return out.reshape(shape);
+}
+
+function indexPut(
+  self: Tensor,
+  indices: readonly (Tensor | null)[],
+  values: Tensor | number | boolean,
+  accumulate: boolean,
+): Tensor {
+  const entries = expand(self, indices);
+  const v0 = valuesOf(self, values);
+  return scope(() => {
+    const masks = entries.filter((e) => e.kind === "mask");
+    const ints = entries.flatMap((e) => (e.kind === "int" ? [e.t] : []));
+    if (masks.length === 1 && ints.length === 0) {
+      const i = entries.findIndex((e) => e.kind === "mask");
+      const p = entries.slice(0, i).length;
+      return putMask(self, p, masks[0]!.t, v0, accumulate);
+    }
+    // Integer indices, with any mask compacted to the integer indices' broadcast length.
+    const idx: (Tensor | null)[] = [];
+    let count = -1;
+    if (masks.length > 0) {
+      const b = broadcastIndexShapes(ints.map((t) => t.shape));
+      count = b.length === 0 ? 1 : b[b.length - 1]!;
+      if (count === 1)
+        throw new TorchError(
+          "index_put_(): a boolean mask beside other index tensors needs those to give the number of true elements; webtorch cannot read it from the device synchronously (use nonzero() first)",
+        );
+    }
+    for (const e of entries) {
+      if (e.kind === "all") idx.push(null);
+      else if (e.kind === "int") idx.push(e.t);
+      else if (e.t.ndim === 0)
+        throw new TorchError(
+          "index_put_(): a 0-dim boolean index beside other indices is not supported",
+        );
+      else {
+        const pos = compact(e.t.reshape(-1), count);
+        // Unravel the flat positions into one index per mask dim.
+        let rem = pos;
+        const coords: Tensor[] = [];
+        for (let j = e.t.ndim - 1; j >= 0; j--) {
+          const n = e.t.shape[j]!;
+          coords.unshift(rem.remainder(n));
+          rem = rem.floor_divide(n);
+        }
+        idx.push(...coords);
+      }
+    }
+    while (idx.length < self.ndim) idx.push(null);
+    if (idx.every((t) => t === null)) {
+      // Only whole dims (x[:] = v): every element, as the values broadcast.
+      if (!broadcastsTo(v0.shape, self.shape))
+        throw new ShapeError(
+          `shape mismatch: value tensor of shape ${fmt(v0.shape)} cannot be broadcast to indexing result of shape ${fmt(self.shape)}`,
+        );
+      const v = v0.expand(self.shape);
+      return accumulate ? self.add(v) : v.clone();
+    }
+    return putInts(self, idx, v0, accumulate);
+  });
+}
+
+type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
+const proto = Tensor.prototype as unknown as Methods;
+
+function writeBack<T extends Tensor>(target: T, result: Tensor): T {
+  try {
+    target.copy_(result);
+  } finally {
+    result.dispose();
+  }
+  return target;
+}
+
+proto.index_put = function (
+  this: Tensor,
+  indices: readonly (Tensor | null)[],
+  values: Tensor | number | boolean,
+  accumulate = false,
+) {
+  return indexPut(this, indices, values, accumulate);
+};
+proto.index_put_ = function (
+  this: Tensor,
+  indices: readonly (Tensor | null)[],
+  values: Tensor | number | boolean,
+  accumulate = false,
+) {
+  return writeBack(this, indexPut(this, indices, values, accumulate));
+};
+
+function maskedScatter(
+  self: Tensor,
+  mask: Tensor,
+  source: Tensor,
+  inPlace: boolean,
+): Tensor {
+  const m = checkTensor("masked_scatter", "mask", mask);
+  const s = checkTensor("masked_scatter", "source", source);
+  if (m.dtype !== "bool")
+    throw new DTypeError(
+      `masked_scatter_ only supports boolean masks, but got mask with dtype ${scalarTypeName(m.dtype)}`,
+    );
+  if (s.dtype !== self.dtype)
+    throw new DTypeError(
+      `masked_scatter: expected self and source to have same dtypes but got${scalarTypeName(self.dtype)} and ${scalarTypeName(s.dtype)}`,
+    );
+  return scope(() => {
+    let x = self;
+    let mb = m;
+    if (inPlace) mb = m.expand(self.shape);
+    else {
+      const [a, c] = broadcastPair(self, m);
+      x = a;
+      mb = c;
+    }
+    const flat = mb.reshape(-1);
+    const rank = flat.to("int64").cumsum(0).sub(1).clamp_min(0);
+    const src = s.reshape(-1);
+    const v =
+      src.numel() === 0
+        ? x
+        : src.index_select(0, rank.clamp_max(src.numel() - 1)).reshape(x.shape);
+    return where(mb, v, x);
+  });
+}
+
+function broadcastPair(a: Tensor, b: Tensor): [Tensor, Tensor] {
+  const rank = Math.max(a.ndim, b.ndim);
+  const shape: number[] = [];
+  for (let i = 0; i < rank; i++) {
+    const x = a.shape[a.ndim - rank + i] ?? 1;
+    const y = b.shape[b.ndim - rank + i] ?? 1;
+    if (x !== y && x !== 1 && y !== 1)
+      throw new ShapeError(
+        `The size of tensor a (${x}) must match the size of tensor b (${y}) at non-singleton dimension ${i}`,
+      );
+    shape.push(x === 1 ? y : x);
+  }
+  return [a.expand(shape), b.expand(shape)];
+}
+
+proto.masked_scatter = function (this: Tensor, mask: Tensor, source: Tensor) {
+  return maskedScatter(this, mask, source, false);
+};
+proto.masked_scatter_ = function (this: Tensor, mask: Tensor, source: Tensor) {
+  return writeBack(this, maskedScatter(this, mask, source, true));
+};
+
+/** `input[indices] = values` on a copy. See {@link Tensor.index_put_}. */
+export function index_put(
+  input: Tensor,
+  indices: readonly (Tensor | null)[],
+  values: Tensor | number | boolean,
+  accumulate = false,
+): Tensor {
+  return checkTensor("index_put", "input", input).index_put(
+    indices,
+    values,
+    accumulate,
+  );
+}
+
+/** `input[indices] = values` in place. See {@link Tensor.index_put_}. */
+export function index_put_(
+  input: Tensor,
+  indices: readonly (Tensor | null)[],
+  values: Tensor | number | boolean,
+  accumulate = false,
+): Tensor {
+  return checkTensor("index_put_", "input", input).index_put_(
+    indices,
+    values,
+    accumulate,
+  );
+}
+
+/** `input` with its masked elements replaced by `source`'s. See {@link Tensor.masked_scatter}. */
+export function masked_scatter(
+  input: Tensor,
+  mask: Tensor,
+  source: Tensor,
+): Tensor {
+  return checkTensor("masked_scatter", "input", input).masked_scatter(
+    mask,
+    source,
+  );
+}
