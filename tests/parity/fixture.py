@@ -16,6 +16,7 @@ import torch
 from fixture_composites import COMPOSITE_OPS, COMPOSITE_TOL, call_composite
 from fixture_conv import CONV_OPS, CONV_TOL, call_conv
 from fixture_kernels import KERNEL_OPS, KERNEL_TOL, call_kernel
+from fixture_syntax import SYNTAX_OPS, SYNTAX_TOL, call_syntax
 
 DTYPES = {
     "float32": torch.float32,
@@ -114,6 +115,7 @@ TOL = {
 TOL.update(KERNEL_TOL)
 TOL.update(CONV_TOL)
 TOL.update(COMPOSITE_TOL)
+TOL.update(SYNTAX_TOL)
 
 
 def T(data, dtype="float32", shape=None, view=None):
@@ -231,6 +233,8 @@ def call(op, inputs, args):
         return call_composite(op, inputs, a)
     if op in CONV_OPS:
         return call_conv(op, inputs, a)
+    if op in SYNTAX_OPS:
+        return call_syntax(op, inputs, a)
     if op in KERNEL_OPS:
         return call_kernel(op, inputs, a)
     x = inputs[0]
@@ -308,7 +312,7 @@ def _enc_tensor(t):
     return {"shape": list(t.shape), "dtype": dtype, "data": [_enc_elem(x, dtype) for x in flat]}
 
 
-ERROR_CLASSES = {"TorchError", "ShapeError", "DTypeError", "IndexError"}
+ERROR_CLASSES = {"TorchError", "ShapeError", "DTypeError", "IndexError", "EinopsError"}
 
 
 def finish(case, error_class=None):

@@ -14,6 +14,7 @@
  */
 
 import { callComposite } from "./composites.mjs";
+import { callSyntax } from "./syntax.mjs";
 import { callConv } from "./conv.mjs";
 import { callKernel } from "./kernels.mjs";
 
@@ -136,6 +137,7 @@ async function runCase(torch, c, device, made) {
     out = await (callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
       callConv(torch, c.op, decodeDeep(c.args), inputs) ??
       callComposite(torch, c.op, decodeDeep(c.args), inputs, device) ??
+      callSyntax(torch, c.op, decodeDeep(c.args), inputs) ??
       call(torch, c, inputs, device));
     made.push(...(Array.isArray(out) ? out : [out]));
   } catch (e) {
@@ -176,6 +178,7 @@ async function runGrad(torch, c, device, made) {
     out = await (callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
       callConv(torch, c.op, decodeDeep(c.args), inputs) ??
       callComposite(torch, c.op, decodeDeep(c.args), inputs, device) ??
+      callSyntax(torch, c.op, decodeDeep(c.args), inputs) ??
       call(torch, c, inputs, device));
     made.push(...(Array.isArray(out) ? out : [out]));
   } catch (e) {

@@ -53,6 +53,16 @@ export class OutOfMemoryError extends TorchError {
   }
 }
 
+/**
+ * A bad einops pattern or a tensor that does not fit one (`einops.rearrange` & co.), with the
+ * einops package's wording.
+ */
+export class EinopsError extends TorchError {
+  static {
+    this.prototype.name = "EinopsError";
+  }
+}
+
 /** Every error class by the kind name the core uses in `register_error_class`. */
 export const ERROR_CLASSES = {
   TorchError,

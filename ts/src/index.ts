@@ -115,6 +115,8 @@ export * from "./joins.js";
 export * from "./creation_more.js";
 export * from "./linalg.js";
 export * from "./einsum.js";
+export * as einops from "./einops.js";
+export type * from "./einops_types.js";
 export * from "./composites.js";
 export * from "./activations_more.js";
 export * from "./state.js";

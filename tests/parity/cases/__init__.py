@@ -11,7 +11,8 @@ FAMILIES = ["creation", "arith", "unary", "compare", "reduce", "matmul", "views"
             "unary_math", "rounding", "activations", "binary_math", "logical", "reduce_more", "nn", "conditional", "indexing", "conv", "scan_sort", "half"]
 # Composites of the TS layer (fixture_composites.py): written to fixtures/ts/, which the native
 # Rust runner does not load.
-TS_FAMILIES = ["shapes_more", "linalg", "composites", "sorting_ts", "resize_scatter", "index_put"]
+TS_FAMILIES = ["shapes_more", "linalg", "composites", "sorting_ts", "resize_scatter", "index_put",
+               "einops"]
 
 NAN, INF = math.nan, math.inf
 
