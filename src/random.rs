@@ -73,6 +73,11 @@ pub fn normal(n: usize) -> Vec<f32> {
     out
 }
 
+/// The generator's (seed, counter): a kernel-graph capture checks that nothing drew from it.
+pub fn position() -> (u64, u64) {
+    STATE.with(|s| s.get())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,8 @@ mod conv;
 mod custom;
 #[path = "function.rs"]
 mod function;
+#[path = "graph.rs"]
+mod graph;
 #[path = "kernels.rs"]
 mod kernels;
 #[path = "plan.rs"]

@@ -221,8 +221,11 @@ pub fn mean(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
 }
 
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if !needs_grad(&[a, b]) {
+        return a.matmul_fusable(b);
+    }
     let mut y = a.matmul(b)?;
-    if needs_grad(&[a, b]) {
+    {
         let name = match (a.ndim(), b.ndim()) {
             (1, 1) => "DotBackward0",
             (2, 1) => "MvBackward0",

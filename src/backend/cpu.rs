@@ -170,6 +170,9 @@ impl Backend for CpuBackend {
     }
 
     fn elementwise(&self, k: &Elementwise) -> Result<()> {
+        if k.nodes.iter().any(|n| n.args.contains(&Arg::Acc)) {
+            crate::bail!(Torch, "internal: an elementwise kernel read a matmul product");
+        }
         let n: usize = k.shape.iter().product();
         // Each leaf's words over the index space, then the nodes per element, every node's value
         // rounded through its dtype's storage form as the GPU kernel does.
@@ -192,6 +195,8 @@ impl Backend for CpuBackend {
                         Arg::Leaf(l) => load(leaves[l][i], k.leaves[l].dtype, node.compute),
                         Arg::Node(m) => load(words[m], k.nodes[m].out_dtype, node.compute),
                         Arg::Scalar(x) => scalar(x, node.compute),
+                        // Rejected above: only matmul epilogues read a product.
+                        Arg::Acc => V::F(f32::NAN),
                     };
                     let v = match node.func {
                         Func::Cast => arg(&node.args[0]),
@@ -255,6 +260,9 @@ impl Backend for CpuBackend {
     }
 
     fn matmul(&self, k: &Matmul) -> Result<()> {
+        if k.epilogue.is_some() {
+            crate::bail!(Torch, "internal: the cpu backend does not fuse matmul epilogues");
+        }
         let c = k.dtype.compute();
         let mut shape_a = k.batch.clone();
         shape_a.extend([k.m, k.k]);

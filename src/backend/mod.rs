@@ -8,6 +8,7 @@
 //! kernel reads strided, broadcast inputs directly and writes a contiguous output.
 
 pub mod cpu;
+pub mod timing;
 #[path = "webgpu/mod.rs"]
 pub mod webgpu;
 
@@ -74,6 +75,9 @@ pub enum Arg {
     Node(usize),
     /// A Python-style scalar operand, converted to the node's compute type.
     Scalar(f64),
+    /// The product computed at this element, in a matmul's epilogue (float32); never in an
+    /// `Elementwise` kernel.
+    Acc,
 }
 
 /// One op of an elementwise kernel: `func(args)` computed in `compute`, its value rounded to
@@ -249,6 +253,19 @@ pub struct Matmul {
     pub k: usize,
     pub out: BufId,
     pub dtype: DType,
+    /// Elementwise ops applied to each product before it is stored (bias, activation, residual):
+    /// one dispatch for `F.gelu(F.linear(x, w, b)) + r`. Float32 products and results only.
+    pub epilogue: Option<Epilogue>,
+}
+
+/// A matmul's fused epilogue: `nodes` as in `Elementwise`, where `Arg::Acc` is the product at
+/// the element being stored. Each leaf's strides cover the output `[batch.., m, n]`, and its
+/// batch strides flatten to one (`stride[d] == stride[d + 1] * batch[d + 1]`, or all 0), since
+/// the kernels index batches by their flat number. The last node's dtype is float32.
+#[derive(Clone, Debug)]
+pub struct Epilogue {
+    pub nodes: Vec<Node>,
+    pub leaves: Vec<Operand>,
 }
 
 /// A scan (`cumsum`, `cumprod`, `cummax`, `cummin`, `logcumsumexp`) along the rows of a
@@ -337,6 +354,10 @@ pub struct Stats {
     pub peak_bytes: u64,
     pub live_buffers: u64,
     pub pending: u64,
+    /// Replays of captured kernel graphs (`torch.compile`), and the dispatches they encoded
+    /// (also counted in `dispatches`; the rest went through the ops one by one).
+    pub graph_replays: u64,
+    pub graph_dispatches: u64,
 }
 
 /// The contract, method by method.
@@ -398,4 +419,34 @@ pub trait Backend {
     fn reset_peak(&self) {}
     /// Destroys the device, as a device loss would (fault tests); later calls fail.
     fn lose_device(&self) {}
+    /// Opens a kernel-graph capture (`webgpu/graph.rs`); false where the device cannot.
+    fn capture_begin(&self) -> bool {
+        false
+    }
+    /// Closes the capture without a graph.
+    fn capture_abort(&self) {}
+    /// Closes the capture into a graph: `inputs` and `outputs` as (buffer, bytes), `copy_backs`
+    /// as (src, dst, bytes). Returns its id.
+    fn capture_end(
+        &self,
+        _inputs: &[(BufId, u64)],
+        _outputs: &[(BufId, u64)],
+        _copy_backs: &[(BufId, BufId, u64)],
+    ) -> Result<u32> {
+        crate::bail!(Torch, "this device does not capture kernel graphs")
+    }
+    /// Replays a graph on `inputs`; a fresh buffer per output.
+    fn graph_run(&self, _id: u32, _inputs: &[BufId]) -> Result<Vec<BufId>> {
+        crate::bail!(Torch, "this device does not capture kernel graphs")
+    }
+    fn graph_drop(&self, _id: u32) {}
+    /// Starts timing each dispatch on the GPU (`torch.profiler`); false where the device cannot
+    /// (no `timestamp-query`, or not a GPU).
+    fn gpu_timing_start(&self) -> bool {
+        false
+    }
+    /// Stops timing and reads the kernels' GPU times, in dispatch order.
+    fn gpu_timing_stop(&self) -> LocalFuture<Result<Vec<timing::GpuEvent>>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
 }

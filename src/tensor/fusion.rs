@@ -14,14 +14,16 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::{Rc, Weak};
 
-use super::{Leaf, Pending, State, Storage, Tensor};
-use crate::backend::{Arg, Func, Node};
+use super::{Leaf, MatmulRoot, Pending, State, Storage, Tensor};
+use crate::backend::{Arg, Backend, BufId, Elementwise, Epilogue, Func, Matmul, Node, Operand as KernelOperand};
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
 use crate::shape::Layout;
 
 /// A fused kernel reads at most this many tensors, scalars and ops.
 const MAX_LEAVES: usize = 7;
+/// A matmul epilogue reads at most this many tensors (`backend::webgpu` has the same limit).
+const MAX_EPILOGUE_LEAVES: usize = 5;
 const MAX_SCALARS: usize = 8;
 const MAX_NODES: usize = 32;
 
@@ -113,18 +115,32 @@ pub(crate) fn record(
 ) -> Result<Pending> {
     let seq = tick();
     let window = with_config(|c| c.window);
-    let mut p = Pending { nodes: vec![], leaves: vec![], shape: shape.to_vec(), seq, absorbed: Default::default() };
+    let mut p = Pending {
+        nodes: vec![],
+        leaves: vec![],
+        shape: shape.to_vec(),
+        seq,
+        absorbed: Default::default(),
+        matmul: None,
+    };
     let mut node_args = Vec::with_capacity(args.len());
     for a in args {
         let arg = match a {
             Operand::Scalar(x) => Arg::Scalar(*x),
-            Operand::Tensor(t) => match t.inlinable(window, seq).filter(|_| inline) {
-                Some(src) => p.inline(&src, shape),
-                None => {
-                    t.materialize()?;
-                    Arg::Leaf(p.leaf(t, t.layout.broadcast_strides(shape)))
+            Operand::Tensor(t) => {
+                match t.inlinable(window, seq).filter(|src| inline && p.can_adopt(src, shape, out_dtype)) {
+                    Some(src) => {
+                        if src.matmul.is_some() {
+                            p.matmul = src.matmul.clone();
+                        }
+                        p.inline(&src, shape)
+                    }
+                    None => {
+                        t.materialize()?;
+                        Arg::Leaf(p.leaf(t, t.layout.broadcast_strides(shape)))
+                    }
                 }
-            },
+            }
         };
         node_args.push(arg);
     }
@@ -133,6 +149,17 @@ pub(crate) fn record(
 }
 
 impl Pending {
+    /// Whether `src` can be inlined here as far as a matmul root goes: an expression over a
+    /// product extends that matmul's epilogue when the result keeps the product's shape (no
+    /// broadcast of the product), stays float32, and reads no second product.
+    fn can_adopt(&self, src: &Pending, shape: &[usize], out_dtype: DType) -> bool {
+        match (&src.matmul, &self.matmul) {
+            (None, _) => true,
+            (Some(s), Some(mine)) => Rc::ptr_eq(s, mine) && src.shape == shape && out_dtype == DType::Float32,
+            (Some(_), None) => src.shape == shape && out_dtype == DType::Float32,
+        }
+    }
+
     fn leaf(&mut self, t: &Tensor, strides: Vec<usize>) -> usize {
         let same =
             |l: &Leaf| l.tensor.same_storage(t) && l.tensor.layout.offset == t.layout.offset && l.strides == strides;
@@ -171,10 +198,12 @@ impl Pending {
         Arg::Node(self.nodes.len() - 1)
     }
 
-    /// Whether the kernel fits the fuser's limits.
+    /// Whether the kernel fits the fuser's limits (a matmul epilogue binds fewer tensors: the
+    /// product's operands take two of the stage's storage bindings).
     pub(crate) fn fits(&self) -> bool {
         let scalars = self.nodes.iter().flat_map(|n| &n.args).filter(|a| matches!(a, Arg::Scalar(_))).count();
-        self.leaves.len() <= MAX_LEAVES && scalars <= MAX_SCALARS && self.nodes.len() <= MAX_NODES
+        let max_leaves = if self.matmul.is_some() { MAX_EPILOGUE_LEAVES } else { MAX_LEAVES };
+        self.leaves.len() <= max_leaves && scalars <= MAX_SCALARS && self.nodes.len() <= MAX_NODES
     }
 }
 
@@ -228,7 +257,12 @@ pub(crate) fn materialize_readers(target: &Rc<Storage>) -> Result<()> {
     });
     for s in pending {
         let reads = match &*s.state.borrow() {
-            State::Pending(p) => p.leaves.iter().any(|l| Rc::ptr_eq(&l.tensor.storage, target)),
+            State::Pending(p) => {
+                p.leaves.iter().any(|l| Rc::ptr_eq(&l.tensor.storage, target))
+                    || p.matmul
+                        .as_ref()
+                        .is_some_and(|m| Rc::ptr_eq(&m.a.storage, target) || Rc::ptr_eq(&m.b.storage, target))
+            }
             _ => false,
         };
         if reads {
@@ -251,6 +285,10 @@ pub(crate) fn reduction_prologue(t: &Tensor) -> Option<Rc<Pending>> {
         return None;
     }
     let p = t.inlinable(window, now)?;
+    // A product is computed first (the reduction kernel has no matmul in it).
+    if p.matmul.is_some() {
+        return None;
+    }
     let scalars = p.nodes.iter().flat_map(|n| &n.args).filter(|a| matches!(a, Arg::Scalar(_))).count();
     // A constant (`full`, no leaves) is computed first: the kernel's first leaf gives its layout.
     if p.leaves.is_empty() || p.leaves.len() > MAX_REDUCE_LEAVES || scalars > MAX_SCALARS {
@@ -297,4 +335,103 @@ fn count_ops(names: Vec<String>) {
             }
         }
     });
+}
+
+/// Whether matmuls may start pending expressions (fusion on, a fusing device, at least
+/// `min_size` outputs).
+pub(crate) fn fuses_matmul(backend: &Rc<dyn Backend>, outputs: usize) -> bool {
+    backend.supports_fusion() && with_config(|c| c.enabled && outputs >= c.min_size)
+}
+
+/// A pending product `root` (its expression is the product itself, `Arg::Acc`): elementwise ops
+/// on it extend its epilogue until something needs its buffer.
+pub(crate) fn matmul_pending(root: MatmulRoot) -> Pending {
+    let shape = [&root.batch[..], &[root.m, root.n]].concat();
+    Pending {
+        nodes: vec![Node { func: Func::Cast, compute: Compute::F32, out_dtype: DType::Float32, args: vec![Arg::Acc] }],
+        leaves: vec![],
+        shape,
+        seq: tick(),
+        absorbed: Default::default(),
+        matmul: Some(Rc::new(root)),
+    }
+}
+
+/// Whether `strides` over `batch ++ [m, n]` index batches by their flat number (see `Epilogue`).
+fn flat_batches(strides: &[usize], batch: &[usize]) -> bool {
+    (0..batch.len().saturating_sub(1)).all(|d| strides[d] == strides[d + 1] * batch[d + 1])
+}
+
+/// Computes a pending product and its epilogue: one matmul dispatch, or, when a leaf's batch
+/// strides do not flatten, the plain product followed by the expression as an elementwise kernel.
+pub(crate) fn run_matmul(backend: &Rc<dyn Backend>, p: &Pending, root: &MatmulRoot) -> Result<BufId> {
+    let operand = |t: &Tensor, strides: &[usize]| -> Result<KernelOperand> {
+        Ok(KernelOperand {
+            buf: t.storage.materialize()?,
+            dtype: t.dtype,
+            offset: t.layout.offset,
+            strides: strides.to_vec(),
+        })
+    };
+    let leaves = p.leaves.iter().map(|l| operand(&l.tensor, &l.strides)).collect::<Result<Vec<_>>>()?;
+    let n = crate::shape::numel(&p.shape) as u64;
+    let identity = p.nodes.len() == 1 && p.leaves.is_empty();
+    let fused = leaves.iter().all(|o| flat_batches(&o.strides, &root.batch));
+    let out = backend.alloc((n * 4).max(4))?;
+    let k = Matmul {
+        a: operand(&root.a, &root.a_strides)?,
+        b: operand(&root.b, &root.b_strides)?,
+        batch: root.batch.clone(),
+        m: root.m,
+        n: root.n,
+        k: root.k,
+        out,
+        dtype: DType::Float32,
+        epilogue: (fused && !identity).then(|| Epilogue { nodes: p.nodes.clone(), leaves: leaves.clone() }),
+    };
+    if let Err(e) = backend.matmul(&k) {
+        backend.release(out);
+        return Err(e);
+    }
+    if identity {
+        return Ok(out);
+    }
+    let mut names = vec!["matmul".to_string()];
+    names.extend(node_names(&p.nodes[1..]));
+    if fused {
+        count_ops(names);
+        return Ok(out);
+    }
+    // The product becomes one more leaf of a plain elementwise kernel.
+    let acc = leaves.len();
+    let mut leaves = leaves;
+    leaves.push(KernelOperand {
+        buf: out,
+        dtype: DType::Float32,
+        offset: 0,
+        strides: crate::shape::contiguous_strides(&p.shape),
+    });
+    let nodes: Vec<Node> = p
+        .nodes
+        .iter()
+        .map(|nd| Node {
+            args: nd.args.iter().map(|a| if *a == Arg::Acc { Arg::Leaf(acc) } else { *a }).collect(),
+            ..nd.clone()
+        })
+        .collect();
+    let res = backend.alloc((n * 4).max(4))?;
+    let r = backend.elementwise(&Elementwise {
+        nodes: nodes.clone(),
+        leaves,
+        shape: p.shape.clone(),
+        out: res,
+        out_view: None,
+    });
+    backend.release(out);
+    if let Err(e) = r {
+        backend.release(res);
+        return Err(e);
+    }
+    count_kernel(&nodes[1..]);
+    Ok(res)
 }

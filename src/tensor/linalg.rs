@@ -1,7 +1,7 @@
 //! `torch.matmul` and its shape rules (dot, mv, mm, batched with broadcast batch dims).
 
 use super::elementwise::check_same_device;
-use super::Tensor;
+use super::{MatmulRoot, Tensor};
 use crate::backend::Matmul;
 use crate::bail;
 use crate::error::Result;
@@ -24,6 +24,18 @@ fn c_name(d: crate::dtype::DType) -> &'static str {
 impl Tensor {
     /// `torch.matmul(self, other)` with PyTorch's rules for 1-D operands and batch broadcasting.
     pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
+        self.matmul_with(other, false)
+    }
+
+    /// `matmul` whose result may stay pending (on a fusing device, for float32 matrices): the
+    /// elementwise ops that follow become the matmul's epilogue, one dispatch in all. Autograd
+    /// uses it where the product needs no gradient: the recorded backward would read the
+    /// intermediates, and recomputing a pending product for them costs a second matmul.
+    pub fn matmul_fusable(&self, other: &Tensor) -> Result<Tensor> {
+        self.matmul_with(other, true)
+    }
+
+    fn matmul_with(&self, other: &Tensor, fuse: bool) -> Result<Tensor> {
         check_same_device(self, other)?;
         let (da, db) = (self.ndim(), other.ndim());
         if da == 0 || db == 0 {
@@ -75,8 +87,16 @@ impl Tensor {
         let (m, n) = (a.shape()[ra - 2], b.shape()[rb - 1]);
         let mut out_shape = batch.clone();
         out_shape.extend([m, n]);
-        let out = Tensor::empty_on(self.backend(), &out_shape, self.dtype)?;
-        if out.numel() > 0 {
+        let numel: usize = out_shape.iter().product();
+        let pending = fuse
+            && da >= 2
+            && db >= 2
+            && self.dtype == crate::dtype::DType::Float32
+            && numel > 0
+            && super::fusion::fuses_matmul(self.backend(), numel);
+        let out = if numel == 0 {
+            Tensor::empty_on(self.backend(), &out_shape, self.dtype)?
+        } else {
             let mut sa_full = batch.clone();
             sa_full.extend([m, k]);
             let mut sb_full = batch.clone();
@@ -87,8 +107,15 @@ impl Tensor {
             oa.strides.extend(&a.layout.strides[ra - 2..]);
             ob.strides.truncate(batch.len());
             ob.strides.extend(&b.layout.strides[rb - 2..]);
-            self.backend().matmul(&Matmul { a: oa, b: ob, batch, m, n, k, out: out.buf()?, dtype: self.dtype })?;
-        }
+            if pending {
+                let root = MatmulRoot { a, b, a_strides: oa.strides, b_strides: ob.strides, batch, m, n, k };
+                return Ok(Tensor::pending(self.backend(), super::fusion::matmul_pending(root), self.dtype));
+            }
+            let out = Tensor::empty_on(self.backend(), &out_shape, self.dtype)?;
+            let mm = Matmul { a: oa, b: ob, batch, m, n, k, out: out.buf()?, dtype: self.dtype, epilogue: None };
+            self.backend().matmul(&mm)?;
+            out
+        };
         let mut out = out;
         if db == 1 {
             out = out.squeeze_dim(-1)?;

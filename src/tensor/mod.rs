@@ -1,6 +1,7 @@
 //! `Tensor`: a storage handle plus layout and dtype (DESIGN.md §3–4). Ops are split by family:
 //! `elementwise.rs`, `reduce.rs`, `linalg.rs`, `view.rs`; creation and reads live here.
 
+pub mod capture;
 mod conditional;
 pub mod conv;
 mod elementwise;
@@ -53,6 +54,22 @@ pub(crate) struct Pending {
     pub seq: u64,
     /// Inlined into a later pending expression: a flush need not compute it on its own.
     pub absorbed: std::cell::Cell<bool>,
+    /// The matmul whose product the expression's `Arg::Acc` reads: computed as one matmul
+    /// dispatch with the nodes as its epilogue (`fusion.rs`, "matmul epilogues").
+    pub matmul: Option<Rc<MatmulRoot>>,
+}
+
+/// The product a pending matmul expression starts from: `a @ b` with the strides `Tensor::matmul`
+/// worked out (over `batch ++ [m, k]` and `batch ++ [k, n]`); `a` and `b` are ready tensors.
+pub(crate) struct MatmulRoot {
+    pub a: Tensor,
+    pub b: Tensor,
+    pub a_strides: Vec<usize>,
+    pub b_strides: Vec<usize>,
+    pub batch: Vec<usize>,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
 }
 
 /// A kernel input: a ready tensor, read with `strides` over the kernel's index space.
@@ -81,6 +98,9 @@ impl Storage {
 
 /// Allocates the output of `p` and dispatches its kernel.
 fn run_pending(backend: &Rc<dyn Backend>, p: &Pending) -> Result<BufId> {
+    if let Some(root) = &p.matmul {
+        return fusion::run_matmul(backend, p, root);
+    }
     let leaves = p
         .leaves
         .iter()

@@ -98,29 +98,64 @@ test("leak_report lists live tensors with where they were made", () => {
   );
 });
 
-test("profiler: key_averages table and a Chrome trace", async () => {
+test("profiler: key_averages table and a Chrome trace, with GPU times", async () => {
+  await w.sync_device();
+  const before = w.runtime_stats().dispatches;
   const prof = await torch.profiler.profile(async () => {
     torch.profiler.record_function("block", () => {
       const a = torch.randn(64, 64);
       a.matmul(a).relu().sum();
     });
   });
+  const dispatched = w.runtime_stats().dispatches - before;
   const names = prof.events.map((e) => e.name);
   for (const n of ["randn", "matmul", "relu", "sum", "block"])
     assert.ok(names.includes(n), `${n} in ${names}`);
-  const table = prof
-    .key_averages()
-    .table({ sort_by: "cpu_time_total", row_limit: 10 });
+  // Dawn's SwiftShader adapter has timestamp-query: every dispatch of the profile has a GPU time.
+  assert.ok(w.getCapabilities().features.includes("timestamp_query"));
+  assert.equal(prof.gpu_timing, true);
+  assert.equal(prof.gpu_events.length, dispatched);
+  assert.ok(dispatched >= 2, `matmul+relu, sum: ${dispatched}`);
+  for (const k of prof.gpu_events) {
+    assert.ok(k.dur_ns >= 0 && Number.isFinite(k.dur_ns), `${k.kernel}`);
+    assert.ok(k.start_ns >= 0);
+  }
+  const kernels = prof.gpu_events.map((k) => k.kernel);
+  // The product and its relu are one kernel (the epilogue); the sum forced it, so it is its op.
+  const mm = prof.gpu_events.find((k) =>
+    k.kernel.startsWith("webtorch:matmul+relu"),
+  );
+  assert.ok(mm, `${kernels}`);
+  assert.equal(mm.op, "sum");
+  const rows = prof.key_averages();
+  const gpuTotal = prof.gpu_events.reduce((s, k) => s + k.dur_ns / 1000, 0);
+  const selfGpu = rows.reduce((s, r) => s + r.self_gpu_time_total, 0);
+  assert.ok(Math.abs(selfGpu - gpuTotal) <= 1e-6 * Math.max(1, gpuTotal));
+  const block = rows.find((r) => r.key === "block");
+  assert.ok(
+    Math.abs(block.gpu_time_total - gpuTotal) <= 1e-6 * Math.max(1, gpuTotal),
+  );
+  const table = rows.table({ sort_by: "cpu_time_total", row_limit: 10 });
   assert.match(
     table,
-    /Name\s+Self CPU %\s+Self CPU\s+CPU total %\s+CPU total\s+CPU time avg\s+# of Calls/,
+    /Name\s+Self CPU %\s+Self CPU\s+CPU total %\s+CPU total\s+CPU time avg\s+Self GPU\s+Self GPU %\s+GPU total\s+GPU time avg\s+# of Calls/,
   );
   assert.match(table, /Self CPU time total: /);
+  assert.match(table, /Self GPU time total: /);
   const trace = JSON.parse(prof.export_chrome_trace());
-  assert.ok(
-    trace.traceEvents.length >= 5 &&
-      trace.traceEvents.every((e) => e.ph === "X" && e.dur >= 0),
-  );
+  const spans = trace.traceEvents.filter((e) => e.ph === "X");
+  assert.ok(spans.every((e) => e.dur >= 0 && Number.isFinite(e.ts)));
+  const gpuTrack = spans.filter((e) => e.pid === 1);
+  assert.equal(gpuTrack.length, dispatched);
+  assert.equal(spans.length - gpuTrack.length, prof.events.length);
+  // A synchronous profile reads its GPU times when asked; before that the table says so.
+  const sync = torch.profiler.profile(() => {
+    torch.randn(32, 32).exp().sum();
+  });
+  assert.match(sync.key_averages().table(), /GPU time: not read yet/);
+  await sync.synchronize();
+  assert.ok(sync.gpu_events.length >= 1);
+  assert.match(sync.key_averages().table(), /Self GPU time total/);
 });
 
 test("device loss: a DeviceError, never a hang; initialize_device() recovers", async () => {

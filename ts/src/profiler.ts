@@ -9,9 +9,12 @@
  * const trace = prof.export_chrome_trace(); // JSON for chrome://tracing or Perfetto
  * ```
  *
- * Each op's time is the time its call spent in the engine (recording or dispatching its kernels);
- * GPU time is not recorded yet — the table says so. WebGPU work is asynchronous, so host time
- * is what a page's main thread pays.
+ * Each op's host time is the time its call spent in the engine (recording or dispatching its
+ * kernels): WebGPU work is asynchronous, so host time is what a page's main thread pays. On an
+ * adapter with `timestamp-query`, every kernel's GPU time is recorded too (each dispatch gets
+ * its own compute pass with timestamp writes while the profile records) and read back when the
+ * profile ends: the table gains PyTorch's device columns ("Self GPU", "GPU total") and the Chrome
+ * trace a GPU track. Without it the table says that only host times were recorded.
  *
  * @module
  */
@@ -28,18 +31,44 @@ export interface ProfilerEvent {
   kind: "op" | "user";
 }
 
-/** A row of {@link Profile.key_averages}. */
+/** One kernel's GPU time (recorded with `timestamp-query`). */
+export interface GpuEvent {
+  /** The kernel's label, e.g. `webtorch:matmul+add+gelu:t128x64k16:bt:float32`. */
+  kernel: string;
+  /** The op whose call dispatched it; `""` for kernels a flush or a read dispatched. */
+  op: string;
+  /** That op's host start (µs), matching its {@link ProfilerEvent}; -1 outside any op. */
+  op_start_us: number;
+  /** GPU start in ns since the profile's first kernel began. */
+  start_ns: number;
+  dur_ns: number;
+}
+
+/** A row of {@link Profile.key_averages} (times in µs). */
 export interface KeyAverage {
   key: string;
   count: number;
   cpu_time_total: number;
   self_cpu_time_total: number;
   cpu_time: number;
+  /** GPU time of the kernels this op dispatched itself (a kernel row: its own time). */
+  self_gpu_time_total: number;
+  /** GPU time of every kernel dispatched inside it (a record_function range: all of its ops'). */
+  gpu_time_total: number;
+  /** `gpu_time_total / count`. */
+  gpu_time: number;
 }
 
 /** Options of {@link KeyAverages.table}. */
 export interface TableOptions {
-  sort_by?: "cpu_time_total" | "self_cpu_time_total" | "count" | "cpu_time";
+  sort_by?:
+    | "cpu_time_total"
+    | "self_cpu_time_total"
+    | "count"
+    | "cpu_time"
+    | "self_gpu_time_total"
+    | "gpu_time_total"
+    | "gpu_time";
   row_limit?: number;
 }
 
@@ -53,14 +82,33 @@ function now_us(): number {
 /** A finished profile. */
 export class Profile {
   readonly events: ProfilerEvent[] = [];
+  /** Each kernel's GPU time, in dispatch order (filled by {@link synchronize}). */
+  readonly gpu_events: GpuEvent[] = [];
+  /** Whether kernels' GPU times are recorded (the adapter has `timestamp-query`). */
+  gpu_timing = false;
+  private gpuRead: Promise<void> | null = null;
 
   /** Starts recording (`profile()` without a function returns a started profile). */
   start(): this {
     if (active !== null) throw new Error("a profiler is already recording");
     active = this;
     userEvents.length = 0;
-    core.profiler_start();
+    this.gpu_timing = core.profiler_start();
     return this;
+  }
+
+  /**
+   * Reads the GPU times back (`profile(async fn)` does this before it resolves; after a
+   * synchronous `profile(fn)` or `stop()`, await it before the table to get the GPU columns).
+   */
+  synchronize(): Promise<this> {
+    if (active === this) this.stop();
+    this.gpuRead ??= (core.profiler_gpu_events() as Promise<GpuEvent[]>).then(
+      (events) => {
+        this.gpu_events.push(...events);
+      },
+    );
+    return this.gpuRead.then(() => this);
   }
 
   /** Stops recording and keeps the events. */
@@ -80,51 +128,128 @@ export class Profile {
   /** Per-name statistics, as PyTorch's `prof.key_averages()`. */
   key_averages(): KeyAverages {
     const rows = new Map<string, KeyAverage>();
+    const row = (key: string): KeyAverage => {
+      let r = rows.get(key);
+      if (r === undefined) {
+        r = {
+          key,
+          count: 0,
+          cpu_time_total: 0,
+          self_cpu_time_total: 0,
+          cpu_time: 0,
+          self_gpu_time_total: 0,
+          gpu_time_total: 0,
+          gpu_time: 0,
+        };
+        rows.set(key, r);
+      }
+      return r;
+    };
+    // Kernels by the op call that dispatched them (its name and host start identify it).
+    const gpuOf = new Map<string, number>();
+    for (const k of this.gpu_events) {
+      const us = k.dur_ns / 1000;
+      if (k.op === "") {
+        // Dispatched by a flush or a read, outside any op: a row of its own, as PyTorch lists
+        // kernels.
+        const r = row(k.kernel);
+        r.count += 1;
+        r.self_gpu_time_total += us;
+        r.gpu_time_total += us;
+      } else {
+        const id = `${k.op}@${k.op_start_us}`;
+        gpuOf.set(id, (gpuOf.get(id) ?? 0) + us);
+      }
+    }
     for (const e of this.events) {
-      const r = rows.get(e.name) ?? {
-        key: e.name,
-        count: 0,
-        cpu_time_total: 0,
-        self_cpu_time_total: 0,
-        cpu_time: 0,
-      };
+      const r = row(e.name);
       r.count += 1;
       r.cpu_time_total += e.dur_us;
-      // A user range's self time excludes the ops inside it.
-      const inner =
-        e.kind === "user"
-          ? this.events.filter(
-              (o) =>
-                o !== e &&
-                o.kind === "op" &&
-                o.start_us >= e.start_us &&
-                o.start_us + o.dur_us <= e.start_us + e.dur_us,
-            )
-          : [];
+      if (e.kind === "op") {
+        const gpu = gpuOf.get(`${e.name}@${e.start_us}`) ?? 0;
+        r.self_cpu_time_total += e.dur_us;
+        r.self_gpu_time_total += gpu;
+        r.gpu_time_total += gpu;
+        continue;
+      }
+      // A user range's self time excludes the ops inside it; its GPU time is theirs.
+      const end = e.start_us + e.dur_us;
+      const inner = this.events.filter(
+        (o) =>
+          o !== e &&
+          o.kind === "op" &&
+          o.start_us >= e.start_us &&
+          o.start_us + o.dur_us <= end,
+      );
       r.self_cpu_time_total +=
         e.dur_us - inner.reduce((s, o) => s + o.dur_us, 0);
-      rows.set(e.name, r);
+      r.gpu_time_total += inner.reduce(
+        (s, o) => s + (gpuOf.get(`${o.name}@${o.start_us}`) ?? 0),
+        0,
+      );
     }
-    for (const r of rows.values()) r.cpu_time = r.cpu_time_total / r.count;
-    return new KeyAverages([...rows.values()]);
+    for (const r of rows.values()) {
+      r.cpu_time = r.cpu_time_total / r.count;
+      r.gpu_time = r.gpu_time_total / r.count;
+    }
+    const gpu = this.gpu_events.length > 0 ? "recorded" : this.gpuNote();
+    return new KeyAverages([...rows.values()], gpu);
   }
 
-  /** The events as Chrome trace JSON (chrome://tracing, Perfetto). */
+  /** Why a profile has no GPU times. */
+  private gpuNote(): string {
+    if (!this.gpu_timing)
+      return "not recorded (host timings only: the adapter has no timestamp-query, or no WebGPU device)";
+    if (this.gpuRead === null)
+      return "not read yet (await prof.synchronize() after a synchronous profile)";
+    return "no kernels ran on the GPU";
+  }
+
+  /**
+   * The events as Chrome trace JSON (chrome://tracing, Perfetto): host ops and ranges on the
+   * "host" process, kernels on a "GPU" track. GPU timestamps have their own clock: the track
+   * starts at the host start of the op that dispatched the first kernel.
+   */
   export_chrome_trace(): string {
+    const host = this.events.map((e) => ({
+      name: e.name,
+      cat: e.kind === "op" ? "cpu_op" : "user_annotation",
+      ph: "X",
+      ts: e.start_us,
+      dur: e.dur_us,
+      pid: 0,
+      tid: 0,
+    }));
+    const first = this.gpu_events[0];
+    const origin =
+      first === undefined
+        ? 0
+        : first.op_start_us >= 0
+          ? first.op_start_us
+          : (this.events[0]?.start_us ?? 0);
+    const kernels = this.gpu_events.map((k) => ({
+      name: k.kernel,
+      cat: "kernel",
+      ph: "X",
+      ts: origin + k.start_ns / 1000,
+      dur: k.dur_ns / 1000,
+      pid: 1,
+      tid: 0,
+      args: { op: k.op },
+    }));
+    const names = [
+      { name: "process_name", ph: "M", pid: 0, tid: 0, args: { name: "host" } },
+      { name: "process_name", ph: "M", pid: 1, tid: 0, args: { name: "GPU" } },
+    ];
     return JSON.stringify({
-      traceEvents: this.events.map((e) => ({
-        name: e.name,
-        cat: e.kind === "op" ? "cpu_op" : "user_annotation",
-        ph: "X",
-        ts: e.start_us,
-        dur: e.dur_us,
-        pid: 0,
-        tid: 0,
-      })),
+      traceEvents: [...names, ...host, ...kernels],
       displayTimeUnit: "ms",
       otherData: {
         profiler: "webtorch",
-        gpu_time: "not recorded (host timings only)",
+        gpu_time:
+          this.gpu_events.length > 0
+            ? "timestamp-query, one compute pass per dispatch"
+            : this.gpuNote(),
       },
     });
   }
@@ -132,19 +257,27 @@ export class Profile {
 
 /** The rows of a profile, with PyTorch's table layout. */
 export class KeyAverages extends Array<KeyAverage> {
-  constructor(rows: KeyAverage[] = []) {
+  /** `"recorded"`, or why the rows have no GPU times. */
+  readonly gpu: string;
+
+  constructor(rows: KeyAverage[] = [], gpu = "not recorded") {
     super();
     this.push(...rows);
+    this.gpu = gpu;
   }
 
   /** The table `print(prof.key_averages().table(...))` shows in PyTorch. */
   table(options: TableOptions = {}): string {
+    const withGpu = this.gpu === "recorded";
     const key = options.sort_by ?? "cpu_time_total";
     const rows = [...this]
       .sort((a, b) => b[key] - a[key])
       .slice(0, options.row_limit ?? this.length);
-    const selfTotal = this.reduce((s, r) => s + r.self_cpu_time_total, 0);
-    const total = this.reduce((s, r) => s + r.cpu_time_total, 0);
+    const sum = (f: (r: KeyAverage) => number) =>
+      this.reduce((s, r) => s + f(r), 0);
+    const selfTotal = sum((r) => r.self_cpu_time_total);
+    const total = sum((r) => r.cpu_time_total);
+    const selfGpu = sum((r) => r.self_gpu_time_total);
     const t = (us: number) =>
       us >= 1000 ? `${(us / 1000).toFixed(3)}ms` : `${us.toFixed(3)}us`;
     const pct = (x: number, of: number) =>
@@ -156,6 +289,9 @@ export class KeyAverages extends Array<KeyAverage> {
       "CPU total %",
       "CPU total",
       "CPU time avg",
+      ...(withGpu
+        ? ["Self GPU", "Self GPU %", "GPU total", "GPU time avg"]
+        : []),
       "# of Calls",
     ];
     const body = rows.map((r) => [
@@ -165,6 +301,14 @@ export class KeyAverages extends Array<KeyAverage> {
       pct(r.cpu_time_total, total),
       t(r.cpu_time_total),
       t(r.cpu_time),
+      ...(withGpu
+        ? [
+            t(r.self_gpu_time_total),
+            pct(r.self_gpu_time_total, selfGpu),
+            t(r.gpu_time_total),
+            t(r.gpu_time),
+          ]
+        : []),
       String(r.count),
     ]);
     const widths = head.map(
@@ -180,7 +324,7 @@ export class KeyAverages extends Array<KeyAverage> {
       ...body.map(fmt),
       line,
       `Self CPU time total: ${t(selfTotal)}`,
-      "GPU time: not recorded (host timings only)",
+      withGpu ? `Self GPU time total: ${t(selfGpu)}` : `GPU time: ${this.gpu}`,
       "",
     ].join("\n");
   }
@@ -207,7 +351,7 @@ export function profile(
   }
   if (r instanceof Promise)
     return r.then(
-      () => p.stop(),
+      () => p.stop().synchronize(),
       (e: unknown) => {
         p.stop();
         throw e;

@@ -47,7 +47,8 @@ impl WebGpuBackend {
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("webtorch"),
-                required_features: wgpu::Features::empty(),
+                // Timestamps for the profiler's GPU times, where the adapter has them.
+                required_features: adapter.features() & wgpu::Features::TIMESTAMP_QUERY,
                 required_limits: required,
                 ..Default::default()
             })
@@ -119,6 +120,11 @@ impl WebGpuBackend {
                 threshold: 64,
                 hold: false,
                 stats: Stats::default(),
+                timing: None,
+                capture: None,
+                graphs: HashMap::new(),
+                next_graph: 0,
+                pinned: HashMap::new(),
             }),
         }))
     }

@@ -141,7 +141,8 @@ pub fn groups(key: &TiledKey, m: usize, n: usize, batches: usize) -> (u32, u32, 
 }
 
 /// The holes of `shaders/matmul_tiled.wgsl`, unrolled: every register index is a constant.
-pub fn holes(key: &TiledKey) -> Vec<(&'static str, String)> {
+/// With an epilogue, each lane of a stored vec4 goes through `epilogue(v, z, row, col)`.
+pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
     let Tile { bm, bn, bk } = key.tile;
     let (mv, nv) = (bm / 64, bn / 64); // vec4 rows and columns per thread
     let acc = |i: u32, r: u32, j: u32| format!("acc_{i}_{r}_{j}");
@@ -221,9 +222,16 @@ pub fn holes(key: &TiledKey) -> Vec<(&'static str, String)> {
             store +=
                 &format!("    {{\n        let row = m0 + 4u * (ty + {}u) + {r}u;\n        if (row < M) {{\n", 16 * i);
             for j in 0..nv {
+                let x = acc(i, r, j);
+                let value = if epilogue {
+                    format!(
+                        "vec4<f32>(epilogue({x}.x, wg.z, row, col), epilogue({x}.y, wg.z, row, col + 1u), epilogue({x}.z, wg.z, row, col + 2u), epilogue({x}.w, wg.z, row, col + 3u))"
+                    )
+                } else {
+                    x
+                };
                 store += &format!(
-                    "            if (n0 + 4u * (tx + {c}u) < N) {{ out[obase + row * (N >> 2u) + tx + {c}u] = {}; }}\n",
-                    acc(i, r, j),
+                    "            {{\n                let col = n0 + 4u * (tx + {c}u);\n                if (col < N) {{ out[obase + row * (N >> 2u) + tx + {c}u] = {value}; }}\n            }}\n",
                     c = 16 * j
                 );
             }

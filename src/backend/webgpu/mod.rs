@@ -8,9 +8,14 @@
 mod codegen;
 mod custom;
 mod device;
+mod epilogue;
+mod graph;
+mod launch;
 pub mod matmul;
 mod pool;
+mod reduce_gen;
 mod sort;
+mod timing;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -20,11 +25,10 @@ use std::sync::{Arc, Mutex};
 use self::codegen::KernelKey;
 use self::pool::{size_class, Pool};
 use super::{
-    Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Scan, Scatter, ScatterSrc,
-    SearchSorted, Sort, Stats,
+    Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Scan, Scatter, SearchSorted,
+    Sort, Stats,
 };
 use crate::error::Result;
-use crate::shape::{coalesce, contiguous_strides};
 use crate::{bail, err};
 
 const SLOT_BYTES: u64 = 512;
@@ -71,6 +75,14 @@ struct State {
     threshold: usize,
     hold: bool,
     stats: Stats,
+    /// Per-dispatch timestamps while `torch.profiler` records (`timing.rs`).
+    timing: Option<timing::Timing>,
+    /// The kernel graph being captured, the finished ones, and the buffers they bind
+    /// (`graph.rs`).
+    capture: Option<graph::Capture>,
+    graphs: HashMap<u32, graph::Graph>,
+    next_graph: u32,
+    pinned: HashMap<wgpu::Buffer, u32>,
 }
 
 pub struct WebGpuBackend {
@@ -192,7 +204,7 @@ impl WebGpuBackend {
     fn dispatch(&self, key: &KernelKey, meta: &[u32], buffers: &[BufId], groups: (u32, u32, u32)) -> Result<()> {
         self.check_lost()?;
         let mut st = self.st.borrow_mut();
-        if st.slots_used == ARENA_SLOTS {
+        if st.slots_used == ARENA_SLOTS || st.timing.as_ref().is_some_and(|t| t.full()) {
             self.flush_locked(&mut st);
         }
         let kernel = self.kernel(&mut st, key, buffers.len());
@@ -200,6 +212,7 @@ impl WebGpuBackend {
         st.slots_used += 1;
         st.arena[slot * SLOT_WORDS..slot * SLOT_WORDS + meta.len()].copy_from_slice(meta);
         let bufs: Vec<wgpu::Buffer> = buffers.iter().map(|&b| Self::buffer(&st, b)).collect();
+        let recorded = st.capture.is_some().then(|| bufs.clone());
         // Bind groups are cached by the buffers they bind (the uniform slot is a dynamic offset):
         // pooled buffers come back, so a model's steady state creates none.
         let bind_group = match st.bind_groups.get(&bufs) {
@@ -229,22 +242,35 @@ impl WebGpuBackend {
                 bg
             }
         };
-        if st.pass.is_none() {
-            let mut encoder =
-                self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") });
+        if st.encoder.is_none() {
+            st.encoder = Some(
+                self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") }),
+            );
+        }
+        // While the profiler times dispatches, each gets its own pass: WebGPU writes timestamps
+        // only at a pass's beginning and end.
+        let timed = st.timing.is_some();
+        if st.pass.is_none() || timed {
+            st.pass = None;
+            let State { encoder, timing, .. } = &mut *st;
+            let timestamp_writes = timing.as_mut().map(|t| t.next(codegen::label(key)));
             let pass = encoder
-                .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("webtorch:pass"),
-                    timestamp_writes: None,
-                })
+                .as_mut()
+                .expect("open encoder")
+                .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("webtorch:pass"), timestamp_writes })
                 .forget_lifetime();
-            st.encoder = Some(encoder);
             st.pass = Some(pass);
+        }
+        if let (Some(cap), Some(buffers)) = (st.capture.as_mut(), recorded) {
+            cap.dispatches.push(graph::Recorded { kernel: kernel.clone(), meta: meta.to_vec(), buffers, groups });
         }
         let pass = st.pass.as_mut().expect("open pass");
         pass.set_pipeline(&kernel.pipeline);
         pass.set_bind_group(0, &bind_group, &[(slot as u64 * SLOT_BYTES) as u32]);
         pass.dispatch_workgroups(groups.0, groups.1, groups.2);
+        if timed {
+            st.pass = None;
+        }
         st.stats.dispatches += 1;
         st.stats.pending += 1;
         if st.stats.pending as usize >= st.threshold && !st.hold {
@@ -266,6 +292,7 @@ impl WebGpuBackend {
                 self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") })
             }
         };
+        self.resolve_timestamps(st, &mut encoder);
         extra(&mut encoder);
         if st.slots_used > 0 {
             let words = &st.arena[..st.slots_used * SLOT_WORDS];
@@ -305,13 +332,6 @@ impl WebGpuBackend {
     }
 }
 
-fn put(meta: &mut [u32], at: usize, values: &[usize]) -> Result<()> {
-    for (i, v) in values.iter().enumerate() {
-        meta[at + i] = u32::try_from(*v).map_err(|_| err!(OutOfMemory, "index {v} does not fit in 32 bits"))?;
-    }
-    Ok(())
-}
-
 impl Backend for WebGpuBackend {
     fn device(&self) -> Device {
         Device::WebGpu
@@ -323,18 +343,39 @@ impl Backend for WebGpuBackend {
 
     fn upload(&self, words: &[u32]) -> Result<BufId> {
         let id = self.alloc_from_pool(words.len() as u64 * 4, true)?;
-        let st = self.st.borrow();
-        self.queue.write_buffer(&Self::buffer(&st, id), 0, bytemuck::cast_slice(words));
+        let mut st = self.st.borrow_mut();
+        let buf = Self::buffer(&st, id);
+        self.queue.write_buffer(&buf, 0, bytemuck::cast_slice(words));
+        if let Some(cap) = st.capture.as_mut() {
+            cap.uploads.push((buf, words.to_vec()));
+        }
         Ok(id)
     }
 
     fn release(&self, id: BufId) {
         let mut st = self.st.borrow_mut();
+        // A capture keeps what it released: the graph will write it on every replay.
+        let live = st.bufs[id as usize].is_some();
+        if let Some(cap) = st.capture.as_mut() {
+            if live && !cap.released.contains(&id) {
+                cap.released.push(id);
+            }
+            return;
+        }
         if let Some((buf, class)) = st.bufs[id as usize].take() {
+            if st.pinned.contains_key(&buf) {
+                // A graph binds it: not pooled while the graph lives (it holds the buffer).
+                st.stats.active_bytes -= class;
+                st.stats.live_buffers -= 1;
+                st.free_ids.push(id);
+                return;
+            }
             st.stats.active_bytes -= class;
             st.stats.live_buffers -= 1;
             st.free_ids.push(id);
-            if st.pass.is_some() {
+            // Recorded but unsubmitted kernels may still read it: only later kernels of this
+            // batch may reuse it (not an upload, which the queue runs before the batch).
+            if st.encoder.is_some() {
                 st.pool.give_deferred(class, buf);
             } else {
                 st.pool.give(class, buf);
@@ -392,216 +433,27 @@ impl Backend for WebGpuBackend {
     }
 
     fn elementwise(&self, k: &Elementwise) -> Result<()> {
-        use codegen::{
-            EW_MAX_LEAVES, EW_MAX_SCALARS, EW_OFFSETS, EW_OUT_OFFSET, EW_OUT_STRIDES, EW_SCALARS, EW_SHAPE, EW_STRIDES,
-        };
-        if k.leaves.len() > EW_MAX_LEAVES {
-            bail!(Torch, "webgpu: an elementwise kernel reads at most {EW_MAX_LEAVES} tensors");
-        }
-        let contiguous = contiguous_strides(&k.shape);
-        let mut strides: Vec<Vec<usize>> = k.leaves.iter().map(|o| o.strides.clone()).collect();
-        let is_contig: Vec<bool> = strides.iter().map(|s| *s == contiguous).collect();
-        // A strided output joins the index computation as one more operand.
-        if let Some((_, out_strides)) = &k.out_view {
-            strides.push(out_strides.clone());
-        }
-        let (key, scalars) = codegen::elementwise_key(k, &is_contig);
-        if scalars.len() > EW_MAX_SCALARS {
-            bail!(Torch, "webgpu: an elementwise kernel takes at most {EW_MAX_SCALARS} scalars");
-        }
-        let mut meta = [0u32; EW_OUT_STRIDES + 8];
-        let n = k.shape.iter().product::<usize>();
-        if k.out_view.is_some() || !is_contig.iter().all(|c| *c) {
-            let (shape, strides) = coalesce(&k.shape, &strides);
-            if shape.len() > MAX_RANK {
-                bail!(
-                    Shape,
-                    "webgpu: elementwise views with more than {MAX_RANK} non-mergeable dims are not supported"
-                );
-            }
-            meta[1] = shape.len() as u32;
-            put(&mut meta, EW_SHAPE, &shape)?;
-            for (i, s) in strides.iter().enumerate().take(k.leaves.len()) {
-                put(&mut meta, EW_STRIDES + 8 * i, s)?;
-            }
-            if let Some((offset, _)) = &k.out_view {
-                put(&mut meta, EW_OUT_OFFSET, &[*offset])?;
-                put(&mut meta, EW_OUT_STRIDES, &strides[k.leaves.len()])?;
-            }
-        }
-        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
-        let (gx, gy) = Self::grid(groups);
-        put(&mut meta, 0, &[n])?;
-        meta[2] = gx * WG;
-        let mut buffers = vec![k.out];
-        for (i, o) in k.leaves.iter().enumerate() {
-            put(&mut meta, EW_OFFSETS + i, &[o.offset])?;
-            buffers.push(o.buf);
-        }
-        for (q, (x, c)) in scalars.iter().enumerate() {
-            meta[EW_SCALARS + q] = match c {
-                crate::dtype::Compute::F32 => (*x as f32).to_bits(),
-                _ => *x as i32 as u32,
-            };
-        }
-        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+        self.elementwise_impl(k)
     }
 
     fn reduce(&self, k: &Reduce) -> Result<()> {
-        if k.outer.len() > MAX_RANK || k.inner.len() > MAX_RANK {
-            bail!(
-                Shape,
-                "webgpu: reductions over views with more than {MAX_RANK} non-mergeable dims are not supported"
-            );
-        }
-        let n_out: usize = k.outer.iter().product();
-        let count: usize = k.inner.iter().product();
-        let n32 = u32::try_from(n_out).map_err(|_| err!(OutOfMemory, "too many outputs"))?;
-        // One workgroup per output, or one invocation per output for short rows.
-        let groups = if codegen::rows_kernel(k) { n32.div_ceil(codegen::ROWS_WG) } else { n32 };
-        let (gx, gy) = Self::grid(groups);
-        use codegen::{RD_MAX_LEAVES, RD_MAX_SCALARS, RD_OFFSETS, RD_SCALARS, RD_STRIDES};
-        // Leaf 0 is the input (or the prologue's first leaf); a prologue's others follow it.
-        let leaves: Vec<&crate::backend::Operand> = match &k.prologue {
-            Some(p) => p.leaves.iter().collect(),
-            None => vec![&k.input],
-        };
-        let (key, scalars) = codegen::reduce_key(k);
-        if leaves.len() > RD_MAX_LEAVES || scalars.len() > RD_MAX_SCALARS {
-            bail!(
-                Torch,
-                "webgpu: a fused reduction reads at most {RD_MAX_LEAVES} tensors and {RD_MAX_SCALARS} scalars"
-            );
-        }
-        let mut meta = [0u32; RD_STRIDES + 16 * (RD_MAX_LEAVES - 1)];
-        put(&mut meta, 0, &[n_out, k.outer.len(), k.inner.len(), count, leaves[0].offset, gx as usize])?;
-        meta[6] = (k.param as f32).to_bits();
-        let no = k.outer.len();
-        put(&mut meta, 8, &k.outer)?;
-        put(&mut meta, 24, &k.inner)?;
-        let mut buffers = vec![k.out];
-        for (i, o) in leaves.iter().enumerate() {
-            let (off, outer_st, inner_st) = if i == 0 {
-                (4, 16, 32)
-            } else {
-                (RD_OFFSETS + i, RD_STRIDES + 16 * (i - 1), RD_STRIDES + 16 * (i - 1) + 8)
-            };
-            put(&mut meta, off, &[o.offset])?;
-            put(&mut meta, outer_st, &o.strides[..no])?;
-            put(&mut meta, inner_st, &o.strides[no..])?;
-            buffers.push(o.buf);
-        }
-        for (q, (x, c)) in scalars.iter().enumerate() {
-            meta[RD_SCALARS + q] = match c {
-                crate::dtype::Compute::F32 => (*x as f32).to_bits(),
-                _ => *x as i32 as u32,
-            };
-        }
-        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+        self.reduce_impl(k)
     }
 
     fn matmul(&self, k: &Matmul) -> Result<()> {
-        let nb = k.batch.len();
-        let (batch, strides) = coalesce(&k.batch, &[k.a.strides[..nb].to_vec(), k.b.strides[..nb].to_vec()]);
-        if batch.len() > 4 {
-            bail!(Shape, "webgpu: matmul with more than 4 non-mergeable batch dims is not supported");
-        }
-        let batches: usize = batch.iter().product();
-        if batches > MAX_GROUPS as usize {
-            bail!(Shape, "webgpu: matmul over {batches} batches exceeds {MAX_GROUPS}");
-        }
-        let mut meta = [0u32; 24];
-        put(&mut meta, 0, &[k.m, k.n, k.k, batch.len(), k.a.offset, k.b.offset])?;
-        put(&mut meta, 6, &[k.a.strides[nb], k.a.strides[nb + 1], k.b.strides[nb], k.b.strides[nb + 1]])?;
-        put(&mut meta, 12, &batch)?;
-        put(&mut meta, 16, &strides[0])?;
-        put(&mut meta, 20, &strides[1])?;
-        let (key, groups) = match matmul::choose(k, batches, &strides) {
-            Some(t) => (KernelKey::MatmulTiled(t), matmul::groups(&t, k.m, k.n, batches)),
-            None => (codegen::matmul_key(k), ((k.n as u32).div_ceil(16), (k.m as u32).div_ceil(16), batches as u32)),
-        };
-        if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS {
-            bail!(Shape, "webgpu: matmul of {}x{} outputs exceeds the dispatch grid", k.m, k.n);
-        }
-        self.dispatch(&key, &meta, &[k.out, k.a.buf, k.b.buf], groups)
+        self.matmul_impl(k)
     }
 
     fn rowwise(&self, k: &Rowwise) -> Result<()> {
-        if k.outer.len() > MAX_RANK || k.inner.len() > MAX_RANK {
-            bail!(
-                Shape,
-                "webgpu: row-wise kernels over views with more than {MAX_RANK} non-mergeable dims are not supported"
-            );
-        }
-        let rows: usize = k.outer.iter().product();
-        let n: usize = k.inner.iter().product();
-        let (gx, gy) = Self::grid(u32::try_from(rows).map_err(|_| err!(OutOfMemory, "too many rows"))?);
-        let (no, ni) = (k.outer.len(), k.inner.len());
-        let mut meta = [0u32; 64];
-        put(&mut meta, 0, &[rows, no, ni, n, k.input.offset, gx as usize])?;
-        meta[6] = (k.eps as f32).to_bits();
-        put(&mut meta, 8, &k.outer)?;
-        put(&mut meta, 16, &k.input.strides[..no])?;
-        put(&mut meta, 24, &k.inner)?;
-        put(&mut meta, 32, &k.input.strides[no..])?;
-        put(&mut meta, 40, &k.out_strides[..no])?;
-        put(&mut meta, 48, &k.out_strides[no..])?;
-        let mut buffers = vec![k.out, k.input.buf];
-        if let Some(w) = &k.weight {
-            put(&mut meta, 7, &[w.offset])?;
-            buffers.push(w.buf);
-        }
-        if let Some(b) = &k.bias {
-            put(&mut meta, 56, &[b.offset])?;
-            buffers.push(b.buf);
-        }
-        self.dispatch(&codegen::rowwise_key(k), &meta, &buffers, (gx, gy, 1))
+        self.rowwise_impl(k)
     }
 
     fn gather(&self, k: &Gather) -> Result<()> {
-        if k.shape.len() > MAX_RANK {
-            bail!(Shape, "webgpu: gathers over more than {MAX_RANK} dims are not supported");
-        }
-        let n: usize = k.shape.iter().product();
-        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
-        let (gx, gy) = Self::grid(groups);
-        let mut meta = [0u32; 32];
-        put(
-            &mut meta,
-            0,
-            &[n, k.shape.len(), (gx * WG) as usize, k.dim, k.src.offset, k.index.offset, k.src_dim_size],
-        )?;
-        put(&mut meta, 8, &k.shape)?;
-        put(&mut meta, 16, &k.src.strides)?;
-        put(&mut meta, 24, &k.index.strides)?;
-        let key = KernelKey::Gather { dtype: k.src.dtype };
-        self.dispatch(&key, &meta, &[k.out, k.src.buf, k.index.buf], (gx, gy, 1))
+        self.gather_impl(k)
     }
 
     fn scatter(&self, k: &Scatter) -> Result<()> {
-        if k.shape.len() > MAX_RANK {
-            bail!(Shape, "webgpu: scatters over more than {MAX_RANK} dims are not supported");
-        }
-        let n: usize = k.shape.iter().product();
-        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
-        let (gx, gy) = Self::grid(groups);
-        let mut meta = [0u32; 40];
-        put(&mut meta, 0, &[n, k.shape.len(), (gx * WG) as usize, k.dim])?;
-        put(&mut meta, 5, &[k.index.offset, k.dim_size])?;
-        put(&mut meta, 8, &k.shape)?;
-        put(&mut meta, 16, &k.out_strides)?;
-        put(&mut meta, 24, &k.index.strides)?;
-        let mut buffers = vec![k.out, k.index.buf];
-        match &k.src {
-            ScatterSrc::Tensor(s) => {
-                put(&mut meta, 4, &[s.offset])?;
-                put(&mut meta, 32, &s.strides)?;
-                buffers.push(s.buf);
-            }
-            ScatterSrc::Scalar(v) => meta[7] = crate::tensor::to_word(*v, k.dtype)?,
-        }
-        let key = KernelKey::Scatter { dtype: k.dtype, tensor_src: matches!(k.src, ScatterSrc::Tensor(_)), add: k.add };
-        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+        self.scatter_impl(k)
     }
 
     fn scan(&self, k: &Scan) -> Result<()> {
@@ -675,6 +527,39 @@ impl Backend for WebGpuBackend {
 
     fn lose_device(&self) {
         self.destroy_device();
+    }
+
+    fn gpu_timing_start(&self) -> bool {
+        WebGpuBackend::gpu_timing_start(self)
+    }
+
+    fn capture_begin(&self) -> bool {
+        WebGpuBackend::capture_begin(self)
+    }
+
+    fn capture_abort(&self) {
+        WebGpuBackend::capture_abort(self)
+    }
+
+    fn capture_end(
+        &self,
+        inputs: &[(BufId, u64)],
+        outputs: &[(BufId, u64)],
+        copy_backs: &[(BufId, BufId, u64)],
+    ) -> Result<u32> {
+        WebGpuBackend::capture_end(self, inputs, outputs, copy_backs)
+    }
+
+    fn graph_run(&self, id: u32, inputs: &[BufId]) -> Result<Vec<BufId>> {
+        WebGpuBackend::graph_run(self, id, inputs)
+    }
+
+    fn graph_drop(&self, id: u32) {
+        WebGpuBackend::graph_drop(self, id)
+    }
+
+    fn gpu_timing_stop(&self) -> LocalFuture<Result<Vec<super::timing::GpuEvent>>> {
+        WebGpuBackend::gpu_timing_stop(self)
     }
 
     fn set_batch_hold(&self, hold: bool) {

@@ -3,7 +3,8 @@
 //! `final`, recorded into the open pass like any other kernels).
 
 use super::codegen::{fill, storage_type, KernelKey};
-use super::{put, WebGpuBackend, WG};
+use super::launch::put;
+use super::{WebGpuBackend, WG};
 use crate::backend::{Scan, ScanOp, SearchSorted, Sort};
 use crate::dtype::{Compute, DType};
 use crate::err;

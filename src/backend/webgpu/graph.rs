@@ -1,0 +1,247 @@
+//! Captured kernel graphs for `torch.compile` (docs/compile.md): while a capture is open, every
+//! dispatch is recorded — its pipeline, its meta words, the buffers it binds, its grid — and
+//! every upload; buffers released meanwhile are kept (the graph owns them) instead of pooled. The
+//! finished graph has its own uniform arena holding every dispatch's meta words, written once,
+//! and a pre-built bind group per dispatch, so a replay encodes the recorded dispatches directly
+//! into one pass: copies of the new inputs into the captured input buffers, the dispatches, the
+//! copy-backs that return state to the buffers the next replay reads, and copies of the outputs
+//! into fresh buffers — one submit, no op-by-op work in the core. Buffers a graph binds are
+//! pinned: released by their tensors later, they are not pooled while a graph may write them.
+
+use std::rc::Rc;
+
+use super::{Kernel, State, WebGpuBackend, SLOT_BYTES, SLOT_WORDS};
+use crate::backend::BufId;
+use crate::error::Result;
+use crate::{bail, err};
+
+/// One recorded dispatch.
+pub(super) struct Recorded {
+    pub kernel: Rc<Kernel>,
+    pub meta: Vec<u32>,
+    pub buffers: Vec<wgpu::Buffer>,
+    pub groups: (u32, u32, u32),
+}
+
+/// A capture in progress.
+#[derive(Default)]
+pub(super) struct Capture {
+    pub dispatches: Vec<Recorded>,
+    pub uploads: Vec<(wgpu::Buffer, Vec<u32>)>,
+    /// Buffers released while capturing: their slots stay until the capture ends.
+    pub released: Vec<BufId>,
+}
+
+/// A dispatch of a graph: pipeline, pre-built bind group, grid.
+type Step = (Rc<Kernel>, wgpu::BindGroup, (u32, u32, u32));
+
+pub(super) struct Graph {
+    arena: wgpu::Buffer,
+    steps: Vec<Step>,
+    uploads: Vec<(wgpu::Buffer, Vec<u32>)>,
+    /// Where each input is copied, and how many bytes.
+    inputs: Vec<(wgpu::Buffer, u64)>,
+    copy_backs: Vec<(wgpu::Buffer, wgpu::Buffer, u64)>,
+    outputs: Vec<(wgpu::Buffer, u64)>,
+    /// Buffers released during the capture (returned to the pool when the graph goes).
+    owned: Vec<(wgpu::Buffer, u64)>,
+    pinned: Vec<wgpu::Buffer>,
+}
+
+/// A buffer of a graph: its slot and how many bytes of it matter.
+pub type Span = (BufId, u64);
+
+impl WebGpuBackend {
+    /// Opens a capture (work recorded before it is submitted first). False if one is open.
+    pub fn capture_begin(&self) -> bool {
+        let mut st = self.st.borrow_mut();
+        if st.capture.is_some() {
+            return false;
+        }
+        if st.encoder.is_some() {
+            self.flush_locked(&mut st);
+        }
+        st.capture = Some(Capture::default());
+        true
+    }
+
+    /// Closes the capture without a graph: buffers it kept are released.
+    pub fn capture_abort(&self) {
+        let cap = self.st.borrow_mut().capture.take();
+        if let Some(cap) = cap {
+            for id in cap.released {
+                crate::backend::Backend::release(self, id);
+            }
+        }
+    }
+
+    /// Closes the capture into a graph whose replays take `inputs` (copied into these buffers),
+    /// end with `copy_backs` (src → dst: state returned to the buffer the graph reads; `dst`
+    /// becomes a live slot again if it was released during the capture) and give copies of
+    /// `outputs`. The copy-backs also run once now. Returns the graph's id.
+    pub fn capture_end(&self, inputs: &[Span], outputs: &[Span], copy_backs: &[(BufId, BufId, u64)]) -> Result<u32> {
+        let mut st = self.st.borrow_mut();
+        let cap = st.capture.take().ok_or_else(|| err!(Torch, "internal: no capture is open"))?;
+        if st.encoder.is_some() {
+            self.flush_locked(&mut st);
+        }
+        let buf = |st: &State, id: BufId| -> Result<wgpu::Buffer> {
+            match st.bufs.get(id as usize).and_then(|b| b.as_ref()) {
+                Some((b, _)) => Ok(b.clone()),
+                None => bail!(Torch, "internal: buffer {id} of a graph is not live"),
+            }
+        };
+        let revived: Vec<BufId> = copy_backs.iter().map(|c| c.1).collect();
+        let mut owned = Vec::new();
+        for &id in cap.released.iter().filter(|id| !revived.contains(id)) {
+            if let Some((b, class)) = st.bufs[id as usize].take() {
+                st.free_ids.push(id);
+                st.stats.live_buffers -= 1;
+                owned.push((b, class));
+            }
+        }
+        let inputs = inputs.iter().map(|&(id, n)| Ok((buf(&st, id)?, n))).collect::<Result<Vec<_>>>()?;
+        let outputs = outputs.iter().map(|&(id, n)| Ok((buf(&st, id)?, n))).collect::<Result<Vec<_>>>()?;
+        let copy_backs =
+            copy_backs.iter().map(|&(s, d, n)| Ok((buf(&st, s)?, buf(&st, d)?, n))).collect::<Result<Vec<_>>>()?;
+        let n = cap.dispatches.len().max(1);
+        let arena = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("webtorch:graph-arena"),
+            size: n as u64 * SLOT_BYTES,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut words = vec![0u32; n * SLOT_WORDS];
+        let mut steps = Vec::with_capacity(cap.dispatches.len());
+        let mut pinned: Vec<wgpu::Buffer> = Vec::new();
+        for (i, d) in cap.dispatches.into_iter().enumerate() {
+            words[i * SLOT_WORDS..i * SLOT_WORDS + d.meta.len()].copy_from_slice(&d.meta);
+            let mut entries = vec![wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &arena,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(SLOT_BYTES),
+                }),
+            }];
+            for (k, b) in d.buffers.iter().enumerate() {
+                entries.push(wgpu::BindGroupEntry { binding: 1 + k as u32, resource: b.as_entire_binding() });
+            }
+            let bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("webtorch:graph"),
+                layout: &d.kernel.layout,
+                entries: &entries,
+            });
+            pinned.extend(d.buffers.iter().cloned());
+            steps.push((d.kernel, bg, d.groups));
+        }
+        self.queue.write_buffer(&arena, 0, bytemuck::cast_slice(&words));
+        pinned.extend(inputs.iter().map(|b| b.0.clone()));
+        pinned.extend(outputs.iter().map(|b| b.0.clone()));
+        pinned.extend(copy_backs.iter().flat_map(|c| [c.0.clone(), c.1.clone()]));
+        pinned.extend(cap.uploads.iter().map(|u| u.0.clone()));
+        // NOTE: wgpu buffers hash by identity (their interior state is not part of the key).
+        #[allow(clippy::mutable_key_type)]
+        let mut seen = std::collections::HashSet::new();
+        pinned.retain(|b| seen.insert(b.clone()));
+        for b in &pinned {
+            *st.pinned.entry(b.clone()).or_default() += 1;
+        }
+        if !copy_backs.is_empty() {
+            let mut enc =
+                self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:graph") });
+            for (s, d, n) in &copy_backs {
+                enc.copy_buffer_to_buffer(s, 0, d, 0, *n);
+            }
+            self.queue.submit([enc.finish()]);
+            st.stats.submits += 1;
+        }
+        let id = st.next_graph;
+        st.next_graph += 1;
+        st.graphs.insert(id, Graph { arena, steps, uploads: cap.uploads, inputs, copy_backs, outputs, owned, pinned });
+        Ok(id)
+    }
+
+    /// Replays graph `id` on `inputs` (contiguous buffers of the captured sizes); returns a
+    /// fresh buffer per output, holding a copy of it. One submit.
+    pub fn graph_run(&self, id: u32, inputs: &[BufId]) -> Result<Vec<BufId>> {
+        self.check_lost()?;
+        let sizes: Vec<u64> = {
+            let st = self.st.borrow();
+            let g = st.graphs.get(&id).ok_or_else(|| err!(Torch, "internal: graph {id} is gone"))?;
+            if inputs.len() != g.inputs.len() {
+                bail!(Torch, "internal: graph {id} takes {} inputs, got {}", g.inputs.len(), inputs.len());
+            }
+            g.outputs.iter().map(|o| o.1).collect()
+        };
+        let outs = sizes.iter().map(|&n| self.alloc_from_pool(n.max(4), false)).collect::<Result<Vec<_>>>()?;
+        let mut st = self.st.borrow_mut();
+        if st.encoder.is_some() {
+            self.flush_locked(&mut st);
+        }
+        let st = &mut *st;
+        let g = st.graphs.get(&id).expect("checked above");
+        let mut enc =
+            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:graph") });
+        for (&src, (dst, n)) in inputs.iter().zip(&g.inputs) {
+            let (src, _) =
+                st.bufs[src as usize].as_ref().ok_or_else(|| err!(Torch, "internal: a graph input is not live"))?;
+            enc.copy_buffer_to_buffer(src, 0, dst, 0, *n);
+        }
+        for (b, words) in &g.uploads {
+            self.queue.write_buffer(b, 0, bytemuck::cast_slice(words));
+        }
+        {
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("webtorch:graph"),
+                timestamp_writes: None,
+            });
+            for (i, (kernel, bg, groups)) in g.steps.iter().enumerate() {
+                pass.set_pipeline(&kernel.pipeline);
+                pass.set_bind_group(0, bg, &[(i as u64 * SLOT_BYTES) as u32]);
+                pass.dispatch_workgroups(groups.0, groups.1, groups.2);
+            }
+        }
+        for (s, d, n) in &g.copy_backs {
+            enc.copy_buffer_to_buffer(s, 0, d, 0, *n);
+        }
+        for (&out, (src, n)) in outs.iter().zip(&g.outputs) {
+            let (dst, _) = st.bufs[out as usize].as_ref().expect("just allocated");
+            enc.copy_buffer_to_buffer(src, 0, dst, 0, *n);
+        }
+        self.queue.submit([enc.finish()]);
+        st.stats.graph_dispatches += g.steps.len() as u64;
+        st.stats.dispatches += g.steps.len() as u64;
+        st.stats.graph_replays += 1;
+        st.stats.submits += 1;
+        st.pool.on_submit();
+        Ok(outs)
+    }
+
+    /// Forgets graph `id`: its buffers are unpinned and those it owned go back to the pool.
+    pub fn graph_drop(&self, id: u32) {
+        let mut st = self.st.borrow_mut();
+        let Some(g) = st.graphs.remove(&id) else { return };
+        for b in &g.pinned {
+            if let Some(n) = st.pinned.get_mut(b) {
+                *n -= 1;
+                if *n == 0 {
+                    st.pinned.remove(b);
+                }
+            }
+        }
+        let pass_open = st.encoder.is_some();
+        for (b, class) in g.owned {
+            st.stats.active_bytes -= class;
+            if st.pinned.contains_key(&b) {
+                continue;
+            }
+            if pass_open {
+                st.pool.give_deferred(class, b);
+            } else {
+                st.pool.give(class, b);
+            }
+        }
+        drop(g.arena);
+    }
+}

@@ -1,0 +1,246 @@
+//! Kernel parameters: how each kernel description of the backend contract becomes a uniform
+//! slot of meta words, a list of buffers and a dispatch grid (the shaders' headers document the
+//! words). `mod.rs` records the dispatch.
+
+use super::codegen::{self, KernelKey};
+use super::{epilogue, matmul, WebGpuBackend, MAX_GROUPS, MAX_RANK, WG};
+use crate::backend::{Elementwise, Gather, Matmul, Reduce, Rowwise, Scatter, ScatterSrc};
+use crate::error::Result;
+use crate::shape::{coalesce, contiguous_strides};
+use crate::{bail, err};
+
+pub(super) fn put(meta: &mut [u32], at: usize, values: &[usize]) -> Result<()> {
+    for (i, v) in values.iter().enumerate() {
+        meta[at + i] = u32::try_from(*v).map_err(|_| err!(OutOfMemory, "index {v} does not fit in 32 bits"))?;
+    }
+    Ok(())
+}
+
+impl WebGpuBackend {
+    pub(super) fn elementwise_impl(&self, k: &Elementwise) -> Result<()> {
+        use codegen::{
+            EW_MAX_LEAVES, EW_MAX_SCALARS, EW_OFFSETS, EW_OUT_OFFSET, EW_OUT_STRIDES, EW_SCALARS, EW_SHAPE, EW_STRIDES,
+        };
+        if k.leaves.len() > EW_MAX_LEAVES {
+            bail!(Torch, "webgpu: an elementwise kernel reads at most {EW_MAX_LEAVES} tensors");
+        }
+        let contiguous = contiguous_strides(&k.shape);
+        let mut strides: Vec<Vec<usize>> = k.leaves.iter().map(|o| o.strides.clone()).collect();
+        let is_contig: Vec<bool> = strides.iter().map(|s| *s == contiguous).collect();
+        // A strided output joins the index computation as one more operand.
+        if let Some((_, out_strides)) = &k.out_view {
+            strides.push(out_strides.clone());
+        }
+        let (key, scalars) = codegen::elementwise_key(k, &is_contig);
+        if scalars.len() > EW_MAX_SCALARS {
+            bail!(Torch, "webgpu: an elementwise kernel takes at most {EW_MAX_SCALARS} scalars");
+        }
+        let mut meta = [0u32; EW_OUT_STRIDES + 8];
+        let n = k.shape.iter().product::<usize>();
+        if k.out_view.is_some() || !is_contig.iter().all(|c| *c) {
+            let (shape, strides) = coalesce(&k.shape, &strides);
+            if shape.len() > MAX_RANK {
+                bail!(
+                    Shape,
+                    "webgpu: elementwise views with more than {MAX_RANK} non-mergeable dims are not supported"
+                );
+            }
+            meta[1] = shape.len() as u32;
+            put(&mut meta, EW_SHAPE, &shape)?;
+            for (i, s) in strides.iter().enumerate().take(k.leaves.len()) {
+                put(&mut meta, EW_STRIDES + 8 * i, s)?;
+            }
+            if let Some((offset, _)) = &k.out_view {
+                put(&mut meta, EW_OUT_OFFSET, &[*offset])?;
+                put(&mut meta, EW_OUT_STRIDES, &strides[k.leaves.len()])?;
+            }
+        }
+        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let (gx, gy) = Self::grid(groups);
+        put(&mut meta, 0, &[n])?;
+        meta[2] = gx * WG;
+        let mut buffers = vec![k.out];
+        for (i, o) in k.leaves.iter().enumerate() {
+            put(&mut meta, EW_OFFSETS + i, &[o.offset])?;
+            buffers.push(o.buf);
+        }
+        for (q, (x, c)) in scalars.iter().enumerate() {
+            meta[EW_SCALARS + q] = match c {
+                crate::dtype::Compute::F32 => (*x as f32).to_bits(),
+                _ => *x as i32 as u32,
+            };
+        }
+        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+    }
+
+    pub(super) fn reduce_impl(&self, k: &Reduce) -> Result<()> {
+        if k.outer.len() > MAX_RANK || k.inner.len() > MAX_RANK {
+            bail!(
+                Shape,
+                "webgpu: reductions over views with more than {MAX_RANK} non-mergeable dims are not supported"
+            );
+        }
+        let n_out: usize = k.outer.iter().product();
+        let count: usize = k.inner.iter().product();
+        let n32 = u32::try_from(n_out).map_err(|_| err!(OutOfMemory, "too many outputs"))?;
+        // One workgroup per output, or one invocation per output for short rows.
+        let groups = if codegen::rows_kernel(k) { n32.div_ceil(codegen::ROWS_WG) } else { n32 };
+        let (gx, gy) = Self::grid(groups);
+        use codegen::{RD_MAX_LEAVES, RD_MAX_SCALARS, RD_OFFSETS, RD_SCALARS, RD_STRIDES};
+        // Leaf 0 is the input (or the prologue's first leaf); a prologue's others follow it.
+        let leaves: Vec<&crate::backend::Operand> = match &k.prologue {
+            Some(p) => p.leaves.iter().collect(),
+            None => vec![&k.input],
+        };
+        let (key, scalars) = codegen::reduce_key(k);
+        if leaves.len() > RD_MAX_LEAVES || scalars.len() > RD_MAX_SCALARS {
+            bail!(
+                Torch,
+                "webgpu: a fused reduction reads at most {RD_MAX_LEAVES} tensors and {RD_MAX_SCALARS} scalars"
+            );
+        }
+        let mut meta = [0u32; RD_STRIDES + 16 * (RD_MAX_LEAVES - 1)];
+        put(&mut meta, 0, &[n_out, k.outer.len(), k.inner.len(), count, leaves[0].offset, gx as usize])?;
+        meta[6] = (k.param as f32).to_bits();
+        let no = k.outer.len();
+        put(&mut meta, 8, &k.outer)?;
+        put(&mut meta, 24, &k.inner)?;
+        let mut buffers = vec![k.out];
+        for (i, o) in leaves.iter().enumerate() {
+            let (off, outer_st, inner_st) = if i == 0 {
+                (4, 16, 32)
+            } else {
+                (RD_OFFSETS + i, RD_STRIDES + 16 * (i - 1), RD_STRIDES + 16 * (i - 1) + 8)
+            };
+            put(&mut meta, off, &[o.offset])?;
+            put(&mut meta, outer_st, &o.strides[..no])?;
+            put(&mut meta, inner_st, &o.strides[no..])?;
+            buffers.push(o.buf);
+        }
+        for (q, (x, c)) in scalars.iter().enumerate() {
+            meta[RD_SCALARS + q] = match c {
+                crate::dtype::Compute::F32 => (*x as f32).to_bits(),
+                _ => *x as i32 as u32,
+            };
+        }
+        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+    }
+
+    pub(super) fn matmul_impl(&self, k: &Matmul) -> Result<()> {
+        let nb = k.batch.len();
+        let (batch, strides) = coalesce(&k.batch, &[k.a.strides[..nb].to_vec(), k.b.strides[..nb].to_vec()]);
+        if batch.len() > 4 {
+            bail!(Shape, "webgpu: matmul with more than 4 non-mergeable batch dims is not supported");
+        }
+        let batches: usize = batch.iter().product();
+        if batches > MAX_GROUPS as usize {
+            bail!(Shape, "webgpu: matmul over {batches} batches exceeds {MAX_GROUPS}");
+        }
+        let mut meta = [0u32; epilogue::META_WORDS];
+        put(&mut meta, 0, &[k.m, k.n, k.k, batch.len(), k.a.offset, k.b.offset])?;
+        put(&mut meta, 6, &[k.a.strides[nb], k.a.strides[nb + 1], k.b.strides[nb], k.b.strides[nb + 1]])?;
+        put(&mut meta, 12, &batch)?;
+        put(&mut meta, 16, &strides[0])?;
+        put(&mut meta, 20, &strides[1])?;
+        let mut buffers = vec![k.out, k.a.buf, k.b.buf];
+        let ep = match &k.epilogue {
+            Some(e) => {
+                if k.dtype != crate::dtype::DType::Float32 {
+                    bail!(Torch, "webgpu: matmul epilogues are float32 only");
+                }
+                buffers.extend(e.leaves.iter().map(|o| o.buf));
+                Some(epilogue::prepare(e, nb, &mut meta)?)
+            }
+            None => None,
+        };
+        let (key, groups) = match matmul::choose(k, batches, &strides) {
+            Some(t) => (KernelKey::MatmulTiled(t, ep), matmul::groups(&t, k.m, k.n, batches)),
+            None => (
+                KernelKey::Matmul { dtype: k.dtype, epilogue: ep },
+                ((k.n as u32).div_ceil(16), (k.m as u32).div_ceil(16), batches as u32),
+            ),
+        };
+        if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS {
+            bail!(Shape, "webgpu: matmul of {}x{} outputs exceeds the dispatch grid", k.m, k.n);
+        }
+        self.dispatch(&key, &meta, &buffers, groups)
+    }
+
+    pub(super) fn rowwise_impl(&self, k: &Rowwise) -> Result<()> {
+        if k.outer.len() > MAX_RANK || k.inner.len() > MAX_RANK {
+            bail!(
+                Shape,
+                "webgpu: row-wise kernels over views with more than {MAX_RANK} non-mergeable dims are not supported"
+            );
+        }
+        let rows: usize = k.outer.iter().product();
+        let n: usize = k.inner.iter().product();
+        let (gx, gy) = Self::grid(u32::try_from(rows).map_err(|_| err!(OutOfMemory, "too many rows"))?);
+        let (no, ni) = (k.outer.len(), k.inner.len());
+        let mut meta = [0u32; 64];
+        put(&mut meta, 0, &[rows, no, ni, n, k.input.offset, gx as usize])?;
+        meta[6] = (k.eps as f32).to_bits();
+        put(&mut meta, 8, &k.outer)?;
+        put(&mut meta, 16, &k.input.strides[..no])?;
+        put(&mut meta, 24, &k.inner)?;
+        put(&mut meta, 32, &k.input.strides[no..])?;
+        put(&mut meta, 40, &k.out_strides[..no])?;
+        put(&mut meta, 48, &k.out_strides[no..])?;
+        let mut buffers = vec![k.out, k.input.buf];
+        if let Some(w) = &k.weight {
+            put(&mut meta, 7, &[w.offset])?;
+            buffers.push(w.buf);
+        }
+        if let Some(b) = &k.bias {
+            put(&mut meta, 56, &[b.offset])?;
+            buffers.push(b.buf);
+        }
+        self.dispatch(&codegen::rowwise_key(k), &meta, &buffers, (gx, gy, 1))
+    }
+
+    pub(super) fn gather_impl(&self, k: &Gather) -> Result<()> {
+        if k.shape.len() > MAX_RANK {
+            bail!(Shape, "webgpu: gathers over more than {MAX_RANK} dims are not supported");
+        }
+        let n: usize = k.shape.iter().product();
+        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let (gx, gy) = Self::grid(groups);
+        let mut meta = [0u32; 32];
+        put(
+            &mut meta,
+            0,
+            &[n, k.shape.len(), (gx * WG) as usize, k.dim, k.src.offset, k.index.offset, k.src_dim_size],
+        )?;
+        put(&mut meta, 8, &k.shape)?;
+        put(&mut meta, 16, &k.src.strides)?;
+        put(&mut meta, 24, &k.index.strides)?;
+        let key = KernelKey::Gather { dtype: k.src.dtype };
+        self.dispatch(&key, &meta, &[k.out, k.src.buf, k.index.buf], (gx, gy, 1))
+    }
+
+    pub(super) fn scatter_impl(&self, k: &Scatter) -> Result<()> {
+        if k.shape.len() > MAX_RANK {
+            bail!(Shape, "webgpu: scatters over more than {MAX_RANK} dims are not supported");
+        }
+        let n: usize = k.shape.iter().product();
+        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let (gx, gy) = Self::grid(groups);
+        let mut meta = [0u32; 40];
+        put(&mut meta, 0, &[n, k.shape.len(), (gx * WG) as usize, k.dim])?;
+        put(&mut meta, 5, &[k.index.offset, k.dim_size])?;
+        put(&mut meta, 8, &k.shape)?;
+        put(&mut meta, 16, &k.out_strides)?;
+        put(&mut meta, 24, &k.index.strides)?;
+        let mut buffers = vec![k.out, k.index.buf];
+        match &k.src {
+            ScatterSrc::Tensor(s) => {
+                put(&mut meta, 4, &[s.offset])?;
+                put(&mut meta, 32, &s.strides)?;
+                buffers.push(s.buf);
+            }
+            ScatterSrc::Scalar(v) => meta[7] = crate::tensor::to_word(*v, k.dtype)?,
+        }
+        let key = KernelKey::Scatter { dtype: k.dtype, tensor_src: matches!(k.src, ScatterSrc::Tensor(_)), add: k.add };
+        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+    }
+}
