@@ -11,6 +11,11 @@ Ops and args (inputs are the case's tensors, in order):
 - `pack`: `pattern`; the result is the packed tensor (the packed shapes are checked by the
   `unpack` cases, whose `ps` are what pack returns).
 - `unpack`: `ps`, `pattern`; a tuple of tensors.
+- `getitem`: `x[items]` (webtorch: `x.index(...items)`, or `await x.index_async(...)` with
+  `mask`). `items` is the index as a list: integers, slice strings (`"1:-1:2"`), `"..."`, `null`,
+  `{"t": k}` (the case's input k, an index tensor or mask), `{"list": [...]}` (a Python list).
+- `setitem`: `y = x.clone(); y[items] = value; y` (webtorch: `y.set(items, value)`): `value` is
+  the last input, or `args.value` (a number).
 """
 
 import einops
@@ -24,6 +29,27 @@ def _src(x, a):
     return list(x) if a.get("list") else x[0]
 
 
+def _item(x, it):
+    if isinstance(it, dict):
+        return x[it["t"]] if "t" in it else list(it["list"])
+    if it == "...":
+        return Ellipsis
+    if isinstance(it, str):
+        parts = [int(p) if p.strip() else None for p in it.split(":")]
+        return slice(*parts)
+    return it
+
+
+def _index(x, a):
+    return tuple(_item(x, it) for it in a["items"])
+
+
+def _setitem(x, a):
+    y = x[0].clone()
+    y[_index(x, a)] = a["value"] if "value" in a else x[-1]
+    return y
+
+
 CALLS = {
     "rearrange": lambda x, a: einops.rearrange(_src(x, a), a["pattern"], **_lengths(a)),
     "einops_reduce": lambda x, a: einops.reduce(_src(x, a), a["pattern"], a["reduction"],
@@ -31,6 +57,8 @@ CALLS = {
     "einops_repeat": lambda x, a: einops.repeat(_src(x, a), a["pattern"], **_lengths(a)),
     "pack": lambda x, a: einops.pack(list(x), a["pattern"])[0],
     "unpack": lambda x, a: tuple(einops.unpack(x[0], [tuple(p) for p in a["ps"]], a["pattern"])),
+    "getitem": lambda x, a: x[0][_index(x, a)],
+    "setitem": _setitem,
 }
 SYNTAX_OPS = set(CALLS)
 # Reductions sum in a different order than a float64 reference; rearrange/repeat/pack only move

@@ -68,6 +68,8 @@ export * from "./sorting.js";
 export * from "./pointwise.js";
 export * from "./scatter_more.js";
 export * from "./index_put.js";
+import "./index_expr.js";
+export type { IndexItem, IndexShape } from "./index_types.js";
 export {
   conv1d,
   conv2d,

@@ -1,0 +1,23 @@
+// `x.index(...)` calls that must NOT compile (messages checked in indexing.ts).
+import * as torch from "webtorch";
+
+const x = torch.randn(4, 5, 6);
+const mask = torch.zeros(4, 5, 6).gt(0);
+
+// @ts-expect-error — too many indices
+x.index(0, 0, 0, 0);
+// @ts-expect-error — too many indices, also in one string
+x.index("0, 0, 0, 0");
+// @ts-expect-error — 4 is out of range for size 4
+x.index(4);
+// @ts-expect-error — -6 is out of range for size 5
+x.index(":", -6);
+// @ts-expect-error — out of range after an ellipsis
+x.index("...", 6);
+// @ts-expect-error — a boolean mask needs index_async
+x.index(mask);
+// @ts-expect-error — not an index
+x.index(1.5 as unknown as boolean);
+// @ts-expect-error — the result's shape is known: [5, 6] is not [4, 6]
+const wrong: torch.Tensor<[4, 6]> = x.index(0);
+void wrong;
