@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use super::{dims, shape_of, JsResult, RawTensor};
 use crate::autograd::kernels as agk;
 use crate::dtype::ScalarKind;
-use crate::tensor::{Tensor, TensorOrScalar};
+use crate::tensor::{ScatterReduce, Tensor, TensorOrScalar};
 
 fn pair(r: crate::Result<(Tensor, Tensor)>) -> JsResult<Vec<RawTensor>> {
     super::js(r).map(|(a, b)| vec![RawTensor::wrap(a), RawTensor::wrap(b)])
@@ -168,6 +168,22 @@ impl RawTensor {
 
     pub fn scatter_add(&self, dim: i32, index: &RawTensor, src: &RawTensor) -> JsResult<RawTensor> {
         RawTensor::timed("scatter_add", || agk::scatter_add(&self.t, dim as i64, &index.t, &src.t))
+    }
+
+    /// `t.scatter_reduce(dim, index, src, reduce, include_self)`; `reduce` is one of "sum",
+    /// "prod", "mean", "amax", "amin".
+    pub fn scatter_reduce(
+        &self,
+        dim: i32,
+        index: &RawTensor,
+        src: &RawTensor,
+        reduce: &str,
+        include_self: bool,
+    ) -> JsResult<RawTensor> {
+        RawTensor::timed("scatter_reduce", || {
+            let r = ScatterReduce::parse(reduce)?;
+            crate::autograd::scatter_reduce::scatter_reduce(&self.t, dim as i64, &index.t, &src.t, r, include_self)
+        })
     }
 
     /// `torch.cat(list, dim)`.

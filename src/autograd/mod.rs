@@ -10,6 +10,7 @@ pub mod ops;
 pub mod pool;
 mod rules;
 pub mod scan;
+pub mod scatter_reduce;
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;

@@ -1,9 +1,9 @@
 //! CPU reference index-mapped copies: `Gather` (index_select, gather, take_along_dim) and
-//! `Scatter` (scatter, scatter with a value, scatter_add), with the GPU kernels' semantics for
+//! `Scatter` (scatter, scatter with a value, scatter_add, scatter_reduce), with the GPU kernels' semantics for
 //! indices out of range (gathers read 0, scatters skip them).
 
 use super::{for_each_offset, CpuBackend};
-use crate::backend::{Gather, Scatter, ScatterSrc};
+use crate::backend::{Gather, Scatter, ScatterOp, ScatterSrc};
 use crate::dtype::DType;
 use crate::error::Result;
 
@@ -55,15 +55,38 @@ impl CpuBackend {
                 return; // skipped, as on the GPU
             }
             let dst = o[0] + j as usize * k.out_strides[k.dim];
-            out[dst] = match (k.add, k.dtype) {
-                (false, _) => src[i],
-                (true, DType::Float32 | DType::Float16 | DType::BFloat16) => {
-                    k.dtype.round_f32(f32::from_bits(out[dst]) + f32::from_bits(src[i])).to_bits()
-                }
-                (true, DType::Bool) => out[dst] | src[i],
-                (true, _) => out[dst].wrapping_add(src[i]),
-            };
+            out[dst] = combine(k.op, k.dtype, out[dst], src[i]);
         });
         Ok(())
+    }
+}
+
+/// The word `op` makes of the output's word `old` and the source's `v` (the GPU kernel's rules:
+/// half types rounded at each step, NaN winning amax/amin, bools as any/all, integers wrapping).
+fn combine(op: ScatterOp, dtype: DType, old: u32, v: u32) -> u32 {
+    let f = |x: u32| f32::from_bits(x);
+    let i = |x: u32| x as i32;
+    match (op, dtype) {
+        (ScatterOp::Assign, _) => v,
+        (_, DType::Float32 | DType::Float16 | DType::BFloat16) => {
+            let (a, b) = (f(old), f(v));
+            let r = match op {
+                ScatterOp::Add => a + b,
+                ScatterOp::Prod => a * b,
+                _ if a.is_nan() || b.is_nan() => a + b,
+                ScatterOp::Max => a.max(b),
+                _ => a.min(b),
+            };
+            dtype.round_f32(r).to_bits()
+        }
+        (ScatterOp::Add | ScatterOp::Max, DType::Bool) => old | v,
+        (_, DType::Bool) => old & v,
+        (ScatterOp::Add, _) => old.wrapping_add(v),
+        (ScatterOp::Prod, DType::UInt8) => old.wrapping_mul(v) & 255,
+        (ScatterOp::Prod, _) => i(old).wrapping_mul(i(v)) as u32,
+        (ScatterOp::Max, DType::UInt8) => old.max(v),
+        (ScatterOp::Min, DType::UInt8) => old.min(v),
+        (ScatterOp::Max, _) => i(old).max(i(v)) as u32,
+        (ScatterOp::Min, _) => i(old).min(i(v)) as u32,
     }
 }

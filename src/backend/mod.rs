@@ -224,10 +224,22 @@ pub enum ScatterSrc {
     Scalar(f64),
 }
 
+/// How a `Scatter` combines the source value with the output's: `Assign` overwrites (where
+/// indices repeat, one write wins); the others reduce into it atomically (`scatter_add`,
+/// `scatter_reduce`'s prod/amax/amin; amax/amin propagate NaN, as PyTorch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScatterOp {
+    Assign,
+    Add,
+    Prod,
+    Max,
+    Min,
+}
+
 /// For each element i of `index` (strides over `shape`, the index's shape): `out` at i's
-/// coordinates, with the one along `dim` replaced by index[i], gets the source value (`add`:
-/// has it added, atomically). `out` holds a contiguous copy of self (`out_strides`, `dtype`);
-/// indices outside `0..dim_size` are skipped.
+/// coordinates, with the one along `dim` replaced by index[i], gets the source value combined
+/// by `op`. `out` holds a contiguous copy of self (`out_strides`, `dtype`); indices outside
+/// `0..dim_size` are skipped.
 #[derive(Clone, Debug)]
 pub struct Scatter {
     pub out: BufId,
@@ -238,7 +250,7 @@ pub struct Scatter {
     pub dim: usize,
     pub dim_size: usize,
     pub shape: Vec<usize>,
-    pub add: bool,
+    pub op: ScatterOp,
 }
 
 /// Batched `out[b] = a[b] @ b[b]`: `a` strides cover `batch ++ [m, k]`, `b` strides cover

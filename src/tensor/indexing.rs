@@ -9,7 +9,7 @@
 
 use super::elementwise::check_same_device;
 use super::Tensor;
-use crate::backend::{Gather, Scatter, ScatterSrc};
+use crate::backend::{Gather, Scatter, ScatterOp, ScatterSrc};
 use crate::bail;
 use crate::dtype::{promote_types, DType};
 use crate::error::Result;
@@ -230,20 +230,28 @@ impl Tensor {
     /// `t.scatter(dim, index, src)`: a copy of `t` with `src[i]` written at each index (where
     /// indices repeat, which write wins is unspecified, as in PyTorch).
     pub fn scatter(&self, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
-        self.scatter_impl(dim, index, Some(src), 0.0, false)
+        self.scatter_impl(dim, index, Some(src), 0.0, ScatterOp::Assign)
     }
 
     /// `t.scatter(dim, index, value)`: `value` (cast to `t`'s dtype) at each index.
     pub fn scatter_value(&self, dim: i64, index: &Tensor, value: f64) -> Result<Tensor> {
-        self.scatter_impl(dim, index, None, value, false)
+        self.scatter_impl(dim, index, None, value, ScatterOp::Assign)
     }
 
     /// `t.scatter_add(dim, index, src)`: `src[i]` added at each index (atomically on GPUs).
     pub fn scatter_add(&self, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
-        self.scatter_impl(dim, index, Some(src), 0.0, true)
+        self.scatter_impl(dim, index, Some(src), 0.0, ScatterOp::Add)
     }
 
-    fn scatter_impl(&self, dim: i64, index: &Tensor, src: Option<&Tensor>, value: f64, add: bool) -> Result<Tensor> {
+    /// The scatter family's kernel: `src` (or `value`) combined by `op` into a copy of `self`.
+    pub(super) fn scatter_impl(
+        &self,
+        dim: i64,
+        index: &Tensor,
+        src: Option<&Tensor>,
+        value: f64,
+        op: ScatterOp,
+    ) -> Result<Tensor> {
         if !is_index(index.dtype) {
             bail!(DType, "scatter(): Expected dtype int32/int64 for index");
         }
@@ -261,7 +269,7 @@ impl Tensor {
         if self.ndim() == 0 || index.ndim() == 0 {
             let flat = |t: &Tensor| t.reshape(&[-1]);
             let s = src.map(flat).transpose()?;
-            return self.reshape(&[-1])?.scatter_impl(0, &flat(index)?, s.as_ref(), value, add)?.reshape(&[]);
+            return self.reshape(&[-1])?.scatter_impl(0, &flat(index)?, s.as_ref(), value, op)?.reshape(&[]);
         }
         for i in 0..self.ndim() {
             let too_big_self = i != d && index.shape()[i] > self.shape()[i];
@@ -301,7 +309,7 @@ impl Tensor {
             dim: d,
             dim_size: self.shape()[d],
             shape: index.shape().to_vec(),
-            add,
+            op,
         };
         self.backend().scatter(&k)?;
         Ok(out)

@@ -11,11 +11,13 @@ mod inplace;
 mod linalg;
 mod nn;
 mod reduce;
+mod scatter_reduce;
 mod slicing;
 mod sort;
 mod view;
 
 pub use conditional::TensorOrScalar;
+pub use scatter_reduce::ScatterReduce;
 
 use std::cell::RefCell;
 use std::rc::Rc;

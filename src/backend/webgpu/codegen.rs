@@ -6,7 +6,7 @@ use super::reduce_gen;
 pub use super::reduce_gen::{
     reduce_key, reduce_source, rows_kernel, RD_MAX_LEAVES, RD_MAX_SCALARS, RD_OFFSETS, RD_SCALARS, RD_STRIDES, ROWS_WG,
 };
-use crate::backend::{Arg, Elementwise, Func, ReduceOp, RowOp, Rowwise};
+use crate::backend::{Arg, Elementwise, Func, ReduceOp, RowOp, Rowwise, ScatterOp};
 use crate::dtype::{Compute, DType};
 use crate::ops::ResultKind;
 
@@ -73,7 +73,7 @@ pub enum KernelKey {
     Scatter {
         dtype: DType,
         tensor_src: bool,
-        add: bool,
+        op: ScatterOp,
     },
 }
 
@@ -346,29 +346,47 @@ pub fn rowwise_source(op: RowOp, weight: bool, bias: bool) -> String {
     format!("{MATH}\n{}", fill(ROWWISE, &[("BINDINGS", &bindings), ("BODY", &body)]))
 }
 
-pub fn scatter_source(dtype: DType, tensor_src: bool, add: bool) -> String {
+pub fn scatter_source(dtype: DType, tensor_src: bool, op: ScatterOp) -> String {
     let t = storage_type(dtype);
     let (src_binding, value) = if tensor_src {
         (format!("@group(0) @binding(3) var<storage, read> src: array<{t}>;"), "src[so]".to_string())
     } else {
         (String::new(), format!("bitcast<{t}>(m(7u))"))
     };
-    let write = match (add, dtype) {
-        (false, _) => format!("    out[dst] = {value};"),
-        // No f32 atomics in WGSL: add through the bits with a compare-exchange loop.
-        // Half types round each sum to the type, as PyTorch's half index_add does.
-        (true, DType::Float32 | DType::Float16 | DType::BFloat16) => format!(
-            "    let v = {value};\n    var old = atomicLoad(&out[dst]);\n    loop {{\n        let r = atomicCompareExchangeWeak(&out[dst], old, bitcast<u32>({}));\n        if (r.exchanged) {{ break; }}\n        old = r.old_value;\n    }}",
-            store("bitcast<f32>(old) + v", Compute::F32, dtype)
-        ),
-        // A bool sum is "any": or the bits.
-        (true, DType::Bool) => format!("    atomicOr(&out[dst], {value});"),
-        (true, _) => format!("    atomicAdd(&out[dst], {value});"),
+    let float = matches!(dtype, DType::Float32 | DType::Float16 | DType::BFloat16);
+    // No f32 atomics (nor integer products) in WGSL: a compare-exchange loop over the word,
+    // `new` computed from the old word `old` and the value `v`. Half types round each step to
+    // the type, as PyTorch's half scatter does.
+    let cas = |new: &str| {
+        format!(
+            "    let v = {value};\n    var old = atomicLoad(&out[dst]);\n    loop {{\n        let n = {new};\n        if (n == old) {{ break; }}\n        let r = atomicCompareExchangeWeak(&out[dst], old, n);\n        if (r.exchanged) {{ break; }}\n        old = r.old_value;\n    }}"
+        )
     };
-    let out = match (add, dtype) {
-        (false, _) => t.to_string(),
-        (true, DType::Int32 | DType::Int64) => "atomic<i32>".to_string(),
-        (true, _) => "atomic<u32>".to_string(),
+    let fcas = |f: &str| cas(&format!("bitcast<u32>({})", store(f, Compute::F32, dtype)));
+    let write = match (op, dtype) {
+        (ScatterOp::Assign, _) => format!("    out[dst] = {value};"),
+        (ScatterOp::Add, _) if float => fcas("bitcast<f32>(old) + v"),
+        (ScatterOp::Prod, _) if float => fcas("bitcast<f32>(old) * v"),
+        // NaN wins either way (a + v is NaN then), as in PyTorch's amax/amin.
+        (ScatterOp::Max, _) if float => {
+            cas("bitcast<u32>(select(max(bitcast<f32>(old), v), bitcast<f32>(old) + v, isnan_f32(bitcast<f32>(old)) || isnan_f32(v)))")
+        }
+        (ScatterOp::Min, _) if float => {
+            cas("bitcast<u32>(select(min(bitcast<f32>(old), v), bitcast<f32>(old) + v, isnan_f32(bitcast<f32>(old)) || isnan_f32(v)))")
+        }
+        // Bools: a sum or maximum is "any", a product or minimum "all".
+        (ScatterOp::Add | ScatterOp::Max, DType::Bool) => format!("    atomicOr(&out[dst], {value});"),
+        (ScatterOp::Prod | ScatterOp::Min, DType::Bool) => format!("    atomicAnd(&out[dst], {value});"),
+        (ScatterOp::Add, _) => format!("    atomicAdd(&out[dst], {value});"),
+        (ScatterOp::Max, _) => format!("    atomicMax(&out[dst], {value});"),
+        (ScatterOp::Min, _) => format!("    atomicMin(&out[dst], {value});"),
+        (ScatterOp::Prod, DType::UInt8) => cas("(old * v) & 255u"),
+        (ScatterOp::Prod, _) => cas("old * v"),
+    };
+    let out = match (op, dtype) {
+        (ScatterOp::Assign, _) => t.to_string(),
+        (_, DType::Int32 | DType::Int64) => "atomic<i32>".to_string(),
+        _ => "atomic<u32>".to_string(),
     };
     fill(SCATTER, &[("OUT", &out), ("SRC_BINDING", &src_binding), ("WRITE", &write)])
 }
@@ -389,7 +407,7 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::MatmulTiled(key, epilogue) => matmul_tiled_source(key, epilogue.as_ref()),
         KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),
         KernelKey::Gather { dtype } => fill(GATHER, &[("T", storage_type(*dtype))]),
-        KernelKey::Scatter { dtype, tensor_src, add } => scatter_source(*dtype, *tensor_src, *add),
+        KernelKey::Scatter { dtype, tensor_src, op } => scatter_source(*dtype, *tensor_src, *op),
         KernelKey::Scan { op, dtype } => super::sort::scan_source(*op, *dtype),
         KernelKey::Sort { step, dtype } => super::sort::sort_source(*step, *dtype),
         KernelKey::SearchSorted { dtype } => super::sort::search_sorted_source(*dtype),
@@ -430,8 +448,15 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::Sort { step, dtype } => format!("webtorch:sort_{step:?}:{}", dtype.name()).to_lowercase(),
         KernelKey::SearchSorted { dtype } => format!("webtorch:searchsorted:{}", dtype.name()),
         KernelKey::User { name, .. } => format!("webtorch:user:{name}"),
-        KernelKey::Scatter { dtype, add, .. } => {
-            format!("webtorch:{}:{}", if *add { "scatter_add" } else { "scatter" }, dtype.name())
+        KernelKey::Scatter { dtype, op, .. } => {
+            let name = match op {
+                ScatterOp::Assign => "scatter",
+                ScatterOp::Add => "scatter_add",
+                ScatterOp::Prod => "scatter_prod",
+                ScatterOp::Max => "scatter_amax",
+                ScatterOp::Min => "scatter_amin",
+            };
+            format!("webtorch:{name}:{}", dtype.name())
         }
     }
 }

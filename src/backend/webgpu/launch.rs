@@ -240,7 +240,7 @@ impl WebGpuBackend {
             }
             ScatterSrc::Scalar(v) => meta[7] = crate::tensor::to_word(*v, k.dtype)?,
         }
-        let key = KernelKey::Scatter { dtype: k.dtype, tensor_src: matches!(k.src, ScatterSrc::Tensor(_)), add: k.add };
+        let key = KernelKey::Scatter { dtype: k.dtype, tensor_src: matches!(k.src, ScatterSrc::Tensor(_)), op: k.op };
         self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
     }
 }

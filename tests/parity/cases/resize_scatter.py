@@ -42,6 +42,33 @@ def build(fam, rng):
     c("smaller_index_amin", sr, [x([3, 4]), T([2, 0, 1, 2], "int64", [2, 2]), x([3, 3])],
       args={"dim": 0, "reduce": "amin", "include_self": False})
     c("int_mean", sr, [I(rng, [4]), idx, I(rng, [5])], args={"dim": 0, "reduce": "mean"})
+    # The core kernel: atomic reductions (many sources per place), every dtype, NaN, views.
+    many = T(rng.integers(0, 3, 40).tolist(), "int64", [40])
+    for red in ("prod", "amax", "amin", "mean"):
+        c(f"{red}_contended", sr, [x([3], lo=0.5, hi=1.5), many, x([40], lo=0.5, hi=1.5)],
+          args={"dim": 0, "reduce": red})
+    for red in ("sum", "prod", "amax", "amin"):
+        for dt in ("int32", "int64"):
+            c(f"{red}_{dt}", sr, [I(rng, [2, 3], dt, -4, 5), T([2, 0, 2, 1, 1, 0], "int64", [2, 3]),
+                                  I(rng, [2, 3], dt, -4, 5)], args={"dim": 1, "reduce": red, "include_self": red != "sum"})
+        c(f"{red}_uint8", sr, [I(rng, [4], "uint8", 0, 9), idx, I(rng, [5], "uint8", 0, 9)],
+          args={"dim": 0, "reduce": red, "include_self": False})
+    nan = T([1.0, "nan", -2.0, 0.5, "inf", "-inf"], shape=[6])
+    for red in ("amax", "amin", "prod", "sum"):
+        c(f"{red}_nan_inf", sr, [x([3]), T([0, 1, 2, 0, 2, 1], "int64", [6]), nan],
+          args={"dim": 0, "reduce": red})
+    c("neg_dim", sr, [x([3, 4]), T([3, 0, 0, 1, 2, 3], "int64", [3, 2]), x([3, 2])],
+      args={"dim": -1, "reduce": "amin", "include_self": False})
+    c("transposed", sr, [x([4, 3], [("t", [])]), T([0, 2, 2, 1, 0, 0], "int64", [2, 3]),
+                         x([3, 2], [("t", [])])], args={"dim": 0, "reduce": "prod"})
+    c("rank0", sr, [x([]), T([0], "int64", []), x([])], args={"dim": 0, "reduce": "amax", "include_self": False})
+    c("size0", sr, [x([3]), T([], "int64", [0]), x([0])], args={"dim": 0, "reduce": "amin"})
+    c("prod_zeros", sr, [T([2.0, 0.0, 3.0], shape=[3]), T([0, 0, 1, 2, 2], "int64", [5]),
+                         T([0.0, 1.5, -2.0, 0.0, 0.0], shape=[5])], args={"dim": 0, "reduce": "prod"})
+    c("amax_ties", sr, [T([1.0, 2.0], shape=[2]), T([0, 0, 1], "int64", [3]), T([1.0, 0.5, 2.0], shape=[3])],
+      args={"dim": 0, "reduce": "amax"})
+    c("bad_reduce", sr, [x([3]), T([0], "int64", [1]), x([1])], args={"dim": 0, "reduce": "median"},
+      error="TorchError")
 
     c("1d", "mode", [T([1.0, 2.0, 2.0, 1.0, 3.0], shape=[5])])
     c("rows", "mode", [T([3.0, 1.0, 3.0, 2.0, 5.0, 5.0, 4.0, 4.0], shape=[2, 4])], args={"dim": 1})
