@@ -1,24 +1,49 @@
 // Writes docs/COVERAGE.md: every name of the torch.js function index (docs/reference/) checked
 // against what the built package exports (torch.*, torch.nn.functional.*, Tensor methods) and
-// against the op names the PyTorch parity fixtures cover. Run after `make pkg`:
+// against the op names the PyTorch parity fixtures cover; then every op the seeds name (002:
+// webgpu-torch's op table, 003: torch-webgpu's ATen checklist) with its webtorch function and
+// fixture. Run after `make pkg`:
 //   VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node scripts/coverage.mjs
+// `--check-seeds` exits 1 when a seed op lacks a function or a fixture.
 import { readFileSync, writeFileSync, readdirSync } from "node:fs";
 
 const root = new URL("../", import.meta.url);
 const torch = await import(new URL("pkg/dist/index.js", root).href);
 
-const names = readFileSync(new URL("docs/reference/torchjs-function-index.txt", root), "utf8")
+const names = readFileSync(
+  new URL("docs/reference/torchjs-function-index.txt", root),
+  "utf8",
+)
   .split(/\s+/)
   .filter(Boolean);
 
 // Names in the index that are torch.js's own (registries, compile, shape-type helpers) or that
 // PyTorch does not have as torch.* functions: listed apart, with the issue that covers them.
 const NOT_PYTORCH = new Set([
-  "coverage_report", "empty_cache", "get_device_config", "get_device_context", "get_device_module",
-  "get_dtype_info", "has_device", "has_kernel", "initialize_device", "is_cpu_only_mode",
-  "is_webgpu_available", "list_devices", "list_dtypes", "list_ops", "register_backward",
-  "register_device", "register_dtype", "register_forward", "register_function", "register_kernel",
-  "register_method", "unregister_device", "get_op_info", "get_device_context",
+  "coverage_report",
+  "empty_cache",
+  "get_device_config",
+  "get_device_context",
+  "get_device_module",
+  "get_dtype_info",
+  "has_device",
+  "has_kernel",
+  "initialize_device",
+  "is_cpu_only_mode",
+  "is_webgpu_available",
+  "list_devices",
+  "list_dtypes",
+  "list_ops",
+  "register_backward",
+  "register_device",
+  "register_dtype",
+  "register_forward",
+  "register_function",
+  "register_kernel",
+  "register_method",
+  "unregister_device",
+  "get_op_info",
+  "get_device_context",
 ]);
 
 const fixtureOps = new Set();
@@ -27,7 +52,8 @@ const fixtures = new URL("tests/parity/fixtures/", root);
 for (const dir of [fixtures, new URL("ts/", fixtures)]) {
   for (const f of readdirSync(dir)) {
     if (!f.endsWith(".json") || f === "index.json") continue;
-    for (const c of JSON.parse(readFileSync(new URL(f, dir), "utf8"))) fixtureOps.add(c.op);
+    for (const c of JSON.parse(readFileSync(new URL(f, dir), "utf8")))
+      fixtureOps.add(c.op);
   }
 }
 
@@ -39,7 +65,11 @@ for (const n of names) {
   const where = [];
   if (typeof torch[n] === "function") where.push("torch");
   if (typeof F[n] === "function") where.push("nn.functional");
-  if (typeof proto[n] === "function" || Object.getOwnPropertyDescriptor(proto, n)) where.push("Tensor");
+  if (
+    typeof proto[n] === "function" ||
+    Object.getOwnPropertyDescriptor(proto, n)
+  )
+    where.push("Tensor");
   const fixture = fixtureOps.has(n) ? "yes" : "";
   let status;
   if (where.length > 0) {
@@ -61,5 +91,106 @@ the op table alone has ${torch._C.op_names().length} elementwise rows.
 | --- | --- | --- | --- |
 ${rows.join("\n")}
 `;
-writeFileSync(new URL("docs/COVERAGE.md", root), md);
+// ---- the seeds' op lists: webgpu-torch's op table (002) and torch-webgpu's ATen checklist (003)
+
+// An ATen or webgpu-torch name → webtorch's: overloads (`add.Tensor`) and a leading `_` dropped,
+// and these renamed.
+const SEED_NAMES = {
+  "empty.memory_format": "empty",
+  _copy_from: "copy_",
+  native_layer_norm: "layer_norm",
+  conv2d_backward: "conv2d",
+  resize: "resize_",
+  countNonzero: "count_nonzero",
+};
+// Ops whose values are random or uninitialized (no PyTorch values to compare): where they are
+// checked instead.
+const CHECKED_ELSEWHERE = {
+  empty: "tests/node (shape, dtype)",
+  empty_like: "tests/node (shape, dtype)",
+  empty_strided: "tests/node (shape, strides)",
+  rand: "tests/node (range, seeded equality)",
+  randn: "tests/node (moments, seeded equality)",
+};
+const gradOps = new Set();
+for (const dir of [fixtures, new URL("ts/", fixtures)])
+  for (const f of readdirSync(dir))
+    if (f.endsWith(".json") && f !== "index.json")
+      for (const c of JSON.parse(readFileSync(new URL(f, dir), "utf8")))
+        if (c.grad) gradOps.add(c.op);
+
+function seedTable(file) {
+  const lines = readFileSync(
+    new URL(`docs/reference/${file}`, root),
+    "utf8",
+  ).split("\n");
+  const out = [];
+  let done = 0;
+  let total = 0;
+  for (const line of lines) {
+    if (line.startsWith("# ") || line.trim() === "") continue;
+    if (line.startsWith("## ")) {
+      out.push(`| **${line.slice(3)}** | | | |`);
+      continue;
+    }
+    const name = line.trim();
+    const ours = SEED_NAMES[name] ?? name.split(".")[0].replace(/^_/, "");
+    const where = [];
+    if (typeof torch[ours] === "function") where.push("torch");
+    if (typeof F[ours] === "function") where.push("nn.functional");
+    if (ours in proto) where.push("Tensor");
+    const backward = name.endsWith("_backward");
+    const fixture = backward
+      ? gradOps.has(ours)
+        ? "yes (gradients)"
+        : ""
+      : fixtureOps.has(ours)
+        ? "yes"
+        : (CHECKED_ELSEWHERE[ours] ?? "");
+    const ok = where.length > 0 && fixture !== "";
+    total++;
+    if (ok) done++;
+    out.push(
+      `| \`${name}\` | \`${ours}\` | ${where.length ? where.join(", ") : "**missing**"} | ${fixture || "**none**"} |`,
+    );
+  }
+  return { rows: out, done, total };
+}
+const s002 = seedTable("seed002-webgpu-torch-ops.txt");
+const s003 = seedTable("seed003-aten-ops.txt");
+const seedMd = `
+## The seeds' ops
+
+Every op the seeds name — webgpu-torch's op table (seed 002,
+\`docs/reference/seed002-webgpu-torch-ops.txt\`) and torch-webgpu's ATen checklist (seed 003,
+\`docs/reference/seed003-aten-ops.txt\`) — with the webtorch function it maps to, where that is
+exported, and its PyTorch parity fixture (for \`*_backward\`: a fixture with gradients). Seed 002:
+**${s002.done} of ${s002.total}** implemented with a fixture; seed 003: **${s003.done} of ${s003.total}**.
+
+### Seed 002: webgpu-torch's op table
+
+| op | webtorch | where | parity fixture |
+| --- | --- | --- | --- |
+${s002.rows.join("\n")}
+
+### Seed 003: torch-webgpu's ATen checklist
+
+| op | webtorch | where | parity fixture |
+| --- | --- | --- | --- |
+${s003.rows.join("\n")}
+`;
+
+writeFileSync(new URL("docs/COVERAGE.md", root), md + seedMd);
 console.log(`docs/COVERAGE.md: ${implemented}/${names.length} implemented`);
+console.log(
+  `seed 002: ${s002.done}/${s002.total}, seed 003: ${s003.done}/${s003.total} implemented with a fixture`,
+);
+if (
+  process.argv.includes("--check-seeds") &&
+  (s002.done < s002.total || s003.done < s003.total)
+) {
+  console.error(
+    "seed ops missing a function or a fixture (see docs/COVERAGE.md)",
+  );
+  process.exit(1);
+}

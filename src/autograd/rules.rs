@@ -32,6 +32,15 @@ fn cmp(x: &Tensor, op: Op, s: f64) -> Result<Tensor> {
 fn zeros(g: &Tensor) -> Result<Tensor> {
     sc(g, 0.0)
 }
+/// `d`, with `value` where `x` is 0 (a derivative's limit there).
+fn at_zero(x: &Tensor, d: &Tensor, value: f64) -> Result<Tensor> {
+    let z = cmp(x, Op::Eq, 0.0)?;
+    super::kernels::where_(
+        &z,
+        crate::tensor::TensorOrScalar::Scalar(value, Float),
+        crate::tensor::TensorOrScalar::Tensor(d),
+    )
+}
 
 /// The gradient of `op(x)` given the output gradient `g`.
 pub(super) fn unary(op: Op, x: &Tensor, g: &Tensor) -> Result<Option<Tensor>> {
@@ -86,6 +95,19 @@ pub(super) fn unary(op: Op, x: &Tensor, g: &Tensor) -> Result<Option<Tensor>> {
             mul(g, &mul(&d, &nonzero)?)?
         }
         Op::Logit => o::div(g, &mul(x, &rsub(x, 1.0)?)?)?,
+        Op::I0 => mul(g, &u(x, Op::SpecialI1)?)?,
+        // i0e' = i1e - sign(x) i0e; i1' = i0 - i1 / x; i1e' = i0e - i1e (sign(x) + 1 / x); at 0
+        // the last two are 1/2 (the limit; PyTorch's value).
+        Op::SpecialI0e => mul(g, &o::sub(&u(x, Op::SpecialI1e)?, &mul(&u(x, Op::Sign)?, &u(x, Op::SpecialI0e)?)?)?)?,
+        Op::SpecialI1 => {
+            let d = o::sub(&u(x, Op::I0)?, &o::div(&u(x, Op::SpecialI1)?, x)?)?;
+            mul(g, &at_zero(x, &d, 0.5)?)?
+        }
+        Op::SpecialI1e => {
+            let k = o::add(&u(x, Op::Sign)?, &u(x, Op::Reciprocal)?)?;
+            let d = o::sub(&u(x, Op::SpecialI0e)?, &mul(&u(x, Op::SpecialI1e)?, &k)?)?;
+            mul(g, &at_zero(x, &d, 0.5)?)?
+        }
         Op::Deg2rad => sc(g, PI / 180.0)?,
         Op::Rad2deg => sc(g, 180.0 / PI)?,
         Op::Silu => {
@@ -275,6 +297,10 @@ pub(super) fn binary(op: Op, a: &Tensor, b: &Tensor, g: &Tensor) -> Result<Pair>
         | Op::Trigamma
         | Op::Sinc
         | Op::Logit
+        | Op::I0
+        | Op::SpecialI0e
+        | Op::SpecialI1
+        | Op::SpecialI1e
         | Op::Deg2rad
         | Op::Rad2deg
         | Op::Silu

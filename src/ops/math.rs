@@ -326,3 +326,66 @@ pub fn floor_divide_i(a: i32, b: i32) -> i32 {
         q
     }
 }
+
+// Modified Bessel functions of the first kind, I0 and I1, and their exponentially scaled forms
+// (Abramowitz & Stegun 9.8.1–9.8.4; relative error below 6e-7): a polynomial in (x/3.75)² below
+// 3.75, e^|x| / sqrt(|x|) times a polynomial in 3.75/|x| above. The same formulas as the WGSL
+// (math.wgsl), in f64.
+const I0_SMALL: [f64; 7] = [1.0, 3.5156229, 3.0899424, 1.2067492, 0.2659732, 0.0360768, 0.0045813];
+const I1_SMALL: [f64; 7] = [0.5, 0.87890594, 0.51498869, 0.15084934, 0.02658733, 0.00301532, 0.00032411];
+const I0_LARGE: [f64; 9] =
+    [0.39894228, 0.01328592, 0.00225319, -0.00157565, 0.00916281, -0.02057706, 0.02635537, -0.01647633, 0.00392377];
+const I1_LARGE: [f64; 9] =
+    [0.39894228, -0.03988024, -0.00362018, 0.00163801, -0.01031555, 0.02282967, -0.02895312, 0.01787654, -0.00420059];
+
+fn poly(c: &[f64], t: f64) -> f64 {
+    c.iter().rev().fold(0.0, |acc, &k| acc * t + k)
+}
+
+/// `I_order(|x|)`, scaled by e^-|x| when `scaled`; NaN stays NaN.
+fn bessel_i(order: u8, x: f32, scaled: bool) -> f32 {
+    let a = (x as f64).abs();
+    let (small, large) = if order == 0 { (&I0_SMALL, &I0_LARGE) } else { (&I1_SMALL, &I1_LARGE) };
+    let v = if a < 3.75 {
+        let t = a / 3.75;
+        let p = poly(small, t * t) * if order == 0 { 1.0 } else { a };
+        if scaled {
+            p * (-a).exp()
+        } else {
+            p
+        }
+    } else if a.is_infinite() {
+        // NaN unscaled (e^x · 0, as PyTorch computes it), 0 scaled.
+        if scaled {
+            0.0
+        } else {
+            f64::NAN
+        }
+    } else {
+        let p = poly(large, 3.75 / a) / a.sqrt();
+        if scaled {
+            p
+        } else {
+            p * a.exp()
+        }
+    };
+    let v = v as f32;
+    if order == 1 && x < 0.0 {
+        -v
+    } else {
+        v
+    }
+}
+
+pub fn i0(x: f32) -> f32 {
+    bessel_i(0, x, false)
+}
+pub fn i0e(x: f32) -> f32 {
+    bessel_i(0, x, true)
+}
+pub fn i1(x: f32) -> f32 {
+    bessel_i(1, x, false)
+}
+pub fn i1e(x: f32) -> f32 {
+    bessel_i(1, x, true)
+}

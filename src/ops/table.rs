@@ -147,6 +147,10 @@ op_table! {
     Trigamma    = "trigamma",    Float, "trigamma_f32(a)",                       f(m::trigamma);
     Sinc        = "sinc",        Float, "sinc_f32(a)",                           f(m::sinc);
     Logit       = "logit",       Float, "logit_f32(a)",                          f(m::logit);
+    I0          = "i0",          Float, "bessel_i_f32(0u, a, false)",            f(m::i0);
+    SpecialI0e  = "special_i0e", Float, "bessel_i_f32(0u, a, true)",             f(m::i0e);
+    SpecialI1   = "special_i1",  Float, "bessel_i_f32(1u, a, false)",            f(m::i1);
+    SpecialI1e  = "special_i1e", Float, "bessel_i_f32(1u, a, true)",             f(m::i1e);
     Deg2rad     = "deg2rad",     Float, "a * 0.017453292519943295",              f(|a| a * (std::f32::consts::PI / 180.0));
     Rad2deg     = "rad2deg",     Float, "a * 57.29577951308232",                 f(|a| a * (180.0 / std::f32::consts::PI));
     // activations (torch.nn.functional)

@@ -222,9 +222,11 @@ export function callComposite(torch, op, a, inputs, device) {
     case "hamming_window":
     case "blackman_window":
     case "bartlett_window":
+    case "kaiser_window":
       return torch[op](a.n, {
         ...opts,
         ...(a.periodic !== undefined && { periodic: a.periodic }),
+        ...(a.beta !== undefined && { beta: a.beta }),
       });
   }
   // sorting.ts
@@ -254,12 +256,12 @@ export function callComposite(torch, op, a, inputs, device) {
     case "histc":
       return torch.histc(x, a.bins ?? 100, a.min ?? 0, a.max ?? 0);
     case "unique":
-      return torch
-        .unique(x, {
-          return_inverse: a.return_inverse,
-          return_counts: a.return_counts,
-        })
-        .then((r) => (Array.isArray(r) ? list(r) : r));
+    case "unique_consecutive":
+      return torch[op](x, {
+        return_inverse: a.return_inverse,
+        return_counts: a.return_counts,
+        dim: a.dim,
+      }).then((r) => (Array.isArray(r) ? list(r) : r));
     case "nonzero":
       return torch.nonzero(x);
     case "masked_select":

@@ -40,7 +40,8 @@ UNARY = [
     # unary_math
     "acos", "asin", "atan", "acosh", "asinh", "atanh", "sinh", "cosh", "tan", "expm1", "log1p",
     "log2", "log10", "exp2", "rsqrt", "reciprocal", "erf", "erfc", "erfinv", "lgamma", "digamma",
-    "trigamma", "deg2rad", "rad2deg", "sinc", "logit",
+    "trigamma", "deg2rad", "rad2deg", "sinc", "logit", "i0", "special_i0e", "special_i1",
+    "special_i1e",
     # rounding
     "ceil", "floor", "round", "trunc", "sign", "positive", "frac",
     # activations
@@ -107,7 +108,7 @@ TOL = {
     # Transcendental-heavy (several builtins chained, or series/rational approximations).
     **{op: (1e-5, 1e-5) for op in (
         "acos", "asin", "atan", "tan", "acosh", "asinh", "atanh", "erf", "erfc", "erfinv",
-        "lgamma", "digamma", "trigamma", "sinc", "logit", "silu", "gelu", "mish", "softplus", "logsigmoid",
+        "lgamma", "digamma", "trigamma", "i0", "special_i0e", "special_i1", "special_i1e", "sinc", "logit", "silu", "gelu", "mish", "softplus", "logsigmoid",
         "tanhshrink", "selu", "elu", "celu", "atan2", "hypot", "xlogy", "logaddexp",
         "logaddexp2")},
 }
@@ -249,6 +250,9 @@ def call(op, inputs, args):
     if op == "trigamma":
         # PyTorch spells it polygamma(1, x); webtorch has the op-table row torch.trigamma.
         return torch.polygamma(1, x)
+    if op.startswith("special_"):
+        # The core's rows for torch.special.i0e/i1/i1e (webtorch: torch.special.<name> too).
+        return getattr(torch.special, op[len("special_"):])(x)
     if op in UNARY:
         return getattr(torch.nn.functional if op in NN_FUNCTIONAL else torch, op)(x)
     if op in ("sum", "mean"):

@@ -147,6 +147,7 @@ CALLS = {
     "hamming_window": lambda x, a: torch.hamming_window(a["n"], **_opt(a, "periodic")),
     "blackman_window": lambda x, a: torch.blackman_window(a["n"], **_opt(a, "periodic")),
     "bartlett_window": lambda x, a: torch.bartlett_window(a["n"], **_opt(a, "periodic")),
+    "kaiser_window": lambda x, a: torch.kaiser_window(a["n"], a.get("periodic", True), a.get("beta", 12.0)),
     # sorting-based (sorting.ts); ties avoided in the inputs where PyTorch's index choice is
     # unspecified (median/kthvalue pick by nth_element)
     "topk": lambda x, a: tuple(torch.topk(x[0], a["k"], **_opt(a, "dim", "largest"))),
@@ -163,7 +164,9 @@ CALLS = {
     "bucketize": lambda x, a: torch.bucketize(x[0], x[1], **_opt(a, "right", "out_int32")),
     "histc": lambda x, a: torch.histc(x[0], **_opt(a, "bins", "min", "max")),
     "unique": lambda x, a: (lambda r: tuple(r) if isinstance(r, tuple) else r)(
-        torch.unique(x[0], **_opt(a, "return_inverse", "return_counts"))),
+        torch.unique(x[0], **_opt(a, "return_inverse", "return_counts", "dim"))),
+    "unique_consecutive": lambda x, a: (lambda r: tuple(r) if isinstance(r, tuple) else r)(
+        torch.unique_consecutive(x[0], **_opt(a, "return_inverse", "return_counts", "dim"))),
     "nonzero": lambda x, a: torch.nonzero(x[0]),
     "masked_select": lambda x, a: torch.masked_select(x[0], x[1]),
     # pointwise composites and reorderings (pointwise.ts)
@@ -215,7 +218,7 @@ COMPOSITE_TOL = {
                          "addbmm", "tensordot", "trace", "chain_matmul", "einsum", "cdist", "dist",
                          "nansum", "nanmean", "var_mean", "std_mean", "trapezoid", "glu",
                          "float_power", "logspace", "hann_window", "hamming_window",
-                         "blackman_window", "addr", "cross", "diff", "cov", "corrcoef")},
+                         "blackman_window", "kaiser_window", "addr", "cross", "diff", "cov", "corrcoef")},
     **{op: R5 for op in ("quantile", "nanquantile", "lerp", "addcdiv", "interpolate", "scatter_reduce")},
     # PyTorch may fuse value * t1 * t2 with an FMA: one rounding fewer.
     "addcmul": R6,

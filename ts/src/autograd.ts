@@ -58,6 +58,10 @@ const NO_INPLACE_UNARY = [
   "isfinite",
   "signbit",
   "positive",
+  // torch.special functions: no Tensor method, so no in-place one (i0_ exists).
+  "special_i0e",
+  "special_i1",
+  "special_i1e",
 ] as const;
 /** Binary rows PyTorch has no in-place form of. */
 const NO_INPLACE_BINARY = [

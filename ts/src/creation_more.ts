@@ -469,6 +469,23 @@ export function bartlett_window(
 }
 
 /**
+ * The Kaiser window: `I₀(β sqrt(1 - ((n - N'/2) / (N'/2))²)) / I₀(β)` over `arange(N)`, N' = N
+ * (periodic) or N - 1; `beta` (default 12) trades main-lobe width for side-lobe level.
+ */
+export function kaiser_window(
+  window_length: number,
+  options: WindowOptions & { beta?: number } = {},
+): Tensor {
+  const beta = options.beta ?? 12.0;
+  return cosineWindow("kaiser_window", window_length, options, (n, denom) => {
+    const alpha = denom / 2;
+    const r = n.sub(alpha).div(alpha);
+    const w = r.mul(r).neg().add(1).sqrt().mul(beta).i0();
+    return w.div(full([], beta, { dtype: n.dtype, device: n.device }).i0());
+  });
+}
+
+/**
  * `data` as a tensor, sharing it when it already is one of the requested dtype and device (the
  * same object, as PyTorch returns); otherwise a converted copy as {@link tensor} makes.
  */

@@ -111,6 +111,14 @@ declare module "./tensor.js" {
     sinc(): Tensor<S, FloatOf<D>>;
     /** `log(x / (1 - x))`. */
     logit(): Tensor<S, FloatOf<D>>;
+    /** `I₀(x)`, the modified Bessel function of the first kind, order 0. */
+    i0(): Tensor<S, FloatOf<D>>;
+    /** `e^-|x| I₀(x)` (the core's row for `torch.special.i0e`). */
+    special_i0e(): Tensor<S, FloatOf<D>>;
+    /** `I₁(x)` (the core's row for `torch.special.i1`). */
+    special_i1(): Tensor<S, FloatOf<D>>;
+    /** `e^-|x| I₁(x)` (the core's row for `torch.special.i1e`). */
+    special_i1e(): Tensor<S, FloatOf<D>>;
     /** Degrees to radians. */
     deg2rad(): Tensor<S, FloatOf<D>>;
     /** Radians to degrees. */

@@ -65,6 +65,8 @@ export * from "./nn_kernels.js";
 export * from "./conditional.js";
 export * from "./indexing.js";
 export * from "./sorting.js";
+export * from "./searching.js";
+export * from "./unique.js";
 export * from "./pointwise.js";
 export * from "./scatter_more.js";
 export * from "./index_put.js";
@@ -85,6 +87,7 @@ export {
   type IntOrTuple,
 } from "./conv.js";
 export * as webgpu from "./webgpu.js";
+export * as special from "./special.js";
 export * as _C from "./internal.js";
 
 await init();

@@ -24,7 +24,7 @@ import { IndexError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { arange, tensor as makeTensor } from "./creation.js";
 import { where } from "./conditional.js";
-import { nonzero } from "./sorting.js";
+import { nonzero } from "./unique.js";
 import { is_grad_enabled } from "./autograd.js";
 import { Tensor } from "./tensor.js";
 

@@ -123,6 +123,14 @@ export const trigamma = unaryFn("trigamma");
 export const sinc = unaryFn("sinc");
 /** `log(input / (1 - input))`. */
 export const logit = unaryFn("logit");
+/** `I₀(input)`, the modified Bessel function of the first kind of order 0. */
+export const i0 = unaryFn("i0");
+/** `e^-|input| I₀(input)`; PyTorch spells it `torch.special.i0e` (see `torch.special`). */
+export const special_i0e = unaryFn("special_i0e");
+/** `I₁(input)`; PyTorch spells it `torch.special.i1`. */
+export const special_i1 = unaryFn("special_i1");
+/** `e^-|input| I₁(input)`; PyTorch spells it `torch.special.i1e`. */
+export const special_i1e = unaryFn("special_i1e");
 /** Degrees to radians. */
 export const deg2rad = unaryFn("deg2rad");
 /** Radians to degrees. */

@@ -152,3 +152,11 @@ def build(fam, rng):
         c("symmetric", w, [], args={"n": 7, "periodic": False})
         c("one", w, [], args={"n": 1})
         c("zero", w, [], args={"n": 0})
+    kw = "kaiser_window"
+    c("periodic", kw, [], args={"n": 8})
+    c("symmetric", kw, [], args={"n": 7, "periodic": False})
+    c("beta5", kw, [], args={"n": 12, "beta": 5.0})
+    c("beta_small", kw, [], args={"n": 9, "periodic": False, "beta": 0.5})
+    c("one", kw, [], args={"n": 1})
+    c("zero", kw, [], args={"n": 0})
+    c("negative", kw, [], args={"n": -1}, error="TorchError")

@@ -60,6 +60,10 @@ OPS = {
     "rad2deg": dict(r=(-7.0, 7.0), edges=[3.14159265, -1.0], wide=[1e30, 3e38], uint8=True),
     "sinc": dict(r=(-3.0, 3.0), edges=[1.0, -1.0, 0.5, 2.0, 1e-5], wide=[100.5, 1e4]),
     "logit": dict(r=(0.01, 0.99), edges=[1.0, 0.5, -0.5, 1.5, 0.999, 0.001], ints=(0, 2)),
+    # Bessel I0, I1 and the scaled forms (torch.special.*): both sides of the approximations'
+    # switch at 3.75; wide arguments up to overflow (I0(100) is inf in float32).
+    **{op: dict(r=(-6.0, 6.0), edges=[3.75, -3.75, 3.7, 1.0, -2.0], wide=[20.0, -35.0, 60.0, 88.0, 100.0])
+       for op in ("i0", "special_i0e", "special_i1", "special_i1e")},
 }
 
 
