@@ -16,9 +16,13 @@ Ops and args (inputs are the case's tensors, in order):
   `{"t": k}` (the case's input k, an index tensor or mask), `{"list": [...]}` (a Python list).
 - `setitem`: `y = x.clone(); y[items] = value; y` (webtorch: `y.set(items, value)`): `value` is
   the last input, or `args.value` (a number).
+- `expr`: `torch.$(expr, values)` with `values` the inputs named by `names`, in order (webtorch
+  parses the expression; here Python evaluates it, names resolving to the inputs, then to
+  `torch.*` and `torch.nn.functional.*`).
 """
 
 import einops
+import torch
 
 
 def _lengths(a):
@@ -50,6 +54,21 @@ def _setitem(x, a):
     return y
 
 
+class _Names(dict):
+    """The namespace of an expression: the inputs, then torch's functions (never Python's)."""
+
+    def __missing__(self, name):
+        if name in ("true", "false"):
+            return name == "true"
+        fn = getattr(torch, name, None) or getattr(torch.nn.functional, name)
+        return fn
+
+
+def _expr(x, a):
+    names = _Names(zip(a["names"], x))
+    return eval(a["expr"], {"__builtins__": {}}, names)  # noqa: S307 — fixture tooling only
+
+
 CALLS = {
     "rearrange": lambda x, a: einops.rearrange(_src(x, a), a["pattern"], **_lengths(a)),
     "einops_reduce": lambda x, a: einops.reduce(_src(x, a), a["pattern"], a["reduction"],
@@ -59,11 +78,12 @@ CALLS = {
     "unpack": lambda x, a: tuple(einops.unpack(x[0], [tuple(p) for p in a["ps"]], a["pattern"])),
     "getitem": lambda x, a: x[0][_index(x, a)],
     "setitem": _setitem,
+    "expr": _expr,
 }
 SYNTAX_OPS = set(CALLS)
 # Reductions sum in a different order than a float64 reference; rearrange/repeat/pack only move
 # values.
-SYNTAX_TOL = {"einops_reduce": (1e-5, 1e-5)}
+SYNTAX_TOL = {"einops_reduce": (1e-5, 1e-5), "expr": (1e-5, 1e-5)}
 
 
 def call_syntax(op, inputs, a):

@@ -37,6 +37,11 @@ export function callSyntax(torch, op, a, inputs) {
       const y = inputs[0].clone();
       return y.set(items(a, inputs), "value" in a ? a.value : inputs.at(-1));
     }
+    case "expr":
+      return torch.$(
+        a.expr,
+        Object.fromEntries(a.names.map((n, k) => [n, inputs[k]])),
+      );
     default:
       return undefined;
   }

@@ -63,6 +63,13 @@ export class EinopsError extends TorchError {
   }
 }
 
+/** A tensor expression (`torch.$`) that does not parse, names an unknown value or function. */
+export class ExpressionError extends TorchError {
+  static {
+    this.prototype.name = "ExpressionError";
+  }
+}
+
 /** Every error class by the kind name the core uses in `register_error_class`. */
 export const ERROR_CLASSES = {
   TorchError,

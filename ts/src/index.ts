@@ -122,6 +122,8 @@ export * from "./linalg.js";
 export * from "./einsum.js";
 export * as einops from "./einops.js";
 export type * from "./einops_types.js";
+export { $, type ExprValue } from "./expr.js";
+export type { ExprShape, ExprEnv } from "./expr_types.js";
 export * from "./composites.js";
 export * from "./activations_more.js";
 export * from "./state.js";

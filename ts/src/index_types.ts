@@ -15,6 +15,8 @@
 import type { DType } from "./dtype.js";
 import type { Dims, IsTuple, ShapeMismatch, ShapeString } from "./shapes.js";
 import type { Tensor } from "./tensor.js";
+import type { Add, Big, DivMod, FromBig, Sub, ToBig } from "./shapes/arith.js";
+import type { Reverse } from "./shapes/core.js";
 
 /**
  * One index of `x.index(...)`: an integer, a slice or several items as a string (`"1:-1:2"`,
@@ -45,12 +47,17 @@ type LtN<A extends number, B extends number> =
   Tup<B> extends [...Tup<A>, 0, ...0[]] ? true : false;
 type SubN<A extends number, B extends number> =
   Tup<A> extends [...Tup<B>, ...infer R] ? R["length"] : 0;
-type Chunks<T extends 0[], S extends 0[], Acc extends 0[] = []> = T extends []
-  ? Acc["length"]
-  : T extends [...S, ...infer R extends 0[]]
-    ? Chunks<R, S, [...Acc, 0]>
-    : [...Acc, 0]["length"];
-
+/** `ceil(D / C)` for `D > 0` (decimal digit arithmetic: no tuples of length `D`). */
+type CeilDiv<D extends number, C extends number> = C extends 1
+  ? D
+  : D extends 0
+    ? 0
+    : DivMod<Reverse<Sub<ToBig<D>, [1]>>, ToBig<C>> extends [
+          infer Q extends Big,
+          Big,
+        ]
+      ? FromBig<Add<Q, [1]>>
+      : number;
 /** A slice bound made non-negative and clamped to `[0, N]` (`undefined`: the default `Def`). */
 type Bound<V, N extends number, Def extends number> = V extends number
   ? `${V}` extends `-${infer A extends number}`
@@ -90,7 +97,7 @@ type SliceLen<S extends string, N extends number> =
           ? Small<C> extends true
             ? N extends 0
               ? 0
-              : Chunks<Tup<N>, Tup<C>>
+              : CeilDiv<N, C>
             : number
           : number
       : Small<C> extends true
@@ -102,7 +109,7 @@ type SliceLen<S extends string, N extends number> =
             ? number extends Lo | Hi
               ? number
               : LtN<Lo, Hi> extends true
-                ? Chunks<Tup<SubN<Hi, Lo>>, Tup<C>>
+                ? CeilDiv<SubN<Hi, Lo>, C>
                 : 0
             : number
           : number
