@@ -60,18 +60,18 @@ expectType<F32<number[]>>()(rearrange(img, pattern));
 expectType<Tensor>()(rearrange([img, img], "n b c h w -> (n b) c h w"));
 
 // ---- reduce ----
-expectType<Tensor<[8, 3]>>()(reduce(img, "b c h w -> b c", "mean"));
-expectType<Tensor<[8, 3, 16, 16]>>()(
+expectType<F32<[8, 3]>>()(reduce(img, "b c h w -> b c", "mean"));
+expectType<F32<[8, 3, 16, 16]>>()(
   reduce(img, "b c (h 2) (w 2) -> b c h w", "max"),
 );
-expectType<Tensor<[8, 3, 1, 1]>>()(reduce(img, "b c h w -> b c 1 1", "mean"));
-expectType<Tensor<[4]>>()(reduce(seq, "b ... -> b", "sum"));
-expectType<Tensor<[16, 4]>>()(reduce(seq, "b t c -> t b", "min"));
-expectType<Tensor<[]>>()(reduce(seq, "b t c -> ", "prod"));
+expectType<F32<[8, 3, 1, 1]>>()(reduce(img, "b c h w -> b c 1 1", "mean"));
+expectType<F32<[4]>>()(reduce(seq, "b ... -> b", "sum"));
+expectType<F32<[16, 4]>>()(reduce(seq, "b t c -> t b", "min"));
+expectType<F32<[]>>()(reduce(seq, "b t c -> ", "prod"));
 expectType<Tensor<[4, 16]>>()(
   reduce(seq, "b t c -> b t", (t, dims) => t.sum(dims)),
 );
-expectType<Tensor<[4, 2]>>()(reduce(seq, "b (t k) c -> b k", "sum", { k: 2 }));
+expectType<F32<[4, 2]>>()(reduce(seq, "b (t k) c -> b k", "sum", { k: 2 }));
 
 // ---- repeat ----
 expectType<F32<[4, 16, 64, 3]>>()(repeat(seq, "b t c -> b t c r", { r: 3 }));
@@ -143,3 +143,18 @@ assert<
     ShapeMismatch<`repeat: Unexpected identifiers on the left side of repeat: b (pattern "a b -> a", input shape [2, 3])`>
   >
 >();
+
+// ---- result dtypes of reduce ----
+const flags = torch.zeros(4, 6).gt(0);
+expectType<Tensor<[4], "bool">>()(reduce(flags, "a b -> a", "any"));
+expectType<Tensor<[6], "bool">>()(reduce(flags, "a b -> b", "all"));
+expectType<Tensor<[2]>>()(
+  reduce(
+    torch.tensor([
+      [1, 2],
+      [3, 4],
+    ]),
+    "a b -> b",
+    "sum",
+  ),
+);

@@ -4,6 +4,8 @@ import * as torch from "webtorch";
 import type { ExprShape, ShapeMismatch, Tensor } from "webtorch";
 import { type Equal, assert, expectType } from "./expect.js";
 
+type F32<S extends number[]> = Tensor<S, "float32">;
+
 const x = torch.randn(8, 3);
 const w = torch.randn(3, 4);
 const b = torch.randn(4);
@@ -14,38 +16,36 @@ const n: number = 4;
 const dyn = torch.zeros(n, 3);
 const any: Tensor = torch.zeros(2, 3);
 
-expectType<Tensor<[8, 4]>>()(torch.$("x @ w + b", { x, w, b }));
-expectType<Tensor<[8, 4]>>()(torch.$("relu(x @ w + b)", { x, w, b }));
-expectType<Tensor<[8, 4]>>()(torch.$("  relu( x@w+b )  ", { x, w, b }));
-expectType<Tensor<[8, 3]>>()(torch.$("-x**2 + 2**x * 3", { x }));
-expectType<Tensor<[8, 3]>>()(torch.$("x / (1 + exp(-x))", { x }));
+expectType<F32<[8, 4]>>()(torch.$("x @ w + b", { x, w, b }));
+expectType<F32<[8, 4]>>()(torch.$("relu(x @ w + b)", { x, w, b }));
+expectType<F32<[8, 4]>>()(torch.$("  relu( x@w+b )  ", { x, w, b }));
+expectType<F32<[8, 3]>>()(torch.$("-x**2 + 2**x * 3", { x }));
+expectType<F32<[8, 3]>>()(torch.$("x / (1 + exp(-x))", { x }));
 expectType<Tensor<[8, 3]>>()(torch.$("where(x > 0, x, 0.1 * x)", { x }));
 expectType<Tensor<[8, 3]>>()(torch.$("x >= 0.5", { x }));
-expectType<Tensor<[3, 8]>>()(torch.$("x.T", { x }));
-expectType<Tensor<[3, 3]>>()(torch.$("x.T @ x", { x }));
-expectType<Tensor<[2, 5, 7]>>()(torch.$("q @ k.mT", { q, k }));
-expectType<Tensor<[2, 5, 32]>>()(
+expectType<F32<[3, 8]>>()(torch.$("x.T", { x }));
+expectType<F32<[3, 3]>>()(torch.$("x.T @ x", { x }));
+expectType<F32<[2, 5, 7]>>()(torch.$("q @ k.mT", { q, k }));
+expectType<F32<[2, 5, 32]>>()(
   torch.$("softmax(q @ k.mT / 4, -1) @ v", { q, k, v }),
 );
-expectType<Tensor<[8, 3]>>()(torch.$("a * x + c", { a: 2, x, c: 1.5 }));
-expectType<Tensor<[8, 3]>>()(torch.$("1 - x", { x }));
-expectType<Tensor<[]>>()(torch.$("mean((x - 1) ** 2)", { x }));
-expectType<Tensor<[8]>>()(torch.$("sum(x, -1)", { x }));
-expectType<Tensor<[3]>>()(torch.$("sum(x, 0)", { x }));
-expectType<Tensor<[8, 3]>>()(
-  torch.$("maximum(x, b2)", { x, b2: torch.zeros(3) }),
-);
-expectType<Tensor<[3, 8]>>()(torch.$("transpose(x, 0, 1)", { x }));
-expectType<Tensor<[8, 1, 3]>>()(torch.$("unsqueeze(x, 1)", { x }));
-expectType<Tensor<[8, 3]>>()(torch.$("gelu(x) + silu(x) * tanh(x)", { x }));
-expectType<Tensor<[8, 3]>>()(torch.$("clamp(x, 0, 1)", { x }));
-expectType<Tensor<[8, 3]>>()(torch.$("x * true", { x }));
+expectType<F32<[8, 3]>>()(torch.$("a * x + c", { a: 2, x, c: 1.5 }));
+expectType<F32<[8, 3]>>()(torch.$("1 - x", { x }));
+expectType<F32<[]>>()(torch.$("mean((x - 1) ** 2)", { x }));
+expectType<F32<[8]>>()(torch.$("sum(x, -1)", { x }));
+expectType<F32<[3]>>()(torch.$("sum(x, 0)", { x }));
+expectType<F32<[8, 3]>>()(torch.$("maximum(x, b2)", { x, b2: torch.zeros(3) }));
+expectType<F32<[3, 8]>>()(torch.$("transpose(x, 0, 1)", { x }));
+expectType<F32<[8, 1, 3]>>()(torch.$("unsqueeze(x, 1)", { x }));
+expectType<F32<[8, 3]>>()(torch.$("gelu(x) + silu(x) * tanh(x)", { x }));
+expectType<F32<[8, 3]>>()(torch.$("clamp(x, 0, 1)", { x }));
+expectType<F32<[8, 3]>>()(torch.$("x * true", { x }));
 // where the types stop: unknown sizes, keyword arguments, an expression typed `string`
-expectType<Tensor<[number, 4]>>()(torch.$("dyn @ w", { dyn, w }));
+expectType<F32<[number, 4]>>()(torch.$("dyn @ w", { dyn, w }));
 expectType<Tensor<number[]>>()(torch.$("any * 2", { any }));
-expectType<Tensor<number[]>>()(torch.$("sum(x, dim=-1)", { x }));
+expectType<F32<number[]>>()(torch.$("sum(x, dim=-1)", { x }));
 const e: string = "x + 1";
-expectType<Tensor<number[]>>()(torch.$(e, { x }));
+expectType<F32<number[]>>()(torch.$(e, { x }));
 
 assert<
   Equal<ExprShape<"a + b", { a: Tensor<[2, 1]>; b: Tensor<[3]> }>, [2, 3]>
@@ -84,3 +84,9 @@ assert<
 assert<
   Equal<ExprShape<"2 + 3", {}>, ShapeMismatch<`$: "2 + 3" has no tensor in it`>>
 >();
+
+// ---- result dtypes: float32 in, float32 out; comparisons and other dtypes: any dtype ----
+expectType<Tensor<[8, 3]>>()(torch.$("x > 0", { x }));
+expectType<Tensor<[8, 3]>>()(torch.$("where(x > 0, x, 0)", { x }));
+expectType<Tensor<[2]>>()(torch.$("i * 2", { i: torch.tensor([1, 2]) }));
+expectType<F32<[8, 3]>>()(torch.$("x * s", { x, s: 0.5 }));

@@ -48,9 +48,18 @@ expectType<F32<[10, 768]>>()(big.index("0:10"));
 expectType<F32<[50257, 384]>>()(big.index(":", "::2"));
 expectType<F32<[number, 768]>>()(big.index("-1000:"));
 expectType<Tensor<[3], "int64">>()(idx.index(":"));
+// several index tensors: broadcast, in place when together, first when apart
+const col = torch.tensor([[0], [1]]); // [2, 1]
+expectType<F32<[3, 6]>>()(x.index(idx, idx));
+expectType<F32<[2, 3, 6]>>()(x.index(col, idx));
+expectType<F32<[4, 2, 3]>>()(x.index(":", col, idx));
+expectType<F32<[3, 5]>>()(x.index(idx, ":", idx));
+expectType<F32<[3, 1, 6]>>()(x.index(idx, null, [0, 1, 2]));
+expectType<F32<[4, 3]>>()(x.index(":", idx, idx));
+expectType<F32<[3]>>()(x.index(idx, 0, idx).index(":", "..."));
+expectType<F32<[2, 3, 5]>>()(x.index(col, ":", idx));
 // where the types stop
 expectType<F32<number[]>>()(x.index(s));
-expectType<F32<number[]>>()(x.index(idx, idx));
 expectType<Tensor<number[]>>()(any.index(0));
 expectType<F32<number[]>>()(x.index(any));
 
@@ -74,6 +83,13 @@ assert<
   Equal<
     IndexShape<[2, 3], [-3]>,
     ShapeMismatch<"index -3 is out of bounds for dimension 0 with size 2">
+  >
+>();
+
+assert<
+  Equal<
+    IndexShape<[4, 5], [Tensor<[2], "int64">, Tensor<[3], "int64">]>,
+    ShapeMismatch<"index: shape mismatch: indexing tensors could not be broadcast together with shapes [2], [3]">
   >
 >();
 

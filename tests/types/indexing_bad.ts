@@ -16,6 +16,8 @@ x.index(":", -6);
 x.index("...", 6);
 // @ts-expect-error — a boolean mask needs index_async
 x.index(mask);
+// @ts-expect-error — index tensors that do not broadcast
+x.index(torch.tensor([0, 1]), torch.tensor([0, 1, 2]));
 // @ts-expect-error — not an index
 x.index(1.5 as unknown as boolean);
 // @ts-expect-error — the result's shape is known: [5, 6] is not [4, 6]

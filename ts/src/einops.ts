@@ -46,6 +46,15 @@ export type Reduction =
   | "all"
   | ((tensor: Tensor, dims: number[]) => Tensor);
 
+/** The dtype of a reduction's result: `any`/`all` give bool, float32 stays float32. */
+export type ReducedDType<R, D extends DType> = R extends "any" | "all"
+  ? "bool"
+  : R extends string
+    ? D extends "float32"
+      ? "float32"
+      : DType
+    : DType;
+
 const REDUCTIONS = ["min", "max", "sum", "mean", "prod", "any", "all"];
 
 type Op = "rearrange" | "repeat" | Reduction;
@@ -349,13 +358,14 @@ export function rearrange(
 export function reduce<
   T extends Tensor<Dims>,
   const P extends string,
+  const R extends Reduction,
   const L extends EinopsLengths = Record<never, number>,
 >(
   tensor: T,
   pattern: P & CheckOf<ReduceShape<P, ShapeT<T>, L>>,
-  reduction: Reduction,
+  reduction: R,
   lengths?: L,
-): Tensor<ShapeOf<ReduceShape<P, ShapeT<T>, L>>, DType>;
+): Tensor<ShapeOf<ReduceShape<P, ShapeT<T>, L>>, ReducedDType<R, DTypeT<T>>>;
 export function reduce(
   tensor: readonly Tensor[],
   pattern: string,

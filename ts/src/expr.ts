@@ -17,7 +17,7 @@
  */
 
 import type { ShapeOf, CheckOf } from "./shapes.js";
-import type { ExprShape, ExprEnv } from "./expr_types.js";
+import type { ExprDType, ExprShape, ExprEnv } from "./expr_types.js";
 import { ExpressionError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { where } from "./conditional.js";
@@ -450,7 +450,7 @@ function evaluate(
 export function $<const E extends string, const V extends ExprEnv>(
   expression: E & CheckOf<ExprShape<E, V>>,
   values: V,
-): Tensor<ShapeOf<ExprShape<E, V>>>;
+): Tensor<ShapeOf<ExprShape<E, V>>, ExprDType<E, V>>;
 export function $(
   expression: string,
   values: Readonly<Record<string, ExprValue>>,

@@ -392,3 +392,23 @@ export type ExprShape<E extends string, V> = string extends E
         : never
       : T
     : never;
+
+/**
+ * The dtype of `$(E, values)`: float32 when every tensor given is float32 and `E` has no
+ * comparison (arithmetic and the listed functions keep float32; numbers do not promote it), else
+ * any dtype.
+ */
+export type ExprDType<
+  E extends string,
+  V,
+> = E extends `${string}${"<" | ">" | "==" | "!="}${string}`
+  ? DType
+  : [
+        {
+          [K in keyof V]: V[K] extends { readonly dtype: infer D }
+            ? D
+            : "float32";
+        }[keyof V],
+      ] extends ["float32"]
+    ? "float32"
+    : DType;

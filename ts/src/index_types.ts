@@ -1,19 +1,27 @@
 /**
  * The result shape of `x.index(...)` computed by the type checker: integers drop a dim, slices
  * (`":"`, `"1:-1:2"`) keep it with its new length, `null` adds a 1, `"..."` keeps the dims it
- * stands for, and one index tensor (or list) puts its shape in place of the dim it indexes. An
- * integer out of range and too many indices are compile errors with PyTorch's messages. Types
- * only: nothing here exists at run time.
+ * stands for, and index tensors (or lists) put their broadcast shape where PyTorch does. An
+ * integer out of range, too many indices and index tensors that do not broadcast are compile
+ * errors with PyTorch's messages. Types only: nothing here exists at run time.
  *
- * Where the types stop (the run-time rules always apply): several index tensors (broadcast and
- * placed at run time) and index strings typed `string` give `number[]`; slice lengths are worked
- * out for sizes and bounds below 1,000 (larger ones give `number`).
+ * Index tensors broadcast together; their dims go in place of the indexed dims when the tensors
+ * stand together (integers between them do not count: PyTorch applies them first) and first
+ * otherwise. Where the types stop (the run-time rules
+ * always apply): index strings typed `string` and tensors of unknown rank give `number[]`; slice
+ * lengths are worked out for sizes and bounds below 1,000 (larger ones give `number`).
  *
  * @module
  */
 
 import type { DType } from "./dtype.js";
-import type { Dims, IsTuple, ShapeMismatch, ShapeString } from "./shapes.js";
+import type {
+  Broadcast,
+  Dims,
+  IsTuple,
+  ShapeMismatch,
+  ShapeString,
+} from "./shapes.js";
 import type { Tensor } from "./tensor.js";
 import type { Add, Big, DivMod, FromBig, Sub, ToBig } from "./shapes/arith.js";
 import type { Reverse } from "./shapes/core.js";
@@ -172,12 +180,6 @@ type Consumed<I extends unknown[], Acc extends 0[] = []> = I extends [
 ]
   ? Consumed<R, Width<KindOf<H>> extends 1 ? [...Acc, 0] : Acc>
   : Acc["length"];
-type CountAdv<I extends unknown[], Acc extends 0[] = []> = I extends [
-  infer H,
-  ...infer R,
-]
-  ? CountAdv<R, KindOf<H> extends "adv" ? [...Acc, 0] : Acc>
-  : Acc["length"];
 /** The shape an index tensor or list contributes. */
 type AdvShape<X> = X extends { readonly shape: infer S extends Dims }
   ? IsTuple<S> extends true
@@ -194,13 +196,14 @@ type Err<M extends string> = [ShapeMismatch<M>];
 type Walk<
   I extends unknown[],
   S extends Dims,
+  Adv extends number[],
   D extends 0[] = [],
   Acc extends number[] = [],
 > = I extends [infer H, ...infer R]
   ? KindOf<H> extends "..."
-    ? Walk<R, S, D, Acc>
+    ? Walk<R, S, Adv, D, Acc>
     : KindOf<H> extends "none"
-      ? Walk<R, S, D, [...Acc, 1]>
+      ? Walk<R, S, Adv, D, [...Acc, 1]>
       : S extends readonly [
             infer N extends number,
             ...infer SR extends number[],
@@ -208,12 +211,12 @@ type Walk<
         ? KindOf<H> extends "int"
           ? IntCheck<H, N, D["length"]> extends [infer E]
             ? [E]
-            : Walk<R, SR, [...D, 0], Acc>
+            : Walk<R, SR, Adv, [...D, 0], Acc>
           : KindOf<H> extends "slice"
-            ? Walk<R, SR, [...D, 0], [...Acc, SliceLen<H & string, N>]>
-            : AdvShape<H> extends infer A extends number[]
-              ? Walk<R, SR, [...D, 0], [...Acc, ...A]>
-              : false
+            ? Walk<R, SR, Adv, [...D, 0], [...Acc, SliceLen<H & string, N>]>
+            : // An index tensor: the broadcast index dims at the first one (when they are
+              // together), nothing for the others.
+              Walk<R, SR, [], [...D, 0], [...Acc, ...Adv]>
         : false
   : [Acc, S];
 type IntValue<H> = H extends number
@@ -240,6 +243,53 @@ type IntCheck<H, N extends number, Dim extends number> =
             : Err<`index ${V} is out of bounds for dimension ${Dim} with size ${N}`>
     : [];
 
+/** The shape `Walk` gives, or its mismatch. */
+type WalkOut<I extends unknown[], S extends Dims, Adv extends number[]> =
+  Walk<I, S, Adv> extends infer W
+    ? W extends [infer E extends ShapeMismatch<string>]
+      ? E
+      : W extends [infer A extends number[], Dims]
+        ? A
+        : number[]
+    : never;
+
+/** The broadcast of the index tensors' shapes (`[]` without any), `number[]` or the mismatch. */
+type AdvBroadcast<
+  I extends unknown[],
+  Acc extends Dims = [],
+  Seen extends string = "",
+> = I extends [infer H, ...infer R]
+  ? KindOf<H> extends "adv"
+    ? AdvShape<H> extends infer A extends number[]
+      ? Broadcast<Acc, A> extends infer B
+        ? B extends Dims
+          ? AdvBroadcast<
+              R,
+              B,
+              Seen extends "" ? ShapeString<A> : `${Seen}, ${ShapeString<A>}`
+            >
+          : ShapeMismatch<`index: shape mismatch: indexing tensors could not be broadcast together with shapes ${Seen}, ${ShapeString<A>}`>
+        : never
+      : number[]
+    : AdvBroadcast<R, Acc, Seen>
+  : Acc;
+/**
+ * Whether the index tensors stand together (PyTorch applies integers first, so only slices,
+ * `null` and `...` between them separate them).
+ */
+type Together<
+  I extends unknown[],
+  State extends "before" | "in" | "after" = "before",
+> = I extends [infer H, ...infer R]
+  ? KindOf<H> extends "adv"
+    ? State extends "after"
+      ? false
+      : Together<R, "in">
+    : KindOf<H> extends "int"
+      ? Together<R, State>
+      : Together<R, State extends "in" ? "after" : State>
+  : true;
+
 type SplitAtEllipsis<
   I extends unknown[],
   Pre extends unknown[] = [],
@@ -263,21 +313,26 @@ export type IndexShape<S extends Dims, I extends readonly unknown[]> =
           ? number[]
           : LtN<S["length"], Consumed<F>> extends true
             ? ShapeMismatch<`index: too many indices for tensor of dimension ${S["length"]} (shape ${ShapeString<S>})`>
-            : CountAdv<F> extends 0 | 1
-              ? SplitAtEllipsis<F> extends [
-                  infer Pre extends unknown[],
-                  infer Post extends unknown[],
-                ]
-                ? Walk<
-                    [...Pre, ...Fill<SubN<S["length"], Consumed<F>>>, ...Post],
-                    S
-                  > extends infer W
-                  ? W extends [infer E extends ShapeMismatch<string>]
-                    ? E
-                    : W extends [infer A extends number[], Dims]
-                      ? A
-                      : number[]
+            : AdvBroadcast<F> extends infer B
+              ? B extends Dims
+                ? SplitAtEllipsis<F> extends [
+                    infer Pre extends unknown[],
+                    infer Post extends unknown[],
+                  ]
+                  ? [
+                      ...Pre,
+                      ...Fill<SubN<S["length"], Consumed<F>>>,
+                      ...Post,
+                    ] extends infer X extends unknown[]
+                    ? Together<X> extends true
+                      ? WalkOut<X, S, [...B]>
+                      : WalkOut<X, S, []> extends infer W
+                        ? W extends number[]
+                          ? [...B, ...W]
+                          : W
+                        : never
+                    : never
                   : never
-                : never
-              : number[]
+                : B
+              : never
       : number[];
