@@ -2,6 +2,7 @@
 // tests/types/einops_bad.ts holds the calls that must not compile).
 import * as torch from "webtorch";
 import type {
+  PackShape,
   RearrangeShape,
   ReduceShape,
   RepeatShape,
@@ -85,11 +86,28 @@ expectType<F32<[2, 4, 8]>>()(
 expectType<F32<[4, 8, 5]>>()(repeat(torch.zeros(4, 8), "h w -> h w 5"));
 expectType<F32<[number, 6, 2]>>()(repeat(dyn, "a b -> a b k", { k: 2 }));
 
-// ---- pack / unpack (untyped shapes) ----
+// ---- pack / unpack ----
 const [packed, ps] = pack([seq, torch.randn(4, 64)], "b * c");
-expectType<Tensor>()(packed);
+expectType<F32<[4, 17, 64]>>()(packed);
 expectType<number[][]>()(ps);
 expectType<Tensor[]>()(unpack(packed, ps, "b * c"));
+expectType<F32<[2, 3, 71, 5]>>()(
+  pack(
+    [torch.zeros(2, 3, 5), torch.zeros(2, 3, 7, 5), torch.zeros(2, 3, 7, 9, 5)],
+    "i j * k",
+  )[0],
+);
+expectType<F32<[2, 8]>>()(
+  pack([torch.zeros(2, 3), torch.zeros(2, 5)], "b *")[0],
+);
+const list: Tensor[] = [seq];
+expectType<Tensor<number[]>>()(pack(list, "b * c")[0]);
+assert<
+  Equal<
+    PackShape<"a * b", [[2, 3], [2]]>,
+    ShapeMismatch<"pack: packed tensor #1 (enumeration starts with 0) has shape [2], while pattern a * b assumes at least 2 axes">
+  >
+>();
 
 // ---- the rules as types, with einops' messages ----
 assert<Equal<RearrangeShape<"a b -> (a b)", [2, 3], {}>, [6]>>();

@@ -32,6 +32,8 @@ repeat(seq, "b t c -> b t c r");
 repeat(seq, "b t c -> b t", { r: 2 });
 // @ts-expect-error — repeat: wrong rank
 repeat(img, "h w -> h w c", { c: 3 });
+// @ts-expect-error — pack: a 1-d tensor has no room for the axes around *
+torch.einops.pack([seq, torch.zeros(4)], "b * c");
 // @ts-expect-error — the result's shape is known: [8, 1024, 3] is not [8, 3, 1024]
 const wrong: torch.Tensor<[8, 3, 1024]> = rearrange(
   img,

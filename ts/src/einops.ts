@@ -14,9 +14,10 @@
 
 import type { DType } from "./dtype.js";
 import type { CheckOf, Dims, ShapeOf } from "./shapes.js";
-import type { DTypeT, ShapeT } from "./tensor.js";
+import type { DTypeT, ShapeT, ShapesOf } from "./tensor.js";
 import type {
   EinopsLengths,
+  PackShape,
   RearrangeShape,
   ReduceShape,
   RepeatShape,
@@ -434,8 +435,19 @@ const torchSize = (s: readonly number[]) => `torch.Size([${s.join(", ")}])`;
 /**
  * Packs tensors that agree on the named axes into one, flattening and joining what `*` stands
  * for: `pack([a, b], "b * c")` with `a: [2, 5, 3]`, `b: [2, 3]` gives a `[2, 6, 3]` tensor and the
- * packed shapes `[[5], []]` that {@link unpack} takes to split it again.
+ * packed shapes `[[5], []]` that {@link unpack} takes to split it again. With literal shapes the
+ * packed shape is typed (a tensor with too few dims is a compile error).
  */
+export function pack<
+  const Ts extends readonly Tensor<Dims>[],
+  const P extends string,
+>(
+  tensors: Ts,
+  pattern: P & CheckOf<PackShape<P, ShapesOf<Ts>>>,
+): [
+  Tensor<ShapeOf<PackShape<P, ShapesOf<Ts>>>, DTypeT<Ts[number]>>,
+  number[][],
+];
 export function pack(
   tensors: readonly Tensor[],
   pattern: string,

@@ -11,6 +11,8 @@
  * @module
  */
 
+import type { Add2 } from "./shapes/arith.js";
+import type { Plus, Tup } from "./shapes/core.js";
 import type {
   DivideExact,
   Dims,
@@ -360,3 +362,65 @@ export type RepeatShape<P extends string, S extends Dims, L> = EinopsShape<
   S,
   L
 >;
+
+// ---- pack ----
+
+type PackSplit<Ws extends string[], Pre extends string[] = []> = Ws extends [
+  infer H extends string,
+  ...infer R extends string[],
+]
+  ? H extends "*"
+    ? [Pre["length"], R["length"]]
+    : PackSplit<R, [...Pre, H]>
+  : false;
+type Sum<Ns extends number[], Acc extends number = 0> = Ns extends [
+  infer H extends number,
+  ...infer R extends number[],
+]
+  ? Sum<R, Add2<Acc, H>>
+  : Acc;
+/** The packed size of each shape (the product of the dims `*` stands for), or the mismatch. */
+type Middles<
+  Ss extends readonly Dims[],
+  B extends number,
+  A extends number,
+  P extends string,
+  I extends unknown[] = [],
+  Acc extends number[] = [],
+> = Ss extends readonly [infer S extends Dims, ...infer R extends Dims[]]
+  ? IsTuple<S> extends false
+    ? false
+    : Lt<S["length"], Plus<B, A>> extends true
+      ? ShapeMismatch<`pack: packed tensor #${I["length"]} (enumeration starts with 0) has shape ${ShapeString<S>}, while pattern ${P} assumes at least ${Plus<B, A>} axes`>
+      : Reverse<
+            Drop<Reverse<Drop<S, Tup<B>>>, Tup<A>>
+          > extends infer Mid extends number[]
+        ? Middles<R, B, A, P, [...I, unknown], [...Acc, Product<Mid>]>
+        : never
+  : Acc;
+
+/**
+ * `pack(tensors, P)`'s packed shape: the first tensor's dims before and after `*`, and the sum of
+ * what `*` stands for in each (`number[]` for a list of unknown length or rank), or the mismatch.
+ */
+export type PackShape<
+  P extends string,
+  Ss extends readonly Dims[],
+> = string extends P
+  ? number[]
+  : number extends Ss["length"]
+    ? number[]
+    : PackSplit<Words<P>> extends [
+          infer B extends number,
+          infer A extends number,
+        ]
+      ? Middles<Ss, B, A, P> extends infer M
+        ? M extends number[]
+          ? Ss extends readonly [infer F extends Dims, ...Dims[]]
+            ? [...Take<F, Tup<B>>, Sum<M>, ...Reverse<Take<Reverse<F>, Tup<A>>>]
+            : number[]
+          : M extends false
+            ? number[]
+            : M
+        : never
+      : number[];
