@@ -1,5 +1,5 @@
-// Fuzzing the parsers that take untrusted input: safetensors files (torch.loadBytes) and einsum
-// equations. Seeded random mutations of valid input; each must either parse into something
+// Fuzzing the parsers that take untrusted input: safetensors files (torch.loadBytes), einsum
+// equations and einops patterns. Seeded random mutations of valid input; each must either parse into something
 // consistent or throw a TorchError — never another error, a hang or an allocation the input's
 // size does not justify. Runs in Node and in Chromium like the other checks.
 import { CheckFailure } from "./assert.mjs";
@@ -23,6 +23,7 @@ function rng(seed) {
 
 export const SAFETENSORS_CASES = 400;
 export const EINSUM_CASES = 400;
+export const EINOPS_CASES = 400;
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -246,6 +247,110 @@ async function fuzzEinsum(torch, device) {
   return problems;
 }
 
+// Valid einops calls to start from: [op, pattern, shape, lengths].
+const EINOPS_SEEDS = [
+  ["rearrange", "b c h w -> b (h w) c", [2, 3, 2, 2]],
+  ["rearrange", "b (h w) -> b h w", [2, 6], { h: 2 }],
+  ["rearrange", "... c -> c ...", [2, 3]],
+  ["rearrange", "a 1 b -> b () a", [2, 1, 3]],
+  ["sum", "b c (h 2) -> b h", [1, 2, 4]],
+  ["max", "b ... -> b", [2, 3, 2]],
+  ["repeat", "h w -> (h 2) w k", [2, 3], { k: 2 }],
+  ["pack", "b * c", [2, 3, 2]],
+  ["unpack", "b * c", [2, 3, 2]],
+];
+const EINOPS_TOKENS = [
+  "a",
+  "b",
+  "h",
+  "k",
+  "_",
+  "x_",
+  "1",
+  "2",
+  "0",
+  "12",
+  " ",
+  "(",
+  ")",
+  "()",
+  "->",
+  "-",
+  ">",
+  ".",
+  "...",
+  "\u2026",
+  "*",
+  ",",
+  "$",
+  "é",
+  "\u0000",
+];
+
+/** A valid einops call with 0–3 random edits of its pattern, rank or lengths. */
+function einopsMutant(r) {
+  const [op, good, goodShape, goodLengths] = r.pick(EINOPS_SEEDS);
+  let pattern = good;
+  for (let k = r.below(4); k > 0; k--) {
+    const at = r.below(pattern.length + 1);
+    const edit = r.below(3); // 0: insert, 1: replace one char, 2: delete one char
+    pattern =
+      pattern.slice(0, at) +
+      (edit === 2 ? "" : r.pick(EINOPS_TOKENS)) +
+      pattern.slice(at + (edit > 0 ? 1 : 0));
+  }
+  const shape =
+    r.below(4) === 0
+      ? goodShape.slice(0, r.below(goodShape.length + 1))
+      : goodShape;
+  const lengths =
+    r.below(4) === 0
+      ? { [r.pick(["a", "h", "q", "_"])]: r.below(4) }
+      : goodLengths;
+  return [op, pattern, shape, lengths];
+}
+
+async function fuzzEinops(torch, device) {
+  const { rearrange, reduce, repeat, pack, unpack } = torch.einops;
+  const call = {
+    rearrange: (x, p, l) => rearrange(x, p, l),
+    sum: (x, p, l) => reduce(x, p, "sum", l),
+    max: (x, p, l) => reduce(x, p, "max", l),
+    repeat: (x, p, l) => repeat(x, p, l),
+    pack: (x, p) => pack([x, x], p)[0],
+    unpack: (x, p) => unpack(x, [[1], [-1]], p)[0],
+  };
+  const problems = [];
+  let accepted = 0;
+  for (let i = 0; i < EINOPS_CASES; i++) {
+    const [op, pattern, shape, lengths] = einopsMutant(rng(50_000 + i));
+    const x = torch.ones(shape, { device });
+    try {
+      const out = call[op](x, pattern, lengths);
+      const values = await out.toArray();
+      if (values.length !== out.numel())
+        problems.push(
+          `#${i} ${JSON.stringify(pattern)}: ${values.length} values for ${out.numel()}`,
+        );
+      accepted++;
+      out.dispose();
+    } catch (e) {
+      if (!(e instanceof torch.TorchError))
+        problems.push(
+          `#${i} ${op}(${JSON.stringify(pattern)}) on [${shape}]: ${e?.name}: ${e?.message}`,
+        );
+    } finally {
+      x.dispose();
+    }
+  }
+  // Both outcomes must be common, or the generator tests nothing.
+  if (accepted < 40 || accepted > EINOPS_CASES - 40)
+    problems.push(
+      `${accepted} of ${EINOPS_CASES} mutated calls were valid: the generator is broken`,
+    );
+  return problems;
+}
+
 /** @type {import("./index.mjs").Check[]} */
 export const checks = [
   {
@@ -263,6 +368,14 @@ export const checks = [
     name: `fuzz: ${EINSUM_CASES} random einsum equations give a result or a TorchError`,
     async run(torch, { device }) {
       const problems = await fuzzEinsum(torch, device);
+      if (problems.length)
+        throw new CheckFailure(problems.slice(0, 20).join("\n"));
+    },
+  },
+  {
+    name: `fuzz: ${EINOPS_CASES} mutated einops patterns give a result or a TorchError`,
+    async run(torch, { device }) {
+      const problems = await fuzzEinops(torch, device);
       if (problems.length)
         throw new CheckFailure(problems.slice(0, 20).join("\n"));
     },
