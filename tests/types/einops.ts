@@ -176,3 +176,7 @@ expectType<Tensor<[2]>>()(
     "sum",
   ),
 );
+
+// ---- torch.js's spelling: the same functions as torch.* ----
+expectType<F32<[8, 1024, 3]>>()(torch.rearrange(img, "b c h w -> b (h w) c"));
+expectType<F32<[8, 3]>>()(torch.reduce(img, "b c h w -> b c", "max"));

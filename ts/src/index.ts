@@ -121,6 +121,8 @@ export * from "./creation_more.js";
 export * from "./linalg.js";
 export * from "./einsum.js";
 export * as einops from "./einops.js";
+// torch.js spells them as torch.* functions too.
+export { rearrange, reduce, repeat, pack, unpack } from "./einops.js";
 export type * from "./einops_types.js";
 export { $, type ExprValue } from "./expr.js";
 export type { ExprShape, ExprEnv } from "./expr_types.js";
