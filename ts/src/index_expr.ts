@@ -222,9 +222,6 @@ function advanced(v: Tensor, adv: (Tensor | null)[]): Tensor {
   const rest = v.shape.flatMap((_, d) => (pos.includes(d) ? [] : [d]));
   const sizes = pos.map((d) => v.shape[d]!);
   const restSizes = rest.map((d) => v.shape[d]!);
-  const flat = v
-    .permute([...pos, ...rest])
-    .reshape([prod(sizes), ...restSizes]);
   // The linear offset of each indexed element among the indexed dims (row-major). A negative
   // index counts from the end; one out of range makes the offset point past the end, which the
   // core refuses on the CPU (the GPU reads 0).
@@ -241,6 +238,17 @@ function advanced(v: Tensor, adv: (Tensor | null)[]): Tensor {
     valid = valid === null ? ok : valid.logical_and(ok);
   });
   const offsets = where(valid!, linear!, prod(sizes)).expand(b).reshape(-1);
+  if (pos.length === 1) {
+    // One index tensor (an embedding lookup, x[:, idx]): index_select along its dim, no copy
+    // of the indexed tensor first.
+    const d = pos[0]!;
+    return v
+      .index_select(d, offsets)
+      .reshape([...v.shape.slice(0, d), ...b, ...v.shape.slice(d + 1)]);
+  }
+  const flat = v
+    .permute([...pos, ...rest])
+    .reshape([prod(sizes), ...restSizes]);
   let out = flat.index_select(0, offsets).reshape([...b, ...restSizes]);
   const together = pos.every((d, k) => k === 0 || d === pos[k - 1]! + 1);
   if (together && pos[0]! > 0) {
