@@ -186,6 +186,11 @@ impl RawTensor {
         })
     }
 
+    /// `torch.poisson(self)`: a draw per element (not differentiable).
+    pub fn poisson(&self) -> JsResult<RawTensor> {
+        RawTensor::timed("poisson", || self.t.poisson())
+    }
+
     /// `torch.cat(list, dim)`.
     pub fn cat(list: &RawTensorList, dim: i32) -> JsResult<RawTensor> {
         RawTensor::timed("cat", || agk::cat(&list.0.iter().collect::<Vec<_>>(), dim as i64))

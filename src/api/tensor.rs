@@ -273,7 +273,9 @@ impl RawTensor {
 
     pub fn as_strided(&self, size: &[i32], stride: &[i32], offset: Option<u32>) -> JsResult<RawTensor> {
         let u = |v: &[i32]| v.iter().map(|&x| x.max(0) as usize).collect::<Vec<_>>();
-        RawTensor::timed("as_strided", || self.t.as_strided(&u(size), &u(stride), offset.map(|o| o as usize)))
+        RawTensor::timed("as_strided", || {
+            crate::autograd::ops::as_strided(&self.t, &u(size), &u(stride), offset.map(|o| o as usize))
+        })
     }
 
     pub fn movedim(&self, source: &[i32], destination: &[i32]) -> JsResult<RawTensor> {

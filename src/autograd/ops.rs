@@ -371,8 +371,59 @@ pub fn inplace(x: &mut Tensor, result: Tensor) -> Result<()> {
 /// `x.copy_(src)`: `src` broadcast to `x`'s shape and cast to its dtype (differentiable).
 pub fn copy_(x: &mut Tensor, src: &Tensor) -> Result<()> {
     let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
-    let value = expand(&to_dtype(src, x.dtype)?, &shape)?;
+    let mut value = expand(&to_dtype(src, x.dtype)?, &shape)?;
+    if super::is_grad_enabled() && x.requires_grad() {
+        // NOTE: the old values are overwritten, so their gradient is zero (PyTorch's
+        // CopyBackwards), not the upstream: `where(true, value, x)` keeps x in the graph with a
+        // zero gradient (and the result requiring grad when src does not).
+        let all = Tensor::full(x.shape(), 1.0, DType::Bool, x.device())?;
+        value = super::kernels::where_(
+            &all,
+            crate::tensor::TensorOrScalar::Tensor(&value),
+            crate::tensor::TensorOrScalar::Tensor(x),
+        )?;
+    }
     super::assign(x, &value)
+}
+
+/// Every storage position of `layout`'s elements, in row-major order.
+fn positions(layout: &crate::shape::Layout) -> Vec<usize> {
+    let mut pos = vec![layout.offset];
+    for (&size, &stride) in layout.shape.iter().zip(&layout.strides) {
+        pos = pos.iter().flat_map(|&p| (0..size).map(move |i| p + i * stride)).collect();
+    }
+    pos
+}
+
+/// `x.as_strided(size, stride, offset)`: a view of x's storage. Its gradient (PyTorch's, for an
+/// input whose elements do not overlap): the upstream added into the storage at the viewed
+/// positions (overlapping ones add up), read back at x's own positions.
+pub fn as_strided(x: &Tensor, size: &[usize], stride: &[usize], offset: Option<usize>) -> Result<Tensor> {
+    let mut y = x.as_strided(size, stride, offset)?;
+    if needs_grad(&[x]) && y.numel() > 0 && x.numel() > 0 {
+        let (ypos, xpos) = (positions(&y.layout), positions(&x.layout));
+        let lo = ypos.iter().chain(&xpos).copied().min().unwrap_or(0);
+        let extent = ypos.iter().chain(&xpos).copied().max().unwrap_or(0) + 1 - lo;
+        let index = |p: &[usize]| {
+            let v: Vec<f64> = p.iter().map(|&q| (q - lo) as f64).collect();
+            Tensor::from_f64(&v, &[v.len()], DType::Int64, x.device())
+        };
+        let (yi, xi) = (index(&ypos)?, index(&xpos)?);
+        let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
+        record(
+            "AsStridedBackward0",
+            &[x],
+            &[],
+            &mut [&mut y],
+            Box::new(move |g| {
+                let g = first(g)?;
+                let z = Tensor::full(&[extent], 0.0, g.dtype, g.device())?;
+                let storage = super::kernels::scatter_add(&z, 0, &yi, &reshape(g, &[-1])?)?;
+                Ok(vec![Some(reshape(&super::kernels::index_select(&storage, 0, &xi)?, &shape)?)])
+            }),
+        );
+    }
+    Ok(y)
 }
 
 /// A view that picks some elements of `x` (narrow, select, slice, diagonal): its gradient is

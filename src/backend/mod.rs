@@ -253,6 +253,19 @@ pub struct Scatter {
     pub op: ScatterOp,
 }
 
+/// `out[i]` (contiguous, `dtype`) = a Poisson draw with the rate in word `offset + i` of `rate`,
+/// from the stream `random::Stream::new(key, i, call)`: the same draws on every backend.
+#[derive(Clone, Debug)]
+pub struct Poisson {
+    pub rate: BufId,
+    pub offset: usize,
+    pub n: usize,
+    pub out: BufId,
+    pub dtype: DType,
+    pub key: [u32; 2],
+    pub call: u32,
+}
+
 /// Batched `out[b] = a[b] @ b[b]`: `a` strides cover `batch ++ [m, k]`, `b` strides cover
 /// `batch ++ [k, n]`; output contiguous `[batch.., m, n]`. Inputs share `dtype`.
 #[derive(Clone, Debug)]
@@ -399,6 +412,8 @@ pub trait Backend {
     fn sort(&self, k: &Sort) -> Result<()>;
     /// Binary searches into sorted rows (`SearchSorted`).
     fn search_sorted(&self, k: &SearchSorted) -> Result<()>;
+    /// Poisson draws from per-element Philox streams (`Poisson`).
+    fn poisson(&self, k: &Poisson) -> Result<()>;
     /// Compiles a user kernel (`UserKernel::source`), resolving to the compiler's messages as a
     /// `TorchError` when it does not validate.
     fn compile_user(&self, name: &str, source: std::rc::Rc<str>, n_inputs: usize) -> LocalFuture<Result<()>> {

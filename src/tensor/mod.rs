@@ -11,6 +11,7 @@ mod inplace;
 mod linalg;
 mod nn;
 mod reduce;
+mod sampling;
 mod scatter_reduce;
 mod slicing;
 mod sort;

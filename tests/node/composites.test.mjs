@@ -202,3 +202,83 @@ test("index_put: indices out of range (PyTorch's IndexError on the CPU backend; 
     assert.deepEqual(Array.from(await y.toArray()), [0, 1, 0, 0]);
   }
 });
+
+test("poisson: the same draws on WebGPU and the CPU for a seed (rates < 10 exactly); moments of each rate", async () => {
+  const rates = [0, 0.3, 2.5, 9.99, 10, 42, 1500];
+  const n = 4000;
+  const draws = {};
+  for (const device of torch.webgpu.is_available()
+    ? ["cpu", "webgpu"]
+    : ["cpu"]) {
+    const lam = torch
+      .tensor(rates, { dtype: "float32", device })
+      .reshape(rates.length, 1)
+      .expand(rates.length, n);
+    torch.manual_seed(1234);
+    const x = torch.poisson(lam);
+    assert.deepEqual([x.shape, x.dtype], [[rates.length, n], "float32"]);
+    draws[device] = Array.from(await x.toArray());
+    // Another call draws other numbers.
+    const y = torch.poisson(lam);
+    assert.notDeepEqual(Array.from(await y.toArray()), draws[device]);
+  }
+  if (draws.webgpu) {
+    // Below rate 10 (Knuth's products) the draws are identical; above, a draw can move when a
+    // uniform lands within the last-place rounding of sqrt/log/lgamma of a boundary (docs/dtypes.md
+    // "Random numbers"): at most 1 in 1,000 here.
+    const small = rates.filter((r) => r < 10).length * n;
+    assert.deepEqual(draws.webgpu.slice(0, small), draws.cpu.slice(0, small));
+    const moved = draws.cpu.filter((v, i) => v !== draws.webgpu[i]).length;
+    assert.ok(moved <= draws.cpu.length / 1000, `${moved} draws differ`);
+  }
+  rates.forEach((r, i) => {
+    const row = draws.cpu.slice(i * n, (i + 1) * n);
+    assert.ok(row.every((v) => v >= 0 && Number.isInteger(v)));
+    const mean = row.reduce((a, b) => a + b, 0) / n;
+    const v = row.reduce((a, b) => a + (b - mean) ** 2, 0) / n;
+    // Mean and variance are both the rate: within 5 standard errors.
+    assert.ok(
+      Math.abs(mean - r) <= 5 * Math.sqrt(r / n),
+      `rate ${r}: mean ${mean}`,
+    );
+    assert.ok(
+      Math.abs(v - r) <= 5 * r * Math.sqrt(2 / n) + 0.05,
+      `rate ${r}: variance ${v}`,
+    );
+  });
+  assert.throws(
+    () =>
+      torch.poisson(torch.tensor([1, -1], { dtype: "float32", device: "cpu" })),
+    /invalid Poisson rate, expected rate to be non-negative/,
+  );
+  assert.throws(
+    () => torch.poisson(torch.tensor([1, 2])),
+    /"poisson_cpu" not implemented for 'Long'/,
+  );
+});
+
+test("empty_strided and resize_ keep PyTorch's metadata", async () => {
+  const e = torch.empty_strided([2, 3], [1, 2]);
+  assert.deepEqual(
+    [e.shape, e.stride()],
+    [
+      [2, 3],
+      [1, 2],
+    ],
+  );
+  const t = torch.arange(6, { dtype: "float32" });
+  const v = t.view(2, 3);
+  assert.equal(v.resize_(4), v);
+  assert.deepEqual(v.shape, [4]);
+  assert.deepEqual(Array.from(await v.toArray()), [0, 1, 2, 3]);
+  v.resize_([2, 5]);
+  assert.deepEqual(await v.tolist(), [
+    [0, 1, 2, 3, 0],
+    [0, 0, 0, 0, 0],
+  ]);
+  const g = torch.ones([2], { requires_grad: true });
+  assert.throws(
+    () => g.resize_(3),
+    /cannot resize variables that require grad/,
+  );
+});

@@ -316,6 +316,52 @@ export function callComposite(torch, op, a, inputs, device) {
       return list(torch.mode(x, a.dim ?? -1, a.keepdim ?? false));
     case "detach":
       return torch.detach(x);
+    // seed_ops.ts
+    case "absolute":
+    case "arccos":
+    case "arccosh":
+    case "arcsin":
+    case "arcsinh":
+    case "arctan":
+    case "arctan2":
+    case "divide":
+    case "multiply":
+    case "subtract":
+    case "negative":
+    case "fix":
+      if (a.inplace) return x.clone()[`${op}_`](...inputs.slice(1));
+      return a.alpha !== undefined
+        ? torch[op](x, y, { alpha: a.alpha })
+        : torch[op](...inputs);
+    case "resize_":
+      return x.clone().resize_(a.sizes);
+    case "as_strided":
+      return x.as_strided(a.size, a.stride, a.storage_offset ?? 0);
+    case "copy_":
+      return x.clone().copy_(y);
+    case "clone":
+      return torch.clone(x);
+    case "slice":
+      return x.slice(a.dim, a.start ?? null, a.end ?? null, a.step ?? 1);
+    case "scaled_dot_product_attention":
+      return F.scaled_dot_product_attention(x, y, z, {
+        attn_mask: inputs[3],
+        is_causal: a.is_causal,
+        scale: a.scale,
+      });
+    case "group_norm":
+      return F.group_norm(x, a.num_groups, y ?? null, z ?? null, a.eps ?? 1e-5);
+    case "embedding":
+      return F.embedding(x, y);
+    case "quantize_per_tensor":
+      return torch
+        .quantize_per_tensor(x, a.scale, a.zero_point, a.qdtype)
+        .int_repr()
+        .to("int32");
+    case "dequantize":
+      return torch
+        .quantize_per_tensor(x, a.scale, a.zero_point, a.qdtype)
+        .dequantize();
     // index_put.ts
     case "index_put": {
       const rest = inputs.slice(2);

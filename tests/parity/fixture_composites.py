@@ -190,11 +190,44 @@ CALLS = {
                                                         **_opt(a, "include_self")),
     "mode": lambda x, a: tuple(torch.mode(x[0], **_opt(a, "dim", "keepdim"))),
     "detach": lambda x, a: torch.detach(x[0]),
+    # seed_ops.ts
+    **{op: (lambda op: lambda x, a: _alias(op, x, a))(op) for op in (
+        "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "divide",
+        "multiply", "subtract", "negative", "fix")},
+    "resize_": lambda x, a: x[0].clone().resize_(a["sizes"]),
+    "as_strided": lambda x, a: torch.as_strided(x[0], a["size"], a["stride"], a.get("storage_offset", 0)),
+    "copy_": lambda x, a: x[0].clone().copy_(x[1]),
+    "clone": lambda x, a: torch.clone(x[0]),
+    "slice": lambda x, a: torch.ops.aten.slice(x[0], a["dim"], a.get("start"), a.get("end"), a.get("step", 1)),
+    "scaled_dot_product_attention": lambda x, a: F.scaled_dot_product_attention(
+        x[0], x[1], x[2], attn_mask=x[3] if len(x) > 3 else None, is_causal=a.get("is_causal", False),
+        scale=a.get("scale")),
+    "group_norm": lambda x, a: F.group_norm(x[0], a["num_groups"], x[1] if len(x) > 1 else None,
+                                            x[2] if len(x) > 2 else None, eps=a.get("eps", 1e-5)),
+    "embedding": lambda x, a: F.embedding(x[0], x[1]),
+    "quantize_per_tensor": lambda x, a: _quantize(x, a).int_repr().to(torch.int32),
+    "dequantize": lambda x, a: _quantize(x, a).dequantize(),
     # index_put.ts
     "index_put": lambda x, a: _index_put(x, a),
     "masked_scatter": lambda x, a: (x[0].clone().masked_scatter_(x[1], x[2]) if a.get("inplace")
                                     else torch.masked_scatter(x[0], x[1], x[2])),
 }
+
+
+def _alias(op, x, a):
+    """An alias (`torch.absolute`, …); `inplace`: its `_` method on a clone."""
+    if a.get("inplace"):
+        y = x[0].clone()
+        getattr(y, op + "_")(*x[1:])
+        return y
+    return getattr(torch, op)(*x, **_opt(a, "alpha"))
+
+
+def _quantize(x, a):
+    qd = {"quint8": torch.quint8, "qint8": torch.qint8, "qint32": torch.qint32}[a["qdtype"]]
+    # float32 in: the float64 reference run then quantizes the same values (PyTorch quantizes
+    # float32 only).
+    return torch.quantize_per_tensor(x[0].float(), a["scale"], a["zero_point"], qd)
 
 
 def _index_put(x, a):
@@ -225,6 +258,9 @@ COMPOSITE_TOL = {
     **{op: R6 for op in ("linspace", "bartlett_window", "true_divide", "ldexp", "softshrink",
                          "prelu", "leaky_relu", "rrelu", "index_add", "kron", "outer")},
     "index_put": R6,
+    **{op: R6 for op in ("divide", "dequantize")},
+    **{op: R5 for op in ("scaled_dot_product_attention", "group_norm")},
+    **{op: R5 for op in ("arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2")},
 }
 
 

@@ -24,7 +24,7 @@ import type { OptionDType, SizesOf } from "./shapes.js";
 import { type DType, isFloatingPoint } from "./dtype.js";
 import { scope } from "./lifetime.js";
 import { get_default_device } from "./runtime.js";
-import { type Scalar, Tensor, checkTensor } from "./tensor.js";
+import { type Scalar, Tensor, checkTensor, wrap } from "./tensor.js";
 import {
   type TensorData,
   arange,
@@ -237,6 +237,19 @@ export function bernoulli(input: Tensor, p?: number): Tensor {
       .lt(p ?? t)
       .to(t.dtype),
   );
+}
+
+/**
+ * Poisson draws with the rates in `input` (a float tensor; rates >= 0), of its shape and dtype.
+ * Each element draws from its own Philox stream of the `manual_seed` generator, so WebGPU and
+ * the CPU backend give the same numbers (not PyTorch's: its generator differs), up to rare draws
+ * above rate 10 that sit on a rounding boundary (docs/dtypes.md, "Random numbers"). Knuth's method
+ * below rate 10, transformed rejection (PTRS) above. A negative or NaN rate raises PyTorch's error
+ * on the CPU backend and draws NaN on WebGPU (the rates are on the device).
+ */
+export function poisson(input: Tensor): Tensor {
+  const t = checkTensor("poisson", "input", input);
+  return wrap(t._raw.poisson());
 }
 
 /**

@@ -67,6 +67,7 @@ export * from "./indexing.js";
 export * from "./sorting.js";
 export * from "./searching.js";
 export * from "./unique.js";
+export * from "./seed_ops.js";
 export * from "./pointwise.js";
 export * from "./scatter_more.js";
 export * from "./index_put.js";

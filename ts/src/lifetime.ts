@@ -37,6 +37,12 @@ export function track(t: Disposable, raw: RawTensor): void {
   scopes.at(-1)?.add(t);
 }
 
+/** Called when a tensor takes a new handle in place (`resize_`): the backstop frees the new one. */
+export function retrack(t: Disposable, raw: RawTensor): void {
+  backstop?.unregister(t);
+  backstop?.register(t, raw, t);
+}
+
 /** Called by `Tensor.dispose()`. */
 export function untrack(t: Disposable): void {
   backstop?.unregister(t);

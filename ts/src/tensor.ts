@@ -8,7 +8,7 @@
  * @module
  */
 
-import { track, untrack } from "./lifetime.js";
+import { retrack, track, untrack } from "./lifetime.js";
 import type { RawTensor } from "./wasm/webtorch_core.js";
 import { IndexError, TorchError } from "./errors.js";
 import {
@@ -449,6 +449,17 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     untrack(this);
     this.#raw.free();
     this.#raw = null;
+  }
+
+  /** @internal Takes `raw` (same dtype and device) in place of the handle: `resize_`. */
+  _setRaw(raw: RawTensor): void {
+    const old = this._raw;
+    this.#raw = raw;
+    (this as { shape: readonly number[] }).shape = Object.freeze(
+      Array.from(raw.shape()),
+    );
+    retrack(this, raw);
+    old.free();
   }
 
   /** Whether {@link dispose} has been called. */

@@ -13,6 +13,7 @@ use crate::ops::ResultKind;
 const COMMON: &str = include_str!("../../../shaders/common.wgsl");
 const ELEMENTWISE: &str = include_str!("../../../shaders/elementwise.wgsl");
 pub(super) const MATH: &str = include_str!("../../../shaders/math.wgsl");
+const POISSON: &str = include_str!("../../../shaders/poisson.wgsl");
 const MATMUL: &str = include_str!("../../../shaders/matmul.wgsl");
 const MATMUL_TILED: &str = include_str!("../../../shaders/matmul_tiled.wgsl");
 const ROWWISE: &str = include_str!("../../../shaders/rowwise.wgsl");
@@ -63,6 +64,10 @@ pub enum KernelKey {
         dtype: DType,
     },
     SearchSorted {
+        dtype: DType,
+    },
+    /// `torch.poisson` into `dtype` (shaders/poisson.wgsl).
+    Poisson {
         dtype: DType,
     },
     /// A user kernel (`torch.register_kernel`): its WGSL as given.
@@ -411,6 +416,9 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::Scan { op, dtype } => super::sort::scan_source(*op, *dtype),
         KernelKey::Sort { step, dtype } => super::sort::sort_source(*step, *dtype),
         KernelKey::SearchSorted { dtype } => super::sort::search_sorted_source(*dtype),
+        KernelKey::Poisson { dtype } => {
+            format!("{MATH}\n{}", fill(POISSON, &[("STORE", &store("v", Compute::F32, *dtype))]))
+        }
         KernelKey::User { source, .. } => source.to_string(),
     }
 }
@@ -447,6 +455,7 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::Scan { op, dtype } => format!("webtorch:scan_{op:?}:{}", dtype.name()).to_lowercase(),
         KernelKey::Sort { step, dtype } => format!("webtorch:sort_{step:?}:{}", dtype.name()).to_lowercase(),
         KernelKey::SearchSorted { dtype } => format!("webtorch:searchsorted:{}", dtype.name()),
+        KernelKey::Poisson { dtype } => format!("webtorch:poisson:{}", dtype.name()),
         KernelKey::User { name, .. } => format!("webtorch:user:{name}"),
         KernelKey::Scatter { dtype, op, .. } => {
             let name = match op {

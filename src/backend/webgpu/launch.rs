@@ -244,3 +244,14 @@ impl WebGpuBackend {
         self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
     }
 }
+
+impl WebGpuBackend {
+    pub(super) fn poisson_impl(&self, k: &crate::backend::Poisson) -> Result<()> {
+        let groups = u32::try_from(k.n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let (gx, gy) = Self::grid(groups);
+        let mut meta = [0u32; 8];
+        put(&mut meta, 0, &[k.n, (gx * WG) as usize, k.offset])?;
+        meta[3..7].copy_from_slice(&[k.key[0], k.key[1], k.call, crate::random::POISSON_TAG]);
+        self.dispatch(&KernelKey::Poisson { dtype: k.dtype }, &meta, &[k.out, k.rate], (gx, gy, 1))
+    }
+}

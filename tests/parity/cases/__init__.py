@@ -12,7 +12,7 @@ FAMILIES = ["creation", "arith", "unary", "compare", "reduce", "matmul", "views"
 # Composites of the TS layer (fixture_composites.py): written to fixtures/ts/, which the native
 # Rust runner does not load.
 TS_FAMILIES = ["shapes_more", "linalg", "composites", "sorting_ts", "resize_scatter", "index_put",
-               "einops", "tensor_index", "unique", "expr"]
+               "einops", "tensor_index", "unique", "expr", "seed_ops"]
 
 NAN, INF = math.nan, math.inf
 

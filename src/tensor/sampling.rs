@@ -1,0 +1,42 @@
+//! `torch.poisson`: a draw per element from its own Philox stream (src/random.rs), on the
+//! tensor's device; the draws do not depend on the device.
+
+use super::Tensor;
+use crate::backend::Poisson;
+use crate::bail;
+use crate::error::Result;
+use crate::random;
+
+impl Tensor {
+    /// `torch.poisson(rates)`: a Poisson draw with each rate (a float tensor, rates >= 0), of the
+    /// rates' shape and dtype. PyTorch's error for a negative or NaN rate on the CPU backend,
+    /// where the rates can be read at once; on WebGPU such a rate draws NaN.
+    pub fn poisson(&self) -> Result<Tensor> {
+        if !self.dtype.is_float() {
+            bail!(DType, "\"poisson_cpu\" not implemented for '{}'", self.dtype.scalar_name());
+        }
+        if let Some(rates) = super::indexing::host_values(self)? {
+            if rates.iter().any(|r| r.is_nan() || *r < 0.0) {
+                bail!(Torch, "invalid Poisson rate, expected rate to be non-negative");
+            }
+        }
+        let out = Tensor::empty_on(self.backend(), self.shape(), self.dtype)?;
+        if out.numel() == 0 {
+            return Ok(out);
+        }
+        let src = self.contiguous()?;
+        let rate = src.operand(src.shape())?;
+        let (key, call) = random::poisson_call();
+        let k = Poisson {
+            rate: rate.buf,
+            offset: rate.offset,
+            n: out.numel(),
+            out: out.buf()?,
+            dtype: self.dtype,
+            key,
+            call,
+        };
+        self.backend().poisson(&k)?;
+        Ok(out)
+    }
+}
