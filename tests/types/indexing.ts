@@ -93,8 +93,14 @@ assert<
   >
 >();
 
-// assignment keeps the receiver's type
+// assignment keeps the receiver's type; the value must broadcast to the indexed shape
 const y = torch.zeros(3, 4);
 expectType<F32<[3, 4]>>()(y.set([1, "1:"], 5));
+expectType<F32<[3, 4]>>()(y.set([1, "1:"], torch.ones(3)));
+expectType<F32<[3, 4]>>()(y.set([1, "1:"], torch.ones(1)));
+expectType<F32<[3, 4]>>()(y.set(":", torch.ones(4)));
+expectType<F32<[3, 4]>>()(y.set([idx, 0], torch.ones(3)));
 expectType<F32<[3, 4]>>()(y.set(y.gt(0), torch.ones(4)));
+expectType<F32<[3, 4]>>()(y.set([[0, 2]], torch.ones(2, 4)));
+expectType<Tensor>()(any.set(0, any));
 expectType<Promise<Tensor>>()(y.index_async(y.gt(0)));

@@ -20,6 +20,13 @@ x.index(mask);
 x.index(torch.tensor([0, 1]), torch.tensor([0, 1, 2]));
 // @ts-expect-error — not an index
 x.index(1.5 as unknown as boolean);
+const y = torch.zeros(3, 4);
+// @ts-expect-error — x[1, 1:] is [3]; a [2] value does not broadcast to it
+y.set([1, "1:"], torch.ones(2));
+// @ts-expect-error — x[:] is [3, 4]; [3] does not broadcast to it
+y.set(":", torch.ones(3));
+// @ts-expect-error — set with an index out of range
+y.set(5, 0);
 // @ts-expect-error — the result's shape is known: [5, 6] is not [4, 6]
 const wrong: torch.Tensor<[4, 6]> = x.index(0);
 void wrong;

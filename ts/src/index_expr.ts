@@ -19,7 +19,12 @@
 
 import type { Dims, ShapeOf, CheckOf } from "./shapes.js";
 import type { DTypeT, ShapeT } from "./tensor.js";
-import type { IndexItem, IndexShape } from "./index_types.js";
+import type {
+  CheckSetValue,
+  IndexItem,
+  IndexShape,
+  SetShape,
+} from "./index_types.js";
 import { IndexError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { arange, tensor as makeTensor } from "./creation.js";
@@ -51,12 +56,18 @@ declare module "./tensor.js" {
      * array of them (`x.set([0, "1:"], 5)`; a list index inside it is a nested array:
      * `x.set([[0, 2]], v)`). `value` (a tensor or a number) broadcasts to the shape of
      * `x.index(...index)`. Boolean masks are allowed beside `":"`, `"..."` and index tensors.
-     * Differentiable (to `x`'s history and to `value`).
+     * Differentiable (to `x`'s history and to `value`). Typed: with literal shapes, a bad index
+     * or a value that does not broadcast to the indexed shape is a compile error.
      */
-    set(
-      index: IndexItem | readonly IndexItem[],
-      value: Tensor | number | boolean,
-    ): this;
+    set<
+      Self extends Tensor<Dims>,
+      const I extends IndexItem | readonly IndexItem[],
+      V extends Tensor<Dims> | number | boolean,
+    >(
+      this: Self,
+      index: I & CheckOf<SetShape<ShapeT<Self>, I>>,
+      value: V & CheckSetValue<V, SetShape<ShapeT<Self>, I>>,
+    ): Self;
   }
 }
 

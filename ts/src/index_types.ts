@@ -336,3 +336,43 @@ export type IndexShape<S extends Dims, I extends readonly unknown[]> =
                 : B
               : never
       : number[];
+
+// ---- assignment ----
+
+/** The items of `x.set(index, v)`: an array of items, or one item. */
+type SetItems<I> = I extends readonly unknown[] ? [...I] : [I];
+/** The shape `x.set` writes (boolean masks are fine there: `number[]`), or the mismatch. */
+export type SetShape<S extends Dims, I> =
+  Flat<SetItems<I>> extends infer F extends unknown[]
+    ? "mask" extends KindOf<F[number]>
+      ? number[]
+      : IndexShape<S, SetItems<I>>
+    : number[];
+type FitsFrom<V extends Dims, T extends Dims> = V extends readonly [
+  ...infer VR extends number[],
+  infer A extends number,
+]
+  ? T extends readonly [...infer TR extends number[], infer B extends number]
+    ? A extends 1
+      ? FitsFrom<VR, TR>
+      : number extends A | B
+        ? FitsFrom<VR, TR>
+        : A extends B
+          ? FitsFrom<VR, TR>
+          : false
+    : false
+  : true;
+/** `unknown` when a value of shape `V` broadcasts to the written shape `T`, else the mismatch. */
+export type CheckSetValue<V, T> = V extends {
+  readonly shape: infer VS extends Dims;
+}
+  ? T extends Dims
+    ? IsTuple<T> extends false
+      ? unknown
+      : IsTuple<VS> extends false
+        ? unknown
+        : FitsFrom<VS, T> extends true
+          ? unknown
+          : ShapeMismatch<`set: shape mismatch: value tensor of shape ${ShapeString<VS>} cannot be broadcast to indexing result of shape ${ShapeString<T>}`>
+    : unknown
+  : unknown;
