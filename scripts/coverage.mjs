@@ -57,6 +57,16 @@ for (const dir of [fixtures, new URL("ts/", fixtures)]) {
   }
 }
 
+// Ops whose values are random or uninitialized (no PyTorch values to compare): where they are
+// checked instead.
+const CHECKED_ELSEWHERE = {
+  empty: "tests/node (shape, dtype)",
+  empty_like: "tests/node (shape, dtype)",
+  empty_strided: "tests/node (shape, strides)",
+  rand: "tests/node (range, seeded equality)",
+  randn: "tests/node (moments, seeded equality)",
+  poisson: "tests/node (moments, seeded equality GPU vs CPU)",
+};
 const F = torch.nn?.functional ?? {};
 const proto = torch.Tensor.prototype;
 const rows = [];
@@ -70,7 +80,7 @@ for (const n of names) {
     Object.getOwnPropertyDescriptor(proto, n)
   )
     where.push("Tensor");
-  const fixture = fixtureOps.has(n) ? "yes" : "";
+  const fixture = fixtureOps.has(n) ? "yes" : (CHECKED_ELSEWHERE[n] ?? "");
   let status;
   if (where.length > 0) {
     status = "implemented";
@@ -102,15 +112,6 @@ const SEED_NAMES = {
   conv2d_backward: "conv2d",
   resize: "resize_",
   countNonzero: "count_nonzero",
-};
-// Ops whose values are random or uninitialized (no PyTorch values to compare): where they are
-// checked instead.
-const CHECKED_ELSEWHERE = {
-  empty: "tests/node (shape, dtype)",
-  empty_like: "tests/node (shape, dtype)",
-  empty_strided: "tests/node (shape, strides)",
-  rand: "tests/node (range, seeded equality)",
-  randn: "tests/node (moments, seeded equality)",
 };
 const gradOps = new Set();
 for (const dir of [fixtures, new URL("ts/", fixtures)])
