@@ -85,3 +85,79 @@ fn cat_of_pending_and_strided_inputs() {
             .unwrap()
     });
 }
+
+/// Contiguous rows take the register-held row kernels (`rows.rs`): vec4 and scalar, one to 256
+/// invocations per row, several rows per workgroup; views whose rows are not dense and rows
+/// longer than 8,192 values keep the general kernel. Every case against the CPU.
+#[test]
+fn row_kernels_against_the_cpu() {
+    let shapes: [&[usize]; 8] =
+        [&[37, 768], &[5, 4096], &[300, 7], &[9, 10], &[2, 3, 64], &[4, 1], &[3, 5000], &[2, 9000]];
+    for (s, shape) in shapes.into_iter().enumerate() {
+        let n = *shape.last().unwrap();
+        let x = randn(shape, 40 + s as u64);
+        // Affine parameters near (1, 0), as trained ones are (no cancellation to test).
+        let w: Vec<f64> = randn(&[n], 60 + s as u64).iter().map(|t| 1.0 + 0.1 * t).collect();
+        let b: Vec<f64> = randn(&[n], 80 + s as u64).iter().map(|t| 0.1 * t).collect();
+        let what = |op: &str| format!("{op} {shape:?}");
+        same_on_every_device(&what("softmax"), 1e-5, |d| on(d, &x, shape).softmax(-1).unwrap());
+        same_on_every_device(&what("log_softmax"), 1e-5, |d| on(d, &x, shape).log_softmax(-1).unwrap());
+        same_on_every_device(&what("layer_norm"), 1e-4, |d| {
+            let (wt, bt) = (on(d, &w, &[n]), on(d, &b, &[n]));
+            on(d, &x, shape).layer_norm(&[n], Some(&wt), Some(&bt), 1e-5).unwrap()
+        });
+        same_on_every_device(&what("layer_norm (no affine)"), 1e-4, |d| {
+            on(d, &x, shape).layer_norm(&[n], None, None, 1e-5).unwrap()
+        });
+        same_on_every_device(&what("rms_norm"), 1e-4, |d| {
+            on(d, &x, shape).rms_norm(&[n], Some(&on(d, &w, &[n])), Some(1e-6)).unwrap()
+        });
+        same_on_every_device(&what("sum"), 1e-4, |d| on(d, &x, shape).sum(&[-1], false).unwrap());
+        same_on_every_device(&what("mean"), 1e-4, |d| on(d, &x, shape).mean(&[-1], true).unwrap());
+    }
+    // Offset rows (a narrowed view: rows of 768 at stride 769) and a transposed view.
+    let x = randn(&[10, 769], 99);
+    same_on_every_device("softmax of a narrowed view", 1e-5, |d| {
+        on(d, &x, &[10, 769]).narrow(1, 1, 768).unwrap().softmax(-1).unwrap()
+    });
+    same_on_every_device("sum of a narrowed view", 1e-5, |d| {
+        on(d, &x, &[10, 769]).narrow(1, 1, 768).unwrap().sum(&[-1], false).unwrap()
+    });
+    same_on_every_device("layer_norm of a transposed view", 1e-4, |d| {
+        on(d, &x, &[10, 769]).transpose(0, 1).unwrap().layer_norm(&[10], None, None, 1e-5).unwrap()
+    });
+    same_on_every_device("sum of everything", 1e-5, |d| {
+        on(d, &randn(&[1 << 17], 7), &[1 << 17]).sum(&[], false).unwrap()
+    });
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    // Which kernels ran: the planned ones for dense rows, the general one past 8,192 values.
+    let labels = webtorch::engine::backend(Device::WebGpu).unwrap().kernel_labels();
+    for want in [
+        "webtorch:softmax:rows32x6v4:float32",
+        "webtorch:layernorm:rows128x8v4:float32",
+        "webtorch:rmsnorm:rows1x7:float32",
+        "webtorch:logsoftmax:rows256x5v4:float32",
+        "webtorch:softmax:rows128x6:float32",
+        "webtorch:sum:rows256x0:float32",
+        "webtorch:mean:rows256x0:float32",
+        "webtorch:layernorm:float32",
+    ] {
+        assert!(labels.iter().any(|l| l == want), "{want} not among {labels:?}");
+    }
+}
+
+/// Attention's P·V shape (a batch of tall products with 64 columns): more outputs than the
+/// launch-bound 16×16 kernel suits once the batch counts, too few 128×64 tiles to fill the GPU,
+/// so the 64×64 register-tiled kernel; checked against the CPU.
+#[test]
+fn batched_narrow_matmul_takes_the_64_tile() {
+    let (p, v) = (randn(&[12, 256, 256], 110), randn(&[12, 256, 64], 111));
+    same_on_every_device("p@v", 1e-5, |d| on(d, &p, &[12, 256, 256]).matmul(&on(d, &v, &[12, 256, 64])).unwrap());
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let labels = webtorch::engine::backend(Device::WebGpu).unwrap().kernel_labels();
+    assert!(labels.iter().any(|l| l.starts_with("webtorch:matmul:t64")), "no t64 matmul among {labels:?}");
+}

@@ -314,3 +314,10 @@ pub fn set_debug_print_shaders(on: bool) {
 pub fn set_matmul_variant(name: &str) -> bool {
     crate::backend::webgpu::matmul::set_variant(name)
 }
+
+/// Sets how many vectors per invocation the row kernels' plans aim at (1…8, default 8; see
+/// `backend/webgpu/rows.rs`) for benchmarks; false for a value outside that range.
+#[wasm_bindgen]
+pub fn set_row_vectors(n: u32) -> bool {
+    crate::backend::webgpu::rows::set_row_vectors(n as usize)
+}

@@ -430,6 +430,10 @@ pub trait Backend {
     /// Flushes and resolves when the device has finished everything submitted.
     fn sync(&self) -> LocalFuture<Result<()>>;
     fn stats(&self) -> Stats;
+    /// Labels of the kernels compiled so far, sorted (tests check which kernel family ran).
+    fn kernel_labels(&self) -> Vec<String> {
+        vec![]
+    }
     /// Whether elementwise ops on this device are deferred and fused (`tensor/fusion.rs`), also
     /// into reductions (`Reduce::prologue`); the CPU backend runs eagerly, which makes it the
     /// unfused oracle.

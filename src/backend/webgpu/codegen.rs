@@ -52,6 +52,18 @@ pub enum KernelKey {
         weight: bool,
         bias: bool,
     },
+    /// Row-wise kernels over contiguous rows (`rows.rs`).
+    Rows {
+        op: RowOp,
+        weight: bool,
+        bias: bool,
+        plan: super::rows::RowPlan,
+    },
+    /// Float32 sum/mean over contiguous runs (`rows.rs`).
+    RowsReduce {
+        op: ReduceOp,
+        plan: super::rows::RowPlan,
+    },
     Gather {
         dtype: DType,
     },
@@ -411,6 +423,8 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::Matmul { dtype, epilogue } => matmul_source(*dtype, epilogue.as_ref()),
         KernelKey::MatmulTiled(key, epilogue) => matmul_tiled_source(key, epilogue.as_ref()),
         KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),
+        KernelKey::Rows { op, weight, bias, plan } => super::rows::rowwise_source(*op, *weight, *bias, plan),
+        KernelKey::RowsReduce { op, plan } => super::rows::reduce_source(*op, plan),
         KernelKey::Gather { dtype } => fill(GATHER, &[("T", storage_type(*dtype))]),
         KernelKey::Scatter { dtype, tensor_src, op } => scatter_source(*dtype, *tensor_src, *op),
         KernelKey::Scan { op, dtype } => super::sort::scan_source(*op, *dtype),
@@ -451,6 +465,12 @@ pub fn label(key: &KernelKey) -> String {
             super::matmul::label(key)
         ),
         KernelKey::Rowwise { op, .. } => format!("webtorch:{op:?}:float32").to_lowercase(),
+        KernelKey::Rows { op, plan, .. } => {
+            format!("webtorch:{}:{}:float32", format!("{op:?}").to_lowercase(), super::rows::plan_label(plan))
+        }
+        KernelKey::RowsReduce { op, plan } => {
+            format!("webtorch:{}:{}:float32", format!("{op:?}").to_lowercase(), super::rows::plan_label(plan))
+        }
         KernelKey::Gather { dtype } => format!("webtorch:gather:{}", dtype.name()),
         KernelKey::Scan { op, dtype } => format!("webtorch:scan_{op:?}:{}", dtype.name()).to_lowercase(),
         KernelKey::Sort { step, dtype } => format!("webtorch:sort_{step:?}:{}", dtype.name()).to_lowercase(),

@@ -3,7 +3,7 @@
 //! words). `mod.rs` records the dispatch.
 
 use super::codegen::{self, KernelKey};
-use super::{epilogue, matmul, WebGpuBackend, MAX_GROUPS, MAX_RANK, WG};
+use super::{epilogue, matmul, rows, WebGpuBackend, MAX_GROUPS, MAX_RANK, WG};
 use crate::backend::{Elementwise, Gather, Matmul, Reduce, Rowwise, Scatter, ScatterSrc};
 use crate::error::Result;
 use crate::shape::{coalesce, contiguous_strides};
@@ -83,8 +83,14 @@ impl WebGpuBackend {
         let n_out: usize = k.outer.iter().product();
         let count: usize = k.inner.iter().product();
         let n32 = u32::try_from(n_out).map_err(|_| err!(OutOfMemory, "too many outputs"))?;
-        // One workgroup per output, or one invocation per output for short rows.
-        let groups = if codegen::rows_kernel(k) { n32.div_ceil(codegen::ROWS_WG) } else { n32 };
+        // Contiguous float32 sum/mean: the lean kernel (`rows.rs`); else one workgroup per
+        // output, or one invocation per output for short rows.
+        let plan = rows::reduce_plan(k);
+        let groups = match plan {
+            Some(p) => n32.div_ceil(p.rows()),
+            None if codegen::rows_kernel(k) => n32.div_ceil(codegen::ROWS_WG),
+            None => n32,
+        };
         let (gx, gy) = Self::grid(groups);
         use codegen::{RD_MAX_LEAVES, RD_MAX_SCALARS, RD_OFFSETS, RD_SCALARS, RD_STRIDES};
         // Leaf 0 is the input (or the prologue's first leaf); a prologue's others follow it.
@@ -92,7 +98,10 @@ impl WebGpuBackend {
             Some(p) => p.leaves.iter().collect(),
             None => vec![&k.input],
         };
-        let (key, scalars) = codegen::reduce_key(k);
+        let (key, scalars) = match plan {
+            Some(p) => (rows::reduce_key(k, p), vec![]),
+            None => codegen::reduce_key(k),
+        };
         if leaves.len() > RD_MAX_LEAVES || scalars.len() > RD_MAX_SCALARS {
             bail!(
                 Torch,
@@ -175,7 +184,13 @@ impl WebGpuBackend {
         }
         let rows: usize = k.outer.iter().product();
         let n: usize = k.inner.iter().product();
-        let (gx, gy) = Self::grid(u32::try_from(rows).map_err(|_| err!(OutOfMemory, "too many rows"))?);
+        if rows == 0 {
+            return Ok(());
+        }
+        // Dense rows: the register-held row kernels (`rows.rs`), several rows per workgroup.
+        let plan = rows::rowwise_plan(k);
+        let rows32 = u32::try_from(rows).map_err(|_| err!(OutOfMemory, "too many rows"))?;
+        let (gx, gy) = Self::grid(plan.map_or(rows32, |p| rows32.div_ceil(p.rows())));
         let (no, ni) = (k.outer.len(), k.inner.len());
         let mut meta = [0u32; 64];
         put(&mut meta, 0, &[rows, no, ni, n, k.input.offset, gx as usize])?;
@@ -195,7 +210,8 @@ impl WebGpuBackend {
             put(&mut meta, 56, &[b.offset])?;
             buffers.push(b.buf);
         }
-        self.dispatch(&codegen::rowwise_key(k), &meta, &buffers, (gx, gy, 1))
+        let key = plan.map_or_else(|| codegen::rowwise_key(k), |p| rows::rowwise_key(k, p));
+        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
     }
 
     pub(super) fn gather_impl(&self, k: &Gather) -> Result<()> {

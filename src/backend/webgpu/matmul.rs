@@ -121,12 +121,17 @@ pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>]) -> Optio
             // kernel is as fast (launch-bound); 128×128 tiles with a 16-deep K step win once
             // there are ≥ 256 of them and N is wide; 128×64 tiles win below that (more
             // workgroups to fill the GPU) and when N is narrow (8192×768×3072).
-            if k.m * k.n <= 256 * 256 || k.k < 16 {
+            // Batches count: attention's P·V (12 × 1024×64 outputs) is 786k outputs, not 65k.
+            // Fewer than ~100 tiles of 128×64 leave most of 132 SMs idle: there 64×64 tiles
+            // give twice the workgroups (P·V at 12×1024×64: 96 → 192).
+            if k.m * k.n * batches <= 256 * 256 || k.k < 16 {
                 return None;
             }
             let tiles = k.m.div_ceil(128) * k.n.div_ceil(128) * batches;
             if tiles >= 256 && k.n >= 1536 {
                 T128K16
+            } else if k.m.div_ceil(128) * k.n.div_ceil(64) * batches < 100 {
+                T64
             } else {
                 T128X64
             }

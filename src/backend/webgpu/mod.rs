@@ -14,6 +14,7 @@ mod launch;
 pub mod matmul;
 mod pool;
 mod reduce_gen;
+pub mod rows;
 mod sort;
 mod timing;
 
@@ -503,6 +504,12 @@ impl Backend for WebGpuBackend {
                 None => Ok(()),
             }
         })
+    }
+
+    fn kernel_labels(&self) -> Vec<String> {
+        let mut labels: Vec<String> = self.st.borrow().kernels.keys().map(codegen::label).collect();
+        labels.sort();
+        labels
     }
 
     fn stats(&self) -> Stats {

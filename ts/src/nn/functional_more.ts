@@ -268,7 +268,9 @@ export function scaled_dot_product_attention(
       "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True",
     );
   return scope(() => {
-    let scores = query.matmul(key.transpose(-2, -1)).mul(scale);
+    // Scaling the (…, L, E) queries rather than the (…, L, S) scores: one pass over L·E values
+    // instead of L·S, forward and backward (as MultiheadAttention does).
+    let scores = query.mul(scale).matmul(key.transpose(-2, -1));
     if (options.is_causal) scores = scores.add(causalMask(l, s, query.device));
     const m = options.attn_mask;
     if (m)
