@@ -201,6 +201,9 @@ export function tfjsLib(tf) {
       const ins = w.inputs.map((i) => tf.tensor(i.data, i.shape));
       const [A, B] = ins;
       const eye = w.kind === "tiny_matmul_chain" ? tf.eye(8) : null;
+      // conv2d in tfjs's own layout: NHWC input and HWIO filter, laid out before timing; the
+      // output goes back to NCHW only for the check.
+      const nhwc = w.kind === "conv2d" ? [tf.transpose(A, [0, 2, 3, 1]), tf.transpose(B, [2, 3, 1, 0])] : null;
       const ops = {
         matmul: () => tf.matMul(A, B),
         add: () => tf.add(A, B),
@@ -208,6 +211,14 @@ export function tfjsLib(tf) {
         chain6: () => tf.tidy(() => tf.relu(tf.add(tf.mul(tf.tanh(tf.add(tf.mul(A, B), A)), 0.5), -0.25))),
         sum: () => tf.sum(A),
         softmax: () => tf.softmax(A),
+        attention: () =>
+          tf.tidy(() => tf.matMul(tf.softmax(tf.mul(tf.matMul(A, B, false, true), 1 / Math.sqrt(A.shape[2]))), ins[2])),
+        layer_norm: () =>
+          tf.tidy(() => {
+            const { mean, variance } = tf.moments(A, -1, true);
+            return tf.add(tf.mul(tf.mul(tf.sub(A, mean), tf.rsqrt(tf.add(variance, 1e-5))), B), ins[2]);
+          }),
+        conv2d: () => tf.conv2d(nhwc[0], nhwc[1], 1, "same"),
         tiny_chain: () =>
           tf.tidy(() => {
             let x = A;
@@ -224,6 +235,7 @@ export function tfjsLib(tf) {
       const free = () => {
         ins.forEach((t) => t.dispose());
         eye?.dispose();
+        nhwc?.forEach((t) => t.dispose());
       };
       if (w.kind === "readback") {
         return {
@@ -245,7 +257,12 @@ export function tfjsLib(tf) {
         step: op,
         wait,
         result: async () => {
-          const r = op();
+          let r = op();
+          if (nhwc) {
+            const y = r;
+            r = tf.transpose(y, [0, 3, 1, 2]);
+            y.dispose();
+          }
           return w.scalar ? (await read(r))[0] : read(r);
         },
         free,
@@ -276,6 +293,15 @@ export function jaxLib(jax) {
         chain6: () => chain(A.ref, B.ref),
         sum: () => np.sum(A.ref),
         softmax: () => jax.nn.softmax(A.ref, -1),
+        // Composed (nn.dotProductAttention goes through einsum, which needs iterator helpers
+        // Node 20 lacks).
+        attention: () =>
+          np.matmul(
+            jax.nn.softmax(np.matmul(A.ref, np.matrixTranspose(B.ref)).mul(1 / Math.sqrt(A.shape[2])), -1),
+            ins[2].ref,
+          ),
+        layer_norm: () => jax.nn.standardize(A.ref, -1, { epsilon: 1e-5 }).mul(B.ref).add(ins[2].ref),
+        conv2d: () => jax.lax.conv(A.ref, B.ref, [1, 1], "SAME"),
         tiny_chain: () => {
           let x = A.ref;
           for (let i = 0; i < 1000; i++) x = x.add(0.001);

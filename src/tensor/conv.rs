@@ -251,19 +251,18 @@ impl Tensor {
         let (kk, ll): (usize, usize) = (kernel.iter().product(), out.iter().product());
         let mut split: Vec<i64> = vec![n as i64, g as i64, cg as i64];
         split.extend(out.iter().chain(&kernel).map(|&s| s as i64));
-        // [N, G, Cg, *out, *kernel] → [N, G, *out, Cg, *kernel] → rows [N, G, L, Cg·k]; the
-        // product rows × weightᵀ is [N, G, L, Og]: L (large) is the matmul's M, so output
-        // channels fill the N side of the tiles (with the weight as M, 64 channels filled half
-        // of a 128-row tile).
-        let mut perm: Vec<i64> = vec![0, 1];
-        perm.extend((0..k as i64).map(|i| 3 + i));
-        perm.push(2);
+        // [N, G, Cg, *out, *kernel] → [N, G, Cg, *kernel, *out] → columns [N, G, Cg·k, L] (the
+        // copy reads and writes along the output positions). The product is columnsᵀ × weightᵀ
+        // = [N, G, L, Og] through a transposed view: L (large) is the matmul's M and the output
+        // channels its N (with the weight as M, 64 channels filled half of a 128-row tile).
+        let mut perm: Vec<i64> = vec![0, 1, 2];
         perm.extend((0..k as i64).map(|i| 3 + k as i64 + i));
-        let rows = win.reshape(&split)?.permute(&perm)?.reshape(&[n as i64, g as i64, ll as i64, (cg * kk) as i64])?;
+        perm.extend((0..k as i64).map(|i| 3 + i));
+        let cols = win.reshape(&split)?.permute(&perm)?.reshape(&[n as i64, g as i64, (cg * kk) as i64, ll as i64])?;
         let wt = w.reshape(&[g as i64, og as i64, (cg * kk) as i64])?.transpose(1, 2)?;
         let mut shape: Vec<i64> = vec![n as i64, o as i64];
         shape.extend(out.iter().map(|&s| s as i64));
-        let y = rows.matmul(&wt)?.transpose(2, 3)?.reshape(&shape)?.contiguous()?;
+        let y = cols.transpose(2, 3)?.matmul(&wt)?.transpose(2, 3)?.reshape(&shape)?.contiguous()?;
         match bias {
             None => Ok(y),
             Some(b) => {
