@@ -9,6 +9,7 @@
 // row kernels beside the general ones they replace, and a vec4 copy as the bandwidth reference.
 // Part 2 times webtorch's eager calls: recording only (host cost per op), and recording plus
 // completion with each result freed at once or held to the end (as bench/run.mjs holds them).
+// Part 3 times the pieces of conv2d and attention (matmuls, softmax, the im2col bytes).
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -285,17 +286,20 @@ await host(`softmax ${R}×${C}`, () => torch.softmax(x, -1));
 await host(`layer_norm ${LR}×${LC}`, () =>
   torch.nn.functional.layer_norm(lx, [LC], lw, lb),
 );
-// ---- part 3: GPU-bound eager pieces of the model workloads (each result freed at once) ----
-async function piece(name, f, flop, n = quick ? 3 : 40) {
-  for (let i = 0; i < 3; i++) f().dispose();
-  await torch.webgpu.sync_device();
-  const per = [];
-  for (let r = 0; r < 3; r++) {
+// ---- part 3: GPU-bound eager pieces of the model workloads (results held to the sync, which
+// computes the pending ones: a matmul may stay pending for an epilogue) ----
+async function piece(name, f, flop, n = quick ? 3 : 20) {
+  const batch = async (k) => {
     const t0 = performance.now();
-    for (let i = 0; i < n; i++) f().dispose();
+    const held = [];
+    for (let i = 0; i < k; i++) held.push(f());
     await torch.webgpu.sync_device();
-    per.push((performance.now() - t0) / n);
-  }
+    held.forEach((t) => t.dispose());
+    return (performance.now() - t0) / k;
+  };
+  await batch(3);
+  const per = [];
+  for (let r = 0; r < 3; r++) per.push(await batch(n));
   per.sort((a, b) => a - b);
   const ms = per[1];
   results.pieces = results.pieces ?? [];
