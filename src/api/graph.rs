@@ -9,7 +9,8 @@
 //! returned to the buffers the graph reads by copy-backs at the end of each replay, and the
 //! storages are pointed at those buffers once, so the step is a fixed point. Outputs are copied
 //! into fresh buffers. Refused (the trace replays call by call instead): a step that draws random
-//! numbers, runs anything on the CPU backend, or returns a tensor with autograd history; a
+//! numbers, runs anything on the CPU backend, or returns a tensor with autograd history without
+//! running a backward itself (replayed outputs have none); a
 //! replay finds the state changed since the capture (a parameter replaced, gradients cleared
 //! outside the step) and answers `undefined`, and the TS layer drops the graph.
 
@@ -96,10 +97,13 @@ impl GraphCapture {
     }
 
     /// Closes the capture into a graph whose replays return `outputs` (the step's results, in
-    /// order). Throws with the reason when the step cannot be replayed from its kernels.
-    pub fn end(self, outputs: Vec<RawTensor>) -> JsResult<Graph> {
+    /// order). `stepped`: the step ran its own backward (a training step), so outputs with
+    /// autograd history are fine — their graph is spent; otherwise such an output refuses the
+    /// capture (a backward through it would run outside the graph). Throws with the reason when
+    /// the step cannot be replayed from its kernels.
+    pub fn end(self, outputs: Vec<RawTensor>, stepped: bool) -> JsResult<Graph> {
         let backend = self.backend.clone();
-        let r = self.close(outputs.iter().map(|r| r.t.clone()).collect());
+        let r = self.close(outputs.iter().map(|r| r.t.clone()).collect(), stepped);
         if r.is_err() {
             backend.capture_abort();
         }
@@ -153,7 +157,7 @@ impl GraphCapture {
         })
     }
 
-    fn close(self, outputs: Vec<Tensor>) -> Result<Graph> {
+    fn close(self, outputs: Vec<Tensor>, stepped: bool) -> Result<Graph> {
         for o in &outputs {
             o.ready_buf()?;
         }
@@ -178,7 +182,7 @@ impl GraphCapture {
                 continue;
             }
             on_gpu(o, "an output")?;
-            if o.requires_grad() {
+            if o.requires_grad() && !stepped {
                 bail!(Torch, "an output has autograd history (its backward would run outside the graph)");
             }
             if self.inputs.iter().any(|x| x.same_storage_as(o)) {

@@ -59,6 +59,19 @@ for (const device of devices) {
         );
         assert.equal(step.stats.replays + step.stats.traces, FIX.steps);
         assert.equal(step.stats.planned, plan ? 1 : 0);
+        // On WebGPU the stable step is captured as a kernel graph (either way it was replayed
+        // before): every later step replays the graph.
+        if (device === "webgpu") {
+          assert.equal(
+            step.stats.graphs,
+            1,
+            step.stats.graph_reasons.join("; "),
+          );
+          assert.equal(step.stats.graph_replays, step.stats.replays - 1);
+        } else {
+          assert.equal(step.stats.graphs, 0);
+          assert.match(step.stats.graph_reasons[0], /not 'webgpu'/);
+        }
       });
 
     test("compiled forwards equal eager ones; a new shape or reset traces again", async () => {
@@ -139,6 +152,9 @@ describe("torch.compile: what does not trace runs eagerly", () => {
       eager: 2,
       reasons: [],
       planned: 0,
+      graphs: 0,
+      graph_replays: 0,
+      graph_reasons: [],
     });
   });
 
@@ -182,3 +198,111 @@ describe("torch.compile: what does not trace runs eagerly", () => {
     assert.equal(cm.stats.traces, 3);
   });
 });
+
+if (torch.webgpu.is_available())
+  test("[webgpu] a kernel-graph replay is one wasm call: no op runs, every kernel is encoded from the graph", async () => {
+    const x = f32(FIX.x, [16, 4], "webgpu");
+    const y = f32(FIX.y, [16, 2], "webgpu");
+    const w1 = f32(FIX.init.w1, [4, 8], "webgpu").requires_grad_();
+    const w2 = f32(FIX.init.w2, [8, 2], "webgpu").requires_grad_();
+    const opt = new torch.optim.SGD([w1, w2], { lr: FIX.lr, momentum: 0.9 });
+    const body = (xb, yb) => {
+      opt.zero_grad();
+      const loss = xb.matmul(w1).tanh().matmul(w2).sub(yb).square().mean();
+      loss.backward();
+      opt.step();
+      return loss;
+    };
+    const step = torch.compile(body);
+    // Eager twin on copies of the same state: the graph must train identically.
+    const e1 = f32(FIX.init.w1, [4, 8], "webgpu").requires_grad_();
+    const e2 = f32(FIX.init.w2, [8, 2], "webgpu").requires_grad_();
+    const eopt = new torch.optim.SGD([e1, e2], { lr: FIX.lr, momentum: 0.9 });
+    const eager = (xb, yb) => {
+      eopt.zero_grad();
+      const loss = xb.matmul(e1).tanh().matmul(e2).sub(yb).square().mean();
+      loss.backward();
+      eopt.step();
+      return loss;
+    };
+    const w = torch.webgpu;
+    const got = [];
+    const want = [];
+    for (let s = 0; s < 4; s++) {
+      got.push(await step(x, y).item());
+      want.push(await eager(x, y).item());
+    }
+    assert.equal(step.stats.graphs, 1, step.stats.graph_reasons.join("; "));
+    // Count what one replay does: calls into the core, ops, kernels encoded op by op.
+    const raw = torch._C.core_classes().RawTensor.prototype;
+    const counts = new Map();
+    const saved = [];
+    for (const name of Object.getOwnPropertyNames(raw)) {
+      const fn = raw[name];
+      if (typeof fn !== "function" || name === "constructor") continue;
+      saved.push([name, fn]);
+      raw[name] = function (...a) {
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+        return fn.apply(this, a);
+      };
+    }
+    const graphRun = torch._C.core_classes().Graph.prototype.run;
+    let runs = 0;
+    torch._C.core_classes().Graph.prototype.run = function (...a) {
+      runs++;
+      return graphRun.apply(this, a);
+    };
+    await w.sync_device();
+    const s0 = w.runtime_stats();
+    let loss;
+    try {
+      loss = step(x, y);
+    } finally {
+      for (const [name, fn] of saved) raw[name] = fn;
+      torch._C.core_classes().Graph.prototype.run = graphRun;
+    }
+    const s1 = w.runtime_stats();
+    assert.equal(runs, 1, "one Graph.run call");
+    // Besides that call, no op runs: the guard reads metadata (requires_grad), the inputs are
+    // passed as new handles (`handle`, and wasm-bindgen's own `__destroy_into_raw`).
+    const meta = new Set([
+      "handle",
+      "requires_grad",
+      "shape",
+      "dtype",
+      "device",
+    ]);
+    const ops = [...counts.keys()].filter(
+      (k) => !meta.has(k) && !k.startsWith("__"),
+    );
+    assert.deepEqual(ops, []);
+    assert.equal(counts.get("handle"), 2);
+    assert.equal(s1.graph_replays - s0.graph_replays, 1);
+    assert.equal(s1.submits - s0.submits, 1, "one submit");
+    const kernels = s1.graph_dispatches - s0.graph_dispatches;
+    assert.ok(kernels >= 8, `forward, backward and SGD kernels: ${kernels}`);
+    assert.equal(
+      s1.dispatches - s0.dispatches,
+      kernels,
+      "no kernel encoded op by op",
+    );
+    got.push(await loss.item());
+    want.push(await eager(x, y).item());
+    for (let s = 0; s < 3; s++) {
+      got.push(await step(x, y).item());
+      want.push(await eager(x, y).item());
+    }
+    assertClose(got, want, 1e-5, "graph losses vs eager");
+    assertClose(await w1.toArray(), await e1.toArray(), 1e-5, "w1");
+    assertClose(await w2.toArray(), await e2.toArray(), 1e-5, "w2");
+    // State changed outside the step (gradients cleared): the graph is dropped, the step still
+    // trains like eager.
+    const before = step.stats.graph_replays;
+    w1.grad = null;
+    e1.grad = null;
+    got.push(await step(x, y).item());
+    want.push(await eager(x, y).item());
+    assertClose(got, want, 1e-5, "after the state changed");
+    assert.equal(step.stats.graph_replays, before);
+    assert.ok(before >= 4);
+  });

@@ -18,7 +18,7 @@
 import { core } from "./runtime.js";
 import { TorchError } from "./errors.js";
 import { Tensor, wrap } from "./tensor.js";
-import type { Plan, RawTensor } from "./wasm/webtorch_core.js";
+import type { Graph, Plan, RawTensor } from "./wasm/webtorch_core.js";
 
 /** Options of {@link compile}. */
 export interface CompileOptions {
@@ -32,6 +32,11 @@ export interface CompileOptions {
   warmup?: number;
   /** Replay through a core plan (one wasm call) when every call has one. Default true. */
   plan?: boolean;
+  /**
+   * Capture a stable trace's kernels on WebGPU and replay them directly (pre-built pipelines,
+   * buffers and bind groups; one wasm call, one submit). Default true.
+   */
+  graph?: boolean;
 }
 
 /** Counters of one compiled function. */
@@ -46,6 +51,12 @@ export interface CompileStats {
   reasons: string[];
   /** Stable traces replayed through a core plan (the rest replay call by call from TS). */
   planned: number;
+  /** Stable traces captured as kernel graphs. */
+  graphs: number;
+  /** Calls answered by replaying a kernel graph. */
+  graph_replays: number;
+  /** Why stable traces were not captured as kernel graphs. */
+  graph_reasons: string[];
 }
 
 /** A compiled function: the same call signature, plus its statistics. */
@@ -92,6 +103,10 @@ interface Entry {
   repeats: number;
   /** The core plan of a stable trace (null: replayed call by call from TS). */
   plan: Plan | null;
+  /** The captured kernel graph (null: not captured, or refused). */
+  graph: Graph | null;
+  /** Whether a capture was tried (each stable trace tries once). */
+  captured: boolean;
 }
 
 /** Query methods: they return plain data the TS layer reads and need no replay. */
@@ -335,17 +350,44 @@ function trace(
   };
 }
 
-/** Replays `tr` on new inputs; returns `fn`'s result structure with new Tensors. */
-function replay(tr: Trace, args: unknown[]): unknown {
-  const slots: (RawTensor | undefined)[] = new Array(tr.slots);
-  let n = 0;
+/** The tensor arguments of a call, in slot order (each once). */
+function inputsOf(args: readonly unknown[]): RawTensor[] {
+  const inputs: RawTensor[] = [];
   const visit = (a: unknown) => {
     if (a instanceof Tensor) {
-      if (!slots.includes(a._raw)) slots[n++] = a._raw;
+      if (!inputs.includes(a._raw)) inputs.push(a._raw);
     } else if (Array.isArray(a)) a.forEach(visit);
   };
   args.forEach(visit);
-  const inputSlots = n;
+  return inputs;
+}
+
+/** The tensors a trace uses but did not make (parameters, optimizer state), each once. */
+function externalsOf(tr: Trace): RawTensor[] {
+  const ext: RawTensor[] = [];
+  const arg = (a: Arg | Out | null) => {
+    if (a === null) return;
+    if (a.k === "ext") {
+      if (!ext.includes(a.v)) ext.push(a.v);
+    } else if (a.k === "list") (a.items as (Arg | Out)[]).forEach(arg);
+    else if (a.k === "obj") a.entries.forEach(([, v]) => arg(v));
+  };
+  for (const c of tr.calls) {
+    arg(c.self);
+    c.args.forEach(arg);
+  }
+  arg(tr.out);
+  return ext;
+}
+
+/**
+ * Replays `tr` call by call on `inputs` (owned by the caller); returns the raw outputs in the
+ * order {@link build} consumes them (new handles for inputs and externals).
+ */
+function replayRaw(tr: Trace, inputs: readonly RawTensor[]): RawTensor[] {
+  const slots: (RawTensor | undefined)[] = new Array(tr.slots);
+  inputs.forEach((r, i) => (slots[i] = r));
+  const inputSlots = inputs.length;
   const value = (a: Arg): unknown =>
     a.k === "slot"
       ? slots[a.i]
@@ -382,23 +424,40 @@ function replay(tr: Trace, args: unknown[]): unknown {
       if (r !== undefined && !kept.has(i) && r.__wbg_ptr !== 0) r.free();
     }
   }
-  const build = (o: Out): unknown => {
+  const outs: RawTensor[] = [];
+  const take = (o: Out) => {
+    if (o.k === "slot")
+      outs.push(o.i < inputSlots ? slots[o.i]!.handle() : slots[o.i]!);
+    else if (o.k === "ext") outs.push(o.v.handle());
+    else if (o.k === "list") o.items.forEach(take);
+    else if (o.k === "obj") o.entries.forEach(([, v]) => take(v));
+  };
+  take(tr.out);
+  return outs;
+}
+
+/** `fn`'s result structure with the raw outputs (in order) as Tensors. */
+function build(out: Out, outs: readonly RawTensor[]): unknown {
+  let k = 0;
+  const go = (o: Out): unknown => {
     switch (o.k) {
       case "slot":
-        return o.i < inputSlots
-          ? wrap(slots[o.i]!.handle())
-          : wrap(slots[o.i]!);
       case "ext":
-        return wrap(o.v.handle());
+        return wrap(outs[k++]!);
       case "val":
         return o.v;
       case "list":
-        return o.items.map(build);
+        return o.items.map(go);
       case "obj":
-        return Object.fromEntries(o.entries.map(([k, v]) => [k, build(v)]));
+        return Object.fromEntries(o.entries.map(([key, v]) => [key, go(v)]));
     }
   };
-  return build(tr.out);
+  return go(out);
+}
+
+/** Replays `tr` on new inputs; returns `fn`'s result structure with new Tensors. */
+function replay(tr: Trace, args: unknown[]): unknown {
+  return build(tr.out, replayRaw(tr, inputsOf(args)));
 }
 
 /**
@@ -463,29 +522,55 @@ function planOf(tr: Trace): Plan | null {
 
 /** Replays `tr` through its core plan: one wasm call. */
 function runPlan(plan: Plan, tr: Trace, args: unknown[]): unknown {
-  const inputs: RawTensor[] = [];
-  const visit = (a: unknown) => {
-    if (a instanceof Tensor) {
-      if (!inputs.includes(a._raw)) inputs.push(a._raw);
-    } else if (Array.isArray(a)) a.forEach(visit);
-  };
-  args.forEach(visit);
-  const outs = plan.run(inputs.map((r) => r.handle()));
-  let k = 0;
-  const build = (o: Out): unknown => {
-    switch (o.k) {
-      case "slot":
-      case "ext":
-        return wrap(outs[k++]!);
-      case "val":
-        return o.v;
-      case "list":
-        return o.items.map(build);
-      case "obj":
-        return Object.fromEntries(o.entries.map(([key, v]) => [key, build(v)]));
-    }
-  };
-  return build(tr.out);
+  return build(tr.out, plan.run(inputsOf(args).map((r) => r.handle())));
+}
+
+/**
+ * Replays a stable trace once more while the WebGPU backend captures its kernels; returns the
+ * result and the graph, or the reason it was refused (the result is then the replay's own).
+ */
+function capture(
+  entry: Entry,
+  args: unknown[],
+): { result: unknown; graph: Graph | null; reason: string | null } {
+  const tr = entry.trace!;
+  const inputs = inputsOf(args);
+  let cap;
+  try {
+    cap = core.GraphCapture.begin(
+      inputs.map((r) => r.handle()),
+      externalsOf(tr).map((r) => r.handle()),
+    );
+  } catch (e) {
+    return {
+      result: undefined,
+      graph: null,
+      reason: String((e as Error).message ?? e),
+    };
+  }
+  let outs: RawTensor[];
+  try {
+    const copies = cap.inputs();
+    outs = entry.plan !== null ? entry.plan.run(copies) : replayRaw(tr, copies);
+  } catch (e) {
+    cap.abort();
+    throw e;
+  }
+  let graph: Graph;
+  try {
+    graph = cap.end(
+      outs.map((r) => r.handle()),
+      tr.calls.some((c) => c.name === "backward"),
+    );
+  } catch (e) {
+    return {
+      result: build(tr.out, outs),
+      graph: null,
+      reason: String((e as Error).message ?? e),
+    };
+  }
+  for (const r of outs) r.free();
+  return { result: build(tr.out, graph.take_outputs()), graph, reason: null };
 }
 
 /** The guard key of a call's arguments, or null when an argument cannot be keyed. */
@@ -563,6 +648,9 @@ export function compile(
     eager: 0,
     reasons: [],
     planned: 0,
+    graphs: 0,
+    graph_replays: 0,
+    graph_reasons: [],
   };
   const eager = (args: unknown[], why: string | null) => {
     stats.eager++;
@@ -575,7 +663,10 @@ export function compile(
     if (options.backend === "eager" || tracer !== null)
       return eager(args, null);
     if (seen !== generation) {
-      for (const e of cache.values()) e.plan?.free();
+      for (const e of cache.values()) {
+        e.plan?.free();
+        e.graph?.free();
+      }
       cache.clear();
       seen = generation;
     }
@@ -588,12 +679,40 @@ export function compile(
       return eager(args, "an argument is neither a tensor nor a plain value");
     let entry = cache.get(sig);
     if (entry === undefined) {
-      entry = { state: "warming", trace: null, repeats: 0, plan: null };
+      entry = {
+        state: "warming",
+        trace: null,
+        repeats: 0,
+        plan: null,
+        graph: null,
+        captured: false,
+      };
       cache.set(sig, entry);
     }
     if (entry.state === "eager") return eager(args, null);
     if (entry.state === "stable") {
       stats.replays++;
+      if (entry.graph !== null) {
+        const outs = entry.graph.run(inputsOf(args).map((r) => r.handle()));
+        if (outs !== undefined) {
+          stats.graph_replays++;
+          return build(entry.trace!.out, outs);
+        }
+        // The state changed since the capture: replay the calls from now on.
+        entry.graph.free();
+        entry.graph = null;
+      } else if (!entry.captured && options.graph !== false) {
+        entry.captured = true;
+        const c = capture(entry, args);
+        if (c.graph !== null) {
+          entry.graph = c.graph;
+          stats.graphs++;
+          return c.result;
+        }
+        if (c.reason !== null && !stats.graph_reasons.includes(c.reason))
+          stats.graph_reasons.push(c.reason);
+        if (c.result !== undefined) return c.result;
+      }
       return entry.plan !== null
         ? runPlan(entry.plan, entry.trace!, args)
         : replay(entry.trace!, args);

@@ -32,3 +32,11 @@ export function debug_destroy_device(): void {
 export function debug_panic(): void {
   core.debug_panic();
 }
+
+/**
+ * The core's classes whose calls tests count: `RawTensor` (one method per op) and `Graph` (a
+ * captured `torch.compile` step).
+ */
+export function core_classes(): { RawTensor: unknown; Graph: unknown } {
+  return { RawTensor: core.RawTensor, Graph: core.Graph };
+}

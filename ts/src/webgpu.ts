@@ -195,6 +195,10 @@ export interface RuntimeStats {
   peak_bytes: number;
   /** Tensor handles not yet freed. */
   live_tensors: number;
+  /** Replays of `torch.compile` kernel graphs (docs/compile.md). */
+  graph_replays: number;
+  /** Dispatches those replays encoded (included in `dispatches`). */
+  graph_dispatches: number;
 }
 
 /** Memory figures of the default device (`memory_stats()`), in bytes. */

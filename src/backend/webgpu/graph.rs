@@ -92,6 +92,12 @@ impl WebGpuBackend {
             }
         };
         let revived: Vec<BufId> = copy_backs.iter().map(|c| c.1).collect();
+        let inputs = inputs.iter().map(|&(id, n)| Ok((buf(&st, id)?, n))).collect::<Result<Vec<_>>>()?;
+        let outputs = outputs.iter().map(|&(id, n)| Ok((buf(&st, id)?, n))).collect::<Result<Vec<_>>>()?;
+        let copy_backs =
+            copy_backs.iter().map(|&(s, d, n)| Ok((buf(&st, s)?, buf(&st, d)?, n))).collect::<Result<Vec<_>>>()?;
+        // Slots released during the capture go; their buffers belong to the graph (except the
+        // ones state storages point at again).
         let mut owned = Vec::new();
         for &id in cap.released.iter().filter(|id| !revived.contains(id)) {
             if let Some((b, class)) = st.bufs[id as usize].take() {
@@ -100,10 +106,6 @@ impl WebGpuBackend {
                 owned.push((b, class));
             }
         }
-        let inputs = inputs.iter().map(|&(id, n)| Ok((buf(&st, id)?, n))).collect::<Result<Vec<_>>>()?;
-        let outputs = outputs.iter().map(|&(id, n)| Ok((buf(&st, id)?, n))).collect::<Result<Vec<_>>>()?;
-        let copy_backs =
-            copy_backs.iter().map(|&(s, d, n)| Ok((buf(&st, s)?, buf(&st, d)?, n))).collect::<Result<Vec<_>>>()?;
         let n = cap.dispatches.len().max(1);
         let arena = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("webtorch:graph-arena"),
