@@ -453,6 +453,36 @@ describe("custom devices", () => {
       assert.equal(c2g.device, "webgpu");
       assertClose(await c2g.toArray(), D.y, 1e-5, "cpu to webgpu");
     }
+    // Autograd: the forward runs on the device, backward through the CPU backend; the leaves'
+    // gradients land on the device and match PyTorch's.
+    const wl = cpu(D.w, [4, 2]).to("jsdev2").requires_grad_();
+    const bl = cpu(D.b, [2]).to("jsdev2").requires_grad_();
+    log.length = 0;
+    const loss = x.matmul(wl).add(bl).relu().tanh().mul(2).sum();
+    assert.deepEqual(log, ["matmul", "add", "relu"], "forward on the device");
+    assert.ok(loss.requires_grad && !x.requires_grad);
+    loss.backward();
+    assert.equal(wl.grad.device, "jsdev2");
+    assertClose(await wl.grad.toArray(), D.dw, 1e-5, "dw");
+    assertClose(await bl.grad.toArray(), D.db, 1e-5, "db");
+    assert.equal(x.grad, null);
+    // A second backward accumulates, as PyTorch's does.
+    x.matmul(wl).add(bl).relu().tanh().mul(2).sum().backward();
+    assertClose(
+      await bl.grad.toArray(),
+      D.db.map((v) => 2 * v),
+      1e-5,
+      "db accumulated",
+    );
+    assert.throws(() => x.sum().backward(), /does not require grad/);
+    torch.no_grad(() => assert.equal(x.matmul(wl).requires_grad, false));
+    // torch.get_device_module, as PyTorch's.
+    assert.equal(torch.get_device_module("jsdev2").name, "jsdev2");
+    assert.equal(torch.get_device_module("jsdev2").device_count(), 1);
+    await torch.get_device_module("jsdev2").synchronize();
+    assert.equal(torch.get_device_module("cpu").is_available(), true);
+    if (gpu) assert.equal(torch.get_device_module("webgpu"), torch.webgpu);
+    assert.throws(() => torch.get_device_module("nope"), torch.DeviceError);
     assert.throws(() => x.add(cpu(D.b, [2]).to("jsdev")), /same device/);
     assert.throws(() => x.matmul(x), /cannot be multiplied \(3x4 and 3x4\)/);
     assert.ok(torch.unregister_device("jsdev2"));

@@ -62,6 +62,11 @@ def main():
     x, w, b = torch.randn(3, 4), torch.randn(4, 2), torch.randn(2)
     h = torch.relu(x @ w + b)
     device = {"x": r(x), "w": r(w), "b": r(b), "h": r(h), "y": r(torch.tanh(h) * 2)}
+    # Backward through the device's ops: gradients of sum(tanh(relu(x @ w + b)) * 2).
+    w.requires_grad_()
+    b.requires_grad_()
+    (torch.tanh(torch.relu(x @ w + b)) * 2).sum().backward()
+    device["dw"], device["db"] = r(w.grad), r(b.grad)
     DEVICE.write_text(json.dumps(device) + "\n")
     print(f"wrote {DEVICE}")
 

@@ -231,6 +231,12 @@ export class DeviceTensor {
   readonly dtype: DType;
   /** The device's name. */
   readonly device: string;
+  /** Whether gradients flow to this tensor ({@link DeviceTensor.backward}). */
+  requires_grad = false;
+  /** The gradient a backward accumulated (a tensor on this device), or null. */
+  grad: DeviceTensor | null = null;
+  /** @internal The op that made it, when an operand requires grad. */
+  _node: { name: string; args: unknown[]; self: DeviceTensor } | null = null;
   #buffer: DeviceBuffer | null;
 
   /** @internal Takes ownership of `buffer`. */
@@ -278,6 +284,76 @@ export class DeviceTensor {
     return fromHost(values, this.shape, this.dtype, device);
   }
 
+  /** Marks a leaf as requiring grad (PyTorch's `requires_grad_`). */
+  requires_grad_(flag = true): this {
+    if (this._node !== null && !flag)
+      throw new TorchError(
+        "you can only change requires_grad flags of leaf variables.",
+      );
+    if (flag && this.dtype !== "float32" && this.dtype !== "float16")
+      throw new TorchError(
+        "only Tensors of floating point and complex dtype can require gradients",
+      );
+    this.requires_grad = flag;
+    return this;
+  }
+
+  /**
+   * Computes the gradients of this tensor (a scalar, or with `gradient`) for the leaves that
+   * require grad and accumulates them into their `.grad` on the device. The device runs the
+   * forward ops; backward moves to the CPU backend: the recorded ops are replayed there from the
+   * leaves' values (webtorch's autograd gives PyTorch's gradients) and each leaf's gradient is
+   * copied back to the device.
+   */
+  backward(gradient?: DeviceTensor | Tensor): void {
+    if (!this.requires_grad)
+      throw new TorchError(
+        "element 0 of tensors does not require grad and does not have a grad_fn",
+      );
+    const made = new Map<DeviceTensor, Tensor>();
+    const leaves: [DeviceTensor, Tensor][] = [];
+    const temps: Tensor[] = [];
+    const cpu = (t: DeviceTensor): Tensor => {
+      let c = made.get(t);
+      if (c !== undefined) return c;
+      if (t._node === null) {
+        c = t.to("cpu") as Tensor;
+        if (t.requires_grad) {
+          c.requires_grad_();
+          leaves.push([t, c]);
+        }
+      } else {
+        const { name, args, self } = t._node;
+        const cargs = args.map((a) => (a instanceof DeviceTensor ? cpu(a) : a));
+        const s = cpu(self) as unknown as Record<string, unknown>;
+        c = (s[name] as (...a: unknown[]) => Tensor).apply(s, cargs);
+      }
+      temps.push(c);
+      made.set(t, c);
+      return c;
+    };
+    const out = cpu(this);
+    const g =
+      gradient instanceof DeviceTensor
+        ? (gradient.to("cpu") as Tensor)
+        : gradient;
+    out.backward(g);
+    for (const [leaf, c] of leaves) {
+      const gc = c.grad;
+      if (gc === null) continue;
+      const gd = toDevice(gc, leaf.device);
+      if (leaf.grad === null) leaf.grad = gd;
+      else {
+        const sum = leaf.grad.add(gd);
+        leaf.grad.dispose();
+        gd.dispose();
+        leaf.grad = sum;
+      }
+    }
+    if (g instanceof Tensor && !(gradient instanceof Tensor)) g.dispose();
+    for (const t of temps) t.dispose();
+  }
+
   /** A copy on `device`, reading through `readBuffer` when there is no synchronous read. */
   async to_async(device: string): Promise<Tensor | DeviceTensor> {
     return fromHost(await this.toArray(), this.shape, this.dtype, device);
@@ -319,7 +395,11 @@ export class DeviceTensor {
           dtype: "float32",
           scalars,
         });
-        return new DeviceTensor(output, outShape, "float32", this.device);
+        return this.#record(
+          new DeviceTensor(output, outShape, "float32", this.device),
+          name,
+          args,
+        );
       }
     }
     // NOTE: the documented fallback: copy to the CPU backend, compute there, copy back.
@@ -339,7 +419,19 @@ export class DeviceTensor {
     const back = toDevice(result, this.device);
     for (const t of [self, result, ...cpuArgs])
       if (t instanceof Tensor) t.dispose();
-    return back;
+    return this.#record(back, name, args);
+  }
+
+  /** Marks `out` as made by `name` when an operand requires grad (and grad mode is on). */
+  #record(out: DeviceTensor, name: string, args: unknown[]): DeviceTensor {
+    const needs =
+      core.is_grad_enabled() &&
+      [this, ...args].some((a) => a instanceof DeviceTensor && a.requires_grad);
+    if (needs) {
+      out.requires_grad = true;
+      out._node = { name, args, self: this };
+    }
+    return out;
   }
 
   /** A copy on the same device. */

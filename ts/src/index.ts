@@ -183,6 +183,7 @@ export {
   type BufferUsage,
   type DispatchConfig,
 } from "./devices.js";
+export { get_device_module, type DeviceModule } from "./device_module.js";
 export {
   compile,
   compiler,
