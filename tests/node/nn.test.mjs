@@ -386,6 +386,21 @@ for (const device of devices) {
           bce_logits_pos_weight: (a) =>
             F.binary_cross_entropy_with_logits(a, I.bt, { pos_weight: I.cw }),
           embedding: (a) => F.embedding(torch.tensor(FIX.emb_idx), a),
+          sdpa: (a) =>
+            F.scaled_dot_product_attention(a.unsqueeze(0), I.sk, I.sv),
+          sdpa_causal: (a) =>
+            F.scaled_dot_product_attention(a.unsqueeze(0), I.sk, I.sv, {
+              is_causal: true,
+            }),
+          sdpa_float_mask_scale: (a) =>
+            F.scaled_dot_product_attention(a.unsqueeze(0), I.sk, I.sv, {
+              attn_mask: I.am,
+              scale: 0.3,
+            }),
+          sdpa_bool_mask: (a) =>
+            F.scaled_dot_product_attention(a.unsqueeze(0), I.sk, I.sv, {
+              attn_mask: I.am.gt(-0.5).logical_or(torch.arange(6).eq(0)),
+            }),
         };
         const a = I[c.input].clone().requires_grad_();
         const y = fns[name](a);

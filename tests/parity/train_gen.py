@@ -8,7 +8,7 @@ Writes tests/parity/fixtures/train/:
   lr_schedulers_more.json  the newer schedulers: learning rates (and cyclic momenta), 12 steps
   dtypes.safetensors     one tensor per dtype (F32 F16 BF16 I32 I64 U8 BOOL) for torch.load
   dtypes.json            the values torch.load must return for it (F16/BF16 as float32)
-  nn_functional.json     outputs and input gradients of nn.functional activations, norms, losses
+  nn_functional.json     outputs and input gradients of nn.functional activations, norms, losses, attention
 With --verify: reads webtorch_saved.safetensors (written by tests/parity/train_save.mjs with
 torch.save) with safetensors.torch and records what it read in pytorch_read_webtorch.json.
 
@@ -267,6 +267,12 @@ def nn_functional():
     ln_w = torch.randn(5, generator=g)
     ln_b = torch.randn(5, generator=g)
     emb_idx = torch.tensor([[0, 2], [3, 2]])
+    # Attention: x as 4 queries over 6 keys/values; a float mask, and a bool one (True: may
+    # attend) that keeps key 0 for every query.
+    sk = torch.randn(1, 6, 5, generator=g)
+    sv = torch.randn(1, 6, 5, generator=g)
+    am = torch.randn(4, 6, generator=g)
+    bm = (am > -0.5) | (torch.arange(6) == 0)
     cases = {
         "log_softmax": (lambda a: F.log_softmax(a, 1), x),
         "softmax": (lambda a: F.softmax(a, 0), x),
@@ -283,6 +289,10 @@ def nn_functional():
         "l1_none": (lambda a: F.l1_loss(a, t, reduction="none"), x),
         "smooth_l1": (lambda a: F.smooth_l1_loss(a, t, beta=0.5), x),
         "cross_entropy": (lambda a: F.cross_entropy(a, cls), x),
+        "sdpa": (lambda a: F.scaled_dot_product_attention(a.unsqueeze(0), sk, sv), x),
+        "sdpa_causal": (lambda a: F.scaled_dot_product_attention(a.unsqueeze(0), sk, sv, is_causal=True), x),
+        "sdpa_float_mask_scale": (lambda a: F.scaled_dot_product_attention(a.unsqueeze(0), sk, sv, attn_mask=am, scale=0.3), x),
+        "sdpa_bool_mask": (lambda a: F.scaled_dot_product_attention(a.unsqueeze(0), sk, sv, attn_mask=bm), x),
         "cross_entropy_weight_ignore": (lambda a: F.cross_entropy(a, torch.tensor([1, -100, 4, 2]), weight=cw), x),
         "cross_entropy_smooth": (lambda a: F.cross_entropy(a, cls, label_smoothing=0.1), x),
         "cross_entropy_smooth_weight": (lambda a: F.cross_entropy(a, cls, weight=cw, label_smoothing=0.2), x),
@@ -296,7 +306,8 @@ def nn_functional():
     }
     out = {
         "inputs": {k: {"shape": list(v.shape), "data": flat(v)} for k, v in
-                   {"x": x, "t": t, "p": p, "bt": bt, "cw": cw, "ln_w": ln_w, "ln_b": ln_b}.items()},
+                   {"x": x, "t": t, "p": p, "bt": bt, "cw": cw, "ln_w": ln_w, "ln_b": ln_b,
+                    "sk": sk, "sv": sv, "am": am}.items()},
         "cls": cls.tolist(),
         "emb_idx": emb_idx.tolist(),
         "cases": {},
