@@ -174,6 +174,9 @@ impl GraphCapture {
         if cpu_allocations() != self.cpu_allocations {
             bail!(Torch, "the step runs work on the cpu backend");
         }
+        if let Some(why) = self.backend.capture_refused() {
+            bail!(Torch, "{why} (a replay would repeat it)");
+        }
         let mut outs = Vec::with_capacity(outputs.len());
         let mut spans = Vec::new();
         for o in &outputs {

@@ -227,3 +227,9 @@ impl RawTensorList {
         self.0.push(t.t.clone());
     }
 }
+
+impl RawTensorList {
+    pub(crate) fn tensors(&self) -> &[Tensor] {
+        &self.0
+    }
+}

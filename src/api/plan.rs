@@ -16,6 +16,7 @@ enum Arg {
     Num(f64),
     Bool(bool),
     Ints(Vec<i32>),
+    Floats(Vec<f64>),
     None,
 }
 
@@ -50,6 +51,8 @@ enum Method {
     Detach,
     Handle,
     Free,
+    /// `RawTensor.optim_step(group, hyper)`, a static call (no `this`).
+    OptimStep,
 }
 
 impl Method {
@@ -85,6 +88,7 @@ impl Method {
             "detach" => Detach,
             "handle" => Handle,
             "free" => Free,
+            "optim_step" => OptimStep,
             _ => return None,
         })
     }
@@ -161,6 +165,9 @@ impl Plan {
     pub fn arg_ints(&mut self, v: &[i32]) {
         self.pending.push(Arg::Ints(v.to_vec()));
     }
+    pub fn arg_floats(&mut self, v: &[f64]) {
+        self.pending.push(Arg::Floats(v.to_vec()));
+    }
     pub fn arg_none(&mut self) {
         self.pending.push(Arg::None);
     }
@@ -176,6 +183,17 @@ impl Plan {
         });
         self.steps.push(Step { method, this: this as usize, args, out, grad });
         out.map_or(0, |s| s as i32)
+    }
+
+    /// Records the static call `RawTensor.name(...pending args)` (one without `this` or a result);
+    /// false for one plans do not have.
+    pub fn call_static(&mut self, name: &str, grad: bool) -> bool {
+        let args = std::mem::take(&mut self.pending);
+        if Method::by_name(name) != Some(Method::OptimStep) {
+            return false;
+        }
+        self.steps.push(Step { method: Method::OptimStep, this: usize::MAX, args, out: None, grad });
+        true
     }
 
     /// Marks `slot` as an output of the replay (in order).
@@ -252,6 +270,13 @@ impl Plan {
             slots[s.this] = None;
             return Ok(());
         }
+        if s.method == OptimStep {
+            let hyper = match arg(1)? {
+                Arg::Floats(v) => v,
+                a => return Err(e(crate::err!(Torch, "plan: expected a number array argument, got {a:?}"))),
+            };
+            return RawTensor::optim_step(n(0)? as u32, hyper);
+        }
         let mut this = slots[s.this].take().ok_or_else(|| e(crate::err!(Torch, "plan: slot {} is empty", s.this)))?;
         let out: Option<RawTensor> = match s.method {
             Unary => Some(this.unary(n(0)? as u32)?),
@@ -306,7 +331,7 @@ impl Plan {
                 this.backward(opt_slot(0)?, b(1)?, b(2)?)?;
                 None
             }
-            Free => None,
+            Free | OptimStep => None,
         };
         slots[s.this] = Some(this);
         if let Some(o) = s.out {

@@ -17,6 +17,8 @@ mod function;
 mod graph;
 #[path = "kernels.rs"]
 mod kernels;
+#[path = "optim.rs"]
+mod optim;
 #[path = "plan.rs"]
 mod plan;
 #[path = "sort.rs"]

@@ -336,8 +336,22 @@ pub(super) fn matmul(a: &Tensor, b: &Tensor, g: &Tensor) -> Result<Pair> {
     if b.ndim() == 1 {
         g2 = o::unsqueeze(&g2, -1)?;
     }
-    let ga = o::matmul(&g2, &o::transpose(&b2, -2, -1)?)?;
-    let gb = o::matmul(&o::transpose(&a2, -2, -1)?, &g2)?;
+    // NOTE: the gradient of a transposed matrix operand (`x @ w.t()`, F.linear) is computed in
+    // that layout, `(gᵀ a)ᵀ` rather than `aᵀ g` (the same sums), so the leaf behind the view gets
+    // a contiguous gradient — PyTorch's gradient layout contract — and the optimizer can copy it
+    // as it is instead of running a kernel to make it contiguous.
+    let transposed = |t: &Tensor| t.ndim() == 2 && t.layout.strides == [1, t.shape()[0]] && t.shape()[1] > 1;
+    let plain = a2.ndim() == 2 && b2.ndim() == 2;
+    let ga = if plain && transposed(&a2) {
+        o::transpose(&o::matmul(&b2, &o::transpose(&g2, -2, -1)?)?, -2, -1)?
+    } else {
+        o::matmul(&g2, &o::transpose(&b2, -2, -1)?)?
+    };
+    let gb = if plain && transposed(&b2) {
+        o::transpose(&o::matmul(&o::transpose(&g2, -2, -1)?, &a2)?, -2, -1)?
+    } else {
+        o::matmul(&o::transpose(&a2, -2, -1)?, &g2)?
+    };
     let back = |t: Tensor, like: &Tensor, like2: &Tensor| -> Result<Tensor> {
         let t = o::sum_to(&t, like2.shape())?;
         o::reshape(&t, &like.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())

@@ -6,6 +6,8 @@ use std::cell::RefCell;
 
 #[path = "cpu_index.rs"]
 mod index;
+#[path = "cpu_optim.rs"]
+mod optim;
 #[path = "cpu_reduce.rs"]
 mod reduce;
 #[path = "cpu_rowwise.rs"]
@@ -331,6 +333,15 @@ impl Backend for CpuBackend {
             .collect();
         self.put(k.out, out);
         Ok(())
+    }
+
+    fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()> {
+        self.copy_impl(src, src_offset, dst, dst_offset, words);
+        Ok(())
+    }
+
+    fn optim_step(&self, k: &super::OptimStep) -> Result<()> {
+        self.optim_step_impl(k)
     }
 
     fn flush(&self) {}

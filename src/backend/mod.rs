@@ -364,6 +364,58 @@ pub struct UserKernel {
     pub groups: u32,
 }
 
+/// The update an `OptimStep` applies: PyTorch's single-tensor algorithm of each optimizer
+/// (`torch/optim/*.py`, `foreach=False`), op for op in f32 (`shaders/optim.wgsl` and
+/// `cpu_optim.rs` are twins).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OptimKind {
+    Sgd,
+    /// Adam and AdamW (`OPT_DECOUPLED`).
+    Adam,
+    RmsProp,
+    Adagrad,
+    Adamax,
+    NAdam,
+    RAdam,
+    Asgd,
+    Adadelta,
+    Rprop,
+}
+
+/// `OptimStep::flags` bits.
+pub const OPT_MAXIMIZE: u32 = 1;
+pub const OPT_WEIGHT_DECAY: u32 = 2;
+/// Weight decay multiplies the parameter (AdamW, NAdam/RAdam `decoupled_weight_decay`).
+pub const OPT_DECOUPLED: u32 = 4;
+pub const OPT_MOMENTUM: u32 = 8;
+pub const OPT_NESTEROV: u32 = 16;
+pub const OPT_AMSGRAD: u32 = 32;
+pub const OPT_CENTERED: u32 = 64;
+/// The parameters' state is new this step (SGD's momentum buffer is the gradient itself;
+/// Rprop's step sizes start at `lr`).
+pub const OPT_FIRST: u32 = 128;
+/// RAdam's rectified branch (rho_t > 5); ASGD's averaging with mu != 1.
+pub const OPT_BRANCH: u32 = 256;
+
+/// One optimizer update over elements `start .. start + len` of a parameter group's flat
+/// buffers: `x` holds the parameters (words `0..n`) and their gradients (words `n..2n`), both
+/// float32 and updated in place (the new parameters overwrite the old); `state` holds the
+/// optimizer's state tensors, role `r` of element `e` at word `bases[r] + e`. `scalars` are the
+/// update's host-computed constants (learning rate, bias corrections, …), per kind as
+/// `optim.rs` documents.
+#[derive(Clone, Debug)]
+pub struct OptimStep {
+    pub kind: OptimKind,
+    pub flags: u32,
+    pub x: BufId,
+    pub state: BufId,
+    pub n: usize,
+    pub start: usize,
+    pub len: usize,
+    pub bases: [usize; 3],
+    pub scalars: Vec<f32>,
+}
+
 /// Counters a backend keeps (`torch.webgpu.runtime_stats()`).
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Stats {
@@ -383,6 +435,8 @@ pub struct Stats {
     /// (also counted in `dispatches`; the rest went through the ops one by one).
     pub graph_replays: u64,
     pub graph_dispatches: u64,
+    /// Buffer-to-buffer copies recorded (`Backend::copy`; not dispatches).
+    pub copies: u64,
 }
 
 /// The contract, method by method.
@@ -414,6 +468,11 @@ pub trait Backend {
     fn search_sorted(&self, k: &SearchSorted) -> Result<()>;
     /// Poisson draws from per-element Philox streams (`Poisson`).
     fn poisson(&self, k: &Poisson) -> Result<()>;
+    /// Copies `words` words from `src` at word `src_offset` to `dst` at `dst_offset` (a plain
+    /// copy command on GPUs, not a dispatch), ordered with the recorded kernels.
+    fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()>;
+    /// One fused optimizer update (`OptimStep`).
+    fn optim_step(&self, k: &OptimStep) -> Result<()>;
     /// Compiles a user kernel (`UserKernel::source`), resolving to the compiler's messages as a
     /// `TorchError` when it does not validate.
     fn compile_user(&self, name: &str, source: std::rc::Rc<str>, n_inputs: usize) -> LocalFuture<Result<()>> {
@@ -456,6 +515,17 @@ pub trait Backend {
     }
     /// Closes the capture without a graph.
     fn capture_abort(&self) {}
+    /// Whether a kernel-graph capture is open (work recorded now is replayed as recorded).
+    fn capturing(&self) -> bool {
+        false
+    }
+    /// Marks the open capture as not replayable (`reason` becomes `capture_end`'s error); the
+    /// work goes on as recorded eagerly.
+    fn capture_refuse(&self, _reason: &str) {}
+    /// The reason given to `capture_refuse` during the open capture, if any.
+    fn capture_refused(&self) -> Option<String> {
+        None
+    }
     /// Closes the capture into a graph: `inputs` and `outputs` as (buffer, bytes), `copy_backs`
     /// as (src, dst, bytes). Returns its id.
     fn capture_end(

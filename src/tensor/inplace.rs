@@ -17,6 +17,17 @@ impl Tensor {
         self.storage.version.get()
     }
 
+    /// Before a kernel writes this tensor's storage outside `assign_` (a fused optimizer step):
+    /// pending expressions that read the old values are computed first.
+    pub(crate) fn prepare_write(&self) -> Result<()> {
+        fusion::materialize_readers(&self.storage)
+    }
+
+    /// After such a write: the storage's version moves on, as for any in-place op.
+    pub(crate) fn mark_written(&self) {
+        self.storage.version.set(self.storage.version.get() + 1);
+    }
+
     /// Whether this view is its whole storage, contiguously.
     fn covers_storage(&self) -> bool {
         self.layout.offset == 0 && self.layout.is_contiguous() && self.numel() == self.storage.len

@@ -4,6 +4,8 @@ Writes tests/parity/fixtures/train/:
   mlp_init.safetensors   initial weights of a fixed-seed 8-16-4 ReLU MLP (safetensors.torch)
   mlp_train.json         the batch, and per optimizer: options, 20 per-step losses, final weights
   optim_steps.json       N steps of each optimizer config on fixed params and gradients
+  optim_state.json       the same configs with some gradients missing (PyTorch skips those
+                         parameters), with the state_dict each optimizer ends with
   lr_schedulers.json     learning rates of each scheduler over 12 steps
   lr_schedulers_more.json  the newer schedulers: learning rates (and cyclic momenta), 12 steps
   dtypes.safetensors     one tensor per dtype (F32 F16 BF16 I32 I64 U8 BOOL) for torch.load
@@ -134,6 +136,44 @@ def optim_steps():
         "cases": cases,
     }
     (OUT / "optim_steps.json").write_text(json.dumps(fixture, separators=(",", ":")))
+
+
+# Step -> parameters whose gradient is None at that step: their step counts fall behind.
+SKIPS = {0: [2], 2: [1], 3: [1], 5: [0]}
+
+
+def state_value(v):
+    if torch.is_tensor(v):
+        return flat(v) if v.dim() > 0 else float(v)
+    return v
+
+
+def optim_state():
+    g = torch.Generator().manual_seed(3)
+    shapes = [(2, 3), (4,), (3,)]
+    p0 = [torch.randn(*s, generator=g) for s in shapes]
+    grads = [[torch.randn(*s, generator=g) for s in shapes] for _ in range(OPTIM_STEPS)]
+    cases = []
+    for name, opts in OPTIM_CASES:
+        ps = [p.clone().requires_grad_() for p in p0]
+        kw = {k: tuple(v) if isinstance(v, list) else v for k, v in opts.items()}
+        opt = getattr(torch.optim, name)(ps, foreach=False, **kw)
+        for step in range(OPTIM_STEPS):
+            for i, (p, gr) in enumerate(zip(ps, grads[step])):
+                p.grad = None if i in SKIPS.get(step, []) else gr.clone()
+            opt.step()
+        sd = opt.state_dict()
+        state = [[[k, state_value(v)] for k, v in sd["state"][i].items()] if i in sd["state"] else None
+                 for i in range(len(ps))]
+        cases.append({"optimizer": name, "options": opts, "final": [flat(p) for p in ps], "state": state})
+    fixture = {
+        "steps": OPTIM_STEPS,
+        "skips": {str(k): v for k, v in SKIPS.items()},
+        "params": [{"shape": list(p.shape), "data": flat(p)} for p in p0],
+        "grads": [[flat(gr) for gr in step] for step in grads],
+        "cases": cases,
+    }
+    (OUT / "optim_state.json").write_text(json.dumps(fixture, separators=(",", ":")))
 
 
 SCHEDULERS = [
@@ -341,9 +381,12 @@ if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
     if "--verify" in sys.argv:
         verify()
+    elif "--optim-state" in sys.argv:
+        optim_state()
     else:
         train()
         optim_steps()
+        optim_state()
         schedulers()
         schedulers_more()
         dtypes()

@@ -230,6 +230,7 @@ function recording<T>(t: Tracer, run: () => T): T {
     "randn",
     "cat",
     "stack",
+    "optim_step",
   ])
     patch(cls, name, true);
   const wrapRaw = cls.__wrap as (ptr: number) => RawTensor;
@@ -481,8 +482,8 @@ function planOf(tr: Trace): Plan | null {
   };
   const ok = (() => {
     for (const c of tr.calls) {
-      if (c.self === null || c.out.length > 1) return false;
-      const self = slotOf(c.self);
+      if (c.out.length > 1) return false;
+      const self = c.self === null ? -1 : slotOf(c.self);
       if (self === undefined) return false;
       for (const a of c.args) {
         if (a.k === "slot" || a.k === "ext") {
@@ -494,7 +495,13 @@ function planOf(tr: Trace): Plan | null {
         else if (typeof a.v === "boolean") plan.arg_bool(a.v);
         else if (a.v === undefined || a.v === null) plan.arg_none();
         else if (a.v instanceof Int32Array) plan.arg_ints(a.v);
+        else if (a.v instanceof Float64Array) plan.arg_floats(a.v);
         else return false;
+      }
+      // A static call (an optimizer step) returns nothing.
+      if (self < 0) {
+        if (c.out.length > 0 || !plan.call_static(c.name, c.grad)) return false;
+        continue;
       }
       const out = plan.call(c.name, self, c.grad, c.out.length === 1);
       if (out < 0) return false;

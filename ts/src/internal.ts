@@ -40,3 +40,46 @@ export function debug_panic(): void {
 export function core_classes(): { RawTensor: unknown; Graph: unknown } {
   return { RawTensor: core.RawTensor, Graph: core.Graph };
 }
+
+/**
+ * Runs `fn` and counts the calls it makes into the core through its classes (`RawTensor`
+ * methods and statics, `RawTensorList`, `OptimGroup`, `Plan`): how tests prove that a step is one
+ * call per parameter group. Module-level core functions are not counted.
+ */
+export function count_core_calls(fn: () => void): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const restore: [Record<string, unknown>, string, unknown][] = [];
+  const classes = [
+    core.RawTensor,
+    core.RawTensorList,
+    core.OptimGroup,
+    core.Plan,
+  ] as unknown as (Record<string, unknown> & {
+    prototype: Record<string, unknown>;
+  })[];
+  const patch = (target: Record<string, unknown>, name: string) => {
+    const f = target[name];
+    if (
+      typeof f !== "function" ||
+      name === "constructor" ||
+      name.startsWith("__")
+    )
+      return;
+    restore.push([target, name, f]);
+    target[name] = function (this: unknown, ...args: unknown[]) {
+      counts[name] = (counts[name] ?? 0) + 1;
+      return (f as (...a: unknown[]) => unknown).apply(this, args);
+    };
+  };
+  for (const cls of classes) {
+    for (const name of Object.getOwnPropertyNames(cls.prototype))
+      patch(cls.prototype, name);
+    for (const name of Object.getOwnPropertyNames(cls)) patch(cls, name);
+  }
+  try {
+    fn();
+  } finally {
+    for (const [target, name, f] of restore.reverse()) target[name] = f;
+  }
+  return counts;
+}

@@ -181,6 +181,8 @@ export interface RuntimeStats {
   submits: number;
   /** Compute dispatches recorded. */
   dispatches: number;
+  /** Buffer-to-buffer copies recorded (commands, not dispatches: a fused optimizer step's gathers). */
+  copies: number;
   /** Compute pipelines in the cache. */
   pipelines: number;
   /** Buffers allocated from the device. */

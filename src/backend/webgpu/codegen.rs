@@ -92,6 +92,18 @@ pub enum KernelKey {
         tensor_src: bool,
         op: ScatterOp,
     },
+    /// A fused optimizer update (`optim.rs`); binds two read_write buffers.
+    Optim(crate::backend::OptimKind),
+}
+
+impl KernelKey {
+    /// How many of the kernel's storage buffers (the first ones) are read_write.
+    pub fn writable(&self) -> usize {
+        match self {
+            KernelKey::Optim(_) => 2,
+            _ => 1,
+        }
+    }
 }
 
 /// A node of an elementwise kernel as the cache key sees it.
@@ -434,6 +446,7 @@ pub fn source(key: &KernelKey) -> String {
             format!("{MATH}\n{}", fill(POISSON, &[("STORE", &store("v", Compute::F32, *dtype))]))
         }
         KernelKey::User { source, .. } => source.to_string(),
+        KernelKey::Optim(kind) => super::optim::source(*kind),
     }
 }
 
@@ -477,6 +490,7 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::SearchSorted { dtype } => format!("webtorch:searchsorted:{}", dtype.name()),
         KernelKey::Poisson { dtype } => format!("webtorch:poisson:{}", dtype.name()),
         KernelKey::User { name, .. } => format!("webtorch:user:{name}"),
+        KernelKey::Optim(kind) => format!("webtorch:optim_{kind:?}:float32").to_lowercase(),
         KernelKey::Scatter { dtype, op, .. } => {
             let name = match op {
                 ScatterOp::Assign => "scatter",

@@ -5,8 +5,10 @@
 //! and a pre-built bind group per dispatch, so a replay encodes the recorded dispatches directly
 //! into one pass: copies of the new inputs into the captured input buffers, the dispatches, the
 //! copy-backs that return state to the buffers the next replay reads, and copies of the outputs
-//! into fresh buffers — one submit, no op-by-op work in the core. Buffers a graph binds are
-//! pinned: released by their tensors later, they are not pooled while a graph may write them.
+//! into fresh buffers — one submit, no op-by-op work in the core. Buffer-to-buffer copies
+//! recorded between dispatches (a fused optimizer step's gathers) replay in their place, between
+//! passes. Buffers a graph binds or copies are pinned: released by their tensors later, they are
+//! not pooled while a graph may write them.
 
 use std::rc::Rc;
 
@@ -23,10 +25,23 @@ pub(super) struct Recorded {
     pub groups: (u32, u32, u32),
 }
 
+/// One recorded copy command, made before dispatch `at` (after the last when `at` is their count).
+pub(super) struct RecordedCopy {
+    pub at: usize,
+    pub src: wgpu::Buffer,
+    pub src_bytes: u64,
+    pub dst: wgpu::Buffer,
+    pub dst_bytes: u64,
+    pub bytes: u64,
+}
+
 /// A capture in progress.
 #[derive(Default)]
 pub(super) struct Capture {
     pub dispatches: Vec<Recorded>,
+    pub copies: Vec<RecordedCopy>,
+    /// Why the capture cannot be replayed (`capture_refuse`), if it cannot.
+    pub refused: Option<String>,
     pub uploads: Vec<(wgpu::Buffer, Vec<u32>)>,
     /// Buffers released while capturing: their slots stay until the capture ends.
     pub released: Vec<BufId>,
@@ -38,6 +53,7 @@ type Step = (Rc<Kernel>, wgpu::BindGroup, (u32, u32, u32));
 pub(super) struct Graph {
     arena: wgpu::Buffer,
     steps: Vec<Step>,
+    copies: Vec<RecordedCopy>,
     uploads: Vec<(wgpu::Buffer, Vec<u32>)>,
     /// Where each input is copied, and how many bytes.
     inputs: Vec<(wgpu::Buffer, u64)>,
@@ -142,6 +158,7 @@ impl WebGpuBackend {
         pinned.extend(outputs.iter().map(|b| b.0.clone()));
         pinned.extend(copy_backs.iter().flat_map(|c| [c.0.clone(), c.1.clone()]));
         pinned.extend(cap.uploads.iter().map(|u| u.0.clone()));
+        pinned.extend(cap.copies.iter().flat_map(|c| [c.src.clone(), c.dst.clone()]));
         // NOTE: wgpu buffers hash by identity (their interior state is not part of the key).
         #[allow(clippy::mutable_key_type)]
         let mut seen = std::collections::HashSet::new();
@@ -160,7 +177,11 @@ impl WebGpuBackend {
         }
         let id = st.next_graph;
         st.next_graph += 1;
-        st.graphs.insert(id, Graph { arena, steps, uploads: cap.uploads, inputs, copy_backs, outputs, owned, pinned });
+        let copies = cap.copies;
+        st.graphs.insert(
+            id,
+            Graph { arena, steps, copies, uploads: cap.uploads, inputs, copy_backs, outputs, owned, pinned },
+        );
         Ok(id)
     }
 
@@ -193,16 +214,26 @@ impl WebGpuBackend {
         for (b, words) in &g.uploads {
             self.queue.write_buffer(b, 0, bytemuck::cast_slice(words));
         }
-        {
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("webtorch:graph"),
-                timestamp_writes: None,
-            });
-            for (i, (kernel, bg, groups)) in g.steps.iter().enumerate() {
-                pass.set_pipeline(&kernel.pipeline);
-                pass.set_bind_group(0, bg, &[(i as u64 * SLOT_BYTES) as u32]);
-                pass.dispatch_workgroups(groups.0, groups.1, groups.2);
+        // Dispatches in passes, split where a recorded copy goes.
+        let mut copies = g.copies.iter().peekable();
+        let mut i = 0;
+        while i <= g.steps.len() {
+            while let Some(c) = copies.next_if(|c| c.at == i) {
+                enc.copy_buffer_to_buffer(&c.src, c.src_bytes, &c.dst, c.dst_bytes, c.bytes);
             }
+            let end = copies.peek().map_or(g.steps.len(), |c| c.at);
+            if end > i {
+                let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("webtorch:graph"),
+                    timestamp_writes: None,
+                });
+                for (j, (kernel, bg, groups)) in g.steps.iter().enumerate().take(end).skip(i) {
+                    pass.set_pipeline(&kernel.pipeline);
+                    pass.set_bind_group(0, bg, &[(j as u64 * SLOT_BYTES) as u32]);
+                    pass.dispatch_workgroups(groups.0, groups.1, groups.2);
+                }
+            }
+            i = end.max(i + 1);
         }
         for (s, d, n) in &g.copy_backs {
             enc.copy_buffer_to_buffer(s, 0, d, 0, *n);

@@ -12,6 +12,7 @@ mod epilogue;
 mod graph;
 mod launch;
 pub mod matmul;
+mod optim;
 mod pool;
 mod reduce_gen;
 pub mod rows;
@@ -68,7 +69,8 @@ struct State {
     kernels: HashMap<KernelKey, Rc<Kernel>>,
     /// Bind groups by the buffers they bind (bounded; cleared with the pool).
     bind_groups: HashMap<Vec<wgpu::Buffer>, wgpu::BindGroup>,
-    layouts: HashMap<usize, (Rc<wgpu::BindGroupLayout>, Rc<wgpu::PipelineLayout>)>,
+    /// Bind-group layouts by (storage buffers, how many of the first are read_write).
+    layouts: HashMap<(usize, usize), (Rc<wgpu::BindGroupLayout>, Rc<wgpu::PipelineLayout>)>,
     encoder: Option<wgpu::CommandEncoder>,
     pass: Option<wgpu::ComputePass<'static>>,
     arena: Vec<u32>,
@@ -136,9 +138,10 @@ impl WebGpuBackend {
         if let Some(k) = st.kernels.get(key) {
             return k.clone();
         }
+        let writable = key.writable();
         let (bgl, pl) = st
             .layouts
-            .entry(n_storage)
+            .entry((n_storage, writable))
             .or_insert_with(|| {
                 let mut entries = vec![wgpu::BindGroupLayoutEntry {
                     binding: 0,
@@ -155,7 +158,7 @@ impl WebGpuBackend {
                         binding: 1 + i as u32,
                         visibility: wgpu::ShaderStages::COMPUTE,
                         ty: wgpu::BindingType::Buffer {
-                            ty: wgpu::BufferBindingType::Storage { read_only: i > 0 },
+                            ty: wgpu::BufferBindingType::Storage { read_only: i >= writable },
                             has_dynamic_offset: false,
                             min_binding_size: None,
                         },
@@ -473,6 +476,14 @@ impl Backend for WebGpuBackend {
         self.search_sorted_impl(k)
     }
 
+    fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()> {
+        self.copy_impl(src, src_offset, dst, dst_offset, words)
+    }
+
+    fn optim_step(&self, k: &super::OptimStep) -> Result<()> {
+        self.optim_step_impl(k)
+    }
+
     fn compile_user(&self, name: &str, source: Rc<str>, n_inputs: usize) -> LocalFuture<Result<()>> {
         custom::compile(self.me.upgrade(), name, source, n_inputs)
     }
@@ -546,6 +557,20 @@ impl Backend for WebGpuBackend {
 
     fn capture_begin(&self) -> bool {
         WebGpuBackend::capture_begin(self)
+    }
+
+    fn capturing(&self) -> bool {
+        self.st.borrow().capture.is_some()
+    }
+
+    fn capture_refuse(&self, reason: &str) {
+        if let Some(cap) = self.st.borrow_mut().capture.as_mut() {
+            cap.refused.get_or_insert_with(|| reason.to_string());
+        }
+    }
+
+    fn capture_refused(&self) -> Option<String> {
+        self.st.borrow().capture.as_ref().and_then(|c| c.refused.clone())
     }
 
     fn capture_abort(&self) {

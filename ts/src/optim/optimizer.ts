@@ -1,10 +1,8 @@
 /**
  * `torch.optim.Optimizer`: parameter groups, per-parameter state, `zero_grad`, `state_dict` /
- * `load_state_dict`. Subclasses implement {@link Optimizer._update} for one parameter.
- *
- * A step never reads a value back to JS: each parameter's update is a chain of elementwise ops
- * that the core fuses into one GPU kernel per written tensor, written with `copy_` under
- * `no_grad` (the new state and parameter are computed from the old values first, then stored).
+ * `load_state_dict`. The built-in optimizers step in the core, one call per parameter group
+ * (fused.ts); an optimizer written in TS implements {@link Optimizer._update} for one parameter
+ * (or overrides `step`), with tensor ops that the core fuses per written tensor.
  *
  * @module
  */
@@ -13,7 +11,6 @@ import { keep as keepAlive } from "../lifetime.js";
 import { TorchError } from "../errors.js";
 import { Tensor } from "../tensor.js";
 import { enable_grad, no_grad } from "../autograd.js";
-import { full } from "../creation.js";
 
 /** A parameter group: its parameters and its options (`lr`, `momentum`, …). */
 export interface ParamGroup {
@@ -44,8 +41,12 @@ export type Keep = <T extends Tensor>(t: T) => T;
 export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
   readonly defaults: O;
   readonly param_groups: ParamGroup[] = [];
+  readonly #state = new Map<Tensor, ParamState>();
+
   /** Per-parameter state, keyed by the parameter tensor. */
-  readonly state = new Map<Tensor, ParamState>();
+  get state(): Map<Tensor, ParamState> {
+    return this.#state;
+  }
 
   constructor(
     params: Iterable<Tensor> | Iterable<ParamGroupInput>,
@@ -119,10 +120,10 @@ export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
         for (const p of group.params) {
           const grad = p.grad;
           if (grad === null) continue;
-          let state = this.state.get(p);
+          let state = this.#state.get(p);
           if (state === undefined) {
             state = {};
-            this.state.set(p, state);
+            this.#state.set(p, state);
           }
           const temps: Tensor[] = [grad];
           try {
@@ -141,15 +142,20 @@ export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
 
   /**
    * Updates one parameter in place from its gradient; `keep` registers temporaries to dispose.
-   * Runs under `no_grad`.
+   * Runs under `no_grad`. An optimizer written in TS implements this (or overrides `step`).
    */
-  protected abstract _update(
+  protected _update(
     param: Tensor,
     grad: Tensor,
     state: ParamState,
     group: ParamGroup,
     keep: Keep,
-  ): void;
+  ): void {
+    void [param, grad, state, group, keep];
+    throw new TorchError(
+      `${this.constructor.name} implements neither step() nor _update()`,
+    );
+  }
 
   /** The state and groups, with parameters replaced by their indices (PyTorch's layout). */
   state_dict(): OptimizerStateDict {
@@ -191,48 +197,22 @@ export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
       void _ignored;
       Object.assign(mine, options);
     });
-    this.state.clear();
+    const state = new Map<Tensor, ParamState>();
     for (const [id, s] of Object.entries(state_dict.state)) {
       const p = byIndex.get(Number(id));
-      if (p === undefined) continue;
+      if (p !== undefined) state.set(p, s);
+    }
+    this._load_state(state);
+  }
+
+  /** Replaces the state with `state` (saved tensors are copied, not shared). */
+  protected _load_state(state: Map<Tensor, ParamState>): void {
+    this.#state.clear();
+    for (const [p, s] of state) {
       const copy: ParamState = {};
       for (const [k, v] of Object.entries(s))
         copy[k] = v instanceof Tensor ? v.clone() : v;
-      this.state.set(p, copy);
+      this.#state.set(p, copy);
     }
-  }
-}
-
-/** Reads a numeric group option. */
-export function num(group: ParamGroup, name: string): number {
-  const v = group[name];
-  if (typeof v !== "number")
-    throw new TorchError(
-      `optimizer option '${name}' must be a number, got ${typeof v}`,
-    );
-  return v;
-}
-
-/** Reads a boolean group option. */
-export function flag(group: ParamGroup, name: string): boolean {
-  return Boolean(group[name]);
-}
-
-/** Throws PyTorch's error for a negative (or NaN) learning rate. */
-export function checkLr(lr: number): void {
-  if (!(lr >= 0)) throw new TorchError(`Invalid learning rate: ${lr}`);
-}
-
-/** A float32 tensor shaped like `t`, filled with `value`. */
-export function zerosLike(t: Tensor, value = 0): Tensor {
-  return full([...t.shape], value, { dtype: "float32", device: t.device });
-}
-
-/** Writes each new state tensor into the stored one (or keeps a copy the first time). */
-export function storeAll(state: ParamState, values: [string, Tensor][]): void {
-  for (const [name, value] of values) {
-    const old = state[name];
-    if (old !== undefined && typeof old !== "number") old.copy_(value);
-    else state[name] = value.clone();
   }
 }
