@@ -6,6 +6,8 @@ Writes tests/parity/fixtures/train/:
   optim_steps.json       N steps of each optimizer config on fixed params and gradients
   optim_state.json       the same configs with some gradients missing (PyTorch skips those
                          parameters), with the state_dict each optimizer ends with
+  lbfgs.json             LBFGS steps (with and without the strong-Wolfe line search) on the
+                         Rosenbrock function and a small linear regression
   lr_schedulers.json     learning rates of each scheduler over 12 steps
   lr_schedulers_more.json  the newer schedulers: learning rates (and cyclic momenta), 12 steps
   dtypes.safetensors     one tensor per dtype (F32 F16 BF16 I32 I64 U8 BOOL) for torch.load
@@ -174,6 +176,52 @@ def optim_state():
         "cases": cases,
     }
     (OUT / "optim_state.json").write_text(json.dumps(fixture, separators=(",", ":")))
+
+
+LBFGS_CASES = [
+    ("rosenbrock", {"lr": 1, "max_iter": 5, "history_size": 10}),
+    ("rosenbrock", {"lr": 1, "max_iter": 5, "history_size": 10, "line_search_fn": "strong_wolfe"}),
+    ("rosenbrock", {"lr": 0.5, "max_iter": 4, "history_size": 2, "line_search_fn": "strong_wolfe"}),
+    ("regression", {"lr": 0.8, "max_iter": 3, "history_size": 2, "line_search_fn": "strong_wolfe"}),
+    ("regression", {"lr": 1, "max_iter": 4, "history_size": 3}),
+    ("regression", {"lr": 1, "max_iter": 10, "line_search_fn": "strong_wolfe", "tolerance_change": 1e-6}),
+]
+LBFGS_STEPS = 3
+
+
+def lbfgs():
+    g = torch.Generator().manual_seed(4)
+    X = torch.randn(8, 3, generator=g)
+    y = X @ torch.tensor([[1.5], [-2.0], [0.5]]) + 0.3 + 0.1 * torch.randn(8, 1, generator=g)
+    cases = []
+    for problem, opts in LBFGS_CASES:
+        if problem == "rosenbrock":
+            params = [torch.tensor([-1.5, 2.0], requires_grad=True)]
+
+            def f():
+                x = params[0]
+                return (1 - x[0]) ** 2 + 100 * (x[1] - x[0] ** 2) ** 2
+        else:
+            params = [torch.zeros(1, 3, requires_grad=True), torch.zeros(1, requires_grad=True)]
+
+            def f():
+                return torch.nn.functional.mse_loss(X @ params[0].T + params[1], y)
+        opt = torch.optim.LBFGS(params, **opts)
+
+        def closure():
+            opt.zero_grad()
+            loss = f()
+            loss.backward()
+            return loss
+        steps = []
+        for _ in range(LBFGS_STEPS):
+            loss = opt.step(closure)
+            st = opt.state[params[0]]
+            steps.append({"loss": float(loss.detach()), "params": [flat(p) for p in params],
+                          "func_evals": st["func_evals"], "n_iter": st["n_iter"]})
+        cases.append({"problem": problem, "options": opts, "steps": steps})
+    fixture = {"X": flat(X), "y": flat(y), "cases": cases}
+    (OUT / "lbfgs.json").write_text(json.dumps(fixture, separators=(",", ":")))
 
 
 SCHEDULERS = [
@@ -383,10 +431,13 @@ if __name__ == "__main__":
         verify()
     elif "--optim-state" in sys.argv:
         optim_state()
+    elif "--lbfgs" in sys.argv:
+        lbfgs()
     else:
         train()
         optim_steps()
         optim_state()
+        lbfgs()
         schedulers()
         schedulers_more()
         dtypes()

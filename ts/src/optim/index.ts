@@ -13,4 +13,5 @@ export {
 } from "./optimizer.js";
 export * from "./algorithms.js";
 export * from "./algorithms_more.js";
+export { LBFGS, type LBFGSOptions } from "./lbfgs.js";
 export * as lr_scheduler from "./schedulers.js";

@@ -113,7 +113,7 @@ export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
    * One optimization step over every parameter that has a gradient. `closure` (re-evaluates the
    * model and returns the loss) runs with grad enabled first; its result is returned.
    */
-  step<T = undefined>(closure?: () => T): T | undefined {
+  step(closure?: () => unknown): unknown {
     const loss = closure ? enable_grad(closure) : undefined;
     no_grad(() => {
       for (const group of this.param_groups) {
