@@ -68,7 +68,9 @@ struct State {
     staging: Pool<wgpu::Buffer>,
     kernels: HashMap<KernelKey, Rc<Kernel>>,
     /// Bind groups by the buffers they bind (bounded; cleared with the pool).
-    bind_groups: HashMap<Vec<wgpu::Buffer>, wgpu::BindGroup>,
+    /// Keyed also by how many buffers are read_write: layouts differing in that are not
+    /// compatible.
+    bind_groups: HashMap<(Vec<wgpu::Buffer>, usize), wgpu::BindGroup>,
     /// Bind-group layouts by (storage buffers, how many of the first are read_write).
     layouts: HashMap<(usize, usize), (Rc<wgpu::BindGroupLayout>, Rc<wgpu::PipelineLayout>)>,
     encoder: Option<wgpu::CommandEncoder>,
@@ -219,7 +221,8 @@ impl WebGpuBackend {
         let recorded = st.capture.is_some().then(|| bufs.clone());
         // Bind groups are cached by the buffers they bind (the uniform slot is a dynamic offset):
         // pooled buffers come back, so a model's steady state creates none.
-        let bind_group = match st.bind_groups.get(&bufs) {
+        let bg_key = (bufs, key.writable());
+        let bind_group = match st.bind_groups.get(&bg_key) {
             Some(bg) => bg.clone(),
             None => {
                 let mut entries = vec![wgpu::BindGroupEntry {
@@ -230,7 +233,7 @@ impl WebGpuBackend {
                         size: wgpu::BufferSize::new(SLOT_BYTES),
                     }),
                 }];
-                for (i, b) in bufs.iter().enumerate() {
+                for (i, b) in bg_key.0.iter().enumerate() {
                     entries.push(wgpu::BindGroupEntry { binding: 1 + i as u32, resource: b.as_entire_binding() });
                 }
                 let bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -242,7 +245,7 @@ impl WebGpuBackend {
                     st.bind_groups.clear();
                 }
                 st.stats.bind_groups += 1;
-                st.bind_groups.insert(bufs, bg.clone());
+                st.bind_groups.insert(bg_key, bg.clone());
                 bg
             }
         };
