@@ -20,6 +20,14 @@ const lstm = new nn.LSTM(3, 4, { num_layers: 2, bidirectional: true });
 const [out, [h, c]] = lstm.call(torch.zeros(5, 2, 3));
 const gru = new nn.GRU(3, 4, { batch_first: true });
 const [gOut, gH]: [Tensor, Tensor] = gru.call(torch.zeros(2, 5, 3), null);
+const packed = nn.utils.rnn.pack_sequence([
+  torch.zeros(3, 3),
+  torch.zeros(2, 3),
+]);
+const [pOut, [pH, pC]] = lstm.forward(packed);
+const pData: Tensor = pOut.data;
+const [padded, lengths]: [Tensor, Tensor] =
+  nn.utils.rnn.pad_packed_sequence(pOut);
 
 const q = torch.zeros(4, 2, 8);
 const mha = new nn.MultiheadAttention(8, 2, { batch_first: false });

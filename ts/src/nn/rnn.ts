@@ -7,7 +7,8 @@
  *
  * Each layer and direction projects the whole input sequence with one matmul, then steps through
  * time with the hidden-state matmul and the gate math (PyTorch's gate order: LSTM i, f, g, o;
- * GRU r, z, n). All of it is differentiable core ops, so backward is the core's.
+ * GRU r, z, n). All of it is differentiable core ops, so backward is the core's. A
+ * `PackedSequence` input (`nn.utils.rnn`) runs in rnn_packed.ts and gives a packed output.
  *
  * @module
  */
@@ -21,8 +22,11 @@ import * as F from "./functional.js";
 import * as init from "./init.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 import type { FactoryOptions } from "./layers.js";
+import { PackedSequence } from "./rnn_utils.js";
+import { runPacked } from "./rnn_packed.js";
 
-type Mode = "RNN_TANH" | "RNN_RELU" | "LSTM" | "GRU";
+/** Which cell a recurrent layer runs. */
+export type Mode = "RNN_TANH" | "RNN_RELU" | "LSTM" | "GRU";
 
 const GATES: Record<Mode, number> = {
   RNN_TANH: 1,
@@ -34,7 +38,7 @@ const GATES: Record<Mode, number> = {
 const shapeStr = (s: readonly number[]) => `[${s.join(", ")}]`;
 
 /** One time step's weights. */
-interface CellWeights {
+export interface CellWeights {
   w_hh: Tensor;
   b_hh: Tensor | null;
   w_hr: Tensor | null;
@@ -185,11 +189,32 @@ export abstract class RNNBase extends Module {
    * `[output, h_n]` (LSTM: `[output, [h_n, c_n]]`).
    */
   protected run(
-    input: Tensor,
+    input: Tensor | PackedSequence,
     hx: Tensor | readonly [Tensor, Tensor] | null,
-  ): [Tensor, Tensor | [Tensor, Tensor]] {
+  ): [Tensor | PackedSequence, Tensor | [Tensor, Tensor]] {
     const name =
       this.mode === "LSTM" ? "LSTM" : this.mode === "GRU" ? "GRU" : "RNN";
+    if (input instanceof PackedSequence) {
+      const [h0, c0] = this.#hx(name, hx);
+      return runPacked(
+        {
+          mode: this.mode,
+          input_size: this.input_size,
+          hidden_size: this.hidden_size,
+          real: this.#real,
+          num_layers: this.num_layers,
+          bidirectional: this.bidirectional,
+          dropout: this.dropout,
+          training: this.training,
+          param: (n) => this.#param(n),
+          checkHidden: (h, want, what) => this.#checkHidden(h, want, what),
+          step: (gi, h, c, w) => step(this.mode, gi, h, c, w),
+        },
+        input,
+        h0,
+        c0,
+      );
+    }
     if (input.ndim !== 2 && input.ndim !== 3)
       throw new TorchError(
         `${name}: Expected input to be 2D or 3D, got ${input.ndim}D tensor instead`,
@@ -200,18 +225,8 @@ export abstract class RNNBase extends Module {
         `input.size(-1) must be equal to input_size. Expected ${this.input_size}, got ${input.shape.at(-1)}`,
       );
     const lstm = this.mode === "LSTM";
-    let h0: Tensor | null = null;
-    let c0: Tensor | null = null;
-    if (hx !== null && hx !== undefined) {
-      if (lstm) {
-        if (!Array.isArray(hx) || hx.length !== 2)
-          throw new TorchError("LSTM: hx must be a pair (h_0, c_0)");
-        [h0, c0] = hx as [Tensor, Tensor];
-      } else {
-        if (Array.isArray(hx))
-          throw new TorchError(`${name}: hx must be a Tensor`);
-        h0 = hx as Tensor;
-      }
+    let [h0, c0] = this.#hx(name, hx);
+    if (h0) {
       for (const h of [h0, c0]) {
         if (h && batched && h.ndim !== 3)
           throw new TorchError(
@@ -287,6 +302,21 @@ export abstract class RNNBase extends Module {
     });
   }
 
+  /** `hx` as `[h_0, c_0]` (`c_0` null but for LSTM), checking its form. */
+  #hx(
+    name: string,
+    hx: Tensor | readonly [Tensor, Tensor] | null | undefined,
+  ): [Tensor | null, Tensor | null] {
+    if (hx === null || hx === undefined) return [null, null];
+    if (this.mode === "LSTM") {
+      if (!Array.isArray(hx) || hx.length !== 2)
+        throw new TorchError("LSTM: hx must be a pair (h_0, c_0)");
+      return [hx[0] as Tensor, hx[1] as Tensor];
+    }
+    if (Array.isArray(hx)) throw new TorchError(`${name}: hx must be a Tensor`);
+    return [hx as Tensor, null];
+  }
+
   override extra_repr(): string {
     let s = `${this.input_size}, ${this.hidden_size}`;
     if (this.proj_size !== 0) s += `, proj_size=${this.proj_size}`;
@@ -322,8 +352,16 @@ export class RNN extends RNNBase {
     this.nonlinearity = nl;
   }
 
-  /** `[output, h_n]`. */
-  override forward(input: Tensor, hx: Tensor | null = null): [Tensor, Tensor] {
+  /** `[output, h_n]` (a packed input gives a packed output). */
+  override forward(
+    input: PackedSequence,
+    hx?: Tensor | null,
+  ): [PackedSequence, Tensor];
+  override forward(input: Tensor, hx?: Tensor | null): [Tensor, Tensor];
+  override forward(
+    input: Tensor | PackedSequence,
+    hx: Tensor | null = null,
+  ): [Tensor | PackedSequence, Tensor] {
     return this.run(input, hx) as [Tensor, Tensor];
   }
 }
@@ -338,11 +376,22 @@ export class LSTM extends RNNBase {
     super("LSTM", input_size, hidden_size, options);
   }
 
-  /** `[output, [h_n, c_n]]`; `hx` is `[h_0, c_0]` or absent (zeros). */
+  /**
+   * `[output, [h_n, c_n]]`; `hx` is `[h_0, c_0]` or absent (zeros). A packed input gives a
+   * packed output.
+   */
+  override forward(
+    input: PackedSequence,
+    hx?: readonly [Tensor, Tensor] | null,
+  ): [PackedSequence, [Tensor, Tensor]];
   override forward(
     input: Tensor,
+    hx?: readonly [Tensor, Tensor] | null,
+  ): [Tensor, [Tensor, Tensor]];
+  override forward(
+    input: Tensor | PackedSequence,
     hx: readonly [Tensor, Tensor] | null = null,
-  ): [Tensor, [Tensor, Tensor]] {
+  ): [Tensor | PackedSequence, [Tensor, Tensor]] {
     return this.run(input, hx) as [Tensor, [Tensor, Tensor]];
   }
 }
@@ -357,8 +406,16 @@ export class GRU extends RNNBase {
     super("GRU", input_size, hidden_size, options);
   }
 
-  /** `[output, h_n]`. */
-  override forward(input: Tensor, hx: Tensor | null = null): [Tensor, Tensor] {
+  /** `[output, h_n]` (a packed input gives a packed output). */
+  override forward(
+    input: PackedSequence,
+    hx?: Tensor | null,
+  ): [PackedSequence, Tensor];
+  override forward(input: Tensor, hx?: Tensor | null): [Tensor, Tensor];
+  override forward(
+    input: Tensor | PackedSequence,
+    hx: Tensor | null = null,
+  ): [Tensor | PackedSequence, Tensor] {
     return this.run(input, hx) as [Tensor, Tensor];
   }
 }

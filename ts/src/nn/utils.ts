@@ -1,6 +1,7 @@
 /**
- * `torch.nn.utils`: gradient clipping and flattening parameters into one vector. Everything stays
- * on the device: the clip coefficient is a tensor, never read back to JS.
+ * `torch.nn.utils`: gradient clipping and flattening parameters into one vector (everything stays
+ * on the device: the clip coefficient is a tensor, never read back to JS), and `rnn`, the
+ * packed sequences of rnn_utils.ts.
  *
  * @module
  */
@@ -110,3 +111,4 @@ export function vector_to_parameters(
     }
   });
 }
+export * as rnn from "./rnn_utils.js";
