@@ -86,6 +86,56 @@ for (const device of devices) {
         assert.ok(Number.isFinite(await params[0].sum().item()));
       });
 
+    test("a compiled Adam step replays through a core plan (no kernel graph: its scalars change) and trains as eager", async () => {
+      const make = () => {
+        torch.manual_seed(3);
+        const m = new nn.Sequential(
+          new nn.Linear(4, 8),
+          new nn.Tanh(),
+          new nn.Linear(8, 2),
+        );
+        return [m, new optim.Adam(m.parameters(), { lr: 0.05 })];
+      };
+      const [m1, o1] = make();
+      const [m2, o2] = make();
+      const x = torch.randn(6, 4);
+      const y = torch.randn(6, 2);
+      const body = (m, o) => (xb, yb) => {
+        o.zero_grad();
+        const loss = nn.functional.mse_loss(m.call(xb), yb);
+        loss.backward();
+        o.step();
+        return loss;
+      };
+      const step = torch.compile(body(m1, o1));
+      const eager = body(m2, o2);
+      const got = [];
+      const want = [];
+      for (let s = 0; s < 6; s++) {
+        got.push(await step(x, y).item());
+        want.push(await eager(x, y).item());
+      }
+      assertClose(got, want, 1e-5, "losses");
+      assert.equal(step.stats.eager, 0, step.stats.reasons.join("; "));
+      assert.ok(step.stats.replays >= 3, `replays ${step.stats.replays}`);
+      if (device === "webgpu") {
+        assert.equal(step.stats.graphs, 0);
+        assert.match(
+          step.stats.graph_reasons.join("; "),
+          /changes its scalars every step/,
+        );
+      }
+      const [p1, p2] = [m1.parameters(), m2.parameters()];
+      for (let i = 0; i < p1.length; i++)
+        assertClose(
+          await p1[i].toArray(),
+          await p2[i].toArray(),
+          1e-5,
+          `param ${i}`,
+        );
+      assert.equal(o1.state.get(p1[0]).step, 6);
+    });
+
     test("two param groups: one call each", () => {
       const a = torch.ones(3).requires_grad_();
       const b = torch.ones(2, 2).requires_grad_();
