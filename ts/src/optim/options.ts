@@ -6,6 +6,7 @@
  */
 
 import { TorchError } from "../errors.js";
+import type { Optimizer } from "./optimizer.js";
 
 /** A check of one option's value; throws PyTorch's error. */
 type Check = (value: unknown) => void;
@@ -86,4 +87,17 @@ export function resolveOptions<O extends { lr: number }>(
   const o = { ...defaults, ...options };
   for (const name of checked) CHECKS[name](o[name as keyof O]);
   return o;
+}
+
+/** One value per param group (a scheduler option): a number for all, or a list. */
+export function perGroup(
+  name: string,
+  optimizer: Optimizer,
+  v: number | readonly number[],
+): number[] {
+  const n = optimizer.param_groups.length;
+  if (typeof v === "number") return Array<number>(n).fill(v);
+  if (v.length !== n)
+    throw new TorchError(`expected ${n} values for ${name}, got ${v.length}`);
+  return [...v];
 }

@@ -7,3 +7,4 @@
 
 export * from "./lr_scheduler.js";
 export * from "./lr_scheduler_more.js";
+export * from "./lr_scheduler_compose.js";
