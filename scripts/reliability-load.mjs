@@ -1,7 +1,10 @@
 // The long load run of docs/RELIABILITY.md: N training steps (default 10,000) of the digits MLP
 // (64-128-10, Adam, batch 32, each step in a torch.scope), printing memory_stats().active_bytes
-// every 500 steps. Run after `make pkg`:
-//   node scripts/reliability-load.mjs [--steps N] [--device cpu|webgpu]
+// every `--every` steps (default 500). Run after `make pkg`:
+//   node scripts/reliability-load.mjs [--steps N] [--every K] [--device cpu|webgpu] [--out file.json]
+// With `--out`, the samples are also written as JSON ({device, adapter, steps, seconds, samples:
+// [{step, active_bytes, pooled_bytes, live_tensors, loss}]}); bench/reliability/ keeps the runs
+// docs/RELIABILITY.md quotes.
 import * as torch from "../pkg/dist/index.js";
 import { batch, loadDigits } from "../examples/digits.mjs";
 
@@ -10,6 +13,8 @@ const arg = (name, fallback) => {
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
 const STEPS = Number(arg("steps", 10_000));
+const EVERY = Number(arg("every", 500));
+const OUT = arg("out");
 if (arg("device")) await torch.init({ device: arg("device") });
 const data = await loadDigits();
 torch.manual_seed(0);
@@ -22,6 +27,29 @@ const opt = new torch.optim.Adam(model.parameters(), { lr: 5e-3 });
 const t0 = Date.now();
 console.log(`device ${torch.get_default_device()}, ${STEPS} steps`);
 console.log("step\tactive_bytes\tlive_tensors\tloss");
+const samples = [];
+const { writeFile } = await import("node:fs/promises");
+const info = torch.webgpu.getCapabilities();
+/** Writes the run so far (after every sample: a long run cut short keeps its curve). */
+const save = (done) =>
+  OUT
+    ? writeFile(
+        OUT,
+        JSON.stringify(
+          {
+            device: torch.get_default_device(),
+            adapter: info ? `${info.name} (${info.backend})` : null,
+            steps: STEPS,
+            every: EVERY,
+            done,
+            seconds: Math.round((Date.now() - t0) / 1000),
+            samples,
+          },
+          null,
+          1,
+        ) + "\n",
+      )
+    : undefined;
 for (let i = 0; i < STEPS; i++) {
   const loss = torch.scope(() => {
     const idx = Array.from(
@@ -35,13 +63,24 @@ for (let i = 0; i < STEPS; i++) {
     opt.step();
     return l.detach();
   });
-  if (i % 500 === 499 || i === 0) {
+  if (i % EVERY === EVERY - 1 || i === 0) {
     await torch.webgpu.sync_device();
     const s = torch.webgpu.runtime_stats();
+    const m = torch.webgpu.memory_stats();
+    const l = await loss.item();
+    samples.push({
+      step: i + 1,
+      active_bytes: m.active_bytes,
+      pooled_bytes: m.pooled_bytes,
+      live_tensors: s.live_tensors,
+      loss: Number(l.toFixed(6)),
+    });
     console.log(
-      `${i + 1}\t${s.active_bytes}\t${s.live_tensors}\t${(await loss.item()).toFixed(4)}`,
+      `${i + 1}\t${m.active_bytes}\t${s.live_tensors}\t${l.toFixed(4)}`,
     );
+    await save(false);
   }
   loss.dispose();
 }
-console.log(`${((Date.now() - t0) / 1000).toFixed(0)} s`);
+console.log(`${Math.round((Date.now() - t0) / 1000)} s`);
+await save(true);

@@ -1,8 +1,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! Randomized differential testing: seeded random programs of views (transpose, permute, slice,
 //! narrow, select, expand, reshape), broadcasting elementwise chains, reductions, matmuls and
-//! indexing (index_select, gather with in-range indices) run on the WebGPU backend (fused and
-//! unfused) and on the CPU backend; results must agree and no op may panic — bad combinations must come back as errors, the same on every backend.
+//! indexing (index_select, gather and scatter_add with in-range indices), cumsum and stable sorts
+//! (of data with many ties) run on the WebGPU backend (fused and unfused) and on the CPU backend; results must agree and no op may panic — bad combinations must come back as errors, the same on every backend.
 //! `WEBTORCH_FUZZ_CASES=n` runs more programs (default 150).
 
 mod common;
@@ -57,6 +57,10 @@ enum Step {
     Softmax(i64),
     IndexSelect(i64, Vec<i64>),
     Gather(i64, Vec<usize>, u64),
+    ScatterAdd(i64, Vec<usize>, u64),
+    Cumsum(i64),
+    /// The sorted values (a gather through the stable sort's permutation).
+    Sort(i64, bool),
 }
 
 fn gen_program(rng: &mut Rng, shape: &[usize]) -> Vec<Step> {
@@ -64,7 +68,7 @@ fn gen_program(rng: &mut Rng, shape: &[usize]) -> Vec<Step> {
     let mut steps = vec![];
     for _ in 0..rng.range(2, 7) {
         let n = shape.len() as i64;
-        let step = match rng.below(15) {
+        let step = match rng.below(18) {
             0 | 1 => Step::Unary(UNARY[rng.below(UNARY.len())]),
             2 | 3 => {
                 // A broadcast-compatible right operand: a suffix of the shape with some 1s.
@@ -134,6 +138,14 @@ fn gen_program(rng: &mut Rng, shape: &[usize]) -> Vec<Step> {
                     .collect();
                 Step::Gather(d as i64, ishape, rng.next())
             }
+            15 if n >= 1 && shape.iter().all(|&s| s > 0) => {
+                // Index (and source) no larger than self outside `dim`; repeated targets add up.
+                let d = rng.below(n as usize);
+                let ishape: Vec<usize> = shape.iter().map(|&s| rng.below(s) + 1).collect();
+                Step::ScatterAdd(d as i64, ishape, rng.next())
+            }
+            16 if n >= 1 => Step::Cumsum(rng.range(-n, n - 1)),
+            17 if n >= 1 => Step::Sort(rng.range(-n, n - 1), rng.below(2) == 0),
             _ => Step::Reshape(vec![-1]),
         };
         // Track the shape with the CPU engine itself (cheap, and the same rules).
@@ -193,6 +205,15 @@ fn apply(t: &Tensor, step: &Step, dev: Device) -> webtorch::Result<Tensor> {
             let v: Vec<f64> = (0..ishape.iter().product::<usize>()).map(|_| r.below(size) as f64).collect();
             t.gather(*d, &Tensor::from_f64(&v, ishape, DType::Int64, dev)?)
         }
+        Step::ScatterAdd(d, ishape, seed) => {
+            let size = t.shape().get(*d as usize).copied().unwrap_or(1).max(1);
+            let mut r = Rng(*seed);
+            let v: Vec<f64> = (0..ishape.iter().product::<usize>()).map(|_| r.below(size) as f64).collect();
+            let index = Tensor::from_f64(&v, ishape, DType::Int64, dev)?;
+            t.scatter_add(*d, &index, &data(seed ^ 1, ishape, dev))
+        }
+        Step::Cumsum(d) => t.cumsum(*d, None),
+        Step::Sort(d, descending) => t.gather(*d, &t.sort_indices(*d, *descending)?),
     }
 }
 

@@ -161,6 +161,7 @@ impl Tensor {
     pub fn detach(&self) -> Tensor {
         let mut t = self.clone();
         t.ag = None;
+        t.base = None;
         t
     }
 
@@ -484,11 +485,18 @@ pub fn no_grad_error(name: &str) -> crate::Error {
     err!(Torch, "the derivative for '{name}' is not implemented.")
 }
 
-/// PyTorch's refusal of an in-place op on a leaf that requires grad, checked before the op is
-/// computed (so that it wins over the op's own errors, as in PyTorch).
+/// PyTorch's refusal of an in-place op on a leaf that requires grad, or on a view of one (the
+/// write would change the leaf behind autograd's back), checked before the op is computed (so
+/// that it wins over the op's own errors, as in PyTorch).
 pub fn check_inplace(x: &Tensor) -> Result<()> {
-    if is_grad_enabled() && x.requires_grad() && x.is_leaf() {
+    if !is_grad_enabled() {
+        return Ok(());
+    }
+    if x.requires_grad() && x.is_leaf() {
         bail!(Torch, "a leaf Variable that requires grad is being used in an in-place operation.");
+    }
+    if x.base.as_ref().and_then(Weak::upgrade).is_some_and(|m| m.requires_grad.get()) {
+        bail!(Torch, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
     }
     Ok(())
 }

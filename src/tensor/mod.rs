@@ -145,6 +145,10 @@ pub struct Tensor {
     /// Autograd state (`autograd/`): `None` for tensors that never took part in a graph. Clones
     /// share it (they are the same tensor); views get their own.
     pub(crate) ag: Option<Rc<crate::autograd::Meta>>,
+    /// For a view: the autograd state of the leaf it was taken from (directly or through other
+    /// views), so that an in-place write through it can be refused while that leaf requires
+    /// grad (`autograd::check_inplace`). `detach()` drops it.
+    pub(crate) base: Option<std::rc::Weak<crate::autograd::Meta>>,
 }
 
 impl std::fmt::Debug for Tensor {
@@ -163,6 +167,7 @@ impl Tensor {
             layout: Layout::contiguous(shape),
             dtype,
             ag: None,
+            base: None,
         })
     }
 
@@ -176,6 +181,7 @@ impl Tensor {
             layout: Layout::contiguous(&p.shape),
             dtype,
             ag: None,
+            base: None,
         })
     }
 
@@ -191,7 +197,7 @@ impl Tensor {
         });
         fusion::register(&storage);
         crate::engine::note_work();
-        Tensor { storage, layout, dtype, ag: None }
+        Tensor { storage, layout, dtype, ag: None, base: None }
     }
 
     pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
@@ -210,6 +216,7 @@ impl Tensor {
             layout: Layout::contiguous(shape),
             dtype,
             ag: None,
+            base: None,
         })
     }
 
@@ -333,7 +340,11 @@ impl Tensor {
 
     /// A view of the same storage with another layout.
     pub(crate) fn with_layout(&self, layout: Layout) -> Tensor {
-        Tensor { storage: self.storage.clone(), layout, dtype: self.dtype, ag: None }
+        let base = match &self.ag {
+            Some(m) if m.grad_fn.is_none() => Some(Rc::downgrade(m)),
+            _ => self.base.clone(),
+        };
+        Tensor { storage: self.storage.clone(), layout, dtype: self.dtype, ag: None, base }
     }
 
     /// Whether two tensors share storage (views of one another).

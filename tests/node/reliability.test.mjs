@@ -154,3 +154,42 @@ test("1,000 training steps of the digits MLP on the CPU: active bytes do not gro
     await torch.init();
   }
 });
+
+test("digits-MLP training on WebGPU: active bytes flat from step 10 to step 40", async () => {
+  // Short, because a step costs about a second on SwiftShader; the 10,000-step curve is
+  // scripts/reliability-load.mjs (docs/RELIABILITY.md).
+  const data = await loadDigits();
+  torch.manual_seed(0);
+  const model = new torch.nn.Sequential(
+    new torch.nn.Linear(64, 128),
+    new torch.nn.ReLU(),
+    new torch.nn.Linear(128, 10),
+  );
+  const opt = new torch.optim.Adam(model.parameters(), { lr: 5e-3 });
+  const step = (i) =>
+    torch.scope(() => {
+      const idx = Array.from(
+        { length: 32 },
+        (_, k) => (i * 32 + k) % data.train.n,
+      );
+      const { x, y } = batch(torch, data.train, idx);
+      opt.zero_grad();
+      const loss = torch.nn.functional.cross_entropy(model.forward(x), y);
+      loss.backward();
+      opt.step();
+    });
+  assert.equal(model.parameters()[0].device, "webgpu");
+  for (let i = 0; i < 10; i++) step(i);
+  await w.sync_device();
+  const start = w.memory_stats().active_bytes;
+  let peak = start;
+  for (let i = 10; i < 40; i++) {
+    step(i);
+    if (i % 10 === 9) {
+      await w.sync_device();
+      peak = Math.max(peak, w.memory_stats().active_bytes);
+    }
+  }
+  assert.ok(start > 0 && peak <= start, `flat: ${start} (peak ${peak})`);
+  for (const p of model.parameters()) p.dispose();
+});
