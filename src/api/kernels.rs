@@ -186,9 +186,9 @@ impl RawTensor {
         })
     }
 
-    /// `torch.poisson(self)`: a draw per element (not differentiable).
+    /// `torch.poisson(self)`: a draw per element (its gradient is zero).
     pub fn poisson(&self) -> JsResult<RawTensor> {
-        RawTensor::timed("poisson", || self.t.poisson())
+        RawTensor::timed("poisson", || agk::poisson(&self.t))
     }
 
     /// `torch.cat(list, dim)`.

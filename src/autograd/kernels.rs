@@ -379,6 +379,15 @@ pub fn take_along_dim(x: &Tensor, indices: &Tensor, dim: Option<i64>) -> Result<
     Ok(y)
 }
 
+/// `torch.poisson(x)`: draws whose gradient is zero (PyTorch's PoissonBackward0).
+pub fn poisson(x: &Tensor) -> Result<Tensor> {
+    let mut y = x.poisson()?;
+    if needs_grad(&[x]) {
+        node("PoissonBackward0", &[x], &[], &mut y, move |g| Ok(vec![Some(zeros_like(g)?)]));
+    }
+    Ok(y)
+}
+
 pub fn scatter(x: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
     let mut y = x.scatter(dim, index, src)?;
     if needs_grad(&[x, src]) {

@@ -251,6 +251,11 @@ test("poisson: the same draws on WebGPU and the CPU for a seed (rates < 10 exact
       torch.poisson(torch.tensor([1, -1], { dtype: "float32", device: "cpu" })),
     /invalid Poisson rate, expected rate to be non-negative/,
   );
+  const rate = torch.full([3], 4.5, { requires_grad: true });
+  const drawn = torch.poisson(rate);
+  assert.equal(drawn.grad_fn?.name, "PoissonBackward0");
+  drawn.sum().backward();
+  assert.deepEqual(Array.from(await rate.grad.toArray()), [0, 0, 0]);
   assert.throws(
     () => torch.poisson(torch.tensor([1, 2])),
     /"poisson_cpu" not implemented for 'Long'/,
