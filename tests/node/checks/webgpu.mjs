@@ -204,12 +204,15 @@ export const checks = [
           w.memory_stats().active_bytes >= base + 4 * (1 << 16),
           "a 256 KiB tensor is active",
         );
+        const held = w.memory_stats().active_bytes;
         t.dispose();
         await w.sync_device();
-        eq(
-          w.memory_stats().active_bytes,
-          base,
-          "active bytes return to the baseline after dispose",
+        // Not `=== base`: the FinalizationRegistry backstop may free an earlier check's garbage
+        // tensor in between (GC timing), which only lowers the figure.
+        const after = w.memory_stats().active_bytes;
+        ok(
+          after <= base && held - after >= 4 * (1 << 16),
+          `active bytes return to the baseline after dispose (base ${base}, held ${held}, after ${after})`,
         );
         ok(
           w.memory_stats().pooled_bytes > 0,
