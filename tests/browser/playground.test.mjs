@@ -88,31 +88,31 @@ const EXPECT = {
   basics(out) {
     assert.match(
       out,
-      /sqrt\(2x \+ 1\) = tensor\(\[\[1\.7321, 2\.2361, 2\.6458\],\s+\[3\.0000, 3\.3166, 3\.6056\]\], device='webgpu'\)/,
+      /sqrt\(2x \+ 1\) = tensor\(\[\[1\.7321, 2\.2361, 2\.6458\],\s+\[3\.0000, 3\.3166, 3\.6056\]\]\)/,
     );
-    assert.match(out, /sum over dim 1: tensor\(\[ 6\.0000, 15\.0000\]/);
-    assert.match(out, /mean: tensor\(3\.5000, device='webgpu'\)/);
+    assert.match(out, /sum over dim 1: tensor\(\[ 6\., 15\.\]\)/);
+    assert.match(out, /mean: tensor\(3\.5000\)/);
     assert.match(
       out,
-      /x @ xᵀ = tensor\(\[\[14\.0000, 32\.0000\],\s+\[32\.0000, 77\.0000\]\]/,
+      /x @ xᵀ = tensor\(\[\[14\., 32\.\],\n {8}\[32\., 77\.\]\]/,
     );
     assert.match(
       out,
-      /arange\(6\): tensor\(\[0, 1, 2, 3, 4, 5\], device='webgpu'\) dtype int64/,
+      /arange\(6\): tensor\(\[0, 1, 2, 3, 4, 5\]\) dtype int64/,
     );
     assert.ok(Math.abs(num(out, /randn mean ≈ 0: (\S+)/)) < 0.1);
     return { hist: 1 };
   },
   views(out) {
     assert.match(out, /\[3, 1\] \+ \[4\] → \[3,4\]/);
-    assert.match(out, /\[ 2\.0000, 12\.0000, 22\.0000, 32\.0000\]\]/);
+    assert.match(out, /\[ 2\., 12\., 22\., 32\.\]\]\)/);
     assert.match(out, /stride \[4,1\] → \[1,4\] contiguous\? false/);
     assert.match(
       out,
       /narrow\(1, 1, 2\): tensor\(\[\[ 1,  2\],\s+\[ 5,  6\],\s+\[ 9, 10\]\]/,
     );
     assert.match(out, /expand\(2, 3, 4\) shares storage, stride: \[0,4,1\]/);
-    assert.match(out, /\[7\.0000, 7\.0000, 7\.0000\]\]/);
+    assert.match(out, /\[7\., 7\., 7\.\]\]\)/);
     return { image: 1 };
   },
   autograd(out) {
@@ -124,11 +124,8 @@ const EXPECT = {
   einsum(out) {
     assert.match(out, /scores\.shape: \[2,4,6\]/);
     assert.match(out, /einsum equals matmul: true/);
-    assert.match(out, /trace 'ii->' : tensor\(12\.0000/);
-    assert.match(
-      out,
-      /diagonal 'ii->i': tensor\(\[0\.0000, 4\.0000, 8\.0000\]/,
-    );
+    assert.match(out, /trace 'ii->' : tensor\(12\.\)/);
+    assert.match(out, /diagonal 'ii->i': tensor\(\[0\., 4\., 8\.\]\)/);
     assert.match(
       out,
       /outer 'i,j->ij': tensor\(\[\[  1,  10, 100\],\s+\[  2,  20, 200\]\]/,
@@ -387,7 +384,7 @@ test("Stop ends a runaway loop; the next run works", async () => {
   );
   const { done, output } = await run(page);
   assert.equal(done, "true", output);
-  assert.match(output, /tensor\(\[0, 2, 4, 6\], device='webgpu'\)/);
+  assert.match(output, /tensor\(\[0, 2, 4, 6\]\)/);
 });
 
 test("Share puts the code in the URL; opening that URL restores it", async () => {
@@ -404,10 +401,7 @@ test("Share puts the code in the URL; opening that URL restores it", async () =>
   await other.waitForFunction(
     () => document.getElementById("output").dataset.done,
   );
-  assert.match(
-    await other.textContent("#output"),
-    /tensor\(\[7, 7\], device='webgpu'\)/,
-  );
+  assert.match(await other.textContent("#output"), /tensor\(\[7, 7\]\)/);
   assert.deepEqual(other.problems, []);
   await other.close();
 });
@@ -457,7 +451,7 @@ test("without WebGPU: a banner, and the code runs on the CPU backend", async () 
     assert.equal(await p.getAttribute("#output", "data-done"), "true", output);
     assert.match(
       output,
-      /x @ xᵀ = tensor\(\[\[14\.0000, 32\.0000\],\s+\[32\.0000, 77\.0000\]\], device='cpu'\)/,
+      /x @ xᵀ = tensor\(\[\[14\., 32\.\],\n {8}\[32\., 77\.\]\]\)/,
     );
     await p.screenshot({ path: `${shots}no-webgpu.png` });
     assert.deepEqual(p.problems, []);

@@ -130,6 +130,7 @@ export type { ExprShape, ExprEnv } from "./expr_types.js";
 export * from "./composites.js";
 export * from "./activations_more.js";
 export * from "./state.js";
+import "./printing.js"; // installs Tensor.format and Tensor.print
 export * from "./misc_ops.js";
 export {
   ops,

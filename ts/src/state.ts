@@ -30,16 +30,29 @@ export function set_default_dtype(dtype: DType): void {
 
 /** Options of {@link set_printoptions} (PyTorch's names and defaults). */
 export interface PrintOptions {
-  /** Digits after the decimal point. Default 4. */
+  /** Digits after the decimal point (or of the mantissa, in scientific notation). Default 4. */
   precision: number;
-  /** Elements above which a summary is printed. Default 1000. */
+  /** Elements above which a tensor is summarised with `...` (`Infinity`: never). Default 1000. */
   threshold: number;
-  /** Items shown at each end of a summarised dim. Default 3. */
+  /** Items shown at each end of every summarised dim. Default 3. */
   edgeitems: number;
-  /** Characters per line. Default 80. */
+  /** Characters per line before values wrap (and suffixes move to a new line). Default 80. */
   linewidth: number;
-  /** Fixed-point always (`true`), scientific always (`false`) or automatic (`null`). */
+  /**
+   * Scientific notation always (`true`), never (`false`), or chosen per tensor (`null`, the
+   * default: when the nonzero magnitudes span more than 1000×, exceed 1e8 or go below 1e-4).
+   */
   sci_mode: boolean | null;
+}
+
+/** What {@link set_printoptions} takes: any of the options, and a `profile` applied first. */
+export interface SetPrintOptions extends Partial<PrintOptions> {
+  /**
+   * Presets applied before the other options: `"default"` (precision 4, threshold 1000,
+   * edgeitems 3, linewidth 80), `"short"` (precision 2, edgeitems 2) or `"full"` (threshold
+   * `Infinity`: never summarise).
+   */
+  profile?: "default" | "short" | "full";
 }
 
 const DEFAULT_PRINT: PrintOptions = {
@@ -51,22 +64,30 @@ const DEFAULT_PRINT: PrintOptions = {
 };
 let printOptions: PrintOptions = { ...DEFAULT_PRINT };
 
+const PROFILES = {
+  default: {},
+  short: { precision: 2, edgeitems: 2 },
+  full: { threshold: Infinity },
+} as const;
+
 /**
- * Sets the print options (stored for whatever prints tensors); `profile` `"default"`, `"short"`
- * (precision 2, threshold 1000, edgeitems 2) or `"full"` (no summarising) resets them first.
+ * Sets how tensors print ({@link Tensor.format}, {@link Tensor.print}), as PyTorch's
+ * `torch.set_printoptions`: a `profile` resets precision, threshold, edgeitems and linewidth
+ * first; options left out keep their value, except `sci_mode`, which every call sets (to `null`
+ * when left out), as in PyTorch.
  */
-export function set_printoptions(
-  options: Partial<PrintOptions> & {
-    profile?: "default" | "short" | "full";
-  } = {},
-): void {
-  const { profile, ...rest } = options;
-  if (profile === "default") printOptions = { ...DEFAULT_PRINT };
-  if (profile === "short")
-    printOptions = { ...DEFAULT_PRINT, precision: 2, edgeitems: 2 };
-  if (profile === "full")
-    printOptions = { ...DEFAULT_PRINT, threshold: Infinity };
-  printOptions = { ...printOptions, ...rest };
+export function set_printoptions(options: SetPrintOptions = {}): void {
+  const { profile, sci_mode } = options;
+  if (profile !== undefined) {
+    if (!(profile in PROFILES))
+      throw new TorchError(
+        `set_printoptions(): profile must be "default", "short" or "full", got ${String(profile)}`,
+      );
+    printOptions = { ...DEFAULT_PRINT, ...PROFILES[profile] };
+  }
+  for (const k of ["precision", "threshold", "edgeitems", "linewidth"] as const)
+    if (options[k] !== undefined) printOptions[k] = options[k];
+  printOptions.sci_mode = sci_mode ?? null;
 }
 
 /** The current print options (a copy). */

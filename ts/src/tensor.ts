@@ -472,7 +472,7 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     this.dispose();
   }
 
-  /** A one-line description (values need an `await`: use `tolist()`). */
+  /** A one-line description without values (PyTorch's text needs a read: `await t.format()`). */
   toString(): string {
     return `tensor(shape=[${this.shape.join(", ")}], dtype=${this.dtype}, device=${this.device})`;
   }

@@ -7,7 +7,6 @@
 // terminating the worker.
 import { TraceMap, originalPositionFor } from "@jridgewell/trace-mapping";
 import { parseDigits } from "../../examples/digits.mjs";
-import { formatTensor } from "./format.js";
 
 // The user's frame sits under webtorch's own: keep enough frames to find its line.
 Error.stackTraceLimit = 100;
@@ -66,7 +65,7 @@ function print(...values) {
     const parts = await Promise.all(
       values.map((v) =>
         v instanceof torch.Tensor
-          ? formatTensor(torch, v)
+          ? v.format() // PyTorch's repr (ts/src/printing.ts)
           : typeof v === "string"
             ? v
             : v instanceof Error
