@@ -310,27 +310,46 @@ impl RawTensor {
 
     // ---- in place (`_` methods): the functional op, then its result written into this tensor ----
 
+    /// What an in-place op computes from: this tensor, or, when autograd records the op, a copy
+    /// that keeps this tensor's place in the graph (PyTorch's `original_self`): the op's backward
+    /// may save its input (`abs_`, `mul_` when `other` requires grad), and the write that follows
+    /// would otherwise change that saved input and fail backward's version check.
+    fn inplace_source(&self, other: Option<&Tensor>) -> crate::Result<Tensor> {
+        let recorded =
+            autograd::is_grad_enabled() && (self.t.requires_grad() || other.is_some_and(Tensor::requires_grad));
+        if !recorded {
+            return Ok(self.t.clone());
+        }
+        let mut snapshot = self.t.deep_clone()?;
+        snapshot.ag = self.t.ag.clone();
+        Ok(snapshot)
+    }
+
     pub fn unary_(&mut self, op: u32) -> JsResult<()> {
         js(crate::autograd::check_inplace(&self.t))?;
-        let r = js(op_of(op).and_then(|op| ag::unary(&self.t, op)))?;
+        let src = js(self.inplace_source(None))?;
+        let r = js(op_of(op).and_then(|op| ag::unary(&src, op)))?;
         js(ag::inplace(&mut self.t, r))
     }
 
     pub fn binary_(&mut self, op: u32, other: &RawTensor) -> JsResult<()> {
         js(crate::autograd::check_inplace(&self.t))?;
-        let r = js(op_of(op).and_then(|op| ag::binary(&self.t, &other.t, op)))?;
+        let src = js(self.inplace_source(Some(&other.t)))?;
+        let r = js(op_of(op).and_then(|op| ag::binary(&src, &other.t, op)))?;
         js(ag::inplace(&mut self.t, r))
     }
 
     pub fn binary_scalar_(&mut self, op: u32, value: f64) -> JsResult<()> {
         js(crate::autograd::check_inplace(&self.t))?;
-        let r = js(op_of(op).and_then(|op| ag::binary_scalar(&self.t, op, value, false, ScalarKind::of(value))))?;
+        let src = js(self.inplace_source(None))?;
+        let r = js(op_of(op).and_then(|op| ag::binary_scalar(&src, op, value, false, ScalarKind::of(value))))?;
         js(ag::inplace(&mut self.t, r))
     }
 
     pub fn add_alpha_(&mut self, op: u32, other: &RawTensor, alpha: f64) -> JsResult<()> {
         js(crate::autograd::check_inplace(&self.t))?;
-        let r = js(op_of(op).and_then(|op| ag::add_alpha(&self.t, &other.t, op, alpha)))?;
+        let src = js(self.inplace_source(Some(&other.t)))?;
+        let r = js(op_of(op).and_then(|op| ag::add_alpha(&src, &other.t, op, alpha)))?;
         js(ag::inplace(&mut self.t, r))
     }
 

@@ -1,9 +1,43 @@
 // Checks of the elementwise ops (op-table rows): arithmetic, unary math, comparisons, coverage.
 // Part of the shared API checks: see ./index.mjs.
-import { eq, ok, throws, tensorIs } from "./assert.mjs";
+import { close, eq, ok, throws, tensorIs } from "./assert.mjs";
 
 /** @type {import("./index.mjs").Check[]} */
 export const checks = [
+  {
+    name: "in-place ops whose backward needs the old values (abs_, mul_, exp_ on a clone)",
+    async run(torch) {
+      // Expected gradients: PyTorch 2.11, x = torch.tensor([1.5, -2., 3.], requires_grad=True),
+      // y = torch.tensor([2., 3.5, 4.]); each z = <op>; z.sum().backward(); x.grad.
+      const cases = [
+        ["abs_", (x) => x.clone().abs_(), [1, -1, 1], "AbsBackward0"],
+        [
+          "mul_(y requiring grad)",
+          (x, y) => x.clone().mul_(y),
+          [2, 3.5, 4],
+          "MulBackward0",
+          [1.5, -2, 3],
+        ],
+        [
+          "exp_",
+          (x) => x.clone().exp_(),
+          [4.481689, 0.135335, 20.085537],
+          "ExpBackward0",
+        ],
+        ["relu_", (x) => x.clone().relu_(), [1, 0, 1], "ReluBackward0"],
+      ];
+      for (const [what, f, grad, fn, ygrad] of cases) {
+        const x = torch.tensor([1.5, -2, 3], { requires_grad: true });
+        const y = torch.tensor([2, 3.5, 4], { requires_grad: true });
+        const z = f(x, y);
+        eq(z.grad_fn?.name, fn, `${what}: grad_fn`);
+        z.sum().backward();
+        close(await x.grad.toArray(), grad, { what: `${what}: x.grad` });
+        if (ygrad)
+          close(await y.grad.toArray(), ygrad, { what: `${what}: y.grad` });
+      }
+    },
+  },
   {
     name: "add/sub/mul/div: tensors, scalars, broadcasting, alpha, reversed scalars",
     async run(torch) {
