@@ -46,6 +46,35 @@ export function batch(torch, split, idx, { image = false } = {}) {
   return { x: torch.tensor(x).reshape(shape), y: torch.tensor(y) };
 }
 
+/**
+ * The load runs' trainer (scripts/reliability-load.mjs and tests/node/reliability.test.mjs): the
+ * digits MLP 64-128-10 seeded with `torch.manual_seed(0)`, Adam (lr 5e-3), and `step(i)`, which
+ * trains on the i-th batch of 32 inside a `torch.scope` and returns the detached loss.
+ */
+export function mlpTrainer(torch, data) {
+  torch.manual_seed(0);
+  const model = new torch.nn.Sequential(
+    new torch.nn.Linear(64, 128),
+    new torch.nn.ReLU(),
+    new torch.nn.Linear(128, 10),
+  );
+  const opt = new torch.optim.Adam(model.parameters(), { lr: 5e-3 });
+  const step = (i) =>
+    torch.scope(() => {
+      const idx = Array.from(
+        { length: 32 },
+        (_, k) => (i * 32 + k) % data.train.n,
+      );
+      const { x, y } = batch(torch, data.train, idx);
+      opt.zero_grad();
+      const loss = torch.nn.functional.cross_entropy(model.forward(x), y);
+      loss.backward();
+      opt.step();
+      return loss.detach();
+    });
+  return { model, opt, step };
+}
+
 /** A seeded shuffle (mulberry32 + Fisher–Yates) of 0..n-1, so runs are reproducible. */
 export function shuffled(n, seed) {
   let s = seed >>> 0;

@@ -6,7 +6,7 @@
 // [{step, active_bytes, pooled_bytes, live_tensors, loss}]}); bench/reliability/ keeps the runs
 // docs/RELIABILITY.md quotes.
 import * as torch from "../pkg/dist/index.js";
-import { batch, loadDigits } from "../examples/digits.mjs";
+import { loadDigits, mlpTrainer } from "../examples/digits.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -17,13 +17,7 @@ const EVERY = Number(arg("every", 500));
 const OUT = arg("out");
 if (arg("device")) await torch.init({ device: arg("device") });
 const data = await loadDigits();
-torch.manual_seed(0);
-const model = new torch.nn.Sequential(
-  new torch.nn.Linear(64, 128),
-  new torch.nn.ReLU(),
-  new torch.nn.Linear(128, 10),
-);
-const opt = new torch.optim.Adam(model.parameters(), { lr: 5e-3 });
+const { step } = mlpTrainer(torch, data);
 const t0 = Date.now();
 console.log(`device ${torch.get_default_device()}, ${STEPS} steps`);
 console.log("step\tactive_bytes\tlive_tensors\tloss");
@@ -51,18 +45,7 @@ const save = (done) =>
       )
     : undefined;
 for (let i = 0; i < STEPS; i++) {
-  const loss = torch.scope(() => {
-    const idx = Array.from(
-      { length: 32 },
-      (_, k) => (i * 32 + k) % data.train.n,
-    );
-    const { x, y } = batch(torch, data.train, idx);
-    opt.zero_grad();
-    const l = torch.nn.functional.cross_entropy(model.forward(x), y);
-    l.backward();
-    opt.step();
-    return l.detach();
-  });
+  const loss = step(i);
   if (i % EVERY === EVERY - 1 || i === 0) {
     await torch.webgpu.sync_device();
     const s = torch.webgpu.runtime_stats();

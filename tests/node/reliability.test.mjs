@@ -5,7 +5,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { PKG_ENTRY } from "./harness.mjs";
-import { batch, loadDigits } from "../../examples/digits.mjs";
+import { loadDigits, mlpTrainer } from "../../examples/digits.mjs";
 
 const torch = await import(PKG_ENTRY.href);
 const w = torch.webgpu;
@@ -118,31 +118,13 @@ test("device loss mid-training and mid-read: DeviceErrors, no hang; initialize_d
 test("1,000 training steps of the digits MLP on the CPU: active bytes do not grow", async () => {
   const data = await loadDigits();
   await torch.init({ device: "cpu" });
-  torch.manual_seed(0);
-  const model = new torch.nn.Sequential(
-    new torch.nn.Linear(64, 128),
-    new torch.nn.ReLU(),
-    new torch.nn.Linear(128, 10),
-  );
-  const opt = new torch.optim.Adam(model.parameters(), { lr: 5e-3 });
-  const step = (i) =>
-    torch.scope(() => {
-      const idx = Array.from(
-        { length: 32 },
-        (_, k) => (i * 32 + k) % data.train.n,
-      );
-      const { x, y } = batch(torch, data.train, idx);
-      opt.zero_grad();
-      const loss = torch.nn.functional.cross_entropy(model.forward(x), y);
-      loss.backward();
-      opt.step();
-    });
+  const { step } = mlpTrainer(torch, data);
   try {
-    for (let i = 0; i < 20; i++) step(i);
+    for (let i = 0; i < 20; i++) step(i).dispose();
     const start = w.memory_stats().active_bytes;
     let peak = start;
     for (let i = 20; i < 1000; i++) {
-      step(i);
+      step(i).dispose();
       if (i % 100 === 99) peak = Math.max(peak, w.memory_stats().active_bytes);
     }
     const end = w.memory_stats().active_bytes;
@@ -159,32 +141,14 @@ test("digits-MLP training on WebGPU: active bytes flat from step 10 to step 40",
   // Short, because a step costs about a second on SwiftShader; the 10,000-step curve is
   // scripts/reliability-load.mjs (docs/RELIABILITY.md).
   const data = await loadDigits();
-  torch.manual_seed(0);
-  const model = new torch.nn.Sequential(
-    new torch.nn.Linear(64, 128),
-    new torch.nn.ReLU(),
-    new torch.nn.Linear(128, 10),
-  );
-  const opt = new torch.optim.Adam(model.parameters(), { lr: 5e-3 });
-  const step = (i) =>
-    torch.scope(() => {
-      const idx = Array.from(
-        { length: 32 },
-        (_, k) => (i * 32 + k) % data.train.n,
-      );
-      const { x, y } = batch(torch, data.train, idx);
-      opt.zero_grad();
-      const loss = torch.nn.functional.cross_entropy(model.forward(x), y);
-      loss.backward();
-      opt.step();
-    });
+  const { model, step } = mlpTrainer(torch, data);
   assert.equal(model.parameters()[0].device, "webgpu");
-  for (let i = 0; i < 10; i++) step(i);
+  for (let i = 0; i < 10; i++) step(i).dispose();
   await w.sync_device();
   const start = w.memory_stats().active_bytes;
   let peak = start;
   for (let i = 10; i < 40; i++) {
-    step(i);
+    step(i).dispose();
     if (i % 10 === 9) {
       await w.sync_device();
       peak = Math.max(peak, w.memory_stats().active_bytes);
