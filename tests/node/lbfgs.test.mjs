@@ -1,7 +1,8 @@
 // optim.LBFGS against PyTorch (fixtures from tests/parity/train_gen.py): three steps on the
 // Rosenbrock function and on a small linear regression, without and with the strong-Wolfe line
 // search — the loss each step returns, the parameters after it, and PyTorch's func_evals and
-// n_iter counters — on WebGPU and on the CPU backend.
+// n_iter counters — on WebGPU and on the CPU backend; and a run resumed from state_dict() after
+// its first step (history lists included) continues PyTorch's trajectory.
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -68,6 +69,47 @@ for (const device of devices) {
           assert.equal(st.func_evals, want.func_evals, `step ${i} func_evals`);
           assert.equal(st.n_iter, want.n_iter, `step ${i} n_iter`);
         }
+      });
+
+    for (const c of FIX.cases)
+      test(`${c.problem} ${JSON.stringify(c.options)}: state_dict after step 1 resumes PyTorch's run`, async () => {
+        const [params, f] = problem(c.problem);
+        const opt = new optim.LBFGS(params, c.options);
+        const closureOf = (o, f) => () => {
+          o.zero_grad();
+          const loss = f();
+          loss.backward();
+          return loss;
+        };
+        await opt.step(closureOf(opt, f));
+        const sd = opt.state_dict();
+        const s = sd.state[0];
+        assert.equal(s.n_iter, c.steps[0].n_iter);
+        assert.ok(Array.isArray(s.old_dirs) && Array.isArray(s.ro));
+        assert.equal(s.old_dirs.length, s.old_stps.length);
+        assert.equal(s.old_dirs.length, s.ro.length);
+        // A fresh problem at the same point, with a fresh optimizer loaded from the state dict.
+        const [params2, f2] = problem(c.problem);
+        for (const [k, p] of params2.entries())
+          torch.no_grad(() => p.copy_(params[k]));
+        const opt2 = new optim.LBFGS(params2, c.options);
+        opt2.load_state_dict(sd);
+        for (const [i, want] of c.steps.entries()) {
+          if (i === 0) continue;
+          const loss = await opt2.step(closureOf(opt2, f2));
+          assertClose([await loss.item()], [want.loss], 1e-4, `step ${i} loss`);
+          for (const [k, p] of params2.entries())
+            assertClose(
+              await p.toArray(),
+              want.params[k],
+              1e-4,
+              `step ${i} param ${k}`,
+            );
+          const st = opt2.state.get(params2[0]);
+          assert.equal(st.n_iter, want.n_iter, `step ${i} n_iter`);
+        }
+        // The loaded state is a copy: the first optimizer's history is untouched by the second's run.
+        assert.equal(opt.state.get(params[0]).n_iter, c.steps[0].n_iter);
       });
 
     test("an async closure; PyTorch's errors", async () => {

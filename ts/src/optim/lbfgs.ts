@@ -166,17 +166,73 @@ export class LBFGS extends Optimizer<LBFGSOptions> {
     this.#params = this.param_groups[0]!.params;
   }
 
-  /** `func_evals`, `n_iter` and the current direction (`d`), under the first parameter. */
+  /**
+   * PyTorch's state, under the first parameter: `func_evals`, `n_iter`, the direction `d`, the
+   * step `t`, the history (`old_dirs`, `old_stps`, `ro`), `H_diag`, `prev_flat_grad` and
+   * `prev_loss` (the tensors are the optimizer's own; `state_dict` → `load_state_dict` copies them).
+   */
   override get state(): Map<Tensor, ParamState> {
-    const s: ParamState = {
-      func_evals: this.#s.func_evals,
-      n_iter: this.#s.n_iter,
-    };
-    if (this.#s.d) s.d = this.#s.d;
-    if (this.#s.t) s.t = this.#s.t.v;
-    if (this.#s.prev_flat_grad) s.prev_flat_grad = this.#s.prev_flat_grad;
-    if (this.#s.prev_loss !== undefined) s.prev_loss = this.#s.prev_loss;
+    const st = this.#s;
+    const s: ParamState = { func_evals: st.func_evals, n_iter: st.n_iter };
+    if (st.n_iter === 0) return new Map([[this.#params[0]!, s]]);
+    if (st.d) s.d = st.d;
+    if (st.t) s.t = st.t.v;
+    s.old_dirs = [...st.old_dirs];
+    s.old_stps = [...st.old_stps];
+    s.ro = st.ro.map((r) => r.v);
+    if (st.H_diag) s.H_diag = st.H_diag.v;
+    if (st.prev_flat_grad) s.prev_flat_grad = st.prev_flat_grad;
+    if (st.prev_loss !== undefined) s.prev_loss = st.prev_loss;
     return new Map([[this.#params[0]!, s]]);
+  }
+
+  /** Restores the state {@link state} gives (tensors copied), so a loaded LBFGS resumes its run. */
+  protected override _load_state(state: Map<Tensor, ParamState>): void {
+    const s = state.get(this.#params[0]!) ?? {};
+    const num = (k: string): number | undefined => {
+      const v = s[k];
+      if (v === undefined) return undefined;
+      if (typeof v !== "number")
+        throw new TorchError(`LBFGS state '${k}' must be a number to load it`);
+      return v;
+    };
+    const tensor = (k: string): Tensor | undefined => {
+      const v = s[k];
+      if (v === undefined) return undefined;
+      if (!(v instanceof Tensor))
+        throw new TorchError(`LBFGS state '${k}' must be a tensor to load it`);
+      return keepAlive(v.clone());
+    };
+    const list = <T>(k: string, ok: (x: unknown) => x is T): T[] => {
+      const v = s[k] ?? [];
+      if (!Array.isArray(v) || !(v as unknown[]).every(ok))
+        throw new TorchError(`LBFGS state '${k}' must be a list to load it`);
+      return v as T[];
+    };
+    const isTensor = (x: unknown): x is Tensor => x instanceof Tensor;
+    const isNumber = (x: unknown): x is number => typeof x === "number";
+    const old = this.#s;
+    const t = num("t");
+    const H = num("H_diag");
+    this.#s = {
+      func_evals: num("func_evals") ?? 0,
+      n_iter: num("n_iter") ?? 0,
+      d: tensor("d"),
+      t: t === undefined ? undefined : new Num(t),
+      old_dirs: list("old_dirs", isTensor).map((x) => keepAlive(x.clone())),
+      old_stps: list("old_stps", isTensor).map((x) => keepAlive(x.clone())),
+      ro: list("ro", isNumber).map((r) => Num.t(r)),
+      H_diag: H === undefined ? undefined : new Num(H),
+      prev_flat_grad: tensor("prev_flat_grad"),
+      prev_loss: num("prev_loss"),
+    };
+    for (const x of [
+      old.d,
+      old.prev_flat_grad,
+      ...old.old_dirs,
+      ...old.old_stps,
+    ])
+      x?.dispose();
   }
 
   #flatGrad(): Tensor {

@@ -25,13 +25,25 @@ export type ParamGroupInput = { params: Iterable<Tensor> } & Record<
   unknown
 >;
 
-/** Per-parameter optimizer state: tensors (moment buffers) and numbers (`step`). */
-export type ParamState = Record<string, Tensor | number>;
+/**
+ * Per-parameter optimizer state: tensors (moment buffers), numbers (`step`), and lists of them
+ * (LBFGS's history: `old_dirs`, `old_stps`, `ro`).
+ */
+export type ParamState = Record<string, Tensor | number | Tensor[] | number[]>;
 
 /** `Optimizer.state_dict()`: state by parameter index, groups with parameter indices. */
 export interface OptimizerStateDict {
   state: Record<number, ParamState>;
   param_groups: (Record<string, unknown> & { params: number[] })[];
+}
+
+/** A copy of one state value: tensors (also in lists) cloned, numbers as they are. */
+export function copyStateValue(v: ParamState[string]): ParamState[string] {
+  if (v instanceof Tensor) return v.clone();
+  if (Array.isArray(v))
+    return v.map((x) => (x instanceof Tensor ? x.clone() : x)) as
+      Tensor[] | number[];
+  return v;
 }
 
 /** Collects temporaries and disposes them at the end of a parameter's update. */
@@ -210,8 +222,7 @@ export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
     this.#state.clear();
     for (const [p, s] of state) {
       const copy: ParamState = {};
-      for (const [k, v] of Object.entries(s))
-        copy[k] = v instanceof Tensor ? v.clone() : v;
+      for (const [k, v] of Object.entries(s)) copy[k] = copyStateValue(v);
       this.#state.set(p, copy);
     }
   }
