@@ -1,6 +1,6 @@
 // nn, optim and autograd.Function misuse that must NOT type-check.
 import * as torch from "webtorch";
-import { nn, optim } from "webtorch";
+import { nn, optim, type Tensor } from "webtorch";
 import { Square } from "./nn_good.js";
 
 const x = torch.ones(3);
@@ -18,3 +18,9 @@ plateau.step(torch.ones(1));
 new optim.lr_scheduler.OneCycleLR(opt, { total_steps: 10 });
 // @ts-expect-error — RNN options are named
 new nn.RNN(3, 4, 2);
+const packed = nn.utils.rnn.pack_sequence([torch.ones(2, 3), torch.ones(1, 3)]);
+// @ts-expect-error — a packed input gives a packed output, not a padded tensor
+const notPadded: [Tensor, [Tensor, Tensor]] = lstm.call(packed);
+// @ts-expect-error — a packed sequence is not a tensor argument of a cell
+new nn.LSTMCell(3, 4).call(packed);
+void notPadded;

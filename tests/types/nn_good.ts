@@ -25,6 +25,10 @@ const packed = nn.utils.rnn.pack_sequence([
   torch.zeros(2, 3),
 ]);
 const [pOut, [pH, pC]] = lstm.forward(packed);
+const [cOut, [cH]]: [nn.utils.rnn.PackedSequence, [Tensor, Tensor]] =
+  lstm.call(packed);
+const [gpOut]: [nn.utils.rnn.PackedSequence, Tensor] = gru.call(packed);
+const [rOut]: [Tensor, Tensor] = new nn.RNN(3, 4).call(torch.zeros(5, 2, 3));
 const pData: Tensor = pOut.data;
 const [padded, lengths]: [Tensor, Tensor] =
   nn.utils.rnn.pad_packed_sequence(pOut);
@@ -57,4 +61,20 @@ const plateau = new optim.lr_scheduler.ReduceLROnPlateau(opt, { patience: 2 });
 plateau.step(0.5);
 const lrs: number[] = plateau.get_last_lr();
 
-void [y, out, h, c, gOut, gH, attn, weights, z, ctc, lrs];
+void [
+  y,
+  out,
+  h,
+  c,
+  gOut,
+  gH,
+  cOut,
+  cH,
+  gpOut,
+  rOut,
+  attn,
+  weights,
+  z,
+  ctc,
+  lrs,
+];
