@@ -62,12 +62,21 @@ if (wantLibs.includes("webtorch")) {
 if (wantLibs.includes("tfjs")) {
   try {
     const tf = await import("@tensorflow/tfjs-core");
+    // tfjs-core alone registers no gradients; the training-step workloads need them. Its ESM
+    // files import without extensions, which only the bundle (bench/dist/run.mjs) resolves.
+    let grads = true;
+    try {
+      await import("@tensorflow/tfjs-core/dist/register_all_gradients.js");
+    } catch {
+      grads = false;
+      log("tfjs: no gradients outside the bundle (node bench/build.mjs); its training steps are skipped");
+    }
     await import("@tensorflow/tfjs-backend-webgpu");
     if (!(await tf.setBackend("webgpu"))) throw new Error("tf.setBackend('webgpu') failed");
     await tf.ready();
     tf.env().set("WEBGPU_CPU_FORWARD", false);
     versions.tfjs = tf.version_core;
-    libs.push(tfjsLib(tf));
+    libs.push(tfjsLib(tf, { grads }));
   } catch (e) {
     log(`tfjs unavailable: ${e.message}`);
   }

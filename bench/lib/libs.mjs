@@ -4,6 +4,8 @@
 //     result(): Promise<Float32Array | number>, free() }
 // or null where the library has no such op.
 
+import { jaxModelStep, tfjsModelStep } from "./peer_models.mjs";
+
 const eye8 = () => {
   const e = new Float32Array(64);
   for (let i = 0; i < 8; i++) e[i * 9] = 1;
@@ -179,7 +181,7 @@ function webtorchModelStep(torch, w, T, ins, compiled) {
 }
 
 /** TensorFlow.js with its WebGPU backend (eager: one kernel per op, no fusion). */
-export function tfjsLib(tf) {
+export function tfjsLib(tf, { grads = true } = {}) {
   const wait = async (hs) => {
     const be = tf.backend();
     // tfjs keeps a compute pass open and submits every 15 dispatches; end and submit the rest.
@@ -247,6 +249,11 @@ export function tfjsLib(tf) {
           result: () => read(tf.add(A, 1)),
           free,
         };
+      }
+      if (w.kind === "mlp_step" || w.kind === "block_step") {
+        if (grads) return tfjsModelStep(tf, w, ins, { read, wait });
+        free();
+        return null;
       }
       const op = ops[w.kind];
       if (!op) {
@@ -328,7 +335,12 @@ export function jaxLib(jax) {
           free,
         };
       }
+      if (w.kind === "mlp_step" || w.kind === "block_step") return jaxModelStep(jax, w, ins, { read, wait });
       const op = ops[w.kind];
+      if (!op) {
+        free();
+        return null;
+      }
       return {
         step: op,
         wait,
