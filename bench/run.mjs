@@ -28,7 +28,8 @@ const quick = args.quick === "1";
 const list = (s) => (s ? s.split(",") : null);
 const wantLibs = list(args.libs) ?? ["webtorch", "tfjs", "jax-js"];
 const only = list(args.only);
-const variants = list(args.variants) ?? (quick ? ["simple", "t64", "t128"] : ["simple", "t64", "t128", "t128k16", "t128x64"]);
+const variants = list(args.variants) ?? (quick ? ["tuned", "simple", "t64", "t128"] : ["tuned", "simple", "t64", "t128", "t128k16", "t128x64"]);
+const tunedWanted = variants.includes("tuned");
 const opts = { reps: Number(args.reps ?? (quick ? 3 : 7)), warmup: quick ? 1 : 2, minBatchMs: quick ? 50 : 25 };
 const log = (...a) => console.log(...a);
 
@@ -57,7 +58,7 @@ const versions = {};
 if (wantLibs.includes("webtorch")) {
   libs.push(webtorchLib(torch, core));
   if (torch.compile) libs.push(webtorchLib(torch, core, undefined, { compiled: true }));
-  if (core?.set_matmul_variant) for (const v of variants) libs.push(webtorchLib(torch, core, v));
+  if (core?.set_matmul_variant) for (const v of variants) libs.push(webtorchLib(torch, core, v, { tuned: () => autotune?.cache }));
 }
 if (wantLibs.includes("tfjs")) {
   try {
@@ -93,8 +94,22 @@ if (wantLibs.includes("jax-js")) {
   }
 }
 
+const all = workloads({ quick });
+// The "tuned" column: the autotuner (torch.webgpu.autotune_matmul) times every matmul variant on
+// this adapter for the matmul workloads' shapes first; that column runs with its table loaded,
+// the others without one (the shape rule).
+let autotune = null;
+if (tunedWanted && torch.webgpu?.autotune_matmul && torch.webgpu.is_available()) {
+  const shapes = all.filter((w) => w.kind === "matmul" && (!only || only.includes("matmul"))).map((w) => [w.dims.M, w.dims.N, w.dims.K]);
+  const t0 = performance.now();
+  const measured = await torch.webgpu.autotune_matmul(shapes, { reps: quick ? 2 : 5 });
+  autotune = { ms: performance.now() - t0, measured, cache: torch.webgpu.autotune_cache() };
+  torch.webgpu.clear_autotune();
+  log(`autotune (${autotune.ms.toFixed(0)} ms): ${measured.map((r) => `${r.shape_class} → ${r.variant}`).join(", ")}`);
+}
+
 const results = [];
-for (const w of workloads({ quick })) {
+for (const w of all) {
   if (only && !only.includes(w.kind)) continue;
   for (const lib of libs) {
     if (lib.only && !lib.only.includes(w.kind)) continue;
@@ -144,6 +159,7 @@ const meta = {
   quick,
   versions: { ...versions, jaxjs: "0.1.25 (bench/package.json)" },
   webtorch_cold_ms: coldMs,
+  autotune,
   opts,
 };
 writeFileSync(path.join(out, "webgpu.json"), JSON.stringify({ meta, results }, null, 1));

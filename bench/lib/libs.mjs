@@ -14,12 +14,13 @@ const eye8 = () => {
 
 /** webtorch from the built package; `variant` forces a matmul kernel (matmul workloads only). */
 /**
- * webtorch; `variant` forces a matmul kernel (matmul workloads only); `compiled` runs every
+ * webtorch; `variant` forces a matmul kernel (matmul workloads only; `"tuned"`: the autotuner's
+ * table, from `tuned()`); `compiled` runs every
  * workload step through `torch.compile` (docs/compile.md: after two equal traces a step replays
  * its recorded core calls, through a core plan when it can), which shows its host cost against
  * eager.
  */
-export function webtorchLib(torch, core, variant, { compiled = false } = {}) {
+export function webtorchLib(torch, core, variant, { compiled = false, tuned = () => null } = {}) {
   const T = (inp) => {
     const flat = torch.tensor(inp.data);
     const t = flat.reshape(inp.shape);
@@ -39,7 +40,13 @@ export function webtorchLib(torch, core, variant, { compiled = false } = {}) {
     name: variant ? `webtorch:${variant}` : compiled ? "webtorch:compiled" : "webtorch",
     only: variant ? ["matmul"] : null,
     prepare(w) {
-      if (variant && !core?.set_matmul_variant?.(variant)) return null;
+      // "tuned": the shape rule's place taken by the autotuner's table (run.mjs tuned it).
+      torch.webgpu.clear_autotune?.();
+      if (variant === "tuned") {
+        if (!tuned()) return null;
+        core.set_matmul_variant("auto");
+        torch.webgpu.load_autotune_cache(tuned());
+      } else if (variant && !core?.set_matmul_variant?.(variant)) return null;
       if (!variant) core?.set_matmul_variant?.("auto");
       const ins = w.inputs.map(T);
       const [A, B] = ins;

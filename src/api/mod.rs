@@ -315,6 +315,37 @@ pub fn set_matmul_variant(name: &str) -> bool {
     crate::backend::webgpu::matmul::set_variant(name)
 }
 
+/// The matmul variants `set_matmul_variant` and the autotuner know ("auto" first).
+#[wasm_bindgen]
+pub fn matmul_variants() -> Vec<String> {
+    crate::backend::webgpu::matmul::VARIANTS.iter().map(|(n, _)| n.to_string()).collect()
+}
+
+/// The autotuner's shape class of an (optionally batched) m×k @ k×n product.
+#[wasm_bindgen]
+pub fn matmul_shape_class(m: usize, n: usize, k: usize, batches: usize) -> String {
+    crate::backend::webgpu::matmul::shape_class(m, n, k, batches)
+}
+
+/// Records the matmul variant to run for a shape class ("auto" forgets it); false for an
+/// unknown variant or a malformed class.
+#[wasm_bindgen]
+pub fn set_matmul_tuned(class: &str, variant: &str) -> bool {
+    crate::backend::webgpu::matmul::set_tuned(class, variant)
+}
+
+/// The tuned table, flattened: class, variant, class, variant, …
+#[wasm_bindgen]
+pub fn matmul_tuned() -> Vec<String> {
+    crate::backend::webgpu::matmul::tuned().into_iter().flat_map(|(c, v)| [c, v]).collect()
+}
+
+/// Forgets every tuned matmul class.
+#[wasm_bindgen]
+pub fn clear_matmul_tuned() {
+    crate::backend::webgpu::matmul::clear_tuned()
+}
+
 /// Sets how many vectors per invocation the row kernels' plans aim at (1…8, default 8; see
 /// `backend/webgpu/rows.rs`) for benchmarks; false for a value outside that range.
 #[wasm_bindgen]

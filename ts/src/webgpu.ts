@@ -332,3 +332,14 @@ export function set_leak_tracking(on: boolean): void {
 export async function initialize_device(): Promise<string> {
   return core.initialize_device();
 }
+
+export {
+  autotune_matmul,
+  autotune_cache,
+  load_autotune_cache,
+  clear_autotune,
+  type AutotuneOptions,
+  type AutotuneResult,
+  type AutotuneCache,
+  type MatmulShape,
+} from "./autotune.js";

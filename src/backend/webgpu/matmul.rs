@@ -6,7 +6,8 @@
 //! or odd shapes, integer dtypes, views it cannot read as vec4) runs the 16×16 kernel of
 //! `shaders/matmul.wgsl`. `bench/KERNELS.md` records each variant's prediction and measurement.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 
 use crate::backend::Matmul;
 use crate::dtype::DType;
@@ -47,6 +48,69 @@ pub enum Variant {
 
 thread_local! {
     static FORCED: Cell<Option<Option<Variant>>> = const { Cell::new(None) };
+    /// The autotuner's choices by shape class (`shape_class`), set from TS (`torch.webgpu.
+    /// autotune_matmul` measures the variants on this adapter; a saved table reloads them).
+    static TUNED: RefCell<HashMap<String, Variant>> = RefCell::new(HashMap::new());
+}
+
+/// The autotuner's shape class of a product: M, N, K and the batch count, each rounded up to a
+/// power of two (`m512n64k256b1`). Products of one class share a tuned variant.
+pub fn shape_class(m: usize, n: usize, k: usize, batches: usize) -> String {
+    let p = |x: usize| x.max(1).next_power_of_two();
+    format!("m{}n{}k{}b{}", p(m), p(n), p(k), p(batches))
+}
+
+/// Records the variant to run for a shape class (`"auto"` forgets the class); false for an
+/// unknown variant name or a class `shape_class` cannot have made.
+pub fn set_tuned(class: &str, variant: &str) -> bool {
+    if !valid_class(class) {
+        return false;
+    }
+    let Some((_, v)) = VARIANTS.iter().find(|(n, _)| *n == variant) else { return false };
+    TUNED.with(|t| {
+        let mut t = t.borrow_mut();
+        match v {
+            Some(v) => t.insert(class.to_string(), *v),
+            None => t.remove(class),
+        }
+    });
+    true
+}
+
+/// The tuned table as (class, variant name) pairs, sorted by class.
+pub fn tuned() -> Vec<(String, String)> {
+    let name = |v: &Variant| VARIANTS.iter().find(|(_, x)| *x == Some(*v)).map_or("auto", |(n, _)| *n).to_string();
+    let mut out: Vec<_> = TUNED.with(|t| t.borrow().iter().map(|(c, v)| (c.clone(), name(v))).collect());
+    out.sort();
+    out
+}
+
+/// Forgets every tuned class.
+pub fn clear_tuned() {
+    TUNED.with(|t| t.borrow_mut().clear());
+}
+
+fn valid_class(class: &str) -> bool {
+    let mut rest = class;
+    for tag in ["m", "n", "k", "b"] {
+        let Some(r) = rest.strip_prefix(tag) else { return false };
+        let digits = r.bytes().take_while(u8::is_ascii_digit).count();
+        match r[..digits].parse::<usize>() {
+            Ok(v) if v.is_power_of_two() => rest = &r[digits..],
+            _ => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+fn tuned_for(m: usize, n: usize, k: usize, batches: usize) -> Option<Variant> {
+    TUNED.with(|t| {
+        let t = t.borrow();
+        if t.is_empty() {
+            return None;
+        }
+        t.get(&shape_class(m, n, k, batches)).copied()
+    })
 }
 
 /// Names accepted by `set_variant` (and `WEBTORCH_MATMUL` natively).
@@ -114,9 +178,11 @@ pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>]) -> Optio
     } else {
         return None;
     };
-    let tile = match forced {
+    // A forced variant first, then the autotuner's choice for the shape class, then the rule.
+    let tile = match forced.or_else(|| tuned_for(k.m, k.n, k.k, batches)) {
         Some(Variant::Tiled(t)) => t,
-        _ => {
+        Some(Variant::Simple) => return None,
+        None => {
             // Measured on an H100 through Dawn (bench/KERNELS.md): up to 256² outputs the 16×16
             // kernel is as fast (launch-bound); 128×128 tiles with a 16-deep K step win once
             // there are ≥ 256 of them and N is wide; 128×64 tiles win below that (more
@@ -267,4 +333,34 @@ pub fn label(key: &TiledKey) -> String {
         s += ":bt";
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuned_table_by_shape_class() {
+        assert_eq!(shape_class(500, 64, 200, 1), "m512n64k256b1");
+        assert_eq!(shape_class(0, 1, 3, 12), "m1n1k4b16");
+        clear_tuned();
+        assert!(set_tuned("m512n64k256b1", "t64"));
+        assert!(set_tuned("m256n256k256b1", "simple"));
+        assert!(!set_tuned("m512n64k256b1", "t999"), "unknown variant");
+        assert!(!set_tuned("m500n64k256b1", "t64"), "not a power of two");
+        assert!(!set_tuned("m512n64k256", "t64"), "no batch");
+        assert!(!set_tuned("m512n64k256b1x", "t64"), "trailing text");
+        assert_eq!(
+            tuned(),
+            vec![
+                ("m256n256k256b1".to_string(), "simple".to_string()),
+                ("m512n64k256b1".to_string(), "t64".to_string())
+            ]
+        );
+        assert_eq!(tuned_for(300, 40, 129, 1), Some(Variant::Tiled(T64)));
+        assert!(set_tuned("m512n64k256b1", "auto"), "auto forgets the class");
+        assert_eq!(tuned_for(300, 40, 129, 1), None);
+        clear_tuned();
+        assert!(tuned().is_empty());
+    }
 }
