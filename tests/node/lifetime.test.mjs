@@ -112,7 +112,7 @@ test("profiler: key_averages table and a Chrome trace, with GPU times", async ()
   for (const n of ["randn", "matmul", "relu", "sum", "block"])
     assert.ok(names.includes(n), `${n} in ${names}`);
   // Dawn's SwiftShader adapter has timestamp-query: every dispatch of the profile has a GPU time.
-  assert.ok(w.getCapabilities().features.includes("timestamp_query"));
+  assert.ok(w.getCapabilities().features.includes("timestamp-query"));
   assert.equal(prof.gpu_timing, true);
   assert.equal(prof.gpu_events.length, dispatched);
   assert.ok(dispatched >= 2, `matmul+relu, sum: ${dispatched}`);

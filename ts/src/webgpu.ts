@@ -269,7 +269,7 @@ export interface Capabilities {
   description: string;
   /** The wgpu backend ("BrowserWebGpu"). */
   backend: string;
-  /** The WebGPU features the device was created with. */
+  /** The WebGPU features the adapter offers, in WebGPU's spelling (`"timestamp-query"`, `"shader-f16"`). */
   features: string[];
   /** The limits webtorch relies on, by WebGPU name (`maxBufferSize`, …). */
   limits: Record<string, number>;

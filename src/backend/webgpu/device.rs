@@ -88,7 +88,8 @@ impl WebGpuBackend {
             architecture: info.driver.clone(),
             description: info.driver_info.clone(),
             backend: format!("{:?}", info.backend),
-            features: adapter.features().iter_names().map(|(n, _)| n.to_lowercase()).collect(),
+            // WebGPU's spelling ("timestamp-query", "shader-f16"), not wgpu's constant names.
+            features: adapter.features().iter_names().map(|(n, _)| n.to_lowercase().replace('_', "-")).collect(),
             limits,
         };
         let arena_buf = device.create_buffer(&wgpu::BufferDescriptor {
