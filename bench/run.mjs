@@ -28,7 +28,7 @@ const quick = args.quick === "1";
 const list = (s) => (s ? s.split(",") : null);
 const wantLibs = list(args.libs) ?? ["webtorch", "tfjs", "jax-js"];
 const only = list(args.only);
-const variants = list(args.variants) ?? (quick ? ["tuned", "simple", "t64", "t128"] : ["tuned", "simple", "t64", "t128", "t128k16", "t128x64"]);
+const variants = list(args.variants) ?? (quick ? ["tuned", "simple", "t64", "t128"] : ["tuned", "simple", "t64", "t128k16", "t128k16p", "t128x64", "t128x64p"]);
 const tunedWanted = variants.includes("tuned");
 const opts = { reps: Number(args.reps ?? (quick ? 3 : 7)), warmup: quick ? 1 : 2, minBatchMs: quick ? 50 : 25 };
 const log = (...a) => console.log(...a);
@@ -58,6 +58,7 @@ const versions = {};
 if (wantLibs.includes("webtorch")) {
   libs.push(webtorchLib(torch, core));
   if (torch.compile) libs.push(webtorchLib(torch, core, undefined, { compiled: true }));
+  libs.push(webtorchLib(torch, core, undefined, { freed: true }));
   if (core?.set_matmul_variant) for (const v of variants) libs.push(webtorchLib(torch, core, v, { tuned: () => autotune?.cache }));
 }
 if (wantLibs.includes("tfjs")) {

@@ -1,6 +1,9 @@
 // Register-tiled float32 matmul: a BM×BN output tile per workgroup of 16×16 threads, each thread
 // TM×TN outputs held in vec4 registers (named, never a runtime-indexed array, so nothing spills),
-// K staged BK at a time through workgroup memory, vec4 loads from global memory.
+// K staged BK at a time through workgroup memory, vec4 loads from global memory. STEP is one K
+// step: load, stage into workgroup memory, barrier, FMAs, barrier; with prefetch, PRE loads the
+// first step into registers and each step loads the next one before its FMAs; double-buffered,
+// each step computes from one tile and stages the next step into the other (one barrier).
 // `src/backend/webgpu/matmul.rs` chooses the tile, checks that the operands can be read as vec4
 // (else the 16×16 kernel in matmul.wgsl runs) and generates the unrolled holes.
 // meta (element units, as matmul.wgsl): [0] M, [1] N, [2] K, [3] batch rank, [4] offset a,
@@ -48,11 +51,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     let bks = m(8u);
     let bcs = m(9u);
 /*{{ACC}}*/
+/*{{PRE}}*/
     for (var k0 = 0u; k0 < K; k0 += BK) {
-/*{{LOAD}}*/
-        workgroupBarrier();
-/*{{FMA}}*/
-        workgroupBarrier();
+/*{{STEP}}*/
     }
     let obase = wg.z * M * (N >> 2u) + (n0 >> 2u);
 /*{{STORE}}*/

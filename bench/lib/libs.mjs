@@ -6,6 +6,16 @@
 
 import { jaxModelStep, tfjsModelStep } from "./peer_models.mjs";
 
+/**
+ * Bandwidth workloads that the `webtorch:freed` column times with each call's result freed as
+ * soon as its work is recorded, as bench/torch_bench.py's loop drops each result (PyTorch's
+ * caching allocator then hands the same block to the next call, so a 25-64 MB output can stay in
+ * the H100's 50 MB L2). Every other column holds each result until the batch's wait, so each call
+ * writes fresh memory (bench/KERNELS.md has both figures). webtorch dispatches these at once (the
+ * elementwise ones are forced past fusion); the check counts that a freed call dispatched.
+ */
+export const FREE_AT_ONCE = new Set(["add", "gelu", "chain6", "sum", "softmax", "layer_norm"]);
+
 const eye8 = () => {
   const e = new Float32Array(64);
   for (let i = 0; i < 8; i++) e[i * 9] = 1;
@@ -20,7 +30,7 @@ const eye8 = () => {
  * its recorded core calls, through a core plan when it can), which shows its host cost against
  * eager.
  */
-export function webtorchLib(torch, core, variant, { compiled = false, tuned = () => null } = {}) {
+export function webtorchLib(torch, core, variant, { compiled = false, tuned = () => null, freed: freeAtOnce = false } = {}) {
   const T = (inp) => {
     const flat = torch.tensor(inp.data);
     const t = flat.reshape(inp.shape);
@@ -37,8 +47,8 @@ export function webtorchLib(torch, core, variant, { compiled = false, tuned = ()
     return v;
   };
   return {
-    name: variant ? `webtorch:${variant}` : compiled ? "webtorch:compiled" : "webtorch",
-    only: variant ? ["matmul"] : null,
+    name: variant ? `webtorch:${variant}` : compiled ? "webtorch:compiled" : freeAtOnce ? "webtorch:freed" : "webtorch",
+    only: variant ? ["matmul"] : freeAtOnce ? [...FREE_AT_ONCE] : null,
     prepare(w) {
       // "tuned": the shape rule's place taken by the autotuner's table (run.mjs tuned it).
       torch.webgpu.clear_autotune?.();
@@ -107,10 +117,20 @@ export function webtorchLib(torch, core, variant, { compiled = false, tuned = ()
         };
       }
       const op = compiled && ops[w.kind] ? torch.compile(ops[w.kind]) : ops[w.kind];
+      const freed = () => {
+        op().dispose();
+        return null;
+      };
       return {
-        step: op,
+        step: freeAtOnce ? freed : op,
         wait,
         result: async () => {
+          if (freeAtOnce) {
+            // A freed result must still have been computed: the call must dispatch.
+            const before = torch.webgpu.runtime_stats().dispatches;
+            freed();
+            if (torch.webgpu.runtime_stats().dispatches === before) throw new Error("a freed call dispatched nothing");
+          }
           const r = op();
           return w.scalar ? (await read(r))[0] : read(r);
         },

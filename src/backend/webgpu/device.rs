@@ -44,6 +44,10 @@ impl WebGpuBackend {
         required.max_compute_invocations_per_workgroup = 256;
         required.max_compute_workgroup_size_x = 256;
         required.max_compute_workgroup_size_y = 256;
+        // 32 KiB of workgroup memory where the adapter has it (NVIDIA: 48 KiB): the matmul's
+        // 32-deep K step stages 32 KiB (`matmul::T128K32`).
+        required.max_compute_workgroup_storage_size =
+            limits.max_compute_workgroup_storage_size.clamp(required.max_compute_workgroup_storage_size, 32768);
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("webtorch"),

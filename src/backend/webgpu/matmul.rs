@@ -14,21 +14,53 @@ use crate::dtype::DType;
 
 /// A tiled variant: BM×BN outputs per workgroup of 256 threads (so TM = BM/16 and TN = BN/16
 /// outputs per thread), K staged BK at a time. Workgroup memory: (BM + BN) · BK · 4 bytes.
+/// `pf` (prefetch): each thread loads the next K step's global values into registers while it
+/// computes the current one, and stores them to workgroup memory after the step's barrier.
+/// `db` (double buffer, with prefetch): two workgroup tiles; step k computes from one while the
+/// next step's values are stored into the other, one barrier per K step instead of two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Tile {
     pub bm: u32,
     pub bn: u32,
     pub bk: u32,
+    pub pf: bool,
+    pub db: bool,
+}
+
+impl Tile {
+    /// Workgroup memory the tile stages (bytes).
+    pub fn wg_bytes(&self) -> u32 {
+        (self.bm + self.bn) * self.bk * 4 * if self.db { 2 } else { 1 }
+    }
 }
 
 /// 4×4 per thread, 8 KiB of workgroup memory: more workgroups for mid-sized products.
-pub const T64: Tile = Tile { bm: 64, bn: 64, bk: 16 };
+pub const T64: Tile = Tile { bm: 64, bn: 64, bk: 16, pf: false, db: false };
 /// 8×8 per thread, 8 KiB: the most reuse per load for large products.
-pub const T128: Tile = Tile { bm: 128, bn: 128, bk: 8 };
+pub const T128: Tile = Tile { bm: 128, bn: 128, bk: 8, pf: false, db: false };
 /// 8×8 per thread with a deeper K step (16 KiB, the WebGPU default limit): half the barriers.
-pub const T128K16: Tile = Tile { bm: 128, bn: 128, bk: 16 };
+pub const T128K16: Tile = Tile { bm: 128, bn: 128, bk: 16, pf: false, db: false };
+/// `T128K16` with the next K step's global loads in flight during the current step's FMAs.
+pub const T128K16P: Tile = Tile { bm: 128, bn: 128, bk: 16, pf: true, db: false };
+/// 8×8 per thread, a 32-deep K step: 32 KiB of workgroup memory (requested from the adapter;
+/// where it has less, `T128K16` runs instead).
+pub const T128K32: Tile = Tile { bm: 128, bn: 128, bk: 32, pf: false, db: false };
+/// `T128K32` with prefetch.
+pub const T128K32P: Tile = Tile { bm: 128, bn: 128, bk: 32, pf: true, db: false };
 /// 8×4 per thread: between the two for shapes that leave 128×128 tiles short of work.
-pub const T128X64: Tile = Tile { bm: 128, bn: 64, bk: 16 };
+pub const T128X64: Tile = Tile { bm: 128, bn: 64, bk: 16, pf: false, db: false };
+/// `T128K16` double-buffered (32 KiB; `T128K16P` where the adapter has less).
+pub const T128K16D: Tile = Tile { bm: 128, bn: 128, bk: 16, pf: true, db: true };
+/// 8×8 per thread, an 8-deep K step, double-buffered (16 KiB).
+pub const T128K8D: Tile = Tile { bm: 128, bn: 128, bk: 8, pf: true, db: true };
+/// 8×8 per thread, an 8-deep K step, prefetch.
+pub const T128K8P: Tile = Tile { bm: 128, bn: 128, bk: 8, pf: true, db: false };
+/// `T128X64` double-buffered (24 KiB).
+pub const T128X64D: Tile = Tile { bm: 128, bn: 64, bk: 16, pf: true, db: true };
+/// `T64` with prefetch.
+pub const T64P: Tile = Tile { bm: 64, bn: 64, bk: 16, pf: true, db: false };
+/// `T128X64` with prefetch.
+pub const T128X64P: Tile = Tile { bm: 128, bn: 64, bk: 16, pf: true, db: false };
 
 /// The kernel key of a tiled matmul: the tile, and how each operand is read (`a_t`: `a` is
 /// contiguous along M, a transposed view; `b_t`: `b` is contiguous along K, as in `x @ w.T`).
@@ -121,6 +153,15 @@ pub const VARIANTS: &[(&str, Option<Variant>)] = &[
     ("t128", Some(Variant::Tiled(T128))),
     ("t128k16", Some(Variant::Tiled(T128K16))),
     ("t128x64", Some(Variant::Tiled(T128X64))),
+    ("t128k16p", Some(Variant::Tiled(T128K16P))),
+    ("t128k32", Some(Variant::Tiled(T128K32))),
+    ("t128k32p", Some(Variant::Tiled(T128K32P))),
+    ("t128x64p", Some(Variant::Tiled(T128X64P))),
+    ("t64p", Some(Variant::Tiled(T64P))),
+    ("t128k16d", Some(Variant::Tiled(T128K16D))),
+    ("t128k8d", Some(Variant::Tiled(T128K8D))),
+    ("t128k8p", Some(Variant::Tiled(T128K8P))),
+    ("t128x64d", Some(Variant::Tiled(T128X64D))),
 ];
 
 /// Forces a variant by name for every later matmul ("auto" restores the shape-class choice);
@@ -151,8 +192,9 @@ fn forced() -> Option<Variant> {
 }
 
 /// The tiled kernel for this product, or `None` for the 16×16 one. `batch_strides` are the
-/// coalesced batch strides of `a` and `b` (element units).
-pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>]) -> Option<TiledKey> {
+/// coalesced batch strides of `a` and `b` (element units); `wg_limit` is the device's
+/// workgroup-memory limit (bytes): a tile that needs more runs with a 16-deep K step.
+pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>], wg_limit: u32) -> Option<TiledKey> {
     let forced = forced();
     if k.dtype != DType::Float32 || forced == Some(Variant::Simple) || !k.n.is_multiple_of(4) {
         return None;
@@ -179,14 +221,15 @@ pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>]) -> Optio
         return None;
     };
     // A forced variant first, then the autotuner's choice for the shape class, then the rule.
-    let tile = match forced.or_else(|| tuned_for(k.m, k.n, k.k, batches)) {
+    let mut tile = match forced.or_else(|| tuned_for(k.m, k.n, k.k, batches)) {
         Some(Variant::Tiled(t)) => t,
         Some(Variant::Simple) => return None,
         None => {
             // Measured on an H100 through Dawn (bench/KERNELS.md): up to 256² outputs the 16×16
-            // kernel is as fast (launch-bound); 128×128 tiles with a 16-deep K step win once
-            // there are ≥ 256 of them and N is wide; 128×64 tiles win below that (more
-            // workgroups to fill the GPU) and when N is narrow (8192×768×3072).
+            // kernel is as fast (launch-bound); 128×128 tiles with a 16-deep K step and the next
+            // step's loads in flight win once there are ≥ 256 of them (N = 768 included: 37.8
+            // TFLOP/s at 8192×768×3072 against 35.2 for 128×64); 128×64 tiles win below that
+            // (more workgroups to fill the GPU).
             // Batches count: attention's P·V (12 × 1024×64 outputs) is 786k outputs, not 65k.
             // Fewer than ~100 tiles of 128×64 leave most of 132 SMs idle: there 64×64 tiles
             // give twice the workgroups (P·V at 12×1024×64: 96 → 192).
@@ -194,15 +237,21 @@ pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>]) -> Optio
                 return None;
             }
             let tiles = k.m.div_ceil(128) * k.n.div_ceil(128) * batches;
-            if tiles >= 256 && k.n >= 1536 {
-                T128K16
+            if tiles >= 256 {
+                T128K16P
             } else if k.m.div_ceil(128) * k.n.div_ceil(64) * batches < 100 {
-                T64
+                T64P
             } else {
-                T128X64
+                T128X64P
             }
         }
     };
+    if tile.wg_bytes() > wg_limit {
+        tile.db = false;
+    }
+    if tile.wg_bytes() > wg_limit {
+        tile.bk = 16;
+    }
     Some(TiledKey { tile, a_t, b_t })
 }
 
@@ -214,7 +263,7 @@ pub fn groups(key: &TiledKey, m: usize, n: usize, batches: usize) -> (u32, u32, 
 /// The holes of `shaders/matmul_tiled.wgsl`, unrolled: every register index is a constant.
 /// With an epilogue, each lane of a stored vec4 goes through `epilogue(v, z, row, col)`.
 pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
-    let Tile { bm, bn, bk } = key.tile;
+    let Tile { bm, bn, bk, .. } = key.tile;
     let (mv, nv) = (bm / 64, bn / 64); // vec4 rows and columns per thread
     let acc = |i: u32, r: u32, j: u32| format!("acc_{i}_{r}_{j}");
     let mut decl = String::new();
@@ -227,55 +276,104 @@ pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
     }
     decl +=
         "    let ars4 = ars >> 2u;\n    let aks4 = aks >> 2u;\n    let bks4 = bks >> 2u;\n    let bcs4 = bcs >> 2u;\n";
-    let mut load = String::new();
+    // Each thread moves (BM·BK/4)/256 vec4 of `a` and (BN·BK/4)/256 of `b` per K step: `fetch`
+    // reads them from global memory at K step `kb` into registers `pa{l}` / `pb{l}`, `stage`
+    // writes those registers into the workgroup tiles.
     let lanes = ["x", "y", "z", "w"];
-    // Each thread moves (BM·BK/4)/256 vec4 of `a` and (BN·BK/4)/256 of `b` per K step.
-    for l in 0..bm * bk / 1024 {
-        load += &format!("        {{\n            let i = t + {}u;\n            var v = vec4<f32>(0.0);\n", 256 * l);
+    let (la, lb) = (bm * bk / 1024, bn * bk / 1024);
+    let fetch = |kb: &str| {
+        let mut f = String::new();
+        for l in 0..la {
+            let i = format!("t + {}u", 256 * l);
+            f += &if key.a_t {
+                format!(
+                    "        {{\n            let kr = ({i}) / {q}u;\n            let mq = ({i}) % {q}u;\n            pa{l} = vec4<f32>(0.0);\n            if ({kb} + kr < K && m0 + 4u * mq < M) {{ pa{l} = a[oa4 + ({kb} + kr) * aks4 + (m0 >> 2u) + mq]; }}\n        }}\n",
+                    q = bm / 4
+                )
+            } else {
+                format!(
+                    "        {{\n            let row = ({i}) / {q}u;\n            let kq = ({i}) % {q}u;\n            pa{l} = vec4<f32>(0.0);\n            if (m0 + row < M && {kb} + 4u * kq < K) {{ pa{l} = a[oa4 + (m0 + row) * ars4 + ({kb} >> 2u) + kq]; }}\n        }}\n",
+                    q = bk / 4
+                )
+            };
+        }
+        for l in 0..lb {
+            let i = format!("t + {}u", 256 * l);
+            f += &if key.b_t {
+                format!(
+                    "        {{\n            let col = ({i}) / {q}u;\n            let kq = ({i}) % {q}u;\n            pb{l} = vec4<f32>(0.0);\n            if (n0 + col < N && {kb} + 4u * kq < K) {{ pb{l} = b[ob4 + (n0 + col) * bcs4 + ({kb} >> 2u) + kq]; }}\n        }}\n",
+                    q = bk / 4
+                )
+            } else {
+                format!(
+                    "        {{\n            let kr = ({i}) / {q}u;\n            let nq = ({i}) % {q}u;\n            pb{l} = vec4<f32>(0.0);\n            if ({kb} + kr < K && n0 + 4u * nq < N) {{ pb{l} = b[ob4 + ({kb} + kr) * bks4 + (n0 >> 2u) + nq]; }}\n        }}\n",
+                    q = bn / 4
+                )
+            };
+        }
+        f
+    };
+    // With a double buffer, `stage` writes the tile that the current step does not read.
+    let (db, alen, blen) = (key.tile.db, bk * bm / 4, bk * bn / 4);
+    let (wa, wb) = if db { ("wa + ", "wb + ") } else { ("", "") };
+    let mut stage = String::new();
+    if db {
+        stage += &format!("        let wa = (1u - cur) * {alen}u;\n        let wb = (1u - cur) * {blen}u;\n");
+    }
+    for l in 0..la {
+        let i = format!("t + {}u", 256 * l);
         if key.a_t {
-            load += &format!(
-                "            let kr = i / {q}u;\n            let mq = i % {q}u;\n            if (k0 + kr < K && m0 + 4u * mq < M) {{ v = a[oa4 + (k0 + kr) * aks4 + (m0 >> 2u) + mq]; }}\n            As[kr * {q}u + mq] = v;\n",
-                q = bm / 4
-            );
+            stage += &format!("        As[{wa}{i}] = pa{l};\n");
         } else {
-            load += &format!(
-                "            let row = i / {q}u;\n            let kq = i % {q}u;\n            if (m0 + row < M && k0 + 4u * kq < K) {{ v = a[oa4 + (m0 + row) * ars4 + (k0 >> 2u) + kq]; }}\n",
+            stage += &format!(
+                "        {{\n            let row = ({i}) / {q}u;\n            let kq = ({i}) % {q}u;\n",
                 q = bk / 4
             );
             for (c, lane) in lanes.iter().enumerate() {
-                load +=
-                    &format!("            As[(4u * kq + {c}u) * {}u + (row >> 2u)][row & 3u] = v.{lane};\n", bm / 4);
+                stage += &format!(
+                    "            As[{wa}(4u * kq + {c}u) * {}u + (row >> 2u)][row & 3u] = pa{l}.{lane};\n",
+                    bm / 4
+                );
             }
+            stage += "        }\n";
         }
-        load += "        }\n";
     }
-    for l in 0..bn * bk / 1024 {
-        load += &format!("        {{\n            let i = t + {}u;\n            var v = vec4<f32>(0.0);\n", 256 * l);
+    for l in 0..lb {
+        let i = format!("t + {}u", 256 * l);
         if key.b_t {
-            load += &format!(
-                "            let col = i / {q}u;\n            let kq = i % {q}u;\n            if (n0 + col < N && k0 + 4u * kq < K) {{ v = b[ob4 + (n0 + col) * bcs4 + (k0 >> 2u) + kq]; }}\n",
+            stage += &format!(
+                "        {{\n            let col = ({i}) / {q}u;\n            let kq = ({i}) % {q}u;\n",
                 q = bk / 4
             );
             for (c, lane) in lanes.iter().enumerate() {
-                load +=
-                    &format!("            Bs[(4u * kq + {c}u) * {}u + (col >> 2u)][col & 3u] = v.{lane};\n", bn / 4);
+                stage += &format!(
+                    "            Bs[{wb}(4u * kq + {c}u) * {}u + (col >> 2u)][col & 3u] = pb{l}.{lane};\n",
+                    bn / 4
+                );
             }
+            stage += "        }\n";
         } else {
-            load += &format!(
-                "            let kr = i / {q}u;\n            let nq = i % {q}u;\n            if (k0 + kr < K && n0 + 4u * nq < N) {{ v = b[ob4 + (k0 + kr) * bks4 + (n0 >> 2u) + nq]; }}\n            Bs[kr * {q}u + nq] = v;\n",
-                q = bn / 4
-            );
+            stage += &format!("        Bs[{wb}{i}] = pb{l};\n");
         }
-        load += "        }\n";
     }
+    for l in 0..la {
+        decl += &format!("    var pa{l} = vec4<f32>(0.0);\n");
+    }
+    for l in 0..lb {
+        decl += &format!("    var pb{l} = vec4<f32>(0.0);\n");
+    }
+    let (ra, rb) = if db { ("ra + ", "rb + ") } else { ("", "") };
     let mut fma = String::new();
+    if db {
+        fma += &format!("        let ra = cur * {alen}u;\n        let rb = cur * {blen}u;\n");
+    }
     for kk in 0..bk {
         fma += "        {\n";
         for i in 0..mv {
-            fma += &format!("            let a{i} = As[{}u + ty + {}u];\n", kk * bm / 4, 16 * i);
+            fma += &format!("            let a{i} = As[{ra}{}u + ty + {}u];\n", kk * bm / 4, 16 * i);
         }
         for j in 0..nv {
-            fma += &format!("            let b{j} = Bs[{}u + tx + {}u];\n", kk * bn / 4, 16 * j);
+            fma += &format!("            let b{j} = Bs[{rb}{}u + tx + {}u];\n", kk * bn / 4, 16 * j);
         }
         for i in 0..mv {
             for (r, lane) in lanes.iter().enumerate() {
@@ -287,6 +385,20 @@ pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
         }
         fma += "        }\n";
     }
+    // The K loop's body (and what precedes the loop).
+    const BAR: &str = "        workgroupBarrier();\n";
+    let next = format!("        let kn = k0 + BK;\n{}", fetch("kn"));
+    let (pre, step) = if db {
+        // Tile 0 is staged before the loop (the stage writes tile 1 - cur).
+        (
+            format!("    var cur = 1u;\n{}{stage}{BAR}    cur = 0u;\n", fetch("0u")),
+            format!("{next}{fma}{stage}{BAR}        cur = 1u - cur;\n"),
+        )
+    } else if key.tile.pf {
+        (fetch("0u"), format!("{stage}{BAR}{next}{fma}{BAR}"))
+    } else {
+        (String::new(), format!("{}{stage}{BAR}{fma}{BAR}", fetch("k0")))
+    };
     let mut store = String::new();
     for i in 0..mv {
         for r in 0..4 {
@@ -313,19 +425,24 @@ pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
         ("BM", bm.to_string()),
         ("BN", bn.to_string()),
         ("BK", bk.to_string()),
-        ("AS_LEN", (bk * bm / 4).to_string()),
-        ("BS_LEN", (bk * bn / 4).to_string()),
+        ("AS_LEN", (alen * if db { 2 } else { 1 }).to_string()),
+        ("BS_LEN", (blen * if db { 2 } else { 1 }).to_string()),
         ("ACC", decl),
-        ("LOAD", load),
-        ("FMA", fma),
+        ("PRE", pre),
+        ("STEP", step),
         ("STORE", store),
     ]
 }
 
 /// The kernel label's suffix, e.g. `t128k8` plus `:at`/`:bt` for transposed reads.
 pub fn label(key: &TiledKey) -> String {
-    let Tile { bm, bn, bk } = key.tile;
+    let Tile { bm, bn, bk, pf, db } = key.tile;
     let mut s = if bm == bn { format!("t{bm}k{bk}") } else { format!("t{bm}x{bn}k{bk}") };
+    if db {
+        s += "d";
+    } else if pf {
+        s += "p";
+    }
     if key.a_t {
         s += ":at";
     }
