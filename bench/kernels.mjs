@@ -220,33 +220,36 @@ for (const [label, general] of [
     8 * LR * LC,
   );
 }
-// Sum: first pass of the two-pass sum over everything (chunks of 4096), one output per chunk.
+// Sum: first pass of the two-pass sum over everything, one output per chunk: chunks of 4,096
+// (the split before 12:40 UTC) and of 16,384 (the split now for 16M).
 for (const label of [
   find(/^webtorch:sum:rows/),
   find(/^webtorch:sum:float32/),
 ]) {
   if (!label) continue;
-  const chunks = S / 4096;
-  const g = grid(chunks);
-  const words = {
-    0: chunks,
-    1: 1,
-    2: 1,
-    3: 4096,
-    4: 0,
-    5: g[0],
-    8: chunks,
-    16: 4096,
-    24: 4096,
-    32: 1,
-  };
-  await timeKernel(
-    `sum ${S}: first pass ${label.split(":")[2] ?? ""}`,
-    shaders.get(label),
-    [meta(words), ys, xs],
-    g,
-    4 * S,
-  );
+  for (const len of [4096, 16384]) {
+    const chunks = S / len;
+    const g = grid(chunks);
+    const words = {
+      0: chunks,
+      1: 1,
+      2: 1,
+      3: len,
+      4: 0,
+      5: g[0],
+      8: chunks,
+      16: len,
+      24: len,
+      32: 1,
+    };
+    await timeKernel(
+      `sum ${S}: first pass, ${chunks} × ${len} ${label.split(":")[2] ?? ""}`,
+      shaders.get(label),
+      [meta(words), ys, xs],
+      g,
+      4 * S,
+    );
+  }
 }
 
 // ---- part 2: webtorch's eager host path ----

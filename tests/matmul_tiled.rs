@@ -31,8 +31,23 @@ fn every_variant_matches_the_cpu() {
     webtorch::random::manual_seed(7);
     let mm = |a: &Tensor, b: &Tensor| a.matmul(b).unwrap();
     for v in [
-        "auto", "simple", "t64", "t128", "t128k16", "t128x64", "t128k16p", "t128k32", "t128k32p", "t128x64p", "t64p",
-        "t128k16d", "t128k8d", "t128k8p", "t128x64d",
+        "auto",
+        "simple",
+        "t64",
+        "t128",
+        "t128k16",
+        "t128x64",
+        "t128k16p",
+        "t128k32",
+        "t128k32p",
+        "t128x64p",
+        "t64p",
+        "t128k16pc",
+        "t128x64pc",
+        "t128k16d",
+        "t128k8d",
+        "t128k8p",
+        "t128x64d",
     ] {
         check(v, &[64, 64], &[64, 64], &mm, "64x64x64");
         // Ragged M and N (not multiples of any tile), K not a multiple of the K step.

@@ -60,11 +60,18 @@ impl Tensor {
         // Floats compute in f32 (integer logsumexp too); integers and bools in i32.
         let compute = if self.dtype.is_float() || out_dtype.is_float() { Compute::F32 } else { Compute::I32 };
         // A long reduction into few outputs would run on few workgroups: split it in two passes
-        // (chunks of `len`, then the chunks), each output still the same sum or mean.
+        // (chunks of `len`, then the chunks), each output still the same sum or mean. The
+        // longest chunks that still give ≥ 1,024 of them (about one wave of 256-invocation
+        // workgroups on a large GPU): long chunks spend less of the first pass in its tree
+        // (bench/KERNELS.md: 16M floats in 1,024 chunks of 16,384, not 4,096 of 4,096).
         let n_out: usize = outer.iter().product();
         let split = match (op, &inner[..]) {
             (ReduceOp::Sum | ReduceOp::Mean, [r]) if n_out < 1024 && *r >= 1 << 16 => {
-                [4096, 2048, 1024, 512, 256].into_iter().find(|len| r % len == 0)
+                let lens = [16384, 8192, 4096, 2048, 1024, 512, 256];
+                let divides = |len: &usize| r % len == 0;
+                lens.into_iter()
+                    .find(|len| divides(len) && n_out * (r / len) >= 1024)
+                    .or_else(|| lens.into_iter().rev().find(divides))
             }
             _ => None,
         };

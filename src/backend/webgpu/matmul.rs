@@ -25,6 +25,10 @@ pub struct Tile {
     pub bk: u32,
     pub pf: bool,
     pub db: bool,
+    /// `cm`: a warp stages 32 consecutive rows of `a` (columns of a transposed `b`) at one K
+    /// offset instead of 8 rows × 4 offsets: the transposing stores hit 32 banks instead of 8,
+    /// each global load reads 16 bytes of a row.
+    pub cm: bool,
 }
 
 impl Tile {
@@ -35,32 +39,36 @@ impl Tile {
 }
 
 /// 4×4 per thread, 8 KiB of workgroup memory: more workgroups for mid-sized products.
-pub const T64: Tile = Tile { bm: 64, bn: 64, bk: 16, pf: false, db: false };
+pub const T64: Tile = Tile { bm: 64, bn: 64, bk: 16, pf: false, db: false, cm: false };
 /// 8×8 per thread, 8 KiB: the most reuse per load for large products.
-pub const T128: Tile = Tile { bm: 128, bn: 128, bk: 8, pf: false, db: false };
+pub const T128: Tile = Tile { bm: 128, bn: 128, bk: 8, pf: false, db: false, cm: false };
 /// 8×8 per thread with a deeper K step (16 KiB, the WebGPU default limit): half the barriers.
-pub const T128K16: Tile = Tile { bm: 128, bn: 128, bk: 16, pf: false, db: false };
+pub const T128K16: Tile = Tile { bm: 128, bn: 128, bk: 16, pf: false, db: false, cm: false };
 /// `T128K16` with the next K step's global loads in flight during the current step's FMAs.
-pub const T128K16P: Tile = Tile { bm: 128, bn: 128, bk: 16, pf: true, db: false };
+pub const T128K16P: Tile = Tile { bm: 128, bn: 128, bk: 16, pf: true, db: false, cm: false };
 /// 8×8 per thread, a 32-deep K step: 32 KiB of workgroup memory (requested from the adapter;
 /// where it has less, `T128K16` runs instead).
-pub const T128K32: Tile = Tile { bm: 128, bn: 128, bk: 32, pf: false, db: false };
+pub const T128K32: Tile = Tile { bm: 128, bn: 128, bk: 32, pf: false, db: false, cm: false };
 /// `T128K32` with prefetch.
-pub const T128K32P: Tile = Tile { bm: 128, bn: 128, bk: 32, pf: true, db: false };
+pub const T128K32P: Tile = Tile { bm: 128, bn: 128, bk: 32, pf: true, db: false, cm: false };
 /// 8×4 per thread: between the two for shapes that leave 128×128 tiles short of work.
-pub const T128X64: Tile = Tile { bm: 128, bn: 64, bk: 16, pf: false, db: false };
+pub const T128X64: Tile = Tile { bm: 128, bn: 64, bk: 16, pf: false, db: false, cm: false };
 /// `T128K16` double-buffered (32 KiB; `T128K16P` where the adapter has less).
-pub const T128K16D: Tile = Tile { bm: 128, bn: 128, bk: 16, pf: true, db: true };
+pub const T128K16D: Tile = Tile { bm: 128, bn: 128, bk: 16, pf: true, db: true, cm: false };
 /// 8×8 per thread, an 8-deep K step, double-buffered (16 KiB).
-pub const T128K8D: Tile = Tile { bm: 128, bn: 128, bk: 8, pf: true, db: true };
+pub const T128K8D: Tile = Tile { bm: 128, bn: 128, bk: 8, pf: true, db: true, cm: false };
 /// 8×8 per thread, an 8-deep K step, prefetch.
-pub const T128K8P: Tile = Tile { bm: 128, bn: 128, bk: 8, pf: true, db: false };
+pub const T128K8P: Tile = Tile { bm: 128, bn: 128, bk: 8, pf: true, db: false, cm: false };
 /// `T128X64` double-buffered (24 KiB).
-pub const T128X64D: Tile = Tile { bm: 128, bn: 64, bk: 16, pf: true, db: true };
+pub const T128X64D: Tile = Tile { bm: 128, bn: 64, bk: 16, pf: true, db: true, cm: false };
+/// `T128K16P` with `cm` staging.
+pub const T128K16PC: Tile = Tile { bm: 128, bn: 128, bk: 16, pf: true, db: false, cm: true };
+/// `T128X64P` with `cm` staging.
+pub const T128X64PC: Tile = Tile { bm: 128, bn: 64, bk: 16, pf: true, db: false, cm: true };
 /// `T64` with prefetch.
-pub const T64P: Tile = Tile { bm: 64, bn: 64, bk: 16, pf: true, db: false };
+pub const T64P: Tile = Tile { bm: 64, bn: 64, bk: 16, pf: true, db: false, cm: false };
 /// `T128X64` with prefetch.
-pub const T128X64P: Tile = Tile { bm: 128, bn: 64, bk: 16, pf: true, db: false };
+pub const T128X64P: Tile = Tile { bm: 128, bn: 64, bk: 16, pf: true, db: false, cm: false };
 
 /// The kernel key of a tiled matmul: the tile, and how each operand is read (`a_t`: `a` is
 /// contiguous along M, a transposed view; `b_t`: `b` is contiguous along K, as in `x @ w.T`).
@@ -162,6 +170,8 @@ pub const VARIANTS: &[(&str, Option<Variant>)] = &[
     ("t128k8d", Some(Variant::Tiled(T128K8D))),
     ("t128k8p", Some(Variant::Tiled(T128K8P))),
     ("t128x64d", Some(Variant::Tiled(T128X64D))),
+    ("t128k16pc", Some(Variant::Tiled(T128K16PC))),
+    ("t128x64pc", Some(Variant::Tiled(T128X64PC))),
 ];
 
 /// Forces a variant by name for every later matmul ("auto" restores the shape-class choice);
@@ -281,6 +291,16 @@ pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
     // writes those registers into the workgroup tiles.
     let lanes = ["x", "y", "z", "w"];
     let (la, lb) = (bm * bk / 1024, bn * bk / 1024);
+    // Which row (column of a transposed `b`) and K quad index `i` stages when the operand is
+    // read along K.
+    let rk = |i: &str| {
+        let q = bk / 4;
+        if key.tile.cm {
+            (format!("(({i}) % 32u) + 32u * (({i}) / {}u)", 32 * q), format!("(({i}) / 32u) % {q}u"))
+        } else {
+            (format!("({i}) / {q}u"), format!("({i}) % {q}u"))
+        }
+    };
     let fetch = |kb: &str| {
         let mut f = String::new();
         for l in 0..la {
@@ -292,8 +312,9 @@ pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
                 )
             } else {
                 format!(
-                    "        {{\n            let row = ({i}) / {q}u;\n            let kq = ({i}) % {q}u;\n            pa{l} = vec4<f32>(0.0);\n            if (m0 + row < M && {kb} + 4u * kq < K) {{ pa{l} = a[oa4 + (m0 + row) * ars4 + ({kb} >> 2u) + kq]; }}\n        }}\n",
-                    q = bk / 4
+                    "        {{\n            let row = {r};\n            let kq = {k};\n            pa{l} = vec4<f32>(0.0);\n            if (m0 + row < M && {kb} + 4u * kq < K) {{ pa{l} = a[oa4 + (m0 + row) * ars4 + ({kb} >> 2u) + kq]; }}\n        }}\n",
+                    r = rk(&i).0,
+                    k = rk(&i).1
                 )
             };
         }
@@ -301,8 +322,9 @@ pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
             let i = format!("t + {}u", 256 * l);
             f += &if key.b_t {
                 format!(
-                    "        {{\n            let col = ({i}) / {q}u;\n            let kq = ({i}) % {q}u;\n            pb{l} = vec4<f32>(0.0);\n            if (n0 + col < N && {kb} + 4u * kq < K) {{ pb{l} = b[ob4 + (n0 + col) * bcs4 + ({kb} >> 2u) + kq]; }}\n        }}\n",
-                    q = bk / 4
+                    "        {{\n            let col = {r};\n            let kq = {k};\n            pb{l} = vec4<f32>(0.0);\n            if (n0 + col < N && {kb} + 4u * kq < K) {{ pb{l} = b[ob4 + (n0 + col) * bcs4 + ({kb} >> 2u) + kq]; }}\n        }}\n",
+                    r = rk(&i).0,
+                    k = rk(&i).1
                 )
             } else {
                 format!(
@@ -325,10 +347,7 @@ pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
         if key.a_t {
             stage += &format!("        As[{wa}{i}] = pa{l};\n");
         } else {
-            stage += &format!(
-                "        {{\n            let row = ({i}) / {q}u;\n            let kq = ({i}) % {q}u;\n",
-                q = bk / 4
-            );
+            stage += &format!("        {{\n            let row = {};\n            let kq = {};\n", rk(&i).0, rk(&i).1);
             for (c, lane) in lanes.iter().enumerate() {
                 stage += &format!(
                     "            As[{wa}(4u * kq + {c}u) * {}u + (row >> 2u)][row & 3u] = pa{l}.{lane};\n",
@@ -341,10 +360,7 @@ pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
     for l in 0..lb {
         let i = format!("t + {}u", 256 * l);
         if key.b_t {
-            stage += &format!(
-                "        {{\n            let col = ({i}) / {q}u;\n            let kq = ({i}) % {q}u;\n",
-                q = bk / 4
-            );
+            stage += &format!("        {{\n            let col = {};\n            let kq = {};\n", rk(&i).0, rk(&i).1);
             for (c, lane) in lanes.iter().enumerate() {
                 stage += &format!(
                     "            Bs[{wb}(4u * kq + {c}u) * {}u + (col >> 2u)][col & 3u] = pb{l}.{lane};\n",
@@ -436,12 +452,15 @@ pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
 
 /// The kernel label's suffix, e.g. `t128k8` plus `:at`/`:bt` for transposed reads.
 pub fn label(key: &TiledKey) -> String {
-    let Tile { bm, bn, bk, pf, db } = key.tile;
+    let Tile { bm, bn, bk, pf, db, cm } = key.tile;
     let mut s = if bm == bn { format!("t{bm}k{bk}") } else { format!("t{bm}x{bn}k{bk}") };
     if db {
         s += "d";
     } else if pf {
         s += "p";
+    }
+    if cm {
+        s += "c";
     }
     if key.a_t {
         s += ":at";

@@ -291,7 +291,27 @@ pub fn reduce_source(op: ReduceOp, p: &RowPlan) -> String {
     // -0.0: the identity of IEEE addition (a sum of -0.0 values stays -0.0, as PyTorch's).
     let body = format!(
         "    var a = bitcast<f32>(0x80000000u);
-    for (var e = t; e < nv; e += T) {{
+    // Eight loads in flight per invocation, added in the same order as one at a time.
+    var e = t;
+    for (; e + 7u * T < nv; e += 8u * T) {{
+        let x0 = inp[ib + e];
+        let x1 = inp[ib + e + T];
+        let x2 = inp[ib + e + 2u * T];
+        let x3 = inp[ib + e + 3u * T];
+        let x4 = inp[ib + e + 4u * T];
+        let x5 = inp[ib + e + 5u * T];
+        let x6 = inp[ib + e + 6u * T];
+        let x7 = inp[ib + e + 7u * T];
+        a += x0;
+        a += x1;
+        a += x2;
+        a += x3;
+        a += x4;
+        a += x5;
+        a += x6;
+        a += x7;
+    }}
+    for (; e < nv; e += T) {{
         a += inp[ib + e];
     }}
     let s = seg_sum(a, lid);
