@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// Which JS error class an error becomes (`TorchError` subclasses in `ts/src/errors.ts`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
     /// PyTorch's generic `RuntimeError`/`ValueError`/`TypeError` family.
     Torch,

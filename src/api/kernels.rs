@@ -143,6 +143,27 @@ impl RawTensor {
         RawTensor::timed("masked_fill", || agk::masked_fill(&self.t, &mask.t, value))
     }
 
+    /// PyTorch's precondition on values (`Tensor::check_values`): every value in `[lo, hi]` (NaN
+    /// fails) unless it is `except`, else an error of class `kind` ("IndexError", else a
+    /// TorchError) with `low` / `high` (below / above; `{}` is the value): thrown here on the
+    /// CPU, by the next read or sync on WebGPU.
+    pub fn check_values(
+        &self,
+        lo: f64,
+        hi: f64,
+        except: Option<f64>,
+        kind: &str,
+        low: &str,
+        high: &str,
+    ) -> JsResult<()> {
+        let kind = match kind {
+            "IndexError" => crate::error::ErrorKind::Index,
+            _ => crate::error::ErrorKind::Torch,
+        };
+        let message = crate::backend::CheckMessage { kind, low: low.to_string(), high: high.to_string() };
+        super::js(self.t.check_values(lo, hi, except, &message))
+    }
+
     pub fn index_select(&self, dim: i32, index: &RawTensor) -> JsResult<RawTensor> {
         RawTensor::timed("index_select", || agk::index_select(&self.t, dim as i64, &index.t))
     }

@@ -416,6 +416,42 @@ pub struct OptimStep {
     pub scalars: Vec<f32>,
 }
 
+/// A check of a tensor's values on the device (`Backend::check_values`): every element must lie
+/// in `[lo, hi]` (NaN fails) unless it equals `except`. The first failing element is raised at
+/// the next read or sync, as CUDA's device-side assert is, but with the error PyTorch raises on
+/// the CPU: `message.low` / `message.high` (below `lo` / above `hi`) with `{}` replaced by the
+/// value. `x` is read over `shape` (int32 values compare as integers, float32 as floats).
+pub struct ValueCheck {
+    pub x: Operand,
+    pub shape: Vec<usize>,
+    pub lo: f64,
+    pub hi: f64,
+    pub except: Option<f64>,
+    pub message: CheckMessage,
+}
+
+/// The error a failed `ValueCheck` raises.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CheckMessage {
+    pub kind: crate::error::ErrorKind,
+    pub low: String,
+    pub high: String,
+}
+
+impl CheckMessage {
+    /// One message for both sides.
+    pub fn new(kind: crate::error::ErrorKind, message: impl Into<String>) -> CheckMessage {
+        let m = message.into();
+        CheckMessage { kind, low: m.clone(), high: m }
+    }
+
+    /// The error for `value` (below `lo` when `low`).
+    pub fn error(&self, low: bool, value: &str) -> crate::error::Error {
+        let template = if low { &self.low } else { &self.high };
+        crate::error::Error::new(self.kind, template.replacen("{}", value, 1))
+    }
+}
+
 /// Counters a backend keeps (`torch.webgpu.runtime_stats()`).
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Stats {
@@ -437,6 +473,10 @@ pub struct Stats {
     pub graph_dispatches: u64,
     /// Buffer-to-buffer copies recorded (`Backend::copy`; not dispatches).
     pub copies: u64,
+    /// Device-side value checks dispatched (`Backend::check_values`), and the reads and syncs
+    /// that fetched their result (only those after a check do).
+    pub value_checks: u64,
+    pub check_reads: u64,
 }
 
 /// The contract, method by method.
@@ -473,6 +513,12 @@ pub trait Backend {
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()>;
     /// One fused optimizer update (`OptimStep`).
     fn optim_step(&self, k: &OptimStep) -> Result<()>;
+    /// Checks values on the device (`ValueCheck`); the failure is raised by a later read or sync.
+    /// Backends whose values are on the host check them before calling (the default does
+    /// nothing).
+    fn check_values(&self, _k: &ValueCheck) -> Result<()> {
+        Ok(())
+    }
     /// Compiles a user kernel (`UserKernel::source`), resolving to the compiler's messages as a
     /// `TorchError` when it does not validate.
     fn compile_user(&self, name: &str, source: std::rc::Rc<str>, n_inputs: usize) -> LocalFuture<Result<()>> {

@@ -3,16 +3,17 @@
 //! the output with `assign_`). int64 indices are stored as 32-bit (docs/dtypes.md).
 //!
 //! NOTE: a kernel cannot throw. On the CPU backend the index values are on the host, so they are
-//! checked before the kernel runs (PyTorch's IndexError); on WebGPU they live on the device and
-//! checking them would need a read back, so there an index outside the indexed dim reads as 0
-//! and writes nowhere (never outside the buffer). docs/RELIABILITY.md lists this gap.
+//! checked before the kernel runs (PyTorch's IndexError); on WebGPU they live on the device, so a
+//! check kernel runs before the op and the next read or sync raises the same IndexError (as
+//! CUDA's device-side assert does; backend/webgpu/checks.rs). Meanwhile an index outside the
+//! indexed dim reads as 0 and writes nowhere (never outside the buffer).
 
 use super::elementwise::check_same_device;
 use super::Tensor;
-use crate::backend::{Gather, Scatter, ScatterOp, ScatterSrc};
+use crate::backend::{CheckMessage, Gather, Scatter, ScatterOp, ScatterSrc};
 use crate::bail;
 use crate::dtype::{promote_types, DType};
-use crate::error::Result;
+use crate::error::{ErrorKind, Result};
 use crate::shape::{broadcast_shapes, fmt_shape, wrap_dim, Layout};
 use crate::Device;
 
@@ -34,19 +35,15 @@ pub(super) fn host_values(t: &Tensor) -> Result<Option<Vec<f64>>> {
     }
 }
 
-/// PyTorch's IndexError for the first index outside `[0, size)` (CPU tensors; see the NOTE).
-fn check_index_bounds(index: &Tensor, size: usize, message: impl Fn(i64) -> String) -> Result<()> {
-    if let Some(values) = host_values(index)? {
-        if let Some(&bad) = values.iter().find(|&&v| v < 0.0 || v >= size as f64) {
-            bail!(Index, "{}", message(bad as i64));
-        }
-    }
-    Ok(())
+/// PyTorch's IndexError for the first index outside `[0, size)` (see the NOTE); `{}` in
+/// `template` is the index.
+fn check_index_bounds(index: &Tensor, size: usize, template: String) -> Result<()> {
+    index.check_values(0.0, size as f64 - 1.0, None, &CheckMessage::new(ErrorKind::Index, template))
 }
 
 /// "index 5 is out of bounds for dimension 1 with size 3" (gather, scatter).
 fn check_dim_bounds(index: &Tensor, dim: usize, size: usize) -> Result<()> {
-    check_index_bounds(index, size, |i| format!("index {i} is out of bounds for dimension {dim} with size {size}"))
+    check_index_bounds(index, size, format!("index {{}} is out of bounds for dimension {dim} with size {size}"))
 }
 
 impl Tensor {
@@ -85,9 +82,11 @@ impl Tensor {
         }
         let size = self.shape()[d];
         // PyTorch's index_select says the second; embedding, which is index_select, the first.
-        check_index_bounds(index, size, |i| {
-            format!("index out of range in self: INDICES element is out of DATA bounds, id={i} axis_dim={size}")
-        })?;
+        check_index_bounds(
+            index,
+            size,
+            format!("index out of range in self: INDICES element is out of DATA bounds, id={{}} axis_dim={size}"),
+        )?;
         let mut shape = self.shape().to_vec();
         shape[d] = index.numel();
         let mut strides = vec![0; shape.len()];

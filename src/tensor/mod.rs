@@ -2,6 +2,7 @@
 //! `elementwise.rs`, `reduce.rs`, `linalg.rs`, `view.rs`; creation and reads live here.
 
 pub mod capture;
+mod checks;
 mod conditional;
 pub mod conv;
 mod elementwise;

@@ -20,7 +20,7 @@ import {
   parseSizeArgs,
 } from "./args.js";
 import { TorchError } from "./errors.js";
-import { firstOutside } from "./value_checks.js";
+import { checkValues } from "./value_checks.js";
 import type { OptionDType, SizesOf } from "./shapes.js";
 import { type DType, isFloatingPoint } from "./dtype.js";
 import { scope } from "./lifetime.js";
@@ -237,10 +237,10 @@ export function bernoulli(input: Tensor, p?: number): Tensor {
     throw new TorchError(
       `bernoulli_ expects p to be in [0, 1], but got p=${p}`,
     );
-  if (p === undefined && firstOutside(t, 0, 1) !== undefined)
-    throw new TorchError(
-      "Expected p_in >= 0 && p_in <= 1 to be true, but got false.",
-    );
+  if (p === undefined)
+    checkValues(t, 0, 1, {
+      low: "Expected p_in >= 0 && p_in <= 1 to be true, but got false.",
+    });
   return scope(() =>
     rand(t.shape, { device: t.device })
       .lt(p ?? t)

@@ -24,6 +24,7 @@
  * @module
  */
 
+import { checkValues } from "./value_checks.js";
 import { core } from "./runtime.js";
 import { scalarTypeName } from "./dtype.js";
 import { DTypeError, IndexError, ShapeError, TorchError } from "./errors.js";
@@ -400,7 +401,12 @@ function maskedScatter(
       mb = c;
     }
     const flat = mb.reshape(-1);
-    const rank = flat.to("int64").cumsum(0).sub(1).clamp_min(0);
+    const ones = flat.to("int64");
+    // PyTorch's check, on the device where the mask is (raised at the next read or sync there).
+    checkValues(ones.sum(), 0, s.numel(), {
+      low: "Number of elements of source < number of ones in mask",
+    });
+    const rank = ones.cumsum(0).sub(1).clamp_min(0);
     const src = s.reshape(-1);
     const v =
       src.numel() === 0

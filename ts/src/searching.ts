@@ -9,7 +9,7 @@
 import { checkInts } from "./args.js";
 import { type DType, isFloatingPoint, scalarTypeName } from "./dtype.js";
 import { TorchError } from "./errors.js";
-import { firstOutside } from "./value_checks.js";
+import { checkValues } from "./value_checks.js";
 import { scope } from "./lifetime.js";
 import { rand, tensor, zeros } from "./creation.js";
 import { where } from "./conditional.js";
@@ -147,10 +147,9 @@ export function multinomial(
       "multinomial only supports floating-point dtypes for input, got: " +
         scalarTypeName(p.dtype),
     );
-  if (firstOutside(p, 0, Number.MAX_VALUE) !== undefined)
-    throw new TorchError(
-      "probability tensor contains either `inf`, `nan` or element < 0",
-    );
+  checkValues(p, 0, Number.MAX_VALUE, {
+    low: "probability tensor contains either `inf`, `nan` or element < 0",
+  });
   const [k] = checkInts("multinomial", "num_samples", [num_samples]);
   if (k! <= 0) throw new TorchError("cannot sample n_sample <= 0 samples");
   const n = p.shape[p.ndim - 1]!;

@@ -4,27 +4,40 @@
  * non-negative finite weights (`multinomial`).
  *
  * NOTE: on the CPU backend the values are on the host and are checked at the call, as PyTorch
- * does. On WebGPU they live on the device and checking them would need an asynchronous read, so
- * there they are not checked (docs/RELIABILITY.md, known gaps).
+ * does. On WebGPU they live on the device: a check kernel runs with the op, and the next read or
+ * sync throws the same error (CUDA's device-side assert, with the CPU's message; docs/webgpu.md).
  */
-import { core } from "./runtime.js";
-import { type Tensor, type TypedArray } from "./tensor.js";
+import { type Tensor } from "./tensor.js";
+
+/** What {@link checkValues} raises. */
+export interface ValueCheckMessage {
+  /** A value to let through (e.g. `ignore_index`). */
+  except?: number;
+  /** `"IndexError"`, else a `TorchError`. */
+  kind?: "IndexError" | "TorchError";
+  /** The message for a value below `lo` (or NaN); `{}` is the value. */
+  low: string;
+  /** The message for a value above `hi` (default: `low`'s). */
+  high?: string;
+}
 
 /**
- * The first value of `t` outside `[lo, hi]` (NaN is outside) that is not `except`, or
- * `undefined` when there is none or when the values are not on the host (a non-CPU tensor).
+ * PyTorch's precondition that every value of `t` lies in `[lo, hi]` (NaN fails): on the CPU
+ * backend it throws now; on WebGPU the engine checks on the device and the next read or sync
+ * throws the same error.
  */
-export function firstOutside(
+export function checkValues(
   t: Tensor,
   lo: number,
   hi: number,
-  except?: number,
-): number | undefined {
-  if (t.device !== "cpu" || t.numel() === 0) return undefined;
-  const values = core.read_cpu(t._raw) as TypedArray;
-  for (const x of values) {
-    const v = Number(x);
-    if (!(v >= lo && v <= hi) && v !== except) return v;
-  }
-  return undefined;
+  m: ValueCheckMessage,
+): void {
+  t._raw.check_values(
+    lo,
+    hi,
+    m.except,
+    m.kind ?? "TorchError",
+    m.low,
+    m.high ?? m.low,
+  );
 }

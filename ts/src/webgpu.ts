@@ -183,6 +183,10 @@ export interface RuntimeStats {
   dispatches: number;
   /** Buffer-to-buffer copies recorded (commands, not dispatches: a fused optimizer step's gathers). */
   copies: number;
+  /** Device-side index/value checks dispatched (their failures raise at the next read or sync). */
+  value_checks: number;
+  /** Reads and syncs that fetched the checks' error buffer (only those after a check do). */
+  check_reads: number;
   /** Compute pipelines in the cache. */
   pipelines: number;
   /** Buffers allocated from the device. */

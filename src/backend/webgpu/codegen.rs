@@ -18,6 +18,7 @@ const MATMUL: &str = include_str!("../../../shaders/matmul.wgsl");
 const MATMUL_TILED: &str = include_str!("../../../shaders/matmul_tiled.wgsl");
 const ROWWISE: &str = include_str!("../../../shaders/rowwise.wgsl");
 const GATHER: &str = include_str!("../../../shaders/gather.wgsl");
+const CHECK: &str = include_str!("../../../shaders/check.wgsl");
 const SCATTER: &str = include_str!("../../../shaders/scatter.wgsl");
 
 /// Everything that changes a kernel's source; the pipeline cache key. Scalar values and sizes
@@ -94,6 +95,8 @@ pub enum KernelKey {
     },
     /// A fused optimizer update (`optim.rs`); binds two read_write buffers.
     Optim(crate::backend::OptimKind),
+    /// A device-side value check (`checks.rs`); its first buffer, the error buffer, is written.
+    Check,
 }
 
 impl KernelKey {
@@ -447,6 +450,7 @@ pub fn source(key: &KernelKey) -> String {
         }
         KernelKey::User { source, .. } => source.to_string(),
         KernelKey::Optim(kind) => super::optim::source(*kind),
+        KernelKey::Check => fill(CHECK, &[]),
     }
 }
 
@@ -491,6 +495,7 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::Poisson { dtype } => format!("webtorch:poisson:{}", dtype.name()),
         KernelKey::User { name, .. } => format!("webtorch:user:{name}"),
         KernelKey::Optim(kind) => format!("webtorch:optim_{kind:?}:float32").to_lowercase(),
+        KernelKey::Check => "webtorch:check".to_string(),
         KernelKey::Scatter { dtype, op, .. } => {
             let name = match op {
                 ScatterOp::Assign => "scatter",

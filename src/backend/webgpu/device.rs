@@ -130,6 +130,7 @@ impl WebGpuBackend {
                 graphs: HashMap::new(),
                 next_graph: 0,
                 pinned: HashMap::new(),
+                checks: Default::default(),
             }),
         }))
     }

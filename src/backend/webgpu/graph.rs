@@ -247,6 +247,8 @@ impl WebGpuBackend {
         st.stats.dispatches += g.steps.len() as u64;
         st.stats.graph_replays += 1;
         st.stats.submits += 1;
+        // A replayed check writes the error buffer like a dispatched one.
+        st.checks.touch();
         st.pool.on_submit();
         Ok(outs)
     }

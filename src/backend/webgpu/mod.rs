@@ -5,6 +5,7 @@
 //! Kernel parameters go into a uniform arena (a 256-byte slot per dispatch, bound with a dynamic
 //! offset) written once per submit, so recording a dispatch allocates no GPU memory.
 
+mod checks;
 mod codegen;
 mod custom;
 mod device;
@@ -88,6 +89,8 @@ struct State {
     graphs: HashMap<u32, graph::Graph>,
     next_graph: u32,
     pinned: HashMap<wgpu::Buffer, u32>,
+    /// Device-side value checks (`checks.rs`).
+    checks: checks::Checks,
 }
 
 pub struct WebGpuBackend {
@@ -410,9 +413,18 @@ impl Backend for WebGpuBackend {
                 },
             };
             let src = Self::buffer(&st, id);
-            self.submit_with(&mut st, |enc| enc.copy_buffer_to_buffer(&src, offset as u64 * 4, &staging, 0, bytes));
-            staging
+            let fetch = match self.prepare_fetch(&mut st) {
+                Ok(f) => f,
+                Err(e) => return Box::pin(async move { Err(e) }),
+            };
+            let check = Self::fetch_buffers(&st, &fetch);
+            self.submit_with(&mut st, |enc| {
+                enc.copy_buffer_to_buffer(&src, offset as u64 * 4, &staging, 0, bytes);
+                Self::record_fetch(check, enc);
+            });
+            (staging, fetch)
         };
+        let (staging, fetch) = staging;
         let (tx, rx) = futures_channel::oneshot::channel();
         staging.map_async(wgpu::MapMode::Read, 0..bytes, move |r| {
             let _ = tx.send(r);
@@ -435,7 +447,7 @@ impl Backend for WebGpuBackend {
             };
             staging.unmap();
             me.st.borrow_mut().staging.give(class, staging);
-            Ok(words)
+            checks::with_fetch(&me, fetch, Ok(words)).await
         })
     }
 
@@ -487,6 +499,10 @@ impl Backend for WebGpuBackend {
         self.optim_step_impl(k)
     }
 
+    fn check_values(&self, k: &super::ValueCheck) -> Result<()> {
+        self.check_values_impl(k)
+    }
+
     fn compile_user(&self, name: &str, source: Rc<str>, n_inputs: usize) -> LocalFuture<Result<()>> {
         custom::compile(self.me.upgrade(), name, source, n_inputs)
     }
@@ -503,6 +519,19 @@ impl Backend for WebGpuBackend {
     }
 
     fn sync(&self) -> LocalFuture<Result<()>> {
+        let fetch = {
+            let mut st = self.st.borrow_mut();
+            match self.prepare_fetch(&mut st) {
+                Ok(Some(f)) => {
+                    let fetch = Some(f);
+                    let check = Self::fetch_buffers(&st, &fetch);
+                    self.submit_with(&mut st, |enc| Self::record_fetch(check, enc));
+                    fetch
+                }
+                Ok(None) => None,
+                Err(e) => return Box::pin(async move { Err(e) }),
+            }
+        };
         self.flush();
         let (tx, rx) = futures_channel::oneshot::channel();
         self.queue.on_submitted_work_done(move || {
@@ -514,7 +543,10 @@ impl Backend for WebGpuBackend {
         Box::pin(async move {
             rx.await.map_err(|_| err!(Device, "WebGPU device was lost during sync"))?;
             match me {
-                Some(me) => me.take_errors(),
+                Some(me) => {
+                    let r = me.take_errors();
+                    checks::with_fetch(&me, fetch, r).await
+                }
                 None => Ok(()),
             }
         })

@@ -59,6 +59,8 @@ export async function runCase(torch, c, device) {
   let err;
   try {
     await torch.scope(() => c.run(torch));
+    // Index and value checks on WebGPU raise at the next sync (a device-side assert).
+    if (device === "webgpu") await torch.webgpu.sync_device();
   } catch (e) {
     err = e;
   }

@@ -10,8 +10,8 @@
  * @module
  */
 
-import { DTypeError, IndexError, ShapeError, TorchError } from "../errors.js";
-import { firstOutside } from "../value_checks.js";
+import { DTypeError, ShapeError, TorchError } from "../errors.js";
+import { checkValues } from "../value_checks.js";
 import { Tensor } from "../tensor.js";
 import { is_grad_enabled, no_grad } from "../autograd.js";
 import { arange, rand } from "../creation.js";
@@ -274,13 +274,10 @@ export function one_hot(
     throw new TorchError(
       "one_hot: num_classes must be given as a non-negative integer",
     );
-  const bad = firstOutside(input, 0, num_classes - 1);
-  if (bad !== undefined)
-    throw new TorchError(
-      bad < 0
-        ? "Class values must be non-negative."
-        : "Class values must be smaller than num_classes.",
-    );
+  checkValues(input, 0, num_classes - 1, {
+    low: "Class values must be non-negative.",
+    high: "Class values must be smaller than num_classes.",
+  });
   return temps((k) => {
     const classes = k(arange(num_classes, { device: input.device }));
     const eq = k(k(input.reshape([...input.shape, 1])).eq(classes));
@@ -398,9 +395,11 @@ function classSelect(
     throw new DTypeError(
       "expected target dtype to be Long or Byte, but got Float",
     );
-  const bad = firstOutside(target, 0, C - 1, options.ignore_index ?? -100);
-  if (bad !== undefined)
-    throw new IndexError(`Target ${bad} is out of bounds.`);
+  checkValues(target, 0, C - 1, {
+    except: options.ignore_index ?? -100,
+    kind: "IndexError",
+    low: "Target {} is out of bounds.",
+  });
   const t = k(unsqueezeAt(target, classDim));
   const cShape = input.shape.map((_, i) => (i === classDim ? C : 1));
   const classes = k(arange(C, { device: input.device }).reshape(cShape));
@@ -493,10 +492,12 @@ export function binary_cross_entropy(
   options: { weight?: Tensor | null; reduction?: Reduction } = {},
 ): Tensor {
   checkSameShape("binary_cross_entropy", input, target);
-  if (firstOutside(input, 0, 1) !== undefined)
-    throw new TorchError("all elements of input should be between 0 and 1");
-  if (firstOutside(target, 0, 1) !== undefined)
-    throw new TorchError("all elements of target should be between 0 and 1");
+  checkValues(input, 0, 1, {
+    low: "all elements of input should be between 0 and 1",
+  });
+  checkValues(target, 0, 1, {
+    low: "all elements of target should be between 0 and 1",
+  });
   return temps((k) => {
     const logx = k(k(input.log()).maximum(-100));
     const log1mx = k(k(k(input.neg()).log1p()).maximum(-100));
