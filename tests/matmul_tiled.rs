@@ -70,3 +70,29 @@ fn every_variant_matches_the_cpu() {
         check(v, &[70, 33], &[33, 65], &mm, "odd N");
     }
 }
+
+/// Long-K products with few output tiles run as slices of K (a batched product, then a sum of
+/// the slices): two dispatches, the CPU's result; `a` transposed as in a weight gradient xᵀ·dy.
+#[test]
+fn split_k_products_match_the_cpu() {
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    webtorch::random::manual_seed(11);
+    let dispatches = || webtorch::engine::backend(Device::WebGpu).unwrap().stats().dispatches;
+    let mm = |a: &Tensor, b: &Tensor| a.matmul(b).unwrap();
+    let at = |a: &Tensor, b: &Tensor| a.transpose(0, 1).unwrap().matmul(b).unwrap();
+    type F = fn(&Tensor, &Tensor) -> Tensor;
+    let cases: [(&[usize], &[usize], F, &str); 2] =
+        [(&[256, 8192], &[8192, 256], mm, "256x8192 @ 8192x256"), (&[8192, 256], &[8192, 320], at, "xᵀ·dy, K 8192")];
+    for (sa, sb, f, what) in cases {
+        let (ag, bg) = (randn(sa, Device::WebGpu), randn(sb, Device::WebGpu));
+        let ac = Tensor::from_f64(&values(&ag), sa, DType::Float32, Device::Cpu).unwrap();
+        let bc = Tensor::from_f64(&values(&bg), sb, DType::Float32, Device::Cpu).unwrap();
+        let before = dispatches();
+        let got = values(&f(&ag, &bg));
+        assert_eq!(dispatches() - before, 2, "{what}: the sliced product and the sum of its slices");
+        // Sums of 8,192 products of N(0, 1) values (~90 in size): float32 rounding ~1e-4.
+        assert_close(&got, &values(&f(&ac, &bc)), 1e-4, 2e-3, what);
+    }
+}

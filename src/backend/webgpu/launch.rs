@@ -136,6 +136,9 @@ impl WebGpuBackend {
     }
 
     pub(super) fn matmul_impl(&self, k: &Matmul) -> Result<()> {
+        if let Some(s) = matmul::split_k(k) {
+            return self.matmul_split_k(k, s);
+        }
         let nb = k.batch.len();
         let (batch, strides) = coalesce(&k.batch, &[k.a.strides[..nb].to_vec(), k.b.strides[..nb].to_vec()]);
         if batch.len() > 4 {
@@ -174,6 +177,42 @@ impl WebGpuBackend {
             bail!(Shape, "webgpu: matmul of {}x{} outputs exceeds the dispatch grid", k.m, k.n);
         }
         self.dispatch(&key, &meta, &buffers, groups)
+    }
+
+    /// A 2-D product as `s` slices of K (`matmul::split_k`): a batched product of the slices
+    /// into a scratch `[s, m, n]`, then their sum into `out`.
+    fn matmul_split_k(&self, k: &Matmul, s: usize) -> Result<()> {
+        let (m, n, kk) = (k.m, k.n, k.k / s);
+        let slice = |o: &crate::backend::Operand, k_stride: usize| crate::backend::Operand {
+            strides: [vec![k_stride * kk], o.strides.clone()].concat(),
+            ..o.clone()
+        };
+        let scratch = self.alloc_from_pool((s * m * n * 4) as u64, false)?;
+        let sub = Matmul {
+            a: slice(&k.a, k.a.strides[1]),
+            b: slice(&k.b, k.b.strides[0]),
+            batch: vec![s],
+            m,
+            n,
+            k: kk,
+            out: scratch,
+            dtype: k.dtype,
+            epilogue: None,
+        };
+        let sum = Reduce {
+            op: crate::backend::ReduceOp::Sum,
+            compute: crate::dtype::Compute::F32,
+            input: crate::backend::Operand { buf: scratch, dtype: k.dtype, offset: 0, strides: vec![1, m * n] },
+            outer: vec![m * n],
+            inner: vec![s],
+            out: k.out,
+            out_dtype: k.dtype,
+            param: 0.0,
+            prologue: None,
+        };
+        let r = self.matmul_impl(&sub).and_then(|_| self.reduce_impl(&sum));
+        crate::backend::Backend::release(self, scratch);
+        r
     }
 
     pub(super) fn rowwise_impl(&self, k: &Rowwise) -> Result<()> {

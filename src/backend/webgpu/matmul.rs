@@ -265,6 +265,26 @@ pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>], wg_limit
     Some(TiledKey { tile, a_t, b_t })
 }
 
+/// Split-K: how many slices of K a plain 2-D float32 product is cut into, or `None`. Long-K
+/// products with few output tiles (a weight gradient `xᵀ · dy` over 8,192 tokens: 3072×768
+/// outputs are 288 tiles of 128×64, about two per SM of an H100) leave the GPU short of work; each slice runs as
+/// one batch of a batched product into a scratch buffer, then a reduction adds the slices.
+/// Forced variants (benchmarks, tests of a kernel) and epilogues never split.
+pub fn split_k(k: &Matmul) -> Option<usize> {
+    if k.dtype != DType::Float32 || k.epilogue.is_some() || !k.batch.is_empty() || forced().is_some() {
+        return None;
+    }
+    if k.k < 4096 || k.m * k.n < 256 * 256 {
+        return None;
+    }
+    let tiles = k.m.div_ceil(128) * k.n.div_ceil(64);
+    if tiles >= 528 {
+        return None;
+    }
+    let s = [2usize, 4, 8].into_iter().find(|s| tiles * s >= 528).unwrap_or(8);
+    (k.k.is_multiple_of(4 * s) && k.k / s >= 512).then_some(s)
+}
+
 /// The dispatch grid of a tiled key.
 pub fn groups(key: &TiledKey, m: usize, n: usize, batches: usize) -> (u32, u32, u32) {
     (n.div_ceil(key.tile.bn as usize) as u32, m.div_ceil(key.tile.bm as usize) as u32, batches as u32)
