@@ -179,7 +179,7 @@ test("settings and dtype queries", () => {
   torch.set_float32_matmul_precision("highest");
 });
 
-test("index_put: indices out of range (PyTorch's IndexError on the CPU backend; written nowhere on WebGPU)", async () => {
+test("index_put: indices out of range raise PyTorch's IndexError (at the call on the CPU backend, at the next read on WebGPU, where they are written nowhere)", async () => {
   const x = torch.zeros([4, 3], { device: "cpu" });
   const idx = torch.tensor([0, 5], { dtype: "int64", device: "cpu" });
   assert.throws(
@@ -199,7 +199,45 @@ test("index_put: indices out of range (PyTorch's IndexError on the CPU backend; 
       [torch.tensor([1, 9, -9], { dtype: "int64", device: "webgpu" })],
       torch.tensor([1, 2, 3], { dtype: "float32", device: "webgpu" }),
     );
+    await assert.rejects(
+      y.toArray(),
+      (e) =>
+        e instanceof torch.IndexError &&
+        e.message === "index 9 is out of bounds for dimension 0 with size 4",
+    );
+    // Raised once; the in-range index was written, the others nowhere.
     assert.deepEqual(Array.from(await y.toArray()), [0, 1, 0, 0]);
+  }
+});
+
+test("index_put: a mask beside one-element indices, and a 0-dim mask beside others, need no read back", async () => {
+  for (const device of torch.webgpu.is_available()
+    ? ["cpu", "webgpu"]
+    : ["cpu"]) {
+    const x = torch.zeros([3, 4], { device });
+    const mask = torch.tensor([true, false, true], { device });
+    const y = x.index_put(
+      [mask, torch.tensor(2, { dtype: "int64", device })],
+      torch.tensor([5, 6], { dtype: "float32", device }),
+    );
+    assert.deepEqual(await y.tolist(), [
+      [0, 0, 5, 0],
+      [0, 0, 0, 0],
+      [0, 0, 6, 0],
+    ]);
+    const none = x.index_put(
+      [torch.tensor(false, { device }), torch.tensor([1], { device })],
+      1,
+    );
+    assert.equal(
+      await none.sum().item(),
+      0,
+      `${device}: a false 0-dim mask puts nothing`,
+    );
+    assert.throws(
+      () => x.index_put([mask, torch.ones([4], { dtype: "bool", device })], 1),
+      /several boolean masks/,
+    );
   }
 });
 

@@ -16,16 +16,20 @@
  * when `values` runs along the selected elements, `values` read at each element's rank among the
  * true ones (a cumulative sum of the mask) — which is `masked_scatter` too. A mask beside integer
  * indices is compacted to indices on the GPU, its count taken from the integer indices' broadcast
- * length (the two must agree in PyTorch as well).
+ * length (the two must agree in PyTorch as well); beside integer indices of one element each, the
+ * count is the mask's own, so each such index becomes a one-hot mask over its dim and the put is
+ * a lone mask's over the joint mask. A 0-dim mask beside other indices keeps (true) or drops
+ * (false) their put, as Python's `x[m, i] = v` does. Only several masks at once, whose true
+ * counts must be zipped, need the counts on the host and are refused.
  *
- * Indices out of range raise PyTorch's IndexError on the CPU backend; on WebGPU they are written
- * nowhere (the values live on the device: see docs/RELIABILITY.md).
+ * Indices out of range raise PyTorch's IndexError: at the call on the CPU backend, at the next
+ * read or sync on WebGPU (a device-side check; docs/webgpu.md), where meanwhile they are written
+ * nowhere.
  *
  * @module
  */
 
 import { checkValues } from "./value_checks.js";
-import { core } from "./runtime.js";
 import { scalarTypeName } from "./dtype.js";
 import { DTypeError, IndexError, ShapeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
@@ -116,14 +120,15 @@ function valuesOf(self: Tensor, values: Tensor | number | boolean): Tensor {
   return full([], values, { dtype: self.dtype, device: self.device });
 }
 
-/** On the CPU backend, PyTorch's IndexError for an index outside `[-size, size)`. */
+/**
+ * PyTorch's IndexError for an index outside `[-size, size)`: at the call on the CPU backend, at
+ * the next read or sync on WebGPU (a device-side check).
+ */
 function checkBounds(t: Tensor, dim: number, size: number): void {
-  if (t.device !== "cpu" || t.numel() === 0) return;
-  for (const v of core.read_cpu(t._raw) as Int32Array)
-    if (v < -size || v >= size)
-      throw new IndexError(
-        `index ${v} is out of bounds for dimension ${dim} with size ${size}`,
-      );
+  checkValues(t, -size, size - 1, {
+    kind: "IndexError",
+    low: `index {} is out of bounds for dimension ${dim} with size ${size}`,
+  });
 }
 
 /** Checks `indices` against `self` and lays them out one entry per consumed dim group. */
@@ -209,6 +214,70 @@ function putMask(
     .to("bool")
     .reshape([...pre.map(() => 1), ...mask.shape, ...post.map(() => 1)]);
   return where(m, accumulate ? self.add(v) : v, self);
+}
+
+/**
+ * `self` with `values` put (or added) at one mask (at least 1-d) and integer indices of one
+ * element each: each integer index becomes a one-hot mask over its dim, and all of them with the
+ * mask one mask over the dims they consume, whose true elements are the indexing result's (one
+ * per true element of the mask, in its order). Apart (a whole dim between), the indexed dims
+ * lead the result, as in PyTorch: `self` is permuted so that they come first.
+ */
+function putMaskAndScalars(
+  self: Tensor,
+  entries: readonly Entry[],
+  values: Tensor,
+  accumulate: boolean,
+): Tensor {
+  const device = self.device;
+  const parts: Tensor[] = []; // one bool tensor per advanced entry, over its dims
+  const advDims: number[] = [];
+  const advEntries: number[] = [];
+  let dim = 0;
+  entries.forEach((e, k) => {
+    if (e.kind === "all") {
+      dim++;
+      return;
+    }
+    advEntries.push(k);
+    if (e.kind === "mask") {
+      parts.push(e.t.to("bool"));
+      for (let j = 0; j < e.t.ndim; j++) advDims.push(dim + j);
+      dim += e.t.ndim;
+      return;
+    }
+    const size = self.shape[dim]!;
+    checkBounds(e.t, dim, size);
+    const i = e.t.to("int64").reshape([]);
+    const wrapped = where(i.lt(0), i.add(size), i);
+    parts.push(arange(size, { dtype: "int64", device }).eq(wrapped));
+    advDims.push(dim);
+    dim++;
+  });
+  // The advanced dims' joint mask: each part broadcast over the others' dims.
+  const n = advDims.length;
+  let combined: Tensor | null = null;
+  let at = 0;
+  for (const part of parts) {
+    const shaped = part.reshape([
+      ...new Array<number>(at).fill(1),
+      ...part.shape,
+      ...new Array<number>(n - at - part.ndim).fill(1),
+    ]);
+    combined = combined === null ? shaped : combined.logical_and(shaped);
+    at += part.ndim;
+  }
+  const adjacent = advEntries.every(
+    (k, i) => i === 0 || k === advEntries[i - 1]! + 1,
+  );
+  if (adjacent)
+    return putMask(self, advDims[0]!, combined!, values, accumulate);
+  const rest = self.shape.map((_, d) => d).filter((d) => !advDims.includes(d));
+  const perm = [...advDims, ...rest];
+  const inverse = perm.map((_, d) => perm.indexOf(d));
+  return putMask(self.permute(perm), 0, combined!, values, accumulate).permute(
+    inverse,
+  );
 }
 
 /** The positions (`[count]`, int64) of the first `count` true elements of a flat mask. */
@@ -301,24 +370,37 @@ function indexPut(
       const p = entries.slice(0, i).length;
       return putMask(self, p, masks[0]!.t, v0, accumulate);
     }
+    // A 0-dim mask consumes no dim: true, it leaves the other indices' put as it is; false,
+    // nothing is put.
+    const zeroD = masks.filter((e) => e.t.ndim === 0);
+    if (zeroD.length > 0) {
+      const others = entries.filter(
+        (e) => !(e.kind === "mask" && e.t.ndim === 0),
+      );
+      const keep = zeroD
+        .map((e) => e.t.to("bool"))
+        .reduce((a, b) => a.logical_and(b));
+      const list = others.flatMap((e) => (e.kind === "all" ? [null] : [e.t]));
+      return where(keep, indexPut(self, list, v0, accumulate), self);
+    }
     // Integer indices, with any mask compacted to the integer indices' broadcast length.
     const idx: (Tensor | null)[] = [];
     let count = -1;
     if (masks.length > 0) {
       const b = broadcastIndexShapes(ints.map((t) => t.shape));
       count = b.length === 0 ? 1 : b[b.length - 1]!;
-      if (count === 1)
+      if (count === 1) {
+        // The count is the mask's, on the device: no compaction, one joint mask instead.
+        if (masks.length === 1 && b.every((d) => d === 1))
+          return putMaskAndScalars(self, entries, v0, accumulate);
         throw new TorchError(
-          "index_put_(): a boolean mask beside other index tensors needs those to give the number of true elements; webtorch cannot read it from the device synchronously (use nonzero() first)",
+          "index_put_(): several boolean masks, or a mask beside index tensors that broadcast to more than one element without fixing the number of true elements, need that number on the host; webtorch cannot read it from the device synchronously (use nonzero() first)",
         );
+      }
     }
     for (const e of entries) {
       if (e.kind === "all") idx.push(null);
       else if (e.kind === "int") idx.push(e.t);
-      else if (e.t.ndim === 0)
-        throw new TorchError(
-          "index_put_(): a 0-dim boolean index beside other indices is not supported",
-        );
       else {
         const pos = compact(e.t.reshape(-1), count);
         // Unravel the flat positions into one index per mask dim.

@@ -58,6 +58,19 @@ def build(fam, rng):
     c("mask_with_ints", ip, [x([3, 4]), x([2]), M([1, 0, 1]), L([3, 0])], args={"pattern": [1, 1]})
     c("mask_with_ints_after", ip, [x([3, 4]), x([3]), L([2, 0, 2]), M([0, 1, 1, 1])], args={"pattern": [1, 1]})
     c("mask_inplace", ip, [x([3, 4]), x([sum(m34)]), M(m34, [3, 4])], args={"pattern": [1], "inplace": True})
+    # a mask beside one-element integer indices (the count is the mask's: no read back)
+    c("mask_with_scalar_index", ip, [x([3, 4]), x([2]), M([1, 0, 1]), T([2], "int64", [])], args={"pattern": [1, 1]})
+    c("mask_with_scalar_index_broadcast", ip, [x([3, 4]), x([]), M([0, 1, 1]), L([-1])],
+      args={"pattern": [1, 1]})
+    c("scalar_index_then_mask", ip, [x([3, 4, 2]), x([3, 2]), T([1], "int64", []), M([1, 1, 0, 1])],
+      args={"pattern": [1, 1]})
+    c("mask_scalar_index_apart", ip, [x([3, 2, 4]), x([2, 2]), M([1, 0, 1]), T([3], "int64", [])],
+      args={"pattern": [1, 0, 1]})
+    c("mask2d_scalar_index_acc", ip, [x([2, 3, 4]), x([3]), M([1, 0, 1, 0, 0, 1], [2, 3]), L([0], [])],
+      args={"pattern": [1, 1], "accumulate": True})
+    # a 0-dim mask beside other indices: true keeps their put (false puts nothing, as Python's
+    # x[False, i] = v does; aten.index_put itself ignores the mask there, so no fixture)
+    c("mask0d_true_with_ints", ip, [x([3, 4]), x([2, 4]), T([True], "bool", []), L([2, 0])], args={"pattern": [1, 1]})
     # errors
     c("too_many", ip, [x([4, 3]), x([]), L([0]), L([0]), L([0])], args={"pattern": [1, 1, 1]}, error="IndexError")
     c("float_index", ip, [x([4, 3]), x([]), T([0.0], shape=[1])], args={"pattern": [1]}, error="IndexError")
