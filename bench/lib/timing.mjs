@@ -47,8 +47,16 @@ export async function timeit(step, wait, { warmup = 2, reps = 7, minBatchMs = 20
   for (let i = 0; i < warmup; i++) await batch(1);
   let inner = 1;
   let ms = await batch(inner);
-  while (ms < minBatchMs && inner < maxInner) {
-    inner = Math.min(maxInner, inner * Math.max(2, Math.ceil(minBatchMs / Math.max(ms, 0.01))));
+  // A batch at a new size may first allocate its held results (slow: fresh GPU buffers), which
+  // would stop the growth early; so after growing, time the same size again, warm, and grow on.
+  for (let round = 0; round < 4; round++) {
+    let grown = false;
+    while (ms < minBatchMs && inner < maxInner) {
+      inner = Math.min(maxInner, inner * Math.max(2, Math.ceil(minBatchMs / Math.max(ms, 0.01))));
+      ms = await batch(inner);
+      grown = true;
+    }
+    if (!grown) break;
     ms = await batch(inner);
   }
   const per = [];
