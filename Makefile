@@ -32,7 +32,7 @@ PKG_STAMP := build/pkg.stamp
 # The steps of `make test`, in order (cheap and fundamental first).
 TEST_STEPS := lint-rust lint-ts test-cargo test-wasm test-types test-node test-browser test-vite test-playground
 
-.PHONY: help setup pkg wasm www-dist models playground test fmt $(TEST_STEPS) clean-pkg bench-gpt2
+.PHONY: help setup pkg wasm www-dist models playground test fmt docs $(TEST_STEPS) clean-pkg bench-gpt2
 
 help:
 	@echo "make playground   set up, build pkg/, serve www/ on localhost (PORT=8080)"
@@ -42,6 +42,7 @@ help:
 	@echo "make bench-gpt2   GPT-2 124M (seeded init) parity and tokens/s (needs .venv-torch)"
 	@echo "make setup        install what is missing (scripts/setup.sh; idempotent)"
 	@echo "make fmt          format Rust (cargo fmt) and TS/JS (prettier) in place"
+	@echo "make docs         the API reference (TypeDoc) into docs/api/"
 	@echo "make <step>       one test step: $(TEST_STEPS)"
 
 setup:
@@ -127,10 +128,11 @@ lint-rust:
 
 # Prettier (defaults) over the hand-written TS/JS; tests/parity/ has its own owner and style.
 PRETTIER_PATHS := ts/src ts/tsconfig.json tests/node tests/browser tests/vite-app tests/types www \
-  scripts/serve.mjs scripts/side-effects.mjs scripts/build-playground.mjs pkg-template package.json \
+  scripts/serve.mjs scripts/side-effects.mjs scripts/check-tsdoc.mjs scripts/build-playground.mjs pkg-template package.json \
   examples/models bench/gpt2.mjs
 lint-ts:
 	prettier --check $(PRETTIER_PATHS)
+	node scripts/check-tsdoc.mjs
 
 fmt:
 	cargo fmt --all
@@ -147,6 +149,12 @@ test-wasm:
 # Type checks of the published .d.ts: good code compiles, misuse does not.
 test-types: $(PKG_STAMP)
 	tsc -p tests/types
+	@# The API reference builds from the TSDoc with every {@link} resolved (make docs writes it).
+	@out=$$(mktemp -d) && typedoc --out $$out --treatWarningsAsErrors --logLevel Warn; rc=$$?; rm -rf $$out; exit $$rc
+
+# The API reference (TypeDoc, markdown) into docs/api/ — generated, not committed.
+docs: $(PKG_STAMP)
+	typedoc
 
 # The public API in Node: on WebGPU (Dawn) and forced to the CPU backend, plus parity fixtures.
 test-node: $(PKG_STAMP) $(MINILM)

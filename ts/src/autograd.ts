@@ -45,6 +45,7 @@ export interface BackwardOptions {
 
 /** What `register_hook` returns: `remove()` turns the hook into a no-op. */
 export interface RemovableHandle {
+  /** Unregisters the hook. */
   remove(): void;
 }
 
@@ -93,7 +94,7 @@ declare module "./tensor.js" {
   interface Tensor extends InPlaceUnaryMethods, InPlaceBinaryMethods {
     /** Whether autograd records ops on this tensor. Settable on leaves (floating point only). */
     requires_grad: boolean;
-    /** Sets {@link requires_grad} in place and returns this tensor. */
+    /** Sets {@link Tensor.requires_grad} in place and returns this tensor. */
     requires_grad_(requires_grad?: boolean): this;
     /**
      * The accumulated gradient, or `null`. Each read returns a new handle to the same gradient

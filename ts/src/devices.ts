@@ -40,6 +40,7 @@ export interface DeviceContext {
   readonly ready: boolean;
   /** The device's own context object (a GL context, a worker, …). */
   readonly context?: unknown;
+  /** Releases the device's resources (its tensors are then unusable). */
   destroy(): void;
 }
 
@@ -70,19 +71,25 @@ export interface DispatchConfig {
 /** torch.js's device configuration; `ops` and `readBufferSync` are webtorch's additions. */
 export interface DeviceConfig<Name extends string = string> {
   readonly name: Name;
+  /** Sets the device up (called once, by `register_device`); resolves to its context. */
   initialize(): Promise<DeviceContext>;
   readonly capabilities: DeviceCapabilities;
+  /** A buffer of `size` bytes for the given uses. */
   createBuffer(
     size: number,
     usage: BufferUsage | readonly BufferUsage[],
   ): DeviceBuffer;
+  /** Runs one op (`config.op`, one of {@link DeviceConfig.ops}) on device buffers. */
   dispatch(config: DispatchConfig): void;
+  /** Resolves when the work dispatched so far has finished. */
   sync(): Promise<void>;
+  /** Copies host data into a buffer at `offset` bytes (uploads). */
   writeBuffer?(
     buffer: DeviceBuffer,
     data: ArrayBufferView,
     offset?: number,
   ): void;
+  /** Reads `size` bytes of a buffer from `offset` (`toArray`, `to("cpu")`). */
   readBuffer?(
     buffer: DeviceBuffer,
     size: number,
@@ -463,9 +470,13 @@ export interface DeviceTensor extends Record<
   (typeof UNARY_OPS)[number] | (typeof BINARY_OPS)[number],
   (...args: unknown[]) => DeviceTensor
 > {
+  /** `Tensor.matmul`: on the device when its `ops` list it, else on the CPU (the result put back). */
   matmul(other: DeviceTensor): DeviceTensor;
+  /** `Tensor.sum`: on the device when its `ops` list it, else on the CPU (the result put back). */
   sum(...args: unknown[]): DeviceTensor;
+  /** `Tensor.mean`: on the device when its `ops` list it, else on the CPU (the result put back). */
   mean(...args: unknown[]): DeviceTensor;
+  /** `Tensor.reshape`: on the device when its `ops` list it, else on the CPU (the result put back). */
   reshape(...args: unknown[]): DeviceTensor;
 }
 for (const name of [

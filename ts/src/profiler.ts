@@ -61,6 +61,7 @@ export interface KeyAverage {
 
 /** Options of {@link KeyAverages.table}. */
 export interface TableOptions {
+  /** The column to sort by, PyTorch's key names (default `"cpu_time_total"`). */
   sort_by?:
     | "cpu_time_total"
     | "self_cpu_time_total"
@@ -69,6 +70,7 @@ export interface TableOptions {
     | "self_gpu_time_total"
     | "gpu_time_total"
     | "gpu_time";
+  /** Rows shown (default: all). */
   row_limit?: number;
 }
 

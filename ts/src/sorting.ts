@@ -71,6 +71,7 @@ export interface SearchOptions {
 export interface QuantileOptions {
   /** The dim to reduce; all elements (flattened) when absent. */
   dim?: number | null;
+  /** Keep the reduced dim with size 1 (default false). */
   keepdim?: boolean;
   /** How to pick between the two nearest ranks. Default `"linear"`. */
   interpolation?: "linear" | "lower" | "higher" | "nearest" | "midpoint";

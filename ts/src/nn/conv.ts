@@ -111,10 +111,15 @@ abstract class ConvNd extends Module {
 
 /** Options of the Conv layers beyond the sizes. */
 export interface ConvOptions extends FactoryOptions {
+  /** Stride of the window (a number or one per spatial dim; default 1). */
   stride?: IntOrTuple;
+  /** Implicit zero padding on both sides (a number, one per spatial dim; Conv also `"same"`/`"valid"`). */
   padding?: IntOrTuple | "same" | "valid";
+  /** Spacing between kernel elements (default 1). */
   dilation?: IntOrTuple;
+  /** Blocked connections: in_channels and out_channels are split into this many groups (default 1). */
   groups?: number;
+  /** Add a learnable bias (default true). */
   bias?: boolean;
   /** Only `"zeros"` for now. */
   padding_mode?: string;
@@ -193,11 +198,17 @@ export class Conv1d extends ConvNd {
 
 /** Options of the ConvTranspose layers beyond the sizes. */
 export interface ConvTransposeOptions extends FactoryOptions {
+  /** Stride of the window (a number or one per spatial dim; default 1). */
   stride?: IntOrTuple;
+  /** `dilation·(kernel − 1) − padding` zeros are added to both sides of each input dim (default 0). */
   padding?: IntOrTuple;
+  /** Extra size added to one side of each output dim (default 0). */
   output_padding?: IntOrTuple;
+  /** Blocked connections: in_channels and out_channels are split into this many groups (default 1). */
   groups?: number;
+  /** Add a learnable bias (default true). */
   bias?: boolean;
+  /** Spacing between kernel elements (default 1). */
   dilation?: IntOrTuple;
 }
 
@@ -278,10 +289,15 @@ export class ConvTranspose1d extends ConvTransposeNd {
 export interface PoolOptions {
   /** Default: the kernel size. */
   stride?: IntOrTuple | null;
+  /** Implicit padding on both sides (-inf for max pooling, zeros for average; default 0). */
   padding?: IntOrTuple;
+  /** Spacing between kernel elements (default 1). */
   dilation?: IntOrTuple;
+  /** Use ceil instead of floor to compute the output size (default false). */
   ceil_mode?: boolean;
+  /** Average pooling counts the zero padding in the divisor (default true). */
   count_include_pad?: boolean;
+  /** Average pooling divides by this instead of the window size. */
   divisor_override?: number | null;
 }
 
@@ -394,10 +410,13 @@ export class AdaptiveAvgPool1d extends AdaptiveAvgPool2d {
 
 /** Options of the BatchNorm layers. */
 export interface BatchNormOptions extends FactoryOptions {
+  /** Added to the variance (default 1e-5). */
   eps?: number;
   /** `null`: a cumulative average (`1 / num_batches_tracked`). Default 0.1. */
   momentum?: number | null;
+  /** Learnable per-channel weight and bias (default true). */
   affine?: boolean;
+  /** Keep running mean/variance for evaluation (default true). */
   track_running_stats?: boolean;
 }
 

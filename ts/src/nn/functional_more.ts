@@ -53,13 +53,19 @@ export function group_norm(
 
 /** Options of {@link instance_norm}. */
 export interface InstanceNormOptions {
+  /** Running mean per channel, updated in training when given. */
   running_mean?: Tensor | null;
+  /** Running variance per channel, updated in training when given. */
   running_var?: Tensor | null;
+  /** Per-channel scale. */
   weight?: Tensor | null;
+  /** Per-channel shift. */
   bias?: Tensor | null;
   /** Normalize with this input's statistics (default); `false`: with the running ones. */
   use_input_stats?: boolean;
+  /** Momentum of the running statistics (default 0.1). */
   momentum?: number;
+  /** Added to the variance (default 1e-5). */
   eps?: number;
 }
 
@@ -230,6 +236,7 @@ export function embedding_bag(
 export interface AttentionOptions {
   /** Bool (true = may attend) or float (added to the scores), broadcast to `(…, L, S)`. */
   attn_mask?: Tensor | null;
+  /** Dropout probability on the attention weights (default 0). */
   dropout_p?: number;
   /** Each query attends only to keys at or before its position. */
   is_causal?: boolean;

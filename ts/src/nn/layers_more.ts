@@ -19,7 +19,9 @@ const vec = (n: number, v: number, o: FactoryOptions) =>
 
 /** Options of {@link GroupNorm}. */
 export interface GroupNormOptions extends FactoryOptions {
+  /** Added to the variance (default 1e-5). */
   eps?: number;
+  /** Learnable per-channel weight and bias (default true). */
   affine?: boolean;
 }
 
@@ -66,9 +68,13 @@ export class GroupNorm extends Module {
 
 /** Options of the InstanceNorm layers (PyTorch's defaults: no affine, no running stats). */
 export interface InstanceNormOptions extends FactoryOptions {
+  /** Added to the variance (default 1e-5). */
   eps?: number;
+  /** Momentum of the running statistics (default 0.1). */
   momentum?: number;
+  /** Learnable per-channel weight and bias (default false). */
   affine?: boolean;
+  /** Keep running mean/variance for evaluation (default false). */
   track_running_stats?: boolean;
 }
 
@@ -222,8 +228,11 @@ export class Bilinear extends Module {
 
 /** Options of {@link EmbeddingBag}. */
 export interface EmbeddingBagLayerOptions extends FactoryOptions {
+  /** How each bag is reduced: `"sum"`, `"mean"` (default) or `"max"`. */
   mode?: "sum" | "mean" | "max";
+  /** `offsets` has one more entry than bags, the last being the size of `input` (default false). */
   include_last_offset?: boolean;
+  /** An index whose rows do not contribute to bags and get no gradient. */
   padding_idx?: number | null;
 }
 

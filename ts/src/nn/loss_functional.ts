@@ -73,7 +73,9 @@ export interface PoissonNLLOptions {
   log_input?: boolean;
   /** Add Stirling's approximation of `log(target!)`. */
   full?: boolean;
+  /** Added inside the log when log_input is false (default 1e-8). */
   eps?: number;
+  /** `"mean"` (default), `"sum"` or `"none"`. */
   reduction?: Reduction;
 }
 
@@ -111,6 +113,7 @@ export interface GaussianNLLOptions {
   full?: boolean;
   /** Variances are clamped to at least this (the gradient passes through unclamped). */
   eps?: number;
+  /** `"mean"` (default), `"sum"` or `"none"`. */
   reduction?: Reduction;
 }
 
@@ -236,9 +239,13 @@ export function multilabel_margin_loss(
 
 /** Options of {@link multi_margin_loss}. */
 export interface MultiMarginOptions {
+  /** The norm degree, 1 (default) or 2. */
   p?: 1 | 2;
+  /** The margin (default 1). */
   margin?: number;
+  /** A weight per class. */
   weight?: Tensor | null;
+  /** `"mean"` (default), `"sum"` or `"none"`. */
   reduction?: Reduction;
 }
 
@@ -326,11 +333,15 @@ export function cosine_embedding_loss(
 
 /** Options of {@link triplet_margin_loss}. */
 export interface TripletMarginOptions {
+  /** The margin (default 1). */
   margin?: number;
+  /** The norm degree of the pairwise distance (default 2). */
   p?: number;
+  /** Added to the differences before the norm (default 1e-6). */
   eps?: number;
   /** Use the smaller of d(anchor, negative) and d(positive, negative). */
   swap?: boolean;
+  /** `"mean"` (default), `"sum"` or `"none"`. */
   reduction?: Reduction;
 }
 
@@ -375,8 +386,11 @@ function triplet(
 export interface TripletDistanceOptions {
   /** Default: `pairwise_distance` (Euclidean). */
   distance_function?: ((a: Tensor, b: Tensor) => Tensor) | null;
+  /** The margin (default 1). */
   margin?: number;
+  /** Use the distance swap (the smaller of anchor–negative and positive–negative; default false). */
   swap?: boolean;
+  /** `"mean"` (default), `"sum"` or `"none"`. */
   reduction?: Reduction;
 }
 

@@ -81,14 +81,17 @@ function step(
 
 /** Options of {@link RNN}, {@link LSTM} and {@link GRU}. */
 export interface RNNOptions extends FactoryOptions {
+  /** Number of stacked recurrent layers (default 1). */
   num_layers?: number;
   /** `RNN` only: `"tanh"` (default) or `"relu"`. */
   nonlinearity?: "tanh" | "relu";
+  /** Add a learnable bias (default true). */
   bias?: boolean;
   /** Input and output are `(N, L, H)` instead of `(L, N, H)`. */
   batch_first?: boolean;
   /** Dropout on the outputs of each layer but the last (training only). */
   dropout?: number;
+  /** Run a second, reverse-direction RNN and concatenate the outputs (default false). */
   bidirectional?: boolean;
   /** `LSTM` only: project the hidden state to this size (0: no projection). */
   proj_size?: number;

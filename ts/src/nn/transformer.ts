@@ -33,12 +33,19 @@ function floatMask(m: Tensor | null | undefined): Tensor | null {
 
 /** Options of {@link MultiheadAttention}. */
 export interface MultiheadAttentionOptions extends FactoryOptions {
+  /** Dropout probability (default 0; active in training mode only). */
   dropout?: number;
+  /** Add a learnable bias (default true). */
   bias?: boolean;
+  /** Add learnable bias rows to the keys and values (default false). */
   add_bias_kv?: boolean;
+  /** Add a batch of zeros to the keys and values (default false). */
   add_zero_attn?: boolean;
+  /** Feature size of the keys (default: embed_dim). */
   kdim?: number | null;
+  /** Feature size of the values (default: embed_dim). */
   vdim?: number | null;
+  /** Inputs and outputs are `[batch, seq, feature]` instead of `[seq, batch, feature]` (default false). */
   batch_first?: boolean;
 }
 
@@ -252,11 +259,15 @@ export interface TransformerLayerOptions extends FactoryOptions {
   dim_feedforward?: number;
   /** Default 0.1. */
   dropout?: number;
+  /** Activation of the feed-forward block: `"relu"` (default), `"gelu"` or a function. */
   activation?: TransformerActivation;
+  /** eps of the layer norms (default 1e-5). */
   layer_norm_eps?: number;
+  /** Inputs and outputs are `[batch, seq, feature]` instead of `[seq, batch, feature]` (default false). */
   batch_first?: boolean;
   /** Pre-norm (normalize before attention and feed-forward) instead of post-norm. */
   norm_first?: boolean;
+  /** Add a learnable bias (default true). */
   bias?: boolean;
 }
 
@@ -269,8 +280,11 @@ function activate(a: TransformerActivation, x: Tensor): Tensor {
 
 /** Options of {@link TransformerEncoderLayer.forward}. */
 export interface EncoderLayerCallOptions {
+  /** Additive float or boolean mask of the self-attention (`[src, src]`). */
   src_mask?: Tensor | null;
+  /** `[batch, src]` mask of positions to ignore (true = padding). */
   src_key_padding_mask?: Tensor | null;
+  /** A hint that the mask is causal (as in PyTorch; the mask is still what is applied). */
   is_causal?: boolean;
 }
 
@@ -359,11 +373,17 @@ export class TransformerEncoderLayer extends Module {
 
 /** Options of {@link TransformerDecoderLayer.forward} and {@link TransformerDecoder.forward}. */
 export interface DecoderLayerCallOptions {
+  /** Additive float or boolean mask of the self-attention (`[tgt, tgt]`). */
   tgt_mask?: Tensor | null;
+  /** Additive float or boolean mask of the cross-attention (`[tgt, src]`). */
   memory_mask?: Tensor | null;
+  /** `[batch, tgt]` mask of target positions to ignore (true = padding). */
   tgt_key_padding_mask?: Tensor | null;
+  /** `[batch, src]` mask of memory positions to ignore (true = padding). */
   memory_key_padding_mask?: Tensor | null;
+  /** A hint that tgt_mask is causal (as in PyTorch; the mask is still what is applied). */
   tgt_is_causal?: boolean;
+  /** A hint that memory_mask is causal (as in PyTorch; the mask is still what is applied). */
   memory_is_causal?: boolean;
 }
 
@@ -548,16 +568,23 @@ export class TransformerDecoder extends Module {
 
 /** Options of {@link Transformer}. */
 export interface TransformerOptions extends TransformerLayerOptions {
+  /** Feature size of the inputs (default 512). */
   d_model?: number;
+  /** Number of attention heads (default 8). */
   nhead?: number;
+  /** Encoder layers (default 6). */
   num_encoder_layers?: number;
+  /** Decoder layers (default 6). */
   num_decoder_layers?: number;
 }
 
 /** Options of {@link Transformer.forward}. */
 export interface TransformerCallOptions extends DecoderLayerCallOptions {
+  /** Additive float or boolean mask of the self-attention (`[src, src]`). */
   src_mask?: Tensor | null;
+  /** `[batch, src]` mask of positions to ignore (true = padding). */
   src_key_padding_mask?: Tensor | null;
+  /** A hint that src_mask is causal (as in PyTorch; the mask is still what is applied). */
   src_is_causal?: boolean;
 }
 

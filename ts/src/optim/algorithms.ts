@@ -12,11 +12,17 @@ import { FusedOptimizer, type Params } from "./fused.js";
 
 /** Options of {@link SGD}. */
 export interface SGDOptions {
+  /** Learning rate. */
   lr: number;
+  /** Momentum factor (default 0). */
   momentum: number;
+  /** Dampening of the momentum (default 0). */
   dampening: number;
+  /** L2 penalty added to the gradient (default 0). */
   weight_decay: number;
+  /** Nesterov momentum (default false; needs momentum > 0 and dampening 0). */
   nesterov: boolean;
+  /** Maximize the objective instead of minimizing it (default false). */
   maximize: boolean;
 }
 
@@ -42,11 +48,17 @@ export class SGD extends FusedOptimizer<SGDOptions> {
 
 /** Options of {@link Adam} and {@link AdamW}. */
 export interface AdamOptions {
+  /** Learning rate. */
   lr: number;
+  /** Coefficients of the running averages of the gradient and of its square. */
   betas: [number, number];
+  /** Term added for numerical stability. */
   eps: number;
+  /** L2 penalty added to the gradient (default 0). */
   weight_decay: number;
+  /** Use the maximum of past squared-gradient averages (AMSGrad; default false). */
   amsgrad: boolean;
+  /** Maximize the objective instead of minimizing it (default false). */
   maximize: boolean;
   /** AdamW's weight decay (`p *= 1 - lr·wd` before the update) instead of L2. */
   decoupled_weight_decay: boolean;
@@ -82,12 +94,19 @@ export class AdamW extends FusedOptimizer<AdamOptions> {
 
 /** Options of {@link RMSprop}. */
 export interface RMSpropOptions {
+  /** Learning rate. */
   lr: number;
+  /** Smoothing constant. */
   alpha: number;
+  /** Term added for numerical stability. */
   eps: number;
+  /** L2 penalty added to the gradient (default 0). */
   weight_decay: number;
+  /** Momentum factor (default 0). */
   momentum: number;
+  /** Normalize by an estimate of the gradient's variance (default false). */
   centered: boolean;
+  /** Maximize the objective instead of minimizing it (default false). */
   maximize: boolean;
 }
 
@@ -115,11 +134,17 @@ export class RMSprop extends FusedOptimizer<RMSpropOptions> {
 
 /** Options of {@link Adagrad}. */
 export interface AdagradOptions {
+  /** Learning rate. */
   lr: number;
+  /** Learning-rate decay per step (default 0). */
   lr_decay: number;
+  /** L2 penalty added to the gradient (default 0). */
   weight_decay: number;
+  /** Starting value of the sum of squared gradients (default 0). */
   initial_accumulator_value: number;
+  /** Term added for numerical stability. */
   eps: number;
+  /** Maximize the objective instead of minimizing it (default false). */
   maximize: boolean;
 }
 

@@ -11,10 +11,15 @@ import { FusedOptimizer, type Params } from "./fused.js";
 
 /** Options of {@link Adamax}. */
 export interface AdamaxOptions {
+  /** Learning rate. */
   lr: number;
+  /** Coefficients of the running averages of the gradient and of its square. */
   betas: [number, number];
+  /** Term added for numerical stability. */
   eps: number;
+  /** L2 penalty added to the gradient (default 0). */
   weight_decay: number;
+  /** Maximize the objective instead of minimizing it (default false). */
   maximize: boolean;
 }
 
@@ -39,12 +44,19 @@ export class Adamax extends FusedOptimizer<AdamaxOptions> {
 
 /** Options of {@link NAdam}. */
 export interface NAdamOptions {
+  /** Learning rate. */
   lr: number;
+  /** Coefficients of the running averages of the gradient and of its square. */
   betas: [number, number];
+  /** Term added for numerical stability. */
   eps: number;
+  /** L2 penalty added to the gradient (default 0). */
   weight_decay: number;
+  /** Decay of the momentum schedule (PyTorch's `momentum_decay`, default 0.004). */
   momentum_decay: number;
+  /** Apply weight decay to the parameters directly (AdamW-style) instead of through the gradient (default false). */
   decoupled_weight_decay: boolean;
+  /** Maximize the objective instead of minimizing it (default false). */
   maximize: boolean;
 }
 
@@ -72,11 +84,17 @@ export class NAdam extends FusedOptimizer<NAdamOptions> {
 
 /** Options of {@link RAdam}. */
 export interface RAdamOptions {
+  /** Learning rate. */
   lr: number;
+  /** Coefficients of the running averages of the gradient and of its square. */
   betas: [number, number];
+  /** Term added for numerical stability. */
   eps: number;
+  /** L2 penalty added to the gradient (default 0). */
   weight_decay: number;
+  /** Apply weight decay to the parameters directly (AdamW-style) instead of through the gradient (default false). */
   decoupled_weight_decay: boolean;
+  /** Maximize the objective instead of minimizing it (default false). */
   maximize: boolean;
 }
 
@@ -102,11 +120,17 @@ export class RAdam extends FusedOptimizer<RAdamOptions> {
 
 /** Options of {@link ASGD}. */
 export interface ASGDOptions {
+  /** Learning rate. */
   lr: number;
+  /** Decay term (default 1e-4). */
   lambd: number;
+  /** Power of the step-size decay, `lr / (1 + lambd·lr·t)^alpha` (default 0.75). */
   alpha: number;
+  /** Step at which averaging starts (default 1e6). */
   t0: number;
+  /** L2 penalty added to the gradient (default 0). */
   weight_decay: number;
+  /** Maximize the objective instead of minimizing it (default false). */
   maximize: boolean;
 }
 
@@ -127,10 +151,15 @@ export class ASGD extends FusedOptimizer<ASGDOptions> {
 
 /** Options of {@link Adadelta}. */
 export interface AdadeltaOptions {
+  /** Learning rate. */
   lr: number;
+  /** Decay of the running averages (default 0.9). */
   rho: number;
+  /** Term added for numerical stability. */
   eps: number;
+  /** L2 penalty added to the gradient (default 0). */
   weight_decay: number;
+  /** Maximize the objective instead of minimizing it (default false). */
   maximize: boolean;
 }
 
@@ -155,9 +184,13 @@ export class Adadelta extends FusedOptimizer<AdadeltaOptions> {
 
 /** Options of {@link Rprop}. */
 export interface RpropOptions {
+  /** Learning rate. */
   lr: number;
+  /** Multiplicative decrease and increase factors of the step sizes (default [0.5, 1.2]). */
   etas: [number, number];
+  /** Minimal and maximal step sizes (default [1e-6, 50]). */
   step_sizes: [number, number];
+  /** Maximize the objective instead of minimizing it (default false). */
   maximize: boolean;
 }
 

@@ -24,13 +24,19 @@ import { resolveOptions } from "./options.js";
 
 /** Options of {@link LBFGS}. */
 export interface LBFGSOptions {
+  /** Learning rate. */
   lr: number;
+  /** Iterations per `step()` (default 20). */
   max_iter: number;
   /** Default `max_iter * 5 / 4` (rounded down). */
   max_eval: number | null;
+  /** Stop when the largest gradient entry is below this (default 1e-7). */
   tolerance_grad: number;
+  /** Stop when the function value or parameters change less than this (default 1e-9). */
   tolerance_change: number;
+  /** Number of past updates kept (default 100). */
   history_size: number;
+  /** `"strong_wolfe"` or null (default: a fixed step of `lr`). */
   line_search_fn: "strong_wolfe" | null;
 }
 
@@ -186,7 +192,7 @@ export class LBFGS extends Optimizer<LBFGSOptions> {
     return new Map([[this.#params[0]!, s]]);
   }
 
-  /** Restores the state {@link state} gives (tensors copied), so a loaded LBFGS resumes its run. */
+  /** Restores the state `state` gives (tensors copied), so a loaded LBFGS resumes its run. */
   protected override _load_state(state: Map<Tensor, ParamState>): void {
     const s = state.get(this.#params[0]!) ?? {};
     const num = (k: string): number | undefined => {

@@ -89,7 +89,7 @@ export abstract class LRScheduler {
     };
   }
 
-  /** Restores what {@link state_dict} returned. */
+  /** Restores what `state_dict()` returned. */
   load_state_dict(state: Record<string, unknown>): void {
     this.last_epoch = state.last_epoch as number;
     this._step_count = state._step_count as number;

@@ -91,13 +91,21 @@ export class ChainedScheduler extends LRScheduler {
 
 /** Options of {@link ReduceLROnPlateau}. */
 export interface ReduceLROnPlateauOptions {
+  /** `"min"` (default): reduce when the metric stops decreasing; `"max"`: stops increasing. */
   mode?: "min" | "max";
+  /** Multiplier of the learning rate on a plateau (default 0.1). */
   factor?: number;
+  /** Epochs without improvement before reducing (default 10). */
   patience?: number;
+  /** Minimal change that counts as an improvement (default 1e-4). */
   threshold?: number;
+  /** `"rel"` (default) or `"abs"` comparison with the best value. */
   threshold_mode?: "rel" | "abs";
+  /** Epochs to wait after a reduction before resuming normal operation (default 0). */
   cooldown?: number;
+  /** Lower bound of the learning rate, one number or one per group (default 0). */
   min_lr?: number | number[];
+  /** Reductions smaller than this are skipped (default 1e-8). */
   eps?: number;
 }
 
@@ -196,7 +204,7 @@ export class ReduceLROnPlateau {
     };
   }
 
-  /** Restores what {@link state_dict} returned. */
+  /** Restores what `state_dict()` returned. */
   load_state_dict(state: Record<string, unknown>): void {
     this.best = state.best as number;
     this.num_bad_epochs = state.num_bad_epochs as number;

@@ -178,18 +178,29 @@ function setMomentum(
 
 /** Options of {@link CyclicLR}. */
 export interface CyclicLROptions {
+  /** Lower learning-rate boundary of the cycle, per group. */
   base_lr: number | number[];
+  /** Upper learning-rate boundary (peak), per group. */
   max_lr: number | number[];
+  /** Iterations in the increasing half of a cycle (default 2000). */
   step_size_up?: number;
+  /** Iterations in the decreasing half (default: step_size_up). */
   step_size_down?: number | null;
+  /** `"triangular"` (default), `"triangular2"` or `"exp_range"`. */
   mode?: "triangular" | "triangular2" | "exp_range";
+  /** Multiplier of the amplitude per iteration in `"exp_range"` mode (default 1). */
   gamma?: number;
   /** A custom amplitude scale (overrides `mode`). */
   scale_fn?: ((x: number) => number) | null;
+  /** Whether the scale function takes the cycle number or the iteration (`"cycle"` / `"iterations"`). */
   scale_mode?: "cycle" | "iterations";
+  /** Cycle the optimizer's momentum (or Adam's beta1) too (default true). */
   cycle_momentum?: boolean;
+  /** Lower momentum boundary (momentum is cycled inversely to the learning rate). */
   base_momentum?: number | number[];
+  /** Upper momentum boundary. */
   max_momentum?: number | number[];
+  /** Index of the last epoch, to resume a schedule (default -1: start). */
   last_epoch?: number;
 }
 
@@ -284,18 +295,31 @@ export class CyclicLR extends LRScheduler {
 
 /** Options of {@link OneCycleLR}. */
 export interface OneCycleLROptions {
+  /** Upper learning-rate boundary (peak), per group. */
   max_lr: number | number[];
+  /** Total number of steps in the cycle. */
   total_steps?: number | null;
+  /** Epochs to train (with steps_per_epoch, instead of total_steps). */
   epochs?: number | null;
+  /** Steps per epoch (with epochs, instead of total_steps). */
   steps_per_epoch?: number | null;
+  /** Fraction of the cycle spent increasing the learning rate (default 0.3). */
   pct_start?: number;
+  /** `"cos"` (default) or `"linear"` annealing. */
   anneal_strategy?: "cos" | "linear";
+  /** Cycle the optimizer's momentum (or Adam's beta1) too (default true). */
   cycle_momentum?: boolean;
+  /** Lower momentum boundary (momentum is cycled inversely to the learning rate). */
   base_momentum?: number | number[];
+  /** Upper momentum boundary. */
   max_momentum?: number | number[];
+  /** Initial learning rate = max_lr / div_factor (default 25). */
   div_factor?: number;
+  /** Final learning rate = initial / final_div_factor (default 1e4). */
   final_div_factor?: number;
+  /** Use a third phase that anneals below the initial rate (default false). */
   three_phase?: boolean;
+  /** Index of the last epoch, to resume a schedule (default -1: start). */
   last_epoch?: number;
 }
 

@@ -190,7 +190,7 @@ export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
     return { state, param_groups };
   }
 
-  /** Restores what {@link state_dict} returned (group options and state; tensors are copied). */
+  /** Restores what {@link Optimizer.state_dict} returned (group options and state; tensors are copied). */
   load_state_dict(state_dict: OptimizerStateDict): void {
     const groups = state_dict.param_groups;
     if (groups.length !== this.param_groups.length)
