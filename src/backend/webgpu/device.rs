@@ -123,6 +123,7 @@ impl WebGpuBackend {
                 arena: vec![0; SLOT_WORDS * ARENA_SLOTS],
                 slots_used: 0,
                 threshold: 64,
+                idle: true,
                 hold: false,
                 stats: Stats::default(),
                 timing: None,
