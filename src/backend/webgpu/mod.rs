@@ -1,7 +1,8 @@
 //! The WebGPU backend (wgpu): the browser's WebGPU through wasm, Dawn in Node, Vulkan natively.
 //!
 //! Work is recorded into one open compute pass and submitted when `batch_threshold` dispatches
-//! are pending, when the 16 ms timer fires (wasm), or on read/sync (DESIGN.md "path of one call").
+//! are pending (16 for the first submit after a read or a sync: `IDLE_FIRST`), when the 16 ms
+//! timer fires (wasm), or on read/sync (DESIGN.md "path of one call").
 //! Kernel parameters go into a uniform arena (a 256-byte slot per dispatch, bound with a dynamic
 //! offset) written once per submit, so recording a dispatch allocates no GPU memory.
 
