@@ -1,7 +1,7 @@
 /**
  * Tensor lifetimes (DESIGN.md §8): `dispose()`, `using`, {@link scope}, and a
- * `FinalizationRegistry` backstop that frees the core handle of a tensor the garbage collector
- * found unreachable. The core frees a storage when its last handle goes and its buffer returns to
+ * `FinalizationRegistry` backstop (the wasm-bindgen glue's, on every core handle) that frees the
+ * core handle of a tensor the garbage collector found unreachable. The core frees a storage when its last handle goes and its buffer returns to
  * the pool, so `memory_stats()` comes back to its baseline after a scope.
  *
  * @module
@@ -16,36 +16,29 @@ interface Disposable {
   dispose(): void;
 }
 
-/** Frees the core handle of a collected tensor. */
-const backstop: FinalizationRegistry<RawTensor> | null =
-  typeof FinalizationRegistry === "function"
-    ? new FinalizationRegistry((raw: RawTensor) => {
-        try {
-          raw.free();
-        } catch {
-          // already freed (e.g. the wasm module was re-created): nothing to do
-        }
-      })
-    : null;
+// NOTE: no FinalizationRegistry here. The wasm-bindgen glue registers every core handle
+// (`RawTensor`) in its own registry, which frees it once the handle is unreachable — and a
+// Tensor is its handle's only holder. A second registry on the Tensor cost one registration and
+// one unregistration per op (a measurable share of a tiny op's host time, mostly in GC) for
+// nothing more.
 
 /** The tensors made inside each open {@link scope}, innermost last. */
 const scopes: Set<Disposable>[] = [];
 
 /** Called by the Tensor constructor. */
 export function track(t: Disposable, raw: RawTensor): void {
-  backstop?.register(t, raw, t);
+  void raw;
   scopes.at(-1)?.add(t);
 }
 
-/** Called when a tensor takes a new handle in place (`resize_`): the backstop frees the new one. */
+/** Called when a tensor takes a new handle in place (`resize_`); the glue's registry has it. */
 export function retrack(t: Disposable, raw: RawTensor): void {
-  backstop?.unregister(t);
-  backstop?.register(t, raw, t);
+  void t;
+  void raw;
 }
 
 /** Called by `Tensor.dispose()`. */
 export function untrack(t: Disposable): void {
-  backstop?.unregister(t);
   scopes.at(-1)?.delete(t);
 }
 

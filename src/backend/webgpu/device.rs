@@ -103,6 +103,7 @@ impl WebGpuBackend {
             mapped_at_creation: false,
         });
         Some(Rc::new_cyclic(|me| WebGpuBackend {
+            limits: dl,
             device,
             queue,
             arena_buf,

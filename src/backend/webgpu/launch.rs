@@ -165,14 +165,13 @@ impl WebGpuBackend {
             }
             None => None,
         };
-        let (key, groups) =
-            match matmul::choose(k, batches, &strides, self.device.limits().max_compute_workgroup_storage_size) {
-                Some(t) => (KernelKey::MatmulTiled(t, ep), matmul::groups(&t, k.m, k.n, batches)),
-                None => (
-                    KernelKey::Matmul { dtype: k.dtype, epilogue: ep },
-                    ((k.n as u32).div_ceil(16), (k.m as u32).div_ceil(16), batches as u32),
-                ),
-            };
+        let (key, groups) = match matmul::choose(k, batches, &strides, self.limits.max_compute_workgroup_storage_size) {
+            Some(t) => (KernelKey::MatmulTiled(t, ep), matmul::groups(&t, k.m, k.n, batches)),
+            None => (
+                KernelKey::Matmul { dtype: k.dtype, epilogue: ep },
+                ((k.n as u32).div_ceil(16), (k.m as u32).div_ceil(16), batches as u32),
+            ),
+        };
         if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS {
             bail!(Shape, "webgpu: matmul of {}x{} outputs exceeds the dispatch grid", k.m, k.n);
         }

@@ -104,6 +104,9 @@ struct State {
 
 pub struct WebGpuBackend {
     device: wgpu::Device,
+    /// The device's limits, read once: on the web `device.limits()` reads every limit through
+    /// a JS getter, which cost more than the rest of a tiny op's dispatch.
+    limits: wgpu::Limits,
     queue: wgpu::Queue,
     arena_buf: wgpu::Buffer,
     summary: AdapterSummary,
@@ -327,11 +330,11 @@ impl WebGpuBackend {
     }
 
     fn alloc_buffer(&self, class: u64, usage: wgpu::BufferUsages, label: &str) -> Result<wgpu::Buffer> {
-        if class > self.device.limits().max_buffer_size {
+        if class > self.limits.max_buffer_size {
             bail!(
                 OutOfMemory,
                 "WebGPU: tried to allocate {class} bytes, more than this adapter's maxBufferSize ({})",
-                self.device.limits().max_buffer_size
+                self.limits.max_buffer_size
             );
         }
         Ok(self.device.create_buffer(&wgpu::BufferDescriptor {

@@ -79,7 +79,7 @@ impl WebGpuBackend {
     pub(super) fn alloc_from_pool(&self, bytes: u64, clean: bool) -> Result<BufId> {
         self.check_lost()?;
         let class = size_class(bytes);
-        let limit = self.device.limits().max_storage_buffer_binding_size;
+        let limit = self.limits.max_storage_buffer_binding_size;
         if class > limit {
             bail!(
                 OutOfMemory,
