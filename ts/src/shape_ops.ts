@@ -35,12 +35,18 @@ import type {
   Transpose,
   Unflatten,
   Unsqueeze,
+  NarrowDim,
 } from "./shapes.js";
 
 declare module "./tensor.js" {
   interface Tensor<S extends Dims = number[], D extends DType = DType> {
-    /** The view `[start, start + length)` along `dim`. */
-    narrow(dim: number, start: number, length: number): Tensor;
+    /** The view `[start, start + length)` along `dim` (typed: that dim becomes `length`). */
+    narrow<Self extends Tensor<Dims>, Dm extends number, L extends number>(
+      this: Self,
+      dim: Dm & CheckOf<NarrowDim<ShapeT<Self>, Dm, L>>,
+      start: number,
+      length: L,
+    ): Tensor<ShapeOf<NarrowDim<ShapeT<Self>, Dm, L>>, DTypeT<Self>>;
     /** `narrow` as a copy (its own storage). */
     narrow_copy(dim: number, start: number, length: number): Tensor;
     /** The slice at `index` along `dim` (the dim is removed): `t.select(0, 1)` is `t[1]`. */

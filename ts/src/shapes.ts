@@ -38,6 +38,7 @@ export type {
   BMM,
 } from "./shapes/broadcast.js";
 export type { Reduce, RemoveDim, ReduceOf, KeepOf } from "./shapes/reduce.js";
+export type { NarrowDim } from "./shapes/narrow.js";
 export type {
   Reshape,
   Flatten,
@@ -58,5 +59,15 @@ export type {
   OptionDType,
   DataDType,
 } from "./shapes/creation.js";
-export type { ReplaceLast, CheckLast, ConvSize } from "./shapes/nn.js";
+export type {
+  ReplaceLast,
+  CheckLast,
+  ConvSize,
+  ConvShape,
+  PoolShape,
+  AdaptiveShape,
+  CheckShape,
+  Opt,
+  At,
+} from "./shapes/nn.js";
 export type { Einsum } from "./shapes/einsum.js";

@@ -1,7 +1,6 @@
 /**
- * Convolution, pooling and batch-norm layers: `Conv1d`/`Conv2d`, `ConvTranspose1d`/`ConvTranspose2d`,
- * `MaxPool1d`/`MaxPool2d`, `AvgPool1d`/`AvgPool2d`, `AdaptiveAvgPool1d`/`AdaptiveAvgPool2d`,
- * `BatchNorm1d`/`BatchNorm2d`. Parameters are initialised as PyTorch's `reset_parameters` does:
+ * Convolution and batch-norm layers: `Conv1d`/`Conv2d`, `ConvTranspose1d`/`ConvTranspose2d`,
+ * `BatchNorm1d`/`BatchNorm2d` (pooling layers: ./pool.ts). Parameters are initialised as PyTorch's `reset_parameters` does:
  * weight from kaiming_uniform(a = √5), bias from U(-1/√fan_in, 1/√fan_in).
  *
  * @module
@@ -16,6 +15,7 @@ import type { IntOrTuple } from "../conv.js";
 import * as init from "./init.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 import type { FactoryOptions } from "./layers.js";
+import type { CheckShape, ConvShape, Dims, Opt, ShapeOf } from "../shapes.js";
 
 function tuple(v: IntOrTuple, k: number): number[] {
   return typeof v === "number" ? new Array<number>(k).fill(v) : [...v];
@@ -148,17 +148,51 @@ function makeConv(
   ];
 }
 
-/** 2-D convolution layer: weight `(out, in/groups, kH, kW)`, bias `(out)`. */
-export class Conv2d extends ConvNd {
+/** A Conv layer's output shape for input shape `S` (see {@link ConvShape}). */
+type ConvOut<
+  S extends Dims,
+  k extends number,
+  In extends number,
+  Out extends number,
+  K,
+  O,
+  Fn extends string,
+> = ConvShape<
+  S,
+  k,
+  In,
+  Out,
+  K,
+  Opt<O, "stride", 1>,
+  Opt<O, "padding", 0>,
+  Opt<O, "dilation", 1>,
+  Fn
+>;
+
+/**
+ * 2-D convolution layer: weight `(out, in/groups, kH, kW)`, bias `(out)`. Typed: with literal
+ * sizes and options, `forward` of `[N, In, H, W]` is `[N, Out, H', W']` at compile time (PyTorch's
+ * output-size formula), and an input with another channel count does not compile.
+ */
+export class Conv2d<
+  In extends number = number,
+  Out extends number = number,
+  const K extends IntOrTuple = IntOrTuple,
+  const O extends ConvOptions = {},
+> extends ConvNd {
   constructor(
-    in_channels: number,
-    out_channels: number,
-    kernel_size: IntOrTuple,
-    options: ConvOptions = {},
+    in_channels: In,
+    out_channels: Out,
+    kernel_size: K,
+    options: O = {} as O,
   ) {
     super(...makeConv(2, in_channels, out_channels, kernel_size, options));
   }
 
+  /** The convolution of `input` (`[N, In, H, W]` or `[In, H, W]`). */
+  override forward<S extends Dims>(
+    input: Tensor<S> & CheckShape<ConvOut<S, 2, In, Out, K, O, "conv2d">>,
+  ): Tensor<ShapeOf<ConvOut<S, 2, In, Out, K, O, "conv2d">>>;
   override forward(input: Tensor): Tensor {
     return C.conv2d(
       input,
@@ -172,17 +206,26 @@ export class Conv2d extends ConvNd {
   }
 }
 
-/** 1-D convolution layer: weight `(out, in/groups, k)`, bias `(out)`. */
-export class Conv1d extends ConvNd {
+/** 1-D convolution layer: weight `(out, in/groups, k)`, bias `(out)`; typed as {@link Conv2d}. */
+export class Conv1d<
+  In extends number = number,
+  Out extends number = number,
+  const K extends IntOrTuple = IntOrTuple,
+  const O extends ConvOptions = {},
+> extends ConvNd {
   constructor(
-    in_channels: number,
-    out_channels: number,
-    kernel_size: IntOrTuple,
-    options: ConvOptions = {},
+    in_channels: In,
+    out_channels: Out,
+    kernel_size: K,
+    options: O = {} as O,
   ) {
     super(...makeConv(1, in_channels, out_channels, kernel_size, options));
   }
 
+  /** The convolution of `input` (`[N, In, L]` or `[In, L]`). */
+  override forward<S extends Dims>(
+    input: Tensor<S> & CheckShape<ConvOut<S, 1, In, Out, K, O, "conv1d">>,
+  ): Tensor<ShapeOf<ConvOut<S, 1, In, Out, K, O, "conv1d">>>;
   override forward(input: Tensor): Tensor {
     return C.conv1d(
       input,
@@ -282,129 +325,6 @@ export class ConvTranspose1d extends ConvTransposeNd {
 
   override forward(input: Tensor): Tensor {
     return this.run(C.conv_transpose1d, input);
-  }
-}
-
-/** Options of the pooling layers. */
-export interface PoolOptions {
-  /** Default: the kernel size. */
-  stride?: IntOrTuple | null;
-  /** Implicit padding on both sides (-inf for max pooling, zeros for average; default 0). */
-  padding?: IntOrTuple;
-  /** Spacing between kernel elements (default 1). */
-  dilation?: IntOrTuple;
-  /** Use ceil instead of floor to compute the output size (default false). */
-  ceil_mode?: boolean;
-  /** Average pooling counts the zero padding in the divisor (default true). */
-  count_include_pad?: boolean;
-  /** Average pooling divides by this instead of the window size. */
-  divisor_override?: number | null;
-}
-
-/** 2-D max pooling. */
-export class MaxPool2d extends Module {
-  constructor(
-    readonly kernel_size: IntOrTuple,
-    readonly options: PoolOptions = {},
-  ) {
-    super();
-  }
-
-  override forward(input: Tensor): Tensor {
-    const o = this.options;
-    return C.max_pool2d(
-      input,
-      this.kernel_size,
-      o.stride ?? null,
-      o.padding ?? 0,
-      o.dilation ?? 1,
-      o.ceil_mode ?? false,
-    );
-  }
-
-  override extra_repr(): string {
-    const o = this.options;
-    return `kernel_size=${String(this.kernel_size)}, stride=${String(o.stride ?? this.kernel_size)}, padding=${String(o.padding ?? 0)}, dilation=${String(o.dilation ?? 1)}, ceil_mode=${o.ceil_mode ? "True" : "False"}`;
-  }
-}
-
-/** 1-D max pooling. */
-export class MaxPool1d extends MaxPool2d {
-  override forward(input: Tensor): Tensor {
-    const o = this.options;
-    return C.max_pool1d(
-      input,
-      this.kernel_size,
-      o.stride ?? null,
-      o.padding ?? 0,
-      o.dilation ?? 1,
-      o.ceil_mode ?? false,
-    );
-  }
-}
-
-/** 2-D average pooling. */
-export class AvgPool2d extends Module {
-  constructor(
-    readonly kernel_size: IntOrTuple,
-    readonly options: PoolOptions = {},
-  ) {
-    super();
-  }
-
-  override forward(input: Tensor): Tensor {
-    const o = this.options;
-    return C.avg_pool2d(
-      input,
-      this.kernel_size,
-      o.stride ?? null,
-      o.padding ?? 0,
-      o.ceil_mode ?? false,
-      o.count_include_pad ?? true,
-      o.divisor_override ?? null,
-    );
-  }
-
-  override extra_repr(): string {
-    const o = this.options;
-    return `kernel_size=${String(this.kernel_size)}, stride=${String(o.stride ?? this.kernel_size)}, padding=${String(o.padding ?? 0)}`;
-  }
-}
-
-/** 1-D average pooling. */
-export class AvgPool1d extends AvgPool2d {
-  override forward(input: Tensor): Tensor {
-    const o = this.options;
-    return C.avg_pool1d(
-      input,
-      this.kernel_size,
-      o.stride ?? null,
-      o.padding ?? 0,
-      o.ceil_mode ?? false,
-      o.count_include_pad ?? true,
-    );
-  }
-}
-
-/** Adaptive 2-D average pooling to `output_size`. */
-export class AdaptiveAvgPool2d extends Module {
-  constructor(readonly output_size: IntOrTuple) {
-    super();
-  }
-
-  override forward(input: Tensor): Tensor {
-    return C.adaptive_avg_pool2d(input, this.output_size);
-  }
-
-  override extra_repr(): string {
-    return `output_size=${String(this.output_size)}`;
-  }
-}
-
-/** Adaptive 1-D average pooling to `output_size`. */
-export class AdaptiveAvgPool1d extends AdaptiveAvgPool2d {
-  override forward(input: Tensor): Tensor {
-    return C.adaptive_avg_pool1d(input, this.output_size);
   }
 }
 

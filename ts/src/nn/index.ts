@@ -18,6 +18,7 @@ export * from "./loss.js";
 export * from "./loss_more.js";
 export * from "./activations.js";
 export * from "./conv.js";
+export * from "./pool.js";
 export * from "./layers_more.js";
 export * from "./rnn.js";
 export * from "./transformer.js";

@@ -270,7 +270,7 @@ export function orthogonal_(tensor: Tensor, gain = 1): Tensor {
     // Classical Gram–Schmidt against the columns so far, twice ("twice is enough").
     let m: Tensor | null = null;
     for (let j = 0; j < n; j++) {
-      let v = a.narrow(1, j, 1);
+      let v: Tensor = a.narrow(1, j, 1);
       if (m)
         for (let pass = 0; pass < 2; pass++)
           v = v.sub(m.matmul(m.t().matmul(v)));

@@ -1,0 +1,236 @@
+/**
+ * Pooling layers: `MaxPool1d`/`MaxPool2d`, `AvgPool1d`/`AvgPool2d`,
+ * `AdaptiveAvgPool1d`/`AdaptiveAvgPool2d`, typed at the shape level when their window and
+ * options are literals.
+ *
+ * @module
+ */
+
+import type { Tensor } from "../tensor.js";
+import * as C from "../conv.js";
+import type { IntOrTuple } from "../conv.js";
+import { Module } from "./module.js";
+import type {
+  AdaptiveShape,
+  CheckShape,
+  Dims,
+  Opt,
+  PoolShape,
+  ShapeOf,
+} from "../shapes.js";
+
+/** Options of the pooling layers. */
+export interface PoolOptions {
+  /** Default: the kernel size. */
+  stride?: IntOrTuple | null;
+  /** Implicit padding on both sides (-inf for max pooling, zeros for average; default 0). */
+  padding?: IntOrTuple;
+  /** Spacing between kernel elements (default 1). */
+  dilation?: IntOrTuple;
+  /** Use ceil instead of floor to compute the output size (default false). */
+  ceil_mode?: boolean;
+  /** Average pooling counts the zero padding in the divisor (default true). */
+  count_include_pad?: boolean;
+  /** Average pooling divides by this instead of the window size. */
+  divisor_override?: number | null;
+}
+
+/** A pooling layer's output shape for input shape `S` (see {@link PoolShape}). */
+type PoolOut<
+  S extends Dims,
+  k extends number,
+  K,
+  O,
+  Max extends boolean,
+> = PoolShape<
+  S,
+  k,
+  K,
+  Opt<O, "stride", K>,
+  Opt<O, "padding", 0>,
+  Max extends true ? Opt<O, "dilation", 1> : 1,
+  Opt<O, "ceil_mode", false>
+>;
+
+/** What the max pooling layers share: the window and the options. */
+abstract class MaxPoolNd extends Module {
+  constructor(
+    readonly kernel_size: IntOrTuple,
+    readonly options: PoolOptions = {},
+  ) {
+    super();
+  }
+
+  override extra_repr(): string {
+    const o = this.options;
+    return `kernel_size=${String(this.kernel_size)}, stride=${String(o.stride ?? this.kernel_size)}, padding=${String(o.padding ?? 0)}, dilation=${String(o.dilation ?? 1)}, ceil_mode=${o.ceil_mode ? "True" : "False"}`;
+  }
+}
+
+/**
+ * 2-D max pooling. Typed: with a literal window and options, `forward` of `[N, C, H, W]` (or
+ * `[C, H, W]`) gives `[N, C, H', W']` at compile time (`ceil_mode`: `number` sizes).
+ */
+export class MaxPool2d<
+  const K extends IntOrTuple = IntOrTuple,
+  const O extends PoolOptions = {},
+> extends MaxPoolNd {
+  constructor(kernel_size: K, options: O = {} as O) {
+    super(kernel_size, options);
+  }
+
+  /** The pooled `input`. */
+  override forward<S extends Dims>(
+    input: Tensor<S> & CheckShape<PoolOut<S, 2, K, O, true>>,
+  ): Tensor<ShapeOf<PoolOut<S, 2, K, O, true>>>;
+  override forward(input: Tensor): Tensor {
+    const o = this.options;
+    return C.max_pool2d(
+      input,
+      this.kernel_size,
+      o.stride ?? null,
+      o.padding ?? 0,
+      o.dilation ?? 1,
+      o.ceil_mode ?? false,
+    );
+  }
+}
+
+/** 1-D max pooling (typed as {@link MaxPool2d}: `[N, C, L]` → `[N, C, L']`). */
+export class MaxPool1d<
+  const K extends IntOrTuple = IntOrTuple,
+  const O extends PoolOptions = {},
+> extends MaxPoolNd {
+  constructor(kernel_size: K, options: O = {} as O) {
+    super(kernel_size, options);
+  }
+
+  /** The pooled `input`. */
+  override forward<S extends Dims>(
+    input: Tensor<S> & CheckShape<PoolOut<S, 1, K, O, true>>,
+  ): Tensor<ShapeOf<PoolOut<S, 1, K, O, true>>>;
+  override forward(input: Tensor): Tensor {
+    const o = this.options;
+    return C.max_pool1d(
+      input,
+      this.kernel_size,
+      o.stride ?? null,
+      o.padding ?? 0,
+      o.dilation ?? 1,
+      o.ceil_mode ?? false,
+    );
+  }
+}
+
+/** What the average pooling layers share: the window and the options. */
+abstract class AvgPoolNd extends Module {
+  constructor(
+    readonly kernel_size: IntOrTuple,
+    readonly options: PoolOptions = {},
+  ) {
+    super();
+  }
+
+  override extra_repr(): string {
+    const o = this.options;
+    return `kernel_size=${String(this.kernel_size)}, stride=${String(o.stride ?? this.kernel_size)}, padding=${String(o.padding ?? 0)}`;
+  }
+}
+
+/** 2-D average pooling (typed as {@link MaxPool2d}). */
+export class AvgPool2d<
+  const K extends IntOrTuple = IntOrTuple,
+  const O extends PoolOptions = {},
+> extends AvgPoolNd {
+  constructor(kernel_size: K, options: O = {} as O) {
+    super(kernel_size, options);
+  }
+
+  /** The pooled `input`. */
+  override forward<S extends Dims>(
+    input: Tensor<S> & CheckShape<PoolOut<S, 2, K, O, false>>,
+  ): Tensor<ShapeOf<PoolOut<S, 2, K, O, false>>>;
+  override forward(input: Tensor): Tensor {
+    const o = this.options;
+    return C.avg_pool2d(
+      input,
+      this.kernel_size,
+      o.stride ?? null,
+      o.padding ?? 0,
+      o.ceil_mode ?? false,
+      o.count_include_pad ?? true,
+      o.divisor_override ?? null,
+    );
+  }
+}
+
+/** 1-D average pooling (typed as {@link MaxPool1d}). */
+export class AvgPool1d<
+  const K extends IntOrTuple = IntOrTuple,
+  const O extends PoolOptions = {},
+> extends AvgPoolNd {
+  constructor(kernel_size: K, options: O = {} as O) {
+    super(kernel_size, options);
+  }
+
+  /** The pooled `input`. */
+  override forward<S extends Dims>(
+    input: Tensor<S> & CheckShape<PoolOut<S, 1, K, O, false>>,
+  ): Tensor<ShapeOf<PoolOut<S, 1, K, O, false>>>;
+  override forward(input: Tensor): Tensor {
+    const o = this.options;
+    return C.avg_pool1d(
+      input,
+      this.kernel_size,
+      o.stride ?? null,
+      o.padding ?? 0,
+      o.ceil_mode ?? false,
+      o.count_include_pad ?? true,
+    );
+  }
+}
+
+/** What the adaptive average pooling layers share: the output size. */
+abstract class AdaptiveAvgPoolNd extends Module {
+  constructor(readonly output_size: IntOrTuple) {
+    super();
+  }
+
+  override extra_repr(): string {
+    return `output_size=${String(this.output_size)}`;
+  }
+}
+
+/** Adaptive 2-D average pooling to `output_size` (typed: the last two dims become it). */
+export class AdaptiveAvgPool2d<
+  const Os extends IntOrTuple = IntOrTuple,
+> extends AdaptiveAvgPoolNd {
+  constructor(output_size: Os) {
+    super(output_size);
+  }
+
+  /** The pooled `input` (`[N, C, H, W]` or `[C, H, W]`). */
+  override forward<S extends Dims>(
+    input: Tensor<S> & CheckShape<AdaptiveShape<S, 2, Os>>,
+  ): Tensor<ShapeOf<AdaptiveShape<S, 2, Os>>>;
+  override forward(input: Tensor): Tensor {
+    return C.adaptive_avg_pool2d(input, this.output_size);
+  }
+}
+
+/** Adaptive 1-D average pooling to `output_size` (typed: the last dim becomes it). */
+export class AdaptiveAvgPool1d<
+  const Os extends IntOrTuple = IntOrTuple,
+> extends AdaptiveAvgPoolNd {
+  constructor(output_size: Os) {
+    super(output_size);
+  }
+
+  /** The pooled `input` (`[N, C, L]` or `[C, L]`). */
+  override forward<S extends Dims>(
+    input: Tensor<S> & CheckShape<AdaptiveShape<S, 1, Os>>,
+  ): Tensor<ShapeOf<AdaptiveShape<S, 1, Os>>>;
+  override forward(input: Tensor): Tensor {
+    return C.adaptive_avg_pool1d(input, this.output_size);
+  }
+}
