@@ -8,6 +8,7 @@
 //! (`Stats::check_reads` counts them).
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::codegen::KernelKey;
 use super::launch::put;
@@ -27,7 +28,8 @@ pub(super) struct Checks {
     /// A check ran since the error buffer was last fetched.
     pending: bool,
     /// Messages by id (ids are recorded in kernels, also in captured graphs: they stay valid).
-    messages: Vec<CheckMessage>,
+    /// Shared with pending fetches, which look the failed check's message up when it arrives.
+    messages: Rc<std::cell::RefCell<Vec<CheckMessage>>>,
     ids: HashMap<CheckMessage, u32>,
 }
 
@@ -35,7 +37,7 @@ pub(super) struct Checks {
 /// messages it may name.
 pub(super) struct Fetch {
     staging: wgpu::Buffer,
-    messages: Vec<CheckMessage>,
+    messages: Rc<std::cell::RefCell<Vec<CheckMessage>>>,
 }
 
 impl Checks {
@@ -76,8 +78,9 @@ impl WebGpuBackend {
             let id = match c.ids.get(&k.message) {
                 Some(&id) => id,
                 None => {
-                    let id = c.messages.len() as u32;
-                    c.messages.push(k.message.clone());
+                    let mut messages = c.messages.borrow_mut();
+                    let id = messages.len() as u32;
+                    messages.push(k.message.clone());
                     c.ids.insert(k.message.clone(), id);
                     id
                 }
@@ -134,7 +137,7 @@ impl WebGpuBackend {
         };
         st.checks.pending = false;
         st.stats.check_reads += 1;
-        Ok(Some(Fetch { staging, messages: st.checks.messages.clone() }))
+        Ok(Some(Fetch { staging, messages: Rc::clone(&st.checks.messages) }))
     }
 
     /// The error buffer and the staging buffer of a fetch, for `record_fetch`.
@@ -174,7 +177,7 @@ impl WebGpuBackend {
         if words[0] == 0 {
             return Ok(());
         }
-        let Some(message) = fetch.messages.get(words[1] as usize) else {
+        let Some(message) = fetch.messages.borrow().get(words[1] as usize).cloned() else {
             bail!(Device, "webgpu: a device-side check failed (unknown check {})", words[1]);
         };
         let value =
