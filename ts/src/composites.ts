@@ -436,7 +436,7 @@ function statsMean(
     d = (dim ?? undefined) as number | Shape | undefined;
   }
   const keep = o.keepdim ?? false;
-  const s = t[fn](d ?? null, o);
+  const s = fn === "var" ? t.var(d ?? null, o) : t.std(d ?? null, o);
   const all = t.shape.map((_, i) => i);
   const m = t.mean(d ?? all, keep);
   return [s, m];

@@ -14,14 +14,41 @@ import {
   checkDim,
   parseReduceArgs,
 } from "./args.js";
-import { Tensor, binary, checkTensor, wrap } from "./tensor.js";
+import {
+  type DTypeT,
+  type FloatOf,
+  type Promote,
+  type ShapeT,
+  Tensor,
+  binary,
+  checkTensor,
+  wrap,
+} from "./tensor.js";
+import type { DType } from "./dtype.js";
+import type {
+  BroadcastShape,
+  CheckBroadcast,
+  CheckOf,
+  Dims,
+  KeepOf,
+  Reduce,
+  ReduceOf,
+  ShapeOf,
+} from "./shapes.js";
+import type { DimArg } from "./shapes/reduce.js";
 
-/** `t.max(dim)` / `t.min(dim)`: PyTorch's named tuple, as a `[values, indices]` pair with names. */
-export type ValuesIndices = [Tensor, Tensor] & {
+/**
+ * `t.max(dim)` / `t.min(dim)`: PyTorch's named tuple, as a `[values, indices]` pair with names.
+ * `S` is the shape of both (the reduced shape), `D` the values' dtype.
+ */
+export type ValuesIndices<
+  S extends Dims = number[],
+  D extends DType = DType,
+> = [Tensor<S, D>, Tensor<S, "int64">] & {
   /** The extreme values along the dim. */
-  readonly values: Tensor;
+  readonly values: Tensor<S, D>;
   /** Their indices along the dim (int64; the first occurrence, NaN counting as the extreme). */
-  readonly indices: Tensor;
+  readonly indices: Tensor<S, "int64">;
 };
 
 /** Options of `argmax`/`argmin`: one dim (the flattened tensor when absent). */
@@ -46,59 +73,184 @@ export interface NormOptions extends ReduceOptions {
   p?: number | "fro";
 }
 
+/** The dtype of a reduction's result, by rule: `"keep"`, `"int64"`, `"float"`, `"prod"`, `"bool"`. */
+export type ReducedDType<R extends string, D extends DType> = R extends "keep"
+  ? D
+  : R extends "int64"
+    ? "int64"
+    : R extends "float"
+      ? FloatOf<D>
+      : DType extends D
+        ? DType
+        : R extends "prod"
+          ? D extends "float32"
+            ? "float32"
+            : "int64"
+          : D extends "uint8"
+            ? "uint8"
+            : "bool";
+
+/**
+ * The overloads of a reduction over `dim` (all dims when absent), typed as `sum`'s are:
+ * `t.fn()`, `t.fn(dim)`, `t.fn([d0, d1], keepdim)`, `t.fn({ dim, keepdim })`. A literal dim out
+ * of range is a compile error naming `Fn`; `R` is the result's dtype rule ({@link ReducedDType}).
+ */
+export interface ReduceMethod<Fn extends string, R extends string> {
+  <Self extends Tensor<Dims>, const O extends ReduceOptions = object>(
+    this: Self,
+    options?: O & CheckOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>, Fn>>,
+  ): Tensor<
+    ShapeOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>>>,
+    ReducedDType<R, DTypeT<Self>>
+  >;
+  <
+    Self extends Tensor<Dims>,
+    const Dm extends number | Shape,
+    K extends boolean = false,
+  >(
+    this: Self,
+    dim: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, K, Fn>>,
+    keepdim?: K,
+  ): Tensor<
+    ShapeOf<Reduce<ShapeT<Self>, Dm, K>>,
+    ReducedDType<R, DTypeT<Self>>
+  >;
+}
+
+/** `argmax`/`argmin`: one dim or none (the flattened index), as int64. */
+export interface ArgReduceMethod<Fn extends string> {
+  <Self extends Tensor<Dims>, const O extends ArgReduceOptions = object>(
+    this: Self,
+    options?: O & CheckOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>, Fn>>,
+  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>>>, "int64">;
+  <
+    Self extends Tensor<Dims>,
+    Dm extends number | undefined = undefined,
+    K extends boolean = false,
+  >(
+    this: Self,
+    dim?: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, K, Fn>>,
+    keepdim?: K,
+  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>, "int64">;
+}
+
+/**
+ * `max`/`min`: the extreme element (`t.max()`), `[values, indices]` along a dim
+ * (`t.max(dim, keepdim)`, `t.max({ dim, keepdim })`), or the elementwise extreme with a tensor.
+ */
+export interface ExtremeMethod<Fn extends string> {
+  <Self extends Tensor<Dims>>(this: Self): Tensor<[], DTypeT<Self>>;
+  <Self extends Tensor<Dims>, Dm extends number, K extends boolean = false>(
+    this: Self,
+    dim: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, K, Fn>>,
+    keepdim?: K,
+  ): ValuesIndices<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>, DTypeT<Self>>;
+  <
+    Self extends Tensor<Dims>,
+    const O extends { dim: number; keepdim?: boolean },
+  >(
+    this: Self,
+    options: O & CheckOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>, Fn>>,
+  ): ValuesIndices<
+    ShapeOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>>>,
+    DTypeT<Self>
+  >;
+  <Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+    this: Self,
+    other: Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>,
+  ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
+}
+
+/** `var`/`std`: `t.var()`, `t.var(dim, { correction, keepdim })`, `t.var({ dim, keepdim })`. */
+export interface VarMethod<Fn extends string> {
+  <Self extends Tensor<Dims>, const O extends VarOptions = object>(
+    this: Self,
+    options?: O & CheckOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>, Fn>>,
+  ): Tensor<
+    ShapeOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>>>,
+    FloatOf<DTypeT<Self>>
+  >;
+  <
+    Self extends Tensor<Dims>,
+    const Dm extends number | Shape | null,
+    const O extends VarOptions = object,
+  >(
+    this: Self,
+    dim: Dm & CheckOf<Reduce<ShapeT<Self>, DimArg<Dm>, KeepOf<O>, Fn>>,
+    options?: O,
+  ): Tensor<
+    ShapeOf<Reduce<ShapeT<Self>, DimArg<Dm>, KeepOf<O>>>,
+    FloatOf<DTypeT<Self>>
+  >;
+}
+
 declare module "./tensor.js" {
   interface Tensor {
     /** Product over `dim` (all dims when absent); integers and bools multiply in int64. */
-    prod(options?: ReduceOptions): Tensor;
-    prod(dim: number | Shape, keepdim?: boolean): Tensor;
+    prod: ReduceMethod<"prod", "prod">;
     /** Largest value over `dim` (all dims when absent); NaN propagates. */
-    amax(options?: ReduceOptions): Tensor;
-    amax(dim: number | Shape, keepdim?: boolean): Tensor;
+    amax: ReduceMethod<"amax", "keep">;
     /** Smallest value over `dim` (all dims when absent); NaN propagates. */
-    amin(options?: ReduceOptions): Tensor;
-    amin(dim: number | Shape, keepdim?: boolean): Tensor;
+    amin: ReduceMethod<"amin", "keep">;
     /**
      * `t.max()`: the largest element; `t.max(dim, keepdim)`: `[values, indices]` along `dim`;
      * `t.max(other)`: `torch.maximum(t, other)`.
      */
-    max(): Tensor;
-    max(dim: number, keepdim?: boolean): ValuesIndices;
-    max(options: { dim: number; keepdim?: boolean }): ValuesIndices;
-    max(other: Tensor): Tensor;
+    max: ExtremeMethod<"max">;
     /** The smallest element, `[values, indices]` along `dim`, or `torch.minimum(t, other)`. */
-    min(): Tensor;
-    min(dim: number, keepdim?: boolean): ValuesIndices;
-    min(options: { dim: number; keepdim?: boolean }): ValuesIndices;
-    min(other: Tensor): Tensor;
+    min: ExtremeMethod<"min">;
     /** Index of the largest element (first occurrence; NaN counts as largest), as int64. */
-    argmax(options?: ArgReduceOptions): Tensor;
-    argmax(dim?: number, keepdim?: boolean): Tensor;
+    argmax: ArgReduceMethod<"argmax">;
     /** Index of the smallest element (first occurrence; NaN counts as smallest), as int64. */
-    argmin(options?: ArgReduceOptions): Tensor;
-    argmin(dim?: number, keepdim?: boolean): Tensor;
+    argmin: ArgReduceMethod<"argmin">;
     /** Whether every element over `dim` is nonzero (bool; uint8 for uint8 inputs). */
-    all(options?: ReduceOptions): Tensor;
-    all(dim: number | Shape, keepdim?: boolean): Tensor;
+    all: ReduceMethod<"all", "bool">;
     /** Whether any element over `dim` is nonzero (bool; uint8 for uint8 inputs). */
-    any(options?: ReduceOptions): Tensor;
-    any(dim: number | Shape, keepdim?: boolean): Tensor;
+    any: ReduceMethod<"any", "bool">;
     /** The number of nonzero elements over `dim` (all dims when absent), as int64. */
-    count_nonzero(dim?: number | Shape): Tensor;
+    count_nonzero<
+      Self extends Tensor<Dims>,
+      const Dm extends number | Shape | undefined = undefined,
+    >(
+      this: Self,
+      dim?: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, false, "count_nonzero">>,
+    ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, false>>, "int64">;
     /** Variance over `dim`, divided by `N - correction` (default 1). Floating point only. */
-    var(options?: VarOptions): Tensor;
-    var(dim: number | Shape | null, options?: VarOptions): Tensor;
+    var: VarMethod<"var">;
     /** Standard deviation over `dim` (`sqrt(var)`). Floating point only. */
-    std(options?: VarOptions): Tensor;
-    std(dim: number | Shape | null, options?: VarOptions): Tensor;
+    std: VarMethod<"std">;
     /** `log(sum(exp(t), dim))`, computed stably (the max is subtracted first). */
-    logsumexp(dim: number | Shape, keepdim?: boolean): Tensor;
+    logsumexp<
+      Self extends Tensor<Dims>,
+      const Dm extends number | Shape,
+      K extends boolean = false,
+    >(
+      this: Self,
+      dim: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, K, "logsumexp">>,
+      keepdim?: K,
+    ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>, FloatOf<DTypeT<Self>>>;
     /** The vector p-norm over `dim` (all dims when absent); floating point only. */
-    norm(options?: NormOptions): Tensor;
-    norm(
+    norm<Self extends Tensor<Dims>, const O extends NormOptions = object>(
+      this: Self,
+      options?: O &
+        CheckOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>, "norm">>,
+    ): Tensor<
+      ShapeOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>>>,
+      FloatOf<DTypeT<Self>>
+    >;
+    norm<
+      Self extends Tensor<Dims>,
+      const Dm extends number | Shape | null | undefined = undefined,
+      K extends boolean = false,
+    >(
+      this: Self,
       p: number | "fro",
-      dim?: number | Shape | null,
-      keepdim?: boolean,
-    ): Tensor;
+      dim?: Dm & CheckOf<Reduce<ShapeT<Self>, DimArg<Dm>, K, "norm">>,
+      keepdim?: K,
+    ): Tensor<
+      ShapeOf<Reduce<ShapeT<Self>, DimArg<Dm>, K>>,
+      FloatOf<DTypeT<Self>>
+    >;
   }
 }
 

@@ -11,9 +11,11 @@ import type { RawTensor } from "./wasm/webtorch_core.js";
 
 /** The named tuple of two tensors. */
 export function valuesIndices(values: Tensor, indices: Tensor): ValuesIndices {
-  return Object.assign([values, indices] as [Tensor, Tensor], {
+  // The core's indices are int64 (the named tuple's type says so).
+  const idx = indices as Tensor<number[], "int64">;
+  return Object.assign([values, idx] as [Tensor, typeof idx], {
     values,
-    indices,
+    indices: idx,
   });
 }
 

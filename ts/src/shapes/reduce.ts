@@ -84,3 +84,6 @@ export type ReduceOf<O> = O extends { dim: infer Dm extends number | Dims }
 export type KeepOf<O> = O extends { keepdim: infer K extends boolean }
   ? K
   : false;
+
+/** A `dim` argument that may be `null` (all dims), as `var`/`std`/`norm` take it. */
+export type DimArg<Dm> = Dm extends null ? undefined : Dm;
