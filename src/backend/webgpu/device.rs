@@ -133,6 +133,7 @@ impl WebGpuBackend {
                 next_graph: 0,
                 pinned: HashMap::new(),
                 checks: Default::default(),
+                pass_kernel: None,
             }),
         }))
     }

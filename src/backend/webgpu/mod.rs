@@ -98,6 +98,8 @@ struct State {
     graphs: HashMap<u32, graph::Graph>,
     next_graph: u32,
     pinned: HashMap<wgpu::Buffer, u32>,
+    /// The kernel whose pipeline the open pass has set: a chain of the same kernel sets it once.
+    pass_kernel: Option<Rc<Kernel>>,
     /// Device-side value checks (`checks.rs`).
     checks: checks::Checks,
 }
@@ -282,12 +284,17 @@ impl WebGpuBackend {
                 .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("webtorch:pass"), timestamp_writes })
                 .forget_lifetime();
             st.pass = Some(pass);
+            st.pass_kernel = None;
         }
         if let (Some(cap), Some(buffers)) = (st.capture.as_mut(), recorded) {
             cap.dispatches.push(graph::Recorded { kernel: kernel.clone(), meta: meta.to_vec(), buffers, groups });
         }
-        let pass = st.pass.as_mut().expect("open pass");
-        pass.set_pipeline(&kernel.pipeline);
+        let State { pass, pass_kernel, .. } = &mut *st;
+        let pass = pass.as_mut().expect("open pass");
+        if !pass_kernel.as_ref().is_some_and(|k| Rc::ptr_eq(k, &kernel)) {
+            pass.set_pipeline(&kernel.pipeline);
+            *pass_kernel = Some(kernel.clone());
+        }
         pass.set_bind_group(0, &bind_group, &[(slot as u64 * SLOT_BYTES) as u32]);
         pass.dispatch_workgroups(groups.0, groups.1, groups.2);
         if timed {
