@@ -89,8 +89,30 @@ expectType<F32<[number, 6, 2]>>()(repeat(dyn, "a b -> a b k", { k: 2 }));
 // ---- pack / unpack ----
 const [packed, ps] = pack([seq, torch.randn(4, 64)], "b * c");
 expectType<F32<[4, 17, 64]>>()(packed);
-expectType<number[][]>()(ps);
-expectType<Tensor[]>()(unpack(packed, ps, "b * c"));
+expectType<[[16], []]>()(ps);
+const [back0, back1] = unpack(packed, ps, "b * c");
+expectType<F32<[4, 16, 64]>>()(back0);
+expectType<F32<[4, 64]>>()(back1);
+expectType<[F32<[4, 2, 8, 64]>, F32<[4, 1, 64]>]>()(
+  unpack(packed, [[2, 8], [1]], "b * c"),
+);
+expectType<[F32<[4, number, 64]>, F32<[4, 64]>]>()(
+  unpack(packed, [[-1], []], "b * c"),
+);
+expectType<[F32<[17, 3]>]>()(unpack(torch.zeros(17, 3), [[17]], "* c"));
+expectType<[Tensor<[2, 5, 3], "int64">, Tensor<[2, 1, 3], "int64">]>()(
+  unpack(torch.zeros(2, 6, 3, { dtype: "int64" }), [[5], [1]], "b * c"),
+);
+expectType<Tensor<number[], "float32">[]>()(
+  unpack(packed, ps as number[][], "b * c"),
+);
+expectType<[[3, 5], [], [7]]>()(
+  pack(
+    [torch.zeros(2, 3, 5, 4), torch.zeros(2, 4), torch.zeros(2, 7, 4)],
+    "b * c",
+  )[1],
+);
+expectType<number[][]>()(pack(list0(), "b * c")[1]);
 expectType<F32<[2, 3, 71, 5]>>()(
   pack(
     [torch.zeros(2, 3, 5), torch.zeros(2, 3, 7, 5), torch.zeros(2, 3, 7, 9, 5)],
@@ -101,6 +123,9 @@ expectType<F32<[2, 8]>>()(
   pack([torch.zeros(2, 3), torch.zeros(2, 5)], "b *")[0],
 );
 const list: Tensor[] = [seq];
+function list0(): Tensor[] {
+  return list;
+}
 expectType<Tensor<number[]>>()(pack(list, "b * c")[0]);
 assert<
   Equal<

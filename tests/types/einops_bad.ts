@@ -40,3 +40,16 @@ const wrong: torch.Tensor<[8, 3, 1024]> = rearrange(
   "b c h w -> b (h w) c",
 );
 void wrong;
+// @ts-expect-error — unpack: a 2-d input for "b * c" (rank 3)
+torch.einops.unpack(torch.zeros(4, 17), [[16], []], "b * c");
+// @ts-expect-error — unpack: 16 + 2 do not make the packed axis' 17
+torch.einops.unpack(torch.zeros(4, 17, 64), [[16], [2]], "b * c");
+// @ts-expect-error — unpack: two -1s cannot both be inferred
+torch.einops.unpack(torch.zeros(4, 17, 64), [[-1], [-1]], "b * c");
+// @ts-expect-error — unpack's results have the packed shapes: [4, 16, 64], not [4, 17, 64]
+const u0: torch.Tensor<[4, 17, 64]> = torch.einops.unpack(
+  torch.zeros(4, 17, 64),
+  [[16], []],
+  "b * c",
+)[0];
+void u0;

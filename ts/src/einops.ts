@@ -16,8 +16,11 @@ import type { DType } from "./dtype.js";
 import type { CheckOf, Dims, ShapeOf } from "./shapes.js";
 import type { DTypeT, ShapeT, ShapesOf } from "./tensor.js";
 import type {
+  CheckUnpack,
   EinopsLengths,
   PackShape,
+  PackedShapes,
+  UnpackShapes,
   RearrangeShape,
   ReduceShape,
   RepeatShape,
@@ -446,7 +449,7 @@ export function pack<
   pattern: P & CheckOf<PackShape<P, ShapesOf<Ts>>>,
 ): [
   Tensor<ShapeOf<PackShape<P, ShapesOf<Ts>>>, DTypeT<Ts[number]>>,
-  number[][],
+  PackedShapes<P, ShapesOf<Ts>>,
 ];
 export function pack(
   tensors: readonly Tensor[],
@@ -483,8 +486,23 @@ const pyList = (ps: readonly (readonly number[])[]) =>
 
 /**
  * Splits a packed tensor back: `unpack(packed, ps, "b * c")` returns one tensor per shape in
- * `ps` (one shape may hold a `-1`, inferred). The results are views of `packed`.
+ * `ps` (one shape may hold a `-1`, inferred). The results are views of `packed`. With a literal
+ * input shape and literal packed shapes the results are typed (`[2, 6, 3]` with `[[5], []]`
+ * gives `[2, 5, 3]` and `[2, 3]`); a wrong rank, two -1s or lengths that do not add up to the
+ * packed axis are compile errors.
  */
+export function unpack<
+  S extends Dims,
+  D extends DType,
+  const Ps extends readonly (readonly number[])[],
+  const P extends string,
+>(
+  tensor: Tensor<S, D>,
+  packedShapes: Ps,
+  pattern: P & CheckUnpack<UnpackShapes<P, S, Ps>>,
+): UnpackShapes<P, S, Ps> extends infer R extends readonly Dims[]
+  ? { -readonly [K in keyof R]: Tensor<R[K], D> }
+  : Tensor<number[], D>[];
 export function unpack(
   tensor: Tensor,
   packedShapes: readonly (readonly number[])[],

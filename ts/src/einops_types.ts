@@ -424,3 +424,107 @@ export type PackShape<
             : M
         : never
       : number[];
+
+// ---- unpack ----
+
+type Neg1ToNumber<S extends Dims> = {
+  -readonly [K in keyof S]: S[K] extends -1 ? number : S[K];
+};
+type CountNeg<
+  Ps extends readonly Dims[],
+  Acc extends unknown[] = [],
+> = Ps extends readonly [infer S extends Dims, ...infer R extends Dims[]]
+  ? CountNeg<R, -1 extends S[number] ? [...Acc, unknown] : Acc>
+  : Acc["length"];
+type Join<S extends Dims> = S extends readonly [
+  infer A extends number,
+  ...infer R extends number[],
+]
+  ? R extends []
+    ? `${A}`
+    : `${A}, ${Join<R>}`
+  : "";
+type PyTuple<S extends Dims> = S extends readonly [infer A extends number]
+  ? `(${A},)`
+  : `(${Join<S>})`;
+type PyShapes<Ps extends readonly Dims[]> = `[${JoinTuples<Ps>}]`;
+type JoinTuples<Ps extends readonly Dims[]> = Ps extends readonly [
+  infer S extends Dims,
+  ...infer R extends Dims[],
+]
+  ? R extends []
+    ? PyTuple<S>
+    : `${PyTuple<S>}, ${JoinTuples<R>}`
+  : "";
+/** The packed axis' length each shape takes (`number` for a shape with a -1). */
+type Takes<Ps extends readonly Dims[]> = {
+  -readonly [K in keyof Ps]: -1 extends Ps[K][number] ? number : Product<Ps[K]>;
+};
+
+/**
+ * `unpack(x, Ps, P)`'s shapes: one per packed shape in `Ps` (the dims before and after `*` kept,
+ * `*` replaced by the packed shape; a -1 in it is `number`), or the mismatch: a rank other than
+ * the pattern's, more than one -1, or known lengths that do not add up to the packed axis.
+ * A list of shapes of unknown length gives `number[][]`.
+ */
+export type UnpackShapes<
+  P extends string,
+  S extends Dims,
+  Ps extends readonly Dims[],
+> = string extends P
+  ? number[][]
+  : number extends Ps["length"]
+    ? number[][]
+    : PackSplit<Words<P>> extends [
+          infer B extends number,
+          infer A extends number,
+        ]
+      ? IsTuple<S> extends false
+        ? number[][]
+        : S["length"] extends Plus<Plus<B, A>, 1>
+          ? CountNeg<Ps> extends 0 | 1
+            ? Sum<Takes<Ps>> extends infer N extends number
+              ? Known<N> extends true
+                ? Known<S[B]> extends true
+                  ? N extends S[B]
+                    ? UnpackOut<S, Ps, B>
+                    : ShapeMismatch<`unpack: Error during unpack(..., "${P}"): could not split axis of size ${S[B]} into requested ${PyShapes<Ps>}`>
+                  : UnpackOut<S, Ps, B>
+                : UnpackOut<S, Ps, B>
+              : never
+            : ShapeMismatch<`unpack: unpack(..., ${P}) received more than one -1 in ${PyShapes<Ps>} and can't infer dimensions`>
+          : ShapeMismatch<`unpack: unpack(..., ${P}) received input of wrong dim with shape torch.Size(${ShapeString<S>})`>
+      : number[][];
+type UnpackOut<S extends Dims, Ps extends readonly Dims[], B extends number> = {
+  -readonly [K in keyof Ps]: [
+    ...Take<S, Tup<B>>,
+    ...Neg1ToNumber<Ps[K]>,
+    ...Drop<S, Tup<Plus<B, 1>>>,
+  ];
+};
+
+/** `unknown` when `R` is a list of shapes, else the mismatch it carries. */
+export type CheckUnpack<R> = R extends ShapeMismatch<string> ? R : unknown;
+
+/**
+ * The packed shapes `pack(tensors, P)` returns: for each tensor, the dims `*` stands for
+ * (`number[]` for a tensor of unknown rank; `number[][]` for a pattern typed `string` or a list
+ * of unknown length).
+ */
+export type PackedShapes<
+  P extends string,
+  Ss extends readonly Dims[],
+> = string extends P
+  ? number[][]
+  : number extends Ss["length"]
+    ? number[][]
+    : PackSplit<Words<P>> extends [
+          infer B extends number,
+          infer A extends number,
+        ]
+      ? {
+          -readonly [K in keyof Ss]: IsTuple<Ss[K]> extends true
+            ? Reverse<Drop<Reverse<Drop<Ss[K], Tup<B>>>, Tup<A>>>
+            : number[];
+        }
+      : number[][];
