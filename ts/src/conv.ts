@@ -10,6 +10,40 @@
 import { TorchError } from "./errors.js";
 import { checkInts } from "./args.js";
 import { Tensor, checkTensor, wrap } from "./tensor.js";
+import type { DType } from "./dtype.js";
+import type {
+  AdaptiveShape,
+  CheckShape,
+  ConvShape,
+  Dims,
+  Multiply,
+  PoolShape,
+  ShapeOf,
+} from "./shapes.js";
+
+/**
+ * `F.conv1d`/`F.conv2d`'s output shape from the input's and the weight's (`[Out, C/groups,
+ * ...kernel]`): the input's channels must be `C/groups · groups` (docs/types.md).
+ */
+export type FConvShape<
+  S extends Dims,
+  W extends Dims,
+  k extends number,
+  St,
+  P,
+  Dl,
+  G extends number,
+  Fn extends string,
+> = W extends readonly [
+  infer O extends number,
+  infer Cg extends number,
+  ...infer Ks extends number[],
+]
+  ? ConvShape<S, k, Multiply<Cg, G>, O, Ks, St, P, Dl, Fn>
+  : ConvShape<S, k, number, number, number, St, P, Dl, Fn>;
+
+/** A pooling function's stride: the kernel size when `null`/absent. */
+type StrideOr<St, K> = [St] extends [null | undefined] ? K : St;
 
 /** An int or one int per spatial dim (`stride=2`, `stride=[2, 1]`). */
 export type IntOrTuple = number | readonly number[];
@@ -64,6 +98,22 @@ function conv(
  * 2-D convolution (cross-correlation, as PyTorch) of `input` `(N, C, H, W)` or `(C, H, W)` with
  * `weight` `(O, C/groups, kH, kW)`; `padding` may be `"same"` (stride 1) or `"valid"`.
  */
+export function conv2d<
+  S extends Dims,
+  W extends Dims,
+  const St extends IntOrTuple = 1,
+  const P extends IntOrTuple | "same" | "valid" = 0,
+  const Dl extends IntOrTuple = 1,
+  G extends number = 1,
+>(
+  input: Tensor<S> & CheckShape<FConvShape<S, W, 2, St, P, Dl, G, "conv2d">>,
+  weight: Tensor<W>,
+  bias?: Tensor | null,
+  stride?: St,
+  padding?: P,
+  dilation?: Dl,
+  groups?: G,
+): Tensor<ShapeOf<FConvShape<S, W, 2, St, P, Dl, G, "conv2d">>>;
 export function conv2d(
   input: Tensor,
   weight: Tensor,
@@ -77,6 +127,22 @@ export function conv2d(
 }
 
 /** 1-D convolution of `(N, C, L)` or `(C, L)` with `weight` `(O, C/groups, k)`. */
+export function conv1d<
+  S extends Dims,
+  W extends Dims,
+  const St extends IntOrTuple = 1,
+  const P extends IntOrTuple | "same" | "valid" = 0,
+  const Dl extends IntOrTuple = 1,
+  G extends number = 1,
+>(
+  input: Tensor<S> & CheckShape<FConvShape<S, W, 1, St, P, Dl, G, "conv1d">>,
+  weight: Tensor<W>,
+  bias?: Tensor | null,
+  stride?: St,
+  padding?: P,
+  dilation?: Dl,
+  groups?: G,
+): Tensor<ShapeOf<FConvShape<S, W, 1, St, P, Dl, G, "conv1d">>>;
 export function conv1d(
   input: Tensor,
   weight: Tensor,
@@ -204,6 +270,23 @@ function maxPool(
 }
 
 /** 2-D max pooling over `(N, C, H, W)` or `(C, H, W)`; `stride` defaults to `kernel_size`. */
+export function max_pool2d<
+  S extends Dims,
+  D extends DType,
+  const K extends IntOrTuple,
+  const St extends IntOrTuple | null = null,
+  const P extends IntOrTuple = 0,
+  const Dl extends IntOrTuple = 1,
+  C extends boolean = false,
+>(
+  input: Tensor<S, D> &
+    CheckShape<PoolShape<S, 2, K, StrideOr<St, K>, P, Dl, C>>,
+  kernel_size: K,
+  stride?: St,
+  padding?: P,
+  dilation?: Dl,
+  ceil_mode?: C,
+): Tensor<ShapeOf<PoolShape<S, 2, K, StrideOr<St, K>, P, Dl, C>>, D>;
 export function max_pool2d(
   input: Tensor,
   kernel_size: IntOrTuple,
@@ -216,6 +299,23 @@ export function max_pool2d(
 }
 
 /** 1-D max pooling over `(N, C, L)` or `(C, L)`. */
+export function max_pool1d<
+  S extends Dims,
+  D extends DType,
+  const K extends IntOrTuple,
+  const St extends IntOrTuple | null = null,
+  const P extends IntOrTuple = 0,
+  const Dl extends IntOrTuple = 1,
+  C extends boolean = false,
+>(
+  input: Tensor<S, D> &
+    CheckShape<PoolShape<S, 1, K, StrideOr<St, K>, P, Dl, C>>,
+  kernel_size: K,
+  stride?: St,
+  padding?: P,
+  dilation?: Dl,
+  ceil_mode?: C,
+): Tensor<ShapeOf<PoolShape<S, 1, K, StrideOr<St, K>, P, Dl, C>>, D>;
 export function max_pool1d(
   input: Tensor,
   kernel_size: IntOrTuple,
@@ -255,6 +355,23 @@ function avgPool(
  * 2-D average pooling; `count_include_pad` counts the zero padding in each divisor,
  * `divisor_override` replaces the divisor.
  */
+export function avg_pool2d<
+  S extends Dims,
+  D extends DType,
+  const K extends IntOrTuple,
+  const St extends IntOrTuple | null = null,
+  const P extends IntOrTuple = 0,
+  C extends boolean = false,
+>(
+  input: Tensor<S, D> &
+    CheckShape<PoolShape<S, 2, K, StrideOr<St, K>, P, 1, C>>,
+  kernel_size: K,
+  stride?: St,
+  padding?: P,
+  ceil_mode?: C,
+  count_include_pad?: boolean,
+  divisor_override?: number | null,
+): Tensor<ShapeOf<PoolShape<S, 2, K, StrideOr<St, K>, P, 1, C>>, D>;
 export function avg_pool2d(
   input: Tensor,
   kernel_size: IntOrTuple,
@@ -277,6 +394,22 @@ export function avg_pool2d(
 }
 
 /** 1-D average pooling. */
+export function avg_pool1d<
+  S extends Dims,
+  D extends DType,
+  const K extends IntOrTuple,
+  const St extends IntOrTuple | null = null,
+  const P extends IntOrTuple = 0,
+  C extends boolean = false,
+>(
+  input: Tensor<S, D> &
+    CheckShape<PoolShape<S, 1, K, StrideOr<St, K>, P, 1, C>>,
+  kernel_size: K,
+  stride?: St,
+  padding?: P,
+  ceil_mode?: C,
+  count_include_pad?: boolean,
+): Tensor<ShapeOf<PoolShape<S, 1, K, StrideOr<St, K>, P, 1, C>>, D>;
 export function avg_pool1d(
   input: Tensor,
   kernel_size: IntOrTuple,
@@ -298,6 +431,14 @@ export function avg_pool1d(
 }
 
 /** Average pooling to `output_size` `(oH, oW)` (an int: square) with PyTorch's adaptive windows. */
+export function adaptive_avg_pool2d<
+  S extends Dims,
+  D extends DType,
+  const Os extends IntOrTuple,
+>(
+  input: Tensor<S, D> & CheckShape<AdaptiveShape<S, 2, Os>>,
+  output_size: Os,
+): Tensor<ShapeOf<AdaptiveShape<S, 2, Os>>, D>;
 export function adaptive_avg_pool2d(
   input: Tensor,
   output_size: IntOrTuple,
@@ -311,6 +452,14 @@ export function adaptive_avg_pool2d(
 }
 
 /** Average pooling of the last dim to `output_size`. */
+export function adaptive_avg_pool1d<
+  S extends Dims,
+  D extends DType,
+  const Os extends IntOrTuple,
+>(
+  input: Tensor<S, D> & CheckShape<AdaptiveShape<S, 1, Os>>,
+  output_size: Os,
+): Tensor<ShapeOf<AdaptiveShape<S, 1, Os>>, D>;
 export function adaptive_avg_pool1d(
   input: Tensor,
   output_size: IntOrTuple,
