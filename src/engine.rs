@@ -86,12 +86,13 @@ pub fn set_default_device(device: Device) -> Result<()> {
 }
 
 /// Computes the ends of pending elementwise chains and submits all recorded GPU work.
+/// A computation that fails is reported once (the first error); the rest is still submitted.
 pub fn flush_all() -> Result<()> {
-    crate::tensor::fusion::materialize_chain_ends()?;
+    let computed = crate::tensor::fusion::materialize_chain_ends();
     if let Ok(gpu) = backend(Device::WebGpu) {
         gpu.flush();
     }
-    Ok(())
+    computed
 }
 
 pub fn set_batch_delay(ms: u32) {

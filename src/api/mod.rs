@@ -177,11 +177,12 @@ pub fn flush() -> JsResult<()> {
 
 #[wasm_bindgen]
 pub async fn sync() -> JsResult<()> {
-    js(engine::flush_all())?;
-    match engine::backend(Device::WebGpu) {
-        Ok(b) => js(b.sync().await),
-        Err(_) => Ok(()),
+    // A failed computation rejects the sync, after the work that did compute has finished.
+    let flushed = engine::flush_all();
+    if let Ok(b) = engine::backend(Device::WebGpu) {
+        js(b.sync().await)?;
     }
+    js(flushed)
 }
 
 #[wasm_bindgen]

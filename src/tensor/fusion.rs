@@ -232,19 +232,24 @@ pub(crate) fn register(s: &Rc<Storage>) {
 
 /// Materializes the ends of pending chains (expressions no other pending expression inlined):
 /// what a flush owes the user — `y = a.add(b).relu(); await sync_device()` computes `y` — while
-/// the intermediates a chain absorbed stay uncomputed.
+/// the intermediates a chain absorbed stay uncomputed. Returns the first new failure, if any;
+/// tensors that failed before are not pending any more, so no later flush retries or reports them.
 pub fn materialize_chain_ends() -> Result<()> {
     let pending: Vec<Rc<Storage>> = with_config(|c| {
         c.pending.retain(|w| w.strong_count() > 0);
         c.pending.iter().filter_map(|w| w.upgrade()).collect()
     });
+    let mut first = Ok(());
     for s in pending {
         let end = matches!(&*s.state.borrow(), State::Pending(p) if !p.absorbed.get());
         if end {
-            s.materialize()?;
+            // A failure marks that tensor failed (`Storage::materialize`); the others still compute.
+            if let Err(e) = s.materialize() {
+                first = first.and(Err(e));
+            }
         }
     }
-    Ok(())
+    first
 }
 
 /// Materializes the pending tensors that read `target` (before an in-place write changes it).
@@ -265,8 +270,10 @@ pub(crate) fn materialize_readers(target: &Rc<Storage>) -> Result<()> {
             }
             _ => false,
         };
+        // A reader that fails is marked failed and reports its error where it is used; the
+        // write goes on.
         if reads {
-            s.materialize()?;
+            let _ = s.materialize();
         }
     }
     Ok(())
@@ -377,10 +384,11 @@ pub(crate) fn run_matmul(backend: &Rc<dyn Backend>, p: &Pending, root: &MatmulRo
     let n = crate::shape::numel(&p.shape) as u64;
     let identity = p.nodes.len() == 1 && p.leaves.is_empty();
     let fused = leaves.iter().all(|o| flat_batches(&o.strides, &root.batch));
+    let (a, b) = (operand(&root.a, &root.a_strides)?, operand(&root.b, &root.b_strides)?);
     let out = backend.alloc((n * 4).max(4))?;
     let k = Matmul {
-        a: operand(&root.a, &root.a_strides)?,
-        b: operand(&root.b, &root.b_strides)?,
+        a,
+        b,
         batch: root.batch.clone(),
         m: root.m,
         n: root.n,
@@ -419,7 +427,7 @@ pub(crate) fn run_matmul(backend: &Rc<dyn Backend>, p: &Pending, root: &MatmulRo
             ..nd.clone()
         })
         .collect();
-    let res = backend.alloc((n * 4).max(4))?;
+    let res = backend.alloc((n * 4).max(4)).inspect_err(|_| backend.release(out))?;
     let r = backend.elementwise(&Elementwise {
         nodes: nodes.clone(),
         leaves,

@@ -47,6 +47,9 @@ pub(crate) enum State {
     Pending(Rc<Pending>),
     /// The buffer was moved into another storage (an in-place write took it over).
     Moved,
+    /// Computing the pending expression failed: every later use gets this error again, and
+    /// flushes skip it (a failure is reported once, never retried).
+    Failed(crate::error::Error),
 }
 
 /// An elementwise expression not yet computed: `nodes` over `leaves`, with output `shape`.
@@ -87,16 +90,26 @@ impl Storage {
         Rc::new(Storage { backend, state: RefCell::new(State::Ready(buf)), len, version: Default::default() })
     }
 
-    /// The buffer, computing a pending expression first.
+    /// The buffer, computing a pending expression first. If that fails, the storage becomes
+    /// `Failed`: the expression (and the inputs it held) is dropped and every later call returns
+    /// the same error without trying again.
     pub(crate) fn materialize(&self) -> Result<BufId> {
         let p = match &*self.state.borrow() {
             State::Ready(b) => return Ok(*b),
             State::Pending(p) => p.clone(),
             State::Moved => crate::bail!(Torch, "internal: a moved storage was used"),
+            State::Failed(e) => return Err(e.clone()),
         };
-        let buf = run_pending(&self.backend, &p)?;
-        *self.state.borrow_mut() = State::Ready(buf);
-        Ok(buf)
+        match run_pending(&self.backend, &p) {
+            Ok(buf) => {
+                *self.state.borrow_mut() = State::Ready(buf);
+                Ok(buf)
+            }
+            Err(e) => {
+                *self.state.borrow_mut() = State::Failed(e.clone());
+                Err(e)
+            }
+        }
     }
 }
 

@@ -79,6 +79,39 @@ test("allocation failures: an OutOfMemoryError, then the engine works", async ()
   assert.deepEqual(await torch.ones(3, gpu).mul(2).tolist(), [2, 2, 2]);
 });
 
+test("a failed pending computation fails once: typed errors, not retried, others compute, no leak", async () => {
+  await w.sync_device();
+  const base = w.memory_stats().active_bytes;
+  const big = torch.zeros([1 << 30], gpu); // pending; computing it fails (4 GiB)
+  const a = torch.arange(1024, gpu);
+  const x = a.float();
+  const y = x.mul(2); // pending, computed by the same flush
+  await assert.rejects(() => w.sync_device(), torch.OutOfMemoryError);
+  await w.sync_device(); // not retried, not reported again
+  await w.sync_device();
+  const err = await big.toArray().then(
+    () => assert.fail("the read should reject"),
+    (e) => e,
+  );
+  assert.ok(err instanceof torch.OutOfMemoryError, String(err));
+  assert.match(err.message, /maxStorageBufferBindingSize/);
+  const same = (e) =>
+    e instanceof torch.OutOfMemoryError && e.message === err.message;
+  assert.throws(() => big.add(1), same);
+  const [ones, part] = [torch.ones(4, gpu), big.narrow(0, 0, 4)];
+  assert.throws(() => ones.add(part), same);
+  assert.deepEqual(
+    Array.from(await y.toArray()),
+    Array.from({ length: 1024 }, (_, i) => 2 * i),
+  );
+  for (const t of [big, a, x, y, ones, part]) t.dispose();
+  await w.sync_device();
+  assert.ok(
+    w.memory_stats().active_bytes <= base,
+    "active bytes back to where they were",
+  );
+});
+
 test("device loss mid-training and mid-read: DeviceErrors, no hang; initialize_device() recovers", async () => {
   torch.manual_seed(0);
   const model = new torch.nn.Linear(8, 2);
