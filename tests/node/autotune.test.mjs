@@ -151,6 +151,18 @@ test(
       );
     assert.deepEqual(w.autotune_cache().table, { m64n64k64b1: "t64" });
     await assert.rejects(w.autotune_matmul([[0, 4, 4]]), /positive integers/);
+    // A bad shape after a good one: nothing is tuned.
+    await assert.rejects(
+      w.autotune_matmul(
+        [
+          [32, 32, 32],
+          [4, 4],
+        ],
+        { variants: ["simple"] },
+      ),
+      /positive integers/,
+    );
+    assert.deepEqual(w.autotune_cache().table, { m64n64k64b1: "t64" });
     await assert.rejects(
       w.autotune_matmul([[4, 4, 4]], { variants: ["zzz"] }),
       /unknown variant 'zzz'/,

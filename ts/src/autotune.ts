@@ -139,9 +139,10 @@ export async function autotune_matmul(
     throw new TorchError(
       "autotune_matmul(): reps must be a positive integer and warmup a non-negative one",
     );
+  // Every shape is checked before any is tuned: a bad one leaves the table as it was.
+  const checked = Array.from(shapes, checkShape);
   const results: AutotuneResult[] = [];
-  for (const s of shapes) {
-    const [m, n, k, batch] = checkShape(s);
+  for (const [m, n, k, batch] of checked) {
     const lead = batch > 1 ? [batch] : [];
     const a = randn([...lead, m, k], { device: "webgpu" });
     const b = randn([...lead, k, n], { device: "webgpu" });
