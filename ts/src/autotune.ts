@@ -111,7 +111,8 @@ async function timeVariant(
 /**
  * Times each matmul variant on `shapes` and records the fastest for each shape's class; later
  * matmuls of those classes use it (a variant forced with the engine's `set_matmul_variant` still
- * wins). Resolves to what was measured. Figures, not guarantees: the GPU's clocks and other work
+ * wins, but tuning forces each variant in turn and leaves the engine on `"auto"`: force it again
+ * afterwards). Resolves to what was measured. Figures, not guarantees: the GPU's clocks and other work
  * move them, so tune on an idle page.
  */
 export async function autotune_matmul(
