@@ -94,6 +94,15 @@ for (const device of devices) {
           torch.no_grad(() => p.copy_(params[k]));
         const opt2 = new optim.LBFGS(params2, c.options);
         opt2.load_state_dict(sd);
+        // The first optimizer's state tensors, read before the second runs.
+        const held = async (o) => {
+          const st = o.state.get(params[0]);
+          const ts = [st.d, st.prev_flat_grad, ...st.old_dirs, ...st.old_stps];
+          return Promise.all(
+            ts.map(async (t) => Array.from(await t.toArray())),
+          );
+        };
+        const before1 = await held(opt);
         for (const [i, want] of c.steps.entries()) {
           if (i === 0) continue;
           const loss = await opt2.step(closureOf(opt2, f2));
@@ -108,8 +117,10 @@ for (const device of devices) {
           const st = opt2.state.get(params2[0]);
           assert.equal(st.n_iter, want.n_iter, `step ${i} n_iter`);
         }
-        // The loaded state is a copy: the first optimizer's history is untouched by the second's run.
+        // The loaded state is a copy: the first optimizer's tensors (which the second's steps would
+        // dispose or replace if shared) are alive and unchanged after the second's run.
         assert.equal(opt.state.get(params[0]).n_iter, c.steps[0].n_iter);
+        assert.deepEqual(await held(opt), before1);
       });
 
     test("an async closure; PyTorch's errors", async () => {
