@@ -19,8 +19,10 @@
  * length (the two must agree in PyTorch as well); beside integer indices of one element each, the
  * count is the mask's own, so each such index becomes a one-hot mask over its dim and the put is
  * a lone mask's over the joint mask. A 0-dim mask beside other indices keeps (true) or drops
- * (false) their put, as Python's `x[m, i] = v` does. Only several masks at once, whose true
- * counts must be zipped, need the counts on the host and are refused.
+ * (false) their put, as Python's `x[m, i] = v` does. Several masks at once (whose true counts
+ * must be zipped), and a mask beside integer indices that broadcast to more than one element with
+ * a last dim of 1 (e.g. `[3, 1]`: the result's last dim is then the mask's count), need the count
+ * on the host and are refused.
  *
  * Indices out of range raise PyTorch's IndexError: at the call on the CPU backend, at the next
  * read or sync on WebGPU (a device-side check; docs/webgpu.md), where meanwhile they are written
