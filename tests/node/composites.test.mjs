@@ -238,15 +238,16 @@ test("index_put: a mask beside one-element indices, and a 0-dim mask beside othe
       () => x.index_put([mask, torch.ones([4], { dtype: "bool", device })], 1),
       /several boolean masks/,
     );
-    // Integer indices of shape [3, 1] beside the mask: the result's last dim is the mask's count.
-    assert.throws(
-      () =>
-        x.index_put(
-          [mask, torch.tensor([[1], [2], [3]], { dtype: "int64", device })],
-          1,
-        ),
-      /a mask beside index tensors that broadcast to more than one element/,
+    // Integer indices of shape [3, 1] beside the mask: the result is [3, nnz], one put per row.
+    const cols = x.index_put(
+      [mask, torch.tensor([[1], [2], [3]], { dtype: "int64", device })],
+      torch.tensor([[1], [2], [3]], { dtype: "float32", device }),
     );
+    assert.deepEqual(await cols.tolist(), [
+      [0, 1, 2, 3],
+      [0, 0, 0, 0],
+      [0, 1, 2, 3],
+    ]);
   }
 });
 

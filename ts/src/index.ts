@@ -71,6 +71,7 @@ export * from "./seed_ops.js";
 export * from "./pointwise.js";
 export * from "./scatter_more.js";
 export * from "./index_put.js";
+export * from "./masked_scatter.js";
 import "./index_expr.js";
 export type { IndexItem, IndexShape } from "./index_types.js";
 export {

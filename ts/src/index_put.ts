@@ -19,10 +19,10 @@
  * length (the two must agree in PyTorch as well); beside integer indices of one element each, the
  * count is the mask's own, so each such index becomes a one-hot mask over its dim and the put is
  * a lone mask's over the joint mask. A 0-dim mask beside other indices keeps (true) or drops
- * (false) their put, as Python's `x[m, i] = v` does. Several masks at once (whose true counts
- * must be zipped), and a mask beside integer indices that broadcast to more than one element with
- * a last dim of 1 (e.g. `[3, 1]`: the result's last dim is then the mask's count), need the count
- * on the host and are refused.
+ * (false) their put, as Python's `x[m, i] = v` does. Beside integer indices that broadcast to
+ * `[...lead, 1]` (e.g. `[3, 1]`: the result is `[3, nnz]`), that is one such put per element of
+ * `lead`. Only several masks at once, whose true counts must be zipped, need the counts on the
+ * host and are refused.
  *
  * Indices out of range raise PyTorch's IndexError: at the call on the CPU backend, at the next
  * read or sync on WebGPU (a device-side check; docs/webgpu.md), where meanwhile they are written
@@ -37,6 +37,7 @@ import { DTypeError, IndexError, ShapeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { arange, full, zeros } from "./creation.js";
 import { where } from "./conditional.js";
+import { writeBack } from "./write_back.js";
 import { Tensor, checkTensor } from "./tensor.js";
 
 declare module "./tensor.js" {
@@ -282,6 +283,63 @@ function putMaskAndScalars(
   );
 }
 
+/**
+ * A mask beside integer indices broadcasting to `[...lead, 1]` (the result is `[...lead, nnz]`
+ * where they stand): one {@link putMaskAndScalars} per element of `lead`, with each index's
+ * element there and `values` read there.
+ */
+function putMaskRows(
+  self: Tensor,
+  entries: readonly Entry[],
+  b: readonly number[],
+  values: Tensor,
+  accumulate: boolean,
+): Tensor {
+  const lead = b.slice(0, -1);
+  const n = prod(lead);
+  const adv = entries.flatMap((e, k) => (e.kind === "all" ? [] : [k]));
+  const adjacent = adv.every((k, i) => i === 0 || k === adv[i - 1]! + 1);
+  const leadPos = adjacent ? adv[0]! : 0; // only whole dims stand before the first
+  const advDims = entries.reduce(
+    (s, e) => s + (e.kind === "mask" ? e.t.ndim : e.kind === "int" ? 1 : 0),
+    0,
+  );
+  const r = self.ndim - advDims + lead.length + 1;
+  let v = values;
+  while (v.ndim > r && v.shape[0] === 1) v = v.squeeze(0);
+  const shapeOk = () =>
+    v.ndim <= r &&
+    lead.every((d, i) => {
+      const vd = v.shape[v.ndim - r + leadPos + i];
+      return vd === undefined || vd === 1 || vd === d;
+    });
+  if (!shapeOk())
+    throw new ShapeError(
+      `shape mismatch: value tensor of shape ${fmt(values.shape)} cannot be broadcast to indexing result with leading dims ${fmt(lead)}`,
+    );
+  v = v.reshape([...new Array<number>(r - v.ndim).fill(1), ...v.shape]);
+  const flat = entries.map((e) =>
+    e.kind === "int" ? e.t.expand(b).reshape([n]) : null,
+  );
+  let out = self;
+  for (let j = 0; j < n; j++) {
+    let vj = v;
+    // Row-major: the last lead dim varies fastest.
+    const coords = new Array<number>(lead.length);
+    for (let i = lead.length - 1, rem = j; i >= 0; i--) {
+      coords[i] = rem % lead[i]!;
+      rem = Math.floor(rem / lead[i]!);
+    }
+    for (const c of coords)
+      vj = vj.select(leadPos, vj.shape[leadPos] === 1 ? 0 : c);
+    const ej = entries.map((e, k): Entry =>
+      e.kind === "int" ? { kind: "int", t: flat[k]!.select(0, j) } : e,
+    );
+    out = putMaskAndScalars(out, ej, vj, accumulate);
+  }
+  return out;
+}
+
 /** The positions (`[count]`, int64) of the first `count` true elements of a flat mask. */
 function compact(flat: Tensor, count: number): Tensor {
   const m = flat.numel();
@@ -395,8 +453,10 @@ function indexPut(
         // The count is the mask's, on the device: no compaction, one joint mask instead.
         if (masks.length === 1 && b.every((d) => d === 1))
           return putMaskAndScalars(self, entries, v0, accumulate);
+        if (masks.length === 1)
+          return putMaskRows(self, entries, b, v0, accumulate);
         throw new TorchError(
-          "index_put_(): several boolean masks, or a mask beside index tensors that broadcast to more than one element without fixing the number of true elements, need that number on the host; webtorch cannot read it from the device synchronously (use nonzero() first)",
+          "index_put_(): several boolean masks need their numbers of true elements on the host; webtorch cannot read them from the device synchronously (use nonzero() first)",
         );
       }
     }
@@ -433,15 +493,6 @@ function indexPut(
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
 
-function writeBack<T extends Tensor>(target: T, result: Tensor): T {
-  try {
-    target.copy_(result);
-  } finally {
-    result.dispose();
-  }
-  return target;
-}
-
 proto.index_put = function (
   this: Tensor,
   indices: readonly (Tensor | null)[],
@@ -457,69 +508,6 @@ proto.index_put_ = function (
   accumulate = false,
 ) {
   return writeBack(this, indexPut(this, indices, values, accumulate));
-};
-
-function maskedScatter(
-  self: Tensor,
-  mask: Tensor,
-  source: Tensor,
-  inPlace: boolean,
-): Tensor {
-  const m = checkTensor("masked_scatter", "mask", mask);
-  const s = checkTensor("masked_scatter", "source", source);
-  if (m.dtype !== "bool")
-    throw new DTypeError(
-      `masked_scatter_ only supports boolean masks, but got mask with dtype ${scalarTypeName(m.dtype)}`,
-    );
-  if (s.dtype !== self.dtype)
-    throw new DTypeError(
-      `masked_scatter: expected self and source to have same dtypes but got${scalarTypeName(self.dtype)} and ${scalarTypeName(s.dtype)}`,
-    );
-  return scope(() => {
-    let x = self;
-    let mb = m;
-    if (inPlace) mb = m.expand(self.shape);
-    else {
-      const [a, c] = broadcastPair(self, m);
-      x = a;
-      mb = c;
-    }
-    const flat = mb.reshape(-1);
-    const ones = flat.to("int64");
-    // PyTorch's check, on the device where the mask is (raised at the next read or sync there).
-    checkValues(ones.sum(), 0, s.numel(), {
-      low: "Number of elements of source < number of ones in mask",
-    });
-    const rank = ones.cumsum(0).sub(1).clamp_min(0);
-    const src = s.reshape(-1);
-    const v =
-      src.numel() === 0
-        ? x
-        : src.index_select(0, rank.clamp_max(src.numel() - 1)).reshape(x.shape);
-    return where(mb, v, x);
-  });
-}
-
-function broadcastPair(a: Tensor, b: Tensor): [Tensor, Tensor] {
-  const rank = Math.max(a.ndim, b.ndim);
-  const shape: number[] = [];
-  for (let i = 0; i < rank; i++) {
-    const x = a.shape[a.ndim - rank + i] ?? 1;
-    const y = b.shape[b.ndim - rank + i] ?? 1;
-    if (x !== y && x !== 1 && y !== 1)
-      throw new ShapeError(
-        `The size of tensor a (${x}) must match the size of tensor b (${y}) at non-singleton dimension ${i}`,
-      );
-    shape.push(x === 1 ? y : x);
-  }
-  return [a.expand(shape), b.expand(shape)];
-}
-
-proto.masked_scatter = function (this: Tensor, mask: Tensor, source: Tensor) {
-  return maskedScatter(this, mask, source, false);
-};
-proto.masked_scatter_ = function (this: Tensor, mask: Tensor, source: Tensor) {
-  return writeBack(this, maskedScatter(this, mask, source, true));
 };
 
 /** `input[indices] = values` on a copy. See {@link Tensor.index_put_}. */
@@ -547,17 +535,5 @@ export function index_put_(
     indices,
     values,
     accumulate,
-  );
-}
-
-/** `input` with its masked elements replaced by `source`'s. See {@link Tensor.masked_scatter}. */
-export function masked_scatter(
-  input: Tensor,
-  mask: Tensor,
-  source: Tensor,
-): Tensor {
-  return checkTensor("masked_scatter", "input", input).masked_scatter(
-    mask,
-    source,
   );
 }

@@ -66,6 +66,14 @@ def build(fam, rng):
       args={"pattern": [1, 1]})
     c("mask_scalar_index_apart", ip, [x([3, 2, 4]), x([2, 2]), M([1, 0, 1]), T([3], "int64", [])],
       args={"pattern": [1, 0, 1]})
+    c("mask_with_column_index", ip, [x([3, 4]), x([3, 2]), M([0, 1, 1]), L([1, 2, 3], [3, 1])],
+      args={"pattern": [1, 1]})
+    c("mask_with_column_index_broadcast", ip, [x([3, 4]), x([2]), M([1, 0, 1]), L([0, 3], [2, 1])],
+      args={"pattern": [1, 1]})
+    c("column_index_then_mask_3d", ip, [x([2, 3, 4]), x([2, 1, 3]), L([1, 0], [2, 1]), M([1, 0, 1, 1])],
+      args={"pattern": [0, 1, 1]})
+    c("mask_column_index_apart_acc", ip, [x([3, 2, 4]), x([2, 2, 2]), M([1, 0, 1]), L([0, 3], [2, 1])],
+      args={"pattern": [1, 0, 1], "accumulate": True})
     c("mask2d_scalar_index_acc", ip, [x([2, 3, 4]), x([3]), M([1, 0, 1, 0, 0, 1], [2, 3]), L([0], [])],
       args={"pattern": [1, 1], "accumulate": True})
     # a 0-dim mask beside other indices: true keeps their put (false puts nothing, as Python's
