@@ -22,7 +22,7 @@ import { Tensor, type TypedArray } from "./tensor.js";
 import { BINARY_OPS, UNARY_OPS } from "./opnames.js";
 import { broadcast_shapes } from "./shape_ops.js";
 import { fromValues } from "./registry.js";
-import { _untraceable } from "./compile.js";
+import { _untraceable } from "./compile_trace.js";
 
 /** How a buffer is used (WebGPU's usage flags, by name). */
 export type BufferUsage =

@@ -14,7 +14,7 @@ import { core } from "./runtime.js";
 import { DeviceError, DTypeError, TorchError } from "./errors.js";
 import { type DType, dtypeCode, isFloatingPoint } from "./dtype.js";
 import { Tensor, type TypedArray, wrap } from "./tensor.js";
-import { _untraceable } from "./compile.js";
+import { _untraceable } from "./compile_trace.js";
 import {
   Function,
   type FunctionCtx,
