@@ -160,197 +160,98 @@ declare module "./tensor.js" {
     /** `x == 0` (bool). */
     logical_not(): Tensor<S, "bool">;
     /** `this + alpha * other`. */
-    add(other: Scalar, options?: AlphaOptions): Tensor<S, FloatOf<D>>;
-    add<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-      options?: AlphaOptions,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
+    add: BinaryMethod<S, D, "promote", [options?: AlphaOptions]>;
     /** `this - alpha * other`. */
-    sub(other: Scalar, options?: AlphaOptions): Tensor<S, FloatOf<D>>;
-    sub<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-      options?: AlphaOptions,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
+    sub: BinaryMethod<S, D, "promote", [options?: AlphaOptions]>;
     /** `this * other`. */
-    mul(other: Scalar): Tensor<S, FloatOf<D>>;
-    mul<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
+    mul: BinaryMethod<S, D, "promote">;
     /** `this / other` (true division: integers give float32). */
-    div(other: Scalar): Tensor<S, FloatOf<D>>;
-    div<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<
-      BroadcastShape<ShapeT<Self>, O>,
-      FloatOf<Promote<DTypeT<Self>, E>>
-    >;
+    div: BinaryMethod<S, D, "float">;
     /** Elementwise maximum (NaN wins). */
-    maximum(other: Scalar): Tensor<S, FloatOf<D>>;
-    maximum<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
+    maximum: BinaryMethod<S, D, "promote">;
     /** Elementwise minimum (NaN wins). */
-    minimum(other: Scalar): Tensor<S, FloatOf<D>>;
-    minimum<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
+    minimum: BinaryMethod<S, D, "promote">;
     /** `this ** other`. */
-    pow(exponent: Scalar): Tensor<S, FloatOf<D>>;
-    pow<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      exponent: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
+    pow: BinaryMethod<S, D, "promote">;
     /** C's `fmod`: the remainder with the sign of the dividend. */
-    fmod(other: Scalar): Tensor<S, FloatOf<D>>;
-    fmod<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
+    fmod: BinaryMethod<S, D, "promote">;
     /** Python's `%`: the remainder with the sign of the divisor. */
-    remainder(other: Scalar): Tensor<S, FloatOf<D>>;
-    remainder<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
+    remainder: BinaryMethod<S, D, "promote">;
     /** `floor(this / other)`. */
-    floor_divide(other: Scalar): Tensor<S, FloatOf<D>>;
-    floor_divide<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
+    floor_divide: BinaryMethod<S, D, "promote">;
     /** `this & other` (integers, bool). */
-    bitwise_and(other: Scalar): Tensor<S, FloatOf<D>>;
-    bitwise_and<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
+    bitwise_and: BinaryMethod<S, D, "promote">;
     /** `this | other` (integers, bool). */
-    bitwise_or(other: Scalar): Tensor<S, FloatOf<D>>;
-    bitwise_or<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
+    bitwise_or: BinaryMethod<S, D, "promote">;
     /** `this ^ other` (integers, bool). */
-    bitwise_xor(other: Scalar): Tensor<S, FloatOf<D>>;
-    bitwise_xor<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, Promote<DTypeT<Self>, E>>;
+    bitwise_xor: BinaryMethod<S, D, "promote">;
     /** `atan2(this, other)`, the angle of (other, this). */
-    atan2(other: Scalar): Tensor<S, FloatOf<D>>;
-    atan2<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<
-      BroadcastShape<ShapeT<Self>, O>,
-      FloatOf<Promote<DTypeT<Self>, E>>
-    >;
+    atan2: BinaryMethod<S, D, "float">;
     /** `√(this² + other²)`. */
-    hypot(other: Scalar): Tensor<S, FloatOf<D>>;
-    hypot<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<
-      BroadcastShape<ShapeT<Self>, O>,
-      FloatOf<Promote<DTypeT<Self>, E>>
-    >;
+    hypot: BinaryMethod<S, D, "float">;
     /** `this * log(other)`, 0 where `this` is 0. */
-    xlogy(other: Scalar): Tensor<S, FloatOf<D>>;
-    xlogy<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<
-      BroadcastShape<ShapeT<Self>, O>,
-      FloatOf<Promote<DTypeT<Self>, E>>
-    >;
+    xlogy: BinaryMethod<S, D, "float">;
     /** `log(e^this + e^other)`. */
-    logaddexp(other: Scalar): Tensor<S, FloatOf<D>>;
-    logaddexp<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<
-      BroadcastShape<ShapeT<Self>, O>,
-      FloatOf<Promote<DTypeT<Self>, E>>
-    >;
+    logaddexp: BinaryMethod<S, D, "float">;
     /** `log2(2^this + 2^other)`. */
-    logaddexp2(other: Scalar): Tensor<S, FloatOf<D>>;
-    logaddexp2<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<
-      BroadcastShape<ShapeT<Self>, O>,
-      FloatOf<Promote<DTypeT<Self>, E>>
-    >;
+    logaddexp2: BinaryMethod<S, D, "float">;
     /** `|this|` with the sign of `other`. */
-    copysign(other: Scalar): Tensor<S, FloatOf<D>>;
-    copysign<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<
-      BroadcastShape<ShapeT<Self>, O>,
-      FloatOf<Promote<DTypeT<Self>, E>>
-    >;
+    copysign: BinaryMethod<S, D, "float">;
     /** `this == other` (bool). */
-    eq(other: Scalar): Tensor<S, "bool">;
-    eq<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
+    eq: BinaryMethod<S, D, "bool">;
     /** `this != other` (bool). */
-    ne(other: Scalar): Tensor<S, "bool">;
-    ne<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
+    ne: BinaryMethod<S, D, "bool">;
     /** `this < other` (bool). */
-    lt(other: Scalar): Tensor<S, "bool">;
-    lt<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
+    lt: BinaryMethod<S, D, "bool">;
     /** `this <= other` (bool). */
-    le(other: Scalar): Tensor<S, "bool">;
-    le<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
+    le: BinaryMethod<S, D, "bool">;
     /** `this > other` (bool). */
-    gt(other: Scalar): Tensor<S, "bool">;
-    gt<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
+    gt: BinaryMethod<S, D, "bool">;
     /** `this >= other` (bool). */
-    ge(other: Scalar): Tensor<S, "bool">;
-    ge<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
+    ge: BinaryMethod<S, D, "bool">;
     /** `this != 0 && other != 0` (bool). */
-    logical_and(other: Scalar): Tensor<S, "bool">;
-    logical_and<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
+    logical_and: BinaryMethod<S, D, "bool">;
     /** `this != 0 || other != 0` (bool). */
-    logical_or(other: Scalar): Tensor<S, "bool">;
-    logical_or<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
+    logical_or: BinaryMethod<S, D, "bool">;
     /** `(this != 0) != (other != 0)` (bool). */
-    logical_xor(other: Scalar): Tensor<S, "bool">;
-    logical_xor<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
-      this: Self,
-      other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
-    ): Tensor<BroadcastShape<ShapeT<Self>, O>, "bool">;
+    logical_xor: BinaryMethod<S, D, "bool">;
   }
+}
+
+/** How a binary op's result dtype follows from its operands'. */
+type BinaryKind = "promote" | "float" | "bool";
+
+/** The result dtype of a binary op of kind `K` on dtypes `A` and `B`. */
+type BinaryDType<
+  K extends BinaryKind,
+  A extends DType,
+  B extends DType,
+> = K extends "bool"
+  ? "bool"
+  : K extends "float"
+    ? FloatOf<Promote<A, B>>
+    : Promote<A, B>;
+
+/**
+ * The type of every binary elementwise method (one shape for all of them): with a scalar, the
+ * same shape; with a tensor, the broadcast shape (a compile error when the shapes cannot
+ * broadcast) and the dtype `BinaryDType<K, …>`. `Extra`: further arguments (add/sub's alpha).
+ */
+export interface BinaryMethod<
+  S extends Dims,
+  D extends DType,
+  K extends BinaryKind,
+  Extra extends unknown[] = [],
+> {
+  (
+    other: Scalar,
+    ...extra: Extra
+  ): Tensor<S, K extends "bool" ? "bool" : FloatOf<D>>;
+  <Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+    this: Self,
+    other: (Tensor<O, E> & CheckBroadcast<ShapeT<Self>, O>) | Scalar,
+    ...extra: Extra
+  ): Tensor<BroadcastShape<ShapeT<Self>, O>, BinaryDType<K, DTypeT<Self>, E>>;
 }
 
 type Methods = Record<string, (this: Tensor, ...args: never[]) => Tensor>;
