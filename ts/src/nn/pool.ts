@@ -57,8 +57,24 @@ abstract class MaxPoolNd extends Module {
   constructor(
     readonly kernel_size: IntOrTuple,
     readonly options: PoolOptions = {},
+    private readonly dims: 1 | 2 = 2,
   ) {
     super();
+  }
+
+  /** `F.max_pool1d`/`max_pool2d` of `input` with this layer's window and options. */
+  protected pool(input: Tensor): Tensor {
+    const o = this.options;
+    const args = [
+      this.kernel_size,
+      o.stride ?? null,
+      o.padding ?? 0,
+      o.dilation ?? 1,
+      o.ceil_mode ?? false,
+    ] as const;
+    return this.dims === 1
+      ? C.max_pool1d(input, ...args)
+      : C.max_pool2d(input, ...args);
   }
 
   override extra_repr(): string {
@@ -84,15 +100,7 @@ export class MaxPool2d<
     input: Tensor<S> & CheckShape<PoolOut<S, 2, K, O, true>>,
   ): Tensor<ShapeOf<PoolOut<S, 2, K, O, true>>>;
   override forward(input: Tensor): Tensor {
-    const o = this.options;
-    return C.max_pool2d(
-      input,
-      this.kernel_size,
-      o.stride ?? null,
-      o.padding ?? 0,
-      o.dilation ?? 1,
-      o.ceil_mode ?? false,
-    );
+    return this.pool(input);
   }
 }
 
@@ -102,7 +110,7 @@ export class MaxPool1d<
   const O extends PoolOptions = {},
 > extends MaxPoolNd {
   constructor(kernel_size: K, options: O = {} as O) {
-    super(kernel_size, options);
+    super(kernel_size, options, 1);
   }
 
   /** The pooled `input`. */
@@ -110,15 +118,7 @@ export class MaxPool1d<
     input: Tensor<S> & CheckShape<PoolOut<S, 1, K, O, true>>,
   ): Tensor<ShapeOf<PoolOut<S, 1, K, O, true>>>;
   override forward(input: Tensor): Tensor {
-    const o = this.options;
-    return C.max_pool1d(
-      input,
-      this.kernel_size,
-      o.stride ?? null,
-      o.padding ?? 0,
-      o.dilation ?? 1,
-      o.ceil_mode ?? false,
-    );
+    return this.pool(input);
   }
 }
 
@@ -127,8 +127,24 @@ abstract class AvgPoolNd extends Module {
   constructor(
     readonly kernel_size: IntOrTuple,
     readonly options: PoolOptions = {},
+    private readonly dims: 1 | 2 = 2,
   ) {
     super();
+  }
+
+  /** `F.avg_pool1d`/`avg_pool2d` of `input` with this layer's window and options. */
+  protected pool(input: Tensor): Tensor {
+    const o = this.options;
+    const args = [
+      this.kernel_size,
+      o.stride ?? null,
+      o.padding ?? 0,
+      o.ceil_mode ?? false,
+      o.count_include_pad ?? true,
+    ] as const;
+    return this.dims === 1
+      ? C.avg_pool1d(input, ...args)
+      : C.avg_pool2d(input, ...args, o.divisor_override ?? null);
   }
 
   override extra_repr(): string {
@@ -151,16 +167,7 @@ export class AvgPool2d<
     input: Tensor<S> & CheckShape<PoolOut<S, 2, K, O, false>>,
   ): Tensor<ShapeOf<PoolOut<S, 2, K, O, false>>>;
   override forward(input: Tensor): Tensor {
-    const o = this.options;
-    return C.avg_pool2d(
-      input,
-      this.kernel_size,
-      o.stride ?? null,
-      o.padding ?? 0,
-      o.ceil_mode ?? false,
-      o.count_include_pad ?? true,
-      o.divisor_override ?? null,
-    );
+    return this.pool(input);
   }
 }
 
@@ -170,7 +177,7 @@ export class AvgPool1d<
   const O extends PoolOptions = {},
 > extends AvgPoolNd {
   constructor(kernel_size: K, options: O = {} as O) {
-    super(kernel_size, options);
+    super(kernel_size, options, 1);
   }
 
   /** The pooled `input`. */
@@ -178,15 +185,7 @@ export class AvgPool1d<
     input: Tensor<S> & CheckShape<PoolOut<S, 1, K, O, false>>,
   ): Tensor<ShapeOf<PoolOut<S, 1, K, O, false>>>;
   override forward(input: Tensor): Tensor {
-    const o = this.options;
-    return C.avg_pool1d(
-      input,
-      this.kernel_size,
-      o.stride ?? null,
-      o.padding ?? 0,
-      o.ceil_mode ?? false,
-      o.count_include_pad ?? true,
-    );
+    return this.pool(input);
   }
 }
 
