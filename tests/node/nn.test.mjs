@@ -473,3 +473,35 @@ for (const device of devices) {
     });
   });
 }
+
+test("pooling layers compute what their functional forms (checked against PyTorch) compute", async () => {
+  const x2 = torch.randn(2, 3, 9, 8);
+  const x1 = torch.randn(2, 3, 11);
+  const cases = [
+    [
+      new torch.nn.MaxPool2d(3, { stride: 2, padding: 1 }),
+      F.max_pool2d(x2, 3, 2, 1),
+      x2,
+    ],
+    [
+      new torch.nn.MaxPool1d(2, { dilation: 2, ceil_mode: true }),
+      F.max_pool1d(x1, 2, null, 0, 2, true),
+      x1,
+    ],
+    [
+      new torch.nn.AvgPool2d([2, 3], { count_include_pad: false, padding: 1 }),
+      F.avg_pool2d(x2, [2, 3], null, 1, false, false),
+      x2,
+    ],
+    [new torch.nn.AvgPool1d(3, { stride: 1 }), F.avg_pool1d(x1, 3, 1), x1],
+  ];
+  for (const [layer, want, x] of cases) {
+    const got = layer.forward(x);
+    assert.deepEqual(got.shape, want.shape, layer.constructor.name);
+    assert.deepEqual(
+      Array.from(await got.toArray()),
+      Array.from(await want.toArray()),
+      layer.constructor.name,
+    );
+  }
+});
