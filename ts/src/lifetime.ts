@@ -7,7 +7,6 @@
  * @module
  */
 
-import type { RawTensor } from "./wasm/webtorch_core.js";
 import { TorchError } from "./errors.js";
 import { pyTypeName } from "./args.js";
 
@@ -26,15 +25,8 @@ interface Disposable {
 const scopes: Set<Disposable>[] = [];
 
 /** Called by the Tensor constructor. */
-export function track(t: Disposable, raw: RawTensor): void {
-  void raw;
+export function track(t: Disposable): void {
   scopes.at(-1)?.add(t);
-}
-
-/** Called when a tensor takes a new handle in place (`resize_`); the glue's registry has it. */
-export function retrack(t: Disposable, raw: RawTensor): void {
-  void t;
-  void raw;
 }
 
 /** Called by `Tensor.dispose()`. */

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { retrack, track, untrack } from "./lifetime.js";
+import { track, untrack } from "./lifetime.js";
 import type { RawTensor } from "./wasm/webtorch_core.js";
 import { IndexError, TorchError } from "./errors.js";
 import {
@@ -129,7 +129,7 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     this.shape = Object.freeze(Array.from(raw.shape())) as unknown as S;
     this.dtype = dtypeFromCode(raw.dtype()) as D;
     this.device = deviceFromCode(raw.device());
-    track(this, raw);
+    track(this);
   }
 
   /** The core handle. Internal to webtorch; throws once the tensor is disposed. */
@@ -458,7 +458,6 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     (this as { shape: readonly number[] }).shape = Object.freeze(
       Array.from(raw.shape()),
     );
-    retrack(this, raw);
     old.free();
   }
 
