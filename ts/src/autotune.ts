@@ -14,6 +14,7 @@ import { TorchError } from "./errors.js";
 import { core } from "./runtime.js";
 import { randn } from "./creation.js";
 import { profile } from "./profiler.js";
+import { getCapabilities } from "./webgpu.js";
 import type { Tensor } from "./tensor.js";
 
 /** A product to tune: `[m, n, k]` or `[m, n, k, batch]` (an m×k @ k×n product, batched). */
@@ -55,9 +56,7 @@ export interface AutotuneCache {
 const STORAGE_PREFIX = "webtorch:autotune:";
 
 function adapterName(): string {
-  const info = core.adapter_info() as { name?: string } | Map<string, unknown>;
-  const name = info instanceof Map ? info.get("name") : info?.name;
-  return typeof name === "string" ? name : "";
+  return getCapabilities()?.name ?? "";
 }
 
 function requireWebGpu(fn: string): void {
