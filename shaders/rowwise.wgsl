@@ -1,10 +1,11 @@
-// Row-wise NN kernels (softmax, log_softmax, layer_norm, rms_norm): one 256-invocation workgroup
-// per row. Statistics (max, Σ, mean, variance) are workgroup reductions over strided reads; the
-// last pass writes the row. float32 only.
+// Row-wise NN kernels (softmax, log_softmax, layer_norm, rms_norm, causal softmax, the softmax
+// backward rules): one 256-invocation workgroup per row. Statistics (max, Σ, mean, variance) are
+// workgroup reductions over strided reads; the last pass writes the row. float32 only.
 // meta: [0] rows, [1] outer rank, [2] inner rank, [3] row length N, [4] input offset,
 //       [5] workgroups per grid row, [6] eps (f32 bits), [7] weight offset, [8..16) outer shape,
 //       [16..24) outer input strides, [24..32) inner shape, [32..40) inner input strides,
-//       [40..48) outer output strides, [48..56) inner output strides, [56] bias offset.
+//       [40..48) outer output strides, [48..56) inner output strides, [56] bias offset,
+//       [57] gradient offset (backward rules), [58] causal softmax's query count.
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @group(0) @binding(2) var<storage, read> inp: array<f32>;
 /*{{BINDINGS}}*/

@@ -161,3 +161,64 @@ fn batched_narrow_matmul_takes_the_64_tile() {
     let labels = webtorch::engine::backend(Device::WebGpu).unwrap().kernel_labels();
     assert!(labels.iter().any(|l| l.starts_with("webtorch:matmul:t64")), "no t64 matmul among {labels:?}");
 }
+
+/// Attention's causal softmax (one kernel, no mask tensor) against the softmax of the scores with
+/// `-inf` after the diagonal, and the one-kernel softmax/log_softmax backward rules against their
+/// compositions, on every device: planned rows (vec4 and scalar), a strided view (general kernel)
+/// and rows past 8,192 values; L < S and L > S for the causal rule.
+#[test]
+fn causal_softmax_and_the_softmax_backward_kernels() {
+    let shapes: [&[usize]; 6] = [&[2, 3, 64, 64], &[5, 7], &[3, 9, 12], &[2, 12, 9], &[1, 4, 9000], &[16, 1]];
+    for (s, shape) in shapes.into_iter().enumerate() {
+        let n = shape.len();
+        let (l, cols) = (shape[n - 2], shape[n - 1]);
+        let (x, g) = (randn(shape, 200 + s as u64), randn(shape, 300 + s as u64));
+        let what = |op: &str| format!("{op} {shape:?}");
+        let composed_causal = |d: Device| {
+            let rows = Tensor::arange(0.0, l as f64, 1.0, DType::Int32, d).unwrap().reshape(&[l as i64, 1]).unwrap();
+            let after = Tensor::arange(0.0, cols as f64, 1.0, DType::Int32, d).unwrap().binary(Op::Gt, &rows).unwrap();
+            let minf = TensorOrScalar::Scalar(f64::NEG_INFINITY, webtorch::dtype::ScalarKind::Float);
+            Tensor::where_(&after, minf, TensorOrScalar::Tensor(&on(d, &x, shape))).unwrap().softmax(-1).unwrap()
+        };
+        for dev in devices() {
+            let got = values(&on(dev, &x, shape).causal_softmax().unwrap());
+            assert_close(&got, &values(&composed_causal(dev)), 1e-5, 1e-7, &format!("{} on {dev:?}", what("causal")));
+            let y = on(dev, &x, shape).softmax(-1).unwrap();
+            let gt = on(dev, &g, shape);
+            let dot = gt.binary(Op::Mul, &y).unwrap().sum(&[-1], true).unwrap();
+            let want = y.binary(Op::Mul, &gt.binary(Op::Sub, &dot).unwrap()).unwrap();
+            let got = y.softmax_backward(&gt, -1, false).unwrap();
+            assert_close(&values(&got), &values(&want), 1e-4, 1e-6, &format!("{} on {dev:?}", what("softmax bwd")));
+            let ly = on(dev, &x, shape).log_softmax(-1).unwrap();
+            let want = gt
+                .binary(Op::Sub, &ly.unary(Op::Exp).unwrap().binary(Op::Mul, &gt.sum(&[-1], true).unwrap()).unwrap())
+                .unwrap();
+            let got = ly.softmax_backward(&gt, -1, true).unwrap();
+            assert_close(&values(&got), &values(&want), 1e-4, 1e-5, &format!("{} on {dev:?}", what("log_softmax bwd")));
+        }
+        same_on_every_device(&what("causal"), 1e-5, |d| on(d, &x, shape).causal_softmax().unwrap());
+    }
+    // A transposed view (the general kernel) and the backward along a middle dim.
+    let x = randn(&[24, 10], 400);
+    same_on_every_device("causal softmax of a transposed view", 1e-5, |d| {
+        on(d, &x, &[24, 10]).transpose(0, 1).unwrap().causal_softmax().unwrap()
+    });
+    same_on_every_device("softmax backward along dim 0", 1e-5, |d| {
+        let y = on(d, &x, &[24, 10]).softmax(0).unwrap();
+        y.softmax_backward(&on(d, &randn(&[24, 10], 401), &[24, 10]), 0, false).unwrap()
+    });
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let labels = webtorch::engine::backend(Device::WebGpu).unwrap().kernel_labels();
+    for want in [
+        "webtorch:causalsoftmax:rows2x8v4:float32",
+        "webtorch:causalsoftmax:rows1x7:float32",
+        "webtorch:softmaxbackward:rows2x8v4:float32",
+        "webtorch:logsoftmaxbackward:rows1x7:float32",
+        "webtorch:causalsoftmax:float32",
+        "webtorch:softmaxbackward:float32",
+    ] {
+        assert!(labels.iter().any(|l| l == want), "{want} not among {labels:?}");
+    }
+}

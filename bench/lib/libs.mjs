@@ -172,7 +172,8 @@ function webtorchModelStep(torch, w, T, ins, compiled) {
     model = new nn.TransformerEncoderLayer(D, H, { dim_feedforward: F, dropout: 0, activation: "gelu", batch_first: true, norm_first: true });
     model.load_state_dict(sd);
     const mask = nn.functional.causalMask ? nn.functional.causalMask(L, L) : torch.triu(torch.full([L, L], -Infinity), 1);
-    fwd = () => model.call(X, { src_mask: mask });
+    // The is_causal hint as torch_bench.py passes it (PyTorch then runs causal attention).
+    fwd = () => model.call(X, { src_mask: mask, is_causal: true });
     free = () => mask.dispose();
   }
   for (const t of Object.values(sd)) t.dispose();

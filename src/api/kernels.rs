@@ -92,6 +92,12 @@ impl RawTensor {
         RawTensor::timed("log_softmax", || agk::log_softmax(&self.t, dim as i64))
     }
 
+    /// Softmax over the last dim of `(…, L, S)` scores, query `i` keeping keys `j ≤ i` (attention's
+    /// `is_causal`): one kernel, no mask tensor.
+    pub fn causal_softmax(&self) -> JsResult<RawTensor> {
+        RawTensor::timed("causal_softmax", || agk::causal_softmax(&self.t))
+    }
+
     /// `F.layer_norm(t, normalized_shape, weight, bias, eps)`; `weight`/`bias` count only when
     /// `use_weight`/`use_bias` (pass any handle otherwise).
     #[allow(clippy::too_many_arguments)]

@@ -177,26 +177,63 @@ pub fn norm(x: &Tensor, p: f64, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     Ok(y)
 }
 
-pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
-    let mut y = x.softmax(dim)?;
+/// softmax (`log = false`) or log_softmax with its backward rule. The node keeps the output for
+/// the one-kernel rule (`Tensor::softmax_backward`); with `create_graph` the rule is composed of
+/// differentiable ops from the input instead, so it can be differentiated again.
+fn softmax_node(x: &Tensor, dim: i64, log: bool) -> Result<Tensor> {
+    let mut y = if log { x.log_softmax(dim)? } else { x.softmax(dim)? };
     if needs_grad(&[x]) {
-        let xs = x.clone();
-        node("SoftmaxBackward0", &[x], &[x], &mut y, move |g| {
+        let (xs, ys, saved_y) = (x.clone(), y.clone(), y.clone());
+        let name = if log { "LogSoftmaxBackward0" } else { "SoftmaxBackward0" };
+        node(name, &[x], &[x, &saved_y], &mut y, move |g| {
+            if !crate::autograd::is_grad_enabled() {
+                return Ok(vec![Some(ys.softmax_backward(g, dim, log)?)]);
+            }
             let s = softmax(&xs, dim)?;
-            let dot = o::sum(&o::mul(g, &s)?, &[dim], true)?;
-            Ok(vec![Some(o::mul(&s, &o::sub(g, &dot)?)?)])
+            Ok(vec![Some(if log {
+                o::sub(g, &o::mul(&s, &o::sum(g, &[dim], true)?)?)?
+            } else {
+                let dot = o::sum(&o::mul(g, &s)?, &[dim], true)?;
+                o::mul(&s, &o::sub(g, &dot)?)?
+            })])
         });
     }
     Ok(y)
 }
 
+pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
+    softmax_node(x, dim, false)
+}
+
 pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
-    let mut y = x.log_softmax(dim)?;
+    softmax_node(x, dim, true)
+}
+
+/// Attention's causal softmax over the last dim of `(…, L, S)` scores (`Tensor::causal_softmax`);
+/// its gradient is softmax's, since the excluded entries are 0 (with `create_graph`: softmax of
+/// the scores with `-inf` past the diagonal, composed).
+pub fn causal_softmax(x: &Tensor) -> Result<Tensor> {
+    let mut y = x.causal_softmax()?;
     if needs_grad(&[x]) {
-        let xs = x.clone();
-        node("LogSoftmaxBackward0", &[x], &[x], &mut y, move |g| {
-            let s = softmax(&xs, dim)?;
-            Ok(vec![Some(o::sub(g, &o::mul(&s, &o::sum(g, &[dim], true)?)?)?)])
+        let (xs, ys, saved_y) = (x.clone(), y.clone(), y.clone());
+        node("CausalSoftmaxBackward0", &[x], &[x, &saved_y], &mut y, move |g| {
+            if !crate::autograd::is_grad_enabled() {
+                return Ok(vec![Some(ys.softmax_backward(g, -1, false)?)]);
+            }
+            let n = xs.ndim();
+            let (l, s) = (xs.shape()[n - 2], xs.shape()[n - 1]);
+            let dev = xs.device();
+            let rows = Tensor::arange(0.0, l as f64, 1.0, crate::dtype::DType::Int32, dev)?.reshape(&[l as i64, 1])?;
+            let cols = Tensor::arange(0.0, s as f64, 1.0, crate::dtype::DType::Int32, dev)?;
+            let after = cols.binary(Op::Gt, &rows)?;
+            let masked = where_(
+                &after,
+                TensorOrScalar::Scalar(f64::NEG_INFINITY, ScalarKind::Float),
+                TensorOrScalar::Tensor(&xs),
+            )?;
+            let p = softmax(&masked, -1)?;
+            let dot = o::sum(&o::mul(g, &p)?, &[-1], true)?;
+            Ok(vec![Some(o::mul(&p, &o::sub(g, &dot)?)?)])
         });
     }
     Ok(y)

@@ -1,5 +1,6 @@
-//! CPU reference row-wise NN kernels (softmax, log_softmax, layer_norm, rms_norm), computed in f32
-//! in row order as `shaders/rowwise.wgsl` computes them per workgroup.
+//! CPU reference row-wise NN kernels (softmax, log_softmax, layer_norm, rms_norm, causal softmax
+//! and the softmax backward rules), computed in f32 in row order as `shaders/rowwise.wgsl`
+//! computes them per workgroup.
 
 use super::{for_each_offset, CpuBackend};
 use crate::backend::{RowOp, Rowwise};
@@ -20,14 +21,41 @@ impl CpuBackend {
                 outs.push(o[1]);
             })
         });
+        let mut gs = vec![];
+        if let Some(g) = &k.grad {
+            self.with_buf(g.buf, |buf| {
+                for_each_offset(&shape, &[(g.offset, &g.strides)], |_, o| gs.push(f32::from_bits(buf[o[0]])))
+            });
+        }
         let affine = |o: &Option<crate::backend::Operand>| -> Option<Vec<f32>> {
             o.as_ref().map(|w| self.with_buf(w.buf, |b| (0..n).map(|j| f32::from_bits(b[w.offset + j])).collect()))
         };
         let (w, b) = (affine(&k.weight), affine(&k.bias));
         let eps = k.eps as f32;
         let mut ys = vec![0f32; xs.len()];
-        for (row, y) in xs.chunks(n.max(1)).zip(ys.chunks_mut(n.max(1))) {
+        for (r, (row, y)) in xs.chunks(n.max(1)).zip(ys.chunks_mut(n.max(1))).enumerate() {
+            let g = gs.get(r * n..(r + 1) * n).unwrap_or(&[]);
             match k.op {
+                RowOp::CausalSoftmax => {
+                    let keep = (r % k.queries.max(1) + 1).min(n);
+                    let m = row_max(&row[..keep]);
+                    let sum: f32 = row[..keep].iter().map(|x| (x - m).exp()).sum();
+                    for (j, (y, x)) in y.iter_mut().zip(row).enumerate() {
+                        *y = if j < keep { (x - m).exp() / sum } else { 0.0 };
+                    }
+                }
+                RowOp::SoftmaxBackward => {
+                    let dot: f32 = g.iter().zip(row).map(|(g, y)| g * y).sum();
+                    for ((o, yv), gv) in y.iter_mut().zip(row).zip(g) {
+                        *o = yv * (gv - dot);
+                    }
+                }
+                RowOp::LogSoftmaxBackward => {
+                    let sum: f32 = g.iter().sum();
+                    for ((o, yv), gv) in y.iter_mut().zip(row).zip(g) {
+                        *o = gv - yv.exp() * sum;
+                    }
+                }
                 RowOp::Softmax | RowOp::LogSoftmax => {
                     let m = row_max(row);
                     let sum: f32 = row.iter().map(|x| (x - m).exp()).sum();

@@ -185,11 +185,26 @@ pub enum RowOp {
     LayerNorm,
     /// x / sqrt(mean(x²) + eps) [* weight].
     RmsNorm,
+    /// Softmax of each row with the entries after the diagonal excluded (they come out 0): row
+    /// `r` is query `r % queries` of a `(…, queries, S)` score tensor and keeps columns `≤` that
+    /// query (PyTorch's `is_causal`, top-left aligned).
+    CausalSoftmax,
+    /// `y · (g − Σ g·y)` from softmax's output `y` (the input) and its gradient `g` (`grad`).
+    SoftmaxBackward,
+    /// `g − exp(y) · Σ g` from log_softmax's output `y` (the input) and its gradient `g`.
+    LogSoftmaxBackward,
+}
+
+impl RowOp {
+    /// Whether the op reads a second row, `Rowwise::grad`.
+    pub fn takes_grad(self) -> bool {
+        matches!(self, RowOp::SoftmaxBackward | RowOp::LogSoftmaxBackward)
+    }
 }
 
 /// Normalizes each row of `input` (strides cover `outer ++ inner`) into `out`, written with
-/// `out_strides` (also over `outer ++ inner`). `weight`/`bias` are contiguous over `inner`.
-/// Float32 only.
+/// `out_strides` (also over `outer ++ inner`). `weight`/`bias` are contiguous over `inner`;
+/// `grad` (the backward ops' second row) has the input's strides. Float32 only.
 #[derive(Clone, Debug)]
 pub struct Rowwise {
     pub op: RowOp,
@@ -201,6 +216,10 @@ pub struct Rowwise {
     pub out: BufId,
     pub out_strides: Vec<usize>,
     pub eps: f64,
+    /// The backward ops' gradient rows, laid out as `input` (its offset differs).
+    pub grad: Option<Operand>,
+    /// `CausalSoftmax`'s query count `L` (rows cycle through queries `0..L`); 0 otherwise.
+    pub queries: usize,
 }
 
 /// `out[i] = src[i with its coordinate along `dim` replaced by index[i]]` over `shape` (the

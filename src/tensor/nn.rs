@@ -12,6 +12,19 @@ use crate::shape::{coalesce, fmt_shape, wrap_dim};
 impl Tensor {
     /// Runs `op` with rows over `inner_dims` (a mask of this tensor's dims).
     fn rowwise(&self, op: RowOp, inner_dims: &[bool], affine: [Option<&Tensor>; 2], eps: f64) -> Result<Tensor> {
+        self.rowwise_with(op, inner_dims, affine, eps, None, 0)
+    }
+
+    /// `rowwise` with a gradient row (laid out as this tensor) and causal softmax's query count.
+    fn rowwise_with(
+        &self,
+        op: RowOp,
+        inner_dims: &[bool],
+        affine: [Option<&Tensor>; 2],
+        eps: f64,
+        grad: Option<&Tensor>,
+        queries: usize,
+    ) -> Result<Tensor> {
         let out = Tensor::empty_on(self.backend(), self.shape(), DType::Float32)?;
         if out.numel() == 0 {
             return Ok(out);
@@ -40,6 +53,15 @@ impl Tensor {
         let [w, b] = params;
         let (w, b) = (w?, b?);
         let operand = |t: &Option<Tensor>| t.as_ref().map(|t| t.operand(t.shape())).transpose();
+        let grad = match grad {
+            Some(g) => {
+                // Both dense row-major in one shape (the caller's contract): one set of strides.
+                let mut o = g.operand(g.shape())?;
+                o.strides = input.strides.clone();
+                Some(o)
+            }
+            None => None,
+        };
         let k = Rowwise {
             op,
             input,
@@ -50,6 +72,8 @@ impl Tensor {
             out: out.buf()?,
             out_strides,
             eps,
+            grad,
+            queries,
         };
         self.backend().rowwise(&k)?;
         // The kernel writes float32; half inputs get their result rounded to their dtype.
@@ -77,6 +101,53 @@ impl Tensor {
     /// `torch.log_softmax(t, dim)`: x - max - log Σ exp(x - max).
     pub fn log_softmax(&self, dim: i64) -> Result<Tensor> {
         self.softmax_like(RowOp::LogSoftmax, "log_softmax_lastdim_kernel_impl", dim)
+    }
+
+    /// Softmax over the last dim of `(…, L, S)` scores with each query `i` (dim -2) attending to
+    /// keys `j ≤ i` only; the others come out 0. One kernel, without a mask tensor: attention's
+    /// `is_causal` (top-left aligned, as PyTorch's `scaled_dot_product_attention`).
+    pub fn causal_softmax(&self) -> Result<Tensor> {
+        if self.ndim() < 2 {
+            bail!(
+                Shape,
+                "causal softmax expects scores of at least 2 dims (…, L, S), but got {}",
+                fmt_shape(self.shape())
+            );
+        }
+        if !self.dtype.is_float() {
+            bail!(DType, "\"softmax_lastdim_kernel_impl\" not implemented for '{}'", self.dtype.scalar_name());
+        }
+        let n = self.ndim();
+        let mask: Vec<bool> = (0..n).map(|i| i == n - 1).collect();
+        self.rowwise_with(RowOp::CausalSoftmax, &mask, [None, None], 0.0, None, self.shape()[n - 2].max(1))
+    }
+
+    /// softmax's (`log = false`) or log_softmax's backward rule along `dim` from the forward's
+    /// output `self` and the gradient `g`, one kernel: `y·(g − Σ g·y)` or `g − exp(y)·Σ g`.
+    pub fn softmax_backward(&self, g: &Tensor, dim: i64, log: bool) -> Result<Tensor> {
+        let d = wrap_dim(dim, self.ndim())?;
+        if g.shape() != self.shape() {
+            bail!(
+                Shape,
+                "softmax_backward: grad_output of shape {} does not match output of shape {}",
+                fmt_shape(g.shape()),
+                fmt_shape(self.shape())
+            );
+        }
+        if !self.dtype.is_float() || g.dtype != self.dtype {
+            bail!(
+                DType,
+                "\"softmax_backward\" expects two tensors of one float dtype, got {:?} and {:?}",
+                self.dtype,
+                g.dtype
+            );
+        }
+        super::elementwise::check_same_device(self, g)?;
+        // Both dense in one layout: the kernel reads the gradient with the output's strides.
+        let (y, g) = (self.contiguous()?, g.contiguous()?);
+        let mask: Vec<bool> = (0..self.ndim()).map(|i| i == d).collect();
+        let op = if log { RowOp::LogSoftmaxBackward } else { RowOp::SoftmaxBackward };
+        y.rowwise_with(op, &mask, [None, None], 0.0, Some(&g), 0)
     }
 
     /// Checks `normalized_shape` against the trailing dims and the affine parameters' shapes.

@@ -392,6 +392,19 @@ for (const device of devices) {
             F.scaled_dot_product_attention(a.unsqueeze(0), I.sk, I.sv, {
               is_causal: true,
             }),
+          sdpa_causal_fewer_keys: (a) =>
+            F.scaled_dot_product_attention(
+              a.unsqueeze(0),
+              I.sk.narrow(1, 0, 3),
+              I.sv.narrow(1, 0, 3),
+              { is_causal: true },
+            ),
+          sdpa_causal_heads: (a) => {
+            const q = a.reshape([2, 2, 5]);
+            return F.scaled_dot_product_attention(q, q.flip([1]), q.mul(2), {
+              is_causal: true,
+            });
+          },
           sdpa_float_mask_scale: (a) =>
             F.scaled_dot_product_attention(a.unsqueeze(0), I.sk, I.sv, {
               attn_mask: I.am,

@@ -140,6 +140,24 @@ const CASES = {
       ),
     (m, [x], kw) => m.call(x, kw),
   ],
+  MultiheadAttention_is_causal_no_weights: [
+    () => new nn.MultiheadAttention(8, 2, { batch_first: true }),
+    mha,
+  ],
+  TransformerEncoderLayer_is_causal: [
+    () =>
+      new nn.TransformerEncoderLayer(
+        8,
+        2,
+        enc({
+          dim_feedforward: 12,
+          activation: "gelu",
+          batch_first: true,
+          norm_first: true,
+        }),
+      ),
+    (m, [x], kw) => m.call(x, kw),
+  ],
   TransformerDecoderLayer: [
     () => new nn.TransformerDecoderLayer(8, 2, enc()),
     (m, [x, mem], kw) => m.call(x, mem, kw),

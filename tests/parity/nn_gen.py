@@ -108,6 +108,16 @@ def cases():
             lambda: nn.TransformerEncoderLayer(8, 2, 12, dropout=0.0, activation="gelu", batch_first=True,
                                                norm_first=True),
             [rn(2, 3, 8)], {"src_mask": causal(3)}, True),
+        # The is_causal hint with no padding mask and no weights: causal attention replaces the
+        # mask (webtorch: the one-kernel causal softmax).
+        "MultiheadAttention_is_causal_no_weights": (
+            lambda: nn.MultiheadAttention(8, 2, batch_first=True),
+            [rn(2, 5, 8), rn(2, 5, 8), rn(2, 5, 8)],
+            {"attn_mask": causal(5), "is_causal": True, "need_weights": False}, True),
+        "TransformerEncoderLayer_is_causal": (
+            lambda: nn.TransformerEncoderLayer(8, 2, 12, dropout=0.0, activation="gelu", batch_first=True,
+                                               norm_first=True),
+            [rn(2, 5, 8)], {"src_mask": causal(5), "is_causal": True}, True),
         "TransformerDecoderLayer": (
             lambda: nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0),
             [rn(3, 2, 8), rn(4, 2, 8)], {"tgt_mask": causal(3)}, True),

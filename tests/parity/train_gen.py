@@ -379,6 +379,11 @@ def nn_functional():
         "cross_entropy": (lambda a: F.cross_entropy(a, cls), x),
         "sdpa": (lambda a: F.scaled_dot_product_attention(a.unsqueeze(0), sk, sv), x),
         "sdpa_causal": (lambda a: F.scaled_dot_product_attention(a.unsqueeze(0), sk, sv, is_causal=True), x),
+        # More queries than keys (query 0 keeps key 0 only) and a batch of heads.
+        "sdpa_causal_fewer_keys": (lambda a: F.scaled_dot_product_attention(
+            a.unsqueeze(0), sk[:, :3], sv[:, :3], is_causal=True), x),
+        "sdpa_causal_heads": (lambda a: F.scaled_dot_product_attention(
+            a.reshape(2, 2, 5), a.reshape(2, 2, 5).flip(1), a.reshape(2, 2, 5) * 2, is_causal=True), x),
         "sdpa_float_mask_scale": (lambda a: F.scaled_dot_product_attention(a.unsqueeze(0), sk, sv, attn_mask=am, scale=0.3), x),
         "sdpa_bool_mask": (lambda a: F.scaled_dot_product_attention(a.unsqueeze(0), sk, sv, attn_mask=bm), x),
         "cross_entropy_weight_ignore": (lambda a: F.cross_entropy(a, torch.tensor([1, -100, 4, 2]), weight=cw), x),

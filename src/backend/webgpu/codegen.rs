@@ -346,8 +346,15 @@ pub fn rowwise_source(op: RowOp, weight: bool, bias: bool) -> String {
         bindings.push_str(&format!("@group(0) @binding({b}) var<storage, read> bb: array<f32>;\n"));
         affine.push_str("        y = y + bb[m(56u) + j];\n");
     }
+    if op.takes_grad() {
+        // The gradient row has the input's strides: its element sits at the input's offset moved
+        // from the input's base (m(4)) to the gradient's (m(57)).
+        bindings.push_str("@group(0) @binding(3) var<storage, read> gr: array<f32>;\n");
+    }
     let each = |body: &str| {
-        format!("    for (var j = lid; j < n; j += 256u) {{\n        let o = offsets(bi, bo, j);\n        let x = inp[o.x];\n{body}    }}\n")
+        format!("    for (var j = lid; j < n; j += 256u) {{\n        let o = offsets(bi, bo, j);\n        let x = inp[o.x];\n{grad}{body}    }}\n",
+            grad = if op.takes_grad() { "        let g = gr[o.x - m(4u) + m(57u)];\n" } else { "" }
+        )
     };
     let body = match op {
         RowOp::Softmax | RowOp::LogSoftmax => {
@@ -363,6 +370,22 @@ pub fn rowwise_source(op: RowOp, weight: bool, bias: bool) -> String {
                 each(write)
             )
         }
+        RowOp::CausalSoftmax => format!(
+            "    let q = row % m(58u);\n    var lm = inf_like(-1.0);\n{}    let mx = wg_max(lm, lid);\n    var ls = 0.0;\n{}    let sum = wg_sum(ls, lid);\n{}",
+            each("        if (j <= q && !isnan_f32(lm) && (isnan_f32(x) || x > lm)) { lm = x; }\n"),
+            each("        if (j <= q) { ls += exp_f32(x - mx); }\n"),
+            each("        out[o.y] = select(0.0, exp_f32(x - mx) / sum, j <= q);\n")
+        ),
+        RowOp::SoftmaxBackward => format!(
+            "    var ls = 0.0;\n{}    let dot = wg_sum(ls, lid);\n{}",
+            each("        ls += g * x;\n"),
+            each("        out[o.y] = x * (g - dot);\n")
+        ),
+        RowOp::LogSoftmaxBackward => format!(
+            "    var ls = 0.0;\n{}    let sum = wg_sum(ls, lid);\n{}",
+            each("        ls += g;\n"),
+            each("        out[o.y] = g - exp_f32(x) * sum;\n")
+        ),
         RowOp::LayerNorm => format!(
             "    var ls = 0.0;\n{}    let mean = wg_sum(ls, lid) / f32(n);\n    var lv = 0.0;\n{}    let rstd = 1.0 / sqrt(wg_sum(lv, lid) / f32(n) + eps);\n{}",
             each("        ls += x;\n"),

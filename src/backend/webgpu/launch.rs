@@ -249,6 +249,11 @@ impl WebGpuBackend {
             put(&mut meta, 56, &[b.offset])?;
             buffers.push(b.buf);
         }
+        if let Some(g) = &k.grad {
+            put(&mut meta, 57, &[g.offset])?;
+            buffers.push(g.buf);
+        }
+        put(&mut meta, 58, &[k.queries])?;
         let key = plan.map_or_else(|| codegen::rowwise_key(k), |p| rows::rowwise_key(k, p));
         self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
     }

@@ -89,6 +89,7 @@ pub fn rowwise_plan(k: &Rowwise) -> Option<RowPlan> {
         return None;
     }
     let offsets_by4 = k.input.offset.is_multiple_of(4)
+        && k.grad.as_ref().is_none_or(|g| g.offset.is_multiple_of(4))
         && k.weight.as_ref().is_none_or(|w| w.offset.is_multiple_of(4))
         && k.bias.as_ref().is_none_or(|b| b.offset.is_multiple_of(4));
     let vec4 = n.is_multiple_of(4)
@@ -234,13 +235,34 @@ pub fn rowwise_source(op: RowOp, weight: bool, bias: bool, p: &RowPlan) -> Strin
         bindings.push_str(&format!("@group(0) @binding({b}) var<storage, read> bb: array<VT>;\n"));
         affine.push_str("            y = y + bb[m(56u) / W + e{i}];\n");
     }
+    if op.takes_grad() {
+        bindings.push_str("@group(0) @binding(3) var<storage, read> gr: array<VT>;\n");
+    }
     let k = p.per_thread as usize;
     let each = |f: &dyn Fn(usize) -> String| (0..k).map(f).collect::<String>();
     let mut body = String::from("    let ob = bo / W;\n    let eps = bitcast<f32>(m(6u));\n");
+    // Causal softmax: columns past query `q` are neither read nor counted (`-inf`) and come out 0.
+    let (lanes, vu) = if p.vec4 { ("vec4<u32>(0u, 1u, 2u, 3u)", "vec4<u32>") } else { ("0u", "u32") };
+    let causal = op == RowOp::CausalSoftmax;
+    if causal {
+        body += "    let q = row % m(58u);\n";
+    }
+    if op.takes_grad() {
+        body += "    let gb = (bi - m(4u) + m(57u)) / W;\n";
+    }
     body += &each(&|i| {
-        format!(
-            "    let e{i} = t + {i}u * T;\n    let in{i} = e{i} < nv;\n    var x{i} = VT(0.0);\n    if (in{i}) {{ x{i} = inp[ib + e{i}]; }}\n"
-        )
+        let mut s = format!("    let e{i} = t + {i}u * T;\n    let in{i} = e{i} < nv;\n    var x{i} = VT(0.0);\n");
+        if causal {
+            s += &format!(
+                "    let c{i} = {vu}(e{i} * W) + {lanes};\n    if (in{i} && e{i} * W <= q) {{ x{i} = inp[ib + e{i}]; }}\n    x{i} = select(x{i}, VT(inf_like(-1.0)), c{i} > {vu}(q));\n"
+            );
+        } else {
+            s += &format!("    if (in{i}) {{ x{i} = inp[ib + e{i}]; }}\n");
+        }
+        if op.takes_grad() {
+            s += &format!("    var g{i} = VT(0.0);\n    if (in{i}) {{ g{i} = gr[gb + e{i}]; }}\n");
+        }
+        s
     });
     let store = |value: &str| {
         each(&|i| {
@@ -252,7 +274,7 @@ pub fn rowwise_source(op: RowOp, weight: bool, bias: bool, p: &RowPlan) -> Strin
         })
     };
     match op {
-        RowOp::Softmax | RowOp::LogSoftmax => {
+        RowOp::Softmax | RowOp::LogSoftmax | RowOp::CausalSoftmax => {
             body += "    var mx = inf_like(-1.0);\n";
             body += &each(&|i| format!("    if (in{i}) {{ mx = mx2(mx, hmax(x{i})); }}\n"));
             body += "    mx = seg_max(mx, lid);\n    var s = 0.0;\n";
@@ -260,10 +282,24 @@ pub fn rowwise_source(op: RowOp, weight: bool, bias: bool, p: &RowPlan) -> Strin
             body += "    s = seg_sum(s, lid);\n";
             if op == RowOp::Softmax {
                 body += &store("p{i} / VT(s)");
+            } else if causal {
+                body += &store(&format!("select(p{{i}} / VT(s), VT(0.0), c{{i}} > {vu}(q))"));
             } else {
                 body += "    let ls = log_f32(s);\n";
                 body += &store("x{i} - VT(mx) - VT(ls)");
             }
+        }
+        RowOp::SoftmaxBackward => {
+            body += "    var s = 0.0;\n";
+            body += &each(&|i| format!("    if (in{i}) {{ s += hsum(g{i} * x{i}); }}\n"));
+            body += "    let dot = seg_sum(s, lid);\n";
+            body += &store("x{i} * (g{i} - VT(dot))");
+        }
+        RowOp::LogSoftmaxBackward => {
+            body += "    var s = 0.0;\n";
+            body += &each(&|i| format!("    if (in{i}) {{ s += hsum(g{i}); }}\n"));
+            body += "    let sum = seg_sum(s, lid);\n";
+            body += &store("g{i} - vexp(x{i}) * VT(sum)");
         }
         RowOp::LayerNorm => {
             body += "    var s = 0.0;\n";

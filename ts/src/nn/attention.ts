@@ -14,7 +14,7 @@ import { full, zeros } from "../creation.js";
 import { cat } from "../indexing.js";
 import { scope } from "../lifetime.js";
 import * as F from "./functional.js";
-import { causalMask } from "./functional_more.js";
+import { causalMask, causalSoftmax } from "./functional_more.js";
 import * as init from "./init.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 import { Linear, type FactoryOptions } from "./layers.js";
@@ -191,10 +191,13 @@ export class MultiheadAttention extends Module {
       q = F.linear(q, w ? part(w, 0)! : this.q_proj_weight!, part(b, 0));
       k = F.linear(k, w ? part(w, 1)! : this.k_proj_weight!, part(b, 1));
       v = F.linear(v, w ? part(w, 2)! : this.v_proj_weight!, part(b, 2));
-      let mask = floatMask(options.attn_mask);
-      if (!mask && options.is_causal)
-        mask = causalMask(L, k.shape[0]!, query.device);
       let kpm = floatMask(options.key_padding_mask);
+      // As PyTorch: with the is_causal hint, no padding mask and no weights asked for, the mask
+      // is replaced by causal attention (one softmax kernel that skips the masked keys).
+      const causal = !!options.is_causal && !kpm && !needWeights;
+      let mask = causal ? null : floatMask(options.attn_mask);
+      if (!mask && !causal && options.is_causal)
+        mask = causalMask(L, k.shape[0]!, query.device);
       if (mask && mask.ndim === 2) mask = mask.unsqueeze(0);
       const padLast = (m: Tensor | null) => (m ? F.pad(m, [0, 1]) : null);
       if (this.bias_k && this.bias_v) {
@@ -225,7 +228,7 @@ export class MultiheadAttention extends Module {
       }
       let scores = q.mul(Math.sqrt(1 / hd)).matmul(k.transpose(1, 2));
       if (mask) scores = scores.add(mask);
-      let attn = F.softmax(scores, -1);
+      let attn = causal ? causalSoftmax(scores) : F.softmax(scores, -1);
       if (this.dropout > 0 && this.training)
         attn = F.dropout(attn, this.dropout, true);
       const ctx = attn

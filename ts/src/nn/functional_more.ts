@@ -7,7 +7,7 @@
  */
 
 import { TorchError } from "../errors.js";
-import { Tensor } from "../tensor.js";
+import { Tensor, checkTensor, wrap } from "../tensor.js";
 import { no_grad } from "../autograd.js";
 import { arange, full, tensor, zeros } from "../creation.js";
 import { cat } from "../indexing.js";
@@ -258,6 +258,17 @@ export function causalMask(
 }
 
 /**
+ * Softmax over the last dim of `(…, L, S)` scores where query `i` attends to keys `j ≤ i` only
+ * (the others get 0): one core kernel with no mask tensor, read or added, and a one-kernel
+ * backward — attention's `is_causal` path.
+ */
+export function causalSoftmax(scores: Tensor): Tensor {
+  return wrap(
+    checkTensor("causalSoftmax", "scores", scores)._raw.causal_softmax(),
+  );
+}
+
+/**
  * `softmax(Q Kᵀ · scale + mask) V` over `(…, L, E)` queries and `(…, S, E)` keys/values. Note the
  * bool mask convention here is PyTorch's for this function: `true` means *may attend*.
  */
@@ -278,6 +289,8 @@ export function scaled_dot_product_attention(
     // Scaling the (…, L, E) queries rather than the (…, L, S) scores: one pass over L·E values
     // instead of L·S, forward and backward (as MultiheadAttention does).
     let scores = query.mul(scale).matmul(key.transpose(-2, -1));
+    if (options.is_causal && !((options.dropout_p ?? 0) > 0))
+      return causalSoftmax(scores).matmul(value);
     if (options.is_causal) scores = scores.add(causalMask(l, s, query.device));
     const m = options.attn_mask;
     if (m)
