@@ -8,7 +8,10 @@
 // (else the 16×16 kernel in matmul.wgsl runs) and generates the unrolled holes.
 // meta (element units, as matmul.wgsl): [0] M, [1] N, [2] K, [3] batch rank, [4] offset a,
 //       [5] offset b, [6] a row stride, [7] a k stride, [8] b k stride, [9] b col stride,
-//       [12..16) batch shape, [16..20) a batch strides, [20..24) b batch strides.
+//       [10] causal structure (`Tri`: 1 only outputs on or below the diagonal are needed, a tile
+//       above it stores zeros; 2 `a` is 0 above its diagonal, K stops after the tile's last
+//       row; 3 `a` is 0 below it, K starts at the tile's first row), [12..16) batch shape,
+//       [16..20) a batch strides, [20..24) b batch strides.
 // Thread (tx, ty) owns output rows 4 * (ty + 16 i) + r and columns 4 * (tx + 16 j) + c: vec4
 // reads of the staged tiles are contiguous across a warp, and so are the output stores.
 @group(0) @binding(1) var<storage, read_write> out: array<vec4<f32>>;
@@ -50,9 +53,15 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     let aks = m(7u);
     let bks = m(8u);
     let bcs = m(9u);
+    let tri = m(10u);
+    var kbeg = 0u;
+    var kend = K;
+    if (tri == 1u && n0 >= m0 + BM) { kend = 0u; }
+    if (tri == 2u) { kend = min(K, m0 + BM); }
+    if (tri == 3u) { kbeg = (m0 / BK) * BK; }
 /*{{ACC}}*/
 /*{{PRE}}*/
-    for (var k0 = 0u; k0 < K; k0 += BK) {
+    for (var k0 = kbeg; k0 < kend; k0 += BK) {
 /*{{STEP}}*/
     }
     let obase = wg.z * M * (N >> 2u) + (n0 >> 2u);

@@ -222,3 +222,88 @@ fn causal_softmax_and_the_softmax_backward_kernels() {
         assert!(labels.iter().any(|l| l == want), "{want} not among {labels:?}");
     }
 }
+
+/// The triangular products of causal attention (`Tri`) against full products: `LowerOut` equal
+/// on and below the diagonal (0 or the product above it), `LowerA` / `LowerAT` equal everywhere
+/// for operands that are 0 where they say; then the causal attention node, forward and
+/// backward, against the composition of full products, the masked softmax and its rule.
+#[test]
+fn causal_attention_skips_what_causality_zeroes() {
+    use webtorch::backend::Tri;
+    let (b, l, e) = (3, 256, 64);
+    let (qd, kd, vd, gd) =
+        (randn(&[b, l, e], 500), randn(&[b, l, e], 501), randn(&[b, l, e], 502), randn(&[b, l, e], 503));
+    for dev in devices() {
+        let (q, k, v) = (on(dev, &qd, &[b, l, e]), on(dev, &kd, &[b, l, e]), on(dev, &vd, &[b, l, e]));
+        let kt = k.transpose(-2, -1).unwrap();
+        let full = values(&q.matmul(&kt).unwrap());
+        let tri = values(&q.matmul_tri(&kt, Tri::LowerOut).unwrap());
+        for (i, (t, f)) in tri.iter().zip(&full).enumerate() {
+            let (r, c) = ((i / l) % l, i % l);
+            let ok = if c <= r { (t - f).abs() <= 1e-4 * (1.0 + f.abs()) } else { *t == 0.0 || t == f };
+            assert!(ok, "LowerOut on {dev:?} at ({r}, {c}): {t} vs {f}");
+        }
+        let p = q.matmul(&kt).unwrap().causal_softmax().unwrap();
+        let want = values(&p.matmul(&v).unwrap());
+        assert_close(
+            &values(&p.matmul_tri(&v, Tri::LowerA).unwrap()),
+            &want,
+            1e-5,
+            1e-6,
+            &format!("LowerA on {dev:?}"),
+        );
+        let pt = p.transpose(-2, -1).unwrap();
+        let want = values(&pt.matmul(&v).unwrap());
+        assert_close(
+            &values(&pt.matmul_tri(&v, Tri::LowerAT).unwrap()),
+            &want,
+            1e-5,
+            1e-6,
+            &format!("LowerAT on {dev:?}"),
+        );
+
+        if dev == Device::WebGpu {
+            // The tiled kernels did skip: a tile above the diagonal stored zeros, and with a dense
+            // `a` (not what the modes promise) the first rows of `LowerA` and the last rows of
+            // `LowerAT` miss the terms outside their K range while the others are whole.
+            assert_eq!(tri[l - 1], 0.0, "LowerOut stored the product above the diagonal");
+            // (Six batches: enough outputs for the tiled kernel.)
+            let x = on(dev, &randn(&[6, l, l], 504), &[6, l, l]);
+            let w = on(dev, &randn(&[6, l, e], 505), &[6, l, e]);
+            let (full, a, at) = (
+                values(&x.matmul(&w).unwrap()),
+                values(&x.matmul_tri(&w, Tri::LowerA).unwrap()),
+                values(&x.matmul_tri(&w, Tri::LowerAT).unwrap()),
+            );
+            let row = |t: &[f64], r: usize| t[r * e..(r + 1) * e].to_vec();
+            assert_ne!(row(&a, 0), row(&full, 0), "LowerA summed past the tile's rows");
+            assert_close(&row(&a, l - 1), &row(&full, l - 1), 1e-5, 1e-5, "LowerA's last row");
+            assert_ne!(row(&at, l - 1), row(&full, l - 1), "LowerAT summed before the tile's rows");
+            assert_close(&row(&at, 0), &row(&full, 0), 1e-5, 1e-5, "LowerAT's first row");
+        }
+        // The node against the composition with a mask, forward and every gradient.
+        let scale = 0.125;
+        let run = |fused: bool| -> Vec<Vec<f64>> {
+            let leaf = |d: &[f64]| {
+                let mut t = on(dev, d, &[b, l, e]);
+                t.set_requires_grad(true).unwrap();
+                t
+            };
+            let (q, k, v) = (leaf(&qd), leaf(&kd), leaf(&vd));
+            let y = if fused {
+                webtorch::autograd::attention::causal_attention(&q, &k, &v, scale).unwrap()
+            } else {
+                use webtorch::autograd::{kernels as agk, ops as o};
+                let s = o::matmul(&o::scale(&q, scale).unwrap(), &o::transpose(&k, -2, -1).unwrap()).unwrap();
+                o::matmul(&agk::causal_softmax(&s).unwrap(), &v).unwrap()
+            };
+            let g = on(dev, &gd, &[b, l, e]);
+            webtorch::autograd::backward(&y, Some(g), false, false).unwrap();
+            vec![values(&y), values(&q.grad().unwrap()), values(&k.grad().unwrap()), values(&v.grad().unwrap())]
+        };
+        let (fused, plain) = (run(true), run(false));
+        for (i, what) in ["out", "dq", "dk", "dv"].iter().enumerate() {
+            assert_close(&fused[i], &plain[i], 1e-4, 1e-5, &format!("causal attention {what} on {dev:?}"));
+        }
+    }
+}

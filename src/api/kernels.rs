@@ -98,6 +98,14 @@ impl RawTensor {
         RawTensor::timed("causal_softmax", || agk::causal_softmax(&self.t))
     }
 
+    /// `F.scaled_dot_product_attention(self, k, v, is_causal=True, scale)` as one node: products
+    /// that skip the causal zeros and the causal softmax kernel, forward and backward.
+    pub fn causal_attention(&self, k: &RawTensor, v: &RawTensor, scale: f64) -> JsResult<RawTensor> {
+        RawTensor::timed("causal_attention", || {
+            crate::autograd::attention::causal_attention(&self.t, &k.t, &v.t, scale)
+        })
+    }
+
     /// `F.layer_norm(t, normalized_shape, weight, bias, eps)`; `weight`/`bias` count only when
     /// `use_weight`/`use_bias` (pass any handle otherwise).
     #[allow(clippy::too_many_arguments)]

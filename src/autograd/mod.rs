@@ -4,6 +4,7 @@
 //! passes fuse like forward ones and can themselves be differentiated (double backward).
 //! `backward`/`grad` run the graph in topological order, one call across the wasm boundary.
 
+pub mod attention;
 pub mod conv;
 pub mod kernels;
 pub mod ops;

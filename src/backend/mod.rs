@@ -300,6 +300,25 @@ pub struct Matmul {
     /// Elementwise ops applied to each product before it is stored (bias, activation, residual):
     /// one dispatch for `F.gelu(F.linear(x, w, b)) + r`. Float32 products and results only.
     pub epilogue: Option<Epilogue>,
+    /// Causal attention's triangular structure, which a kernel may use to skip work.
+    pub tri: Tri,
+}
+
+/// What a product may skip in causal attention (per batch, rows and columns counted from 0). A
+/// kernel that ignores it computes the full product, which is also a right answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Tri {
+    #[default]
+    None,
+    /// Only outputs on or below the diagonal (column ≤ row) are needed; the others may be
+    /// written as 0 (scores `Q Kᵀ` and `dO Vᵀ` of causal attention).
+    LowerOut,
+    /// `a` is 0 above its diagonal (`a[r][k] = 0` for `k > r`): row `r` sums over `k ≤ r` only
+    /// (`P V`, `dS K`).
+    LowerA,
+    /// `a` is the transpose of such a matrix (`a[r][k] = 0` for `k < r`): row `r` sums over
+    /// `k ≥ r` only (`Pᵀ dO`, `dSᵀ Q`).
+    LowerAT,
 }
 
 /// A matmul's fused epilogue: `nodes` as in `Elementwise`, where `Arg::Acc` is the product at

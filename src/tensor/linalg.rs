@@ -2,7 +2,7 @@
 
 use super::elementwise::check_same_device;
 use super::{MatmulRoot, Tensor};
-use crate::backend::Matmul;
+use crate::backend::{Matmul, Tri};
 use crate::bail;
 use crate::error::Result;
 use crate::shape::broadcast_shapes;
@@ -24,7 +24,7 @@ fn c_name(d: crate::dtype::DType) -> &'static str {
 impl Tensor {
     /// `torch.matmul(self, other)` with PyTorch's rules for 1-D operands and batch broadcasting.
     pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
-        self.matmul_with(other, false)
+        self.matmul_with(other, false, Tri::None)
     }
 
     /// `matmul` whose result may stay pending (on a fusing device, for float32 matrices): the
@@ -32,10 +32,17 @@ impl Tensor {
     /// uses it where the product needs no gradient: the recorded backward would read the
     /// intermediates, and recomputing a pending product for them costs a second matmul.
     pub fn matmul_fusable(&self, other: &Tensor) -> Result<Tensor> {
-        self.matmul_with(other, true)
+        self.matmul_with(other, true, Tri::None)
     }
 
-    fn matmul_with(&self, other: &Tensor, fuse: bool) -> Result<Tensor> {
+    /// `matmul` of causal attention's triangular operands (`Tri`): the kernel may skip what the
+    /// structure makes zero or unneeded. Outputs under `Tri::LowerOut` above the diagonal are 0
+    /// or the product, whichever the kernel wrote.
+    pub fn matmul_tri(&self, other: &Tensor, tri: Tri) -> Result<Tensor> {
+        self.matmul_with(other, false, tri)
+    }
+
+    fn matmul_with(&self, other: &Tensor, fuse: bool, tri: Tri) -> Result<Tensor> {
         check_same_device(self, other)?;
         let (da, db) = (self.ndim(), other.ndim());
         if da == 0 || db == 0 {
@@ -112,7 +119,7 @@ impl Tensor {
                 return Ok(Tensor::pending(self.backend(), super::fusion::matmul_pending(root), self.dtype));
             }
             let out = Tensor::empty_on(self.backend(), &out_shape, self.dtype)?;
-            let mm = Matmul { a: oa, b: ob, batch, m, n, k, out: out.buf()?, dtype: self.dtype, epilogue: None };
+            let mm = Matmul { a: oa, b: ob, batch, m, n, k, out: out.buf()?, dtype: self.dtype, epilogue: None, tri };
             self.backend().matmul(&mm)?;
             out
         };

@@ -154,6 +154,7 @@ impl WebGpuBackend {
         put(&mut meta, 12, &batch)?;
         put(&mut meta, 16, &strides[0])?;
         put(&mut meta, 20, &strides[1])?;
+        meta[10] = k.tri as u32;
         let mut buffers = vec![k.out, k.a.buf, k.b.buf];
         let ep = match &k.epilogue {
             Some(e) => {
@@ -197,6 +198,7 @@ impl WebGpuBackend {
             out: scratch,
             dtype: k.dtype,
             epilogue: None,
+            tri: crate::backend::Tri::None,
         };
         let sum = Reduce {
             op: crate::backend::ReduceOp::Sum,

@@ -427,11 +427,11 @@ pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
     let (pre, step) = if db {
         // Tile 0 is staged before the loop (the stage writes tile 1 - cur).
         (
-            format!("    var cur = 1u;\n{}{stage}{BAR}    cur = 0u;\n", fetch("0u")),
+            format!("    var cur = 1u;\n{}{stage}{BAR}    cur = 0u;\n", fetch("kbeg")),
             format!("{next}{fma}{stage}{BAR}        cur = 1u - cur;\n"),
         )
     } else if key.tile.pf {
-        (fetch("0u"), format!("{stage}{BAR}{next}{fma}{BAR}"))
+        (fetch("kbeg"), format!("{stage}{BAR}{next}{fma}{BAR}"))
     } else {
         (String::new(), format!("{}{stage}{BAR}{fma}{BAR}", fetch("k0")))
     };

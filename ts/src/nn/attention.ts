@@ -14,7 +14,11 @@ import { full, zeros } from "../creation.js";
 import { cat } from "../indexing.js";
 import { scope } from "../lifetime.js";
 import * as F from "./functional.js";
-import { causalMask, causalSoftmax } from "./functional_more.js";
+import {
+  causalAttention,
+  causalMask,
+  causalSoftmax,
+} from "./functional_more.js";
 import * as init from "./init.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 import { Linear, type FactoryOptions } from "./layers.js";
@@ -226,21 +230,25 @@ export class MultiheadAttention extends Module {
           .reshape([N * H, 1, S]);
         mask = mask ? mask.add(m) : m;
       }
-      let scores = q.mul(Math.sqrt(1 / hd)).matmul(k.transpose(1, 2));
-      if (mask) scores = scores.add(mask);
-      let attn = causal ? causalSoftmax(scores) : F.softmax(scores, -1);
-      if (this.dropout > 0 && this.training)
-        attn = F.dropout(attn, this.dropout, true);
-      const ctx = attn
-        .matmul(v)
-        .transpose(0, 1)
-        .reshape([L * N, E]);
+      const drop = this.dropout > 0 && this.training;
+      let attn: Tensor | null = null;
+      let headsOut: Tensor;
+      if (causal && !drop) {
+        headsOut = causalAttention(q, k, v, Math.sqrt(1 / hd));
+      } else {
+        let scores = q.mul(Math.sqrt(1 / hd)).matmul(k.transpose(1, 2));
+        if (mask) scores = scores.add(mask);
+        attn = causal ? causalSoftmax(scores) : F.softmax(scores, -1);
+        if (drop) attn = F.dropout(attn, this.dropout, true);
+        headsOut = attn.matmul(v);
+      }
+      const ctx = headsOut.transpose(0, 1).reshape([L * N, E]);
       let out = F.linear(ctx, this.out_proj.weight, this.out_proj.bias).reshape(
         [L, N, E],
       );
       if (!batched) out = out.squeeze(1);
       else if (this.batch_first) out = out.transpose(0, 1);
-      if (!needWeights) return [out, null] as [Tensor, Tensor | null];
+      if (!needWeights || !attn) return [out, null] as [Tensor, Tensor | null];
       let weights = attn.reshape([N, H, L, S]);
       if (options.average_attn_weights ?? true) weights = weights.mean(1);
       if (!batched) weights = weights.squeeze(0);

@@ -269,6 +269,26 @@ export function causalSoftmax(scores: Tensor): Tensor {
 }
 
 /**
+ * Causal attention `softmax(Q Kᵀ · scale) V`, query `i` attending to keys `j ≤ i`, as one core
+ * node: the products skip the causal zeros (the scores' tiles above the diagonal, half of `P V`
+ * and of the backward's products) and the softmax is {@link causalSoftmax}.
+ */
+export function causalAttention(
+  query: Tensor,
+  key: Tensor,
+  value: Tensor,
+  scale: number,
+): Tensor {
+  return wrap(
+    checkTensor("causalAttention", "query", query)._raw.causal_attention(
+      checkTensor("causalAttention", "key", key)._raw,
+      checkTensor("causalAttention", "value", value)._raw,
+      scale,
+    ),
+  );
+}
+
+/**
  * `softmax(Q Kᵀ · scale + mask) V` over `(…, L, E)` queries and `(…, S, E)` keys/values. Note the
  * bool mask convention here is PyTorch's for this function: `true` means *may attend*.
  */
@@ -288,9 +308,9 @@ export function scaled_dot_product_attention(
   return scope(() => {
     // Scaling the (…, L, E) queries rather than the (…, L, S) scores: one pass over L·E values
     // instead of L·S, forward and backward (as MultiheadAttention does).
-    let scores = query.mul(scale).matmul(key.transpose(-2, -1));
     if (options.is_causal && !((options.dropout_p ?? 0) > 0))
-      return causalSoftmax(scores).matmul(value);
+      return causalAttention(query, key, value, scale);
+    let scores = query.mul(scale).matmul(key.transpose(-2, -1));
     if (options.is_causal) scores = scores.add(causalMask(l, s, query.device));
     const m = options.attn_mask;
     if (m)
