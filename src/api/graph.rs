@@ -42,6 +42,8 @@ pub struct GraphCapture {
     rng: (u64, u64),
     cpu_allocations: u64,
     dispatches_before: u64,
+    /// The fusion `min_size` before the capture (restored when it closes).
+    min_size: usize,
 }
 
 enum Out {
@@ -103,7 +105,9 @@ impl GraphCapture {
     /// the step cannot be replayed from its kernels.
     pub fn end(self, outputs: Vec<RawTensor>, stepped: bool) -> JsResult<Graph> {
         let backend = self.backend.clone();
+        let min_size = self.min_size;
         let r = self.close(outputs.iter().map(|r| r.t.clone()).collect(), stepped);
+        set_min_size(min_size);
         if r.is_err() {
             backend.capture_abort();
         }
@@ -112,8 +116,13 @@ impl GraphCapture {
 
     /// Closes the capture without a graph (the step failed).
     pub fn abort(self) {
+        set_min_size(self.min_size);
         self.backend.capture_abort();
     }
+}
+
+fn set_min_size(n: usize) {
+    crate::tensor::fusion::with_config(|c| c.min_size = n);
 }
 
 impl GraphCapture {
@@ -146,6 +155,11 @@ impl GraphCapture {
         if !backend.capture_begin() {
             bail!(Torch, "a capture is already open");
         }
+        // A replay pays per dispatch and nothing for being lazy, so a captured step fuses its
+        // elementwise chains whatever their size: eager's `min_size` bypass (small ops run at
+        // once, seeds/000) is lifted until the capture closes. Fused chains compute each value
+        // as the unfused kernels do, so results are the same.
+        let min_size = crate::tensor::fusion::with_config(|c| std::mem::replace(&mut c.min_size, 0));
         Ok(GraphCapture {
             backend,
             inputs: copies,
@@ -154,6 +168,7 @@ impl GraphCapture {
             rng: crate::random::position(),
             cpu_allocations: cpu_allocations(),
             dispatches_before,
+            min_size,
         })
     }
 

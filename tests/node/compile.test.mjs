@@ -306,3 +306,47 @@ if (torch.webgpu.is_available())
     assert.equal(step.stats.graph_replays, before);
     assert.ok(before >= 4);
   });
+
+if (torch.webgpu.is_available())
+  test("[webgpu] a captured step fuses small elementwise chains (eager runs them one kernel each)", async () => {
+    const w = torch.webgpu;
+    const x = torch
+      .tensor(
+        Float32Array.from({ length: 64 }, (_, i) => Math.sin(i)),
+        { device: "webgpu" },
+      )
+      .reshape([8, 8]);
+    const chain = (t) => {
+      let y = t;
+      for (let i = 0; i < 40; i++) y = y.mul(1.01).add(0.001);
+      return y;
+    };
+    const f = torch.compile(chain);
+    const want = await chain(x).toArray();
+    await w.sync_device();
+    const e0 = w.runtime_stats().dispatches;
+    chain(x).dispose();
+    await w.sync_device();
+    const eagerKernels = w.runtime_stats().dispatches - e0;
+    assert.equal(
+      eagerKernels,
+      80,
+      "64 elements are below min_size: one kernel per op eagerly",
+    );
+    for (let s = 0; s < 3; s++) (await f(x)).dispose?.();
+    assert.equal(f.stats.graphs, 1, f.stats.graph_reasons.join("; "));
+    await w.sync_device();
+    const s0 = w.runtime_stats();
+    const y = f(x);
+    const s1 = w.runtime_stats();
+    const kernels = s1.graph_dispatches - s0.graph_dispatches;
+    assert.ok(
+      kernels > 0 && kernels <= 40,
+      `replay kernels: ${kernels} for 80 ops`,
+    );
+    assert.deepEqual(
+      await y.toArray(),
+      want,
+      "fused replay equals eager bit for bit",
+    );
+  });
