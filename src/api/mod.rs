@@ -347,6 +347,13 @@ pub fn clear_matmul_tuned() {
     crate::backend::webgpu::matmul::clear_tuned()
 }
 
+/// Turns the vec4 variant of contiguous elementwise kernels on or off (default on; see
+/// `backend/webgpu/elementwise.rs`), for benchmarks comparing it with the general kernel.
+#[wasm_bindgen]
+pub fn set_elementwise_x4(on: bool) {
+    crate::backend::webgpu::elementwise::set_elementwise_x4(on)
+}
+
 /// Sets how many vectors per invocation the row kernels' plans aim at (1…8, default 8; see
 /// `backend/webgpu/rows.rs`) for benchmarks; false for a value outside that range.
 #[wasm_bindgen]

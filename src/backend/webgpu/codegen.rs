@@ -1,17 +1,21 @@
 //! WGSL generation: fills the named holes (`/*{{NAME}}*/`) of the templates in `shaders/` from a
 //! kernel description. Pipelines are cached by `KernelKey`, so each source is built once.
 
+use super::elementwise;
+pub use super::elementwise::{
+    elementwise_key, EW_MAX_LEAVES, EW_MAX_SCALARS, EW_OFFSETS, EW_OUT_OFFSET, EW_OUT_STRIDES, EW_SCALARS, EW_SHAPE,
+    EW_STRIDES,
+};
 use super::epilogue::EpilogueKey;
 use super::reduce_gen;
 pub use super::reduce_gen::{
     reduce_key, reduce_source, rows_kernel, RD_MAX_LEAVES, RD_MAX_SCALARS, RD_OFFSETS, RD_SCALARS, RD_STRIDES, ROWS_WG,
 };
-use crate::backend::{Arg, Elementwise, Func, ReduceOp, RowOp, Rowwise, ScatterOp};
+use crate::backend::{Arg, Func, ReduceOp, RowOp, Rowwise, ScatterOp};
 use crate::dtype::{Compute, DType};
 use crate::ops::ResultKind;
 
 const COMMON: &str = include_str!("../../../shaders/common.wgsl");
-const ELEMENTWISE: &str = include_str!("../../../shaders/elementwise.wgsl");
 pub(super) const MATH: &str = include_str!("../../../shaders/math.wgsl");
 const POISSON: &str = include_str!("../../../shaders/poisson.wgsl");
 const MATMUL: &str = include_str!("../../../shaders/matmul.wgsl");
@@ -25,11 +29,13 @@ const SCATTER: &str = include_str!("../../../shaders/scatter.wgsl");
 /// live in the uniform slot, so one pipeline serves every value and shape.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum KernelKey {
-    /// `out_strided`: results go to a strided view of `out` (in-place writes).
+    /// `out_strided`: results go to a strided view of `out` (in-place writes). `x4`: four
+    /// consecutive elements per invocation through vec4 words (`elementwise.rs`).
     Elementwise {
         nodes: Vec<KeyNode>,
         leaves: Vec<(DType, bool)>,
         out_strided: bool,
+        x4: bool,
     },
     Reduce {
         op: ReduceOp,
@@ -176,14 +182,6 @@ pub(super) fn load(x: &str, d: DType, c: Compute) -> String {
     }
 }
 
-/// The key of an elementwise kernel (`contiguous[k]`: leaf k is read at `offset + i`), and the
-/// scalar operands in slot order.
-pub fn elementwise_key(k: &Elementwise, contiguous: &[bool]) -> (KernelKey, Vec<(f64, Compute)>) {
-    let (nodes, scalars) = key_nodes(&k.nodes);
-    let leaves = k.leaves.iter().zip(contiguous).map(|(o, &c)| (o.dtype, c)).collect();
-    (KernelKey::Elementwise { nodes, leaves, out_strided: k.out_view.is_some() }, scalars)
-}
-
 /// Nodes as the cache key sees them, and the scalar operands in slot order.
 pub(super) fn key_nodes(nodes: &[crate::backend::Node]) -> (Vec<KeyNode>, Vec<(f64, Compute)>) {
     let mut scalars = vec![];
@@ -211,76 +209,25 @@ pub(super) fn key_nodes(nodes: &[crate::backend::Node]) -> (Vec<KeyNode>, Vec<(f
     (nodes, scalars)
 }
 
-/// Meta words of elementwise kernels (see `shaders/elementwise.wgsl`).
-pub const EW_OFFSETS: usize = 8;
-pub const EW_SCALARS: usize = 16;
-pub const EW_SHAPE: usize = 24;
-pub const EW_STRIDES: usize = 32;
-pub const EW_MAX_LEAVES: usize = 7;
-pub const EW_MAX_SCALARS: usize = 8;
-/// Output offset and strides of an in-place (strided) elementwise kernel.
-pub const EW_OUT_OFFSET: usize = 3;
-pub const EW_OUT_STRIDES: usize = EW_STRIDES + 8 * EW_MAX_LEAVES;
-
-pub fn elementwise_source(nodes: &[KeyNode], leaves: &[(DType, bool)], out_strided: bool) -> String {
-    let mut bindings = String::new();
-    let mut index = String::new();
-    let strided = out_strided || leaves.iter().any(|(_, c)| !c);
-    if strided {
-        index.push_str("    var rem = i;\n");
-    }
-    let mut body = String::new();
-    if out_strided {
-        index.push_str(&format!("    var oo = m({EW_OUT_OFFSET}u);\n"));
-        body.push_str(&format!("        oo += c * m({}u + d);\n", EW_OUT_STRIDES - 1));
-    } else {
-        index.push_str("    let oo = i;\n");
-    }
-    for (k, &(d, contiguous)) in leaves.iter().enumerate() {
-        bindings.push_str(&format!(
-            "@group(0) @binding({}) var<storage, read> in{k}: array<{}>;\n",
-            k + 2,
-            storage_type(d)
-        ));
-        if contiguous {
-            index.push_str(&format!("    let o{k} = m({}u) + i;\n", EW_OFFSETS + k));
-        } else {
-            index.push_str(&format!("    var o{k} = m({}u);\n", EW_OFFSETS + k));
-            body.push_str(&format!("        o{k} += c * m({}u + d);\n", EW_STRIDES + 8 * k - 1));
-        }
-    }
-    if strided {
-        index.push_str(&format!(
-            "    for (var d = m(1u); d > 0u; d--) {{\n        let s = m({}u + d);\n        let c = rem % s;\n        rem /= s;\n{body}    }}\n",
-            EW_SHAPE - 1
-        ));
-    }
-    let compute = nodes_code(nodes, &leaves.iter().map(|l| l.0).collect::<Vec<_>>(), EW_SCALARS);
-    let last = nodes.len() - 1;
-    format!(
-        "{MATH}\n{}",
-        fill(
-            ELEMENTWISE,
-            &[
-                ("OUT", storage_type(nodes[last].out)),
-                ("INPUTS", &bindings),
-                ("INDEX", &index),
-                ("COMPUTE", &compute),
-                ("RESULT", &format!("s{last}")),
-            ],
-        )
-    )
-}
-
 /// The statements computing `nodes` (node j's value in `s<j>`, its storage form) from leaves
 /// `in<k>[o<k>]` (stored as `leaves[k]`) and scalar slot q at meta word `scalar_base + q`; a
 /// matmul epilogue's product is `v` (f32).
 pub(super) fn nodes_code(nodes: &[KeyNode], leaves: &[DType], scalar_base: usize) -> String {
+    nodes_code_with(nodes, leaves, scalar_base, &|l| format!("in{l}[o{l}]"))
+}
+
+/// `nodes_code` with leaf k's stored value read as `leaf(k)`.
+pub(super) fn nodes_code_with(
+    nodes: &[KeyNode],
+    leaves: &[DType],
+    scalar_base: usize,
+    leaf: &dyn Fn(u8) -> String,
+) -> String {
     let mut compute = String::new();
     for (j, node) in nodes.iter().enumerate() {
         let t = node.compute.wgsl();
         let arg = |a: &KeyArg| match *a {
-            KeyArg::Leaf(l) => load(&format!("in{l}[o{l}]"), leaves[l as usize], node.compute),
+            KeyArg::Leaf(l) => load(&leaf(l), leaves[l as usize], node.compute),
             KeyArg::Node(m) => load(&format!("s{m}"), nodes[m as usize].out, node.compute),
             KeyArg::Scalar(q) => format!("bitcast<{t}>(m({}u))", scalar_base + q as usize),
             KeyArg::Acc => load("v", DType::Float32, node.compute),
@@ -449,7 +396,10 @@ pub fn scatter_source(dtype: DType, tensor_src: bool, op: ScatterOp) -> String {
 /// The source of any key (used on a pipeline-cache miss).
 pub fn source(key: &KernelKey) -> String {
     match key {
-        KernelKey::Elementwise { nodes, leaves, out_strided } => elementwise_source(nodes, leaves, *out_strided),
+        KernelKey::Elementwise { nodes, leaves, out_strided, x4: false } => {
+            elementwise::source(nodes, leaves, *out_strided)
+        }
+        KernelKey::Elementwise { nodes, leaves, x4: true, .. } => elementwise::source_x4(nodes, leaves),
         KernelKey::Reduce { op, compute, input, out, rows, prologue } => {
             let src = reduce_source(*op, *compute, *input, *out, prologue.as_ref());
             if *rows {
@@ -485,9 +435,12 @@ pub fn label(key: &KernelKey) -> String {
         names.join("+")
     };
     match key {
-        KernelKey::Elementwise { nodes, .. } => {
-            format!("webtorch:{}:{}", ops(nodes), nodes.last().map_or("", |n| n.out.name()))
-        }
+        KernelKey::Elementwise { nodes, x4, .. } => format!(
+            "webtorch:{}:{}{}",
+            ops(nodes),
+            if *x4 { "x4:" } else { "" },
+            nodes.last().map_or("", |n| n.out.name())
+        ),
         KernelKey::Reduce { op, out, prologue: None, .. } => format!("webtorch:{op:?}:{}", out.name()).to_lowercase(),
         KernelKey::Reduce { op, out, prologue: Some((nodes, _)), .. } => {
             format!("webtorch:{}+{}:{}", ops(nodes), format!("{op:?}").to_lowercase(), out.name())

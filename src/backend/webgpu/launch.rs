@@ -31,12 +31,13 @@ impl WebGpuBackend {
         if let Some((_, out_strides)) = &k.out_view {
             strides.push(out_strides.clone());
         }
-        let (key, scalars) = codegen::elementwise_key(k, &is_contig);
+        let n = k.shape.iter().product::<usize>();
+        let x4 = self.takes_x4(k, n, &is_contig);
+        let (key, scalars) = codegen::elementwise_key(k, &is_contig, x4);
         if scalars.len() > EW_MAX_SCALARS {
             bail!(Torch, "webgpu: an elementwise kernel takes at most {EW_MAX_SCALARS} scalars");
         }
         let mut meta = [0u32; EW_OUT_STRIDES + 8];
-        let n = k.shape.iter().product::<usize>();
         if k.out_view.is_some() || !is_contig.iter().all(|c| *c) {
             let (shape, strides) = coalesce(&k.shape, &strides);
             if shape.len() > MAX_RANK {
@@ -55,7 +56,9 @@ impl WebGpuBackend {
                 put(&mut meta, EW_OUT_STRIDES, &strides[k.leaves.len()])?;
             }
         }
-        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let invocations = if x4 { n.div_ceil(4) } else { n };
+        let groups =
+            u32::try_from(invocations.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
         let (gx, gy) = Self::grid(groups);
         put(&mut meta, 0, &[n])?;
         meta[2] = gx * WG;
@@ -71,6 +74,20 @@ impl WebGpuBackend {
             };
         }
         self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+    }
+
+    /// Whether an elementwise kernel takes the vec4 variant: every leaf contiguous at an offset
+    /// that is a multiple of 4, the output contiguous from 0, and every buffer holding whole vec4
+    /// words up to the last element (pooled buffers are whole multiples of 64 bytes; others,
+    /// such as imported ones, may not be).
+    fn takes_x4(&self, k: &Elementwise, n: usize, is_contig: &[bool]) -> bool {
+        if !super::elementwise::x4_enabled() || k.out_view.is_some() || !is_contig.iter().all(|c| *c) {
+            return false;
+        }
+        let words = |offset: usize| 4 * (offset + n.next_multiple_of(4)) as u64;
+        let st = self.st.borrow();
+        let size = |id: crate::backend::BufId| st.bufs[id as usize].as_ref().map_or(0, |(b, _)| b.size());
+        size(k.out) >= words(0) && k.leaves.iter().all(|o| o.offset % 4 == 0 && size(o.buf) >= words(o.offset))
     }
 
     pub(super) fn reduce_impl(&self, k: &Reduce) -> Result<()> {

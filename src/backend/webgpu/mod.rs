@@ -10,6 +10,7 @@ mod checks;
 mod codegen;
 mod custom;
 mod device;
+pub mod elementwise;
 mod epilogue;
 mod graph;
 mod launch;
