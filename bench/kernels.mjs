@@ -65,6 +65,16 @@ await run(
 );
 await run(x.reshape([S]).sum());
 await run(x.t().sum(1)); // general reduction kernel (strided rows)
+// Elementwise add, gelu and the 6-op chain of torch_bench.py, in the general kernel (one element
+// per invocation) and the contiguous vec4 variant (labels `…:x4:float32`).
+const y = torch.randn([R, C]);
+for (const x4 of [false, true]) {
+  core.set_elementwise_x4?.(x4);
+  await run(x.add(y));
+  await run(x.gelu());
+  await run(x.mul(y).add(x).tanh().mul(0.5).sub(0.25).relu());
+}
+core.set_elementwise_x4?.(true);
 torch.webgpu.set_debug_print_shaders(false);
 console.log = log;
 log(`captured ${shaders.size} kernels: ${[...shaders.keys()].join(", ")}`);
@@ -249,6 +259,39 @@ for (const label of [
       g,
       4 * S,
     );
+  }
+}
+
+// Elementwise kernels: meta [0] numel, [2] invocations per grid row, [8], [9] leaf offsets (0),
+// [16], [17] the chain's scalars.
+{
+  const zs = buf(S * 4, (i) => Math.cos(i));
+  for (const [what, re, inputs] of [
+    ["add", /^webtorch:add:(x4:)?float32$/, [xs, zs]],
+    ["gelu", /^webtorch:gelu:(x4:)?float32$/, [xs]],
+    [
+      "6-op chain",
+      /^webtorch:mul\+add\+tanh\+mul\+sub\+relu:(x4:)?float32$/,
+      [xs, zs],
+    ],
+  ]) {
+    for (const label of all(re)) {
+      const per = label.includes(":x4:") ? 4 : 1;
+      const g = grid(Math.ceil(S / per / 256));
+      const words = {
+        0: S,
+        2: g[0] * 256,
+        16: f32bits(0.5),
+        17: f32bits(0.25),
+      };
+      await timeKernel(
+        `${what} ${S} ${per === 4 ? "x4" : "general"}`,
+        shaders.get(label),
+        [meta(words), ys, ...inputs],
+        g,
+        4 * S * (inputs.length + 1),
+      );
+    }
   }
 }
 
