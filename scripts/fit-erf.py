@@ -1,21 +1,23 @@
-"""Fits the coefficients of the float32 erf used by the WebGPU kernels (`erf_fit` in
-shaders/math.wgsl, twin `erf_fit` in src/ops/math.rs) and checks the gelu built on it against
-PyTorch's float32 gelu.
+"""Fits the coefficients of the float32 erf used by the WebGPU kernels (`erf_small` and
+`erfc_big` in shaders/math.wgsl, behind `erf_f32` and `gelu_f32`; the CPU backend computes erf in
+float64) and checks the gelu built on it against PyTorch's float32 gelu. FIT_C, FIT_P and
+FIT_Q override the split point and the two degrees (defaults: the kernel's 0.5, 5, 8).
 
 erf(z) = z·P(z²) for |z| ≤ C, and sign(z)·(1 − exp(Q(|z|))) beyond (|z| clamped to 4, where
-erfc < 2^-25 so the result rounds to ±1). P is fitted for relative error, Q (≈ log erfc) for
-absolute error of erf (weight erfc). Both are minimax by Lawson's iteratively reweighted least
+erfc < 2^-25 so the result rounds to ±1; the kernel takes erfc = 0 from there). P is fitted for
+relative error, Q (≈ log erfc) for absolute error of erf (weight erfc). Both are minimax by Lawson's iteratively reweighted least
 squares in float64 on Chebyshev nodes; the coefficients are then rounded to float32 and the
 float32 evaluation (Horner with FMA, as GPUs contract it) is checked.
 
-    .venv-torch/bin/python scripts/fit-erf.py          # prints the WGSL/Rust constants + errors
+    .venv-torch/bin/python scripts/fit-erf.py          # prints the errors and the WGSL constants
 """
+
+import os
 
 import numpy as np
 import torch
 from scipy.special import erf, erfc
 
-import os
 C = float(os.environ.get("FIT_C", 0.5))  # |z| at which the exp form takes over
 DEG_P = int(os.environ.get("FIT_P", 5))  # coefficients of P (in z²)
 DEG_Q = int(os.environ.get("FIT_Q", 8))  # coefficients of Q (in |z|)
