@@ -214,6 +214,56 @@ fn batching_and_pool_counters() {
     gpu.set_batch_threshold(64);
 }
 
+/// Bind groups bind a uniform slot each (no dynamic offsets): dispatches over the same buffers
+/// with different parameters in one batch get slots of their own, the same parameters share one,
+/// and a repeated loop creates no bind group the second time.
+#[test]
+fn uniform_slots_bind_groups_and_their_reuse() {
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let gpu = webtorch::engine::backend(Device::WebGpu).unwrap();
+    fusion::with_config(|c| c.enabled = false);
+    gpu.set_batch_threshold(64);
+    let a = Tensor::full(&[256], 1.0, DType::Float32, Device::WebGpu).unwrap();
+    // x = x + k for k = 1..=150: a few pooled buffers, so the same buffers come back within a
+    // batch with a different scalar each time.
+    let chain = || {
+        let mut x = a.clone();
+        for k in 1..=150 {
+            x = x.binary_scalar(Op::Add, k as f64, false).unwrap();
+        }
+        x
+    };
+    gpu.flush();
+    let s0 = gpu.stats();
+    let x = chain();
+    assert_eq!(values(&x)[0], 1.0 + (150.0 * 151.0) / 2.0);
+    drop(x);
+    let s1 = gpu.stats();
+    let first = s1.bind_groups - s0.bind_groups;
+    assert!(first > 3 && first <= 150, "{first} bind groups for 150 dispatches");
+    // The pool hands the loop's buffers out in its own order: a second run may meet a new pair.
+    let x = chain();
+    assert_eq!(values(&x)[0], 1.0 + (150.0 * 151.0) / 2.0);
+    drop(x);
+    let s1 = gpu.stats();
+    let x = chain();
+    assert_eq!(values(&x)[0], 1.0 + (150.0 * 151.0) / 2.0);
+    drop(x);
+    let s2 = gpu.stats();
+    assert_eq!(s2.dispatches - s1.dispatches, 150);
+    assert_eq!(s2.bind_groups - s1.bind_groups, 0, "a steady loop creates none ({first} the first time)");
+    // The same scalar every time: dispatches over the same buffers share a slot.
+    let mut x = a.clone();
+    for _ in 0..100 {
+        x = x.binary_scalar(Op::Add, 0.5, false).unwrap();
+    }
+    assert_eq!(values(&x)[0], 51.0);
+    assert!(gpu.stats().bind_groups - s2.bind_groups < 10, "{:?}", gpu.stats());
+    fusion::with_config(|c| c.enabled = true);
+}
+
 /// Every op-table row compiles to WGSL and agrees with the CPU reference, for floats (over a
 /// range that crosses each function's interesting points) and for integers where the row has them.
 #[test]

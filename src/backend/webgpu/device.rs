@@ -7,7 +7,7 @@ use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use super::pool::Pool;
-use super::{AdapterSummary, State, WebGpuBackend, ARENA_SLOTS, SLOT_BYTES, SLOT_WORDS};
+use super::{AdapterSummary, State, WebGpuBackend, ARENA_SLOTS, SLOT_BYTES};
 use crate::backend::Stats;
 
 impl WebGpuBackend {
@@ -117,12 +117,10 @@ impl WebGpuBackend {
                 pool: Pool::default(),
                 staging: Pool::default(),
                 kernels: HashMap::new(),
-                bind_groups: HashMap::new(),
+                bind: Default::default(),
                 layouts: HashMap::new(),
                 encoder: None,
                 pass: None,
-                arena: vec![0; SLOT_WORDS * ARENA_SLOTS],
-                slots_used: 0,
                 threshold: 64,
                 idle: true,
                 hold: false,

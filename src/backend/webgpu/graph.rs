@@ -138,7 +138,7 @@ impl WebGpuBackend {
                 binding: 0,
                 resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                     buffer: &arena,
-                    offset: 0,
+                    offset: i as u64 * SLOT_BYTES,
                     size: wgpu::BufferSize::new(SLOT_BYTES),
                 }),
             }];
@@ -227,9 +227,13 @@ impl WebGpuBackend {
                     label: Some("webtorch:graph"),
                     timestamp_writes: None,
                 });
-                for (j, (kernel, bg, groups)) in g.steps.iter().enumerate().take(end).skip(i) {
-                    pass.set_pipeline(&kernel.pipeline);
-                    pass.set_bind_group(0, bg, &[(j as u64 * SLOT_BYTES) as u32]);
+                let mut set: Option<&Rc<Kernel>> = None;
+                for (kernel, bg, groups) in g.steps.iter().take(end).skip(i) {
+                    if !set.is_some_and(|k| Rc::ptr_eq(k, kernel)) {
+                        pass.set_pipeline(&kernel.pipeline);
+                        set = Some(kernel);
+                    }
+                    pass.set_bind_group(0, bg, &[]);
                     pass.dispatch_workgroups(groups.0, groups.1, groups.2);
                 }
             }

@@ -3,9 +3,11 @@
 //! Work is recorded into one open compute pass and submitted when `batch_threshold` dispatches
 //! are pending (16 for the first submit after a read or a sync: `IDLE_FIRST`), when the 16 ms
 //! timer fires (wasm), or on read/sync (DESIGN.md "path of one call").
-//! Kernel parameters go into a uniform arena (a 256-byte slot per dispatch, bound with a dynamic
-//! offset) written once per submit, so recording a dispatch allocates no GPU memory.
+//! Kernel parameters go into a uniform arena (a 512-byte slot per dispatch) written once per
+//! submit, so recording a dispatch allocates no GPU memory; bind groups bind a slot each, so
+//! none is set with dynamic offsets (`binding.rs`).
 
+mod binding;
 mod checks;
 mod codegen;
 mod custom;
@@ -27,6 +29,7 @@ use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use std::sync::{Arc, Mutex};
 
+use self::binding::ARENA_SLOTS;
 use self::codegen::KernelKey;
 use self::pool::{size_class, Pool};
 use super::{
@@ -38,14 +41,11 @@ use crate::{bail, err};
 
 const SLOT_BYTES: u64 = 512;
 const SLOT_WORDS: usize = 128;
-const ARENA_SLOTS: usize = 128;
 const MAX_RANK: usize = 8;
 /// Dispatches before the first submit after the GPU went idle (`State::idle`): on the H100 a
 /// transformer block step records ~9 ms of work; with the first submit at 64 dispatches its GPU
 /// work started ~5 ms late (bench/KERNELS.md).
 const IDLE_FIRST: usize = 16;
-/// Bind-group cache bound: past it the cache starts over.
-const MAX_BIND_GROUPS: usize = 4096;
 const WG: u32 = 256;
 const MAX_GROUPS: u32 = 65_535;
 const STORAGE_USAGE: wgpu::BufferUsages =
@@ -74,16 +74,12 @@ struct State {
     pool: Pool<wgpu::Buffer>,
     staging: Pool<wgpu::Buffer>,
     kernels: HashMap<KernelKey, Rc<Kernel>>,
-    /// Bind groups by the buffers they bind (bounded; cleared with the pool).
-    /// Keyed also by how many buffers are read_write: layouts differing in that are not
-    /// compatible.
-    bind_groups: HashMap<(Vec<wgpu::Buffer>, usize), wgpu::BindGroup>,
+    /// The uniform arena's host copy and the bind groups of eager dispatches (`binding.rs`).
+    bind: binding::Binder,
     /// Bind-group layouts by (storage buffers, how many of the first are read_write).
     layouts: HashMap<(usize, usize), (Rc<wgpu::BindGroupLayout>, Rc<wgpu::PipelineLayout>)>,
     encoder: Option<wgpu::CommandEncoder>,
     pass: Option<wgpu::ComputePass<'static>>,
-    arena: Vec<u32>,
-    slots_used: usize,
     threshold: usize,
     /// No submitted work is pending on the GPU as far as recording knows (a sync or a read was
     /// just awaited, or nothing ran yet): the next submit comes after `IDLE_FIRST` dispatches
@@ -168,7 +164,7 @@ impl WebGpuBackend {
                     visibility: wgpu::ShaderStages::COMPUTE,
                     ty: wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: true,
+                        has_dynamic_offset: false,
                         min_binding_size: wgpu::BufferSize::new(SLOT_BYTES),
                     },
                     count: None,
@@ -228,45 +224,27 @@ impl WebGpuBackend {
     fn dispatch(&self, key: &KernelKey, meta: &[u32], buffers: &[BufId], groups: (u32, u32, u32)) -> Result<()> {
         self.check_lost()?;
         let mut st = self.st.borrow_mut();
-        if st.slots_used == ARENA_SLOTS || st.timing.as_ref().is_some_and(|t| t.full()) {
+        if st.timing.as_ref().is_some_and(|t| t.full()) {
             self.flush_locked(&mut st);
         }
         let kernel = self.kernel(&mut st, key, buffers.len());
-        let slot = st.slots_used;
-        st.slots_used += 1;
-        st.arena[slot * SLOT_WORDS..slot * SLOT_WORDS + meta.len()].copy_from_slice(meta);
         let bufs: Vec<wgpu::Buffer> = buffers.iter().map(|&b| Self::buffer(&st, b)).collect();
         let recorded = st.capture.is_some().then(|| bufs.clone());
-        // Bind groups are cached by the buffers they bind (the uniform slot is a dynamic offset):
-        // pooled buffers come back, so a model's steady state creates none.
+        // Bind groups are cached by the buffers and the uniform slot they bind: pooled buffers
+        // come back, so a model's steady state creates none. A full arena submits the batch.
         let bg_key = (bufs, key.writable());
-        let bind_group = match st.bind_groups.get(&bg_key) {
-            Some(bg) => bg.clone(),
-            None => {
-                let mut entries = vec![wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: &self.arena_buf,
-                        offset: 0,
-                        size: wgpu::BufferSize::new(SLOT_BYTES),
-                    }),
-                }];
-                for (i, b) in bg_key.0.iter().enumerate() {
-                    entries.push(wgpu::BindGroupEntry { binding: 1 + i as u32, resource: b.as_entire_binding() });
-                }
-                let bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: None,
-                    layout: &kernel.layout,
-                    entries: &entries,
-                });
-                if st.bind_groups.len() >= MAX_BIND_GROUPS {
-                    st.bind_groups.clear();
-                }
-                st.stats.bind_groups += 1;
-                st.bind_groups.insert(bg_key, bg.clone());
-                bg
+        let (bind_group, created) = match st.bind.bind(&self.device, &self.arena_buf, &kernel.layout, bg_key, meta) {
+            Ok(b) => b,
+            Err(bg_key) => {
+                self.flush_locked(&mut st);
+                st.bind
+                    .bind(&self.device, &self.arena_buf, &kernel.layout, bg_key, meta)
+                    .map_err(|_| err!(Device, "WebGPU: no uniform slot free after a submit"))?
             }
         };
+        if created {
+            st.stats.bind_groups += 1;
+        }
         if st.encoder.is_none() {
             st.encoder = Some(
                 self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") }),
@@ -296,7 +274,7 @@ impl WebGpuBackend {
             pass.set_pipeline(&kernel.pipeline);
             *pass_kernel = Some(kernel.clone());
         }
-        pass.set_bind_group(0, &bind_group, &[(slot as u64 * SLOT_BYTES) as u32]);
+        pass.set_bind_group(0, &bind_group, &[]);
         pass.dispatch_workgroups(groups.0, groups.1, groups.2);
         if timed {
             st.pass = None;
@@ -325,13 +303,11 @@ impl WebGpuBackend {
         };
         self.resolve_timestamps(st, &mut encoder);
         extra(&mut encoder);
-        if st.slots_used > 0 {
-            let words = &st.arena[..st.slots_used * SLOT_WORDS];
-            self.queue.write_buffer(&self.arena_buf, 0, bytemuck::cast_slice(words));
+        if let Some((offset, words)) = st.bind.take_written() {
+            self.queue.write_buffer(&self.arena_buf, offset, bytemuck::cast_slice(words));
         }
         self.queue.submit([encoder.finish()]);
         st.idle = false;
-        st.slots_used = 0;
         st.stats.pending = 0;
         st.stats.submits += 1;
         st.pool.on_submit();
@@ -668,6 +644,6 @@ impl Backend for WebGpuBackend {
         st.pool.clear();
         st.staging.clear();
         // Cached bind groups hold their buffers: drop them so the memory is really freed.
-        st.bind_groups.clear();
+        st.bind.clear();
     }
 }
