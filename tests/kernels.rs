@@ -151,6 +151,43 @@ fn row_kernels_against_the_cpu() {
 /// Attention's P·V shape (a batch of tall products with 64 columns): more outputs than the
 /// launch-bound 16×16 kernel suits once the batch counts, too few 128×64 tiles to fill the GPU,
 /// so the 64×64 register-tiled kernel; checked against the CPU.
+/// Sums down the columns of a matrix (a bias gradient over tokens) run as chunks of 64 rows, then
+/// the chunks' sum: 2 dispatches for 4,096 rows, 3 for 8,192 (the 128 chunk sums split again);
+/// with a fused product in front (`(a·b).sum(0)`), and a broadcast leaf.
+#[test]
+fn column_sums_run_in_chunks() {
+    let gpu = devices().contains(&Device::WebGpu).then(|| webtorch::engine::backend(Device::WebGpu).unwrap());
+    for (rows, cols, kernels) in [(4096usize, 96usize, 2u64), (8192, 70, 3), (100, 96, 1)] {
+        let a = randn(&[rows, cols], 31);
+        let b = randn(&[rows, cols], 32);
+        let w = randn(&[cols], 33);
+        let what = format!("{rows}×{cols}");
+        // Sums of up to 8,192 N(0, 1) values (~90 in size) in float32, in different orders: the
+        // CPU's sequential sum is itself ~1e-4 off, so cancelled (near-zero) sums differ by that.
+        let check = |name: &str, f: &dyn Fn(Device) -> Tensor| {
+            let want = values(&f(Device::Cpu));
+            for dev in devices() {
+                assert_close(&values(&f(dev)), &want, 1e-4, 2e-3, &format!("{name} {what} on {dev:?}"));
+            }
+        };
+        check("sum(0)", &|d| on(d, &a, &[rows, cols]).sum(&[0], false).unwrap());
+        check("(a·b).sum(0)", &|d| {
+            on(d, &a, &[rows, cols]).binary(Op::Mul, &on(d, &b, &[rows, cols])).unwrap().sum(&[0], false).unwrap()
+        });
+        check("(a·w).sum(0)", &|d| {
+            on(d, &a, &[rows, cols]).binary(Op::Mul, &on(d, &w, &[cols])).unwrap().sum(&[0], false).unwrap()
+        });
+        if let Some(gpu) = &gpu {
+            let x = on(Device::WebGpu, &a, &[rows, cols]);
+            gpu.flush();
+            let before = gpu.stats().dispatches;
+            let s = x.sum(&[0], false).unwrap();
+            let _ = values(&s);
+            assert_eq!(gpu.stats().dispatches - before, kernels, "{what}: dispatches");
+        }
+    }
+}
+
 #[test]
 fn batched_narrow_matmul_takes_the_64_tile() {
     let (p, v) = (randn(&[12, 256, 256], 110), randn(&[12, 256, 64], 111));

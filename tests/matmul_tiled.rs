@@ -96,3 +96,24 @@ fn split_k_products_match_the_cpu() {
         assert_close(&got, &values(&f(&ac, &bc)), 1e-4, 2e-3, what);
     }
 }
+
+/// A large product reading `b` transposed (`x · wᵀ`, a Linear layer's forward) copies `b` to
+/// row-major and runs the plain kernel: two dispatches, the CPU's result; a small one does not.
+#[test]
+fn transposed_b_is_copied_for_large_products() {
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    webtorch::random::manual_seed(12);
+    let dispatches = || webtorch::engine::backend(Device::WebGpu).unwrap().stats().dispatches;
+    for (m, n, k, kernels) in [(2048usize, 2048usize, 32usize, 2u64), (256, 256, 32, 1)] {
+        let (xg, wg) = (randn(&[m, k], Device::WebGpu), randn(&[n, k], Device::WebGpu));
+        let xc = Tensor::from_f64(&values(&xg), &[m, k], DType::Float32, Device::Cpu).unwrap();
+        let wc = Tensor::from_f64(&values(&wg), &[n, k], DType::Float32, Device::Cpu).unwrap();
+        let f = |x: &Tensor, w: &Tensor| x.matmul(&w.transpose(0, 1).unwrap()).unwrap();
+        let before = dispatches();
+        let got = values(&f(&xg, &wg));
+        assert_eq!(dispatches() - before, kernels, "{m}×{n}×{k}: dispatches");
+        assert_close(&got, &values(&f(&xc, &wc)), 1e-4, 1e-4, &format!("x·wᵀ {m}×{n}×{k}"));
+    }
+}

@@ -354,6 +354,13 @@ pub fn set_elementwise_x4(on: bool) {
     crate::backend::webgpu::elementwise::set_elementwise_x4(on)
 }
 
+/// Makes every matmul that may split K take `s` slices (1: none; 0: the shape rule again), for
+/// benchmarks comparing factors (see `backend/webgpu/matmul.rs` `split_k`).
+#[wasm_bindgen]
+pub fn set_split_k(s: u32) {
+    crate::backend::webgpu::matmul::set_split_k((s > 0).then_some(s as usize))
+}
+
 /// Sets how many vectors per invocation the row kernels' plans aim at (1…8, default 8; see
 /// `backend/webgpu/rows.rs`) for benchmarks; false for a value outside that range.
 #[wasm_bindgen]

@@ -5,6 +5,7 @@
 use super::codegen::{self, KernelKey};
 use super::{epilogue, matmul, rows, WebGpuBackend, MAX_GROUPS, MAX_RANK, WG};
 use crate::backend::{Elementwise, Gather, Matmul, Reduce, Rowwise, Scatter, ScatterSrc};
+use crate::dtype::DType;
 use crate::error::Result;
 use crate::shape::{coalesce, contiguous_strides};
 use crate::{bail, err};
@@ -99,6 +100,9 @@ impl WebGpuBackend {
         }
         let n_out: usize = k.outer.iter().product();
         let count: usize = k.inner.iter().product();
+        if let Some(c) = column_chunk(k) {
+            return self.reduce_columns(k, c);
+        }
         let n32 = u32::try_from(n_out).map_err(|_| err!(OutOfMemory, "too many outputs"))?;
         // Contiguous float32 sum/mean: the lean kernel (`rows.rs`); else one workgroup per
         // output, or one invocation per output for short rows.
@@ -156,6 +160,9 @@ impl WebGpuBackend {
         if let Some(s) = matmul::split_k(k) {
             return self.matmul_split_k(k, s);
         }
+        if matmul::copies_b(k) {
+            return self.matmul_b_copied(k);
+        }
         let nb = k.batch.len();
         let (batch, strides) = coalesce(&k.batch, &[k.a.strides[..nb].to_vec(), k.b.strides[..nb].to_vec()]);
         if batch.len() > 4 {
@@ -194,6 +201,67 @@ impl WebGpuBackend {
             bail!(Shape, "webgpu: matmul of {}x{} outputs exceeds the dispatch grid", k.m, k.n);
         }
         self.dispatch(&key, &meta, &buffers, groups)
+    }
+
+    /// A column sum (`column_chunk`) in two steps: each chunk of `c` rows summed into a scratch
+    /// `[rows / c, columns]` (one invocation per output, neighbours reading neighbouring
+    /// addresses), then the chunks' sum (itself split again while it is long).
+    fn reduce_columns(&self, k: &Reduce, c: usize) -> Result<()> {
+        let (n, rows) = (k.outer[0], k.inner[0]);
+        // (With a prologue, `input` only names the dtype: its strides are left as they are.)
+        let chunked = |o: &crate::backend::Operand| match o.strides[..] {
+            [sn, sr] => crate::backend::Operand { strides: vec![c * sr, sn, sr], ..o.clone() },
+            _ => o.clone(),
+        };
+        let scratch = self.alloc_from_pool(((rows / c) * n * 4) as u64, false)?;
+        let first = Reduce {
+            input: chunked(&k.input),
+            outer: vec![rows / c, n],
+            inner: vec![c],
+            out: scratch,
+            out_dtype: DType::Float32,
+            prologue: k.prologue.as_ref().map(|p| crate::backend::Prologue {
+                nodes: p.nodes.clone(),
+                leaves: p.leaves.iter().map(chunked).collect(),
+            }),
+            ..k.clone()
+        };
+        let rest = Reduce {
+            input: crate::backend::Operand { buf: scratch, dtype: DType::Float32, offset: 0, strides: vec![1, n] },
+            outer: vec![n],
+            inner: vec![rows / c],
+            prologue: None,
+            ..k.clone()
+        };
+        let r = self.reduce_impl(&first).and_then(|_| self.reduce_impl(&rest));
+        crate::backend::Backend::release(self, scratch);
+        r
+    }
+
+    /// `a · b` with a transposed `b` (`matmul::copies_b`): `b` copied into a row-major scratch
+    /// `[k, n]` (one elementwise copy), then the plain product.
+    fn matmul_b_copied(&self, k: &Matmul) -> Result<()> {
+        use crate::backend::{Arg, Func, Node, Operand};
+        let scratch = self.alloc_from_pool((k.k * k.n * 4) as u64, false)?;
+        let copy = Elementwise {
+            nodes: vec![Node {
+                func: Func::Cast,
+                compute: crate::dtype::Compute::F32,
+                out_dtype: DType::Float32,
+                args: vec![Arg::Leaf(0)],
+            }],
+            leaves: vec![k.b.clone()],
+            shape: vec![k.k, k.n],
+            out: scratch,
+            out_view: None,
+        };
+        let plain = Matmul {
+            b: Operand { buf: scratch, dtype: DType::Float32, offset: 0, strides: vec![k.n, 1] },
+            ..k.clone()
+        };
+        let r = self.elementwise_impl(&copy).and_then(|_| self.matmul_impl(&plain));
+        crate::backend::Backend::release(self, scratch);
+        r
     }
 
     /// A 2-D product as `s` slices of K (`matmul::split_k`): a batched product of the slices
@@ -333,4 +401,33 @@ impl WebGpuBackend {
         meta[3..7].copy_from_slice(&[k.key[0], k.key[1], k.call, crate::random::POISSON_TAG]);
         self.dispatch(&KernelKey::Poisson { dtype: k.dtype }, &meta, &[k.out, k.rate], (gx, gy, 1))
     }
+}
+
+/// Rows per chunk when a float32 sum runs down the columns of a matrix (one reduced dim strided
+/// across contiguous outputs: a bias gradient summed over 8,192 tokens): one workgroup per
+/// column would read one float per row it visits; chunks of 64 rows summed by one invocation
+/// per (chunk, column) read whole rows at a time. `None` for anything else.
+fn column_chunk(k: &Reduce) -> Option<usize> {
+    const C: usize = 64;
+    let leaves: Vec<&crate::backend::Operand> = match &k.prologue {
+        Some(p) => p.leaves.iter().collect(),
+        None => vec![&k.input],
+    };
+    let plain = k.op == crate::backend::ReduceOp::Sum
+        && k.compute == crate::dtype::Compute::F32
+        && k.out_dtype == DType::Float32
+        && k.outer.len() == 1
+        && k.inner.len() == 1
+        && k.outer[0] >= 64
+        && k.inner[0] > C
+        && k.inner[0].is_multiple_of(C);
+    if !plain {
+        return None;
+    }
+    // Outputs next to each other read memory next to each other (or a broadcast leaf).
+    let columns = leaves
+        .iter()
+        .all(|o| o.dtype == DType::Float32 && o.strides.len() == 2 && o.strides[0] <= 1 && o.strides[1] >= k.outer[0])
+        && leaves.iter().any(|o| o.strides[0] == 1);
+    columns.then_some(C)
 }

@@ -246,8 +246,14 @@ pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>], wg_limit
             if k.m * k.n * batches <= 256 * 256 || k.k < 16 {
                 return None;
             }
+            // With neither operand transposed, staging `a` (read along K) column-major
+            // (`cm`) won 11 of 12 H100 measurements at ≥ 256 tiles (+0.3 to +2.5 TFLOP/s:
+            // 4096³ 42.0 → 42.6, the block's dY·W products 38–40 → 40–42); with `b`
+            // transposed it lost 1–1.6 (bench/KERNELS.md, "Matmul layouts in the block").
             let tiles = k.m.div_ceil(128) * k.n.div_ceil(128) * batches;
-            if tiles >= 256 {
+            if tiles >= 256 && !a_t && !b_t {
+                T128K16PC
+            } else if tiles >= 256 {
                 T128K16P
             } else if k.m.div_ceil(128) * k.n.div_ceil(64) * batches < 100 {
                 T64P
@@ -267,22 +273,64 @@ pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>], wg_limit
 
 /// Split-K: how many slices of K a plain 2-D float32 product is cut into, or `None`. Long-K
 /// products with few output tiles (a weight gradient `xᵀ · dy` over 8,192 tokens: 3072×768
-/// outputs are 288 tiles of 128×64, about two per SM of an H100) leave the GPU short of work; each slice runs as
-/// one batch of a batched product into a scratch buffer, then a reduction adds the slices.
-/// Forced variants (benchmarks, tests of a kernel) and epilogues never split.
+/// outputs are 144 tiles of 128×128, about one per SM of an H100) leave the GPU short of work;
+/// each slice runs as one batch of a batched product into a scratch buffer, then a reduction
+/// adds the slices. Forced variants (benchmarks, tests of a kernel) and epilogues never split.
+///
+/// The factor is the smallest of 2…16 that makes ≥ 800 tiles of 128×128 (about six per SM of
+/// an H100), while each slice keeps ≥ 512 of K. Measured there (bench/KERNELS.md, "Split-K
+/// v2"): 3072×768 and 768×3072 over K = 8,192 at 40 TFLOP/s with 8 slices against 31 with the
+/// earlier rule's 2; 2304×768 at 38.5 (8) against 34.5 (4); 768×768 at 32 (16) against 29 (8).
 pub fn split_k(k: &Matmul) -> Option<usize> {
     if k.dtype != DType::Float32 || k.epilogue.is_some() || !k.batch.is_empty() || forced().is_some() {
         return None;
     }
+    if let Some(s) = SPLIT.with(|c| c.get()) {
+        return (s > 1 && k.k.is_multiple_of(4 * s)).then_some(s);
+    }
     if k.k < 4096 || k.m * k.n < 256 * 256 {
         return None;
     }
-    let tiles = k.m.div_ceil(128) * k.n.div_ceil(64);
-    if tiles >= 528 {
+    let tiles = k.m.div_ceil(128) * k.n.div_ceil(128);
+    if tiles >= 800 {
         return None;
     }
-    let s = [2usize, 4, 8].into_iter().find(|s| tiles * s >= 528).unwrap_or(8);
-    (k.k.is_multiple_of(4 * s) && k.k / s >= 512).then_some(s)
+    let mut s = [2usize, 4, 8, 16].into_iter().find(|s| tiles * s >= 800).unwrap_or(16);
+    while s > 1 && !(k.k.is_multiple_of(4 * s) && k.k / s >= 512) {
+        s /= 2;
+    }
+    (s > 1).then_some(s)
+}
+
+/// Whether a product that reads `b` transposed (`x · wᵀ`: every `nn.Linear` forward) should
+/// copy `b` to row-major first and run as a plain product. Staging a transposed `b` costs the
+/// tiled kernel 12–15 % on an H100 (8192×3072×768: 37.3 TFLOP/s against 41.5–42.4 plain, with
+/// `cm` staging of `a`), while the copy moves only K·N values: with M ≥ 2,048 rows it costs
+/// under 4 % of the product. Forced variants, batched and causal products never copy.
+pub fn copies_b(k: &Matmul) -> bool {
+    let d4 = |x: usize| x.is_multiple_of(4);
+    k.dtype == DType::Float32
+        && k.batch.is_empty()
+        && k.tri == crate::backend::Tri::None
+        && forced().is_none()
+        && k.m >= 2048
+        && k.m.div_ceil(128) * k.n.div_ceil(128) >= 256
+        && d4(k.n)
+        && d4(k.k)
+        && k.a.strides[1] == 1
+        && k.b.strides[0] == 1
+        && k.b.strides[1] >= k.k
+}
+
+thread_local! {
+    /// A split-K factor every eligible product takes instead of the rule's (`set_split_k`).
+    static SPLIT: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Makes every product that may split K take `s` slices (1: none), or the rule again (`None`);
+/// for benchmarks comparing factors.
+pub fn set_split_k(s: Option<usize>) {
+    SPLIT.with(|c| c.set(s));
 }
 
 /// The dispatch grid of a tiled key.
