@@ -46,6 +46,10 @@ export async function timeit(step, wait, { warmup = 2, reps = 7, minBatchMs = 20
   };
   for (let i = 0; i < warmup; i++) await batch(1);
   let inner = 1;
+  // The size decision uses a warm batch: a step whose first runs still allocate (a model step)
+  // took over minBatchMs there and stayed at one step per wait, paying the GPU's fill and drain
+  // every step (the transformer block: ~16 ms per step at one per wait, ~12.7 at ten).
+  await batch(inner);
   let ms = await batch(inner);
   // A batch at a new size may first allocate its held results (slow: fresh GPU buffers), which
   // would stop the growth early; so after growing, time the same size again, warm, and grow on.

@@ -1,0 +1,37 @@
+// The transformer block step (bench workload block_step) timed at several batch thresholds
+// (dispatches per submit) and batch sizes: one step per wait (as run.mjs's row ends up) and ten.
+// Figures for bench/KERNELS.md, never asserted.
+//   node bench/blockthr.mjs [--pkg pkg/dist/index.js] [--kind block_step|mlp_step]
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { workloads } from "./lib/workloads.mjs";
+import { webtorchLib } from "./lib/libs.mjs";
+
+const args = process.argv.slice(2);
+const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
+const pkg = opt("--pkg", "pkg/dist/index.js");
+const kind = opt("--kind", "block_step");
+const torch = await import(pathToFileURL(path.resolve(pkg)).href);
+const core = await import(pathToFileURL(path.resolve(path.dirname(pkg), "wasm/webtorch_core.js")).href);
+const w = workloads({ quick: args.includes("--quick") }).find((x) => x.kind === kind);
+const h = webtorchLib(torch, core).prepare(w);
+const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+const batch = async (n) => {
+  const t0 = performance.now();
+  const hs = [];
+  for (let i = 0; i < n; i++) hs.push(h.step());
+  await h.wait(hs);
+  return (performance.now() - t0) / n;
+};
+for (let i = 0; i < 3; i++) await batch(1);
+for (const thr of (opt("--thresholds", "16,32,64,128")).split(",").map(Number)) {
+  torch.webgpu.set_batch_threshold(thr);
+  await batch(2);
+  const one = [];
+  const ten = [];
+  for (let r = 0; r < 7; r++) {
+    one.push(await batch(1));
+    ten.push(await batch(10));
+  }
+  console.log(`${kind} threshold ${String(thr).padStart(3)}: ${median(one).toFixed(2)} ms/step (1 per wait), ${median(ten).toFixed(2)} (10 per wait)`);
+}
