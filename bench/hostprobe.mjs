@@ -141,6 +141,35 @@ async function rawRun(name) {
   console.log(`raw ${name.padEnd(12)} record ${row.record_us.toFixed(2).padStart(6)} µs/dispatch  +wait ${row.wait_us.toFixed(2).padStart(6)}`);
 }
 for (const name of Object.keys(patterns)) await rawRun(name);
+
+// Raw read-back of a small result: one dispatch, a copy into a mappable buffer, submit, map,
+// read, unmap (what a library's `x + 1` then read does at the least).
+const staging = device.createBuffer({ size: 256, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+async function rawRead() {
+  const enc = device.createCommandEncoder();
+  const pass = enc.beginComputePass();
+  pass.setPipeline(pS);
+  pass.setBindGroup(0, fixed[0]);
+  pass.dispatchWorkgroups(1);
+  pass.end();
+  enc.copyBufferToBuffer(b, 0, staging, 0, 256);
+  device.queue.submit([enc.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const v = new Float32Array(staging.getMappedRange().slice(0));
+  staging.unmap();
+  return v;
+}
+for (let i = 0; i < 20; i++) await rawRead();
+{
+  const ts = [];
+  for (let r = 0; r < (quick ? 20 : 200); r++) {
+    const t0 = performance.now();
+    await rawRead();
+    ts.push((performance.now() - t0) * 1e3);
+  }
+  out.raw.push({ name: "read-back", us: median(ts) });
+  console.log(`raw read-back         ${median(ts).toFixed(1).padStart(6)} µs (dispatch, copy, submit, map, read)`);
+}
 device.destroy();
 
 // ---- part 2: webtorch ----
@@ -178,6 +207,34 @@ const m = torch.randn([8, 8]);
 const eye = torch.eye(8);
 await chain("tiny adds", v, (x) => x.add(0.001));
 await chain("tiny matmuls", m, (x) => x.matmul(eye));
+{
+  // x + 1 on 64 elements, then read (bench/run.mjs's read-back row), and its parts.
+  torch.webgpu.set_fusion_min_size(2 ** 31 - 1);
+  const once = async () => {
+    const y = v.add(1);
+    const a = await y.toArray();
+    y.dispose();
+    return a;
+  };
+  for (let i = 0; i < 20; i++) await once();
+  const ts = [];
+  for (let r = 0; r < (quick ? 20 : 200); r++) {
+    const t0 = performance.now();
+    await once();
+    ts.push((performance.now() - t0) * 1e3);
+  }
+  const sync = [];
+  for (let r = 0; r < (quick ? 20 : 200); r++) {
+    const y = v.add(1);
+    const t0 = performance.now();
+    await torch.webgpu.sync_device();
+    sync.push((performance.now() - t0) * 1e3);
+    y.dispose();
+  }
+  torch.webgpu.set_fusion_min_size(1024);
+  out.webtorch.push({ name: "read-back", us: median(ts), sync_us: median(sync) });
+  console.log(`webtorch read-back    ${median(ts).toFixed(1).padStart(6)} µs; an add then sync_device ${median(sync).toFixed(1)} µs`);
+}
 const st = torch.webgpu.runtime_stats?.() ?? null;
 if (st) console.log("runtime stats:", JSON.stringify(st));
 if (outDir) {
