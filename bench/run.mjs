@@ -37,12 +37,16 @@ mkdirSync(out, { recursive: true });
 const t0 = performance.now();
 const torch = await import(pathToFileURL(path.resolve(args.pkg ?? "pkg/dist/index.js")).href);
 const coldMs = performance.now() - t0;
+// Cold start to a first result: one op on fresh data (its kernel compiled now) read back.
+const first = await torch.tensor([1, 2, 3, 4]).mul(2).add(1).toArray();
+const firstMs = performance.now() - t0;
+if (first[3] !== 9) throw new Error(`first result wrong: ${first}`);
 let core = null;
 try {
   core = await import(pathToFileURL(path.resolve(path.dirname(args.pkg ?? "pkg/dist/index.js"), "wasm/webtorch_core.js")).href);
 } catch {}
 const adapter = torch._C.adapter_info();
-log(`adapter: ${adapter?.name} (${adapter?.backend}); webtorch import + init ${coldMs.toFixed(0)} ms`);
+log(`adapter: ${adapter?.name} (${adapter?.backend}); webtorch import + init ${coldMs.toFixed(0)} ms, first result ${firstMs.toFixed(0)} ms`);
 
 // The peers find WebGPU through navigator.gpu, which importing webtorch installed; tfjs also wants
 // a `window`.
@@ -160,6 +164,7 @@ const meta = {
   quick,
   versions: { ...versions, jaxjs: "0.1.25 (bench/package.json)" },
   webtorch_cold_ms: coldMs,
+  webtorch_first_result_ms: firstMs,
   autotune,
   opts,
 };

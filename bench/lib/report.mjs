@@ -28,7 +28,7 @@ export function writeReport(dir) {
   lines.push(`- Date: ${m.date ?? torch?.meta?.date ?? "?"}`);
   if (m.adapter) lines.push(`- WebGPU adapter (Dawn via the \`webgpu\` npm package, Node ${m.node}): ${m.adapter.name} — ${m.adapter.description ?? ""}`);
   if (torch?.meta) lines.push(`- PyTorch ${torch.meta.torch} on ${torch.meta.device}; fp32 with TF32 off (TF32-on figures in torch.json)`);
-  if (m.webtorch_cold_ms != null) lines.push(`- webtorch import + init (cold start to a ready device): ${m.webtorch_cold_ms.toFixed(0)} ms`);
+  if (m.webtorch_cold_ms != null) lines.push(`- webtorch import + init (cold start to a ready device): ${m.webtorch_cold_ms.toFixed(0)} ms${m.webtorch_first_result_ms != null ? `; to a first result read back (\`tensor([1, 2, 3, 4]).mul(2).add(1).toArray()\`, its kernel compiled then): ${m.webtorch_first_result_ms.toFixed(0)} ms` : ""}`);
   lines.push(`- Median of ${m.opts?.reps ?? "?"} timed batches after warm-up; every result checked against a host reference first (✗ = check failed).`);
   lines.push(`- Ratios: webtorch speed ÷ the other's (> 1: webtorch faster). % peak: of the chip's fp32 FLOP/s or memory bandwidth.`, "");
   const head = ["workload", "unit", "webtorch", ...variants.map((v) => v.slice(9)), "tfjs", "jax-js", "PyTorch", "% peak", "÷ PyTorch", "÷ tfjs", "÷ jax-js"];
