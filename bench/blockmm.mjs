@@ -9,6 +9,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { warmGpu } from "./lib/timing.mjs";
 
 const args = process.argv.slice(2);
 const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
@@ -23,7 +24,17 @@ const [d, ff] = quick ? [64, 128] : [768, 3072];
 // [name, rows of A, cols of A, rows of B, cols of B, layout]
 const shapes = [];
 // --square: the bench's square and transformer products in the three layouts instead.
-if (args.includes("--square")) {
+// --conv: conv2d 32×64×56×56 3×3→64's product as webtorch takes it (im2col columnsᵀ · weightᵀ:
+// [32, 3136, 576] read transposed, times the [64, 576] weight read transposed, shared by the batch).
+if (args.includes("--conv")) {
+  shapes.push({ name: "conv2d columnsᵀ·wᵀ 32×3136×576·576×64", m: 3136, n: 64, k: 576, batch: 32, layout: "conv" });
+  // The same product with one operand or neither read transposed, and unbatched (M = 32·3136).
+  if (args.includes("--layouts")) {
+    for (const layout of ["conv-a", "conv-b", "conv-nn"]) shapes.push({ name: `same, ${layout}`, m: 3136, n: 64, k: 576, batch: 32, layout });
+    shapes.push({ name: "unbatched at+bt 100352×64×576", m: 100352, n: 64, k: 576, layout: "atbt" });
+    shapes.push({ name: "unbatched at 100352×64×576", m: 100352, n: 64, k: 576, layout: "at" });
+  }
+} else if (args.includes("--square")) {
   for (const [m, n, k] of quick ? [[256, 256, 256]] : [[4096, 4096, 4096], [2048, 2048, 2048], [8192, 3072, 768], [8192, 768, 3072]]) {
     for (const layout of ["nn", "bt", "at"]) shapes.push({ name: `${m}×${n}×${k}`, m, n, k, layout });
   }
@@ -38,12 +49,28 @@ if (args.includes("--square")) {
   shapes.push({ name: `dW dYᵀ·X (${T}×${o})ᵀ·${T}×${i}`, m: o, n: i, k: T, layout: "at" });
 }
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+await warmGpu(torch, quick ? 200 : 2000, quick);
 const rows = [];
 for (const s of shapes) {
-  const A = s.layout === "at" ? torch.randn([s.k, s.m]) : torch.randn([s.m, s.k]);
-  const B = s.layout === "bt" ? torch.randn([s.n, s.k]) : torch.randn([s.k, s.n]);
-  const f = s.layout === "at" ? () => A.t().matmul(B) : s.layout === "bt" ? () => A.matmul(B.t()) : () => A.matmul(B);
-  const flop = 2 * s.m * s.n * s.k;
+  const aT = ["conv", "conv-a", "at", "atbt"].includes(s.layout);
+  const bT = ["conv", "conv-b", "bt", "atbt"].includes(s.layout);
+  const A = s.batch ? (aT ? torch.randn([s.batch, s.k, s.m]) : torch.randn([s.batch, s.m, s.k])) : aT ? torch.randn([s.k, s.m]) : torch.randn([s.m, s.k]);
+  const B = bT ? torch.randn([s.n, s.k]) : torch.randn([s.k, s.n]);
+  const f =
+    s.batch || s.layout === "atbt"
+      ? () => (aT ? A.transpose(-1, -2) : A).matmul(bT ? B.t() : B)
+      : s.layout === "at"
+        ? () => A.t().matmul(B)
+        : s.layout === "bt"
+          ? () => A.matmul(B.t())
+          : () => A.matmul(B);
+  const flop = 2 * s.m * s.n * s.k * (s.batch ?? 1);
+  // Inputs computed (and a first product compiled) before any variant is timed: the first
+  // variant timed had paid for them (conv shapes: 2.9 TFLOP/s, 16.4 when timed again).
+  await A.sum().toArray();
+  await B.sum().toArray();
+  f().dispose();
+  await torch.webgpu.sync_device();
   const row = { ...s, tflops: {} };
   for (const v of variants) {
     // `sN`: the shape rule's kernel with K split in N slices (s1: none), where it may split.

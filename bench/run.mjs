@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { workloads } from "./lib/workloads.mjs";
-import { timeit, maxRelErr, sampleIdx } from "./lib/timing.mjs";
+import { timeit, maxRelErr, sampleIdx, warmGpu } from "./lib/timing.mjs";
 import { webtorchLib, tfjsLib, jaxLib } from "./lib/libs.mjs";
 import { writeReport } from "./lib/report.mjs";
 
@@ -100,6 +100,9 @@ if (wantLibs.includes("jax-js")) {
 }
 
 const all = workloads({ quick });
+// A GPU idle at the start of the process runs at lower clocks for a while: warm it first.
+if (torch.webgpu.is_available()) await warmGpu(torch, quick ? 200 : 1500, quick);
+
 // The "tuned" column: the autotuner (torch.webgpu.autotune_matmul) times every matmul variant on
 // this adapter for the matmul workloads' shapes first; that column runs with its table loaded,
 // the others without one (the shape rule).

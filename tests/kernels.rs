@@ -199,6 +199,19 @@ fn batched_narrow_matmul_takes_the_64_tile() {
     assert!(labels.iter().any(|l| l.starts_with("webtorch:matmul:t64")), "no t64 matmul among {labels:?}");
 }
 
+/// A product with N ≤ 64 and many tiles (conv2d's columnsᵀ · weightᵀ) takes 128×64 tiles, not
+/// 128×128 ones half of which would idle.
+#[test]
+fn many_narrow_tiles_take_128x64() {
+    let (a, w) = (randn(&[64, 512, 64], 112), randn(&[64, 64], 113));
+    same_on_every_device("a@w", 1e-5, |d| on(d, &a, &[64, 512, 64]).matmul(&on(d, &w, &[64, 64])).unwrap());
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let labels = webtorch::engine::backend(Device::WebGpu).unwrap().kernel_labels();
+    assert!(labels.iter().any(|l| l.starts_with("webtorch:matmul:t128x64k16p")), "no 128×64 tile among {labels:?}");
+}
+
 /// Attention's causal softmax (one kernel, no mask tensor) against the softmax of the scores with
 /// `-inf` after the diagonal, and the one-kernel softmax/log_softmax backward rules against their
 /// compositions, on every device: planned rows (vec4 and scalar), a strided view (general kernel)

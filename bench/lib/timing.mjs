@@ -88,3 +88,22 @@ export function sampleIdx(n, count = 64) {
   idx.push(0, n - 1);
   return idx;
 }
+
+/**
+ * Keeps the GPU busy with webtorch matmuls for `ms` before anything is timed: a GPU idle at the
+ * start of a process runs its first second or so at lower clocks (H100: the first variant timed
+ * in a fresh process ran conv2d's product at 5.6 TFLOP/s, 28 once warm).
+ */
+export async function warmGpu(torch, ms = 1500, quick = false) {
+  const n = quick ? 128 : 2048;
+  const a = torch.randn([n, n]);
+  const t0 = performance.now();
+  while (performance.now() - t0 < ms) {
+    const held = [];
+    for (let i = 0; i < 8; i++) held.push(a.matmul(a));
+    await torch.webgpu.sync_device();
+    for (const h of held) h.dispose();
+  }
+  a.dispose();
+}
+

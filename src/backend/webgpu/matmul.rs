@@ -250,10 +250,12 @@ pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>], wg_limit
             // (`cm`) won 11 of 12 H100 measurements at ≥ 256 tiles (+0.3 to +2.5 TFLOP/s:
             // 4096³ 42.0 → 42.6, the block's dY·W products 38–40 → 40–42); with `b`
             // transposed it lost 1–1.6 (bench/KERNELS.md, "Matmul layouts in the block").
+            // N ≤ 64 would leave half of every 128-wide tile idle: conv2d's product (32 ×
+            // 3136×64, K 576) ran at 16 TFLOP/s in 128×128 tiles and 28.8 in 128×64.
             let tiles = k.m.div_ceil(128) * k.n.div_ceil(128) * batches;
-            if tiles >= 256 && !a_t && !b_t {
+            if tiles >= 256 && k.n > 64 && !a_t && !b_t {
                 T128K16PC
-            } else if tiles >= 256 {
+            } else if tiles >= 256 && k.n > 64 {
                 T128K16P
             } else if k.m.div_ceil(128) * k.n.div_ceil(64) * batches < 100 {
                 T64P
