@@ -120,10 +120,12 @@ fn the_vec4_variant_matches_the_general_kernel_bit_for_bit() {
     assert!(!labels.iter().any(|l| l == "webtorch:hypot:x4:float32"), "{labels:?}");
 }
 
-/// Views that are not contiguous keep the general kernel: a transposed leaf, a broadcast leaf,
-/// an in-place write into a strided view.
+/// Strided leaves take the vec4 variant when the innermost dim comes in fours (four elements
+/// per invocation from one index computation, read one by one): a transposed leaf, a broadcast
+/// row, a permuted 4-d view copied (im2col's gather), the same bits as the general kernel.
+/// Otherwise (a transposed [8, 6], an in-place write into a strided view) the general kernel.
 #[test]
-fn strided_views_keep_the_general_kernel() {
+fn strided_views_and_the_vec4_variant() {
     if !gpu() {
         return;
     }
@@ -133,13 +135,27 @@ fn strided_views_keep_the_general_kernel() {
     let cpu = Tensor::from_f64(&xv, &[6, 8], DType::Float32, Device::Cpu).unwrap();
     let got = values(&x.transpose(0, 1).unwrap().unary(Op::Expm1).unwrap());
     assert_close(&got, &values(&cpu.transpose(0, 1).unwrap().unary(Op::Expm1).unwrap()), 1e-5, 1e-6, "expm1 of x.T");
-    let row = t(&xv[..8], DType::Float32);
-    let got = values(&x.binary(Op::Copysign, &row).unwrap());
-    let row_cpu = Tensor::from_f64(&xv[..8], &[8], DType::Float32, Device::Cpu).unwrap();
-    assert_close(&got, &values(&cpu.binary(Op::Copysign, &row_cpu).unwrap()), 0.0, 0.0, "copysign broadcast");
+    let on = |d: Device, v: &[f64], shape: &[usize]| Tensor::from_f64(v, shape, DType::Float32, d).unwrap();
+    same_both_ways("copysign, a broadcast row", |d| {
+        on(d, &xv, &[6, 8]).binary(Op::Copysign, &on(d, &xv[..8], &[8])).unwrap()
+    });
+    let yv = data(96, 8);
+    same_both_ways("tanh of a transposed [8, 12]", |d| {
+        on(d, &yv, &[8, 12]).transpose(0, 1).unwrap().unary(Op::Tanh).unwrap()
+    });
+    same_both_ways("x.T + y", |d| {
+        on(d, &yv, &[8, 12]).transpose(0, 1).unwrap().binary(Op::Add, &on(d, &yv, &[12, 8])).unwrap()
+    });
+    let zv = data(2 * 3 * 4 * 8, 9);
+    same_both_ways("a permuted 4-d copy", |d| {
+        on(d, &zv, &[2, 3, 4, 8]).permute(&[0, 2, 1, 3]).unwrap().contiguous().unwrap()
+    });
     let labels = labels();
     assert!(labels.iter().any(|l| l == "webtorch:expm1:float32"), "{labels:?}");
-    assert!(!labels.iter().any(|l| l.starts_with("webtorch:expm1:x4") || l.starts_with("webtorch:copysign:x4")));
+    assert!(!labels.iter().any(|l| l.starts_with("webtorch:expm1:x4")), "{labels:?}");
+    for l in ["webtorch:copysign:x4:float32", "webtorch:tanh:x4:float32", "webtorch:add:x4:float32"] {
+        assert!(labels.iter().any(|x| x == l), "no {l} among {labels:?}");
+    }
 }
 
 /// The fixture's grid points: float32(-12 + 24 i / steps), i = 0 … steps.

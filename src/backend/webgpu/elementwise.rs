@@ -99,17 +99,44 @@ pub fn source(nodes: &[KeyNode], leaves: &[(DType, bool)], out_strided: bool) ->
     )
 }
 
-/// The vec4 variant: every leaf contiguous at an offset that is a multiple of 4, the output
-/// contiguous from 0 (`launch.rs` checks that, and that each buffer holds whole words up to the
-/// last element). Four loads per leaf word are issued before any element is computed.
+/// The vec4 variant: the output contiguous from 0, each contiguous leaf at an offset that is a
+/// multiple of 4 (`launch.rs` checks that, and that each buffer holds whole words up to the last
+/// element). A contiguous leaf is read one vec4 word per invocation (loads issued before any
+/// element is computed); a strided leaf (a transposed or windowed view: im2col's gather) is
+/// read as four scalars from one index computation, which needs the innermost dim's size to be
+/// a multiple of 4 so that the four elements share their outer indices.
 pub fn source_x4(nodes: &[KeyNode], leaves: &[(DType, bool)]) -> String {
     let mut bindings = String::new();
     let mut loads = String::new();
-    for (k, &(d, _)) in leaves.iter().enumerate() {
-        let t = storage_type(d);
-        bindings.push_str(&format!("@group(0) @binding({}) var<storage, read> in{k}: array<vec4<{t}>>;\n", k + 2));
-        loads.push_str(&format!("    let x{k} = in{k}[(m({}u) >> 2u) + i];\n", EW_OFFSETS + k));
+    let strided = leaves.iter().any(|(_, c)| !c);
+    let mut index = String::new();
+    let mut body = String::new();
+    if strided {
+        index.push_str("    var rem = i * 4u;\n");
     }
+    for (k, &(d, contiguous)) in leaves.iter().enumerate() {
+        let t = storage_type(d);
+        if contiguous {
+            bindings.push_str(&format!("@group(0) @binding({}) var<storage, read> in{k}: array<vec4<{t}>>;\n", k + 2));
+            loads.push_str(&format!("    let x{k} = in{k}[(m({}u) >> 2u) + i];\n", EW_OFFSETS + k));
+        } else {
+            bindings.push_str(&format!("@group(0) @binding({}) var<storage, read> in{k}: array<{t}>;\n", k + 2));
+            index.push_str(&format!("    var o{k} = m({}u);\n", EW_OFFSETS + k));
+            body.push_str(&format!("        o{k} += c * m({}u + d);\n", EW_STRIDES + 8 * k - 1));
+            // The innermost dim's stride: four elements in a row along it.
+            loads.push_str(&format!(
+                "    let s{k} = m({}u + m(1u));\n    let x{k} = vec4<{t}>(in{k}[o{k}], in{k}[o{k} + s{k}], in{k}[o{k} + 2u * s{k}], in{k}[o{k} + 3u * s{k}]);\n",
+                EW_STRIDES + 8 * k - 1
+            ));
+        }
+    }
+    if strided {
+        index.push_str(&format!(
+            "    for (var d = m(1u); d > 0u; d--) {{\n        let s = m({}u + d);\n        let c = rem % s;\n        rem /= s;\n{body}    }}\n",
+            EW_SHAPE - 1
+        ));
+    }
+    let loads = format!("{index}{loads}");
     let dtypes: Vec<DType> = leaves.iter().map(|l| l.0).collect();
     let last = nodes.len() - 1;
     let mut lanes = String::new();

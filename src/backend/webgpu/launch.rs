@@ -33,14 +33,18 @@ impl WebGpuBackend {
             strides.push(out_strides.clone());
         }
         let n = k.shape.iter().product::<usize>();
-        let x4 = self.takes_x4(k, n, &is_contig);
+        let strided = k.out_view.is_some() || !is_contig.iter().all(|c| *c);
+        let coalesced = strided.then(|| coalesce(&k.shape, &strides));
+        // Strided leaves may take the vec4 variant when four elements in a row share their outer
+        // indices (the innermost dim's size a multiple of 4).
+        let rows_of_4 = coalesced.as_ref().is_none_or(|(shape, _)| shape.last().is_some_and(|s| s % 4 == 0));
+        let x4 = rows_of_4 && self.takes_x4(k, n, &is_contig);
         let (key, scalars) = codegen::elementwise_key(k, &is_contig, x4);
         if scalars.len() > EW_MAX_SCALARS {
             bail!(Torch, "webgpu: an elementwise kernel takes at most {EW_MAX_SCALARS} scalars");
         }
         let mut meta = [0u32; EW_OUT_STRIDES + 8];
-        if k.out_view.is_some() || !is_contig.iter().all(|c| *c) {
-            let (shape, strides) = coalesce(&k.shape, &strides);
+        if let Some((shape, strides)) = coalesced {
             if shape.len() > MAX_RANK {
                 bail!(
                     Shape,
@@ -77,18 +81,20 @@ impl WebGpuBackend {
         self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
     }
 
-    /// Whether an elementwise kernel takes the vec4 variant: every leaf contiguous at an offset
-    /// that is a multiple of 4, the output contiguous from 0, and every buffer holding whole vec4
-    /// words up to the last element (pooled buffers are whole multiples of 64 bytes; others,
-    /// such as imported ones, may not be).
+    /// Whether an elementwise kernel takes the vec4 variant: the output contiguous from 0, every
+    /// contiguous leaf at an offset that is a multiple of 4, and the output and those leaves'
+    /// buffers holding whole vec4 words up to the last element (pooled buffers are whole
+    /// multiples of 64 bytes; others, such as imported ones, may not be). Strided leaves are
+    /// read element by element (the caller checked that their rows come in fours).
     fn takes_x4(&self, k: &Elementwise, n: usize, is_contig: &[bool]) -> bool {
-        if !super::elementwise::x4_enabled() || k.out_view.is_some() || !is_contig.iter().all(|c| *c) {
+        if !super::elementwise::x4_enabled() || k.out_view.is_some() {
             return false;
         }
         let words = |offset: usize| 4 * (offset + n.next_multiple_of(4)) as u64;
         let st = self.st.borrow();
         let size = |id: crate::backend::BufId| st.bufs[id as usize].as_ref().map_or(0, |(b, _)| b.size());
-        size(k.out) >= words(0) && k.leaves.iter().all(|o| o.offset % 4 == 0 && size(o.buf) >= words(o.offset))
+        size(k.out) >= words(0)
+            && k.leaves.iter().zip(is_contig).all(|(o, &c)| !c || (o.offset % 4 == 0 && size(o.buf) >= words(o.offset)))
     }
 
     pub(super) fn reduce_impl(&self, k: &Reduce) -> Result<()> {
