@@ -27,6 +27,17 @@ const reps = quick ? 3 : 15;
 const N = quick ? 200 : 1000;
 const out = { raw: [], webtorch: [] };
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+/** Median µs of `await f()` over `n` calls, after 20 untimed ones. */
+async function medianUs(f, n = quick ? 20 : 200) {
+  for (let i = 0; i < 20; i++) await f();
+  const ts = [];
+  for (let r = 0; r < n; r++) {
+    const t0 = performance.now();
+    await f();
+    ts.push((performance.now() - t0) * 1e3);
+  }
+  return median(ts);
+}
 
 // ---- part 1: raw Dawn ----
 const webgpu = await import("webgpu");
@@ -159,16 +170,10 @@ async function rawRead() {
   staging.unmap();
   return v;
 }
-for (let i = 0; i < 20; i++) await rawRead();
 {
-  const ts = [];
-  for (let r = 0; r < (quick ? 20 : 200); r++) {
-    const t0 = performance.now();
-    await rawRead();
-    ts.push((performance.now() - t0) * 1e3);
-  }
-  out.raw.push({ name: "read-back", us: median(ts) });
-  console.log(`raw read-back         ${median(ts).toFixed(1).padStart(6)} µs (dispatch, copy, submit, map, read)`);
+  const us = await medianUs(rawRead);
+  out.raw.push({ name: "read-back", us });
+  console.log(`raw read-back         ${us.toFixed(1).padStart(6)} µs (dispatch, copy, submit, map, read)`);
 }
 device.destroy();
 
@@ -216,13 +221,7 @@ await chain("tiny matmuls", m, (x) => x.matmul(eye));
     y.dispose();
     return a;
   };
-  for (let i = 0; i < 20; i++) await once();
-  const ts = [];
-  for (let r = 0; r < (quick ? 20 : 200); r++) {
-    const t0 = performance.now();
-    await once();
-    ts.push((performance.now() - t0) * 1e3);
-  }
+  const readUs = await medianUs(once);
   const sync = [];
   for (let r = 0; r < (quick ? 20 : 200); r++) {
     const y = v.add(1);
@@ -232,8 +231,8 @@ await chain("tiny matmuls", m, (x) => x.matmul(eye));
     y.dispose();
   }
   torch.webgpu.set_fusion_min_size(1024);
-  out.webtorch.push({ name: "read-back", us: median(ts), sync_us: median(sync) });
-  console.log(`webtorch read-back    ${median(ts).toFixed(1).padStart(6)} µs; an add then sync_device ${median(sync).toFixed(1)} µs`);
+  out.webtorch.push({ name: "read-back", us: readUs, sync_us: median(sync) });
+  console.log(`webtorch read-back    ${readUs.toFixed(1).padStart(6)} µs; an add then sync_device ${median(sync).toFixed(1)} µs`);
 }
 const st = torch.webgpu.runtime_stats?.() ?? null;
 if (st) console.log("runtime stats:", JSON.stringify(st));

@@ -121,10 +121,7 @@ impl WebGpuBackend {
         let (gx, gy) = Self::grid(groups);
         use codegen::{RD_MAX_LEAVES, RD_MAX_SCALARS, RD_OFFSETS, RD_SCALARS, RD_STRIDES};
         // Leaf 0 is the input (or the prologue's first leaf); a prologue's others follow it.
-        let leaves: Vec<&crate::backend::Operand> = match &k.prologue {
-            Some(p) => p.leaves.iter().collect(),
-            None => vec![&k.input],
-        };
+        let leaves = reduce_leaves(k);
         let (key, scalars) = match plan {
             Some(p) => (rows::reduce_key(k, p), vec![]),
             None => codegen::reduce_key(k),
@@ -415,10 +412,6 @@ impl WebGpuBackend {
 /// per (chunk, column) read whole rows at a time. `None` for anything else.
 fn column_chunk(k: &Reduce) -> Option<usize> {
     const C: usize = 64;
-    let leaves: Vec<&crate::backend::Operand> = match &k.prologue {
-        Some(p) => p.leaves.iter().collect(),
-        None => vec![&k.input],
-    };
     let plain = k.op == crate::backend::ReduceOp::Sum
         && k.compute == crate::dtype::Compute::F32
         && k.out_dtype == DType::Float32
@@ -431,9 +424,18 @@ fn column_chunk(k: &Reduce) -> Option<usize> {
         return None;
     }
     // Outputs next to each other read memory next to each other (or a broadcast leaf).
+    let leaves = reduce_leaves(k);
     let columns = leaves
         .iter()
         .all(|o| o.dtype == DType::Float32 && o.strides.len() == 2 && o.strides[0] <= 1 && o.strides[1] >= k.outer[0])
         && leaves.iter().any(|o| o.strides[0] == 1);
     columns.then_some(C)
+}
+
+/// The tensors a reduction reads: the prologue's leaves, or the input itself.
+fn reduce_leaves(k: &Reduce) -> &[crate::backend::Operand] {
+    match &k.prologue {
+        Some(p) => &p.leaves,
+        None => std::slice::from_ref(&k.input),
+    }
 }
