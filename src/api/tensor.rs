@@ -31,6 +31,20 @@ use crate::shape::checked_shape;
 use crate::tensor::Tensor;
 use crate::{bail, Result};
 
+/// Dims [`RawTensor::meta`] writes to its scratch (more are read through `shape()`).
+const META_DIMS: usize = 16;
+
+thread_local! {
+    /// The scratch of [`RawTensor::meta`]: boxed, so its address is fixed for the module's life.
+    static META: std::cell::RefCell<Box<[i32; META_DIMS]>> = std::cell::RefCell::new(Box::new([0; META_DIMS]));
+}
+
+/// The address of [`RawTensor::meta`]'s scratch in the module's memory (16 int32 words).
+#[wasm_bindgen]
+pub fn meta_scratch() -> u32 {
+    META.with(|m| m.borrow().as_ptr() as usize as u32)
+}
+
 #[wasm_bindgen]
 pub struct RawTensor {
     t: Tensor,
@@ -143,6 +157,27 @@ impl RawTensor {
 
     pub fn shape(&self) -> Vec<i32> {
         self.t.shape().iter().map(|&s| s as i32).collect()
+    }
+
+    /// What the TS `Tensor` reads on construction, in one call and with no allocation: the
+    /// dtype code (bits 0–7), the device code (bits 8–15) and the number of dims (bits 16–30),
+    /// with the sizes written to the scratch at [`meta_scratch`]; bit 31 set means the tensor
+    /// has more dims than the scratch holds (read `shape()` instead). `shape()` returns a fresh
+    /// `Vec`, which the glue copies out and frees: three calls and an allocation per op that
+    /// showed in profiles of tiny-op chains (bench/KERNELS.md, "Host path").
+    pub fn meta(&self) -> u32 {
+        let shape = self.t.shape();
+        let head = self.t.dtype.code() | (self.t.device() as u32) << 8 | (shape.len() as u32) << 16;
+        if shape.len() > META_DIMS {
+            return head | 1 << 31;
+        }
+        META.with(|m| {
+            let mut m = m.borrow_mut();
+            for (w, &s) in m.iter_mut().zip(shape) {
+                *w = s as i32;
+            }
+        });
+        head
     }
 
     pub fn strides(&self) -> Vec<i32> {

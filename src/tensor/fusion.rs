@@ -307,6 +307,10 @@ pub(crate) fn reduction_prologue(t: &Tensor) -> Option<Rc<Pending>> {
 
 /// Counts a materialized elementwise kernel in the statistics.
 pub(crate) fn count_kernel(nodes: &[Node]) {
+    // One node is no fusion: skip the names (an allocation per eager op otherwise).
+    if nodes.len() < 2 {
+        return;
+    }
     count_ops(node_names(nodes));
 }
 

@@ -195,3 +195,22 @@ test("an optimizer step inside a scope keeps the optimizer's state", async () =>
   assert.equal(state.exp_avg.isDisposed, false, "exp_avg survives the scopes");
   assert.ok(Number.isFinite(await w.sum().item()));
 });
+
+test("a Tensor reads dtype, device and shape in one core call, up to 16 dims through the scratch and beyond through shape()", () => {
+  const ones = (n) => Array.from({ length: n }, (_, i) => (i === n - 1 ? 3 : 1));
+  for (const n of [0, 1, 16, 17, 24]) {
+    const t = torch.zeros(ones(n), { dtype: "int32" });
+    assert.deepEqual(t.shape, ones(n), `${n} dims`);
+    assert.ok(Object.isFrozen(t.shape));
+    assert.equal(t.dtype, "int32");
+    t.dispose();
+  }
+  // The module's memory grows (a large CPU tensor lives in it): the scratch's view is made again.
+  const before = torch.zeros([2, 5]);
+  const big = torch.zeros([64, 1024, 1024], { device: "cpu" });
+  const after = before.view([5, 2]);
+  assert.deepEqual(after.shape, [5, 2]);
+  assert.deepEqual(big.shape, [64, 1024, 1024]);
+  assert.equal(big.device, "cpu");
+  for (const t of [before, big, after]) t.dispose();
+});

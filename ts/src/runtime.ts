@@ -94,6 +94,23 @@ function describeDevice(requested: DeviceRequest, device: Device): string {
     : "webtorch: no WebGPU adapter found; running on the CPU backend";
 }
 
+let memory: WebAssembly.Memory | null = null;
+let metaAt = 0;
+let metaWords = new Int32Array(0);
+
+/**
+ * The sizes `RawTensor.meta()` wrote to the core's scratch, as a frozen array of `ndim`
+ * numbers: read from the module's memory, with no allocation on the core's side (the view is
+ * made again when the memory grows, which detaches the old one).
+ */
+export function metaShape(ndim: number): readonly number[] {
+  if (metaWords.buffer !== memory!.buffer)
+    metaWords = new Int32Array(memory!.buffer, metaAt, 16);
+  const shape = new Array<number>(ndim);
+  for (let i = 0; i < ndim; i++) shape[i] = metaWords[i]!;
+  return Object.freeze(shape);
+}
+
 async function loadCore(): Promise<void> {
   const wasmUrl = new URL("./wasm/webtorch_core_bg.wasm", import.meta.url);
   if (wasmUrl.protocol === "file:") {
@@ -102,10 +119,12 @@ async function loadCore(): Promise<void> {
     const fs = (await importOptional("node:fs/promises")) as {
       readFile(path: URL): Promise<Uint8Array>;
     };
-    await initWasm({ module_or_path: await fs.readFile(wasmUrl) });
+    memory = (await initWasm({ module_or_path: await fs.readFile(wasmUrl) }))
+      .memory;
   } else {
-    await initWasm({ module_or_path: wasmUrl });
+    memory = (await initWasm({ module_or_path: wasmUrl })).memory;
   }
+  metaAt = core.meta_scratch();
   for (const [kind, ctor] of Object.entries(ERROR_CLASSES))
     core.register_error_class(kind, ctor);
 }

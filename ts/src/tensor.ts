@@ -45,7 +45,7 @@ import type {
   T2,
   Transpose,
 } from "./shapes.js";
-import { opId } from "./runtime.js";
+import { metaShape, opId } from "./runtime.js";
 
 // `using t = …` needs Symbol.dispose; older runtimes get the registered symbol TS falls back to.
 (Symbol as { dispose?: symbol }).dispose ??= Symbol.for("Symbol.dispose");
@@ -126,9 +126,13 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
   /** Wraps a core handle (taking ownership of it). Use `torch.tensor()` & co. to make tensors. */
   constructor(raw: RawTensor) {
     this.#raw = raw;
-    this.shape = Object.freeze(Array.from(raw.shape())) as unknown as S;
-    this.dtype = dtypeFromCode(raw.dtype()) as D;
-    this.device = deviceFromCode(raw.device());
+    // One call for dtype, device and shape (the sizes through the core's scratch).
+    const m = raw.meta();
+    this.shape = (m >>> 31
+      ? Object.freeze(Array.from(raw.shape()))
+      : metaShape((m >>> 16) & 0x7fff)) as unknown as S;
+    this.dtype = dtypeFromCode(m & 0xff) as D;
+    this.device = deviceFromCode((m >>> 8) & 0xff);
     track(this);
   }
 

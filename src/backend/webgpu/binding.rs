@@ -13,7 +13,7 @@
 //! A steady loop (the same dispatches over pooled buffers) ends up creating none; a key never
 //! holds two bind groups for one slot (a new one is made only when every slot it has is taken).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::{SLOT_BYTES, SLOT_WORDS};
 
@@ -25,7 +25,7 @@ const MAX_BIND_GROUPS: usize = 4096;
 pub(super) type Key = (Vec<wgpu::Buffer>, usize);
 
 pub(super) struct Binder {
-    groups: HashMap<Key, Vec<(u16, wgpu::BindGroup)>>,
+    groups: FxHashMap<Key, Vec<(u16, wgpu::BindGroup)>>,
     count: usize,
     /// The host copy of the arena, and per slot the meta length written in this batch (0: free).
     words: Vec<u32>,
@@ -38,7 +38,7 @@ pub(super) struct Binder {
 impl Default for Binder {
     fn default() -> Self {
         Binder {
-            groups: HashMap::new(),
+            groups: FxHashMap::default(),
             count: 0,
             words: vec![0; ARENA_SLOTS * SLOT_WORDS],
             written: vec![0; ARENA_SLOTS],

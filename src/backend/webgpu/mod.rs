@@ -29,6 +29,8 @@ use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use std::sync::{Arc, Mutex};
 
+use rustc_hash::FxHashMap;
+
 use self::binding::ARENA_SLOTS;
 use self::codegen::KernelKey;
 use self::pool::{size_class, Pool};
@@ -73,11 +75,11 @@ struct State {
     free_ids: Vec<BufId>,
     pool: Pool<wgpu::Buffer>,
     staging: Pool<wgpu::Buffer>,
-    kernels: HashMap<KernelKey, Rc<Kernel>>,
+    kernels: FxHashMap<KernelKey, Rc<Kernel>>,
     /// The uniform arena's host copy and the bind groups of eager dispatches (`binding.rs`).
     bind: binding::Binder,
     /// Bind-group layouts by (storage buffers, how many of the first are read_write).
-    layouts: HashMap<(usize, usize), (Rc<wgpu::BindGroupLayout>, Rc<wgpu::PipelineLayout>)>,
+    layouts: FxHashMap<(usize, usize), (Rc<wgpu::BindGroupLayout>, Rc<wgpu::PipelineLayout>)>,
     encoder: Option<wgpu::CommandEncoder>,
     pass: Option<wgpu::ComputePass<'static>>,
     threshold: usize,
@@ -94,7 +96,7 @@ struct State {
     capture: Option<graph::Capture>,
     graphs: HashMap<u32, graph::Graph>,
     next_graph: u32,
-    pinned: HashMap<wgpu::Buffer, u32>,
+    pinned: FxHashMap<wgpu::Buffer, u32>,
     /// The kernel whose pipeline the open pass has set: a chain of the same kernel sets it once.
     pass_kernel: Option<Rc<Kernel>>,
     /// Device-side value checks (`checks.rs`).

@@ -5,7 +5,7 @@
 //! in the same pass may reuse them (WebGPU orders dispatches within a pass), but an upload may not,
 //! because `queue.write_buffer` runs before the pass is executed. They turn clean on submit.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// The size class (bytes actually allocated) for a request of `bytes`.
 pub fn size_class(bytes: u64) -> u64 {
@@ -17,14 +17,14 @@ pub fn size_class(bytes: u64) -> u64 {
 }
 
 pub struct Pool<B> {
-    free: HashMap<u64, Vec<B>>,
+    free: FxHashMap<u64, Vec<B>>,
     deferred: Vec<(u64, B)>,
     pub pooled_bytes: u64,
 }
 
 impl<B> Default for Pool<B> {
     fn default() -> Self {
-        Pool { free: HashMap::new(), deferred: Vec::new(), pooled_bytes: 0 }
+        Pool { free: FxHashMap::default(), deferred: Vec::new(), pooled_bytes: 0 }
     }
 }
 
