@@ -373,7 +373,8 @@ fn nll_loss_kernels_forward_and_backward() {
     let g = randn(&[n], 501);
     let at = |i: usize, j: usize| x[j * n + i];
     let counted: Vec<usize> = (0..n).filter(|&i| t[i] >= 0.0).collect();
-    let loss: Vec<f64> = (0..n).map(|i| if t[i] < 0.0 { 0.0 } else { -w[t[i] as usize] * at(i, t[i] as usize) }).collect();
+    let loss: Vec<f64> =
+        (0..n).map(|i| if t[i] < 0.0 { 0.0 } else { -w[t[i] as usize] * at(i, t[i] as usize) }).collect();
     let total: f64 = counted.iter().map(|&i| w[t[i] as usize]).sum();
     let grad_at = |s: &dyn Fn(usize) -> f64| -> Vec<f64> {
         let mut v = vec![0.0; n * c];

@@ -140,11 +140,7 @@ impl Tensor {
         let (n, _) = rows_of(input);
         let rows = if reduction == NllReduction::None { n } else { 1 };
         if self.numel() != rows || (reduction == NllReduction::Mean && total_weight.is_none()) {
-            bail!(
-                Shape,
-                "nll_loss_backward: grad_output of shape {} does not match the loss",
-                fmt_shape(self.shape())
-            );
+            bail!(Shape, "nll_loss_backward: grad_output of shape {} does not match the loss", fmt_shape(self.shape()));
         }
         let out = Tensor::empty_on(input.backend(), input.shape(), DType::Float32)?;
         if out.numel() > 0 {
