@@ -99,3 +99,25 @@ test("nll_loss with a class weight and ignored rows equals the composition", asy
   const vals = await none.toArray();
   for (let i = 0; i < 37; i += 5) assert.equal(vals[i], 0, `ignored row ${i}`);
 });
+
+test("nll_loss's gradient is differentiable in the loss gradient (create_graph)", async () => {
+  await torch.init({ device: "webgpu" });
+  torch.manual_seed(3);
+  const tv = [0, 3, -100, 1, 2, 2];
+  const wv = [1, 2, 0.5, 3];
+  const x = torch.randn([6, 4]).requires_grad_();
+  const t = torch.tensor(tv, { dtype: "int64" });
+  const weight = torch.tensor(wv);
+  const v = torch.randn([6]).requires_grad_();
+  const loss = F.nll_loss(x, t, { reduction: "none", weight });
+  const [g] = torch.autograd.grad(loss, x, {
+    grad_outputs: v,
+    create_graph: true,
+  });
+  const c = torch.randn([6, 4]);
+  g.mul(c).sum().backward();
+  // d/dv Σ c·g = -w[t_i]·c[i, t_i], 0 for the ignored row.
+  const cv = await c.toArray();
+  const want = tv.map((k, i) => (k < 0 ? 0 : -wv[k] * cv[i * 4 + k]));
+  close(await v.grad.toArray(), want, 1e-6, "v.grad");
+});
