@@ -359,3 +359,65 @@ fn causal_attention_skips_what_causality_zeroes() {
         }
     }
 }
+
+/// `nll_loss`'s two kernels, forward and input gradient, for each reduction with a class weight
+/// and an ignored row, on a transposed (strided) input: against the formulas computed here in
+/// f64 on every device, including the all-ignored mean (0/0 = NaN, as PyTorch).
+#[test]
+fn nll_loss_kernels_forward_and_backward() {
+    use webtorch::backend::NllReduction;
+    let (n, c) = (7, 5);
+    let x = randn(&[c, n], 500); // read through its transpose: (n, c) strides (1, n)
+    let w = [0.5, 2.0, 1.0, 0.25, 3.0];
+    let t = [3.0, -100.0, 0.0, 4.0, 4.0, 1.0, 2.0];
+    let g = randn(&[n], 501);
+    let at = |i: usize, j: usize| x[j * n + i];
+    let counted: Vec<usize> = (0..n).filter(|&i| t[i] >= 0.0).collect();
+    let loss: Vec<f64> =
+        (0..n).map(|i| if t[i] < 0.0 { 0.0 } else { -w[t[i] as usize] * at(i, t[i] as usize) }).collect();
+    let total: f64 = counted.iter().map(|&i| w[t[i] as usize]).sum();
+    let grad_at = |s: &dyn Fn(usize) -> f64| -> Vec<f64> {
+        let mut v = vec![0.0; n * c];
+        for &i in &counted {
+            v[i * c + t[i] as usize] = -w[t[i] as usize] * s(i);
+        }
+        v
+    };
+    let sum: f64 = loss.iter().sum();
+    let cases: [(NllReduction, Vec<f64>, Vec<f64>); 3] = [
+        (NllReduction::None, loss.clone(), grad_at(&|i| g[i])),
+        (NllReduction::Sum, vec![sum], grad_at(&|_| g[0])),
+        (NllReduction::Mean, vec![sum / total], grad_at(&|_| g[0] / total)),
+    ];
+    for dev in devices() {
+        let input = on(dev, &x, &[c, n]).transpose(0, 1).unwrap();
+        let target = Tensor::from_f64(&t, &[n], DType::Int64, dev).unwrap();
+        let weight = on(dev, &w, &[c]);
+        for (r, want, want_grad) in &cases {
+            let what = format!("nll_loss {r:?} on {dev:?}");
+            let (y, tw) = input.nll_loss(&target, Some(&weight), -100, *r).unwrap();
+            assert_close(&values(&y), want, 1e-6, 1e-6, &what);
+            if let Some(tw) = &tw {
+                assert_close(&values(tw), &[total], 1e-6, 0.0, &format!("{what}: total weight"));
+            }
+            let gy = if *r == NllReduction::None { on(dev, &g, &[n]) } else { on(dev, &g[..1], &[]) };
+            let gx = gy.nll_loss_backward(&input, &target, Some(&weight), tw.as_ref(), -100, *r).unwrap();
+            assert_eq!(gx.shape(), &[n, c]);
+            assert_close(&values(&gx), want_grad, 1e-6, 1e-7, &format!("{what}: grad"));
+        }
+        // ignore_index 4 drops rows 1, 3 and 4; every row ignored makes the mean 0/0.
+        let t4: Vec<f64> = t.iter().map(|&v| if v < 0.0 { 4.0 } else { v }).collect();
+        let target4 = Tensor::from_f64(&t4, &[n], DType::Int64, dev).unwrap();
+        let (y, _) = input.nll_loss(&target4, None, 4, NllReduction::Sum).unwrap();
+        let want: f64 = [0, 2, 5, 6].iter().map(|&i| -at(i, t[i] as usize)).sum();
+        assert_close(&values(&y), &[want], 1e-6, 1e-6, &format!("ignore_index 4 on {dev:?}"));
+        let none = Tensor::from_f64(&[-100.0; 7], &[n], DType::Int64, dev).unwrap();
+        let (y, _) = input.nll_loss(&none, Some(&weight), -100, NllReduction::Mean).unwrap();
+        assert!(values(&y)[0].is_nan(), "all-ignored mean on {dev:?}");
+        // A single sample: (C) input, () target.
+        let one = Tensor::from_f64(&[2.0], &[], DType::Int64, dev).unwrap();
+        let (y, _) = input.select(0, 3).unwrap().nll_loss(&one, Some(&weight), -100, NllReduction::None).unwrap();
+        assert_eq!(y.shape(), &[] as &[usize]);
+        assert_close(&values(&y), &[-w[2] * at(3, 2)], 1e-6, 1e-7, &format!("(C) input on {dev:?}"));
+    }
+}

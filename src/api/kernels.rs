@@ -134,6 +134,30 @@ impl RawTensor {
         RawTensor::op(shape_of(normalized_shape).and_then(|s| agk::rms_norm(&self.t, &s, w, eps)))
     }
 
+    /// `F.nll_loss(self, target, weight, ignore_index, reduction)` for `(C)` / `(N, C)`
+    /// log-probabilities: one forward kernel and one backward kernel. `weight` counts only when
+    /// `use_weight` (pass any handle otherwise); `reduction` is "none", "sum" or "mean".
+    pub fn nll_loss(
+        &self,
+        target: &RawTensor,
+        weight: &RawTensor,
+        use_weight: bool,
+        ignore_index: f64,
+        reduction: &str,
+    ) -> JsResult<RawTensor> {
+        use crate::backend::NllReduction;
+        let w = Some(&weight.t).filter(|_| use_weight);
+        RawTensor::timed("nll_loss", || {
+            let r = match reduction {
+                "none" => NllReduction::None,
+                "sum" => NllReduction::Sum,
+                "mean" => NllReduction::Mean,
+                _ => crate::bail!(Torch, "{reduction} is not a valid value for reduction"),
+            };
+            crate::autograd::loss::nll_loss(&self.t, &target.t, w, ignore_index as i64, r)
+        })
+    }
+
     /// `torch.where(self, x, y)` of two tensors (`self` is the condition).
     pub fn where_tensors(&self, x: &RawTensor, y: &RawTensor) -> JsResult<RawTensor> {
         RawTensor::timed("where", || agk::where_(&self.t, TensorOrScalar::Tensor(&x.t), TensorOrScalar::Tensor(&y.t)))

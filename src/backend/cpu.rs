@@ -306,6 +306,16 @@ impl Backend for CpuBackend {
         self.scatter_impl(k)
     }
 
+    fn nll_loss(&self, k: &super::NllLoss) -> Result<()> {
+        self.nll_loss_impl(k);
+        Ok(())
+    }
+
+    fn nll_loss_backward(&self, k: &super::NllLossBackward) -> Result<()> {
+        self.nll_loss_backward_impl(k);
+        Ok(())
+    }
+
     fn scan(&self, k: &Scan) -> Result<()> {
         self.scan_impl(k);
         Ok(())

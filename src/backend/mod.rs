@@ -236,6 +236,50 @@ pub struct Gather {
     pub out: BufId,
 }
 
+/// How `nll_loss` reduces its per-row losses (PyTorch's `reduction`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NllReduction {
+    None,
+    Sum,
+    Mean,
+}
+
+/// `F.nll_loss` forward over `n` rows of `c` log-probabilities: row i's loss is
+/// `-weight[t] · input[i, t]` with `t = target[i]`, 0 (with weight 0) where `t == ignore_index`
+/// or `t` lies outside `0..c` (a kernel cannot throw: the caller checked the targets). `input`
+/// strides cover `[n, c]`, `target`'s `[n]` (int32/int64/uint8 storage), `weight`'s `[c]` (any
+/// float storage; absent = all 1). `out` (float32, contiguous): `None` → the `n` losses; `Sum` /
+/// `Mean` → two words, the reduced loss and the total weight Σ weight[t] (`NllLossBackward`'s
+/// divisor for `Mean`; `Mean` is the sum over the total, NaN when both are 0, as PyTorch).
+#[derive(Clone, Debug)]
+pub struct NllLoss {
+    pub input: Operand,
+    pub target: Operand,
+    pub weight: Option<Operand>,
+    pub n: usize,
+    pub c: usize,
+    pub ignore_index: i64,
+    pub reduction: NllReduction,
+    pub out: BufId,
+}
+
+/// `F.nll_loss`'s gradient with respect to its input: `out` (float32, contiguous `[n, c]`) is 0
+/// except at (i, target[i]) for rows `NllLoss` counts, where it is `-weight[t] · s` with
+/// `s = grad[i]` (`None`; `grad` strides cover `[n]`), `grad[0]` (`Sum`) or
+/// `grad[0] / total_weight[0]` (`Mean`; `total_weight` is the forward's second word).
+#[derive(Clone, Debug)]
+pub struct NllLossBackward {
+    pub grad: Operand,
+    pub target: Operand,
+    pub weight: Option<Operand>,
+    pub total_weight: Option<Operand>,
+    pub n: usize,
+    pub c: usize,
+    pub ignore_index: i64,
+    pub reduction: NllReduction,
+    pub out: BufId,
+}
+
 /// The value a `Scatter` writes: a tensor read over the index's shape, or a scalar.
 #[derive(Clone, Debug)]
 pub enum ScatterSrc {
@@ -536,6 +580,10 @@ pub trait Backend {
     fn rowwise(&self, k: &Rowwise) -> Result<()>;
     /// Index-mapped copies (`Gather`).
     fn gather(&self, k: &Gather) -> Result<()>;
+    /// `F.nll_loss` forward (`NllLoss`): one kernel, whatever the reduction.
+    fn nll_loss(&self, k: &NllLoss) -> Result<()>;
+    /// `F.nll_loss`'s input gradient (`NllLossBackward`): one kernel.
+    fn nll_loss_backward(&self, k: &NllLossBackward) -> Result<()>;
     /// Index-mapped writes (`Scatter`).
     fn scatter(&self, k: &Scatter) -> Result<()>;
     /// Inclusive scans along rows (`Scan`).

@@ -10,6 +10,7 @@ pub mod fusion;
 mod indexing;
 mod inplace;
 mod linalg;
+mod loss;
 mod nn;
 mod reduce;
 mod sampling;

@@ -24,6 +24,8 @@ const ROWWISE: &str = include_str!("../../../shaders/rowwise.wgsl");
 const GATHER: &str = include_str!("../../../shaders/gather.wgsl");
 const CHECK: &str = include_str!("../../../shaders/check.wgsl");
 const SCATTER: &str = include_str!("../../../shaders/scatter.wgsl");
+const NLL_LOSS: &str = include_str!("../../../shaders/nll_loss.wgsl");
+const NLL_LOSS_BACKWARD: &str = include_str!("../../../shaders/nll_loss_backward.wgsl");
 
 /// Everything that changes a kernel's source; the pipeline cache key. Scalar values and sizes
 /// live in the uniform slot, so one pipeline serves every value and shape.
@@ -103,6 +105,10 @@ pub enum KernelKey {
     Optim(crate::backend::OptimKind),
     /// A device-side value check (`checks.rs`); its first buffer, the error buffer, is written.
     Check,
+    /// `F.nll_loss` forward, every reduction (`shaders/nll_loss.wgsl`).
+    NllLoss,
+    /// `F.nll_loss`'s input gradient (`shaders/nll_loss_backward.wgsl`).
+    NllLossBackward,
 }
 
 impl KernelKey {
@@ -424,6 +430,8 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::User { source, .. } => source.to_string(),
         KernelKey::Optim(kind) => super::optim::source(*kind),
         KernelKey::Check => fill(CHECK, &[]),
+        KernelKey::NllLoss => fill(NLL_LOSS, &[]),
+        KernelKey::NllLossBackward => fill(NLL_LOSS_BACKWARD, &[]),
     }
 }
 
@@ -472,6 +480,8 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::User { name, .. } => format!("webtorch:user:{name}"),
         KernelKey::Optim(kind) => format!("webtorch:optim_{kind:?}:float32").to_lowercase(),
         KernelKey::Check => "webtorch:check".to_string(),
+        KernelKey::NllLoss => "webtorch:nll_loss:float32".to_string(),
+        KernelKey::NllLossBackward => "webtorch:nll_loss_backward:float32".to_string(),
         KernelKey::Scatter { dtype, op, .. } => {
             let name = match op {
                 ScatterOp::Assign => "scatter",

@@ -4,7 +4,9 @@
 
 use super::codegen::{self, KernelKey};
 use super::{epilogue, matmul, rows, WebGpuBackend, MAX_GROUPS, MAX_RANK, WG};
-use crate::backend::{Elementwise, Gather, Matmul, Reduce, Rowwise, Scatter, ScatterSrc};
+use crate::backend::{
+    Elementwise, Gather, Matmul, NllLoss, NllLossBackward, NllReduction, Reduce, Rowwise, Scatter, ScatterSrc,
+};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::shape::{coalesce, contiguous_strides};
@@ -396,6 +398,45 @@ impl WebGpuBackend {
 }
 
 impl WebGpuBackend {
+    pub(super) fn nll_loss_impl(&self, k: &NllLoss) -> Result<()> {
+        let reduce = k.reduction != NllReduction::None;
+        // 'none': one invocation per row; 'sum'/'mean': the one workgroup that reduces them.
+        let groups = if reduce { 1 } else { Self::groups_for(k.n)? };
+        let (gx, gy) = Self::grid(groups);
+        let mut meta = [0u32; 16];
+        put(&mut meta, 0, &[k.n, k.c])?;
+        meta[2] = nll_ignore(k.ignore_index, k.c);
+        meta[3] = k.weight.is_some() as u32;
+        put(&mut meta, 4, &[k.input.offset, k.input.strides[0], k.input.strides[1]])?;
+        put(&mut meta, 7, &[k.target.offset, k.target.strides[0]])?;
+        let w = k.weight.as_ref().unwrap_or(&k.input);
+        put(&mut meta, 9, &[w.offset, w.strides[0]])?;
+        put(&mut meta, 11, &[nll_reduction(k.reduction), (gx * WG) as usize])?;
+        self.dispatch(&KernelKey::NllLoss, &meta, &[k.out, k.input.buf, k.target.buf, w.buf], (gx, gy, 1))
+    }
+
+    pub(super) fn nll_loss_backward_impl(&self, k: &NllLossBackward) -> Result<()> {
+        let groups = Self::groups_for(k.n * k.c)?;
+        let (gx, gy) = Self::grid(groups);
+        let mut meta = [0u32; 16];
+        put(&mut meta, 0, &[k.n * k.c, k.c])?;
+        meta[2] = nll_ignore(k.ignore_index, k.c);
+        meta[3] = k.weight.is_some() as u32;
+        put(&mut meta, 4, &[k.grad.offset, k.grad.strides[0], nll_reduction(k.reduction)])?;
+        put(&mut meta, 7, &[k.target.offset, k.target.strides[0]])?;
+        let w = k.weight.as_ref().unwrap_or(&k.grad);
+        put(&mut meta, 9, &[w.offset, w.strides[0]])?;
+        let total = k.total_weight.as_ref().unwrap_or(&k.grad);
+        put(&mut meta, 11, &[total.offset, (gx * WG) as usize])?;
+        let buffers = [k.out, k.grad.buf, k.target.buf, w.buf, total.buf];
+        self.dispatch(&KernelKey::NllLossBackward, &meta, &buffers, (gx, gy, 1))
+    }
+
+    /// Workgroups of `WG` invocations covering `n` invocations.
+    fn groups_for(n: usize) -> Result<u32> {
+        u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))
+    }
+
     pub(super) fn poisson_impl(&self, k: &crate::backend::Poisson) -> Result<()> {
         let groups = u32::try_from(k.n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
         let (gx, gy) = Self::grid(groups);
@@ -403,6 +444,23 @@ impl WebGpuBackend {
         put(&mut meta, 0, &[k.n, (gx * WG) as usize, k.offset])?;
         meta[3..7].copy_from_slice(&[k.key[0], k.key[1], k.call, crate::random::POISSON_TAG]);
         self.dispatch(&KernelKey::Poisson { dtype: k.dtype }, &meta, &[k.out, k.rate], (gx, gy, 1))
+    }
+}
+
+/// The ignore_index word of the nll_loss kernels: an index outside `0..c` matches no class the
+/// kernels count (they skip out-of-range targets anyway), so -1 stands for all of them.
+fn nll_ignore(ignore_index: i64, c: usize) -> u32 {
+    match usize::try_from(ignore_index) {
+        Ok(i) if i < c => i as u32,
+        _ => -1i32 as u32,
+    }
+}
+
+fn nll_reduction(r: NllReduction) -> usize {
+    match r {
+        NllReduction::None => 0,
+        NllReduction::Sum => 1,
+        NllReduction::Mean => 2,
     }
 }
 

@@ -12,7 +12,7 @@
 
 import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { checkValues } from "../value_checks.js";
-import { Tensor } from "../tensor.js";
+import { Tensor, wrap } from "../tensor.js";
 import { is_grad_enabled, no_grad } from "../autograd.js";
 import { arange, rand } from "../creation.js";
 import * as kernels from "../nn_kernels.js";
@@ -375,6 +375,18 @@ export interface ClassLossOptions {
   label_smoothing?: number;
 }
 
+/** PyTorch's batch-size and target-dtype checks of the class losses, in its wording. */
+function checkClassTarget(input: Tensor, target: Tensor): void {
+  if (input.ndim >= 2 && target.ndim >= 1 && input.shape[0] !== target.shape[0])
+    throw new ShapeError(
+      `Expected input batch_size (${input.shape[0]}) to match target batch_size (${target.shape[0]}).`,
+    );
+  if (target.is_floating_point())
+    throw new DTypeError(
+      "expected target dtype to be Long or Byte, but got Float",
+    );
+}
+
 /**
  * Per-target weights and the one-hot selection of class indices along dim 1: shapes
  * `(N, C, d…)` and targets `(N, d…)` (or `(C)` and a scalar target).
@@ -387,14 +399,7 @@ function classSelect(
 ): { select: Tensor; w: Tensor; classDim: number; cShape: number[] } {
   const classDim = input.ndim === 1 ? 0 : 1;
   const C = input.shape[classDim]!;
-  if (input.ndim >= 2 && target.ndim >= 1 && input.shape[0] !== target.shape[0])
-    throw new ShapeError(
-      `Expected input batch_size (${input.shape[0]}) to match target batch_size (${target.shape[0]}).`,
-    );
-  if (target.is_floating_point())
-    throw new DTypeError(
-      "expected target dtype to be Long or Byte, but got Float",
-    );
+  checkClassTarget(input, target);
   checkValues(target, 0, C - 1, {
     except: options.ignore_index ?? -100,
     kind: "IndexError",
@@ -409,6 +414,15 @@ function classSelect(
   return { select, w, classDim, cShape };
 }
 
+/**
+ * Whether `nll_loss` runs as the core's fused kernels (`(C)` or `(N, C)` log-probabilities):
+ * one dispatch forward and one backward, where the one-hot composition below costs ~9 and ~8,
+ * most of the host time of a small training step. Other shapes keep the composition.
+ */
+function fusedNll(input: Tensor, target: Tensor): boolean {
+  return input.ndim <= 2 && target.ndim === input.ndim - 1;
+}
+
 /** Negative log likelihood of log-probabilities `input` (N, C, …) at class indices `target`. */
 export function nll_loss(
   input: Tensor,
@@ -416,6 +430,20 @@ export function nll_loss(
   options: ClassLossOptions = {},
 ): Tensor {
   const reduction = options.reduction ?? "mean";
+  if (fusedNll(input, target)) {
+    checkClassTarget(input, target);
+    const w = options.weight ?? null;
+    // The core checks the targets against C on the device (PyTorch's IndexError wording).
+    return wrap(
+      input._raw.nll_loss(
+        target._raw,
+        (w ?? input)._raw,
+        w !== null,
+        options.ignore_index ?? -100,
+        reduction,
+      ),
+    );
+  }
   return temps((k) => {
     const { select, w, classDim } = classSelect(input, target, options, k);
     const loss = k(k(k(input.mul(select)).sum(classDim)).neg());
@@ -461,8 +489,8 @@ export function cross_entropy(
       if (reduction === "sum") return loss.sum();
       return k(loss.sum()).div(input.ndim === 1 ? 1 : input.numel() / C);
     }
+    if (eps === 0) return nll_loss(logp, target, { ...options, reduction });
     const nll = k(nll_loss(logp, target, { ...options, reduction }));
-    if (eps === 0) return nll.mul(1);
     // PyTorch: (1 - ε) nll + ε/C · Σ_c -logp_c·w_c, reduced like nll.
     const { w, cShape } = classSelect(
       input,
