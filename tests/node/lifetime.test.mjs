@@ -197,7 +197,8 @@ test("an optimizer step inside a scope keeps the optimizer's state", async () =>
 });
 
 test("a Tensor reads dtype, device and shape in one core call, up to 16 dims through the scratch and beyond through shape()", () => {
-  const ones = (n) => Array.from({ length: n }, (_, i) => (i === n - 1 ? 3 : 1));
+  const ones = (n) =>
+    Array.from({ length: n }, (_, i) => (i === n - 1 ? 3 : 1));
   for (const n of [0, 1, 16, 17, 24]) {
     const t = torch.zeros(ones(n), { dtype: "int32" });
     assert.deepEqual(t.shape, ones(n), `${n} dims`);
