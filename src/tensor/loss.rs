@@ -88,7 +88,10 @@ impl Tensor {
         reduction: NllReduction,
     ) -> Result<(Tensor, Option<Tensor>)> {
         let c = self.check_nll(target, weight)?;
-        target.check_values(
+        // The device-side check reads int32/int64 words; a Byte target (which PyTorch takes) is
+        // checked through an int32 copy (its words already hold 0–255, the kernels read it as is).
+        let widened = if target.dtype == DType::UInt8 { Some(target.to_dtype(DType::Int32)?) } else { None };
+        widened.as_ref().unwrap_or(target).check_values(
             0.0,
             c as f64 - 1.0,
             Some(ignore_index as f64),

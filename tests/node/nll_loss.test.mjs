@@ -121,3 +121,23 @@ test("nll_loss's gradient is differentiable in the loss gradient (create_graph)"
   const want = tv.map((k, i) => (k < 0 ? 0 : -wv[k] * cv[i * 4 + k]));
   close(await v.grad.toArray(), want, 1e-6, "v.grad");
 });
+
+test("a Byte (uint8) target gives the int64 target's loss and gradient; out of range it raises PyTorch's IndexError", async () => {
+  const logits = torch.randn([6, 5]);
+  const classes = [4, 0, 3, 3, 1, 2];
+  const [l64, g64] = await lossAndGrad(logits, (x) =>
+    F.cross_entropy(x, torch.tensor(classes)),
+  );
+  const [l8, g8] = await lossAndGrad(logits, (x) =>
+    F.cross_entropy(x, torch.tensor(classes, { dtype: "uint8" })),
+  );
+  close(l8, l64, 0, "loss");
+  close(g8, g64, 0, "grad");
+  const bad = torch.tensor([0, 200, 1, 2, 3, 4], { dtype: "uint8" });
+  await assert.rejects(
+    async () => F.nll_loss(logits, bad).toArray(),
+    (e) =>
+      e instanceof torch.IndexError &&
+      e.message === "Target 200 is out of bounds.",
+  );
+});
