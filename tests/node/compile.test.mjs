@@ -268,6 +268,7 @@ if (torch.webgpu.is_available())
     const meta = new Set([
       "handle",
       "requires_grad",
+      "meta",
       "shape",
       "dtype",
       "device",

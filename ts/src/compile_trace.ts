@@ -57,6 +57,7 @@ export interface Entry {
 
 /** Query methods: they return plain data the TS layer reads and need no replay. */
 const QUERIES = new Set([
+  "meta",
   "shape",
   "strides",
   "offset",
