@@ -75,20 +75,23 @@ impl CpuBackend {
     }
 
     pub(super) fn nll_loss_impl(&self, k: &NllLoss) {
-        let target = self.with_buf(k.target.buf, |b| b.clone());
-        let x = self.with_buf(k.input.buf, |b| b.clone());
         let (mut losses, mut total) = (Vec::with_capacity(k.n), 0f32);
-        for i in 0..k.n {
-            // Skipped rows add 0, never -0·x (NaN for x = -inf).
-            losses.push(match nll_class(&target, &k.target, i, k.c, k.ignore_index) {
-                Some(t) => {
-                    let w = self.nll_weight(&k.weight, t);
-                    total += w;
-                    -w * f32::from_bits(x[k.input.offset + i * k.input.strides[0] + t * k.input.strides[1]])
+        // Read in place (shared borrows of the state nest; nothing is written until `put`).
+        self.with_buf(k.target.buf, |target| {
+            self.with_buf(k.input.buf, |x| {
+                for i in 0..k.n {
+                    // Skipped rows add 0, never -0·x (NaN for x = -inf).
+                    losses.push(match nll_class(target, &k.target, i, k.c, k.ignore_index) {
+                        Some(t) => {
+                            let w = self.nll_weight(&k.weight, t);
+                            total += w;
+                            -w * f32::from_bits(x[k.input.offset + i * k.input.strides[0] + t * k.input.strides[1]])
+                        }
+                        None => 0.0,
+                    });
                 }
-                None => 0.0,
-            });
-        }
+            })
+        });
         let sum: f32 = losses.iter().sum();
         let out: Vec<f32> = match k.reduction {
             NllReduction::None => losses,
@@ -100,17 +103,18 @@ impl CpuBackend {
     }
 
     pub(super) fn nll_loss_backward_impl(&self, k: &NllLossBackward) {
-        let target = self.with_buf(k.target.buf, |b| b.clone());
         let word = |o: &Operand, i: usize| self.with_buf(o.buf, |b| f32::from_bits(b[o.offset + i * o.strides[0]]));
         let mut out = vec![0u32; k.n * k.c];
-        for i in 0..k.n {
-            let Some(t) = nll_class(&target, &k.target, i, k.c, k.ignore_index) else { continue };
-            let mut s = word(&k.grad, i);
-            if let (NllReduction::Mean, Some(total)) = (k.reduction, &k.total_weight) {
-                s /= word(total, 0);
+        self.with_buf(k.target.buf, |target| {
+            for i in 0..k.n {
+                let Some(t) = nll_class(target, &k.target, i, k.c, k.ignore_index) else { continue };
+                let mut s = word(&k.grad, i);
+                if let (NllReduction::Mean, Some(total)) = (k.reduction, &k.total_weight) {
+                    s /= word(total, 0);
+                }
+                out[i * k.c + t] = (-self.nll_weight(&k.weight, t) * s).to_bits();
             }
-            out[i * k.c + t] = (-self.nll_weight(&k.weight, t) * s).to_bits();
-        }
+        });
         self.put(k.out, out);
     }
 }

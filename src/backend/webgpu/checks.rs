@@ -87,7 +87,7 @@ impl WebGpuBackend {
             };
             (err_buf, id)
         };
-        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let groups = Self::groups_for(n)?;
         let (gx, gy) = Self::grid(groups);
         let mut meta = [0u32; 32];
         let flags = u32::from(int) | if k.except.is_some() { 2 } else { 0 };

@@ -64,8 +64,7 @@ impl WebGpuBackend {
             }
         }
         let invocations = if x4 { n.div_ceil(4) } else { n };
-        let groups =
-            u32::try_from(invocations.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let groups = Self::groups_for(invocations)?;
         let (gx, gy) = Self::grid(groups);
         put(&mut meta, 0, &[n])?;
         meta[2] = gx * WG;
@@ -355,7 +354,7 @@ impl WebGpuBackend {
             bail!(Shape, "webgpu: gathers over more than {MAX_RANK} dims are not supported");
         }
         let n: usize = k.shape.iter().product();
-        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let groups = Self::groups_for(n)?;
         let (gx, gy) = Self::grid(groups);
         let mut meta = [0u32; 32];
         put(
@@ -375,7 +374,7 @@ impl WebGpuBackend {
             bail!(Shape, "webgpu: scatters over more than {MAX_RANK} dims are not supported");
         }
         let n: usize = k.shape.iter().product();
-        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let groups = Self::groups_for(n)?;
         let (gx, gy) = Self::grid(groups);
         let mut meta = [0u32; 40];
         put(&mut meta, 0, &[n, k.shape.len(), (gx * WG) as usize, k.dim])?;
@@ -432,13 +431,8 @@ impl WebGpuBackend {
         self.dispatch(&KernelKey::NllLossBackward, &meta, &buffers, (gx, gy, 1))
     }
 
-    /// Workgroups of `WG` invocations covering `n` invocations.
-    fn groups_for(n: usize) -> Result<u32> {
-        u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))
-    }
-
     pub(super) fn poisson_impl(&self, k: &crate::backend::Poisson) -> Result<()> {
-        let groups = u32::try_from(k.n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let groups = Self::groups_for(k.n)?;
         let (gx, gy) = Self::grid(groups);
         let mut meta = [0u32; 8];
         put(&mut meta, 0, &[k.n, (gx * WG) as usize, k.offset])?;

@@ -331,6 +331,11 @@ impl WebGpuBackend {
         }))
     }
 
+    /// Workgroups of `WG` invocations covering `n` invocations.
+    fn groups_for(n: usize) -> Result<u32> {
+        u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))
+    }
+
     /// Dispatch grid for `n` workgroups (2-D when `n` exceeds one dimension's limit).
     fn grid(n: u32) -> (u32, u32) {
         if n <= MAX_GROUPS {

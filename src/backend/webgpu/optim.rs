@@ -63,7 +63,7 @@ impl WebGpuBackend {
         if k.scalars.len() > 16 {
             return Err(err!(Torch, "webgpu: an optimizer update takes at most 16 scalars"));
         }
-        let groups = u32::try_from(k.len.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let groups = Self::groups_for(k.len)?;
         let (gx, gy) = Self::grid(groups);
         let mut meta = [0u32; 24];
         put(&mut meta, 0, &[k.start, k.len, k.n, (gx * WG) as usize, k.flags as usize])?;

@@ -126,7 +126,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {{
 impl WebGpuBackend {
     /// The grid for `n` invocations of 256: (x, y, invocations per grid row).
     fn grid_for(n: usize) -> Result<(u32, u32, usize)> {
-        let groups = u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))?;
+        let groups = Self::groups_for(n)?;
         let (gx, gy) = Self::grid(groups);
         Ok((gx, gy, (gx * WG) as usize))
     }

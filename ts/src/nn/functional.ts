@@ -431,9 +431,9 @@ export function nll_loss(
 ): Tensor {
   const reduction = options.reduction ?? "mean";
   if (fusedNll(input, target)) {
-    checkClassTarget(input, target);
     const w = options.weight ?? null;
-    // The core checks the targets against C on the device (PyTorch's IndexError wording).
+    // The core checks shapes and dtypes (PyTorch's wording, as `checkClassTarget`) and the
+    // targets against C on the device (PyTorch's IndexError).
     return wrap(
       input._raw.nll_loss(
         target._raw,
