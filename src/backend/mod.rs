@@ -553,6 +553,9 @@ pub struct Stats {
     /// (also counted in `dispatches`; the rest went through the ops one by one).
     pub graph_replays: u64,
     pub graph_dispatches: u64,
+    /// Bytes those replays copied in from their callers' inputs and out into fresh outputs
+    /// (inputs and outputs they could not bind in place; `backend/webgpu/graph.rs`).
+    pub graph_copy_bytes: u64,
     /// Buffer-to-buffer copies recorded (`Backend::copy`; not dispatches).
     pub copies: u64,
     /// Device-side value checks dispatched (`Backend::check_values`), and the reads and syncs

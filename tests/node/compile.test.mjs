@@ -351,3 +351,51 @@ if (torch.webgpu.is_available())
       "fused replay equals eager bit for bit",
     );
   });
+
+if (torch.webgpu.is_available())
+  test("[webgpu] a replay binds its inputs and outputs in place; it copies only outputs written in parts and pinned inputs", async () => {
+    const w = torch.webgpu;
+    const mk = (s) =>
+      torch.tensor(
+        Float32Array.from({ length: 4096 }, (_, i) => Math.sin(i * s)),
+        { device: "webgpu" },
+      );
+    const a = mk(1);
+    const b = mk(2);
+    // One replay, and the bytes it copied.
+    const once = async (f, ...xs) => {
+      for (let s = 0; s < 3; s++) (await f(...xs)).dispose();
+      assert.equal(f.stats.graphs, 1, f.stats.graph_reasons.join("; "));
+      await w.sync_device();
+      const c0 = w.runtime_stats().graph_copy_bytes;
+      const y = f(...xs);
+      return { y, copied: w.runtime_stats().graph_copy_bytes - c0 };
+    };
+    const fn = (x) => torch.gelu(x).mul(2);
+    const f = torch.compile(fn);
+    const { y, copied } = await once(f, a);
+    assert.equal(copied, 0, "input read and output written in place");
+    assert.deepEqual(await y.toArray(), await fn(a).toArray());
+    // Each replay writes a fresh buffer and reads the caller's: two held results of two
+    // inputs keep their own values.
+    const [y1, y2] = [f(a), f(b)];
+    assert.deepEqual(await y1.toArray(), await fn(a).toArray());
+    assert.deepEqual(await y2.toArray(), await fn(b).toArray());
+    // cat writes its output in parts (one slice per kernel): copied out of the graph.
+    const catFn = (x) => torch.cat([x.mul(2), x.add(1)]);
+    const g = torch.compile(catFn);
+    const r = await once(g, a);
+    assert.equal(g.stats.eager, 0, g.stats.reasons.join("; "));
+    assert.equal(r.copied, 2 * 4096 * 4, "the cat output is copied");
+    assert.deepEqual(await r.y.toArray(), await catFn(a).toArray());
+    // A buffer a graph pins (a parameter the first graph binds) is copied in, not bound: the
+    // second graph could otherwise bind it beside the first graph's own binding of it.
+    const p = mk(3);
+    const scale = torch.compile(() => p.mul(3));
+    for (let s = 0; s < 4; s++) scale().dispose();
+    assert.equal(scale.stats.graphs, 1);
+    const h = torch.compile((x) => x.add(1));
+    const q = await once(h, p);
+    assert.equal(q.copied, 4096 * 4, "pinned input copied in; output in place");
+    assert.deepEqual(await q.y.toArray(), await p.add(1).toArray());
+  });

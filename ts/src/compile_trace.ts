@@ -14,6 +14,8 @@ type Arg =
   | { k: "slot"; i: number }
   | { k: "ext"; v: RawTensor }
   | { k: "list"; items: Arg[] }
+  /** A `RawTensorList` (`cat`, `stack`): a replay makes a new one of these tensors. */
+  | { k: "tlist"; items: Arg[] }
   | { k: "val"; v: unknown };
 
 interface Call {
@@ -93,10 +95,18 @@ class Tracer {
     return i === undefined ? { k: "ext", v: raw } : { k: "slot", i };
   }
 
+  /** What each `RawTensorList` made while recording holds (`push` is wrapped). */
+  lists = new WeakMap<object, RawTensor[]>();
+
   arg(a: unknown): Arg {
     if (isRaw(a)) return this.slotOf(a);
     if (Array.isArray(a) && a.some(isRaw))
       return { k: "list", items: a.map((x) => this.arg(x)) };
+    if (a instanceof core.RawTensorList) {
+      const items = this.lists.get(a);
+      if (items !== undefined)
+        return { k: "tlist", items: items.map((x) => this.arg(x)) };
+    }
     if (
       a !== null &&
       typeof a === "object" &&
@@ -184,6 +194,18 @@ function recording<T>(t: Tracer, run: () => T): T {
     "optim_step",
   ])
     patch(cls, name, true);
+  const listProto = core.RawTensorList.prototype as unknown as Record<
+    string,
+    unknown
+  >;
+  const push = listProto.push as (this: object, r: RawTensor) => void;
+  saved.push([listProto, "push", push]);
+  listProto.push = function (this: object, r: RawTensor) {
+    const items = t.lists.get(this) ?? [];
+    items.push(r);
+    t.lists.set(this, items);
+    push.call(this, r);
+  };
   const wrapRaw = cls.__wrap as (ptr: number) => RawTensor;
   saved.push([cls, "__wrap", wrapRaw]);
   cls.__wrap = (ptr: number) => {
@@ -220,6 +242,8 @@ function keyOf(
       }
       case "list":
         return `[${a.items.map(arg).join(",")}]`;
+      case "tlist":
+        return `L[${a.items.map(arg).join(",")}]`;
       case "val":
         return ArrayBuffer.isView(a.v)
           ? `${a.v.constructor.name}(${Array.from(a.v as unknown as ArrayLike<number>).join(",")})`
@@ -321,7 +345,8 @@ function externalsOf(tr: Trace): RawTensor[] {
     if (a === null) return;
     if (a.k === "ext") {
       if (!ext.includes(a.v)) ext.push(a.v);
-    } else if (a.k === "list") (a.items as (Arg | Out)[]).forEach(arg);
+    } else if (a.k === "list" || a.k === "tlist")
+      (a.items as (Arg | Out)[]).forEach(arg);
     else if (a.k === "obj") a.entries.forEach(([, v]) => arg(v));
   };
   for (const c of tr.calls) {
@@ -340,14 +365,26 @@ function replayRaw(tr: Trace, inputs: readonly RawTensor[]): RawTensor[] {
   const slots: (RawTensor | undefined)[] = new Array(tr.slots);
   inputs.forEach((r, i) => (slots[i] = r));
   const inputSlots = inputs.length;
-  const value = (a: Arg): unknown =>
-    a.k === "slot"
-      ? slots[a.i]
-      : a.k === "ext"
-        ? a.v
-        : a.k === "list"
-          ? a.items.map(value)
-          : a.v;
+  // Lists made for the call being replayed (freed after it).
+  const lists: { free(): void }[] = [];
+  const value = (a: Arg): unknown => {
+    switch (a.k) {
+      case "slot":
+        return slots[a.i];
+      case "ext":
+        return a.v;
+      case "list":
+        return a.items.map(value);
+      case "tlist": {
+        const l = new core.RawTensorList();
+        lists.push(l);
+        for (const x of a.items) l.push(value(x) as RawTensor);
+        return l;
+      }
+      case "val":
+        return a.v;
+    }
+  };
   const startGrad = core.is_grad_enabled();
   let grad = startGrad;
   const kept = new Set<number>();
@@ -361,7 +398,12 @@ function replayRaw(tr: Trace, inputs: readonly RawTensor[]): RawTensor[] {
     for (const c of tr.calls) {
       if (c.grad !== grad) grad = (core.set_grad_enabled(c.grad), c.grad);
       const self = c.self === null ? core.RawTensor : value(c.self);
-      const r = c.fn.apply(self, c.args.map(value));
+      let r: unknown;
+      try {
+        r = c.fn.apply(self, c.args.map(value));
+      } finally {
+        for (const l of lists.splice(0)) l.free();
+      }
       if (c.out.length === 1) slots[c.out[0]!] = r as RawTensor;
       else if (c.out.length > 1) {
         const list = (r as unknown[]).filter(isRaw);
@@ -441,7 +483,7 @@ export function planOf(tr: Trace): Plan | null {
           const s = slotOf(a);
           if (s === undefined) return false;
           plan.arg_slot(s);
-        } else if (a.k === "list") return false;
+        } else if (a.k === "list" || a.k === "tlist") return false;
         else if (typeof a.v === "number") plan.arg_num(a.v);
         else if (typeof a.v === "boolean") plan.arg_bool(a.v);
         else if (a.v === undefined || a.v === null) plan.arg_none();

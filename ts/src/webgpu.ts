@@ -205,6 +205,11 @@ export interface RuntimeStats {
   graph_replays: number;
   /** Dispatches those replays encoded (included in `dispatches`). */
   graph_dispatches: number;
+  /**
+   * Bytes those replays copied in from inputs and out into outputs (the rest they bind in
+   * place: docs/compile.md).
+   */
+  graph_copy_bytes: number;
 }
 
 /** Memory figures of the default device (`memory_stats()`), in bytes. */

@@ -119,6 +119,21 @@ impl KernelKey {
             _ => 1,
         }
     }
+
+    /// Whether the kernel writes every element of its output buffer's tensor and reads none of
+    /// them first, so that a captured graph may bind a fresh buffer there on each replay
+    /// (`graph.rs`). Kernels writing into views, scatters, scans and user kernels do not count.
+    pub fn writes_whole_output(&self) -> bool {
+        matches!(
+            self,
+            KernelKey::Elementwise { out_strided: false, .. }
+                | KernelKey::Matmul { .. }
+                | KernelKey::MatmulTiled(..)
+                | KernelKey::Rows { .. }
+                | KernelKey::RowsReduce { .. }
+                | KernelKey::Reduce { .. }
+        )
+    }
 }
 
 /// A node of an elementwise kernel as the cache key sees it.

@@ -9,6 +9,16 @@
 //! recorded between dispatches (a fused optimizer step's gathers) replay in their place, between
 //! passes. Buffers a graph binds or copies are pinned: released by their tensors later, they are
 //! not pooled while a graph may write them.
+//!
+//! Inputs and outputs are bound in place where that is safe, not copied: a replay binds the
+//! caller's buffer where the graph only reads an input, and a fresh buffer where the first
+//! dispatch to touch an output writes all of it (`KernelKey::writes_whole_output`), making those
+//! dispatches' bind groups anew (one `createBindGroup` each). A single bandwidth-bound op had
+//! cost three passes over its data (copy in, kernel, copy out) and ran at a fifth of eager's
+//! speed (bench/KERNELS.md). Anything else — a buffer an upload, a recorded copy or a copy-back
+//! touches, an input the graph writes, an output written in parts (a `cat`, a scatter) — is
+//! copied as before, and so is an input whose buffer some graph pins (a parameter passed as an
+//! input could otherwise be bound twice in one dispatch, once writable).
 
 use std::rc::Rc;
 
@@ -23,6 +33,10 @@ pub(super) struct Recorded {
     pub meta: Vec<u32>,
     pub buffers: Vec<wgpu::Buffer>,
     pub groups: (u32, u32, u32),
+    /// How many of `buffers` (the first ones) the kernel writes.
+    pub writable: usize,
+    /// The kernel writes all of its first buffer's tensor, reading none of it first.
+    pub writes_whole_output: bool,
 }
 
 /// One recorded copy command, made before dispatch `at` (after the last when `at` is their count).
@@ -50,15 +64,35 @@ pub(super) struct Capture {
 /// A dispatch of a graph: pipeline, pre-built bind group, grid.
 type Step = (Rc<Kernel>, wgpu::BindGroup, (u32, u32, u32));
 
+/// Whose buffer a replay binds in a slot of a dispatch it binds anew.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Bound {
+    Captured,
+    /// The caller's buffer of input k (when this replay binds it in place).
+    Input(usize),
+    /// The replay's fresh buffer for output k.
+    Output(usize),
+}
+
+/// A dispatch that reads an input or writes an output in place: its index and its buffers.
+struct Rebind {
+    step: usize,
+    buffers: Vec<(wgpu::Buffer, Bound)>,
+}
+
 pub(super) struct Graph {
     arena: wgpu::Buffer,
     steps: Vec<Step>,
     copies: Vec<RecordedCopy>,
     uploads: Vec<(wgpu::Buffer, Vec<u32>)>,
-    /// Where each input is copied, and how many bytes.
-    inputs: Vec<(wgpu::Buffer, u64)>,
+    /// Where each input is copied, how many bytes, and whether a replay may bind the caller's
+    /// buffer instead.
+    inputs: Vec<(wgpu::Buffer, u64, bool)>,
     copy_backs: Vec<(wgpu::Buffer, wgpu::Buffer, u64)>,
-    outputs: Vec<(wgpu::Buffer, u64)>,
+    /// Each output's buffer and bytes, and whether a replay binds a fresh buffer in its place
+    /// (else copies it out).
+    outputs: Vec<(wgpu::Buffer, u64, bool)>,
+    rebinds: Vec<Rebind>,
     /// Buffers released during the capture (returned to the pool when the graph goes).
     owned: Vec<(wgpu::Buffer, u64)>,
     pinned: Vec<wgpu::Buffer>,
@@ -122,6 +156,41 @@ impl WebGpuBackend {
                 owned.push((b, class));
             }
         }
+        // What a replay binds in place (the module's doc says why and when).
+        let elsewhere = |b: &wgpu::Buffer| {
+            cap.uploads.iter().any(|u| &u.0 == b)
+                || cap.copies.iter().any(|c| &c.src == b || &c.dst == b)
+                || copy_backs.iter().any(|c| &c.0 == b || &c.1 == b)
+        };
+        let inputs: Vec<(wgpu::Buffer, u64, bool)> = inputs
+            .into_iter()
+            .map(|(b, n)| {
+                let written = cap.dispatches.iter().any(|d| d.buffers.iter().take(d.writable).any(|x| *x == b));
+                let bind = !written && !elsewhere(&b);
+                (b, n, bind)
+            })
+            .collect();
+        let outputs: Vec<(wgpu::Buffer, u64, bool)> = outputs
+            .iter()
+            .map(|(b, n)| {
+                let first = cap.dispatches.iter().find(|d| d.buffers.contains(b));
+                let bind = first.is_some_and(|d| d.writes_whole_output && d.buffers[0] == *b)
+                    && outputs.iter().filter(|o| o.0 == *b).count() == 1
+                    && !inputs.iter().any(|i| i.0 == *b)
+                    && !elsewhere(b);
+                (b.clone(), *n, bind)
+            })
+            .collect();
+        let bound = |b: &wgpu::Buffer| {
+            if let Some(k) = inputs.iter().position(|i| i.2 && i.0 == *b) {
+                Bound::Input(k)
+            } else if let Some(k) = outputs.iter().position(|o| o.2 && o.0 == *b) {
+                Bound::Output(k)
+            } else {
+                Bound::Captured
+            }
+        };
+        let mut rebinds = Vec::new();
         let n = cap.dispatches.len().max(1);
         let arena = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("webtorch:graph-arena"),
@@ -134,22 +203,11 @@ impl WebGpuBackend {
         let mut pinned: Vec<wgpu::Buffer> = Vec::new();
         for (i, d) in cap.dispatches.into_iter().enumerate() {
             words[i * SLOT_WORDS..i * SLOT_WORDS + d.meta.len()].copy_from_slice(&d.meta);
-            let mut entries = vec![wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: &arena,
-                    offset: i as u64 * SLOT_BYTES,
-                    size: wgpu::BufferSize::new(SLOT_BYTES),
-                }),
-            }];
-            for (k, b) in d.buffers.iter().enumerate() {
-                entries.push(wgpu::BindGroupEntry { binding: 1 + k as u32, resource: b.as_entire_binding() });
+            let bg = self.graph_bind_group(&arena, &d.kernel.layout, i, d.buffers.iter());
+            let slots: Vec<Bound> = d.buffers.iter().map(bound).collect();
+            if slots.iter().any(|s| *s != Bound::Captured) {
+                rebinds.push(Rebind { step: i, buffers: d.buffers.iter().cloned().zip(slots).collect() });
             }
-            let bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("webtorch:graph"),
-                layout: &d.kernel.layout,
-                entries: &entries,
-            });
             pinned.extend(d.buffers.iter().cloned());
             steps.push((d.kernel, bg, d.groups));
         }
@@ -180,9 +238,35 @@ impl WebGpuBackend {
         let copies = cap.copies;
         st.graphs.insert(
             id,
-            Graph { arena, steps, copies, uploads: cap.uploads, inputs, copy_backs, outputs, owned, pinned },
+            Graph { arena, steps, copies, uploads: cap.uploads, inputs, copy_backs, outputs, rebinds, owned, pinned },
         );
         Ok(id)
+    }
+
+    /// The bind group of a graph's dispatch `i`: its arena slot and `buffers`.
+    fn graph_bind_group<'a>(
+        &self,
+        arena: &wgpu::Buffer,
+        layout: &wgpu::BindGroupLayout,
+        i: usize,
+        buffers: impl Iterator<Item = &'a wgpu::Buffer>,
+    ) -> wgpu::BindGroup {
+        let mut entries = vec![wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: arena,
+                offset: i as u64 * SLOT_BYTES,
+                size: wgpu::BufferSize::new(SLOT_BYTES),
+            }),
+        }];
+        for (k, b) in buffers.enumerate() {
+            entries.push(wgpu::BindGroupEntry { binding: 1 + k as u32, resource: b.as_entire_binding() });
+        }
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("webtorch:graph"),
+            layout,
+            entries: &entries,
+        })
     }
 
     /// Replays graph `id` on `inputs` (contiguous buffers of the captured sizes); returns a
@@ -206,11 +290,44 @@ impl WebGpuBackend {
         let g = st.graphs.get(&id).expect("checked above");
         let mut enc =
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:graph") });
-        for (&src, (dst, n)) in inputs.iter().zip(&g.inputs) {
+        let mut copied = 0;
+        let mut in_place: Vec<Option<wgpu::Buffer>> = Vec::with_capacity(inputs.len());
+        for (&src, (dst, n, bind)) in inputs.iter().zip(&g.inputs) {
             let (src, _) =
                 st.bufs[src as usize].as_ref().ok_or_else(|| err!(Torch, "internal: a graph input is not live"))?;
-            enc.copy_buffer_to_buffer(src, 0, dst, 0, *n);
+            if *bind && !st.pinned.contains_key(src) {
+                in_place.push(Some(src.clone()));
+            } else {
+                enc.copy_buffer_to_buffer(src, 0, dst, 0, *n);
+                copied += n;
+                in_place.push(None);
+            }
         }
+        let out_bufs: Vec<wgpu::Buffer> = outs.iter().map(|&o| Self::buffer(st, o)).collect();
+        let mut anew: Vec<(usize, wgpu::BindGroup)> = Vec::new();
+        for r in &g.rebinds {
+            let mut changed = false;
+            let mut bufs = Vec::with_capacity(r.buffers.len());
+            for (b, w) in &r.buffers {
+                bufs.push(match *w {
+                    Bound::Input(k) if in_place[k].is_some() => {
+                        changed = true;
+                        in_place[k].as_ref().expect("checked")
+                    }
+                    Bound::Output(k) => {
+                        changed = true;
+                        &out_bufs[k]
+                    }
+                    _ => b,
+                });
+            }
+            if changed {
+                let layout = &g.steps[r.step].0.layout;
+                anew.push((r.step, self.graph_bind_group(&g.arena, layout, r.step, bufs.into_iter())));
+                st.stats.bind_groups += 1;
+            }
+        }
+        let mut anew = anew.iter().peekable();
         for (b, words) in &g.uploads {
             self.queue.write_buffer(b, 0, bytemuck::cast_slice(words));
         }
@@ -228,11 +345,12 @@ impl WebGpuBackend {
                     timestamp_writes: None,
                 });
                 let mut set: Option<&Rc<Kernel>> = None;
-                for (kernel, bg, groups) in g.steps.iter().take(end).skip(i) {
+                for (s, (kernel, bg, groups)) in g.steps.iter().enumerate().take(end).skip(i) {
                     if !set.is_some_and(|k| Rc::ptr_eq(k, kernel)) {
                         pass.set_pipeline(&kernel.pipeline);
                         set = Some(kernel);
                     }
+                    let bg = anew.next_if(|a| a.0 == s).map_or(bg, |a| &a.1);
                     pass.set_bind_group(0, bg, &[]);
                     pass.dispatch_workgroups(groups.0, groups.1, groups.2);
                 }
@@ -242,10 +360,13 @@ impl WebGpuBackend {
         for (s, d, n) in &g.copy_backs {
             enc.copy_buffer_to_buffer(s, 0, d, 0, *n);
         }
-        for (&out, (src, n)) in outs.iter().zip(&g.outputs) {
-            let (dst, _) = st.bufs[out as usize].as_ref().expect("just allocated");
-            enc.copy_buffer_to_buffer(src, 0, dst, 0, *n);
+        for (dst, (src, n, bound)) in out_bufs.iter().zip(&g.outputs) {
+            if !bound {
+                enc.copy_buffer_to_buffer(src, 0, dst, 0, *n);
+                copied += n;
+            }
         }
+        st.stats.graph_copy_bytes += copied;
         self.queue.submit([enc.finish()]);
         st.stats.graph_dispatches += g.steps.len() as u64;
         st.stats.dispatches += g.steps.len() as u64;

@@ -268,7 +268,14 @@ impl WebGpuBackend {
             st.pass_kernel = None;
         }
         if let (Some(cap), Some(buffers)) = (st.capture.as_mut(), recorded) {
-            cap.dispatches.push(graph::Recorded { kernel: kernel.clone(), meta: meta.to_vec(), buffers, groups });
+            cap.dispatches.push(graph::Recorded {
+                kernel: kernel.clone(),
+                meta: meta.to_vec(),
+                buffers,
+                groups,
+                writable: key.writable(),
+                writes_whole_output: key.writes_whole_output(),
+            });
         }
         let State { pass, pass_kernel, .. } = &mut *st;
         let pass = pass.as_mut().expect("open pass");
