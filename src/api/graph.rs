@@ -1,7 +1,7 @@
 //! Kernel graphs for `torch.compile` (docs/compile.md): a stable trace is run once more with the
 //! WebGPU backend capturing every dispatch (`backend/webgpu/graph.rs`); later calls replay the
-//! captured kernels — pre-built pipelines, buffers and bind groups — in one wasm call and one
-//! submit, with no op-by-op work in the core.
+//! captured kernels — pre-built pipelines, buffers and bind groups — in one wasm call, recorded
+//! into the open batch, with no op-by-op work in the core.
 //!
 //! A replay must leave the engine as the traced step would. The capture runs on copies of the
 //! inputs (replays copy their inputs there). State the step changes — parameters and optimizer

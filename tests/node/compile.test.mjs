@@ -279,8 +279,13 @@ if (torch.webgpu.is_available())
     assert.deepEqual(ops, []);
     assert.equal(counts.get("handle"), 2);
     assert.equal(s1.graph_replays - s0.graph_replays, 1);
-    assert.equal(s1.submits - s0.submits, 1, "one submit");
     const kernels = s1.graph_dispatches - s0.graph_dispatches;
+    // The replay joins the open batch: it submits only where eager recording would (after 16
+    // dispatches on an idle GPU), not once per replay.
+    assert.ok(
+      s1.submits - s0.submits <= Math.floor(kernels / 16),
+      `${s1.submits - s0.submits} submits for ${kernels} kernels`,
+    );
     assert.ok(kernels >= 8, `forward, backward and SGD kernels: ${kernels}`);
     assert.equal(
       s1.dispatches - s0.dispatches,

@@ -2,13 +2,13 @@
 //! dispatch is recorded — its pipeline, its meta words, the buffers it binds, its grid — and
 //! every upload; buffers released meanwhile are kept (the graph owns them) instead of pooled. The
 //! finished graph has its own uniform arena holding every dispatch's meta words, written once,
-//! and a pre-built bind group per dispatch, so a replay encodes the recorded dispatches directly
-//! into one pass: copies of the new inputs into the captured input buffers, the dispatches, the
-//! copy-backs that return state to the buffers the next replay reads, and copies of the outputs
-//! into fresh buffers — one submit, no op-by-op work in the core. Buffer-to-buffer copies
-//! recorded between dispatches (a fused optimizer step's gathers) replay in their place, between
-//! passes. Buffers a graph binds or copies are pinned: released by their tensors later, they are
-//! not pooled while a graph may write them.
+//! and a pre-built bind group per dispatch, so a replay encodes the recorded dispatches directly:
+//! copies of the new inputs into the captured input buffers, the dispatches, the copy-backs that
+//! return state to the buffers the next replay reads, and copies of the outputs into fresh
+//! buffers, all recorded into the open batch as eager dispatches are, with no op-by-op work in
+//! the core. Buffer-to-buffer copies recorded between dispatches (a fused optimizer step's
+//! gathers) replay in their place, between passes. Buffers a graph binds or copies are pinned:
+//! released by their tensors later, they are not pooled while a graph may write them.
 //!
 //! Inputs and outputs are bound in place where that is safe, not copied: a replay binds the
 //! caller's buffer where the graph only reads an input, and a fresh buffer where the first
@@ -22,7 +22,7 @@
 
 use std::rc::Rc;
 
-use super::{Kernel, State, WebGpuBackend, SLOT_BYTES, SLOT_WORDS};
+use super::{Kernel, State, WebGpuBackend, IDLE_FIRST, SLOT_BYTES, SLOT_WORDS};
 use crate::backend::BufId;
 use crate::error::Result;
 use crate::{bail, err};
@@ -270,7 +270,10 @@ impl WebGpuBackend {
     }
 
     /// Replays graph `id` on `inputs` (contiguous buffers of the captured sizes); returns a
-    /// fresh buffer per output, holding a copy of it. One submit.
+    /// fresh buffer per output. The replay joins the open batch like eager dispatches do (it
+    /// is submitted with it, at `batch_threshold` dispatches or 16 after an idle GPU, or on a
+    /// read or sync), so the GPU starts on a long graph while the rest is encoded, and short
+    /// replays in a loop share submits.
     pub fn graph_run(&self, id: u32, inputs: &[BufId]) -> Result<Vec<BufId>> {
         self.check_lost()?;
         let sizes: Vec<u64> = {
@@ -283,22 +286,43 @@ impl WebGpuBackend {
         };
         let outs = sizes.iter().map(|&n| self.alloc_from_pool(n.max(4), false)).collect::<Result<Vec<_>>>()?;
         let mut st = self.st.borrow_mut();
-        if st.encoder.is_some() {
-            self.flush_locked(&mut st);
+        // Out of the map while it records (recording may submit, which needs the whole state).
+        let g = st.graphs.remove(&id).expect("checked above");
+        let r = self.replay_into(&mut st, &g, inputs, &outs);
+        st.graphs.insert(id, g);
+        drop(st);
+        if let Err(e) = r {
+            for o in outs {
+                crate::backend::Backend::release(self, o);
+            }
+            return Err(e);
         }
-        let st = &mut *st;
-        let g = st.graphs.get(&id).expect("checked above");
-        let mut enc =
-            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:graph") });
+        Ok(outs)
+    }
+
+    fn replay_into(&self, st: &mut State, g: &Graph, inputs: &[BufId], outs: &[BufId]) -> Result<()> {
+        if !g.uploads.is_empty() {
+            // An upload runs before every command of the batch it joins: submit what is recorded
+            // first, so that no earlier replay of this graph sees the next one's uploads.
+            if st.encoder.is_some() {
+                self.flush_locked(st);
+            }
+            for (b, words) in &g.uploads {
+                self.queue.write_buffer(b, 0, bytemuck::cast_slice(words));
+            }
+        }
+        st.pass = None;
         let mut copied = 0;
         let mut in_place: Vec<Option<wgpu::Buffer>> = Vec::with_capacity(inputs.len());
         for (&src, (dst, n, bind)) in inputs.iter().zip(&g.inputs) {
-            let (src, _) =
-                st.bufs[src as usize].as_ref().ok_or_else(|| err!(Torch, "internal: a graph input is not live"))?;
-            if *bind && !st.pinned.contains_key(src) {
-                in_place.push(Some(src.clone()));
+            let src = st.bufs[src as usize]
+                .as_ref()
+                .map(|b| b.0.clone())
+                .ok_or_else(|| err!(Torch, "internal: a graph input is not live"))?;
+            if *bind && !st.pinned.contains_key(&src) {
+                in_place.push(Some(src));
             } else {
-                enc.copy_buffer_to_buffer(src, 0, dst, 0, *n);
+                self.batch_encoder(st).copy_buffer_to_buffer(&src, 0, dst, 0, *n);
                 copied += n;
                 in_place.push(None);
             }
@@ -328,54 +352,65 @@ impl WebGpuBackend {
             }
         }
         let mut anew = anew.iter().peekable();
-        for (b, words) in &g.uploads {
-            self.queue.write_buffer(b, 0, bytemuck::cast_slice(words));
-        }
-        // Dispatches in passes, split where a recorded copy goes.
         let mut copies = g.copies.iter().peekable();
-        let mut i = 0;
-        while i <= g.steps.len() {
-            while let Some(c) = copies.next_if(|c| c.at == i) {
-                enc.copy_buffer_to_buffer(&c.src, c.src_bytes, &c.dst, c.dst_bytes, c.bytes);
+        for (s, (kernel, bg, groups)) in g.steps.iter().enumerate() {
+            while let Some(c) = copies.next_if(|c| c.at == s) {
+                st.pass = None;
+                self.batch_encoder(st).copy_buffer_to_buffer(&c.src, c.src_bytes, &c.dst, c.dst_bytes, c.bytes);
             }
-            let end = copies.peek().map_or(g.steps.len(), |c| c.at);
-            if end > i {
-                let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("webtorch:graph"),
-                    timestamp_writes: None,
-                });
-                let mut set: Option<&Rc<Kernel>> = None;
-                for (s, (kernel, bg, groups)) in g.steps.iter().enumerate().take(end).skip(i) {
-                    if !set.is_some_and(|k| Rc::ptr_eq(k, kernel)) {
-                        pass.set_pipeline(&kernel.pipeline);
-                        set = Some(kernel);
-                    }
-                    let bg = anew.next_if(|a| a.0 == s).map_or(bg, |a| &a.1);
-                    pass.set_bind_group(0, bg, &[]);
-                    pass.dispatch_workgroups(groups.0, groups.1, groups.2);
-                }
+            if st.pass.is_none() {
+                let pass = self
+                    .batch_encoder(st)
+                    .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some("webtorch:graph"),
+                        timestamp_writes: None,
+                    })
+                    .forget_lifetime();
+                st.pass = Some(pass);
+                st.pass_kernel = None;
             }
-            i = end.max(i + 1);
+            let State { pass, pass_kernel, .. } = &mut *st;
+            let pass = pass.as_mut().expect("open pass");
+            if !pass_kernel.as_ref().is_some_and(|k| Rc::ptr_eq(k, kernel)) {
+                pass.set_pipeline(&kernel.pipeline);
+                *pass_kernel = Some(kernel.clone());
+            }
+            let bg = anew.next_if(|a| a.0 == s).map_or(bg, |a| &a.1);
+            pass.set_bind_group(0, bg, &[]);
+            pass.dispatch_workgroups(groups.0, groups.1, groups.2);
+            st.stats.pending += 1;
+            let limit = if st.idle { st.threshold.min(IDLE_FIRST) } else { st.threshold };
+            if st.stats.pending as usize >= limit && !st.hold {
+                self.flush_locked(st);
+            }
+        }
+        st.pass = None;
+        for c in copies {
+            self.batch_encoder(st).copy_buffer_to_buffer(&c.src, c.src_bytes, &c.dst, c.dst_bytes, c.bytes);
         }
         for (s, d, n) in &g.copy_backs {
-            enc.copy_buffer_to_buffer(s, 0, d, 0, *n);
+            self.batch_encoder(st).copy_buffer_to_buffer(s, 0, d, 0, *n);
         }
         for (dst, (src, n, bound)) in out_bufs.iter().zip(&g.outputs) {
             if !bound {
-                enc.copy_buffer_to_buffer(src, 0, dst, 0, *n);
+                self.batch_encoder(st).copy_buffer_to_buffer(src, 0, dst, 0, *n);
                 copied += n;
             }
         }
         st.stats.graph_copy_bytes += copied;
-        self.queue.submit([enc.finish()]);
         st.stats.graph_dispatches += g.steps.len() as u64;
         st.stats.dispatches += g.steps.len() as u64;
         st.stats.graph_replays += 1;
-        st.stats.submits += 1;
         // A replayed check writes the error buffer like a dispatched one.
         st.checks.touch();
-        st.pool.on_submit();
-        Ok(outs)
+        Ok(())
+    }
+
+    /// The open batch's encoder (a new one if none is open).
+    fn batch_encoder<'s>(&self, st: &'s mut State) -> &'s mut wgpu::CommandEncoder {
+        st.encoder.get_or_insert_with(|| {
+            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") })
+        })
     }
 
     /// Forgets graph `id`: its buffers are unpinned and those it owned go back to the pool.
