@@ -386,6 +386,11 @@ if (torch.webgpu.is_available())
     const [y1, y2] = [f(a), f(b)];
     assert.deepEqual(await y1.toArray(), await fn(a).toArray());
     assert.deepEqual(await y2.toArray(), await fn(b).toArray());
+    // A loop's outputs come back from the pool, so replays reuse the bind groups they made.
+    for (let s = 0; s < 4; s++) f(a).dispose();
+    const b0 = w.runtime_stats().bind_groups;
+    for (let s = 0; s < 10; s++) f(a).dispose();
+    assert.equal(w.runtime_stats().bind_groups - b0, 0, "no new bind group");
     // cat writes its output in parts (one slice per kernel): copied out of the graph.
     const catFn = (x) => torch.cat([x.mul(2), x.add(1)]);
     const g = torch.compile(catFn);

@@ -74,11 +74,17 @@ enum Bound {
     Output(usize),
 }
 
-/// A dispatch that reads an input or writes an output in place: its index and its buffers.
+/// A dispatch that reads an input or writes an output in place: its index, its buffers, and
+/// the bind groups recent replays made for it (a loop's outputs come from the pool, so the same
+/// few buffers return: creating a bind group cost more than the rest of a short replay).
 struct Rebind {
     step: usize,
     buffers: Vec<(wgpu::Buffer, Bound)>,
+    recent: Vec<(Vec<wgpu::Buffer>, wgpu::BindGroup)>,
 }
+
+/// Bind groups a `Rebind` keeps.
+const RECENT: usize = 8;
 
 pub(super) struct Graph {
     arena: wgpu::Buffer,
@@ -206,7 +212,8 @@ impl WebGpuBackend {
             let bg = self.graph_bind_group(&arena, &d.kernel.layout, i, d.buffers.iter());
             let slots: Vec<Bound> = d.buffers.iter().map(bound).collect();
             if slots.iter().any(|s| *s != Bound::Captured) {
-                rebinds.push(Rebind { step: i, buffers: d.buffers.iter().cloned().zip(slots).collect() });
+                let buffers = d.buffers.iter().cloned().zip(slots).collect();
+                rebinds.push(Rebind { step: i, buffers, recent: Vec::new() });
             }
             pinned.extend(d.buffers.iter().cloned());
             steps.push((d.kernel, bg, d.groups));
@@ -287,8 +294,8 @@ impl WebGpuBackend {
         let outs = sizes.iter().map(|&n| self.alloc_from_pool(n.max(4), false)).collect::<Result<Vec<_>>>()?;
         let mut st = self.st.borrow_mut();
         // Out of the map while it records (recording may submit, which needs the whole state).
-        let g = st.graphs.remove(&id).expect("checked above");
-        let r = self.replay_into(&mut st, &g, inputs, &outs);
+        let mut g = st.graphs.remove(&id).expect("checked above");
+        let r = self.replay_into(&mut st, &mut g, inputs, &outs);
         st.graphs.insert(id, g);
         drop(st);
         if let Err(e) = r {
@@ -300,7 +307,7 @@ impl WebGpuBackend {
         Ok(outs)
     }
 
-    fn replay_into(&self, st: &mut State, g: &Graph, inputs: &[BufId], outs: &[BufId]) -> Result<()> {
+    fn replay_into(&self, st: &mut State, g: &mut Graph, inputs: &[BufId], outs: &[BufId]) -> Result<()> {
         if !g.uploads.is_empty() {
             // An upload runs before every command of the batch it joins: submit what is recorded
             // first, so that no earlier replay of this graph sees the next one's uploads.
@@ -311,7 +318,6 @@ impl WebGpuBackend {
                 self.queue.write_buffer(b, 0, bytemuck::cast_slice(words));
             }
         }
-        st.pass = None;
         let mut copied = 0;
         let mut in_place: Vec<Option<wgpu::Buffer>> = Vec::with_capacity(inputs.len());
         for (&src, (dst, n, bind)) in inputs.iter().zip(&g.inputs) {
@@ -322,6 +328,7 @@ impl WebGpuBackend {
             if *bind && !st.pinned.contains_key(&src) {
                 in_place.push(Some(src));
             } else {
+                st.pass = None;
                 self.batch_encoder(st).copy_buffer_to_buffer(&src, 0, dst, 0, *n);
                 copied += n;
                 in_place.push(None);
@@ -329,27 +336,39 @@ impl WebGpuBackend {
         }
         let out_bufs: Vec<wgpu::Buffer> = outs.iter().map(|&o| Self::buffer(st, o)).collect();
         let mut anew: Vec<(usize, wgpu::BindGroup)> = Vec::new();
-        for r in &g.rebinds {
+        for r in &mut g.rebinds {
             let mut changed = false;
             let mut bufs = Vec::with_capacity(r.buffers.len());
             for (b, w) in &r.buffers {
                 bufs.push(match *w {
                     Bound::Input(k) if in_place[k].is_some() => {
                         changed = true;
-                        in_place[k].as_ref().expect("checked")
+                        in_place[k].clone().expect("checked")
                     }
                     Bound::Output(k) => {
                         changed = true;
-                        &out_bufs[k]
+                        out_bufs[k].clone()
                     }
-                    _ => b,
+                    _ => b.clone(),
                 });
             }
-            if changed {
-                let layout = &g.steps[r.step].0.layout;
-                anew.push((r.step, self.graph_bind_group(&g.arena, layout, r.step, bufs.into_iter())));
-                st.stats.bind_groups += 1;
+            if !changed {
+                continue;
             }
+            let bg = match r.recent.iter().position(|(k, _)| *k == bufs) {
+                Some(i) => r.recent[i].1.clone(),
+                None => {
+                    let layout = &g.steps[r.step].0.layout;
+                    let bg = self.graph_bind_group(&g.arena, layout, r.step, bufs.iter());
+                    st.stats.bind_groups += 1;
+                    if r.recent.len() == RECENT {
+                        r.recent.remove(0);
+                    }
+                    r.recent.push((bufs, bg.clone()));
+                    bg
+                }
+            };
+            anew.push((r.step, bg));
         }
         let mut anew = anew.iter().peekable();
         let mut copies = g.copies.iter().peekable();
@@ -384,15 +403,18 @@ impl WebGpuBackend {
                 self.flush_locked(st);
             }
         }
-        st.pass = None;
+        // Copies end the open pass (the next dispatch, eager or replayed, opens another).
         for c in copies {
+            st.pass = None;
             self.batch_encoder(st).copy_buffer_to_buffer(&c.src, c.src_bytes, &c.dst, c.dst_bytes, c.bytes);
         }
         for (s, d, n) in &g.copy_backs {
+            st.pass = None;
             self.batch_encoder(st).copy_buffer_to_buffer(s, 0, d, 0, *n);
         }
         for (dst, (src, n, bound)) in out_bufs.iter().zip(&g.outputs) {
             if !bound {
+                st.pass = None;
                 self.batch_encoder(st).copy_buffer_to_buffer(src, 0, dst, 0, *n);
                 copied += n;
             }
@@ -411,6 +433,15 @@ impl WebGpuBackend {
         st.encoder.get_or_insert_with(|| {
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") })
         })
+    }
+
+    /// Drops the bind groups replays keep (they hold their buffers: `empty_cache`).
+    pub(super) fn graph_forget_bind_groups(st: &mut State) {
+        for g in st.graphs.values_mut() {
+            for r in &mut g.rebinds {
+                r.recent.clear();
+            }
+        }
     }
 
     /// Forgets graph `id`: its buffers are unpinned and those it owned go back to the pool.

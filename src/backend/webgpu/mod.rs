@@ -667,5 +667,6 @@ impl Backend for WebGpuBackend {
         st.staging.clear();
         // Cached bind groups hold their buffers: drop them so the memory is really freed.
         st.bind.clear();
+        Self::graph_forget_bind_groups(&mut st);
     }
 }
