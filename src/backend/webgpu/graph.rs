@@ -22,6 +22,8 @@
 
 use std::rc::Rc;
 
+use rustc_hash::FxHashMap;
+
 use super::{Kernel, State, WebGpuBackend, IDLE_FIRST, SLOT_BYTES, SLOT_WORDS};
 use crate::backend::BufId;
 use crate::error::Result;
@@ -75,16 +77,17 @@ enum Bound {
 }
 
 /// A dispatch that reads an input or writes an output in place: its index, its buffers, and
-/// the bind groups recent replays made for it (a loop's outputs come from the pool, so the same
-/// few buffers return: creating a bind group cost more than the rest of a short replay).
+/// the bind groups replays made for it by the buffers they bind (outputs come from the pool, so
+/// the same buffers return: creating a bind group cost more than the rest of a short replay).
 struct Rebind {
     step: usize,
     buffers: Vec<(wgpu::Buffer, Bound)>,
-    recent: Vec<(Vec<wgpu::Buffer>, wgpu::BindGroup)>,
+    made: FxHashMap<Vec<wgpu::Buffer>, wgpu::BindGroup>,
 }
 
-/// Bind groups a `Rebind` keeps.
-const RECENT: usize = 8;
+/// Bind groups a `Rebind` keeps (past it, it starts over): a timed loop that holds its results
+/// until a wait cycles through hundreds of pooled outputs.
+const MADE: usize = 1024;
 
 pub(super) struct Graph {
     arena: wgpu::Buffer,
@@ -213,7 +216,7 @@ impl WebGpuBackend {
             let slots: Vec<Bound> = d.buffers.iter().map(bound).collect();
             if slots.iter().any(|s| *s != Bound::Captured) {
                 let buffers = d.buffers.iter().cloned().zip(slots).collect();
-                rebinds.push(Rebind { step: i, buffers, recent: Vec::new() });
+                rebinds.push(Rebind { step: i, buffers, made: FxHashMap::default() });
             }
             pinned.extend(d.buffers.iter().cloned());
             steps.push((d.kernel, bg, d.groups));
@@ -355,16 +358,16 @@ impl WebGpuBackend {
             if !changed {
                 continue;
             }
-            let bg = match r.recent.iter().position(|(k, _)| *k == bufs) {
-                Some(i) => r.recent[i].1.clone(),
+            let bg = match r.made.get(&bufs) {
+                Some(bg) => bg.clone(),
                 None => {
                     let layout = &g.steps[r.step].0.layout;
                     let bg = self.graph_bind_group(&g.arena, layout, r.step, bufs.iter());
                     st.stats.bind_groups += 1;
-                    if r.recent.len() == RECENT {
-                        r.recent.remove(0);
+                    if r.made.len() == MADE {
+                        r.made.clear();
                     }
-                    r.recent.push((bufs, bg.clone()));
+                    r.made.insert(bufs, bg.clone());
                     bg
                 }
             };
@@ -439,7 +442,7 @@ impl WebGpuBackend {
     pub(super) fn graph_forget_bind_groups(st: &mut State) {
         for g in st.graphs.values_mut() {
             for r in &mut g.rebinds {
-                r.recent.clear();
+                r.made.clear();
             }
         }
     }
