@@ -1,0 +1,494 @@
+//! The kernel descriptors of the backend contract: plain structs naming buffers by `BufId`,
+//! with the strides, shapes and options a kernel needs (`Elementwise`, `Reduce`, `Matmul`, the
+//! row kernels, gathers and scatters, sorts and scans, the fused loss and optimizer updates).
+
+use super::BufId;
+use crate::dtype::{Compute, DType};
+use crate::ops::Op;
+
+/// A strided view of a buffer, as a kernel reads it.
+#[derive(Clone, Debug)]
+pub struct Operand {
+    pub buf: BufId,
+    pub dtype: DType,
+    pub offset: usize,
+    /// One stride per dim of the kernel's index space (0 where broadcast).
+    pub strides: Vec<usize>,
+}
+
+/// What one node of an elementwise kernel computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Func {
+    Op(Op),
+    /// Identity in the input's compute type, then stored as `out_dtype`: copies and casts.
+    Cast,
+    /// `where(cond, a, b)`: args (cond, a, b), all loaded in the node's compute type; a nonzero
+    /// cond picks `a` (also `masked_fill`).
+    Where,
+}
+
+/// An argument of a node: a kernel input (strided buffer), an earlier node, or a scalar.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Arg {
+    Leaf(usize),
+    Node(usize),
+    /// A Python-style scalar operand, converted to the node's compute type.
+    Scalar(f64),
+    /// The product computed at this element, in a matmul's epilogue (float32); never in an
+    /// `Elementwise` kernel.
+    Acc,
+}
+
+/// One op of an elementwise kernel: `func(args)` computed in `compute`, its value rounded to
+/// `out_dtype` exactly as a stored tensor would be (so a fused chain gives the unfused result).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub func: Func,
+    pub compute: Compute,
+    pub out_dtype: DType,
+    pub args: Vec<Arg>,
+}
+
+/// An elementwise kernel over `shape`: nodes in evaluation order, the last one stored into a
+/// contiguous `out`. One node is one op; several are a fused chain (`tensor/fusion.rs`).
+#[derive(Clone, Debug)]
+pub struct Elementwise {
+    pub nodes: Vec<Node>,
+    pub leaves: Vec<Operand>,
+    pub shape: Vec<usize>,
+    pub out: BufId,
+    /// Where the results go in `out`: `None` for contiguous from 0, else (offset, strides over
+    /// `shape`) — an in-place write into a view (`x[1:] = …`). `out` is never also a leaf.
+    pub out_view: Option<(usize, Vec<usize>)>,
+}
+
+impl Elementwise {
+    pub fn out_dtype(&self) -> DType {
+        self.nodes.last().expect("a kernel has a node").out_dtype
+    }
+}
+
+/// What a `Reduce` kernel computes over each group of reduced elements. NaN propagates through
+/// the value reductions (amax, norms, logsumexp) as in PyTorch; argmax/argmin give the first
+/// occurrence, with NaN counting as the extreme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceOp {
+    Sum,
+    Mean,
+    Prod,
+    Max,
+    Min,
+    ArgMax,
+    ArgMin,
+    /// 1 when every element is nonzero (NaN is nonzero); the output is bool or uint8.
+    All,
+    Any,
+    /// Nonzero elements, as an int64 count.
+    CountNonzero,
+    /// Two-pass variance with `param` = the correction (Bessel's is 1).
+    Var,
+    Std,
+    /// Two passes: the max, then log Σ exp(x - max) + max.
+    LogSumExp,
+    /// Vector norms: Σ|x|^p ^ (1/p) with `param` = p, and the special orders.
+    NormP,
+    Norm0,
+    Norm1,
+    Norm2,
+    NormInf,
+    NormNegInf,
+}
+
+impl ReduceOp {
+    /// Passes over the reduced elements (two-pass ops see the first pass's result).
+    pub fn passes(self) -> u32 {
+        match self {
+            ReduceOp::Var | ReduceOp::Std | ReduceOp::LogSumExp => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// An elementwise expression a `Reduce` reads instead of one buffer (a fused prologue, as in
+/// `(a - b).square().mean()`): `nodes` over `leaves`, whose strides cover `outer ++ inner`; the
+/// last node's value, stored as the input dtype, is the reduced element.
+#[derive(Clone, Debug)]
+pub struct Prologue {
+    pub nodes: Vec<Node>,
+    pub leaves: Vec<Operand>,
+}
+
+/// Reduces the trailing `inner` dims of `input` (strides cover `outer ++ inner`) into a
+/// contiguous output of `outer` shape. With a `prologue`, the elements are that expression's
+/// values (`input` then only names their dtype).
+#[derive(Clone, Debug)]
+pub struct Reduce {
+    pub op: ReduceOp,
+    pub compute: Compute,
+    pub input: Operand,
+    pub outer: Vec<usize>,
+    pub inner: Vec<usize>,
+    pub out: BufId,
+    pub out_dtype: DType,
+    /// The op's scalar parameter (`Var`/`Std`: correction; `NormP`: p), else 0.
+    pub param: f64,
+    pub prologue: Option<Prologue>,
+}
+
+/// A row-wise NN kernel (`Rowwise`): one row = the `inner` elements of one `outer` index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RowOp {
+    Softmax,
+    LogSoftmax,
+    /// (x - mean) / sqrt(var + eps) [* weight] [+ bias], biased variance.
+    LayerNorm,
+    /// x / sqrt(mean(x²) + eps) [* weight].
+    RmsNorm,
+    /// Softmax of each row with the entries after the diagonal excluded (they come out 0): row
+    /// `r` is query `r % queries` of a `(…, queries, S)` score tensor and keeps columns `≤` that
+    /// query (PyTorch's `is_causal`, top-left aligned).
+    CausalSoftmax,
+    /// `y · (g − Σ g·y)` from softmax's output `y` (the input) and its gradient `g` (`grad`).
+    SoftmaxBackward,
+    /// `g − exp(y) · Σ g` from log_softmax's output `y` (the input) and its gradient `g`.
+    LogSoftmaxBackward,
+}
+
+impl RowOp {
+    /// Whether the op reads a second row, `Rowwise::grad`.
+    pub fn takes_grad(self) -> bool {
+        matches!(self, RowOp::SoftmaxBackward | RowOp::LogSoftmaxBackward)
+    }
+}
+
+/// Normalizes each row of `input` (strides cover `outer ++ inner`) into `out`, written with
+/// `out_strides` (also over `outer ++ inner`). `weight`/`bias` are contiguous over `inner`;
+/// `grad` (the backward ops' second row) has the input's strides. Float32 only.
+#[derive(Clone, Debug)]
+pub struct Rowwise {
+    pub op: RowOp,
+    pub input: Operand,
+    pub weight: Option<Operand>,
+    pub bias: Option<Operand>,
+    pub outer: Vec<usize>,
+    pub inner: Vec<usize>,
+    pub out: BufId,
+    pub out_strides: Vec<usize>,
+    pub eps: f64,
+    /// The backward ops' gradient rows, laid out as `input` (its offset differs).
+    pub grad: Option<Operand>,
+    /// `CausalSoftmax`'s query count `L` (rows cycle through queries `0..L`); 0 otherwise.
+    pub queries: usize,
+}
+
+/// `out[i] = src[i with its coordinate along `dim` replaced by index[i]]` over `shape` (the
+/// output's, contiguous): index_select, gather, take_along_dim. `src` and `index` strides cover
+/// `shape` (`src`'s entry at `dim` is its stride along `dim`); indices outside `0..src_dim_size`
+/// read as 0. `index` is int32/int64 storage.
+#[derive(Clone, Debug)]
+pub struct Gather {
+    pub src: Operand,
+    pub index: Operand,
+    pub dim: usize,
+    pub src_dim_size: usize,
+    pub shape: Vec<usize>,
+    pub out: BufId,
+}
+
+/// How `nll_loss` reduces its per-row losses (PyTorch's `reduction`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NllReduction {
+    None,
+    Sum,
+    Mean,
+}
+
+/// `F.nll_loss` forward over `n` rows of `c` log-probabilities: row i's loss is
+/// `-weight[t] · input[i, t]` with `t = target[i]`, 0 (with weight 0) where `t == ignore_index`
+/// or `t` lies outside `0..c` (a kernel cannot throw: the caller checked the targets). `input`
+/// strides cover `[n, c]`, `target`'s `[n]` (int32/int64/uint8 storage), `weight`'s `[c]` (any
+/// float storage; absent = all 1). `out` (float32, contiguous): `None` → the `n` losses; `Sum` /
+/// `Mean` → two words, the reduced loss and the total weight Σ weight[t] (`NllLossBackward`'s
+/// divisor for `Mean`; `Mean` is the sum over the total, NaN when both are 0, as PyTorch).
+#[derive(Clone, Debug)]
+pub struct NllLoss {
+    pub input: Operand,
+    pub target: Operand,
+    pub weight: Option<Operand>,
+    pub n: usize,
+    pub c: usize,
+    pub ignore_index: i64,
+    pub reduction: NllReduction,
+    pub out: BufId,
+}
+
+/// `F.nll_loss`'s gradient with respect to its input: `out` (float32, contiguous `[n, c]`) is 0
+/// except at (i, target[i]) for rows `NllLoss` counts, where it is `-weight[t] · s` with
+/// `s = grad[i]` (`None`; `grad` strides cover `[n]`), `grad[0]` (`Sum`) or
+/// `grad[0] / total_weight[0]` (`Mean`; `total_weight` is the forward's second word).
+#[derive(Clone, Debug)]
+pub struct NllLossBackward {
+    pub grad: Operand,
+    pub target: Operand,
+    pub weight: Option<Operand>,
+    pub total_weight: Option<Operand>,
+    pub n: usize,
+    pub c: usize,
+    pub ignore_index: i64,
+    pub reduction: NllReduction,
+    pub out: BufId,
+}
+
+/// The value a `Scatter` writes: a tensor read over the index's shape, or a scalar.
+#[derive(Clone, Debug)]
+pub enum ScatterSrc {
+    Tensor(Operand),
+    Scalar(f64),
+}
+
+/// How a `Scatter` combines the source value with the output's: `Assign` overwrites (where
+/// indices repeat, one write wins); the others reduce into it atomically (`scatter_add`,
+/// `scatter_reduce`'s prod/amax/amin; amax/amin propagate NaN, as PyTorch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScatterOp {
+    Assign,
+    Add,
+    Prod,
+    Max,
+    Min,
+}
+
+/// For each element i of `index` (strides over `shape`, the index's shape): `out` at i's
+/// coordinates, with the one along `dim` replaced by index[i], gets the source value combined
+/// by `op`. `out` holds a contiguous copy of self (`out_strides`, `dtype`); indices outside
+/// `0..dim_size` are skipped.
+#[derive(Clone, Debug)]
+pub struct Scatter {
+    pub out: BufId,
+    pub out_strides: Vec<usize>,
+    pub dtype: DType,
+    pub index: Operand,
+    pub src: ScatterSrc,
+    pub dim: usize,
+    pub dim_size: usize,
+    pub shape: Vec<usize>,
+    pub op: ScatterOp,
+}
+
+/// `out[i]` (contiguous, `dtype`) = a Poisson draw with the rate in word `offset + i` of `rate`,
+/// from the stream `random::Stream::new(key, i, call)`: the same draws on every backend.
+#[derive(Clone, Debug)]
+pub struct Poisson {
+    pub rate: BufId,
+    pub offset: usize,
+    pub n: usize,
+    pub out: BufId,
+    pub dtype: DType,
+    pub key: [u32; 2],
+    pub call: u32,
+}
+
+/// Batched `out[b] = a[b] @ b[b]`: `a` strides cover `batch ++ [m, k]`, `b` strides cover
+/// `batch ++ [k, n]`; output contiguous `[batch.., m, n]`. Inputs share `dtype`.
+#[derive(Clone, Debug)]
+pub struct Matmul {
+    pub a: Operand,
+    pub b: Operand,
+    pub batch: Vec<usize>,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub out: BufId,
+    pub dtype: DType,
+    /// Elementwise ops applied to each product before it is stored (bias, activation, residual):
+    /// one dispatch for `F.gelu(F.linear(x, w, b)) + r`. Float32 products and results only.
+    pub epilogue: Option<Epilogue>,
+    /// Causal attention's triangular structure, which a kernel may use to skip work.
+    pub tri: Tri,
+}
+
+/// What a product may skip in causal attention (per batch, rows and columns counted from 0). A
+/// kernel that ignores it computes the full product, which is also a right answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Tri {
+    #[default]
+    None,
+    /// Only outputs on or below the diagonal (column ≤ row) are needed; the others may be
+    /// written as 0 (scores `Q Kᵀ` and `dO Vᵀ` of causal attention).
+    LowerOut,
+    /// `a` is 0 above its diagonal (`a[r][k] = 0` for `k > r`): row `r` sums over `k ≤ r` only
+    /// (`P V`, `dS K`).
+    LowerA,
+    /// `a` is the transpose of such a matrix (`a[r][k] = 0` for `k < r`): row `r` sums over
+    /// `k ≥ r` only (`Pᵀ dO`, `dSᵀ Q`).
+    LowerAT,
+}
+
+/// A matmul's fused epilogue: `nodes` as in `Elementwise`, where `Arg::Acc` is the product at
+/// the element being stored. Each leaf's strides cover the output `[batch.., m, n]`, and its
+/// batch strides flatten to one (`stride[d] == stride[d + 1] * batch[d + 1]`, or all 0), since
+/// the kernels index batches by their flat number. The last node's dtype is float32.
+#[derive(Clone, Debug)]
+pub struct Epilogue {
+    pub nodes: Vec<Node>,
+    pub leaves: Vec<Operand>,
+}
+
+/// A scan (`cumsum`, `cumprod`, `cummax`, `cummin`, `logcumsumexp`) along the rows of a
+/// contiguous `[rows, n]` input at `offset` (the tensor layer moves the scanned dim last).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScanOp {
+    Sum,
+    Prod,
+    /// Writes the index (int32) of the running maximum (ties and NaN: the later element).
+    Max,
+    Min,
+    LogSumExp,
+}
+
+/// `out[r, j] = input[r, 0] ⊕ … ⊕ input[r, j]` (`Max`/`Min`: the index of that extreme). `dtype`
+/// is the input's storage (float32, or an integer dtype computed in i32); the output is `dtype`
+/// for Sum/Prod/LogSumExp and int32 words for Max/Min.
+#[derive(Clone, Debug)]
+pub struct Scan {
+    pub op: ScanOp,
+    pub input: BufId,
+    pub offset: usize,
+    pub dtype: DType,
+    pub rows: usize,
+    pub n: usize,
+    pub out: BufId,
+}
+
+/// Sorts each row of a contiguous `[rows, n]` input at `offset` and writes the permutation
+/// (int32 indices into the row) to `out`: ascending or descending, NaN ordered above +inf, ties
+/// kept in their original order (a stable sort, so results are deterministic on every backend).
+#[derive(Clone, Debug)]
+pub struct Sort {
+    pub input: BufId,
+    pub offset: usize,
+    pub dtype: DType,
+    pub rows: usize,
+    pub n: usize,
+    pub descending: bool,
+    pub out: BufId,
+}
+
+/// For each value of the contiguous `[rows, n]` `values`, the insertion point (int32) into row
+/// `r` (row 0 when `shared`) of the contiguous, ascending `[*, m]` `sorted`: the first position
+/// whose element is `>= v` (`>` when `right`), bisecting as PyTorch does (NaN compares false). Both share `dtype`.
+#[derive(Clone, Debug)]
+pub struct SearchSorted {
+    pub sorted: BufId,
+    pub sorted_offset: usize,
+    pub values: BufId,
+    pub values_offset: usize,
+    pub dtype: DType,
+    pub rows: usize,
+    pub n: usize,
+    pub m: usize,
+    pub shared: bool,
+    pub right: bool,
+    pub out: BufId,
+}
+
+/// A user-registered WGSL compute kernel (`torch.register_kernel`, docs/extending.md). The
+/// source binds the uniform parameters at 0, `out` (read_write) at 1 and `inputs` (read-only)
+/// from 2, all contiguous word buffers from word 0; it runs `groups` workgroups.
+#[derive(Clone, Debug)]
+pub struct UserKernel {
+    pub name: String,
+    pub source: std::rc::Rc<str>,
+    pub inputs: Vec<BufId>,
+    pub out: BufId,
+    pub meta: Vec<u32>,
+    pub groups: u32,
+}
+
+/// The update an `OptimStep` applies: PyTorch's single-tensor algorithm of each optimizer
+/// (`torch/optim/*.py`, `foreach=False`), op for op in f32 (`shaders/optim.wgsl` and
+/// `cpu_optim.rs` are twins).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OptimKind {
+    Sgd,
+    /// Adam and AdamW (`OPT_DECOUPLED`).
+    Adam,
+    RmsProp,
+    Adagrad,
+    Adamax,
+    NAdam,
+    RAdam,
+    Asgd,
+    Adadelta,
+    Rprop,
+}
+
+/// `OptimStep::flags` bits.
+pub const OPT_MAXIMIZE: u32 = 1;
+pub const OPT_WEIGHT_DECAY: u32 = 2;
+/// Weight decay multiplies the parameter (AdamW, NAdam/RAdam `decoupled_weight_decay`).
+pub const OPT_DECOUPLED: u32 = 4;
+pub const OPT_MOMENTUM: u32 = 8;
+pub const OPT_NESTEROV: u32 = 16;
+pub const OPT_AMSGRAD: u32 = 32;
+pub const OPT_CENTERED: u32 = 64;
+/// The parameters' state is new this step (SGD's momentum buffer is the gradient itself;
+/// Rprop's step sizes start at `lr`).
+pub const OPT_FIRST: u32 = 128;
+/// RAdam's rectified branch (rho_t > 5); ASGD's averaging with mu != 1.
+pub const OPT_BRANCH: u32 = 256;
+
+/// One optimizer update over elements `start .. start + len` of a parameter group's flat
+/// buffers: `x` holds the parameters (words `0..n`) and their gradients (words `n..2n`), both
+/// float32 and updated in place (the new parameters overwrite the old); `state` holds the
+/// optimizer's state tensors, role `r` of element `e` at word `bases[r] + e`. `scalars` are the
+/// update's host-computed constants (learning rate, bias corrections, …), per kind as
+/// `optim.rs` documents.
+#[derive(Clone, Debug)]
+pub struct OptimStep {
+    pub kind: OptimKind,
+    pub flags: u32,
+    pub x: BufId,
+    pub state: BufId,
+    pub n: usize,
+    pub start: usize,
+    pub len: usize,
+    pub bases: [usize; 3],
+    pub scalars: Vec<f32>,
+}
+
+/// A check of a tensor's values on the device (`Backend::check_values`): every element must lie
+/// in `[lo, hi]` (NaN fails) unless it equals `except`. The first failing element is raised at
+/// the next read or sync, as CUDA's device-side assert is, but with the error PyTorch raises on
+/// the CPU: `message.low` / `message.high` (below `lo` / above `hi`) with `{}` replaced by the
+/// value. `x` is read over `shape` (int32 values compare as integers, float32 as floats).
+pub struct ValueCheck {
+    pub x: Operand,
+    pub shape: Vec<usize>,
+    pub lo: f64,
+    pub hi: f64,
+    pub except: Option<f64>,
+    pub message: CheckMessage,
+}
+
+/// The error a failed `ValueCheck` raises.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CheckMessage {
+    pub kind: crate::error::ErrorKind,
+    pub low: String,
+    pub high: String,
+}
+
+impl CheckMessage {
+    /// One message for both sides.
+    pub fn new(kind: crate::error::ErrorKind, message: impl Into<String>) -> CheckMessage {
+        let m = message.into();
+        CheckMessage { kind, low: m.clone(), high: m }
+    }
+
+    /// The error for `value` (below `lo` when `low`).
+    pub fn error(&self, low: bool, value: &str) -> crate::error::Error {
+        let template = if low { &self.low } else { &self.high };
+        crate::error::Error::new(self.kind, template.replacen("{}", value, 1))
+    }
+}
