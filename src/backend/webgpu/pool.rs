@@ -4,6 +4,15 @@
 //! Buffers released while the open compute pass may still use them are "dirty": later dispatches
 //! in the same pass may reuse them (WebGPU orders dispatches within a pass), but an upload may not,
 //! because `queue.write_buffer` runs before the pass is executed. They turn clean on submit.
+//!
+//! A request takes the *lowest* free buffer of its class (buffers are ordered by identity), not
+//! the last one freed: which buffers are free then depends only on the requests and releases
+//! made, not on their order, so a loop that allocates and frees the same way each step gets the
+//! same buffers each step, and the bind groups cached for them (`binding.rs`) are found again. A
+//! last-in-first-out pool permuted a transformer block's buffers from step to step, and the
+//! block kept creating 50–100 bind groups a step.
+
+use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap;
 
@@ -17,30 +26,34 @@ pub fn size_class(bytes: u64) -> u64 {
 }
 
 pub struct Pool<B> {
-    free: FxHashMap<u64, Vec<B>>,
+    free: FxHashMap<u64, BTreeSet<B>>,
     deferred: Vec<(u64, B)>,
     pub pooled_bytes: u64,
 }
 
-impl<B> Default for Pool<B> {
+impl<B: Ord> Default for Pool<B> {
     fn default() -> Self {
         Pool { free: FxHashMap::default(), deferred: Vec::new(), pooled_bytes: 0 }
     }
 }
 
-impl<B> Pool<B> {
-    /// A free buffer of this class for a kernel's output (clean or dirty), if any.
+impl<B: Ord> Pool<B> {
+    /// The lowest free buffer of this class for a kernel's output (dirty first, then clean), if
+    /// any.
     pub fn take(&mut self, class: u64) -> Option<B> {
-        if let Some(i) = self.deferred.iter().rposition(|(c, _)| *c == class) {
+        let lowest =
+            self.deferred.iter().enumerate().filter(|(_, (c, _))| *c == class).min_by(|a, b| a.1 .1.cmp(&b.1 .1));
+        if let Some((i, _)) = lowest {
             self.pooled_bytes -= class;
             return Some(self.deferred.swap_remove(i).1);
         }
         self.take_clean(class)
     }
 
-    /// A free buffer of this class that no recorded work uses (safe to upload into), if any.
+    /// The lowest free buffer of this class that no recorded work uses (safe to upload into), if
+    /// any.
     pub fn take_clean(&mut self, class: u64) -> Option<B> {
-        let b = self.free.get_mut(&class)?.pop()?;
+        let b = self.free.get_mut(&class)?.pop_first()?;
         self.pooled_bytes -= class;
         Some(b)
     }
@@ -54,13 +67,13 @@ impl<B> Pool<B> {
     /// Called after a submit: dirty buffers become clean.
     pub fn on_submit(&mut self) {
         for (class, b) in self.deferred.drain(..) {
-            self.free.entry(class).or_default().push(b);
+            self.free.entry(class).or_default().insert(b);
         }
     }
 
     pub fn give(&mut self, class: u64, b: B) {
         self.pooled_bytes += class;
-        self.free.entry(class).or_default().push(b);
+        self.free.entry(class).or_default().insert(b);
     }
 
     /// Drops every pooled buffer (`empty_cache`).
@@ -140,5 +153,21 @@ mod tests {
         assert_eq!(p.take_clean(256), Some(7));
         p.give_deferred(256, 8);
         assert_eq!(p.take(256), Some(8), "outputs may reuse dirty buffers");
+    }
+
+    #[test]
+    fn the_lowest_free_buffer_is_taken_whatever_the_order_of_release() {
+        for order in [[3u32, 1, 2], [2, 3, 1], [1, 2, 3]] {
+            let mut p: Pool<u32> = Pool::default();
+            for b in order {
+                p.give(256, b);
+            }
+            assert_eq!([p.take(256), p.take(256), p.take(256)], [Some(1), Some(2), Some(3)]);
+            for b in order {
+                p.give_deferred(512, b);
+            }
+            assert_eq!(p.take(512), Some(1), "dirty buffers too");
+            assert_eq!(p.take(512), Some(2));
+        }
     }
 }
