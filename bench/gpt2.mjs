@@ -3,19 +3,27 @@
 // `model.generate`, then times generation (figures, never asserted).
 //
 //   node bench/gpt2.mjs [--devices cpu,webgpu] [--tokens 32] [--random] [--out bench/results/<dir>]
+//                       [--pkg pkg/dist/index.js]
 //
 // tokens/s counts the new tokens of one greedy run (KV cache, one token a step, each step read
 // back before the next, as an app streaming text would), excluding the prompt's forward pass,
 // which is reported apart with the load time.
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { GPT2, gpt2Modules } from "../examples/models/gpt2.mjs";
 
-const torch = await import(new URL("../pkg/dist/index.js", import.meta.url));
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : dflt;
 };
+// --pkg: another build of the package (an A/B of two builds on one machine start).
+const torch = await import(
+  arg("pkg")
+    ? pathToFileURL(path.resolve(arg("pkg"))).href
+    : new URL("../pkg/dist/index.js", import.meta.url)
+);
 const DIR = new URL("../models/gpt2-124m-random/", import.meta.url);
 // --random: webtorch's own random init of the same architecture (no PyTorch parity; for machines
 // that the 500 MB checkpoint cannot be carried to). Timing does not depend on the weights' values.
