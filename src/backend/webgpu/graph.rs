@@ -134,10 +134,11 @@ impl WebGpuBackend {
         }
     }
 
-    /// Closes the capture into a graph whose replays take `inputs` (copied into these buffers),
-    /// end with `copy_backs` (src → dst: state returned to the buffer the graph reads; `dst`
-    /// becomes a live slot again if it was released during the capture) and give copies of
-    /// `outputs`. The copy-backs also run once now. Returns the graph's id.
+    /// Closes the capture into a graph whose replays take `inputs` (bound in place, or copied
+    /// into these buffers), end with `copy_backs` (src → dst: state returned to the buffer the
+    /// graph reads; `dst` becomes a live slot again if it was released during the capture) and
+    /// give `outputs` in fresh buffers (written there, or copied). The copy-backs also run once
+    /// now. Returns the graph's id.
     pub fn capture_end(&self, inputs: &[Span], outputs: &[Span], copy_backs: &[(BufId, BufId, u64)]) -> Result<u32> {
         let mut st = self.st.borrow_mut();
         let cap = st.capture.take().ok_or_else(|| err!(Torch, "internal: no capture is open"))?;
