@@ -409,3 +409,36 @@ if (torch.webgpu.is_available())
     assert.equal(q.copied, 4096 * 4, "pinned input copied in; output in place");
     assert.deepEqual(await q.y.toArray(), await p.add(1).toArray());
   });
+
+if (torch.webgpu.is_available())
+  test("[webgpu] the profiler times a replay's kernels one by one, named as eager ones", async () => {
+    const w = torch.webgpu;
+    const x = torch.tensor(
+      Float32Array.from({ length: 4096 }, (_, i) => Math.cos(i)),
+      { device: "webgpu" },
+    );
+    const fn = (t) =>
+      t
+        .reshape([64, 64])
+        .matmul(t.reshape([64, 64]))
+        .relu();
+    const f = torch.compile(fn);
+    for (let s = 0; s < 4; s++) f(x).dispose();
+    assert.equal(f.stats.graphs, 1, f.stats.graph_reasons.join("; "));
+    await w.sync_device();
+    const g0 = w.runtime_stats().graph_dispatches;
+    let y;
+    const prof = await torch.profiler.profile(async () => {
+      y = f(x);
+      await w.sync_device();
+    });
+    const replayed = w.runtime_stats().graph_dispatches - g0;
+    assert.ok(replayed >= 1);
+    assert.equal(prof.gpu_timing, true);
+    assert.equal(prof.gpu_events.length, replayed, "one GPU time per kernel");
+    assert.ok(
+      prof.gpu_events.some((k) => k.kernel.startsWith("webtorch:matmul")),
+      prof.gpu_events.map((k) => k.kernel).join(", "),
+    );
+    assert.deepEqual(await y.toArray(), await fn(x).toArray());
+  });

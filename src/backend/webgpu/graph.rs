@@ -376,17 +376,27 @@ impl WebGpuBackend {
         }
         let mut anew = anew.iter().peekable();
         let mut copies = g.copies.iter().peekable();
+        // While the profiler times dispatches, each replayed one gets its own timed pass too.
+        let timed = st.timing.is_some();
         for (s, (kernel, bg, groups)) in g.steps.iter().enumerate() {
             while let Some(c) = copies.next_if(|c| c.at == s) {
                 st.pass = None;
                 self.batch_encoder(st).copy_buffer_to_buffer(&c.src, c.src_bytes, &c.dst, c.dst_bytes, c.bytes);
             }
-            if st.pass.is_none() {
-                let pass = self
-                    .batch_encoder(st)
+            if st.timing.as_ref().is_some_and(|t| t.full()) {
+                self.flush_locked(st);
+            }
+            if st.pass.is_none() || timed {
+                st.pass = None;
+                self.batch_encoder(st);
+                let State { encoder, timing, .. } = &mut *st;
+                let timestamp_writes = timing.as_mut().map(|t| t.next(kernel.label.clone()));
+                let pass = encoder
+                    .as_mut()
+                    .expect("open encoder")
                     .begin_compute_pass(&wgpu::ComputePassDescriptor {
                         label: Some("webtorch:graph"),
-                        timestamp_writes: None,
+                        timestamp_writes,
                     })
                     .forget_lifetime();
                 st.pass = Some(pass);
@@ -401,6 +411,9 @@ impl WebGpuBackend {
             let bg = anew.next_if(|a| a.0 == s).map_or(bg, |a| &a.1);
             pass.set_bind_group(0, bg, &[]);
             pass.dispatch_workgroups(groups.0, groups.1, groups.2);
+            if timed {
+                st.pass = None;
+            }
             st.stats.pending += 1;
             let limit = if st.idle { st.threshold.min(IDLE_FIRST) } else { st.threshold };
             if st.stats.pending as usize >= limit && !st.hold {

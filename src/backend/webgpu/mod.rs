@@ -69,6 +69,8 @@ pub struct AdapterSummary {
 struct Kernel {
     pipeline: wgpu::ComputePipeline,
     layout: Rc<wgpu::BindGroupLayout>,
+    /// `codegen::label` of its key (the profiler names a replayed dispatch by it).
+    label: String,
 }
 
 struct State {

@@ -72,7 +72,7 @@ impl WebGpuBackend {
             cache: None,
         });
         st.stats.pipelines += 1;
-        let k = Rc::new(Kernel { pipeline, layout: bgl });
+        let k = Rc::new(Kernel { pipeline, layout: bgl, label });
         st.kernels.insert(key.clone(), k.clone());
         k
     }
