@@ -1,6 +1,7 @@
 // The transformer block step of run.mjs eager and compiled in one process: dispatches, bind
-// groups and submits per step, and ms per step at one and four steps per wait. Figures for
-// bench/KERNELS.md, never asserted.
+// groups and submits per step, ms per step at one and four steps per wait, then one profiled
+// step of each (GPU time per kernel label, summed; the kernels whose totals differ most).
+// Figures for bench/KERNELS.md, never asserted.
 //
 //   node bench/blockcompile.mjs [--pkg pkg/dist/index.js] [--quick]
 
@@ -51,3 +52,39 @@ for (let round = 0; round < (quick ? 1 : 3); round++) {
     );
   }
 }
+
+// One profiled step each: total GPU time per kernel label (every dispatch in its own timed pass,
+// so the totals are above the untimed step's; compare the two columns, not with the rows above).
+const totals = {};
+for (const [name, h] of Object.entries(handles)) {
+  await torch.webgpu.sync_device();
+  let out;
+  const prof = await torch.profiler.profile(async () => {
+    out = h.step();
+    await torch.webgpu.sync_device();
+  });
+  await h.wait([out]);
+  const t = {};
+  for (const e of prof.gpu_events)
+    t[e.kernel] = (t[e.kernel] ?? 0) + e.dur_ns / 1e6;
+  totals[name] = t;
+  const sum = Object.values(t).reduce((a, b) => a + b, 0);
+  console.log(
+    `${name}: ${prof.gpu_events.length} timed kernels, ${sum.toFixed(2)} ms of GPU time`,
+  );
+}
+const labels = [
+  ...new Set([...Object.keys(totals.eager), ...Object.keys(totals.compiled)]),
+];
+const diff = labels
+  .map((k) => [
+    k,
+    (totals.compiled[k] ?? 0) - (totals.eager[k] ?? 0),
+    totals.eager[k] ?? 0,
+    totals.compiled[k] ?? 0,
+  ])
+  .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
+for (const [k, d, e, c] of diff.slice(0, 12))
+  console.log(
+    `  ${k.padEnd(60)} eager ${e.toFixed(3)} ms  compiled ${c.toFixed(3)} ms  (${d >= 0 ? "+" : ""}${d.toFixed(3)})`,
+  );
