@@ -84,18 +84,7 @@ impl Binder {
             return Err(key);
         };
         self.cursor = (s + 1) % ARENA_SLOTS;
-        let mut entries = vec![wgpu::BindGroupEntry {
-            binding: 0,
-            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                buffer: arena,
-                offset: s as u64 * SLOT_BYTES,
-                size: wgpu::BufferSize::new(SLOT_BYTES),
-            }),
-        }];
-        for (i, b) in key.0.iter().enumerate() {
-            entries.push(wgpu::BindGroupEntry { binding: 1 + i as u32, resource: b.as_entire_binding() });
-        }
-        let bg = device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout, entries: &entries });
+        let bg = slot_bind_group(device, arena, layout, s, key.0.iter());
         if self.count >= MAX_BIND_GROUPS {
             self.groups.clear();
             self.count = 0;
@@ -131,4 +120,28 @@ impl Binder {
         self.groups.clear();
         self.count = 0;
     }
+}
+
+/// A bind group of uniform slot `slot` of `arena` (binding 0) and `buffers` (bindings 1…): what
+/// eager dispatches bind (`Binder::bind`) and a graph's dispatches (`graph.rs`, with the graph's
+/// own arena).
+pub(super) fn slot_bind_group<'a>(
+    device: &wgpu::Device,
+    arena: &wgpu::Buffer,
+    layout: &wgpu::BindGroupLayout,
+    slot: usize,
+    buffers: impl Iterator<Item = &'a wgpu::Buffer>,
+) -> wgpu::BindGroup {
+    let mut entries = vec![wgpu::BindGroupEntry {
+        binding: 0,
+        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+            buffer: arena,
+            offset: slot as u64 * SLOT_BYTES,
+            size: wgpu::BufferSize::new(SLOT_BYTES),
+        }),
+    }];
+    for (i, b) in buffers.enumerate() {
+        entries.push(wgpu::BindGroupEntry { binding: 1 + i as u32, resource: b.as_entire_binding() });
+    }
+    device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout, entries: &entries })
 }

@@ -24,6 +24,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use super::binding::slot_bind_group;
 use super::{Kernel, State, WebGpuBackend, IDLE_FIRST, SLOT_BYTES, SLOT_WORDS};
 use crate::backend::BufId;
 use crate::error::Result;
@@ -213,7 +214,7 @@ impl WebGpuBackend {
         let mut pinned: Vec<wgpu::Buffer> = Vec::new();
         for (i, d) in cap.dispatches.into_iter().enumerate() {
             words[i * SLOT_WORDS..i * SLOT_WORDS + d.meta.len()].copy_from_slice(&d.meta);
-            let bg = self.graph_bind_group(&arena, &d.kernel.layout, i, d.buffers.iter());
+            let bg = slot_bind_group(&self.device, &arena, &d.kernel.layout, i, d.buffers.iter());
             let slots: Vec<Bound> = d.buffers.iter().map(bound).collect();
             if slots.iter().any(|s| *s != Bound::Captured) {
                 let buffers = d.buffers.iter().cloned().zip(slots).collect();
@@ -252,32 +253,6 @@ impl WebGpuBackend {
             Graph { arena, steps, copies, uploads: cap.uploads, inputs, copy_backs, outputs, rebinds, owned, pinned },
         );
         Ok(id)
-    }
-
-    /// The bind group of a graph's dispatch `i`: its arena slot and `buffers`.
-    fn graph_bind_group<'a>(
-        &self,
-        arena: &wgpu::Buffer,
-        layout: &wgpu::BindGroupLayout,
-        i: usize,
-        buffers: impl Iterator<Item = &'a wgpu::Buffer>,
-    ) -> wgpu::BindGroup {
-        let mut entries = vec![wgpu::BindGroupEntry {
-            binding: 0,
-            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                buffer: arena,
-                offset: i as u64 * SLOT_BYTES,
-                size: wgpu::BufferSize::new(SLOT_BYTES),
-            }),
-        }];
-        for (k, b) in buffers.enumerate() {
-            entries.push(wgpu::BindGroupEntry { binding: 1 + k as u32, resource: b.as_entire_binding() });
-        }
-        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("webtorch:graph"),
-            layout,
-            entries: &entries,
-        })
     }
 
     /// Replays graph `id` on `inputs` (contiguous buffers of the captured sizes); returns a
@@ -363,7 +338,7 @@ impl WebGpuBackend {
                 Some(bg) => bg.clone(),
                 None => {
                     let layout = &g.steps[r.step].0.layout;
-                    let bg = self.graph_bind_group(&g.arena, layout, r.step, bufs.iter());
+                    let bg = slot_bind_group(&self.device, &g.arena, layout, r.step, bufs.iter());
                     st.stats.bind_groups += 1;
                     if r.made.len() == MADE {
                         r.made.clear();
