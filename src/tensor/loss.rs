@@ -4,7 +4,7 @@
 //! PyTorch's checks and messages; `ignore_index` rows count for nothing.
 
 use super::Tensor;
-use crate::backend::{CheckMessage, NllLoss, NllLossBackward, NllReduction, Operand};
+use crate::backend::{CheckMessage, NllLoss, NllLossBackward, NllReduction, NllRows, Operand};
 use crate::bail;
 use crate::dtype::DType;
 use crate::error::{ErrorKind, Result};
@@ -23,6 +23,18 @@ fn rows_of(input: &Tensor) -> (usize, [usize; 2]) {
 fn vector(t: &Tensor) -> Result<Operand> {
     let stride = t.layout.strides.first().copied().unwrap_or(0);
     t.operand_with(&[stride])
+}
+
+/// The rows both nll_loss kernels read: the targets and weights as vectors.
+fn nll_rows(
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    n: usize,
+    c: usize,
+    ignore_index: i64,
+    reduction: NllReduction,
+) -> Result<NllRows> {
+    Ok(NllRows { target: vector(target)?, weight: weight.map(vector).transpose()?, n, c, ignore_index, reduction })
 }
 
 impl Tensor {
@@ -105,16 +117,8 @@ impl Tensor {
         };
         let out = Tensor::empty_on(self.backend(), shape, DType::Float32)?;
         if out.numel() > 0 {
-            self.backend().nll_loss(&NllLoss {
-                input: self.operand_with(&strides)?,
-                target: vector(target)?,
-                weight: weight.map(vector).transpose()?,
-                n,
-                c,
-                ignore_index,
-                reduction,
-                out: out.buf()?,
-            })?;
+            let rows = nll_rows(target, weight, n, c, ignore_index, reduction)?;
+            self.backend().nll_loss(&NllLoss { input: self.operand_with(&strides)?, rows, out: out.buf()? })?;
         }
         // The kernel writes float32; half inputs get their loss rounded to their dtype.
         let round = |t: Tensor| if self.dtype == DType::Float32 { Ok(t) } else { t.to_dtype(self.dtype) };
@@ -151,13 +155,8 @@ impl Tensor {
             let grad = if reduction == NllReduction::None { vector(self)? } else { self.operand_with(&[0])? };
             input.backend().nll_loss_backward(&NllLossBackward {
                 grad,
-                target: vector(target)?,
-                weight: weight.map(vector).transpose()?,
                 total_weight: total_weight.map(|t| t.operand_with(&[0])).transpose()?,
-                n,
-                c,
-                ignore_index,
-                reduction,
+                rows: nll_rows(target, weight, n, c, ignore_index, reduction)?,
                 out: out.buf()?,
             })?;
         }
