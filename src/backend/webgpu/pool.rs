@@ -27,13 +27,13 @@ pub fn size_class(bytes: u64) -> u64 {
 
 pub struct Pool<B> {
     free: FxHashMap<u64, BTreeSet<B>>,
-    deferred: Vec<(u64, B)>,
+    deferred: FxHashMap<u64, BTreeSet<B>>,
     pub pooled_bytes: u64,
 }
 
 impl<B: Ord> Default for Pool<B> {
     fn default() -> Self {
-        Pool { free: FxHashMap::default(), deferred: Vec::new(), pooled_bytes: 0 }
+        Pool { free: FxHashMap::default(), deferred: FxHashMap::default(), pooled_bytes: 0 }
     }
 }
 
@@ -41,11 +41,9 @@ impl<B: Ord> Pool<B> {
     /// The lowest free buffer of this class for a kernel's output (dirty first, then clean), if
     /// any.
     pub fn take(&mut self, class: u64) -> Option<B> {
-        let lowest =
-            self.deferred.iter().enumerate().filter(|(_, (c, _))| *c == class).min_by(|a, b| a.1 .1.cmp(&b.1 .1));
-        if let Some((i, _)) = lowest {
+        if let Some(b) = self.deferred.get_mut(&class).and_then(BTreeSet::pop_first) {
             self.pooled_bytes -= class;
-            return Some(self.deferred.swap_remove(i).1);
+            return Some(b);
         }
         self.take_clean(class)
     }
@@ -61,13 +59,13 @@ impl<B: Ord> Pool<B> {
     /// Takes a buffer back once the work recorded so far has been submitted.
     pub fn give_deferred(&mut self, class: u64, b: B) {
         self.pooled_bytes += class;
-        self.deferred.push((class, b));
+        self.deferred.entry(class).or_default().insert(b);
     }
 
     /// Called after a submit: dirty buffers become clean.
     pub fn on_submit(&mut self) {
-        for (class, b) in self.deferred.drain(..) {
-            self.free.entry(class).or_default().insert(b);
+        for (class, dirty) in self.deferred.iter_mut().filter(|(_, d)| !d.is_empty()) {
+            self.free.entry(*class).or_default().append(dirty);
         }
     }
 
@@ -79,7 +77,7 @@ impl<B: Ord> Pool<B> {
     /// Drops every pooled buffer (`empty_cache`).
     pub fn clear(&mut self) {
         self.free.clear();
-        self.pooled_bytes = self.deferred.iter().map(|(c, _)| *c).sum();
+        self.pooled_bytes = self.deferred.iter().map(|(c, d)| c * d.len() as u64).sum();
     }
 }
 
