@@ -5,22 +5,14 @@
 //
 //   node bench/blockcompile.mjs [--pkg pkg/dist/index.js] [--quick]
 
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { workloads } from "./lib/workloads.mjs";
 import { webtorchLib } from "./lib/libs.mjs";
+import { median } from "./lib/timing.mjs";
+import { flag, loadPkg } from "./lib/cli.mjs";
 
-const args = process.argv.slice(2);
-const quick = args.includes("--quick");
-const pkg = args.includes("--pkg")
-  ? args[args.indexOf("--pkg") + 1]
-  : "pkg/dist/index.js";
-const torch = await import(pathToFileURL(path.resolve(pkg)).href);
-const core = await import(
-  pathToFileURL(path.resolve(path.dirname(pkg), "wasm/webtorch_core.js")).href
-);
+const quick = flag("quick");
+const { torch, core } = await loadPkg();
 const w = workloads({ quick }).find((x) => x.kind === "block_step");
-const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const handles = {
   eager: webtorchLib(torch, core).prepare(w),
   compiled: webtorchLib(torch, core, undefined, { compiled: true }).prepare(w),

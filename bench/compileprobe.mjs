@@ -4,15 +4,11 @@
 //
 //   node bench/compileprobe.mjs [--pkg pkg/dist/index.js] [--quick]
 
-import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { flag, loadPkg } from "./lib/cli.mjs";
+import { median } from "./lib/timing.mjs";
 
-const args = process.argv.slice(2);
-const quick = args.includes("--quick");
-const pkg = args.includes("--pkg")
-  ? args[args.indexOf("--pkg") + 1]
-  : "pkg/dist/index.js";
-const torch = await import(pathToFileURL(path.resolve(pkg)).href);
+const quick = flag("quick");
+const { torch } = await loadPkg();
 const F = torch.nn.functional;
 const s = quick ? 1 / 16 : 1;
 const rows = [
@@ -25,7 +21,6 @@ const rows = [
   ["softmax 4096×4096", [4096 * s, 4096], (x) => torch.softmax(x, -1)],
 ];
 const N = quick ? 20 : 200;
-const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 for (const [name, shape, fn] of rows) {
   const x = torch.randn(shape);
   const w = torch.randn([768]);

@@ -8,57 +8,27 @@
 
 import { writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { workloads } from "./lib/workloads.mjs";
 import { webtorchLib } from "./lib/libs.mjs";
+import { chainCost } from "./lib/timing.mjs";
+import { flag, option, loadPkg } from "./lib/cli.mjs";
 
-const args = process.argv.slice(2);
-const quick = args.includes("--quick");
-const outDir = args.includes("--out") ? args[args.indexOf("--out") + 1] : null;
-const pkg = args.includes("--pkg")
-  ? args[args.indexOf("--pkg") + 1]
-  : "pkg/dist/index.js";
-const torch = await import(pathToFileURL(path.resolve(pkg)).href);
-const core = await import(
-  pathToFileURL(path.resolve(path.dirname(pkg), "wasm/webtorch_core.js")).href
-);
+const quick = flag("quick");
+const outDir = option("out");
+const { torch, core } = await loadPkg();
 const N = quick ? 200 : 1000;
 const reps = quick ? 3 : 15;
-const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const rows = [];
 
 async function chain(label) {
   const v = torch.randn([64]);
-  const once = () => {
-    let x = v;
-    for (let i = 0; i < N; i++) {
-      const y = x.add(0.001);
-      if (x !== v) x.dispose();
-      x = y;
-    }
-    return x;
-  };
-  once().dispose();
-  await torch.webgpu.sync_device();
-  const rec = [];
-  const tot = [];
-  for (let r = 0; r < reps; r++) {
-    const t0 = performance.now();
-    const x = once();
-    const t1 = performance.now();
-    await torch.webgpu.sync_device();
-    const t2 = performance.now();
-    x.dispose();
-    rec.push(((t1 - t0) * 1e3) / N);
-    tot.push(((t2 - t0) * 1e3) / N);
-  }
+  const cost = await chainCost(torch, v, (x) => x.add(0.001), { n: N, reps });
   v.dispose();
   const s = torch.webgpu.runtime_stats();
   const mem = process.memoryUsage();
   const row = {
     label,
-    record_us: median(rec),
-    wait_us: median(tot),
+    ...cost,
     pipelines: s.pipelines,
     bind_groups: s.bind_groups,
     allocations: s.allocations,

@@ -18,6 +18,7 @@
 import { writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { chainCost } from "./lib/timing.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -180,30 +181,7 @@ device.destroy();
 // ---- part 2: webtorch ----
 const torch = await import(pathToFileURL(path.resolve(pkg)).href);
 async function chain(name, x0, f) {
-  const once = () => {
-    let x = x0;
-    for (let i = 0; i < N; i++) {
-      const y = f(x);
-      if (x !== x0) x.dispose();
-      x = y;
-    }
-    return x;
-  };
-  (await once()).dispose();
-  await torch.webgpu.sync_device();
-  const rec = [];
-  const tot = [];
-  for (let r = 0; r < reps; r++) {
-    const t0 = performance.now();
-    const x = once();
-    const t1 = performance.now();
-    await torch.webgpu.sync_device();
-    const t2 = performance.now();
-    x.dispose();
-    rec.push(((t1 - t0) * 1e3) / N);
-    tot.push(((t2 - t0) * 1e3) / N);
-  }
-  const row = { name, record_us: median(rec), wait_us: median(tot) };
+  const row = { name, ...(await chainCost(torch, x0, f, { n: N, reps })) };
   out.webtorch.push(row);
   console.log(`webtorch ${name.padEnd(16)} record ${row.record_us.toFixed(2).padStart(6)} µs/op  +wait ${row.wait_us.toFixed(2).padStart(6)}`);
 }

@@ -116,3 +116,35 @@ export async function warmGpu(torch, ms = 1500, quick = false) {
   a.dispose();
 }
 
+/**
+ * Host cost of `n` chained calls `x = f(x)` from `x0`, each intermediate freed as the chain moves
+ * on (bench/hostprobe.mjs, historyprobe.mjs): medians over `reps` rounds after one untimed round,
+ * in µs per op, of the recording alone (`record_us`) and with the wait for the GPU (`wait_us`).
+ */
+export async function chainCost(torch, x0, f, { n = 1000, reps = 15 } = {}) {
+  const once = () => {
+    let x = x0;
+    for (let i = 0; i < n; i++) {
+      const y = f(x);
+      if (x !== x0) x.dispose();
+      x = y;
+    }
+    return x;
+  };
+  once().dispose();
+  await torch.webgpu.sync_device();
+  const rec = [];
+  const tot = [];
+  for (let r = 0; r < reps; r++) {
+    const t0 = performance.now();
+    const x = once();
+    const t1 = performance.now();
+    await torch.webgpu.sync_device();
+    const t2 = performance.now();
+    x.dispose();
+    rec.push(((t1 - t0) * 1e3) / n);
+    tot.push(((t2 - t0) * 1e3) / n);
+  }
+  return { record_us: median(rec), wait_us: median(tot) };
+}
+
