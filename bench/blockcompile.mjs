@@ -3,6 +3,8 @@
 // step of each (GPU time per kernel label, summed; the kernels whose totals differ most).
 // Figures for bench/KERNELS.md, never asserted.
 //
+// `alternating` takes two compiled copies in turn; `unfused` captures with eager's `min_size`.
+//
 //   node bench/blockcompile.mjs [--pkg pkg/dist/index.js] [--quick]
 
 import { workloads } from "./lib/workloads.mjs";
@@ -16,6 +18,25 @@ const w = workloads({ quick }).find((x) => x.kind === "block_step");
 const handles = {
   eager: webtorchLib(torch, core).prepare(w),
   compiled: webtorchLib(torch, core, undefined, { compiled: true }).prepare(w),
+};
+// Two compiled copies of the step taken in turn: each graph has its own intermediates, so
+// consecutive replays share no buffer but the inputs (the test of KERNELS.md's prediction that
+// one graph's reused intermediates keep its replays from overlapping on the GPU).
+const pair = [0, 1].map(() =>
+  webtorchLib(torch, core, undefined, { compiled: true }).prepare(w),
+);
+// A compiled step captured with eager's fusion `min_size`: the eager step's own kernels, replayed.
+core.set_capture_fusion_min_size(1024);
+handles.unfused = webtorchLib(torch, core, undefined, {
+  compiled: true,
+}).prepare(w);
+for (let i = 0; i < 4; i++)
+  await handles.unfused.wait([handles.unfused.step()]);
+core.set_capture_fusion_min_size(0);
+let turn = 0;
+handles.alternating = {
+  step: () => pair[turn++ & 1].step(),
+  wait: (outs) => pair[0].wait(outs),
 };
 for (const h of Object.values(handles))
   for (let i = 0; i < 4; i++) await h.wait([h.step()]);

@@ -1,7 +1,8 @@
 // The transformer block step (bench workload block_step) timed at several batch thresholds
 // (dispatches per submit) and batch sizes: one step per wait (as run.mjs's row ends up) and ten.
 // Figures for bench/KERNELS.md, never asserted.
-//   node bench/blockthr.mjs [--pkg pkg/dist/index.js] [--kind block_step|mlp_step]
+// `--compiled` times the step through torch.compile instead.
+//   node bench/blockthr.mjs [--pkg pkg/dist/index.js] [--kind block_step|mlp_step] [--compiled]
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { workloads } from "./lib/workloads.mjs";
@@ -12,9 +13,14 @@ const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
 const pkg = opt("--pkg", "pkg/dist/index.js");
 const kind = opt("--kind", "block_step");
 const torch = await import(pathToFileURL(path.resolve(pkg)).href);
-const core = await import(pathToFileURL(path.resolve(path.dirname(pkg), "wasm/webtorch_core.js")).href);
-const w = workloads({ quick: args.includes("--quick") }).find((x) => x.kind === kind);
-const h = webtorchLib(torch, core).prepare(w);
+const core = await import(
+  pathToFileURL(path.resolve(path.dirname(pkg), "wasm/webtorch_core.js")).href
+);
+const w = workloads({ quick: args.includes("--quick") }).find(
+  (x) => x.kind === kind,
+);
+const compiled = args.includes("--compiled");
+const h = webtorchLib(torch, core, undefined, { compiled }).prepare(w);
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const batch = async (n) => {
   const t0 = performance.now();
@@ -24,7 +30,7 @@ const batch = async (n) => {
   return (performance.now() - t0) / n;
 };
 for (let i = 0; i < 3; i++) await batch(1);
-for (const thr of (opt("--thresholds", "16,32,64,128")).split(",").map(Number)) {
+for (const thr of opt("--thresholds", "16,32,64,128").split(",").map(Number)) {
   torch.webgpu.set_batch_threshold(thr);
   await batch(2);
   const one = [];
@@ -33,5 +39,7 @@ for (const thr of (opt("--thresholds", "16,32,64,128")).split(",").map(Number)) 
     one.push(await batch(1));
     ten.push(await batch(10));
   }
-  console.log(`${kind} threshold ${String(thr).padStart(3)}: ${median(one).toFixed(2)} ms/step (1 per wait), ${median(ten).toFixed(2)} (10 per wait)`);
+  console.log(
+    `${kind}${compiled ? " compiled" : ""} threshold ${String(thr).padStart(3)}: ${median(one).toFixed(2)} ms/step (1 per wait), ${median(ten).toFixed(2)} (10 per wait)`,
+  );
 }

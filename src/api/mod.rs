@@ -227,6 +227,13 @@ pub fn set_fusion_min_size(n: u32) {
     fusion::with_config(|c| c.min_size = n as usize);
 }
 
+/// The fusion `min_size` kernel-graph captures use (default 0: a captured step fuses small
+/// chains too); for benchmarks comparing a replay with the eager step's own kernels.
+#[wasm_bindgen]
+pub fn set_capture_fusion_min_size(n: u32) {
+    fusion::with_config(|c| c.capture_min_size = n as usize);
+}
+
 #[wasm_bindgen]
 pub fn fusion_config() -> JsValue {
     let (window, min_size) = fusion::with_config(|c| (c.window, c.min_size));

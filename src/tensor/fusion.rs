@@ -50,6 +50,8 @@ pub struct Config {
     pub enabled: bool,
     pub window: u64,
     pub min_size: usize,
+    /// `min_size` while a kernel graph is captured (0: captured steps fuse small chains too).
+    pub capture_min_size: usize,
     pub patterns: Vec<Pattern>,
     pub stats: FusionStats,
     seq: u64,
@@ -76,6 +78,7 @@ thread_local! {
         enabled: true,
         window: 4,
         min_size: 1024,
+        capture_min_size: 0,
         patterns: builtin_patterns(),
         stats: FusionStats::default(),
         seq: 0,

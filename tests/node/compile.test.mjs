@@ -411,6 +411,37 @@ if (torch.webgpu.is_available())
   });
 
 if (torch.webgpu.is_available())
+  test("[webgpu] a captured step reuses the buffers it releases, as the eager step does", async () => {
+    const w = torch.webgpu;
+    const x = torch.randn([64, 64], { device: "webgpu" });
+    const m = torch.randn([64, 64], { device: "webgpu" }).div(8);
+    // Twelve products in a row: each intermediate is released once the next one is made.
+    const fn = (a) => {
+      let y = a;
+      for (let i = 0; i < 12; i++) {
+        const z = y.matmul(m);
+        if (y !== a) y.dispose();
+        y = z;
+      }
+      return y;
+    };
+    const want = await fn(x).toArray();
+    await w.sync_device();
+    const before = w.runtime_stats().active_bytes;
+    const f = torch.compile(fn);
+    for (let s = 0; s < 4; s++) f(x).dispose();
+    assert.equal(f.stats.graphs, 1, f.stats.graph_reasons.join("; "));
+    const y = f(x);
+    assertClose(await y.toArray(), want, 1e-5, "replayed chain");
+    y.dispose();
+    await w.sync_device();
+    // What the graph keeps: the buffers its intermediates took, 16 KiB each. One per product
+    // (11) if every intermediate kept its own; the eager step's ping-pong takes two.
+    const kept = (w.runtime_stats().active_bytes - before) / (64 * 64 * 4);
+    assert.ok(kept <= 3, `the graph keeps ${kept} intermediate buffers`);
+  });
+
+if (torch.webgpu.is_available())
   test("[webgpu] the profiler times a replay's kernels one by one, named as eager ones", async () => {
     const w = torch.webgpu;
     const x = torch.tensor(

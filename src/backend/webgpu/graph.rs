@@ -1,7 +1,8 @@
 //! Captured kernel graphs for `torch.compile` (docs/compile.md): while a capture is open, every
 //! dispatch is recorded — its pipeline, its meta words, the buffers it binds, its grid — and
-//! every upload; buffers released meanwhile are kept (the graph owns them) instead of pooled. The
-//! finished graph has its own uniform arena holding every dispatch's meta words, written once,
+//! every upload; buffers released meanwhile are kept (the graph owns them) instead of pooled, and
+//! those the capture itself allocated are taken again by its later dispatches (`Capture::
+//! take_spare`), as eager steps take pooled buffers. The finished graph has its own uniform arena holding every dispatch's meta words, written once,
 //! and a pre-built bind group per dispatch, so a replay encodes the recorded dispatches directly:
 //! copies of the new inputs into the captured input buffers, the dispatches, the copy-backs that
 //! return state to the buffers the next replay reads, and copies of the outputs into fresh
@@ -22,7 +23,7 @@
 
 use std::rc::Rc;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::binding::slot_bind_group;
 use super::{Kernel, State, WebGpuBackend, IDLE_FIRST, SLOT_BYTES, SLOT_WORDS};
@@ -62,6 +63,30 @@ pub(super) struct Capture {
     pub uploads: Vec<(wgpu::Buffer, Vec<u32>)>,
     /// Buffers released while capturing: their slots stay until the capture ends.
     pub released: Vec<BufId>,
+    /// Slots allocated while capturing (the step's intermediates).
+    pub fresh: FxHashSet<BufId>,
+    /// Of those, the ones released again, by size class: later dispatches of the capture take
+    /// them as eager dispatches take pooled buffers (`take_spare`).
+    pub spare: FxHashMap<u64, Vec<BufId>>,
+}
+
+impl Capture {
+    /// A buffer of `class` the capture allocated and released (its slot goes back to `free_ids`),
+    /// for a later dispatch of the same capture to write: the graph then replays eager's reuse
+    /// of buffers within a step. Without it every intermediate of a captured step kept its own
+    /// buffer, a larger working set than the eager step's (bench/KERNELS.md, "Submits per tiny
+    /// op, and the compiled block's gap"). Buffers that held state before the capture are never taken: the copy-backs
+    /// return state to them by slot.
+    pub(super) fn take_spare(
+        &mut self,
+        class: u64,
+        bufs: &mut [Option<(wgpu::Buffer, u64)>],
+    ) -> Option<(BufId, wgpu::Buffer)> {
+        let id = self.spare.get_mut(&class)?.pop()?;
+        self.released.retain(|&r| r != id);
+        let (buf, _) = bufs[id as usize].take().expect("a spare slot holds its buffer");
+        Some((id, buf))
+    }
 }
 
 /// A dispatch of a graph: pipeline, pre-built bind group, grid.

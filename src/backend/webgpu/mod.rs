@@ -214,10 +214,13 @@ impl Backend for WebGpuBackend {
     fn release(&self, id: BufId) {
         let mut st = self.st.borrow_mut();
         // A capture keeps what it released: the graph will write it on every replay.
-        let live = st.bufs[id as usize].is_some();
+        let class = st.bufs[id as usize].as_ref().map(|b| b.1);
         if let Some(cap) = st.capture.as_mut() {
-            if live && !cap.released.contains(&id) {
+            if let Some(class) = class.filter(|_| !cap.released.contains(&id)) {
                 cap.released.push(id);
+                if cap.fresh.contains(&id) {
+                    cap.spare.entry(class).or_default().push(id);
+                }
             }
             return;
         }
