@@ -59,7 +59,7 @@ for (let round = 0; round < (quick ? 1 : 3); round++) {
       per[k] = median(ts);
     }
     console.log(
-      `${name.padEnd(9)} dispatches ${s1.dispatches - s0.dispatches} bind groups ${s1.bind_groups - s0.bind_groups} ` +
+      `${name.padEnd(13)} dispatches ${s1.dispatches - s0.dispatches} bind groups ${s1.bind_groups - s0.bind_groups} ` +
         `submits ${s1.submits - s0.submits} graph copies ${s1.graph_copy_bytes - s0.graph_copy_bytes} B; ` +
         `${per[1].toFixed(2)} ms/step at 1 per wait, ${per[4].toFixed(2)} at 4`,
     );

@@ -189,7 +189,18 @@ function webtorchModelStep(torch, w, T, ins, compiled) {
     opt?.step();
     return loss;
   };
-  const step = compiled ? torch.compile(train) : train;
+  const inner = compiled ? torch.compile(train) : train;
+  // The block's gradients are kept until the wait, so that webtorch computes them, as PyTorch
+  // does: webtorch runs a pending result (a product awaiting a fused epilogue, a chain) only when
+  // something needs it, and the next step's zero_grad dropped three steps' weight gradients in
+  // four unread (bench/KERNELS.md; the peers' harness does the same for lazy jax-js).
+  const step =
+    w.kind === "block_step"
+      ? () => {
+          const kept = [inner(), ...model.parameters().map((p) => p.grad)];
+          return { loss: kept[0], dispose: () => kept.forEach((t) => t?.dispose()) };
+        }
+      : inner;
   return {
     step,
     wait: async (hs) => {

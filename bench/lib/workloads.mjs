@@ -312,7 +312,7 @@ function modelWorkloads({ quick }) {
         return tokens.get(t)[i % D];
       },
       tol: 2e-4, unit: "ms", figure: (ms) => ms,
-      note: `pre-norm TransformerEncoderLayer (d ${D}, ${Hh} heads, ff ${F}, GELU, dropout 0, causal float mask and the is_causal hint, as torch_bench.py passes them), loss = mean(out²), backward; no optimizer step; ≈ ${((3 * flop) / 1e9).toFixed(0)} GFLOP per step (3× forward, full attention counted); check: forward output of batch 0's first tokens against a host forward`,
+      note: `pre-norm TransformerEncoderLayer (d ${D}, ${Hh} heads, ff ${F}, GELU, dropout 0, causal float mask and the is_causal hint, as torch_bench.py passes them), loss = mean(out²), backward; no optimizer step; the gradients are held until the wait (lazy libraries compute them); ≈ ${((3 * flop) / 1e9).toFixed(0)} GFLOP per step (3× forward, full attention counted); check: forward output of batch 0's first tokens against a host forward`,
     });
   }
   return list;

@@ -67,8 +67,8 @@ pub struct Stats {
     /// (also counted in `dispatches`; the rest went through the ops one by one).
     pub graph_replays: u64,
     pub graph_dispatches: u64,
-    /// Bytes those replays copied in from their callers' inputs and out into fresh outputs
-    /// (inputs and outputs they could not bind in place; `backend/webgpu/graph.rs`).
+    /// Bytes those replays copied in from their callers' inputs, out into fresh outputs and
+    /// back into state (what they could not bind or write in place; `backend/webgpu/graph.rs`).
     pub graph_copy_bytes: u64,
     /// Buffer-to-buffer copies recorded (`Backend::copy`; not dispatches).
     pub copies: u64,

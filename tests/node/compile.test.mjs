@@ -411,6 +411,47 @@ if (torch.webgpu.is_available())
   });
 
 if (torch.webgpu.is_available())
+  test("[webgpu] gradients made anew each step are written into the held gradients, not copied", async () => {
+    const w = torch.webgpu;
+    const a = torch.randn([32, 16], { device: "webgpu" }).requires_grad_();
+    const b = torch.randn([16], { device: "webgpu" }).requires_grad_();
+    const opt = new torch.optim.SGD([a, b], { lr: 0.1 });
+    const fn = (xb) => {
+      opt.zero_grad();
+      const loss = xb.matmul(a).add(b).tanh().square().mean();
+      loss.backward();
+      return loss.detach();
+    };
+    const xs = [1, 2].map(() => torch.randn([8, 32], { device: "webgpu" }));
+    const want = [];
+    for (const x of xs) {
+      fn(x).dispose();
+      want.push([await a.grad.toArray(), await b.grad.toArray()]);
+    }
+    const f = torch.compile(fn);
+    for (let s = 0; s < 4; s++) f(xs[0]).dispose();
+    assert.equal(f.stats.graphs, 1, f.stats.graph_reasons.join("; "));
+    for (const [i, x] of [1, 0, 1].entries()) {
+      await w.sync_device();
+      const c0 = w.runtime_stats().graph_copy_bytes;
+      f(xs[x]).dispose();
+      assert.equal(w.runtime_stats().graph_copy_bytes - c0, 0, "no copy-back");
+      assertClose(
+        await a.grad.toArray(),
+        want[x][0],
+        1e-5,
+        `a.grad, replay ${i}`,
+      );
+      assertClose(
+        await b.grad.toArray(),
+        want[x][1],
+        1e-5,
+        `b.grad, replay ${i}`,
+      );
+    }
+  });
+
+if (torch.webgpu.is_available())
   test("[webgpu] a captured step reuses the buffers it releases, as the eager step does", async () => {
     const w = torch.webgpu;
     const x = torch.randn([64, 64], { device: "webgpu" });

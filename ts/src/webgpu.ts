@@ -206,8 +206,8 @@ export interface RuntimeStats {
   /** Dispatches those replays encoded (included in `dispatches`). */
   graph_dispatches: number;
   /**
-   * Bytes those replays copied in from inputs and out into outputs (the rest they bind in
-   * place: docs/compile.md).
+   * Bytes those replays copied in from inputs, out into outputs and back into state (the rest
+   * they bind or write in place: docs/compile.md).
    */
   graph_copy_bytes: number;
 }

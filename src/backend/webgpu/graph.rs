@@ -167,7 +167,7 @@ impl WebGpuBackend {
     /// now. Returns the graph's id.
     pub fn capture_end(&self, inputs: &[Span], outputs: &[Span], copy_backs: &[(BufId, BufId, u64)]) -> Result<u32> {
         let mut st = self.st.borrow_mut();
-        let cap = st.capture.take().ok_or_else(|| err!(Torch, "internal: no capture is open"))?;
+        let mut cap = st.capture.take().ok_or_else(|| err!(Torch, "internal: no capture is open"))?;
         if st.encoder.is_some() {
             self.flush_locked(&mut st);
         }
@@ -182,14 +182,36 @@ impl WebGpuBackend {
         let outputs = outputs.iter().map(|&(id, n)| Ok((buf(&st, id)?, n))).collect::<Result<Vec<_>>>()?;
         let copy_backs =
             copy_backs.iter().map(|&(s, d, n)| Ok((buf(&st, s)?, buf(&st, d)?, n))).collect::<Result<Vec<_>>>()?;
+        // Copy-backs the graph can do by writing the state buffer itself (`write_back_in_place`).
+        let in_graph: Vec<bool> = copy_backs
+            .iter()
+            .map(|(src, dst, _)| {
+                let ok = write_back_in_place(&cap, src, dst, &inputs, &outputs, &copy_backs);
+                if ok {
+                    for b in cap.dispatches.iter_mut().flat_map(|d| d.buffers.iter_mut()) {
+                        if b == src {
+                            *b = dst.clone();
+                        }
+                    }
+                }
+                ok
+            })
+            .collect();
         // Slots released during the capture go; their buffers belong to the graph (except the
-        // ones state storages point at again).
+        // ones state storages point at again, and the sources of copy-backs done in place, which
+        // no replay uses: pooled after the copy below).
         let mut owned = Vec::new();
+        let mut unused = Vec::new();
         for &id in cap.released.iter().filter(|id| !revived.contains(id)) {
             if let Some((b, class)) = st.bufs[id as usize].take() {
                 st.free_ids.push(id);
                 st.stats.live_buffers -= 1;
-                owned.push((b, class));
+                if copy_backs.iter().zip(&in_graph).any(|(c, &g)| g && c.0 == b) {
+                    st.stats.active_bytes -= class;
+                    unused.push((b, class));
+                } else {
+                    owned.push((b, class));
+                }
             }
         }
         // What a replay binds in place (the module's doc says why and when).
@@ -251,7 +273,7 @@ impl WebGpuBackend {
         self.queue.write_buffer(&arena, 0, bytemuck::cast_slice(&words));
         pinned.extend(inputs.iter().map(|b| b.0.clone()));
         pinned.extend(outputs.iter().map(|b| b.0.clone()));
-        pinned.extend(copy_backs.iter().flat_map(|c| [c.0.clone(), c.1.clone()]));
+        pinned.extend(copy_backs.iter().zip(&in_graph).filter(|c| !c.1).flat_map(|(c, _)| [c.0.clone(), c.1.clone()]));
         pinned.extend(cap.uploads.iter().map(|u| u.0.clone()));
         pinned.extend(cap.copies.iter().flat_map(|c| [c.src.clone(), c.dst.clone()]));
         // NOTE: wgpu buffers hash by identity (their interior state is not part of the key).
@@ -270,6 +292,10 @@ impl WebGpuBackend {
             self.queue.submit([enc.finish()]);
             st.stats.submits += 1;
         }
+        for (b, class) in unused {
+            st.pool.give(class, b);
+        }
+        let copy_backs = copy_backs.into_iter().zip(in_graph).filter(|c| !c.1).map(|c| c.0).collect();
         let id = st.next_graph;
         st.next_graph += 1;
         let copies = cap.copies;
@@ -428,6 +454,7 @@ impl WebGpuBackend {
         for (s, d, n) in &g.copy_backs {
             st.pass = None;
             self.batch_encoder(st).copy_buffer_to_buffer(s, 0, d, 0, *n);
+            copied += n;
         }
         for (dst, (src, n, bound)) in out_bufs.iter().zip(&g.outputs) {
             if !bound {
@@ -487,4 +514,41 @@ impl WebGpuBackend {
         }
         drop(g.arena);
     }
+}
+
+/// Whether the graph can write the state buffer `dst` where it wrote `src`, instead of copying
+/// `src` into `dst` after every replay: the case of gradients made anew each step (`zero_grad`,
+/// then `backward`), which the capture computes into new buffers and the replay copied into
+/// the gradient tensors held before the step (a transformer block: a dozen copies, 28 MB, after
+/// every replay). It can when nothing but dispatches uses either buffer,
+/// each is in one copy-back, every dispatch touching `dst` comes before the first one touching
+/// `src`, that one writes all of `src` reading none of it, and `dst` is large enough: then
+/// binding `dst` in `src`'s place gives every dispatch the values it had, and leaves in `dst`
+/// what the copy would have.
+fn write_back_in_place(
+    cap: &Capture,
+    src: &wgpu::Buffer,
+    dst: &wgpu::Buffer,
+    inputs: &[(wgpu::Buffer, u64)],
+    outputs: &[(wgpu::Buffer, u64)],
+    copy_backs: &[(wgpu::Buffer, wgpu::Buffer, u64)],
+) -> bool {
+    let used_elsewhere = |b: &wgpu::Buffer| {
+        inputs.iter().any(|i| &i.0 == b)
+            || outputs.iter().any(|o| &o.0 == b)
+            || cap.uploads.iter().any(|u| &u.0 == b)
+            || cap.copies.iter().any(|c| &c.src == b || &c.dst == b)
+            || copy_backs.iter().flat_map(|c| [&c.0, &c.1]).filter(|x| *x == b).count() != 1
+    };
+    if src == dst || src.size() > dst.size() || used_elsewhere(src) || used_elsewhere(dst) {
+        return false;
+    }
+    let Some(first) = cap.dispatches.iter().position(|d| d.buffers.contains(src)) else {
+        return false;
+    };
+    let d = &cap.dispatches[first];
+    d.writes_whole_output
+        && d.buffers[0] == *src
+        && d.buffers.iter().filter(|b| *b == src).count() == 1
+        && !cap.dispatches[first..].iter().any(|d| d.buffers.contains(dst))
 }
