@@ -106,11 +106,17 @@ impl WebGpuBackend {
                 "webgpu: reductions over views with more than {MAX_RANK} non-mergeable dims are not supported"
             );
         }
-        let n_out: usize = k.outer.iter().product();
-        let count: usize = k.inner.iter().product();
         if let Some(c) = column_chunk(k) {
             return self.reduce_columns(k, c);
         }
+        self.reduce_unchunked(k)
+    }
+
+    /// `reduce_impl` without the column split: one workgroup per output, the lean row kernel,
+    /// or one invocation per output for short rows.
+    fn reduce_unchunked(&self, k: &Reduce) -> Result<()> {
+        let n_out: usize = k.outer.iter().product();
+        let count: usize = k.inner.iter().product();
         let n32 = u32::try_from(n_out).map_err(|_| err!(OutOfMemory, "too many outputs"))?;
         // Contiguous float32 sum/mean: the lean kernel (`rows.rs`); else one workgroup per
         // output, or one invocation per output for short rows.
@@ -210,7 +216,8 @@ impl WebGpuBackend {
 
     /// A column sum (`column_chunk`) in two steps: each chunk of `c` rows summed into a scratch
     /// `[rows / c, columns]` (one invocation per output, neighbours reading neighbouring
-    /// addresses), then the chunks' sum (itself split again while it is long).
+    /// addresses), then the chunks' sum, a workgroup per column (split again only past
+    /// `COLUMN_CHUNKS_MAX` chunks).
     fn reduce_columns(&self, k: &Reduce, c: usize) -> Result<()> {
         let (n, rows) = (k.outer[0], k.inner[0]);
         // (With a prologue, `input` only names the dtype: its strides are left as they are.)
@@ -238,7 +245,13 @@ impl WebGpuBackend {
             prologue: None,
             ..k.clone()
         };
-        let r = self.reduce_impl(&first).and_then(|_| self.reduce_impl(&rest));
+        let r = self.reduce_unchunked(&first).and_then(|_| {
+            if rows / c > COLUMN_CHUNKS_MAX {
+                self.reduce_impl(&rest)
+            } else {
+                self.reduce_unchunked(&rest)
+            }
+        });
         crate::backend::Backend::release(self, scratch);
         r
     }
@@ -465,19 +478,29 @@ fn nll_reduction(r: NllReduction) -> usize {
     }
 }
 
+/// Rows a column sum's first pass sums per invocation (`column_chunk`).
+const COLUMN_CHUNK: usize = 16;
+/// Chunk sums a second pass takes in one workgroup per column (more are chunked again).
+const COLUMN_CHUNKS_MAX: usize = 4096;
+
 /// Rows per chunk when a float32 sum runs down the columns of a matrix (one reduced dim strided
 /// across contiguous outputs: a bias gradient summed over 8,192 tokens): one workgroup per
-/// column would read one float per row it visits; chunks of 64 rows summed by one invocation
-/// per (chunk, column) read whole rows at a time. `None` for anything else.
+/// column would read one float per row it visits; chunks of rows summed by one invocation per
+/// (chunk, column) read whole rows at a time. An invocation's loads follow one another, each
+/// waiting out the memory's latency, so short chunks and many invocations beat long ones: with
+/// 64 rows a chunk (and the 128 chunk sums chunked again) the transformer block's column sums
+/// took 1.05–1.11 ms of GPU time a step, with 16 rows and one pass over the chunk sums
+/// 0.74–0.79 ms (H200; bench/KERNELS.md, "Column sums"). `None` for anything else (under 256
+/// rows: one workgroup per column).
 fn column_chunk(k: &Reduce) -> Option<usize> {
-    const C: usize = 64;
+    const C: usize = COLUMN_CHUNK;
     let plain = k.op == crate::backend::ReduceOp::Sum
         && k.compute == crate::dtype::Compute::F32
         && k.out_dtype == DType::Float32
         && k.outer.len() == 1
         && k.inner.len() == 1
         && k.outer[0] >= 64
-        && k.inner[0] > C
+        && k.inner[0] >= 256
         && k.inner[0].is_multiple_of(C);
     if !plain {
         return None;
