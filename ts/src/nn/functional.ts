@@ -13,9 +13,10 @@
 import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { checkValues } from "../value_checks.js";
 import { Tensor, wrap } from "../tensor.js";
-import { is_grad_enabled, no_grad } from "../autograd.js";
 import { arange, rand } from "../creation.js";
 import * as kernels from "../nn_kernels.js";
+import { kernelOr, temps } from "./functional_util.js";
+import { log_softmax } from "./functional_activations.js";
 
 export {
   relu,
@@ -31,6 +32,18 @@ export {
   sigmoid,
   tanh,
 } from "../ops.js";
+
+export {
+  gelu,
+  softplus,
+  elu,
+  celu,
+  leaky_relu,
+  hardtanh,
+  softmax,
+  softmin,
+  log_softmax,
+} from "./functional_activations.js";
 
 export {
   conv1d,
@@ -50,120 +63,6 @@ export {
 
 /** Reduction of a loss: `"mean"` (default), `"sum"` or `"none"`. */
 export type Reduction = "mean" | "sum" | "none";
-
-function needsGrad(...ts: (Tensor | null | undefined)[]): boolean {
-  return is_grad_enabled() && ts.some((t) => t?.requires_grad === true);
-}
-
-/** The kernel's result unless a gradient is needed that it does not record; then `composed()`. */
-function kernelOr(
-  inputs: (Tensor | null | undefined)[],
-  kernel: () => Tensor,
-  composed: () => Tensor,
-): Tensor {
-  if (!needsGrad(...inputs)) return kernel();
-  const y = kernel();
-  if (y.requires_grad) return y;
-  y.dispose();
-  return composed();
-}
-
-/** Runs `fn` with a list that collects temporaries, then disposes them (not the result). */
-function temps<T>(fn: (keep: <U extends Tensor>(t: U) => U) => T): T {
-  const list: Tensor[] = [];
-  try {
-    return fn((t) => (list.push(t), t));
-  } finally {
-    for (const t of list) t.dispose();
-  }
-}
-
-// ---- activations ----
-
-/** GELU: exact (`approximate: "none"`, the default) or the tanh approximation. */
-export function gelu(
-  input: Tensor,
-  options: { approximate?: "none" | "tanh" } = {},
-): Tensor {
-  if ((options.approximate ?? "none") === "none") return input.gelu();
-  // 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))
-  return temps((k) => {
-    const inner = k(k(k(input.pow(3)).mul(0.044715)).add(input)).mul(
-      Math.sqrt(2 / Math.PI),
-    );
-    return k(k(k(inner).tanh()).add(1)).mul(k(input.mul(0.5)));
-  });
-}
-
-/** `log(1 + exp(beta x)) / beta`, linear above `threshold` (as PyTorch). */
-export function softplus(input: Tensor, beta = 1, threshold = 20): Tensor {
-  if (beta === 1 && threshold === 20) return input.softplus();
-  return temps((k) => {
-    const bx = k(input.mul(beta));
-    const soft = k(k(bx.softplus()).div(beta));
-    // where(bx > threshold, x, soft) as a blend (where has no gradient rule yet).
-    const over = k(k(bx.gt(threshold)).to("float32"));
-    return k(k(input.mul(over)).sub(k(soft.mul(over)))).add(soft);
-  });
-}
-
-/** ELU with `alpha`: `x` above 0, `alpha (eˣ - 1)` below. */
-export function elu(input: Tensor, alpha = 1): Tensor {
-  if (alpha === 1) return input.elu();
-  return temps((k) =>
-    k(input.relu()).add(k(k(k(input.expm1()).mul(alpha)).minimum(0))),
-  );
-}
-
-/** CELU with `alpha`: `max(0, x) + min(0, alpha (e^(x/alpha) - 1))`. */
-export function celu(input: Tensor, alpha = 1): Tensor {
-  if (alpha === 1) return input.celu();
-  return temps((k) =>
-    k(input.relu()).add(
-      k(k(k(k(input.div(alpha)).expm1()).mul(alpha)).minimum(0)),
-    ),
-  );
-}
-
-/** `max(0, x) + negative_slope * min(0, x)`. */
-export function leaky_relu(input: Tensor, negative_slope = 0.01): Tensor {
-  return temps((k) =>
-    k(input.relu()).add(k(k(input.minimum(0)).mul(negative_slope))),
-  );
-}
-
-/** `clamp(x, min_val, max_val)`. */
-export function hardtanh(input: Tensor, min_val = -1, max_val = 1): Tensor {
-  return temps((k) => k(input.maximum(min_val)).minimum(max_val));
-}
-
-/** Softmax along `dim`. */
-export function softmax(input: Tensor, dim: number): Tensor {
-  return kernelOr(
-    [input],
-    () => kernels.softmax(input, dim),
-    () => temps((k) => k(log_softmax(input, dim)).exp()),
-  );
-}
-
-/** `softmax(-x)`. */
-export function softmin(input: Tensor, dim: number): Tensor {
-  return temps((k) => softmax(k(input.neg()), dim));
-}
-
-/** `x - logsumexp(x)` along `dim`, with the max subtracted first. */
-export function log_softmax(input: Tensor, dim: number): Tensor {
-  return kernelOr(
-    [input],
-    () => kernels.log_softmax(input, dim),
-    () =>
-      temps((k) => {
-        const m = k(no_grad(() => input.detach().amax(dim, true)));
-        const shifted = k(input.sub(m));
-        return shifted.sub(k(k(k(shifted.exp()).sum(dim, true)).log()));
-      }),
-  );
-}
 
 // ---- layers ----
 
