@@ -1,11 +1,13 @@
 //! Captured kernel graphs for `torch.compile` (docs/compile.md): while a capture is open, every
 //! dispatch is recorded — its pipeline, its meta words, the buffers it binds, its grid — and
 //! every upload; buffers released meanwhile are kept (the graph owns them) instead of pooled, and
-//! those the capture itself allocated are taken again by its later dispatches (`Capture::
-//! take_spare`), as eager steps take pooled buffers. The finished graph has its own uniform arena holding every dispatch's meta words, written once,
-//! and a pre-built bind group per dispatch, so a replay encodes the recorded dispatches directly:
+//! those the capture itself allocated are taken again by its later dispatches
+//! (`Capture::take_spare`), as eager steps take pooled buffers. The finished graph has its own
+//! uniform arena holding every dispatch's meta words, written once, and a pre-built bind group
+//! per dispatch, so a replay encodes the recorded dispatches directly:
 //! copies of the new inputs into the captured input buffers, the dispatches, the copy-backs that
-//! return state to the buffers the next replay reads, and copies of the outputs into fresh
+//! return state to the buffers the next replay reads (none where the graph writes that state
+//! itself: `write_back_in_place`), and copies of the outputs into fresh
 //! buffers, all recorded into the open batch as eager dispatches are, with no op-by-op work in
 //! the core. Buffer-to-buffer copies recorded between dispatches (a fused optimizer step's
 //! gathers) replay in their place, between passes. Buffers a graph binds or copies are pinned:
@@ -75,8 +77,8 @@ impl Capture {
     /// for a later dispatch of the same capture to write: the graph then replays eager's reuse
     /// of buffers within a step. Without it every intermediate of a captured step kept its own
     /// buffer, a larger working set than the eager step's (bench/KERNELS.md, "Submits per tiny
-    /// op, and the compiled block's gap"). Buffers that held state before the capture are never taken: the copy-backs
-    /// return state to them by slot.
+    /// op, and the compiled block's gap"). Buffers that held state before the capture are never
+    /// taken: the copy-backs return state to them by slot.
     pub(super) fn take_spare(
         &mut self,
         class: u64,
@@ -520,11 +522,11 @@ impl WebGpuBackend {
 /// `src` into `dst` after every replay: the case of gradients made anew each step (`zero_grad`,
 /// then `backward`), which the capture computes into new buffers and the replay copied into
 /// the gradient tensors held before the step (a transformer block: a dozen copies, 28 MB, after
-/// every replay). It can when nothing but dispatches uses either buffer,
-/// each is in one copy-back, every dispatch touching `dst` comes before the first one touching
-/// `src`, that one writes all of `src` reading none of it, and `dst` is large enough: then
-/// binding `dst` in `src`'s place gives every dispatch the values it had, and leaves in `dst`
-/// what the copy would have.
+/// every replay). It can when nothing but dispatches uses either buffer, each is in one
+/// copy-back, every dispatch touching `dst` comes before the first one touching `src`, that one
+/// writes all of `src` reading none of it, and `dst` is large enough: then binding `dst` in
+/// `src`'s place gives every dispatch the values it had, and leaves in `dst` what the copy
+/// would have.
 fn write_back_in_place(
     cap: &Capture,
     src: &wgpu::Buffer,
