@@ -73,21 +73,16 @@ pub(super) struct Capture {
 }
 
 impl Capture {
-    /// A buffer of `class` the capture allocated and released (its slot goes back to `free_ids`),
-    /// for a later dispatch of the same capture to write: the graph then replays eager's reuse
-    /// of buffers within a step. Without it every intermediate of a captured step kept its own
-    /// buffer, a larger working set than the eager step's (bench/KERNELS.md, "Submits per tiny
-    /// op, and the compiled block's gap"). Buffers that held state before the capture are never
-    /// taken: the copy-backs return state to them by slot.
-    pub(super) fn take_spare(
-        &mut self,
-        class: u64,
-        bufs: &mut [Option<(wgpu::Buffer, u64)>],
-    ) -> Option<(BufId, wgpu::Buffer)> {
+    /// The slot of a buffer of `class` the capture allocated and released, for a later dispatch
+    /// of the same capture to write (the slot, buffer and all, becomes the new tensor's): the
+    /// graph then replays eager's reuse of buffers within a step. Without it every intermediate
+    /// of a captured step kept its own buffer, a larger working set than the eager step's
+    /// (bench/KERNELS.md, "Submits per tiny op, and the compiled block's gap"). Buffers that held
+    /// state before the capture are never taken: the copy-backs return state to them by slot.
+    pub(super) fn take_spare(&mut self, class: u64) -> Option<BufId> {
         let id = self.spare.get_mut(&class)?.pop()?;
         self.released.retain(|&r| r != id);
-        let (buf, _) = bufs[id as usize].take().expect("a spare slot holds its buffer");
-        Some((id, buf))
+        Some(id)
     }
 }
 

@@ -81,7 +81,7 @@ impl<B: Ord> Pool<B> {
     }
 }
 
-use super::{BufId, State, WebGpuBackend, STORAGE_USAGE};
+use super::{BufId, WebGpuBackend, STORAGE_USAGE};
 use crate::bail;
 use crate::error::Result;
 
@@ -100,21 +100,12 @@ impl WebGpuBackend {
         let mut st = self.st.borrow_mut();
         // While capturing, a dispatch's buffer may be one the step already released (never an
         // upload's: a replay writes uploads before its first dispatch).
-        let State { capture, bufs, .. } = &mut *st;
-        let spare = match capture.as_mut() {
-            Some(cap) if !clean => cap.take_spare(class, bufs),
-            _ => None,
-        };
-        let pooled = match spare {
-            Some((old, b)) => {
-                st.free_ids.push(old);
-                st.stats.active_bytes -= class;
-                st.stats.live_buffers -= 1;
-                Some(b)
-            }
-            None if clean => st.pool.take_clean(class),
-            None => st.pool.take(class),
-        };
+        // Its slot still holds it and counts it live: the slot is the new tensor's.
+        if let Some(id) = st.capture.as_mut().filter(|_| !clean).and_then(|cap| cap.take_spare(class)) {
+            st.stats.reuses += 1;
+            return Ok(id);
+        }
+        let pooled = if clean { st.pool.take_clean(class) } else { st.pool.take(class) };
         let buf = match pooled {
             Some(b) => {
                 st.stats.reuses += 1;
