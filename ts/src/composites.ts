@@ -21,14 +21,8 @@ import { where } from "./conditional.js";
 import { cat } from "./indexing.js";
 import { full } from "./creation.js";
 import { type VarOptions } from "./reductions.js";
-import {
-  type Scalar,
-  Tensor,
-  binary,
-  checkTensor,
-  wrap,
-  wrapDim,
-} from "./tensor.js";
+import { type Scalar, Tensor, checkTensor, wrap, wrapDim } from "./tensor.js";
+import { binary } from "./op_rows.js";
 
 /** `[min, max]` with names, as `torch.aminmax` returns. */
 export type MinMax = [Tensor, Tensor] & {

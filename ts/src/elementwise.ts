@@ -12,14 +12,12 @@ import {
   type AlphaOptions,
   type Scalar,
   Tensor,
-  binary,
-  unary,
-  withAlpha,
   type DTypeT,
   type FloatOf,
   type Promote,
   type ShapeT,
 } from "./tensor.js";
+import { binary, unary, withAlpha } from "./op_rows.js";
 import type { DType } from "./dtype.js";
 import type { BroadcastShape, CheckBroadcast, Dims } from "./shapes.js";
 

@@ -13,7 +13,8 @@ import { DTypeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { broadcast_shapes } from "./shape_ops.js";
 import { tensor } from "./creation.js";
-import { type Scalar, Tensor, binary, checkTensor } from "./tensor.js";
+import { type Scalar, Tensor, checkTensor } from "./tensor.js";
+import { binary } from "./op_rows.js";
 
 declare module "./tensor.js" {
   interface Tensor {

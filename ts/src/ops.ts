@@ -14,12 +14,10 @@ import {
   type AlphaOptions,
   type Scalar,
   Tensor,
-  binary,
   checkTensor,
-  unary,
-  withAlpha,
   type Promote,
 } from "./tensor.js";
+import { binary, unary, withAlpha } from "./op_rows.js";
 
 // One function per op-table row (opnames.ts), in table order.
 

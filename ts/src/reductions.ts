@@ -20,10 +20,10 @@ import {
   type Promote,
   type ShapeT,
   Tensor,
-  binary,
   checkTensor,
   wrap,
 } from "./tensor.js";
+import { binary } from "./op_rows.js";
 import type { DType } from "./dtype.js";
 import type {
   BroadcastShape,

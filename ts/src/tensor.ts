@@ -45,9 +45,6 @@ import type {
   Transpose,
 } from "./shapes.js";
 import { metaShape } from "./runtime.js";
-import { binary, unary, withAlpha } from "./op_rows.js";
-
-export { binary, unary, withAlpha };
 
 // `using t = …` needs Symbol.dispose; older runtimes get the registered symbol TS falls back to.
 (Symbol as { dispose?: symbol }).dispose ??= Symbol.for("Symbol.dispose");
