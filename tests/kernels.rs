@@ -422,3 +422,100 @@ fn nll_loss_kernels_forward_and_backward() {
         assert_close(&values(&y), &[-w[2] * at(3, 2)], 1e-6, 1e-7, &format!("(C) input on {dev:?}"));
     }
 }
+
+/// 2-D convolutions through the implicit-GEMM kernel (`backend/webgpu/conv.rs`) against the CPU's
+/// im2col route: padding (symmetric and 'same' with an even kernel), stride, dilation, groups, a
+/// non-square kernel, 1×1 and 5×5 kernels (kernel positions fewer and more than the K step), a
+/// strided input view, ragged output channels, a bias, and the input's
+/// gradient (a transposed convolution, itself a convolution). Each GPU call is one conv2d
+/// dispatch and allocates no column buffer; with the kernel turned off the same calls run im2col.
+#[test]
+fn conv2d_reads_its_input_windows_directly() {
+    use webtorch::autograd::conv as agc;
+    use webtorch::tensor::conv::Padding;
+    struct Case {
+        x: &'static [usize],
+        w: &'static [usize],
+        stride: i64,
+        pad: Option<i64>,
+        dilation: i64,
+        groups: i64,
+        bias: bool,
+        view: bool,
+    }
+    let c = |x, w| Case { x, w, stride: 1, pad: Some(1), dilation: 1, groups: 1, bias: false, view: false };
+    let cases = [
+        c(&[2, 8, 12, 12], &[16, 8, 3, 3]),
+        Case { stride: 2, ..c(&[1, 4, 16, 16], &[8, 4, 3, 3]) },
+        Case { pad: Some(2), dilation: 2, ..c(&[2, 4, 10, 10], &[8, 4, 3, 3]) },
+        Case { groups: 2, ..c(&[2, 8, 8, 8], &[12, 4, 3, 3]) },
+        Case { pad: Some(0), bias: true, ..c(&[1, 3, 6, 9], &[5, 3, 1, 4]) },
+        Case { pad: None, ..c(&[1, 4, 8, 8], &[4, 4, 4, 4]) },
+        Case { view: true, ..c(&[2, 4, 12, 12], &[8, 4, 3, 3]) },
+        Case { bias: true, ..c(&[3, 4, 20, 20], &[70, 4, 3, 3]) },
+        Case { pad: Some(0), ..c(&[2, 8, 8, 8], &[16, 8, 1, 1]) },
+        Case { pad: Some(2), ..c(&[1, 4, 12, 12], &[8, 4, 5, 5]) },
+    ];
+    let gpu = devices().contains(&Device::WebGpu);
+    for (i, case) in cases.iter().enumerate() {
+        let xs: Vec<usize> = if case.view { vec![case.x[0], case.x[1], case.x[3], case.x[2]] } else { case.x.to_vec() };
+        let (x, w) = (randn(&xs, 400 + i as u64), randn(case.w, 500 + i as u64));
+        let b = randn(&[case.w[0]], 600 + i as u64);
+        let pad = match case.pad {
+            Some(p) => Padding::Explicit(vec![p]),
+            None => Padding::Same,
+        };
+        let conv = |d: Device| {
+            let mut xt = on(d, &x, &xs);
+            if case.view {
+                xt = xt.transpose(2, 3).unwrap();
+            }
+            let bias = case.bias.then(|| on(d, &b, &[case.w[0]]));
+            let wt = on(d, &w, case.w);
+            agc::conv_nd(&xt, &wt, bias.as_ref(), &[case.stride], &pad, &[case.dilation], case.groups).unwrap()
+        };
+        let want = values(&conv(Device::Cpu));
+        if !gpu {
+            continue;
+        }
+        let be = webtorch::engine::backend(Device::WebGpu).unwrap();
+        pollster::block_on(be.sync()).unwrap();
+        let before = be.stats();
+        let y = conv(Device::WebGpu);
+        pollster::block_on(be.sync()).unwrap();
+        let after = be.stats();
+        assert_close(&values(&y), &want, 1e-5, 1e-5, &format!("conv2d case {i}"));
+        let labels = be.kernel_labels();
+        assert!(
+            labels.iter().any(|l| l.starts_with("webtorch:conv2d:")),
+            "case {i}: no conv2d kernel among {labels:?}"
+        );
+        // The conv2d dispatch, plus the bias add and the view's or the weight's copy, if any.
+        let extra = case.bias as u64;
+        assert!(
+            after.dispatches - before.dispatches <= 1 + extra,
+            "case {i}: {} dispatches",
+            after.dispatches - before.dispatches
+        );
+        webtorch::backend::webgpu::conv::set_conv_direct(false);
+        let im2col = values(&conv(Device::WebGpu));
+        webtorch::backend::webgpu::conv::set_conv_direct(true);
+        assert_close(&im2col, &want, 1e-5, 1e-5, &format!("conv2d case {i} by im2col"));
+        // The input gradient of a stride-1 case: a transposed convolution over the gradient.
+        if case.stride == 1 && case.groups == 1 && case.pad == Some(1) && case.dilation == 1 {
+            let o = case.w[0];
+            let gs = [xs[0], o, y.shape()[2], y.shape()[3]];
+            let g = randn(&gs, 700 + i as u64);
+            let tconv = |d: Device| {
+                agc::conv_transpose_nd(&on(d, &g, &gs), &on(d, &w, case.w), None, &[1], &[1], &[0], 1, &[1]).unwrap()
+            };
+            assert_close(
+                &values(&tconv(Device::WebGpu)),
+                &values(&tconv(Device::Cpu)),
+                1e-5,
+                1e-5,
+                &format!("case {i}: input gradient"),
+            );
+        }
+    }
+}

@@ -361,6 +361,13 @@ pub fn set_elementwise_x4(on: bool) {
     crate::backend::webgpu::elementwise::set_elementwise_x4(on)
 }
 
+/// Turns the implicit-GEMM conv2d kernel on or off (default on; see `backend/webgpu/conv.rs`),
+/// for benchmarks comparing it with the im2col route.
+#[wasm_bindgen]
+pub fn set_conv_direct(on: bool) {
+    crate::backend::webgpu::conv::set_conv_direct(on)
+}
+
 /// Makes every matmul that may split K take `s` slices (1: none; 0: the shape rule again), for
 /// benchmarks comparing factors (see `backend/webgpu/matmul.rs` `split_k`).
 #[wasm_bindgen]

@@ -290,6 +290,30 @@ pub struct Poisson {
     pub call: u32,
 }
 
+/// A float32 2-D convolution read straight from its input (implicit GEMM): per image and group,
+/// `out[n, g·Og + o, l] = Σ_k w[g·Og + o, k] · x[n, g·Cg + c, y, x]`, with `k = (c, i, j)` over
+/// `Cg × kh × kw`, `l = (oy, ox)` over the output positions, `y = oy·stride[0] + i·dilation[0] −
+/// pad[0]` (zero outside the input) and likewise `x`. `x` strides are `[n, c, h, w]`; `w` is
+/// contiguous `[O, Cg·kh·kw]` from `w_offset`; `out` is contiguous `[N, O, oh, ow]`.
+#[derive(Clone, Debug)]
+pub struct Conv2d {
+    pub x: Operand,
+    pub w: BufId,
+    pub w_offset: usize,
+    pub out: BufId,
+    /// `[N, C, H, W]` of the input.
+    pub input: [usize; 4],
+    /// Output channels, groups, kernel height and width.
+    pub o: usize,
+    pub groups: usize,
+    pub kernel: [usize; 2],
+    pub stride: [usize; 2],
+    pub pad: [usize; 2],
+    pub dilation: [usize; 2],
+    /// Output height and width.
+    pub out_hw: [usize; 2],
+}
+
 /// Batched `out[b] = a[b] @ b[b]`: `a` strides cover `batch ++ [m, k]`, `b` strides cover
 /// `batch ++ [k, n]`; output contiguous `[batch.., m, n]`. Inputs share `dtype`.
 #[derive(Clone, Debug)]

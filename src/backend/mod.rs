@@ -114,6 +114,11 @@ pub trait Backend {
     /// Copies `words` words from `src` at word `src_offset` to `dst` at `dst_offset` (a plain
     /// copy command on GPUs, not a dispatch), ordered with the recorded kernels.
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()>;
+    /// A float32 2-D convolution without im2col columns (`Conv2d`); `Ok(false)` where this
+    /// backend or this geometry has no such kernel (the caller then takes the im2col route).
+    fn conv2d(&self, _k: &Conv2d) -> Result<bool> {
+        Ok(false)
+    }
     /// One fused optimizer update (`OptimStep`).
     fn optim_step(&self, k: &OptimStep) -> Result<()>;
     /// Checks values on the device (`ValueCheck`); the failure is raised by a later read or sync.

@@ -3,12 +3,13 @@
 //! (sliding windows as a strided view: im2col without a copy) and `convolution` (N-d, groups,
 //! asymmetric padding).
 //!
-//! NOTE: no convolution kernel of its own yet. A convolution is the windows view copied into
-//! `[N, G, Cg·k, L]` columns by the elementwise copy kernel (which reads any strides: a gather
-//! with no index buffer) and one batched call of the tiled matmul, `[G, Og, Cg·k] @ columns`.
-//! That gives every geometry (stride, dilation, groups, 1-d/2-d/3-d) the matmul's speed at the
-//! cost of the `k`-times larger column buffer; an implicit-GEMM WGSL kernel would avoid that
-//! buffer and is the next step once profiles show the copy matters.
+//! A 2-D float32 convolution runs the backend's implicit-GEMM kernel where it has one
+//! (`Backend::conv2d`, on WebGPU `backend/webgpu/conv.rs`): the input windows are read in the
+//! matmul's load stage, no column buffer. Everything else (other ranks and dtypes, the CPU
+//! backend, geometries that kernel declines) is the windows view copied into `[N, G, Cg·k, L]`
+//! columns by the elementwise copy kernel (which reads any strides: a gather with no index
+//! buffer) and one batched call of the tiled matmul: every geometry (stride, dilation, groups,
+//! 1-d/2-d/3-d) at the matmul's speed, at the cost of the `k`-times larger column buffer.
 
 use super::Tensor;
 use crate::bail;
@@ -230,6 +231,36 @@ impl Tensor {
         Ok(self.with_layout(l))
     }
 
+    /// A 2-D float32 convolution by the backend's implicit-GEMM kernel (`Backend::conv2d`), or
+    /// `None` where the backend declines it (then `convolution` takes the im2col route).
+    fn conv2d_direct(&self, w: &Tensor, a: &ConvArgs) -> Result<Option<Tensor>> {
+        if w.ndim() != 4 || self.dtype != crate::dtype::DType::Float32 || self.numel() == 0 || w.numel() == 0 {
+            return Ok(None);
+        }
+        let s = self.shape();
+        let kernel = [w.shape()[2], w.shape()[3]];
+        let out_hw: [usize; 2] = std::array::from_fn(|i| {
+            out_size(s[2 + i], a.pad_lo[i], a.pad_hi[i], kernel[i], a.stride[i], a.dilation[i])
+        });
+        let wc = w.contiguous()?;
+        let y = Tensor::empty_on(self.backend(), &[s[0], w.shape()[0], out_hw[0], out_hw[1]], self.dtype)?;
+        let k = crate::backend::Conv2d {
+            x: self.operand(s)?,
+            w: wc.operand(wc.shape())?.buf,
+            w_offset: wc.layout.offset,
+            out: y.buf()?,
+            input: [s[0], s[1], s[2], s[3]],
+            o: w.shape()[0],
+            groups: a.groups,
+            kernel,
+            stride: [a.stride[0], a.stride[1]],
+            pad: [a.pad_lo[0], a.pad_lo[1]],
+            dilation: [a.dilation[0], a.dilation[1]],
+            out_hw,
+        };
+        Ok(self.backend().conv2d(&k)?.then_some(y))
+    }
+
     /// `F.conv{k}d` on a batched input `[N, C, *S]` with weight `[O, C/groups, *kernel]` and an
     /// optional bias `[O]` (checked by `ConvArgs::check`): im2col columns and one batched matmul.
     pub fn convolution(&self, w: &Tensor, bias: Option<&Tensor>, a: &ConvArgs) -> Result<Tensor> {
@@ -241,6 +272,12 @@ impl Tensor {
             bail!(DType, "\"conv\" not implemented for '{}'", self.dtype.scalar_name());
         }
         let k = w.ndim() - 2;
+        if let Some(y) = self.conv2d_direct(w, a)? {
+            return match bias {
+                None => Ok(y),
+                Some(b) => y.binary(Op::Add, &b.reshape(&[w.shape()[0] as i64, 1, 1])?),
+            };
+        }
         let (n, c, o, g) = (self.shape()[0], self.shape()[1], w.shape()[0], a.groups);
         let (cg, og) = (c / g, o / g);
         let kernel: Vec<usize> = w.shape()[2..].to_vec();

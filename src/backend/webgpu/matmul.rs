@@ -69,6 +69,8 @@ pub const T128X64PC: Tile = Tile { bm: 128, bn: 64, bk: 16, pf: true, db: false,
 pub const T64P: Tile = Tile { bm: 64, bn: 64, bk: 16, pf: true, db: false, cm: false };
 /// `T128X64` with prefetch.
 pub const T128X64P: Tile = Tile { bm: 128, bn: 64, bk: 16, pf: true, db: false, cm: false };
+/// 4×8 per thread, prefetch: conv2d's products, whose M (a group's output channels) is often 64.
+pub const T64X128P: Tile = Tile { bm: 64, bn: 128, bk: 16, pf: true, db: false, cm: false };
 
 /// The kernel key of a tiled matmul: the tile, and how each operand is read (`a_t`: `a` is
 /// contiguous along M, a transposed view; `b_t`: `b` is contiguous along K, as in `x @ w.T`).
@@ -172,6 +174,7 @@ pub const VARIANTS: &[(&str, Option<Variant>)] = &[
     ("t128x64d", Some(Variant::Tiled(T128X64D))),
     ("t128k16pc", Some(Variant::Tiled(T128K16PC))),
     ("t128x64pc", Some(Variant::Tiled(T128X64PC))),
+    ("t64x128p", Some(Variant::Tiled(T64X128P))),
 ];
 
 /// Forces a variant by name for every later matmul ("auto" restores the shape-class choice);
@@ -184,6 +187,11 @@ pub fn set_variant(name: &str) -> bool {
         }
         None => false,
     }
+}
+
+/// The variant forced by `set_variant` (or `WEBTORCH_MATMUL`), if any.
+pub fn forced_variant() -> Option<Variant> {
+    forced()
 }
 
 fn forced() -> Option<Variant> {
@@ -343,6 +351,15 @@ pub fn groups(key: &TiledKey, m: usize, n: usize, batches: usize) -> (u32, u32, 
 /// The holes of `shaders/matmul_tiled.wgsl`, unrolled: every register index is a constant.
 /// With an epilogue, each lane of a stored vec4 goes through `epilogue(v, z, row, col)`.
 pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
+    holes_with(key, epilogue, false)
+}
+
+/// `holes`, and with `conv` those of `shaders/conv2d.wgsl`: the `b` tile is gathered from a
+/// convolution's input (`gather`) instead of read from a matrix, and a `GATHER` hole computes,
+/// before the K loop, the input origins of the four output positions each `b` load covers (they
+/// stay fixed while K advances) and the load's starting (channel, kernel position), which each
+/// fetch then advances by BK.
+pub fn holes_with(key: &TiledKey, epilogue: bool, conv: bool) -> Vec<(&'static str, String)> {
     let Tile { bm, bn, bk, .. } = key.tile;
     let (mv, nv) = (bm / 64, bn / 64); // vec4 rows and columns per thread
     let acc = |i: u32, r: u32, j: u32| format!("acc_{i}_{r}_{j}");
@@ -395,6 +412,11 @@ pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
                     "        {{\n            let col = {r};\n            let kq = {k};\n            pb{l} = vec4<f32>(0.0);\n            if (n0 + col < N && {kb} + 4u * kq < K) {{ pb{l} = b[ob4 + (n0 + col) * bcs4 + ({kb} >> 2u) + kq]; }}\n        }}\n",
                     r = rk(&i).0,
                     k = rk(&i).1
+                )
+            } else if conv {
+                format!(
+                    "        {{\n            let kr = ({i}) / {q}u;\n            pb{l} = vec4<f32>(0.0);\n            if ({kb} + kr < K) {{ pb{l} = gather(kc{l}, ktab[kq{l}], gy{l}, gx{l}, xb); }}\n            kq{l} += m(23u);\n            kc{l} += m(22u);\n            if (kq{l} >= m(6u)) {{ kq{l} -= m(6u); kc{l} += 1u; }}\n        }}\n",
+                    q = bn / 4
                 )
             } else {
                 format!(
@@ -507,7 +529,27 @@ pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
             store += "        }\n    }\n";
         }
     }
+    let mut gather = String::new();
+    if conv {
+        for l in 0..lb {
+            gather += &format!("    let l0_{l} = n0 + 4u * ((t + {}u) % {}u);\n", 256 * l, bn / 4);
+            gather += &format!(
+                "    var kc{l} = (kbeg + (t + {}u) / {}u) / m(6u);\n    var kq{l} = (kbeg + (t + {}u) / {}u) - kc{l} * m(6u);\n",
+                256 * l,
+                bn / 4,
+                256 * l,
+                bn / 4
+            );
+            for e in 0..4 {
+                gather += &format!("    let o{l}_{e} = origin(l0_{l} + {e}u);\n");
+            }
+            let lane = |c: &str| (0..4).map(|e| format!("o{l}_{e}.{c}")).collect::<Vec<_>>().join(", ");
+            gather +=
+                &format!("    let gy{l} = vec4<i32>({});\n    let gx{l} = vec4<i32>({});\n", lane("x"), lane("y"));
+        }
+    }
     vec![
+        ("GATHER", gather),
         ("BM", bm.to_string()),
         ("BN", bn.to_string()),
         ("BK", bk.to_string()),

@@ -10,6 +10,7 @@
 mod binding;
 mod checks;
 mod codegen;
+pub mod conv;
 mod custom;
 mod device;
 pub mod elementwise;
@@ -319,6 +320,10 @@ impl Backend for WebGpuBackend {
 
     fn rowwise(&self, k: &Rowwise) -> Result<()> {
         self.rowwise_impl(k)
+    }
+
+    fn conv2d(&self, k: &crate::backend::Conv2d) -> Result<bool> {
+        self.conv2d_impl(k)
     }
 
     fn gather(&self, k: &Gather) -> Result<()> {

@@ -1,0 +1,98 @@
+//! 2-D convolutions as an implicit GEMM (`shaders/conv2d.wgsl`): the register-tiled matmul with
+//! its `b` tile gathered from the input in the load stage. The im2col route (a `k`-times larger
+//! column buffer written by a strided copy, then read by the matmul) moved 231 MB more than the
+//! product needed at 32×64×56×56 and held conv2d to 0.47× cuDNN (`bench/KERNELS.md`, "conv2d
+//! 3×3"); here the columns never exist. The output is written straight in NCHW: M is a group's
+//! output channels and N the output positions, so each image's `[Og, oh·ow]` block is contiguous.
+//!
+//! Taken for float32 where the weight rows and the output rows can be read and written as vec4
+//! (`Cg·kh·kw` and `oh·ow` divisible by 4); anything else declines and runs im2col.
+
+use std::cell::Cell;
+
+use super::codegen::KernelKey;
+use super::launch::put;
+use super::matmul::{self, TiledKey, Variant, T128K16P, T128X64P, T64P};
+use super::{WebGpuBackend, MAX_GROUPS};
+use crate::backend::Conv2d;
+use crate::dtype::DType;
+use crate::error::Result;
+
+thread_local! {
+    static DIRECT: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Turns the implicit-GEMM kernel on or off (default on), for benchmarks and tests comparing it
+/// with the im2col route.
+pub fn set_conv_direct(on: bool) {
+    DIRECT.with(|c| c.set(on));
+}
+
+/// The tile for a convolution's product (`None`: decline). A forced matmul variant
+/// (`matmul::set_variant`) applies here too; the 16×16 one declines.
+pub fn choose(k: &Conv2d, wg_limit: u32) -> Option<TiledKey> {
+    let [n, c, ..] = k.input;
+    let (og, cg) = (k.o / k.groups, c / k.groups);
+    let (m, l, kk) = (og, k.out_hw[0] * k.out_hw[1], cg * k.kernel[0] * k.kernel[1]);
+    if !DIRECT.with(|d| d.get())
+        || k.x.dtype != DType::Float32
+        || !kk.is_multiple_of(4)
+        || !l.is_multiple_of(4)
+        || !k.w_offset.is_multiple_of(4)
+        || k.kernel[0] * k.kernel[1] > 64
+        || n * k.groups > MAX_GROUPS as usize
+        || m * l == 0
+    {
+        return None;
+    }
+    let batches = n * k.groups;
+    let mut tile = match matmul::forced_variant() {
+        Some(Variant::Simple) => return None,
+        Some(Variant::Tiled(t)) => t,
+        // Measured on an H200 (bench/KERNELS.md, "conv2d as an implicit GEMM"): 64×64 tiles
+        // where a group has ≤ 64 output channels (25.9 TFLOP/s at 32×64×56×56, against 23.4
+        // for 64×128); above that 128×128 tiles once there are ~200 of them, else 128×64.
+        None => {
+            let tiles = m.div_ceil(128) * l.div_ceil(128) * batches;
+            if m <= 64 {
+                T64P
+            } else if tiles >= 200 {
+                T128K16P
+            } else {
+                T128X64P
+            }
+        }
+    };
+    // `ktab` takes 512 bytes of workgroup memory beside the tiles.
+    let limit = wg_limit.saturating_sub(512);
+    if tile.wg_bytes() > limit {
+        tile.db = false;
+    }
+    if tile.wg_bytes() > limit {
+        tile.bk = 16;
+    }
+    if tile.wg_bytes() > limit {
+        tile.bk = 8;
+    }
+    Some(TiledKey { tile, a_t: false, b_t: false })
+}
+
+impl WebGpuBackend {
+    pub(super) fn conv2d_impl(&self, k: &Conv2d) -> Result<bool> {
+        let Some(key) = choose(k, self.limits.max_compute_workgroup_storage_size) else { return Ok(false) };
+        let [n, c, h, w] = k.input;
+        let (og, cg) = (k.o / k.groups, c / k.groups);
+        let (l, kk) = (k.out_hw[0] * k.out_hw[1], k.kernel[0] * k.kernel[1]);
+        let mut meta = [0u32; 32];
+        put(&mut meta, 0, &[og, l, cg * kk, k.groups, k.w_offset, k.x.offset, kk, k.kernel[1], k.out_hw[1], h, w])?;
+        put(&mut meta, 11, &[k.stride[0], k.stride[1], k.pad[0], k.pad[1], k.dilation[0], k.dilation[1]])?;
+        put(&mut meta, 17, &k.x.strides)?;
+        put(&mut meta, 21, &[cg, key.tile.bk as usize / kk, key.tile.bk as usize % kk])?;
+        let groups = matmul::groups(&key, og, l, n * k.groups);
+        if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS {
+            crate::bail!(Shape, "webgpu: conv2d of {og}x{l} outputs exceeds the dispatch grid");
+        }
+        self.dispatch(&KernelKey::Conv2d(key), &meta, &[k.out, k.w, k.x.buf], groups)?;
+        Ok(true)
+    }
+}
