@@ -1,15 +1,25 @@
-// 2-D convolution as an implicit GEMM: the register-tiled matmul of `matmul_tiled.wgsl` with
-// M = output channels of a group (rows of the weight), N = output positions oh·ow, K = Cg·kh·kw,
-// one image and group per wg.z. `a` is the weight, read as the tiled kernel reads a row-major
-// `a`; the `b` tile is gathered from the input in the load stage (`gather`), zero outside it
-// (padding), so no im2col columns are written or read. `src/backend/webgpu/conv.rs` chooses the
-// tile and generates the holes with `matmul::holes_with`.
-// meta: [0] M (Og), [1] N (oh·ow), [2] K (Cg·kh·kw), [3] groups, [4] weight offset,
-//       [5] input offset, [6] kh·kw, [7] kw, [8] ow, [9] H, [10] W, [11..13) stride (h, w),
-//       [13..15) padding in front (h, w), [15..17) dilation (h, w), [17..21) input strides
-//       (n, c, h, w), [21] Cg, [22] BK / (kh·kw), [23] BK % (kh·kw).
-// Each `b` load keeps its K index as (channel, kernel position) and advances it by BK per step
-// (meta 22, 23), so the K loop divides nothing; the kernel positions' offsets come from `ktab`.
+// 2-D convolution as an implicit GEMM: the register-tiled matmul of `matmul_tiled.wgsl` whose `b`
+// tile is gathered from the convolution's input in the load stage, zero outside it (padding), so
+// no im2col columns are written or read. One image and group per wg.z. Two products:
+// - forward: M = a group's output channels, N = output positions oh·ow, K = Cg·kh·kw; `a` is the
+//   weight (row-major); `b[k][l]` the input under kernel position k at output position l
+//   (`gather`), four positions per load; the output lands in NCHW.
+// - weight gradient (`WGRAD`): M = a group's output channels, N = Cg·kh·kw, K = oh·ow; `a` is
+//   the output's gradient of the image (row-major, rows of oh·ow); `b` is read along K
+//   (`gather_k`: four consecutive output positions at one kernel position); each image writes
+//   its own `[Og, Cg·kh·kw]` block, summed over the images afterwards.
+// `src/backend/webgpu/conv.rs` chooses the tile and generates the holes (`matmul::holes_with`).
+// meta: [0] M, [1] N, [2] K, [3] groups, [4] `a` offset, [5] input offset, [6] kh·kw, [7] kw,
+//       [8] ow, [9] H, [10] W, [11..13) stride (h, w), [13..15) padding in front (h, w),
+//       [15..17) dilation (h, w), [17..21) input strides (n, c, h, w), [21] Cg,
+//       [22] BK / (kh·kw) (forward) or BK / ow (weight gradient), [23] the remainder,
+//       [24] `a`'s stride between images (weight gradient; the forward's weight is shared),
+//       [25] `a`'s row stride (forward: Cg·kh·kw rounded up to 4, its weight zero-padded; the
+//       weight gradient: oh·ow), [26] the columns `b` has (the weight gradient's N is Cg·kh·kw
+//       rounded up to 4, the columns past it computed as zeros and not read).
+// Each `b` load keeps its K index as a pair — (channel, kernel position) forward, (row, column)
+// of the output position for the weight gradient — and advances it by BK per step (meta 22,
+// 23), so the K loop divides nothing.
 @group(0) @binding(1) var<storage, read_write> out: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> a: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> x: array<f32>;
@@ -20,7 +30,7 @@ const BK = /*{{BK}}*/u;
 
 var<workgroup> As: array<vec4<f32>, /*{{AS_LEN}}*/>;
 var<workgroup> Bs: array<vec4<f32>, /*{{BS_LEN}}*/>;
-// The dilated (row, column) offset of each kernel position r < kh·kw (at most 64).
+// The dilated (row, column) offset of each kernel position r < kh·kw (at most 64; forward).
 var<workgroup> ktab: array<vec2<i32>, 64>;
 
 // The input position (row, column) that output position `p` reads at kernel offset (0, 0).
@@ -38,13 +48,30 @@ fn px(cb: u32, y: i32, xx: i32) -> f32 {
     return 0.0;
 }
 
-// Column (c, r) of the implicit `b` (channel c, kernel offset r = i·kw + j, whose dilated
-// offset is `d`) at four output positions whose origins are (gy, gx).
+// Forward: column (c, r) of `b` (channel c, kernel position r whose dilated offset is `d`) at
+// four output positions whose origins are (gy, gx).
 fn gather(c: u32, d: vec2<i32>, gy: vec4<i32>, gx: vec4<i32>, xb: u32) -> vec4<f32> {
     let cb = xb + c * m(18u);
     let y = gy + vec4<i32>(d.x);
     let xx = gx + vec4<i32>(d.y);
     return vec4<f32>(px(cb, y.x, xx.x), px(cb, y.y, xx.y), px(cb, y.z, xx.z), px(cb, y.w, xx.w));
+}
+
+// Weight gradient: the input values that kernel position `d` (its dilated offset less the
+// padding) meets at four consecutive output positions from (oy, ox), channel base `cb`.
+fn gather_k(cb: u32, d: vec2<i32>, oy: u32, ox: u32) -> vec4<f32> {
+    var v = vec4<f32>(0.0);
+    var y = oy;
+    var xx = ox;
+    for (var e = 0u; e < 4u; e++) {
+        v[e] = px(cb, i32(y * m(11u)) + d.x, i32(xx * m(12u)) + d.y);
+        xx += 1u;
+        if (xx >= m(8u)) {
+            xx = 0u;
+            y += 1u;
+        }
+    }
+    return v;
 }
 
 @compute @workgroup_size(16, 16)
@@ -59,19 +86,14 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     let n0 = wg.x * BN;
     let img = wg.z / m(3u);
     let grp = wg.z - img * m(3u);
-    let oa4 = (m(4u) + grp * M * K) >> 2u;
     let xb = m(5u) + img * m(17u) + grp * m(21u) * m(18u);
-    let ars = K;
+    let ars = m(25u);
     let aks = 1u;
     let bks = 0u;
     let bcs = 0u;
     let kbeg = 0u;
     let kend = K;
-    if (t < m(6u)) {
-        let i = t / m(7u);
-        ktab[t] = vec2<i32>(i32(i * m(15u)), i32((t - i * m(7u)) * m(16u)));
-    }
-    workgroupBarrier();
+/*{{SETUP}}*/
 /*{{ACC}}*/
 /*{{GATHER}}*/
 /*{{PRE}}*/

@@ -425,10 +425,12 @@ fn nll_loss_kernels_forward_and_backward() {
 
 /// 2-D convolutions through the implicit-GEMM kernel (`backend/webgpu/conv.rs`) against the CPU's
 /// im2col route: padding (symmetric and 'same' with an even kernel), stride, dilation, groups, a
-/// non-square kernel, 1×1 and 5×5 kernels (kernel positions fewer and more than the K step), a
-/// strided input view, ragged output channels, a bias, and the input's
-/// gradient (a transposed convolution, itself a convolution). Each GPU call is one conv2d
-/// dispatch and allocates no column buffer; with the kernel turned off the same calls run im2col.
+/// non-square kernel, 1×1 and 5×5 kernels (kernel positions fewer and more than the K step),
+/// `Cg·kh·kw` not a multiple of 4 (3·3·3 and 1·3·3: the rows padded), a
+/// strided input view, ragged output channels, a bias, the weight's gradient (the kernel's
+/// weight-gradient form) and the input's (a transposed convolution, itself a convolution). Each
+/// GPU forward is one conv2d dispatch, no column buffer; with the kernel turned off the same
+/// calls run im2col.
 #[test]
 fn conv2d_reads_its_input_windows_directly() {
     use webtorch::autograd::conv as agc;
@@ -455,6 +457,9 @@ fn conv2d_reads_its_input_windows_directly() {
         Case { bias: true, ..c(&[3, 4, 20, 20], &[70, 4, 3, 3]) },
         Case { pad: Some(0), ..c(&[2, 8, 8, 8], &[16, 8, 1, 1]) },
         Case { pad: Some(2), ..c(&[1, 4, 12, 12], &[8, 4, 5, 5]) },
+        // Cg·kh·kw = 27 (an RGB first layer) and 9 (groups of one channel): rows padded to 4.
+        c(&[2, 3, 8, 8], &[8, 3, 3, 3]),
+        Case { groups: 4, bias: true, ..c(&[2, 4, 8, 8], &[8, 1, 3, 3]) },
     ];
     let gpu = devices().contains(&Device::WebGpu);
     for (i, case) in cases.iter().enumerate() {
@@ -465,14 +470,23 @@ fn conv2d_reads_its_input_windows_directly() {
             Some(p) => Padding::Explicit(vec![p]),
             None => Padding::Same,
         };
-        let conv = |d: Device| {
+        let conv_w = |d: Device, wt: &Tensor| {
             let mut xt = on(d, &x, &xs);
             if case.view {
                 xt = xt.transpose(2, 3).unwrap();
             }
             let bias = case.bias.then(|| on(d, &b, &[case.w[0]]));
-            let wt = on(d, &w, case.w);
-            agc::conv_nd(&xt, &wt, bias.as_ref(), &[case.stride], &pad, &[case.dilation], case.groups).unwrap()
+            agc::conv_nd(&xt, wt, bias.as_ref(), &[case.stride], &pad, &[case.dilation], case.groups).unwrap()
+        };
+        let conv = |d: Device| conv_w(d, &on(d, &w, case.w));
+        // The weight's gradient for an output gradient `gy` (every case: the implicit-GEMM
+        // weight gradient where its product's N = Cg·kh·kw and K = oh·ow are multiples of 4).
+        let wgrad = |d: Device, gy: &[f64]| {
+            let mut wt = on(d, &w, case.w);
+            wt.set_requires_grad(true).unwrap();
+            let y = conv_w(d, &wt);
+            let g = on(d, gy, y.shape());
+            webtorch::autograd::grad(&[y], &[wt], &[Some(g)], false, false, false).unwrap().remove(0).unwrap()
         };
         let want = values(&conv(Device::Cpu));
         if !gpu {
@@ -490,8 +504,9 @@ fn conv2d_reads_its_input_windows_directly() {
             labels.iter().any(|l| l.starts_with("webtorch:conv2d:")),
             "case {i}: no conv2d kernel among {labels:?}"
         );
-        // The conv2d dispatch, plus the bias add and the view's or the weight's copy, if any.
-        let extra = case.bias as u64;
+        // The conv2d dispatch, plus the bias add, and the weight's padded copy (a fill and a
+        // copy) where Cg·kh·kw is not a multiple of 4.
+        let extra = case.bias as u64 + if (case.w[1] * case.w[2] * case.w[3]) % 4 == 0 { 0 } else { 2 };
         assert!(
             after.dispatches - before.dispatches <= 1 + extra,
             "case {i}: {} dispatches",
@@ -501,6 +516,14 @@ fn conv2d_reads_its_input_windows_directly() {
         let im2col = values(&conv(Device::WebGpu));
         webtorch::backend::webgpu::conv::set_conv_direct(true);
         assert_close(&im2col, &want, 1e-5, 1e-5, &format!("conv2d case {i} by im2col"));
+        let gy = randn(y.shape(), 800 + i as u64);
+        let (gw, gw_cpu) = (values(&wgrad(Device::WebGpu, &gy)), values(&wgrad(Device::Cpu, &gy)));
+        assert_close(&gw, &gw_cpu, 1e-4, 1e-4, &format!("case {i}: weight gradient"));
+        let labels = be.kernel_labels();
+        assert!(
+            labels.iter().any(|l| l.starts_with("webtorch:conv2d_weight_grad:")),
+            "case {i}: no weight-gradient kernel among {labels:?}"
+        );
         // The input gradient of a stride-1 case: a transposed convolution over the gradient.
         if case.stride == 1 && case.groups == 1 && case.pad == Some(1) && case.dilation == 1 {
             let o = case.w[0];

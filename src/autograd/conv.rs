@@ -1,5 +1,6 @@
 //! Differentiable convolutions: `conv` (a node whose backward is a transposed convolution for the
-//! input, a convolution of input and gradient for the weight, a sum for the bias), transposed
+//! input, a convolution of input and gradient for the weight — or the backend's implicit-GEMM
+//! weight gradient — and a sum for the bias), transposed
 //! convolutions (composed: zero-insertion padding, then a convolution with the flipped kernel),
 //! `pad` (constant, with interior padding) and `windows` (im2col; backward folds with
 //! scatter_add). Rules are written with these same differentiable ops, so they nest.
@@ -129,6 +130,13 @@ fn conv_input_grad(g: &Tensor, w: &Tensor, a: &ConvArgs, size: &[usize]) -> Resu
 /// The weight-gradient: a convolution of the padded input (channels as the batch) with the
 /// gradient (batch as the input channels), stride and dilation swapped, cut to the kernel size.
 fn conv_weight_grad(x: &Tensor, g: &Tensor, wshape: &[usize], a: &ConvArgs) -> Result<Tensor> {
+    // The backend's implicit-GEMM weight gradient where it has one; not when this backward is
+    // itself recorded (create_graph), which needs the differentiable composition below.
+    if !needs_grad(&[x, g]) {
+        if let Some(gw) = x.conv2d_weight_grad_direct(g, wshape, a)? {
+            return Ok(gw);
+        }
+    }
     let k = wshape.len() - 2;
     let (n, c, o_, gr) = (x.shape()[0], x.shape()[1], g.shape()[1], a.groups);
     let spec: Vec<(i64, i64, usize)> = (0..k).map(|i| (a.pad_lo[i] as i64, a.pad_hi[i] as i64, 0)).collect();

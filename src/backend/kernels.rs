@@ -295,12 +295,20 @@ pub struct Poisson {
 /// `Cg × kh × kw`, `l = (oy, ox)` over the output positions, `y = oy·stride[0] + i·dilation[0] −
 /// pad[0]` (zero outside the input) and likewise `x`. `x` strides are `[n, c, h, w]`; `w` is
 /// contiguous `[O, Cg·kh·kw]` from `w_offset`; `out` is contiguous `[N, O, oh, ow]`.
+///
+/// With `weight_grad`, the weight's gradient per image instead: `w` holds the output's gradient
+/// `dy` (contiguous `[N, O, oh·ow]` from `w_offset`) and `out[n, g·Og + o, k] = Σ_l dy[n, g·Og +
+/// o, l] · x[n, g·Cg + c, y, x]` (contiguous `[N, O, Cg·kh·kw]`; the caller sums over `n`).
 #[derive(Clone, Debug)]
 pub struct Conv2d {
     pub x: Operand,
     pub w: BufId,
     pub w_offset: usize,
     pub out: BufId,
+    pub weight_grad: bool,
+    /// The row stride of the weight (forward) or of `out` (weight gradient): `Cg·kh·kw` rounded
+    /// up to a multiple of 4, the weight's extra columns zero (the kernels move rows as vec4).
+    pub row: usize,
     /// `[N, C, H, W]` of the input.
     pub input: [usize; 4],
     /// Output channels, groups, kernel height and width.

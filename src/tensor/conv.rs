@@ -242,13 +242,24 @@ impl Tensor {
         let out_hw: [usize; 2] = std::array::from_fn(|i| {
             out_size(s[2 + i], a.pad_lo[i], a.pad_hi[i], kernel[i], a.stride[i], a.dilation[i])
         });
-        let wc = w.contiguous()?;
+        // Weight rows of `Cg·kh·kw` values, zero-padded to a multiple of 4 (the kernel reads vec4).
+        let kk = w.numel() / w.shape()[0];
+        let row = kk.next_multiple_of(4);
+        let wc = if row == kk {
+            w.contiguous()?
+        } else {
+            w.reshape(&[w.shape()[0] as i64, kk as i64])?
+                .pad_interior(&[(0, (row - kk) as i64, 0)], 0.0)?
+                .contiguous()?
+        };
         let y = Tensor::empty_on(self.backend(), &[s[0], w.shape()[0], out_hw[0], out_hw[1]], self.dtype)?;
         let k = crate::backend::Conv2d {
             x: self.operand(s)?,
             w: wc.operand(wc.shape())?.buf,
             w_offset: wc.layout.offset,
             out: y.buf()?,
+            weight_grad: false,
+            row,
             input: [s[0], s[1], s[2], s[3]],
             o: w.shape()[0],
             groups: a.groups,
@@ -259,6 +270,47 @@ impl Tensor {
             out_hw,
         };
         Ok(self.backend().conv2d(&k)?.then_some(y))
+    }
+
+    /// The weight's gradient `[O, Cg, kh, kw]` of a 2-D float32 convolution of this input with
+    /// geometry `a`, given the output's gradient `g` `[N, O, oh, ow]`: the backend's
+    /// implicit-GEMM kernel writes each image's share (`Conv2d::weight_grad`, rows padded to a
+    /// multiple of 4), then one sum over the images. `None` where the backend declines it.
+    pub fn conv2d_weight_grad_direct(&self, g: &Tensor, wshape: &[usize], a: &ConvArgs) -> Result<Option<Tensor>> {
+        if wshape.len() != 4 || self.dtype != crate::dtype::DType::Float32 || self.numel() == 0 || g.numel() == 0 {
+            return Ok(None);
+        }
+        super::elementwise::check_same_device(self, g)?;
+        let s = self.shape();
+        let gc = g.contiguous()?;
+        let (n, o, cols) = (s[0], wshape[0], wshape[1] * wshape[2] * wshape[3]);
+        let row = cols.next_multiple_of(4);
+        let part = Tensor::empty_on(self.backend(), &[n, o, row], self.dtype)?;
+        let k = crate::backend::Conv2d {
+            x: self.operand(s)?,
+            w: gc.operand(gc.shape())?.buf,
+            w_offset: gc.layout.offset,
+            out: part.buf()?,
+            weight_grad: true,
+            row,
+            input: [s[0], s[1], s[2], s[3]],
+            o,
+            groups: a.groups,
+            kernel: [wshape[2], wshape[3]],
+            stride: [a.stride[0], a.stride[1]],
+            pad: [a.pad_lo[0], a.pad_lo[1]],
+            dilation: [a.dilation[0], a.dilation[1]],
+            out_hw: [g.shape()[2], g.shape()[3]],
+        };
+        if !self.backend().conv2d(&k)? {
+            return Ok(None);
+        }
+        let shape: Vec<i64> = wshape.iter().map(|&v| v as i64).collect();
+        let mut gw = part.sum(&[0], false)?;
+        if row != cols {
+            gw = gw.narrow(1, 0, cols as i64)?.contiguous()?;
+        }
+        Ok(Some(gw.reshape(&shape)?))
     }
 
     /// `F.conv{k}d` on a batched input `[N, C, *S]` with weight `[O, C/groups, *kernel]` and an

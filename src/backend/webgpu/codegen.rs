@@ -20,7 +20,6 @@ pub(super) const MATH: &str = include_str!("../../../shaders/math.wgsl");
 const POISSON: &str = include_str!("../../../shaders/poisson.wgsl");
 const MATMUL: &str = include_str!("../../../shaders/matmul.wgsl");
 const MATMUL_TILED: &str = include_str!("../../../shaders/matmul_tiled.wgsl");
-const CONV2D: &str = include_str!("../../../shaders/conv2d.wgsl");
 const ROWWISE: &str = include_str!("../../../shaders/rowwise.wgsl");
 const GATHER: &str = include_str!("../../../shaders/gather.wgsl");
 const CHECK: &str = include_str!("../../../shaders/check.wgsl");
@@ -57,8 +56,9 @@ pub enum KernelKey {
     },
     /// The register-tiled float32 matmul (`matmul.rs` chooses it), with its epilogue.
     MatmulTiled(super::matmul::TiledKey, Option<EpilogueKey>),
-    /// The implicit-GEMM 2-D convolution (`conv.rs`): the tiled matmul gathering its `b` tile.
-    Conv2d(super::matmul::TiledKey),
+    /// The implicit-GEMM 2-D convolution (`conv.rs`): the tiled matmul gathering its `b` tile,
+    /// for the forward or (true) the weight gradient.
+    Conv2d(super::matmul::TiledKey, bool),
     Rowwise {
         op: RowOp,
         weight: bool,
@@ -435,11 +435,7 @@ pub fn source(key: &KernelKey) -> String {
         }
         KernelKey::Matmul { dtype, epilogue } => matmul_source(*dtype, epilogue.as_ref()),
         KernelKey::MatmulTiled(key, epilogue) => matmul_tiled_source(key, epilogue.as_ref()),
-        KernelKey::Conv2d(key) => {
-            let holes = super::matmul::holes_with(key, false, true);
-            let holes: Vec<(&str, &str)> = holes.iter().map(|(n, v)| (*n, v.as_str())).collect();
-            fill(CONV2D, &holes)
-        }
+        KernelKey::Conv2d(key, wgrad) => super::conv::source(key, *wgrad),
         KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),
         KernelKey::Rows { op, weight, bias, plan } => super::rows::rowwise_source(*op, *weight, *bias, plan),
         KernelKey::RowsReduce { op, plan } => super::rows::reduce_source(*op, plan),
@@ -489,7 +485,9 @@ pub fn label(key: &KernelKey) -> String {
             epilogue.as_ref().map(super::epilogue::label).unwrap_or_default(),
             super::matmul::label(key)
         ),
-        KernelKey::Conv2d(key) => format!("webtorch:conv2d:{}:float32", super::matmul::label(key)),
+        KernelKey::Conv2d(key, wgrad) => {
+            format!("webtorch:conv2d{}:{}:float32", if *wgrad { "_weight_grad" } else { "" }, super::matmul::label(key))
+        }
         KernelKey::Rowwise { op, .. } => format!("webtorch:{op:?}:float32").to_lowercase(),
         KernelKey::Rows { op, plan, .. } => {
             format!("webtorch:{}:{}:float32", format!("{op:?}").to_lowercase(), super::rows::plan_label(plan))

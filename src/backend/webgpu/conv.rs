@@ -5,18 +5,39 @@
 //! 3×3"); here the columns never exist. The output is written straight in NCHW: M is a group's
 //! output channels and N the output positions, so each image's `[Og, oh·ow]` block is contiguous.
 //!
-//! Taken for float32 where the weight rows and the output rows can be read and written as vec4
-//! (`Cg·kh·kw` and `oh·ow` divisible by 4); anything else declines and runs im2col.
+//! Taken for float32 where the output rows are whole vec4 (`oh·ow` divisible by 4) and the kernel
+//! has ≤ 64 positions; `Cg·kh·kw` not divisible by 4 (a first layer's 3·3·3 = 27) runs with the
+//! weight's rows (forward) or the gradient's (weight gradient) padded to a multiple of 4.
+//! Anything else declines and runs im2col.
 
 use std::cell::Cell;
 
+use super::codegen::fill;
 use super::codegen::KernelKey;
 use super::launch::put;
-use super::matmul::{self, TiledKey, Variant, T128K16P, T128X64P, T64P};
+use super::matmul::{self, Gather, TiledKey, Variant, T128K16P, T128X64P, T64P};
 use super::{WebGpuBackend, MAX_GROUPS};
 use crate::backend::Conv2d;
 use crate::dtype::DType;
 use crate::error::Result;
+
+const CONV2D: &str = include_str!("../../../shaders/conv2d.wgsl");
+
+/// `shaders/conv2d.wgsl` for a tile, the forward or (`wgrad`) the weight gradient.
+pub fn source(key: &TiledKey, wgrad: bool) -> String {
+    let (gather, setup) = if wgrad {
+        (Gather::ConvWeightGrad, "    let oa4 = (m(4u) + img * m(24u) + grp * M * ars) >> 2u;\n".to_string())
+    } else {
+        (
+            Gather::ConvForward,
+            "    let oa4 = (m(4u) + grp * M * ars) >> 2u;\n    if (t < m(6u)) {\n        let i = t / m(7u);\n        ktab[t] = vec2<i32>(i32(i * m(15u)), i32((t - i * m(7u)) * m(16u)));\n    }\n    workgroupBarrier();\n".to_string(),
+        )
+    };
+    let mut holes = matmul::holes_with(key, false, gather);
+    holes.push(("SETUP", setup));
+    let holes: Vec<(&str, &str)> = holes.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    fill(CONV2D, &holes)
+}
 
 thread_local! {
     static DIRECT: Cell<bool> = const { Cell::new(true) };
@@ -33,13 +54,16 @@ pub fn set_conv_direct(on: bool) {
 pub fn choose(k: &Conv2d, wg_limit: u32) -> Option<TiledKey> {
     let [n, c, ..] = k.input;
     let (og, cg) = (k.o / k.groups, c / k.groups);
-    let (m, l, kk) = (og, k.out_hw[0] * k.out_hw[1], cg * k.kernel[0] * k.kernel[1]);
+    let (l, kk) = (k.out_hw[0] * k.out_hw[1], cg * k.kernel[0] * k.kernel[1]);
+    // The product's M and N (the forward's K is `kk`, the weight gradient's `l`).
+    let (m, cols) = if k.weight_grad { (og, k.row) } else { (og, l) };
     if !DIRECT.with(|d| d.get())
         || k.x.dtype != DType::Float32
-        || !kk.is_multiple_of(4)
+        || !k.row.is_multiple_of(4)
+        || k.row < kk
         || !l.is_multiple_of(4)
         || !k.w_offset.is_multiple_of(4)
-        || k.kernel[0] * k.kernel[1] > 64
+        || (!k.weight_grad && k.kernel[0] * k.kernel[1] > 64)
         || n * k.groups > MAX_GROUPS as usize
         || m * l == 0
     {
@@ -53,7 +77,7 @@ pub fn choose(k: &Conv2d, wg_limit: u32) -> Option<TiledKey> {
         // where a group has ≤ 64 output channels (25.9 TFLOP/s at 32×64×56×56, against 23.4
         // for 64×128); above that 128×128 tiles once there are ~200 of them, else 128×64.
         None => {
-            let tiles = m.div_ceil(128) * l.div_ceil(128) * batches;
+            let tiles = m.div_ceil(128) * cols.div_ceil(128) * batches;
             if m <= 64 {
                 T64P
             } else if tiles >= 200 {
@@ -74,7 +98,7 @@ pub fn choose(k: &Conv2d, wg_limit: u32) -> Option<TiledKey> {
     if tile.wg_bytes() > limit {
         tile.bk = 8;
     }
-    Some(TiledKey { tile, a_t: false, b_t: false })
+    Some(TiledKey { tile, a_t: false, b_t: k.weight_grad })
 }
 
 impl WebGpuBackend {
@@ -83,16 +107,24 @@ impl WebGpuBackend {
         let [n, c, h, w] = k.input;
         let (og, cg) = (k.o / k.groups, c / k.groups);
         let (l, kk) = (k.out_hw[0] * k.out_hw[1], k.kernel[0] * k.kernel[1]);
+        let bk = key.tile.bk as usize;
+        // M, N, K of the product, and the K step as a pair (see the shader's meta).
+        let (cols, depth, step) = if k.weight_grad {
+            (k.row, l, [bk / k.out_hw[1], bk % k.out_hw[1]])
+        } else {
+            (l, cg * kk, [bk / kk, bk % kk])
+        };
         let mut meta = [0u32; 32];
-        put(&mut meta, 0, &[og, l, cg * kk, k.groups, k.w_offset, k.x.offset, kk, k.kernel[1], k.out_hw[1], h, w])?;
+        put(&mut meta, 0, &[og, cols, depth, k.groups, k.w_offset, k.x.offset, kk, k.kernel[1], k.out_hw[1], h, w])?;
         put(&mut meta, 11, &[k.stride[0], k.stride[1], k.pad[0], k.pad[1], k.dilation[0], k.dilation[1]])?;
         put(&mut meta, 17, &k.x.strides)?;
-        put(&mut meta, 21, &[cg, key.tile.bk as usize / kk, key.tile.bk as usize % kk])?;
-        let groups = matmul::groups(&key, og, l, n * k.groups);
+        let a_row = if k.weight_grad { l } else { k.row };
+        put(&mut meta, 21, &[cg, step[0], step[1], k.o * l, a_row, cg * kk])?;
+        let groups = matmul::groups(&key, og, cols, n * k.groups);
         if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS {
-            crate::bail!(Shape, "webgpu: conv2d of {og}x{l} outputs exceeds the dispatch grid");
+            crate::bail!(Shape, "webgpu: conv2d of {og}x{cols} outputs exceeds the dispatch grid");
         }
-        self.dispatch(&KernelKey::Conv2d(key), &meta, &[k.out, k.w, k.x.buf], groups)?;
+        self.dispatch(&KernelKey::Conv2d(key, k.weight_grad), &meta, &[k.out, k.w, k.x.buf], groups)?;
         Ok(true)
     }
 }

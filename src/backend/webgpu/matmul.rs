@@ -351,15 +351,25 @@ pub fn groups(key: &TiledKey, m: usize, n: usize, batches: usize) -> (u32, u32, 
 /// The holes of `shaders/matmul_tiled.wgsl`, unrolled: every register index is a constant.
 /// With an epilogue, each lane of a stored vec4 goes through `epilogue(v, z, row, col)`.
 pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
-    holes_with(key, epilogue, false)
+    holes_with(key, epilogue, Gather::None)
 }
 
-/// `holes`, and with `conv` those of `shaders/conv2d.wgsl`: the `b` tile is gathered from a
-/// convolution's input (`gather`) instead of read from a matrix, and a `GATHER` hole computes,
-/// before the K loop, the input origins of the four output positions each `b` load covers (they
-/// stay fixed while K advances) and the load's starting (channel, kernel position), which each
-/// fetch then advances by BK.
-pub fn holes_with(key: &TiledKey, epilogue: bool, conv: bool) -> Vec<(&'static str, String)> {
+/// Where a tiled kernel's `b` tile comes from: a matrix, or a convolution's input
+/// (`shaders/conv2d.wgsl`) as the forward's `b` or the weight gradient's (read along K).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Gather {
+    None,
+    ConvForward,
+    ConvWeightGrad,
+}
+
+/// `holes`, and with a `Gather` those of `shaders/conv2d.wgsl`: the `b` tile is gathered from a
+/// convolution's input instead of read from a matrix. A `GATHER` hole computes before the K loop
+/// what stays fixed while K advances — forward, the input origins of the four output positions
+/// each `b` load covers; for the weight gradient, the load's channel and kernel position — and
+/// each load's starting K index as a pair, which each fetch then advances by BK.
+pub fn holes_with(key: &TiledKey, epilogue: bool, gather_b: Gather) -> Vec<(&'static str, String)> {
+    let conv = gather_b == Gather::ConvForward;
     let Tile { bm, bn, bk, .. } = key.tile;
     let (mv, nv) = (bm / 64, bn / 64); // vec4 rows and columns per thread
     let acc = |i: u32, r: u32, j: u32| format!("acc_{i}_{r}_{j}");
@@ -407,7 +417,13 @@ pub fn holes_with(key: &TiledKey, epilogue: bool, conv: bool) -> Vec<(&'static s
         }
         for l in 0..lb {
             let i = format!("t + {}u", 256 * l);
-            f += &if key.b_t {
+            f += &if gather_b == Gather::ConvWeightGrad {
+                format!(
+                    "        {{\n            let col = {r};\n            let kq = {k};\n            pb{l} = vec4<f32>(0.0);\n            if (n0 + col < m(26u) && {kb} + 4u * kq < K) {{ pb{l} = gather_k(cb{l}, d{l}, oy{l}, ox{l}); }}\n            ox{l} += m(23u);\n            oy{l} += m(22u);\n            if (ox{l} >= m(8u)) {{ ox{l} -= m(8u); oy{l} += 1u; }}\n        }}\n",
+                    r = rk(&i).0,
+                    k = rk(&i).1
+                )
+            } else if key.b_t {
                 format!(
                     "        {{\n            let col = {r};\n            let kq = {k};\n            pb{l} = vec4<f32>(0.0);\n            if (n0 + col < N && {kb} + 4u * kq < K) {{ pb{l} = b[ob4 + (n0 + col) * bcs4 + ({kb} >> 2u) + kq]; }}\n        }}\n",
                     r = rk(&i).0,
@@ -530,6 +546,14 @@ pub fn holes_with(key: &TiledKey, epilogue: bool, conv: bool) -> Vec<(&'static s
         }
     }
     let mut gather = String::new();
+    if gather_b == Gather::ConvWeightGrad {
+        for l in 0..lb {
+            let (col, kq) = rk(&format!("t + {}u", 256 * l));
+            gather += &format!(
+                "    let wc{l} = n0 + ({col});\n    let wr{l} = wc{l} % m(6u);\n    let wi{l} = wr{l} / m(7u);\n    let cb{l} = xb + (wc{l} / m(6u)) * m(18u);\n    let d{l} = vec2<i32>(i32(wi{l} * m(15u)) - i32(m(13u)), i32((wr{l} - wi{l} * m(7u)) * m(16u)) - i32(m(14u)));\n    var oy{l} = (kbeg + 4u * ({kq})) / m(8u);\n    var ox{l} = (kbeg + 4u * ({kq})) - oy{l} * m(8u);\n"
+            );
+        }
+    }
     if conv {
         for l in 0..lb {
             gather += &format!("    let l0_{l} = n0 + 4u * ((t + {}u) % {}u);\n", 256 * l, bn / 4);

@@ -1,0 +1,61 @@
+"""cuDNN's conv2d on the shapes of bench/convprobe.mjs (3×3, stride 1, padding 1, NCHW, TF32
+off): the forward, and the forward with the input's or the weight's gradient, in TFLOP/s
+(FLOPs as convprobe counts them). Figures for bench/KERNELS.md, never asserted.
+
+    python3 bench/conv_torch.py [--out dir]
+"""
+import argparse
+import json
+import os
+import time
+
+import torch
+
+F = torch.nn.functional
+SHAPES = [(32, 64, 56, 56, 64), (32, 128, 28, 28, 128), (32, 256, 14, 14, 256), (8, 64, 56, 56, 64),
+          (32, 3, 224, 224, 64)]
+
+
+def timed(f, n=20, reps=7):
+    f()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            f()
+        torch.cuda.synchronize()
+        ts.append((time.perf_counter() - t0) / n)
+    return sorted(ts)[len(ts) // 2]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
+    dev = torch.device("cuda")
+    rows = []
+    for n, c, h, w_, o in SHAPES:
+        x = torch.randn(n, c, h, w_, device=dev, requires_grad=True)
+        w = torch.randn(o, c, 3, 3, device=dev, requires_grad=True)
+        gy = torch.randn(n, o, h, w_, device=dev)
+        flop = 2 * n * o * h * w_ * c * 9
+        parts = {
+            "fwd": (lambda: F.conv2d(x, w, None, 1, 1), 1),
+            "dx": (lambda: torch.autograd.grad(F.conv2d(x, w, None, 1, 1), [x], gy), 2),
+            "dw": (lambda: torch.autograd.grad(F.conv2d(x, w, None, 1, 1), [w], gy), 2),
+        }
+        for part, (f, k) in parts.items():
+            s = timed(f)
+            rows.append({"part": part, "dims": [n, c, h, w_, o], "ms": s * 1e3, "tflops": k * flop / s / 1e12})
+            print(f"{part} {n}×{c}×{h}×{w_} 3×3→{o}: {k * flop / s / 1e12:.2f} TFLOP/s", flush=True)
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "conv_torch.json"), "w") as fh:
+            json.dump({"device": torch.cuda.get_device_name(0), "rows": rows}, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()
