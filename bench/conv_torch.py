@@ -2,7 +2,7 @@
 off): the forward, and the forward with the input's or the weight's gradient, in TFLOP/s
 (FLOPs as convprobe counts them). Figures for bench/KERNELS.md, never asserted.
 
-    python3 bench/conv_torch.py [--out dir]
+    python3 bench/conv_torch.py [--out dir] [--depthwise]
 """
 import argparse
 import json
@@ -12,8 +12,10 @@ import time
 import torch
 
 F = torch.nn.functional
-SHAPES = [(32, 64, 56, 56, 64), (32, 128, 28, 28, 128), (32, 256, 14, 14, 256), (8, 64, 56, 56, 64),
-          (32, 3, 224, 224, 64)]
+# (N, C, H, W, O, k, groups), padding k // 2.
+SHAPES = [(32, 64, 56, 56, 64, 3, 1), (32, 128, 28, 28, 128, 3, 1), (32, 256, 14, 14, 256, 3, 1),
+          (8, 64, 56, 56, 64, 3, 1), (32, 3, 224, 224, 64, 3, 1)]
+DEPTHWISE = [(32, 144, 56, 56, 144, 3, 144), (32, 96, 56, 56, 96, 7, 96)]
 
 
 def timed(f, n=20, reps=7):
@@ -32,28 +34,31 @@ def timed(f, n=20, reps=7):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=None)
+    ap.add_argument("--depthwise", action="store_true")
     args = ap.parse_args()
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
     dev = torch.device("cuda")
     rows = []
-    for n, c, h, w_, o in SHAPES:
+    for n, c, h, w_, o, k, g in DEPTHWISE if args.depthwise else SHAPES:
         x = torch.randn(n, c, h, w_, device=dev, requires_grad=True)
-        w = torch.randn(o, c, 3, 3, device=dev, requires_grad=True)
+        w = torch.randn(o, c // g, k, k, device=dev, requires_grad=True)
         gy = torch.randn(n, o, h, w_, device=dev)
-        flop = 2 * n * o * h * w_ * c * 9
+        flop = 2 * n * o * h * w_ * c * k * k // g
+        conv = lambda: F.conv2d(x, w, None, 1, k // 2, 1, g)
         parts = {
-            "fwd": (lambda: F.conv2d(x, w, None, 1, 1), 1),
-            "dx": (lambda: torch.autograd.grad(F.conv2d(x, w, None, 1, 1), [x], gy), 2),
-            "dw": (lambda: torch.autograd.grad(F.conv2d(x, w, None, 1, 1), [w], gy), 2),
+            "fwd": (conv, 1),
+            "dx": (lambda: torch.autograd.grad(conv(), [x], gy), 2),
+            "dw": (lambda: torch.autograd.grad(conv(), [w], gy), 2),
         }
-        for part, (f, k) in parts.items():
+        for part, (f, mult) in parts.items():
             s = timed(f)
-            rows.append({"part": part, "dims": [n, c, h, w_, o], "ms": s * 1e3, "tflops": k * flop / s / 1e12})
-            print(f"{part} {n}×{c}×{h}×{w_} 3×3→{o}: {k * flop / s / 1e12:.2f} TFLOP/s", flush=True)
+            rows.append({"part": part, "dims": [n, c, h, w_, o, k, g], "ms": s * 1e3, "tflops": mult * flop / s / 1e12})
+            print(f"{part} {n}×{c}×{h}×{w_} {k}×{k}→{o} g{g}: {mult * flop / s / 1e12:.3f} TFLOP/s", flush=True)
     if args.out:
         os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "conv_torch.json"), "w") as fh:
+        name = "conv_torch_depthwise.json" if args.depthwise else "conv_torch.json"
+        with open(os.path.join(args.out, name), "w") as fh:
             json.dump({"device": torch.cuda.get_device_name(0), "rows": rows}, fh, indent=1)
 
 

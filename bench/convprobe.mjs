@@ -4,7 +4,7 @@
 // clocks fall on every variant alike. Figures for bench/KERNELS.md, never asserted.
 //
 //   node bench/convprobe.mjs [--out dir] [--pkg pkg/dist/index.js] [--quick] [--variants a,b]
-//                            [--part fwd|dx|dw] [--profile]
+//                            [--part fwd|dx|dw] [--profile] [--depthwise]
 // `--part dx` / `dw` time the forward and the input's / weight's gradient together (FLOPs
 // counted for both: twice the forward's).
 
@@ -26,21 +26,29 @@ const variants = opt(
   "--variants",
   "im2col,auto,t64p,t64x128p,t128x64p,t128k16p",
 ).split(",");
-// [N, C, H, W, O]: the bench's conv2d row first, then ResNet-34's later stages at batch 32.
+// [N, C, H, W, O, k, groups]: the bench's conv2d row first, then ResNet-34's later stages at
+// batch 32, a small batch, an RGB first layer; with --depthwise, MobileNetV2's 3×3 and
+// ConvNeXt's 7×7 depthwise layers (padding k/2 throughout).
 const shapes = quick
-  ? [[2, 16, 28, 28, 16]]
-  : [
-      [32, 64, 56, 56, 64],
-      [32, 128, 28, 28, 128],
-      [32, 256, 14, 14, 256],
-      [8, 64, 56, 56, 64],
-      [32, 3, 224, 224, 64],
-    ];
+  ? [[2, 16, 28, 28, 16, 3, 1]]
+  : args.includes("--depthwise")
+    ? [
+        [32, 144, 56, 56, 144, 3, 144],
+        [32, 96, 56, 56, 96, 7, 96],
+      ]
+    : [
+        [32, 64, 56, 56, 64, 3, 1],
+        [32, 128, 28, 28, 128, 3, 1],
+        [32, 256, 14, 14, 256, 3, 1],
+        [8, 64, 56, 56, 64, 3, 1],
+        [32, 3, 224, 224, 64, 3, 1],
+      ];
 await warmGpu(torch, quick ? 200 : 2000, quick);
 const rows = [];
-for (const [N, C, H, W, O] of shapes) {
+for (const [N, C, H, W, O, K, G] of shapes) {
   const x = torch.randn([N, C, H, W]);
-  const w = torch.randn([O, C, 3, 3]).mul(1 / Math.sqrt(9 * C));
+  const w = torch.randn([O, C / G, K, K]).mul(1 / Math.sqrt((K * K * C) / G));
+  const conv = () => torch.nn.functional.conv2d(x, w, null, 1, K >> 1, 1, G);
   // --backward: the input's gradient (`dx`) or the weight's (`dw`) of the same call.
   const part = opt("--part", "fwd");
   x.requires_grad_(part === "dx");
@@ -48,18 +56,18 @@ for (const [N, C, H, W, O] of shapes) {
   const gy = torch.randn([N, O, H, W]);
   const f =
     part === "fwd"
-      ? () => torch.nn.functional.conv2d(x, w, null, 1, 1)
+      ? conv
       : () => {
           // The forward's output is freed at once (as PyTorch's refcount does): left to the
           // garbage collector, its buffers were re-created call after call.
-          const y = torch.nn.functional.conv2d(x, w, null, 1, 1);
+          const y = conv();
           const g = torch.autograd.grad(y, [part === "dx" ? x : w], {
             grad_outputs: gy,
           })[0];
           y.dispose();
           return g;
         };
-  const flop = 2 * N * O * H * W * C * 9 * (part === "fwd" ? 1 : 2);
+  const flop = ((2 * N * O * H * W * C * K * K) / G) * (part === "fwd" ? 1 : 2);
   const set = (v) => {
     core.set_conv_direct(v !== "im2col");
     core.set_matmul_variant(v === "im2col" ? "auto" : v);
@@ -112,10 +120,10 @@ for (const [N, C, H, W, O] of shapes) {
       ts[v].push(await batch(n));
     }
   }
-  const name = `${part} ${N}×${C}×${H}×${W} 3×3→${O}`;
+  const name = `${part} ${N}×${C}×${H}×${W} ${K}×${K}→${O}${G > 1 ? ` g${G}` : ""}`;
   const row = {
     name,
-    dims: { N, C, H, W, O },
+    dims: { N, C, H, W, O, K, G },
     ms: {},
     tflops: {},
     record_ms: median(recorded),

@@ -426,7 +426,8 @@ fn nll_loss_kernels_forward_and_backward() {
 /// 2-D convolutions through the implicit-GEMM kernel (`backend/webgpu/conv.rs`) against the CPU's
 /// im2col route: padding (symmetric and 'same' with an even kernel), stride, dilation, groups, a
 /// non-square kernel, 1×1 and 5×5 kernels (kernel positions fewer and more than the K step),
-/// `Cg·kh·kw` not a multiple of 4 (3·3·3 and 1·3·3: the rows padded), a
+/// `Cg·kh·kw` not a multiple of 4 (3·3·3 and 1·3·3: the rows padded), depthwise convolutions
+/// (their own kernel: channel multipliers, stride, a 7×7 kernel, dilation), a
 /// strided input view, ragged output channels, a bias, the weight's gradient (the kernel's
 /// weight-gradient form) and the input's (a transposed convolution, itself a convolution). Each
 /// GPU forward is one conv2d dispatch, no column buffer; with the kernel turned off the same
@@ -460,6 +461,11 @@ fn conv2d_reads_its_input_windows_directly() {
         // Cg·kh·kw = 27 (an RGB first layer) and 9 (groups of one channel): rows padded to 4.
         c(&[2, 3, 8, 8], &[8, 3, 3, 3]),
         Case { groups: 4, bias: true, ..c(&[2, 4, 8, 8], &[8, 1, 3, 3]) },
+        // Depthwise (one input channel per group): the depthwise kernel, any output size.
+        Case { groups: 6, ..c(&[2, 6, 9, 9], &[6, 1, 3, 3]) },
+        Case { groups: 6, stride: 2, ..c(&[2, 6, 9, 11], &[12, 1, 3, 3]) },
+        Case { groups: 4, pad: Some(3), bias: true, ..c(&[1, 4, 10, 10], &[4, 1, 7, 7]) },
+        Case { groups: 4, pad: Some(2), dilation: 2, view: true, ..c(&[1, 4, 7, 9], &[4, 1, 3, 3]) },
     ];
     let gpu = devices().contains(&Device::WebGpu);
     for (i, case) in cases.iter().enumerate() {
@@ -500,13 +506,13 @@ fn conv2d_reads_its_input_windows_directly() {
         let after = be.stats();
         assert_close(&values(&y), &want, 1e-5, 1e-5, &format!("conv2d case {i}"));
         let labels = be.kernel_labels();
-        assert!(
-            labels.iter().any(|l| l.starts_with("webtorch:conv2d:")),
-            "case {i}: no conv2d kernel among {labels:?}"
-        );
+        let depthwise = case.w[1] == 1 && case.x[1] as i64 == case.groups;
+        let label = if depthwise { "webtorch:conv2d_depthwise:" } else { "webtorch:conv2d:" };
+        assert!(labels.iter().any(|l| l.starts_with(label)), "case {i}: no {label} kernel among {labels:?}");
         // The conv2d dispatch, plus the bias add, and the weight's padded copy (a fill and a
-        // copy) where Cg·kh·kw is not a multiple of 4.
-        let extra = case.bias as u64 + if (case.w[1] * case.w[2] * case.w[3]) % 4 == 0 { 0 } else { 2 };
+        // copy) where Cg·kh·kw is not a multiple of 4 (not for the depthwise kernel).
+        let padded = !depthwise && (case.w[1] * case.w[2] * case.w[3]) % 4 != 0;
+        let extra = case.bias as u64 + if padded { 2 } else { 0 };
         assert!(
             after.dispatches - before.dispatches <= 1 + extra,
             "case {i}: {} dispatches",
@@ -520,10 +526,8 @@ fn conv2d_reads_its_input_windows_directly() {
         let (gw, gw_cpu) = (values(&wgrad(Device::WebGpu, &gy)), values(&wgrad(Device::Cpu, &gy)));
         assert_close(&gw, &gw_cpu, 1e-4, 1e-4, &format!("case {i}: weight gradient"));
         let labels = be.kernel_labels();
-        assert!(
-            labels.iter().any(|l| l.starts_with("webtorch:conv2d_weight_grad:")),
-            "case {i}: no weight-gradient kernel among {labels:?}"
-        );
+        let label = if depthwise { "webtorch:conv2d_depthwise_weight_grad:" } else { "webtorch:conv2d_weight_grad:" };
+        assert!(labels.iter().any(|l| l.starts_with(label)), "case {i}: no {label} kernel among {labels:?}");
         // The input gradient of a stride-1 case: a transposed convolution over the gradient.
         if case.stride == 1 && case.groups == 1 && case.pad == Some(1) && case.dilation == 1 {
             let o = case.w[0];

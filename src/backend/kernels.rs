@@ -322,6 +322,15 @@ pub struct Conv2d {
     pub out_hw: [usize; 2],
 }
 
+impl Conv2d {
+    /// Depthwise: one input channel per group and fewer than 16 output channels per group. A
+    /// backend may run these without a product (WebGPU: `conv2d_depthwise*.wgsl`), with the
+    /// weight's rows (forward) and the gradient's (weight gradient) unpadded.
+    pub fn is_depthwise(c: usize, groups: usize, o: usize) -> bool {
+        c == groups && o / groups < 16
+    }
+}
+
 /// Batched `out[b] = a[b] @ b[b]`: `a` strides cover `batch ++ [m, k]`, `b` strides cover
 /// `batch ++ [k, n]`; output contiguous `[batch.., m, n]`. Inputs share `dtype`.
 #[derive(Clone, Debug)]

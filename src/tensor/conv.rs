@@ -242,9 +242,11 @@ impl Tensor {
         let out_hw: [usize; 2] = std::array::from_fn(|i| {
             out_size(s[2 + i], a.pad_lo[i], a.pad_hi[i], kernel[i], a.stride[i], a.dilation[i])
         });
-        // Weight rows of `Cg·kh·kw` values, zero-padded to a multiple of 4 (the kernel reads vec4).
+        // Weight rows of `Cg·kh·kw` values, zero-padded to a multiple of 4 (the implicit GEMM
+        // reads vec4); a depthwise kernel reads them as they are.
         let kk = w.numel() / w.shape()[0];
-        let row = kk.next_multiple_of(4);
+        let depthwise = crate::backend::Conv2d::is_depthwise(s[1], a.groups, w.shape()[0]);
+        let row = if depthwise { kk } else { kk.next_multiple_of(4) };
         let wc = if row == kk {
             w.contiguous()?
         } else {
@@ -284,7 +286,8 @@ impl Tensor {
         let s = self.shape();
         let gc = g.contiguous()?;
         let (n, o, cols) = (s[0], wshape[0], wshape[1] * wshape[2] * wshape[3]);
-        let row = cols.next_multiple_of(4);
+        let depthwise = crate::backend::Conv2d::is_depthwise(s[1], a.groups, o);
+        let row = if depthwise { cols } else { cols.next_multiple_of(4) };
         let part = Tensor::empty_on(self.backend(), &[n, o, row], self.dtype)?;
         let k = crate::backend::Conv2d {
             x: self.operand(s)?,

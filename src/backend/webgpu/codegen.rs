@@ -59,6 +59,9 @@ pub enum KernelKey {
     /// The implicit-GEMM 2-D convolution (`conv.rs`): the tiled matmul gathering its `b` tile,
     /// for the forward or (true) the weight gradient.
     Conv2d(super::matmul::TiledKey, bool),
+    /// The depthwise 2-D convolution (`conv.rs`, one input channel per group): the forward or
+    /// (true) the weight gradient.
+    Conv2dDepthwise(bool),
     Rowwise {
         op: RowOp,
         weight: bool,
@@ -133,6 +136,7 @@ impl KernelKey {
                 | KernelKey::Matmul { .. }
                 | KernelKey::MatmulTiled(..)
                 | KernelKey::Conv2d(..)
+                | KernelKey::Conv2dDepthwise(..)
                 | KernelKey::Rows { .. }
                 | KernelKey::RowsReduce { .. }
                 | KernelKey::Reduce { .. }
@@ -436,6 +440,7 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::Matmul { dtype, epilogue } => matmul_source(*dtype, epilogue.as_ref()),
         KernelKey::MatmulTiled(key, epilogue) => matmul_tiled_source(key, epilogue.as_ref()),
         KernelKey::Conv2d(key, wgrad) => super::conv::source(key, *wgrad),
+        KernelKey::Conv2dDepthwise(grad) => super::conv::depthwise_source(*grad),
         KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),
         KernelKey::Rows { op, weight, bias, plan } => super::rows::rowwise_source(*op, *weight, *bias, plan),
         KernelKey::RowsReduce { op, plan } => super::rows::reduce_source(*op, plan),
@@ -487,6 +492,9 @@ pub fn label(key: &KernelKey) -> String {
         ),
         KernelKey::Conv2d(key, wgrad) => {
             format!("webtorch:conv2d{}:{}:float32", if *wgrad { "_weight_grad" } else { "" }, super::matmul::label(key))
+        }
+        KernelKey::Conv2dDepthwise(grad) => {
+            format!("webtorch:conv2d_depthwise{}:float32", if *grad { "_weight_grad" } else { "" })
         }
         KernelKey::Rowwise { op, .. } => format!("webtorch:{op:?}:float32").to_lowercase(),
         KernelKey::Rows { op, plan, .. } => {

@@ -101,8 +101,43 @@ pub fn choose(k: &Conv2d, wg_limit: u32) -> Option<TiledKey> {
     Some(TiledKey { tile, a_t: false, b_t: k.weight_grad })
 }
 
+const DEPTHWISE: &str = include_str!("../../../shaders/conv2d_depthwise.wgsl");
+const DEPTHWISE_GRAD: &str = include_str!("../../../shaders/conv2d_depthwise_grad.wgsl");
+
+/// `shaders/conv2d_depthwise.wgsl`, or (`grad`) `conv2d_depthwise_grad.wgsl`.
+pub fn depthwise_source(grad: bool) -> String {
+    fill(if grad { DEPTHWISE_GRAD } else { DEPTHWISE }, &[])
+}
+
+/// Whether a convolution runs the depthwise kernels (`Conv2d::is_depthwise`: with 16 or more
+/// output channels per group the implicit GEMM's tiles fill well enough).
+fn depthwise(k: &Conv2d) -> bool {
+    Conv2d::is_depthwise(k.input[1], k.groups, k.o) && k.x.dtype == DType::Float32 && DIRECT.with(|d| d.get())
+}
+
 impl WebGpuBackend {
+    /// The depthwise forward (one invocation per output) or weight gradient (one workgroup per
+    /// image and output channel).
+    fn conv2d_depthwise(&self, k: &Conv2d) -> Result<bool> {
+        let [n, _, h, w] = k.input;
+        let total = if k.weight_grad { n * k.o } else { n * k.o * k.out_hw[0] * k.out_hw[1] };
+        let per = if k.weight_grad { 1 } else { 256 };
+        let groups =
+            u32::try_from(total.div_ceil(per)).map_err(|_| crate::err!(OutOfMemory, "conv2d of {total} outputs"))?;
+        let (gx, gy) = Self::grid(groups);
+        let mut meta = [0u32; 24];
+        put(&mut meta, 0, &[total, k.o, k.o / k.groups, k.out_hw[0], k.out_hw[1], k.kernel[0], k.kernel[1], h, w])?;
+        put(&mut meta, 9, &[k.stride[0], k.stride[1], k.pad[0], k.pad[1], k.dilation[0], k.dilation[1]])?;
+        put(&mut meta, 15, &k.x.strides)?;
+        put(&mut meta, 19, &[k.w_offset, k.x.offset, gx as usize * per, k.row])?;
+        self.dispatch(&KernelKey::Conv2dDepthwise(k.weight_grad), &meta, &[k.out, k.w, k.x.buf], (gx, gy, 1))?;
+        Ok(true)
+    }
+
     pub(super) fn conv2d_impl(&self, k: &Conv2d) -> Result<bool> {
+        if depthwise(k) {
+            return self.conv2d_depthwise(k);
+        }
         let Some(key) = choose(k, self.limits.max_compute_workgroup_storage_size) else { return Ok(false) };
         let [n, c, h, w] = k.input;
         let (og, cg) = (k.o / k.groups, c / k.groups);
