@@ -546,3 +546,59 @@ fn conv2d_reads_its_input_windows_directly() {
         }
     }
 }
+
+/// 1-D convolutions through the 2-D kernels (rows of one): the implicit GEMM, a strided case, a
+/// depthwise one with 'same' padding and a bias; forward, weight and input gradients against the
+/// CPU's im2col route, one conv dispatch for each forward the kernels take.
+#[test]
+fn conv1d_runs_as_a_two_dimensional_convolution() {
+    use webtorch::autograd::conv as agc;
+    use webtorch::tensor::conv::Padding;
+    // (input, weight, stride, padding (None: 'same'), groups, bias, kernel label)
+    type Case<'a> = (&'a [usize], &'a [usize], i64, Option<i64>, i64, bool, &'a str);
+    let cases: [Case; 4] = [
+        (&[2, 8, 20], &[16, 8, 3], 1, Some(1), 1, false, "webtorch:conv2d:"),
+        (&[2, 4, 31], &[8, 4, 5], 2, Some(2), 1, true, "webtorch:conv2d:"),
+        (&[2, 6, 15], &[6, 1, 4], 1, None, 6, true, "webtorch:conv2d_depthwise:"),
+        (&[1, 3, 64], &[8, 3, 7], 1, Some(3), 1, false, "webtorch:conv2d:"),
+    ];
+    let gpu = devices().contains(&Device::WebGpu);
+    for (i, &(xs, ws, stride, pad, groups, bias, label)) in cases.iter().enumerate() {
+        let (x, w, b) = (randn(xs, 900 + i as u64), randn(ws, 910 + i as u64), randn(&[ws[0]], 920 + i as u64));
+        let pad = match pad {
+            Some(p) => Padding::Explicit(vec![p]),
+            None => Padding::Same,
+        };
+        // The output, then the gradients of x and w for an output gradient of seeded values.
+        let run = |d: Device| {
+            let (mut xt, mut wt) = (on(d, &x, xs), on(d, &w, ws));
+            xt.set_requires_grad(true).unwrap();
+            wt.set_requires_grad(true).unwrap();
+            let bt = bias.then(|| on(d, &b, &[ws[0]]));
+            let y = agc::conv_nd(&xt, &wt, bt.as_ref(), &[stride], &pad, &[1], groups).unwrap();
+            let g = on(d, &randn(y.shape(), 930 + i as u64), y.shape());
+            let gs =
+                webtorch::autograd::grad(std::slice::from_ref(&y), &[xt, wt], &[Some(g)], false, false, false).unwrap();
+            [y, gs[0].clone().unwrap(), gs[1].clone().unwrap()].map(|t| values(&t))
+        };
+        let want = run(Device::Cpu);
+        if !gpu {
+            continue;
+        }
+        let be = webtorch::engine::backend(Device::WebGpu).unwrap();
+        let got = run(Device::WebGpu);
+        for (part, (g, w)) in ["output", "input gradient", "weight gradient"].iter().zip(got.iter().zip(&want)) {
+            assert_close(g, w, 1e-4, 1e-4, &format!("conv1d case {i}: {part}"));
+        }
+        pollster::block_on(be.sync()).unwrap();
+        let before = be.stats().dispatches;
+        let (xt, wt) = (on(Device::WebGpu, &x, xs), on(Device::WebGpu, &w, ws));
+        let y = agc::conv_nd(&xt, &wt, None, &[stride], &pad, &[1], groups).unwrap();
+        values(&y);
+        let padded = label == "webtorch:conv2d:" && (ws[1] * ws[2]) % 4 != 0;
+        let dispatches = be.stats().dispatches - before;
+        assert!(dispatches <= 1 + 2 * padded as u64, "conv1d case {i}: {dispatches} dispatches");
+        let labels = be.kernel_labels();
+        assert!(labels.iter().any(|l| l.starts_with(label)), "conv1d case {i}: no {label} kernel among {labels:?}");
+    }
+}

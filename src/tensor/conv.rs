@@ -57,6 +57,18 @@ pub fn out_size(size: usize, lo: usize, hi: usize, k: usize, stride: usize, dila
 }
 
 impl ConvArgs {
+    /// A 1-D geometry as the 2-D one over rows of one (height: stride 1, no padding, dilation 1).
+    pub fn as_2d(&self) -> ConvArgs {
+        let two = |v: &[usize], h: usize| vec![h, v[0]];
+        ConvArgs {
+            stride: two(&self.stride, 1),
+            pad_lo: two(&self.pad_lo, 0),
+            pad_hi: two(&self.pad_hi, 0),
+            dilation: two(&self.dilation, 1),
+            groups: self.groups,
+        }
+    }
+
     /// Checks `F.conv{k}d(x, w, bias, stride, padding, dilation, groups)` (x batched: `[N, C, *S]`)
     /// in PyTorch's order and words; returns the geometry.
     #[allow(clippy::too_many_arguments)]
@@ -231,9 +243,15 @@ impl Tensor {
         Ok(self.with_layout(l))
     }
 
-    /// A 2-D float32 convolution by the backend's implicit-GEMM kernel (`Backend::conv2d`), or
-    /// `None` where the backend declines it (then `convolution` takes the im2col route).
+    /// A 2-D (or 1-D, as 2-D over rows of one) float32 convolution by the backend's kernels
+    /// (`Backend::conv2d`), or `None` where the backend declines it (then `convolution` takes the
+    /// im2col route).
     fn conv2d_direct(&self, w: &Tensor, a: &ConvArgs) -> Result<Option<Tensor>> {
+        if w.ndim() == 3 {
+            // A 1-D convolution as a 2-D one over rows of one.
+            let y = self.unsqueeze(2)?.conv2d_direct(&w.unsqueeze(2)?, &a.as_2d())?;
+            return y.map(|y| y.squeeze_dim(2)).transpose();
+        }
         if w.ndim() != 4 || self.dtype != crate::dtype::DType::Float32 || self.numel() == 0 || w.numel() == 0 {
             return Ok(None);
         }
@@ -279,6 +297,10 @@ impl Tensor {
     /// implicit-GEMM kernel writes each image's share (`Conv2d::weight_grad`, rows padded to a
     /// multiple of 4), then one sum over the images. `None` where the backend declines it.
     pub fn conv2d_weight_grad_direct(&self, g: &Tensor, wshape: &[usize], a: &ConvArgs) -> Result<Option<Tensor>> {
+        if let [o, cg, k] = *wshape {
+            let gw = self.unsqueeze(2)?.conv2d_weight_grad_direct(&g.unsqueeze(2)?, &[o, cg, 1, k], &a.as_2d())?;
+            return gw.map(|t| t.squeeze_dim(2)).transpose();
+        }
         if wshape.len() != 4 || self.dtype != crate::dtype::DType::Float32 || self.numel() == 0 || g.numel() == 0 {
             return Ok(None);
         }
@@ -330,7 +352,11 @@ impl Tensor {
         if let Some(y) = self.conv2d_direct(w, a)? {
             return match bias {
                 None => Ok(y),
-                Some(b) => y.binary(Op::Add, &b.reshape(&[w.shape()[0] as i64, 1, 1])?),
+                Some(b) => {
+                    let mut bs = vec![w.shape()[0] as i64];
+                    bs.extend(std::iter::repeat_n(1, k));
+                    y.binary(Op::Add, &b.reshape(&bs)?)
+                }
             };
         }
         let (n, c, o, g) = (self.shape()[0], self.shape()[1], w.shape()[0], a.groups);
