@@ -361,8 +361,8 @@ pub fn set_elementwise_x4(on: bool) {
     crate::backend::webgpu::elementwise::set_elementwise_x4(on)
 }
 
-/// Turns the implicit-GEMM conv2d kernel on or off (default on; see `backend/webgpu/conv.rs`),
-/// for benchmarks comparing it with the im2col route.
+/// Turns the conv kernels (implicit GEMM and depthwise; see `backend/webgpu/conv.rs`) on or off
+/// (default on), for benchmarks comparing them with the im2col route.
 #[wasm_bindgen]
 pub fn set_conv_direct(on: bool) {
     crate::backend::webgpu::conv::set_conv_direct(on)

@@ -7,7 +7,10 @@
 //!
 //! Taken for float32 where the output rows are whole vec4 (`oh·ow` divisible by 4) and the kernel
 //! has ≤ 64 positions; `Cg·kh·kw` not divisible by 4 (a first layer's 3·3·3 = 27) runs with the
-//! weight's rows (forward) or the gradient's (weight gradient) padded to a multiple of 4.
+//! weight's rows (forward) or the gradient's (weight gradient) padded to a multiple of 4. The
+//! weight gradient is the same template's second product (`Gather::ConvWeightGrad`). Depthwise
+//! convolutions (`Conv2d::is_depthwise`) run kernels of their own (`conv2d_depthwise*.wgsl`), any
+//! output size. 1-D convolutions arrive as 2-D ones over rows of one (`tensor/conv.rs`).
 //! Anything else declines and runs im2col.
 
 use std::cell::Cell;
@@ -43,8 +46,8 @@ thread_local! {
     static DIRECT: Cell<bool> = const { Cell::new(true) };
 }
 
-/// Turns the implicit-GEMM kernel on or off (default on), for benchmarks and tests comparing it
-/// with the im2col route.
+/// Turns this module's kernels (implicit GEMM and depthwise) on or off (default on), for
+/// benchmarks and tests comparing them with the im2col route.
 pub fn set_conv_direct(on: bool) {
     DIRECT.with(|c| c.set(on));
 }
