@@ -114,6 +114,11 @@ pub trait Backend {
     /// Copies `words` words from `src` at word `src_offset` to `dst` at `dst_offset` (a plain
     /// copy command on GPUs, not a dispatch), ordered with the recorded kernels.
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()>;
+    /// Whether this backend has convolution kernels (`conv2d`) at all, asked before the caller
+    /// allocates an output and lays out the weight for one.
+    fn has_conv2d(&self) -> bool {
+        false
+    }
     /// A float32 2-D convolution without im2col columns (`Conv2d`); `Ok(false)` where this
     /// backend or this geometry has no such kernel (the caller then takes the im2col route).
     fn conv2d(&self, _k: &Conv2d) -> Result<bool> {

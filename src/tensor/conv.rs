@@ -252,7 +252,12 @@ impl Tensor {
             let y = self.unsqueeze(2)?.conv2d_direct(&w.unsqueeze(2)?, &a.as_2d())?;
             return y.map(|y| y.squeeze_dim(2)).transpose();
         }
-        if w.ndim() != 4 || self.dtype != crate::dtype::DType::Float32 || self.numel() == 0 || w.numel() == 0 {
+        if w.ndim() != 4
+            || self.dtype != crate::dtype::DType::Float32
+            || self.numel() == 0
+            || w.numel() == 0
+            || !self.backend().has_conv2d()
+        {
             return Ok(None);
         }
         let s = self.shape();
@@ -301,7 +306,12 @@ impl Tensor {
             let gw = self.unsqueeze(2)?.conv2d_weight_grad_direct(&g.unsqueeze(2)?, &[o, cg, 1, k], &a.as_2d())?;
             return gw.map(|t| t.squeeze_dim(2)).transpose();
         }
-        if wshape.len() != 4 || self.dtype != crate::dtype::DType::Float32 || self.numel() == 0 || g.numel() == 0 {
+        if wshape.len() != 4
+            || self.dtype != crate::dtype::DType::Float32
+            || self.numel() == 0
+            || g.numel() == 0
+            || !self.backend().has_conv2d()
+        {
             return Ok(None);
         }
         super::elementwise::check_same_device(self, g)?;
@@ -339,7 +349,8 @@ impl Tensor {
     }
 
     /// `F.conv{k}d` on a batched input `[N, C, *S]` with weight `[O, C/groups, *kernel]` and an
-    /// optional bias `[O]` (checked by `ConvArgs::check`): im2col columns and one batched matmul.
+    /// optional bias `[O]` (checked by `ConvArgs::check`): the backend's kernels where it has
+    /// them (`conv2d_direct`), else im2col columns and one batched matmul.
     pub fn convolution(&self, w: &Tensor, bias: Option<&Tensor>, a: &ConvArgs) -> Result<Tensor> {
         super::elementwise::check_same_device(self, w)?;
         if self.dtype != w.dtype {
@@ -348,17 +359,23 @@ impl Tensor {
         if !self.dtype.is_float() {
             bail!(DType, "\"conv\" not implemented for '{}'", self.dtype.scalar_name());
         }
-        let k = w.ndim() - 2;
-        if let Some(y) = self.conv2d_direct(w, a)? {
-            return match bias {
-                None => Ok(y),
-                Some(b) => {
-                    let mut bs = vec![w.shape()[0] as i64];
-                    bs.extend(std::iter::repeat_n(1, k));
-                    y.binary(Op::Add, &b.reshape(&bs)?)
-                }
-            };
+        let y = match self.conv2d_direct(w, a)? {
+            Some(y) => y,
+            None => self.convolution_im2col(w, a)?,
+        };
+        match bias {
+            None => Ok(y),
+            Some(b) => {
+                let mut bs = vec![w.shape()[0] as i64];
+                bs.extend(std::iter::repeat_n(1, w.ndim() - 2));
+                y.binary(Op::Add, &b.reshape(&bs)?)
+            }
         }
+    }
+
+    /// `convolution` without its bias, by im2col columns and one batched matmul.
+    fn convolution_im2col(&self, w: &Tensor, a: &ConvArgs) -> Result<Tensor> {
+        let k = w.ndim() - 2;
         let (n, c, o, g) = (self.shape()[0], self.shape()[1], w.shape()[0], a.groups);
         let (cg, og) = (c / g, o / g);
         let kernel: Vec<usize> = w.shape()[2..].to_vec();
@@ -380,14 +397,6 @@ impl Tensor {
         let wt = w.reshape(&[g as i64, og as i64, (cg * kk) as i64])?.transpose(1, 2)?;
         let mut shape: Vec<i64> = vec![n as i64, o as i64];
         shape.extend(out.iter().map(|&s| s as i64));
-        let y = cols.transpose(2, 3)?.matmul(&wt)?.transpose(2, 3)?.reshape(&shape)?.contiguous()?;
-        match bias {
-            None => Ok(y),
-            Some(b) => {
-                let mut bs = vec![o as i64];
-                bs.extend(std::iter::repeat_n(1, k));
-                y.binary(Op::Add, &b.reshape(&bs)?)
-            }
-        }
+        cols.transpose(2, 3)?.matmul(&wt)?.transpose(2, 3)?.reshape(&shape)?.contiguous()
     }
 }

@@ -52,6 +52,11 @@ pub fn set_conv_direct(on: bool) {
     DIRECT.with(|c| c.set(on));
 }
 
+/// Whether this module's kernels are on (`set_conv_direct`).
+pub fn enabled() -> bool {
+    DIRECT.with(|d| d.get())
+}
+
 /// The tile for a convolution's product (`None`: decline). A forced matmul variant
 /// (`matmul::set_variant`) applies here too; the 16×16 one declines.
 pub fn choose(k: &Conv2d, wg_limit: u32) -> Option<TiledKey> {
@@ -60,7 +65,7 @@ pub fn choose(k: &Conv2d, wg_limit: u32) -> Option<TiledKey> {
     let (l, kk) = (k.out_hw[0] * k.out_hw[1], cg * k.kernel[0] * k.kernel[1]);
     // The product's M and N (the forward's K is `kk`, the weight gradient's `l`).
     let (m, cols) = if k.weight_grad { (og, k.row) } else { (og, l) };
-    if !DIRECT.with(|d| d.get())
+    if !enabled()
         || k.x.dtype != DType::Float32
         || !k.row.is_multiple_of(4)
         || k.row < kk
@@ -115,7 +120,7 @@ pub fn depthwise_source(grad: bool) -> String {
 /// Whether a convolution runs the depthwise kernels (`Conv2d::is_depthwise`: with 16 or more
 /// output channels per group the implicit GEMM's tiles fill well enough).
 fn depthwise(k: &Conv2d) -> bool {
-    Conv2d::is_depthwise(k.input[1], k.groups, k.o) && k.x.dtype == DType::Float32 && DIRECT.with(|d| d.get())
+    Conv2d::is_depthwise(k.input[1], k.groups, k.o) && k.x.dtype == DType::Float32 && enabled()
 }
 
 impl WebGpuBackend {

@@ -322,6 +322,10 @@ impl Backend for WebGpuBackend {
         self.rowwise_impl(k)
     }
 
+    fn has_conv2d(&self) -> bool {
+        conv::enabled()
+    }
+
     fn conv2d(&self, k: &crate::backend::Conv2d) -> Result<bool> {
         self.conv2d_impl(k)
     }
