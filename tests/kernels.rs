@@ -547,6 +547,41 @@ fn conv2d_reads_its_input_windows_directly() {
     }
 }
 
+/// A geometry the conv kernels decline (3×3 output positions: not whole vec4 rows; a first
+/// layer's Cg·kh·kw = 27) runs im2col exactly as with the kernels turned off: the backend is
+/// asked before anything is allocated, so no output is made and no padded weight copied in vain.
+#[test]
+fn conv2d_declined_geometry_allocates_nothing_first() {
+    use webtorch::autograd::conv as agc;
+    use webtorch::tensor::conv::Padding;
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let (xs, ws) = ([2usize, 3, 5, 5], [8usize, 3, 3, 3]);
+    let (x, w) = (randn(&xs, 41), randn(&ws, 42));
+    let conv = |d: Device| {
+        agc::conv_nd(&on(d, &x, &xs), &on(d, &w, &ws), None, &[1], &Padding::Explicit(vec![0]), &[1], 1).unwrap()
+    };
+    let want = values(&conv(Device::Cpu));
+    let be = webtorch::engine::backend(Device::WebGpu).unwrap();
+    let mut counts = vec![];
+    for direct in [true, false] {
+        webtorch::backend::webgpu::conv::set_conv_direct(direct);
+        pollster::block_on(be.sync()).unwrap();
+        let before = be.stats();
+        let y = conv(Device::WebGpu);
+        let got = values(&y);
+        let after = be.stats();
+        assert_close(&got, &want, 1e-5, 1e-5, &format!("declined conv2d (kernels on: {direct})"));
+        counts.push((
+            after.dispatches - before.dispatches,
+            (after.allocations + after.reuses) - (before.allocations + before.reuses),
+        ));
+    }
+    webtorch::backend::webgpu::conv::set_conv_direct(true);
+    assert_eq!(counts[0], counts[1], "(dispatches, buffers) with the kernels on, then off");
+}
+
 /// 1-D convolutions through the 2-D kernels (rows of one): the implicit GEMM, a strided case, a
 /// depthwise one with 'same' padding and a bias; forward, weight and input gradients against the
 /// CPU's im2col route, one conv dispatch for each forward the kernels take.

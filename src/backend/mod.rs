@@ -114,15 +114,16 @@ pub trait Backend {
     /// Copies `words` words from `src` at word `src_offset` to `dst` at `dst_offset` (a plain
     /// copy command on GPUs, not a dispatch), ordered with the recorded kernels.
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()>;
-    /// Whether this backend has convolution kernels (`conv2d`) at all, asked before the caller
-    /// allocates an output and lays out the weight for one.
-    fn has_conv2d(&self) -> bool {
-        false
+    /// The row stride its convolution kernel wants for a geometry (`Cg·kh·kw` or more: the
+    /// caller pads the weight's rows, or sizes the weight gradient's, with zeros), or `None`
+    /// where this backend has no kernel for it (the caller then takes the im2col route). Asked
+    /// before the caller allocates an output or lays out the weight.
+    fn conv2d_row(&self, _g: &ConvGeometry) -> Option<usize> {
+        None
     }
-    /// A float32 2-D convolution without im2col columns (`Conv2d`); `Ok(false)` where this
-    /// backend or this geometry has no such kernel (the caller then takes the im2col route).
-    fn conv2d(&self, _k: &Conv2d) -> Result<bool> {
-        Ok(false)
+    /// A 2-D convolution without im2col columns (`Conv2d`), of a geometry `conv2d_row` took.
+    fn conv2d(&self, _k: &Conv2d) -> Result<()> {
+        crate::bail!(Device, "this backend has no convolution kernels")
     }
     /// One fused optimizer update (`OptimStep`).
     fn optim_step(&self, k: &OptimStep) -> Result<()>;

@@ -252,12 +252,7 @@ impl Tensor {
             let y = self.unsqueeze(2)?.conv2d_direct(&w.unsqueeze(2)?, &a.as_2d())?;
             return y.map(|y| y.squeeze_dim(2)).transpose();
         }
-        if w.ndim() != 4
-            || self.dtype != crate::dtype::DType::Float32
-            || self.numel() == 0
-            || w.numel() == 0
-            || !self.backend().has_conv2d()
-        {
+        if w.ndim() != 4 || self.numel() == 0 || w.numel() == 0 {
             return Ok(None);
         }
         let s = self.shape();
@@ -265,36 +260,51 @@ impl Tensor {
         let out_hw: [usize; 2] = std::array::from_fn(|i| {
             out_size(s[2 + i], a.pad_lo[i], a.pad_hi[i], kernel[i], a.stride[i], a.dilation[i])
         });
-        // Weight rows of `Cg·kh·kw` values, zero-padded to a multiple of 4 (the implicit GEMM
-        // reads vec4); a depthwise kernel reads them as they are.
-        let kk = w.numel() / w.shape()[0];
-        let depthwise = crate::backend::Conv2d::is_depthwise(s[1], a.groups, w.shape()[0]);
-        let row = if depthwise { kk } else { kk.next_multiple_of(4) };
+        let g = self.conv_geometry(a, false, w.shape()[0], kernel, out_hw);
+        let Some(row) = self.backend().conv2d_row(&g) else { return Ok(None) };
+        // Weight rows of `row` values, the columns past `Cg·kh·kw` zero.
+        let kk = g.weight_row();
         let wc = if row == kk {
-            w.contiguous()?
+            aligned(w.contiguous()?)?
         } else {
-            w.reshape(&[w.shape()[0] as i64, kk as i64])?
-                .pad_interior(&[(0, (row - kk) as i64, 0)], 0.0)?
-                .contiguous()?
+            w.reshape(&[g.o as i64, kk as i64])?.pad_interior(&[(0, (row - kk) as i64, 0)], 0.0)?.contiguous()?
         };
-        let y = Tensor::empty_on(self.backend(), &[s[0], w.shape()[0], out_hw[0], out_hw[1]], self.dtype)?;
+        let y = Tensor::empty_on(self.backend(), &[s[0], g.o, out_hw[0], out_hw[1]], self.dtype)?;
         let k = crate::backend::Conv2d {
             x: self.operand(s)?,
             w: wc.operand(wc.shape())?.buf,
             w_offset: wc.layout.offset,
             out: y.buf()?,
-            weight_grad: false,
             row,
+            g,
+        };
+        self.backend().conv2d(&k)?;
+        Ok(Some(y))
+    }
+
+    /// The geometry of a 2-D convolution of this `[N, C, H, W]` input (or of its weight
+    /// gradient) for `Backend::conv2d_row`.
+    fn conv_geometry(
+        &self,
+        a: &ConvArgs,
+        weight_grad: bool,
+        o: usize,
+        kernel: [usize; 2],
+        out_hw: [usize; 2],
+    ) -> crate::backend::ConvGeometry {
+        let s = self.shape();
+        crate::backend::ConvGeometry {
+            dtype: self.dtype,
+            weight_grad,
             input: [s[0], s[1], s[2], s[3]],
-            o: w.shape()[0],
+            o,
             groups: a.groups,
             kernel,
             stride: [a.stride[0], a.stride[1]],
             pad: [a.pad_lo[0], a.pad_lo[1]],
             dilation: [a.dilation[0], a.dilation[1]],
             out_hw,
-        };
-        Ok(self.backend().conv2d(&k)?.then_some(y))
+        }
     }
 
     /// The weight's gradient `[O, Cg, kh, kw]` of a 2-D float32 convolution of this input with
@@ -306,40 +316,24 @@ impl Tensor {
             let gw = self.unsqueeze(2)?.conv2d_weight_grad_direct(&g.unsqueeze(2)?, &[o, cg, 1, k], &a.as_2d())?;
             return gw.map(|t| t.squeeze_dim(2)).transpose();
         }
-        if wshape.len() != 4
-            || self.dtype != crate::dtype::DType::Float32
-            || self.numel() == 0
-            || g.numel() == 0
-            || !self.backend().has_conv2d()
-        {
+        if wshape.len() != 4 || self.numel() == 0 || g.numel() == 0 {
             return Ok(None);
         }
         super::elementwise::check_same_device(self, g)?;
-        let s = self.shape();
-        let gc = g.contiguous()?;
-        let (n, o, cols) = (s[0], wshape[0], wshape[1] * wshape[2] * wshape[3]);
-        let depthwise = crate::backend::Conv2d::is_depthwise(s[1], a.groups, o);
-        let row = if depthwise { cols } else { cols.next_multiple_of(4) };
+        let geom = self.conv_geometry(a, true, wshape[0], [wshape[2], wshape[3]], [g.shape()[2], g.shape()[3]]);
+        let Some(row) = self.backend().conv2d_row(&geom) else { return Ok(None) };
+        let (n, o, cols) = (geom.input[0], geom.o, geom.weight_row());
+        let gc = aligned(g.contiguous()?)?;
         let part = Tensor::empty_on(self.backend(), &[n, o, row], self.dtype)?;
         let k = crate::backend::Conv2d {
-            x: self.operand(s)?,
+            x: self.operand(self.shape())?,
             w: gc.operand(gc.shape())?.buf,
             w_offset: gc.layout.offset,
             out: part.buf()?,
-            weight_grad: true,
             row,
-            input: [s[0], s[1], s[2], s[3]],
-            o,
-            groups: a.groups,
-            kernel: [wshape[2], wshape[3]],
-            stride: [a.stride[0], a.stride[1]],
-            pad: [a.pad_lo[0], a.pad_lo[1]],
-            dilation: [a.dilation[0], a.dilation[1]],
-            out_hw: [g.shape()[2], g.shape()[3]],
+            g: geom,
         };
-        if !self.backend().conv2d(&k)? {
-            return Ok(None);
-        }
+        self.backend().conv2d(&k)?;
         let shape: Vec<i64> = wshape.iter().map(|&v| v as i64).collect();
         let mut gw = part.sum(&[0], false)?;
         if row != cols {
@@ -398,5 +392,16 @@ impl Tensor {
         let mut shape: Vec<i64> = vec![n as i64, o as i64];
         shape.extend(out.iter().map(|&s| s as i64));
         cols.transpose(2, 3)?.matmul(&wt)?.transpose(2, 3)?.reshape(&shape)?.contiguous()
+    }
+}
+
+/// A contiguous tensor whose first value sits at a multiple of 4 words (the conv kernels read
+/// the weight, or the output's gradient, as vec4 from there): a copy where a view starts
+/// between.
+fn aligned(t: Tensor) -> Result<Tensor> {
+    if t.layout.offset.is_multiple_of(4) {
+        Ok(t)
+    } else {
+        t.deep_clone()
     }
 }

@@ -9,7 +9,7 @@
 //! has ≤ 64 positions; `Cg·kh·kw` not divisible by 4 (a first layer's 3·3·3 = 27) runs with the
 //! weight's rows (forward) or the gradient's (weight gradient) padded to a multiple of 4. The
 //! weight gradient is the same template's second product (`Gather::ConvWeightGrad`). Depthwise
-//! convolutions (`Conv2d::is_depthwise`) run kernels of their own (`conv2d_depthwise*.wgsl`), any
+//! convolutions (`depthwise`) run kernels of their own (`conv2d_depthwise*.wgsl`), any
 //! output size. 1-D convolutions arrive as 2-D ones over rows of one (`tensor/conv.rs`).
 //! Anything else declines and runs im2col.
 
@@ -18,25 +18,65 @@ use std::cell::Cell;
 use super::codegen::fill;
 use super::codegen::KernelKey;
 use super::launch::put;
-use super::matmul::{self, Gather, TiledKey, Variant, T128K16P, T128X64P, T64P};
+use super::matmul::{self, TiledKey, Variant, T128K16P, T128X64P, T64P};
 use super::{WebGpuBackend, MAX_GROUPS};
-use crate::backend::Conv2d;
+use crate::backend::{Conv2d, ConvGeometry};
 use crate::dtype::DType;
 use crate::error::Result;
 
 const CONV2D: &str = include_str!("../../../shaders/conv2d.wgsl");
 
-/// `shaders/conv2d.wgsl` for a tile, the forward or (`wgrad`) the weight gradient.
+/// `shaders/conv2d.wgsl` for a tile, the forward or (`wgrad`) the weight gradient: the tiled
+/// matmul's holes with the `b` tile gathered from the input. `GATHER` computes before the K loop
+/// what stays fixed while K advances — forward, the input origins of the four output positions
+/// each `b` load covers; for the weight gradient, the load's channel and kernel position — and
+/// each load's starting K index as a pair, which each fetch then advances by BK (no division in
+/// the loop).
 pub fn source(key: &TiledKey, wgrad: bool) -> String {
-    let (gather, setup) = if wgrad {
-        (Gather::ConvWeightGrad, "    let oa4 = (m(4u) + img * m(24u) + grp * M * ars) >> 2u;\n".to_string())
+    let lb = key.tile.bn * key.tile.bk / 1024; // `b` loads per thread and K step
+    let q = key.tile.bn / 4;
+    let mut gather = String::new();
+    let fetch: matmul::FetchB = if wgrad {
+        &|l, i, kb| {
+            let (col, kq) = matmul::staged(key, i);
+            format!(
+                "        {{\n            let col = {col};\n            let kq = {kq};\n            pb{l} = vec4<f32>(0.0);\n            if (n0 + col < m(26u) && {kb} + 4u * kq < K) {{ pb{l} = gather_k(cb{l}, d{l}, oy{l}, ox{l}); }}\n            ox{l} += m(23u);\n            oy{l} += m(22u);\n            if (ox{l} >= m(8u)) {{ ox{l} -= m(8u); oy{l} += 1u; }}\n        }}\n"
+            )
+        }
     } else {
-        (
-            Gather::ConvForward,
-            "    let oa4 = (m(4u) + grp * M * ars) >> 2u;\n    if (t < m(6u)) {\n        let i = t / m(7u);\n        ktab[t] = vec2<i32>(i32(i * m(15u)), i32((t - i * m(7u)) * m(16u)));\n    }\n    workgroupBarrier();\n".to_string(),
-        )
+        &|l, i, kb| {
+            format!(
+                "        {{\n            let kr = ({i}) / {q}u;\n            pb{l} = vec4<f32>(0.0);\n            if ({kb} + kr < K) {{ pb{l} = gather(kc{l}, ktab[kq{l}], gy{l}, gx{l}, xb); }}\n            kq{l} += m(23u);\n            kc{l} += m(22u);\n            if (kq{l} >= m(6u)) {{ kq{l} -= m(6u); kc{l} += 1u; }}\n        }}\n"
+            )
+        }
     };
-    let mut holes = matmul::holes_with(key, false, gather);
+    for l in 0..lb {
+        let i = format!("t + {}u", 256 * l);
+        if wgrad {
+            let (col, kq) = matmul::staged(key, &i);
+            gather += &format!(
+                "    let wc{l} = n0 + ({col});\n    let wr{l} = wc{l} % m(6u);\n    let wi{l} = wr{l} / m(7u);\n    let cb{l} = xb + (wc{l} / m(6u)) * m(18u);\n    let d{l} = vec2<i32>(i32(wi{l} * m(15u)) - i32(m(13u)), i32((wr{l} - wi{l} * m(7u)) * m(16u)) - i32(m(14u)));\n    var oy{l} = (kbeg + 4u * ({kq})) / m(8u);\n    var ox{l} = (kbeg + 4u * ({kq})) - oy{l} * m(8u);\n"
+            );
+        } else {
+            gather += &format!("    let l0_{l} = n0 + 4u * (({i}) % {q}u);\n");
+            gather += &format!(
+                "    var kc{l} = (kbeg + ({i}) / {q}u) / m(6u);\n    var kq{l} = (kbeg + ({i}) / {q}u) - kc{l} * m(6u);\n"
+            );
+            for e in 0..4 {
+                gather += &format!("    let o{l}_{e} = origin(l0_{l} + {e}u);\n");
+            }
+            let lane = |c: &str| (0..4).map(|e| format!("o{l}_{e}.{c}")).collect::<Vec<_>>().join(", ");
+            gather +=
+                &format!("    let gy{l} = vec4<i32>({});\n    let gx{l} = vec4<i32>({});\n", lane("x"), lane("y"));
+        }
+    }
+    let setup = if wgrad {
+        "    let oa4 = (m(4u) + img * m(24u) + grp * M * ars) >> 2u;\n".to_string()
+    } else {
+        "    let oa4 = (m(4u) + grp * M * ars) >> 2u;\n    if (t < m(6u)) {\n        let i = t / m(7u);\n        ktab[t] = vec2<i32>(i32(i * m(15u)), i32((t - i * m(7u)) * m(16u)));\n    }\n    workgroupBarrier();\n".to_string()
+    };
+    let mut holes = matmul::holes_with(key, false, Some(fetch));
+    holes.push(("GATHER", gather));
     holes.push(("SETUP", setup));
     let holes: Vec<(&str, &str)> = holes.iter().map(|(n, v)| (*n, v.as_str())).collect();
     fill(CONV2D, &holes)
@@ -57,20 +97,18 @@ pub fn enabled() -> bool {
     DIRECT.with(|d| d.get())
 }
 
-/// The tile for a convolution's product (`None`: decline). A forced matmul variant
-/// (`matmul::set_variant`) applies here too; the 16×16 one declines.
-pub fn choose(k: &Conv2d, wg_limit: u32) -> Option<TiledKey> {
+/// The tile for a convolution's product with rows of `row` values (`None`: decline). A forced
+/// matmul variant (`matmul::set_variant`) applies here too; the 16×16 one declines.
+fn choose(k: &ConvGeometry, row: usize, wg_limit: u32) -> Option<TiledKey> {
     let [n, c, ..] = k.input;
-    let (og, cg) = (k.o / k.groups, c / k.groups);
-    let (l, kk) = (k.out_hw[0] * k.out_hw[1], cg * k.kernel[0] * k.kernel[1]);
-    // The product's M and N (the forward's K is `kk`, the weight gradient's `l`).
-    let (m, cols) = if k.weight_grad { (og, k.row) } else { (og, l) };
-    if !enabled()
-        || k.x.dtype != DType::Float32
-        || !k.row.is_multiple_of(4)
-        || k.row < kk
+    let og = k.o / k.groups;
+    let l = k.out_hw[0] * k.out_hw[1];
+    // The product's M and N (the forward's K is the row, the weight gradient's `l`).
+    let (m, cols) = if k.weight_grad { (og, row) } else { (og, l) };
+    if k.dtype != DType::Float32
+        || c == 0
+        || !row.is_multiple_of(4)
         || !l.is_multiple_of(4)
-        || !k.w_offset.is_multiple_of(4)
         || (!k.weight_grad && k.kernel[0] * k.kernel[1] > 64)
         || n * k.groups > MAX_GROUPS as usize
         || m * l == 0
@@ -117,16 +155,31 @@ pub fn depthwise_source(grad: bool) -> String {
     fill(if grad { DEPTHWISE_GRAD } else { DEPTHWISE }, &[])
 }
 
-/// Whether a convolution runs the depthwise kernels (`Conv2d::is_depthwise`: with 16 or more
-/// output channels per group the implicit GEMM's tiles fill well enough).
-fn depthwise(k: &Conv2d) -> bool {
-    Conv2d::is_depthwise(k.input[1], k.groups, k.o) && k.x.dtype == DType::Float32 && enabled()
+/// Whether a convolution runs the depthwise kernels: one input channel per group and fewer
+/// than 16 output channels per group (with 16 or more the implicit GEMM's tiles fill well
+/// enough). Their weight rows (forward) and gradient rows are unpadded.
+fn depthwise(k: &ConvGeometry) -> bool {
+    k.input[1] == k.groups && k.o / k.groups < 16 && k.dtype == DType::Float32
+}
+
+/// `Backend::conv2d_row`: the depthwise kernels take rows as they are, the implicit GEMM rows
+/// padded to a multiple of 4 (it moves them as vec4).
+pub fn row(k: &ConvGeometry, wg_limit: u32) -> Option<usize> {
+    if !enabled() {
+        return None;
+    }
+    if depthwise(k) {
+        return Some(k.weight_row());
+    }
+    let row = k.weight_row().next_multiple_of(4);
+    choose(k, row, wg_limit).map(|_| row)
 }
 
 impl WebGpuBackend {
     /// The depthwise forward (one invocation per output) or weight gradient (one workgroup per
     /// image and output channel).
-    fn conv2d_depthwise(&self, k: &Conv2d) -> Result<bool> {
+    fn conv2d_depthwise(&self, c: &Conv2d) -> Result<()> {
+        let k = &c.g;
         let [n, _, h, w] = k.input;
         let total = if k.weight_grad { n * k.o } else { n * k.o * k.out_hw[0] * k.out_hw[1] };
         let per = if k.weight_grad { 1 } else { 256 };
@@ -136,38 +189,44 @@ impl WebGpuBackend {
         let mut meta = [0u32; 24];
         put(&mut meta, 0, &[total, k.o, k.o / k.groups, k.out_hw[0], k.out_hw[1], k.kernel[0], k.kernel[1], h, w])?;
         put(&mut meta, 9, &[k.stride[0], k.stride[1], k.pad[0], k.pad[1], k.dilation[0], k.dilation[1]])?;
-        put(&mut meta, 15, &k.x.strides)?;
-        put(&mut meta, 19, &[k.w_offset, k.x.offset, gx as usize * per, k.row])?;
-        self.dispatch(&KernelKey::Conv2dDepthwise(k.weight_grad), &meta, &[k.out, k.w, k.x.buf], (gx, gy, 1))?;
-        Ok(true)
+        put(&mut meta, 15, &c.x.strides)?;
+        put(&mut meta, 19, &[c.w_offset, c.x.offset, gx as usize * per, c.row])?;
+        self.dispatch(&KernelKey::Conv2dDepthwise(k.weight_grad), &meta, &[c.out, c.w, c.x.buf], (gx, gy, 1))
     }
 
-    pub(super) fn conv2d_impl(&self, k: &Conv2d) -> Result<bool> {
+    pub(super) fn conv2d_impl(&self, conv: &Conv2d) -> Result<()> {
+        let k = &conv.g;
         if depthwise(k) {
-            return self.conv2d_depthwise(k);
+            return self.conv2d_depthwise(conv);
         }
-        let Some(key) = choose(k, self.limits.max_compute_workgroup_storage_size) else { return Ok(false) };
+        let limit = self.limits.max_compute_workgroup_storage_size;
+        let Some(key) = choose(k, conv.row, limit).filter(|_| conv.w_offset.is_multiple_of(4)) else {
+            crate::bail!(Device, "webgpu: no conv2d kernel for this geometry (ask conv2d_row first)")
+        };
         let [n, c, h, w] = k.input;
         let (og, cg) = (k.o / k.groups, c / k.groups);
         let (l, kk) = (k.out_hw[0] * k.out_hw[1], k.kernel[0] * k.kernel[1]);
         let bk = key.tile.bk as usize;
         // M, N, K of the product, and the K step as a pair (see the shader's meta).
         let (cols, depth, step) = if k.weight_grad {
-            (k.row, l, [bk / k.out_hw[1], bk % k.out_hw[1]])
+            (conv.row, l, [bk / k.out_hw[1], bk % k.out_hw[1]])
         } else {
             (l, cg * kk, [bk / kk, bk % kk])
         };
         let mut meta = [0u32; 32];
-        put(&mut meta, 0, &[og, cols, depth, k.groups, k.w_offset, k.x.offset, kk, k.kernel[1], k.out_hw[1], h, w])?;
+        put(
+            &mut meta,
+            0,
+            &[og, cols, depth, k.groups, conv.w_offset, conv.x.offset, kk, k.kernel[1], k.out_hw[1], h, w],
+        )?;
         put(&mut meta, 11, &[k.stride[0], k.stride[1], k.pad[0], k.pad[1], k.dilation[0], k.dilation[1]])?;
-        put(&mut meta, 17, &k.x.strides)?;
-        let a_row = if k.weight_grad { l } else { k.row };
+        put(&mut meta, 17, &conv.x.strides)?;
+        let a_row = if k.weight_grad { l } else { conv.row };
         put(&mut meta, 21, &[cg, step[0], step[1], k.o * l, a_row, cg * kk])?;
         let groups = matmul::groups(&key, og, cols, n * k.groups);
         if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS {
             crate::bail!(Shape, "webgpu: conv2d of {og}x{cols} outputs exceeds the dispatch grid");
         }
-        self.dispatch(&KernelKey::Conv2d(key, k.weight_grad), &meta, &[k.out, k.w, k.x.buf], groups)?;
-        Ok(true)
+        self.dispatch(&KernelKey::Conv2d(key, k.weight_grad), &meta, &[conv.out, conv.w, conv.x.buf], groups)
     }
 }

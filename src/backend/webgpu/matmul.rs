@@ -351,25 +351,27 @@ pub fn groups(key: &TiledKey, m: usize, n: usize, batches: usize) -> (u32, u32, 
 /// The holes of `shaders/matmul_tiled.wgsl`, unrolled: every register index is a constant.
 /// With an epilogue, each lane of a stored vec4 goes through `epilogue(v, z, row, col)`.
 pub fn holes(key: &TiledKey, epilogue: bool) -> Vec<(&'static str, String)> {
-    holes_with(key, epilogue, Gather::None)
+    holes_with(key, epilogue, None)
 }
 
-/// Where a tiled kernel's `b` tile comes from: a matrix, or a convolution's input
-/// (`shaders/conv2d.wgsl`) as the forward's `b` or the weight gradient's (read along K).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Gather {
-    None,
-    ConvForward,
-    ConvWeightGrad,
+/// Fetches thread-local load `l` (index `i` among the workgroup's loads) of the `b` tile at K
+/// offset `kb` into register `pb{l}`: a convolution's gather (`conv.rs`) in place of a matrix read.
+pub type FetchB<'a> = &'a dyn Fn(u32, &str, &str) -> String;
+
+/// The tile row (column of a transposed `b`) and K quad that load index `i` stages when its
+/// operand is read along K.
+pub fn staged(key: &TiledKey, i: &str) -> (String, String) {
+    let q = key.tile.bk / 4;
+    if key.tile.cm {
+        (format!("(({i}) % 32u) + 32u * (({i}) / {}u)", 32 * q), format!("(({i}) / 32u) % {q}u"))
+    } else {
+        (format!("({i}) / {q}u"), format!("({i}) % {q}u"))
+    }
 }
 
-/// `holes`, and with a `Gather` those of `shaders/conv2d.wgsl`: the `b` tile is gathered from a
-/// convolution's input instead of read from a matrix. A `GATHER` hole computes before the K loop
-/// what stays fixed while K advances — forward, the input origins of the four output positions
-/// each `b` load covers; for the weight gradient, the load's channel and kernel position — and
-/// each load's starting K index as a pair, which each fetch then advances by BK.
-pub fn holes_with(key: &TiledKey, epilogue: bool, gather_b: Gather) -> Vec<(&'static str, String)> {
-    let conv = gather_b == Gather::ConvForward;
+/// `holes`, with the `b` tile's fetch replaced by `fetch_b` where given (`shaders/conv2d.wgsl`,
+/// whose `b` tile is gathered from a convolution's input; its staging follows `key.b_t`).
+pub fn holes_with(key: &TiledKey, epilogue: bool, fetch_b: Option<FetchB>) -> Vec<(&'static str, String)> {
     let Tile { bm, bn, bk, .. } = key.tile;
     let (mv, nv) = (bm / 64, bn / 64); // vec4 rows and columns per thread
     let acc = |i: u32, r: u32, j: u32| format!("acc_{i}_{r}_{j}");
@@ -388,16 +390,7 @@ pub fn holes_with(key: &TiledKey, epilogue: bool, gather_b: Gather) -> Vec<(&'st
     // writes those registers into the workgroup tiles.
     let lanes = ["x", "y", "z", "w"];
     let (la, lb) = (bm * bk / 1024, bn * bk / 1024);
-    // Which row (column of a transposed `b`) and K quad index `i` stages when the operand is
-    // read along K.
-    let rk = |i: &str| {
-        let q = bk / 4;
-        if key.tile.cm {
-            (format!("(({i}) % 32u) + 32u * (({i}) / {}u)", 32 * q), format!("(({i}) / 32u) % {q}u"))
-        } else {
-            (format!("({i}) / {q}u"), format!("({i}) % {q}u"))
-        }
-    };
+    let rk = |i: &str| staged(key, i);
     let fetch = |kb: &str| {
         let mut f = String::new();
         for l in 0..la {
@@ -417,22 +410,13 @@ pub fn holes_with(key: &TiledKey, epilogue: bool, gather_b: Gather) -> Vec<(&'st
         }
         for l in 0..lb {
             let i = format!("t + {}u", 256 * l);
-            f += &if gather_b == Gather::ConvWeightGrad {
-                format!(
-                    "        {{\n            let col = {r};\n            let kq = {k};\n            pb{l} = vec4<f32>(0.0);\n            if (n0 + col < m(26u) && {kb} + 4u * kq < K) {{ pb{l} = gather_k(cb{l}, d{l}, oy{l}, ox{l}); }}\n            ox{l} += m(23u);\n            oy{l} += m(22u);\n            if (ox{l} >= m(8u)) {{ ox{l} -= m(8u); oy{l} += 1u; }}\n        }}\n",
-                    r = rk(&i).0,
-                    k = rk(&i).1
-                )
+            f += &if let Some(fetch_b) = fetch_b {
+                fetch_b(l, &i, kb)
             } else if key.b_t {
                 format!(
                     "        {{\n            let col = {r};\n            let kq = {k};\n            pb{l} = vec4<f32>(0.0);\n            if (n0 + col < N && {kb} + 4u * kq < K) {{ pb{l} = b[ob4 + (n0 + col) * bcs4 + ({kb} >> 2u) + kq]; }}\n        }}\n",
                     r = rk(&i).0,
                     k = rk(&i).1
-                )
-            } else if conv {
-                format!(
-                    "        {{\n            let kr = ({i}) / {q}u;\n            pb{l} = vec4<f32>(0.0);\n            if ({kb} + kr < K) {{ pb{l} = gather(kc{l}, ktab[kq{l}], gy{l}, gx{l}, xb); }}\n            kq{l} += m(23u);\n            kc{l} += m(22u);\n            if (kq{l} >= m(6u)) {{ kq{l} -= m(6u); kc{l} += 1u; }}\n        }}\n",
-                    q = bn / 4
                 )
             } else {
                 format!(
@@ -545,35 +529,7 @@ pub fn holes_with(key: &TiledKey, epilogue: bool, gather_b: Gather) -> Vec<(&'st
             store += "        }\n    }\n";
         }
     }
-    let mut gather = String::new();
-    if gather_b == Gather::ConvWeightGrad {
-        for l in 0..lb {
-            let (col, kq) = rk(&format!("t + {}u", 256 * l));
-            gather += &format!(
-                "    let wc{l} = n0 + ({col});\n    let wr{l} = wc{l} % m(6u);\n    let wi{l} = wr{l} / m(7u);\n    let cb{l} = xb + (wc{l} / m(6u)) * m(18u);\n    let d{l} = vec2<i32>(i32(wi{l} * m(15u)) - i32(m(13u)), i32((wr{l} - wi{l} * m(7u)) * m(16u)) - i32(m(14u)));\n    var oy{l} = (kbeg + 4u * ({kq})) / m(8u);\n    var ox{l} = (kbeg + 4u * ({kq})) - oy{l} * m(8u);\n"
-            );
-        }
-    }
-    if conv {
-        for l in 0..lb {
-            gather += &format!("    let l0_{l} = n0 + 4u * ((t + {}u) % {}u);\n", 256 * l, bn / 4);
-            gather += &format!(
-                "    var kc{l} = (kbeg + (t + {}u) / {}u) / m(6u);\n    var kq{l} = (kbeg + (t + {}u) / {}u) - kc{l} * m(6u);\n",
-                256 * l,
-                bn / 4,
-                256 * l,
-                bn / 4
-            );
-            for e in 0..4 {
-                gather += &format!("    let o{l}_{e} = origin(l0_{l} + {e}u);\n");
-            }
-            let lane = |c: &str| (0..4).map(|e| format!("o{l}_{e}.{c}")).collect::<Vec<_>>().join(", ");
-            gather +=
-                &format!("    let gy{l} = vec4<i32>({});\n    let gx{l} = vec4<i32>({});\n", lane("x"), lane("y"));
-        }
-    }
     vec![
-        ("GATHER", gather),
         ("BM", bm.to_string()),
         ("BN", bn.to_string()),
         ("BK", bk.to_string()),

@@ -322,11 +322,11 @@ impl Backend for WebGpuBackend {
         self.rowwise_impl(k)
     }
 
-    fn has_conv2d(&self) -> bool {
-        conv::enabled()
+    fn conv2d_row(&self, g: &crate::backend::ConvGeometry) -> Option<usize> {
+        conv::row(g, self.limits.max_compute_workgroup_storage_size)
     }
 
-    fn conv2d(&self, k: &crate::backend::Conv2d) -> Result<bool> {
+    fn conv2d(&self, k: &crate::backend::Conv2d) -> Result<()> {
         self.conv2d_impl(k)
     }
 
