@@ -361,6 +361,136 @@ fn causal_attention_skips_what_causality_zeroes() {
     }
 }
 
+/// Attention in one kernel (no input needs a gradient): causal and not, sequence lengths that
+/// are not multiples of the kernel's 64-row workgroups or its 16/32-key chunks, keys fewer than
+/// queries (causal rows past the last key see every key), head dims 4…128 with `Ev ≠ E`, large
+/// scores (the online softmax's rescaling), 2-D, 3-D and 5-D inputs, and `(B, L, H, E)`
+/// projections viewed as `(B, H, L, E)` read through their strides without a copy — each against
+/// the CPU's products and softmax, one dispatch each on WebGPU. Head dims the kernel declines
+/// (not a multiple of 4; wider than 64 unless forced) and inputs that need gradients take the
+/// products (and stay right).
+#[test]
+fn attention_in_one_kernel_matches_the_composition() {
+    use webtorch::autograd::attention::attention;
+    // (q shape, keys S, Ev, causal, scale, transposed view)
+    type Case = (&'static [usize], usize, usize, bool, f64, bool);
+    let cases: [Case; 11] = [
+        (&[2, 3, 37, 16], 45, 8, false, 0.25, false),
+        (&[1, 2, 130, 64], 130, 64, true, 0.125, false),
+        (&[2, 70, 128], 50, 96, true, 0.09, false),
+        (&[2, 70, 32], 50, 32, false, 0.2, false),
+        (&[2, 4, 65, 32], 65, 32, true, 0.18, true),
+        (&[33, 8], 97, 4, false, 3.0, false),
+        (&[2, 1, 2, 20, 12], 20, 12, true, 0.3, false),
+        (&[1, 2, 40, 64], 100, 64, false, 1.5, false),
+        // Tiled where E is a multiple of 16 and Ev 64 or 128 (with the default tile).
+        (&[1, 3, 100, 128], 77, 128, true, 0.1, false),
+        (&[2, 2, 64, 32], 64, 128, false, 0.2, false),
+        // E = 6: no kernel, the products run.
+        (&[2, 9, 6], 11, 6, true, 0.4, false),
+    ];
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let be = webtorch::engine::backend(Device::WebGpu).unwrap();
+    // The tile rule, then 128 rows per workgroup with 16-key chunks, then 32 rows with 32-key
+    // chunks (shortened where the staged keys would pass the workgroup memory limit); then the
+    // rule again with heads wider than 64 taking the one-row kernel where the tiled one does not
+    // (they do only where the products' scores would not fit one binding, far from these sizes).
+    let tiles = [(0, 0, false), (128, 16, false), (32, 32, false), (0, 0, true)];
+    for (tile, &(qs, s, ev, causal, scale, view)) in tiles.iter().flat_map(|t| cases.iter().map(move |c| (*t, c))) {
+        webtorch::backend::webgpu::attention::set_attention_tile(tile.0, tile.1);
+        webtorch::backend::webgpu::attention::set_attention_wide(tile.2);
+        let i = cases.iter().position(|c| c.0 == qs && c.1 == s).unwrap();
+        let n = qs.len();
+        let e = qs[n - 1];
+        let mut ks = qs.to_vec();
+        ks[n - 2] = s;
+        let mut vs = ks.clone();
+        vs[n - 1] = ev;
+        let seed = 900 + 10 * i as u64;
+        // A transposed view: made as (B, L, H, E), read as (B, H, L, E).
+        let make = |d: Device, shape: &[usize], seed: u64| {
+            if view {
+                let sw = [shape[0], shape[2], shape[1], shape[3]];
+                on(d, &randn(&sw, seed), &sw).transpose(1, 2).unwrap()
+            } else {
+                on(d, &randn(shape, seed), shape)
+            }
+        };
+        let run = |d: Device| {
+            let (q, k, v) = (make(d, qs, seed), make(d, &ks, seed + 1), make(d, &vs, seed + 2));
+            for t in [&q, &k, &v] {
+                t.materialize_for_test();
+            }
+            attention(&q, &k, &v, scale, causal).unwrap()
+        };
+        let want = values(&run(Device::Cpu));
+        pollster::block_on(be.sync()).unwrap();
+        let before = be.stats();
+        let y = run(Device::WebGpu);
+        let got = values(&y);
+        let after = be.stats();
+        assert_eq!(y.shape(), &[&qs[..n - 1], &[ev]].concat()[..], "case {i}: output shape");
+        // Scores reach ~40 (case 7): their rounding moves outputs by ~1e-5 whatever the order.
+        assert_close(&got, &want, 1e-4, 5e-5, &format!("attention case {i}, tile {tile:?}"));
+        let tiled = tile.0 == 0 && e % 16 == 0 && (ev == 64 || ev == 128);
+        let fused = e % 4 == 0 && (tiled || e.max(ev) <= 64 || tile.2);
+        if fused {
+            let label = format!("webtorch:attention:e{e}v{ev}{}", if tiled { "t:" } else { "r" });
+            let labels = be.kernel_labels();
+            assert!(labels.iter().any(|x| x.starts_with(&label)), "case {i}: no {label} among {labels:?}");
+            assert_eq!(after.dispatches - before.dispatches, 1, "case {i}: one dispatch");
+        } else {
+            assert!(after.dispatches - before.dispatches >= 3, "case {i}: the products and softmax");
+        }
+    }
+    webtorch::backend::webgpu::attention::set_attention_tile(0, 0);
+    webtorch::backend::webgpu::attention::set_attention_wide(false);
+    // With inputs that need gradients the forward is the same kernel and the backward
+    // recomputes P: its outputs and gradients against the composition's (products, softmax).
+    for (causal, e) in [(false, 16), (true, 16), (false, 64), (true, 64)] {
+        let (b, l) = (2, 40);
+        let grads = |d: Device, node: bool| -> Vec<Vec<f64>> {
+            let leaf = |seed: u64| {
+                let mut t = on(d, &randn(&[b, l, e], seed), &[b, l, e]);
+                t.set_requires_grad(true).unwrap();
+                t
+            };
+            let (q, k, v) = (leaf(950), leaf(951), leaf(952));
+            let y = if node {
+                let be = webtorch::engine::backend(d).unwrap();
+                let before = be.stats().dispatches;
+                let y = attention(&q, &k, &v, 0.3, causal).unwrap();
+                if d == Device::WebGpu {
+                    assert_eq!(be.stats().dispatches - before, 1, "e {e}: the forward is one kernel");
+                }
+                y
+            } else {
+                use webtorch::autograd::{kernels as agk, ops as o};
+                let s = o::matmul(&o::scale(&q, 0.3).unwrap(), &o::transpose(&k, -2, -1).unwrap()).unwrap();
+                let p = if causal { agk::causal_softmax(&s).unwrap() } else { agk::softmax(&s, -1).unwrap() };
+                o::matmul(&p, &v).unwrap()
+            };
+            let g = on(d, &randn(&[b, l, e], 953), &[b, l, e]);
+            webtorch::autograd::backward(&y, Some(g), false, false).unwrap();
+            vec![values(&y), values(&q.grad().unwrap()), values(&k.grad().unwrap()), values(&v.grad().unwrap())]
+        };
+        for dev in devices() {
+            let (node, plain) = (grads(dev, true), grads(dev, false));
+            for (i, what) in ["out", "dq", "dk", "dv"].iter().enumerate() {
+                assert_close(
+                    &node[i],
+                    &plain[i],
+                    1e-4,
+                    1e-5,
+                    &format!("attention (causal {causal}) {what} on {dev:?}"),
+                );
+            }
+        }
+    }
+}
+
 /// `nll_loss`'s two kernels, forward and input gradient, for each reduction with a class weight
 /// and an ignored row, on a transposed (strided) input: against the formulas computed here in
 /// f64 on every device, including the all-ignored mean (0/0 = NaN, as PyTorch).

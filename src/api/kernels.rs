@@ -98,12 +98,10 @@ impl RawTensor {
         RawTensor::timed("causal_softmax", || agk::causal_softmax(&self.t))
     }
 
-    /// `F.scaled_dot_product_attention(self, k, v, is_causal=True, scale)` as one node: products
-    /// that skip the causal zeros and the causal softmax kernel, forward and backward.
-    pub fn causal_attention(&self, k: &RawTensor, v: &RawTensor, scale: f64) -> JsResult<RawTensor> {
-        RawTensor::timed("causal_attention", || {
-            crate::autograd::attention::causal_attention(&self.t, &k.t, &v.t, scale)
-        })
+    /// `F.scaled_dot_product_attention(self, k, v, is_causal, scale)` without a mask or dropout,
+    /// as one node: the one-pass kernel where no input needs a gradient (no `L × S` scores).
+    pub fn attention(&self, k: &RawTensor, v: &RawTensor, scale: f64, causal: bool) -> JsResult<RawTensor> {
+        RawTensor::timed("attention", || crate::autograd::attention::attention(&self.t, &k.t, &v.t, scale, causal))
     }
 
     /// `F.layer_norm(t, normalized_shape, weight, bias, eps)`; `weight`/`bias` count only when

@@ -368,6 +368,27 @@ pub fn set_conv_direct(on: bool) {
     crate::backend::webgpu::conv::set_conv_direct(on)
 }
 
+/// Turns the one-kernel attention (`backend/webgpu/attention.rs`) on or off (default on), for
+/// benchmarks comparing it with the products and softmax.
+#[wasm_bindgen]
+pub fn set_attention_fused(on: bool) {
+    crate::backend::webgpu::attention::set_attention_fused(on)
+}
+
+/// Makes heads wider than 64 take the one-kernel attention whatever their scores' size (for
+/// benchmarks of that form).
+#[wasm_bindgen]
+pub fn set_attention_wide(on: bool) {
+    crate::backend::webgpu::attention::set_attention_wide(on)
+}
+
+/// Forces the one-kernel attention's query rows per workgroup and keys per chunk (0: default),
+/// for benchmarks.
+#[wasm_bindgen]
+pub fn set_attention_tile(rows: u32, keys: u32) {
+    crate::backend::webgpu::attention::set_attention_tile(rows, keys)
+}
+
 /// Makes every matmul that may split K take `s` slices (1: none; 0: the shape rule again), for
 /// benchmarks comparing factors (see `backend/webgpu/matmul.rs` `split_k`).
 #[wasm_bindgen]

@@ -1,11 +1,16 @@
-//! Causal scaled-dot-product attention as one autograd node: `softmax(Q Kᵀ · scale) V` with query
-//! `i` attending to keys `j ≤ i` (PyTorch's `is_causal`, top-left aligned). The products skip
-//! what causality makes zero or unneeded (`Tri`: the scores' tiles above the diagonal, the
-//! probabilities' zero half in `P V` and the backward's four products) and the softmax is the
-//! causal row kernel, so no mask tensor is made, read or added. With `create_graph` the backward
-//! is composed of differentiable ops instead.
+//! Scaled-dot-product attention as one autograd node: `softmax(Q Kᵀ · scale) V`, optionally
+//! causal (query `i` attending to keys `j ≤ i`, PyTorch's `is_causal`, top-left aligned).
+//!
+//! The backend's one-pass kernel runs the forward where it has one (`attention_fused`: the
+//! `L × S` scores and probabilities never exist) and the backward then recomputes `P`, as
+//! PyTorch's fused attention does, rather than holding it from the forward. Otherwise the
+//! probabilities come from products and a softmax and are kept for the backward. Causal products
+//! skip what causality makes zero or unneeded (`Tri`: the
+//! scores' tiles above the diagonal, the probabilities' zero half in `P V` and the backward's
+//! four products) and the softmax is the causal row kernel, so no mask tensor is made, read or
+//! added. With `create_graph` the backward is composed of differentiable ops instead.
 
-use super::kernels::{causal_softmax, node};
+use super::kernels::{causal_softmax, node, softmax};
 use super::ops as o;
 use super::{is_grad_enabled, needs_grad};
 use crate::backend::Tri;
@@ -18,10 +23,16 @@ use crate::tensor::Tensor;
 /// `F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=scale)` for `q (…, L, E)`,
 /// `k (…, S, E)` and `v (…, S, Ev)`, batch dims broadcasting as in `matmul`.
 pub fn causal_attention(q: &Tensor, k: &Tensor, v: &Tensor, scale: f64) -> Result<Tensor> {
+    attention(q, k, v, scale, true)
+}
+
+/// `F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)` without a mask or
+/// dropout (see `causal_attention` for the shapes).
+pub fn attention(q: &Tensor, k: &Tensor, v: &Tensor, scale: f64, causal: bool) -> Result<Tensor> {
     if q.ndim() < 2 || k.ndim() < 2 || v.ndim() < 2 {
         bail!(
             Shape,
-            "causal attention expects query, key and value of at least 2 dims, but got {}, {} and {}",
+            "attention expects query, key and value of at least 2 dims, but got {}, {} and {}",
             fmt_shape(q.shape()),
             fmt_shape(k.shape()),
             fmt_shape(v.shape())
@@ -30,25 +41,48 @@ pub fn causal_attention(q: &Tensor, k: &Tensor, v: &Tensor, scale: f64) -> Resul
     if k.shape()[k.ndim() - 2] != v.shape()[v.ndim() - 2] {
         bail!(
             Shape,
-            "causal attention: key {} and value {} must have the same sequence length",
+            "attention: key {} and value {} must have the same sequence length",
             fmt_shape(k.shape()),
             fmt_shape(v.shape())
         );
     }
-    let qs = q.binary_scalar(Op::Mul, scale, false)?;
-    let p = qs.matmul_tri(&k.transpose(-2, -1)?, Tri::LowerOut)?.causal_softmax()?;
-    let mut y = p.matmul_tri(v, Tri::LowerA)?;
-    if needs_grad(&[q, k, v]) {
+    // The products' triangular structure (`Tri::None` throughout when not causal).
+    let tri = move |t: Tri| if causal { t } else { Tri::None };
+    let probs = move |qs: &Tensor, k: &Tensor| -> Result<Tensor> {
+        let s = qs.matmul_tri(&k.transpose(-2, -1)?, tri(Tri::LowerOut))?;
+        if causal {
+            s.causal_softmax()
+        } else {
+            s.softmax(-1)
+        }
+    };
+    let grad = needs_grad(&[q, k, v]);
+    // The one-pass kernel where the backend has it; its backward recomputes the probabilities
+    // (as PyTorch's fused attention does) instead of holding `L × S` of them until then.
+    let (mut y, p) = match q.attention_fused(k, v, scale, causal)? {
+        Some(y) => (y, None),
+        None => {
+            let p = probs(&q.binary_scalar(Op::Mul, scale, false)?, k)?;
+            (p.matmul_tri(v, tri(Tri::LowerA))?, Some(p))
+        }
+    };
+    if grad {
         let (q2, k2, v2) = (q.clone(), k.clone(), v.clone());
-        node("CausalAttentionBackward0", &[q, k, v], &[q, k, v], &mut y, move |g| {
+        let name = if causal { "CausalAttentionBackward0" } else { "AttentionBackward0" };
+        node(name, &[q, k, v], &[q, k, v], &mut y, move |g| {
             let (dq, dk, dv) = if is_grad_enabled() {
-                composed(&q2, &k2, &v2, scale, g)?
+                composed(&q2, &k2, &v2, scale, causal, g)?
             } else {
-                let dp = g.matmul_tri(&v2.transpose(-2, -1)?, Tri::LowerOut)?;
+                let qs = q2.binary_scalar(Op::Mul, scale, false)?;
+                let p = match &p {
+                    Some(p) => p.clone(),
+                    None => probs(&qs, &k2)?,
+                };
+                let dp = g.matmul_tri(&v2.transpose(-2, -1)?, tri(Tri::LowerOut))?;
                 let ds = p.softmax_backward(&dp, -1, false)?;
-                let dv = p.transpose(-2, -1)?.matmul_tri(g, Tri::LowerAT)?;
-                let dq = ds.matmul_tri(&k2, Tri::LowerA)?.binary_scalar(Op::Mul, scale, false)?;
-                let dk = ds.transpose(-2, -1)?.matmul_tri(&qs, Tri::LowerAT)?;
+                let dv = p.transpose(-2, -1)?.matmul_tri(g, tri(Tri::LowerAT))?;
+                let dq = ds.matmul_tri(&k2, tri(Tri::LowerA))?.binary_scalar(Op::Mul, scale, false)?;
+                let dk = ds.transpose(-2, -1)?.matmul_tri(&qs, tri(Tri::LowerAT))?;
                 (dq, dk, dv)
             };
             Ok(vec![
@@ -62,9 +96,17 @@ pub fn causal_attention(q: &Tensor, k: &Tensor, v: &Tensor, scale: f64) -> Resul
 }
 
 /// The backward rule in differentiable ops (for `create_graph`), the probabilities recomputed.
-fn composed(q: &Tensor, k: &Tensor, v: &Tensor, scale: f64, g: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
+fn composed(
+    q: &Tensor,
+    k: &Tensor,
+    v: &Tensor,
+    scale: f64,
+    causal: bool,
+    g: &Tensor,
+) -> Result<(Tensor, Tensor, Tensor)> {
     let qs = o::scale(q, scale)?;
-    let p = causal_softmax(&o::matmul(&qs, &o::transpose(k, -2, -1)?)?)?;
+    let s = o::matmul(&qs, &o::transpose(k, -2, -1)?)?;
+    let p = if causal { causal_softmax(&s)? } else { softmax(&s, -1)? };
     let dp = o::matmul(g, &o::transpose(v, -2, -1)?)?;
     let dot = o::sum(&o::mul(&dp, &p)?, &[-1], true)?;
     let ds = o::mul(&p, &o::sub(&dp, &dot)?)?;

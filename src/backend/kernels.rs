@@ -290,6 +290,34 @@ pub struct Poisson {
     pub call: u32,
 }
 
+/// Attention without its `L × S` intermediates: for each of `batch` heads `b = (b0, b1)` with
+/// `b1 < heads`, `out[b, i] = Σ_j p_ij v[b, j]` where `p_i = softmax_j(scale · q[b, i]·k[b, j])`
+/// over keys `j < s` (and `j ≤ i` when `causal`). Each of `q`, `k`, `v` has strides `[b0, b1,
+/// row]` with unit stride along its `e` (`ev`) columns; `out` is contiguous `[batch, l, ev]`.
+#[derive(Clone, Debug)]
+pub struct Attention {
+    pub shape: AttentionShape,
+    pub q: Operand,
+    pub k: Operand,
+    pub v: Operand,
+    pub out: BufId,
+    pub heads: usize,
+    pub scale: f64,
+    pub causal: bool,
+}
+
+/// The sizes of an `Attention`: `batch` heads of `l` queries and `s` keys, head dims `e` (queries
+/// and keys) and `ev` (values); what `Backend::has_attention` decides on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttentionShape {
+    pub dtype: DType,
+    pub batch: usize,
+    pub l: usize,
+    pub s: usize,
+    pub e: usize,
+    pub ev: usize,
+}
+
 /// The shape of a 2-D convolution (or of its weight gradient), all a backend needs to say
 /// whether it has a kernel for it (`Backend::conv2d_row`) before the caller allocates anything.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -125,6 +125,15 @@ pub trait Backend {
     fn conv2d(&self, _k: &Conv2d) -> Result<()> {
         crate::bail!(Device, "this backend has no convolution kernels")
     }
+    /// Whether this backend computes attention of these sizes in one kernel (`attention`); asked
+    /// before the caller allocates the output.
+    fn has_attention(&self, _a: &AttentionShape) -> bool {
+        false
+    }
+    /// Attention in one kernel, no `L × S` intermediate (`Attention`).
+    fn attention(&self, _k: &Attention) -> Result<()> {
+        crate::bail!(Device, "this backend has no attention kernel")
+    }
     /// One fused optimizer update (`OptimStep`).
     fn optim_step(&self, k: &OptimStep) -> Result<()>;
     /// Checks values on the device (`ValueCheck`); the failure is raised by a later read or sync.

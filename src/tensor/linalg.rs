@@ -133,3 +133,71 @@ impl Tensor {
         Ok(out)
     }
 }
+
+impl Tensor {
+    /// `softmax(self kᵀ · scale) v` (queries `self (…, L, E)`, keys `(…, S, E)`, values `(…, S,
+    /// Ev)`, the same batch dims; `causal`: query `i` sees keys `j ≤ i`) by the backend's one-pass
+    /// kernel (`Backend::attention`), or `None` where it has none for these shapes (then the
+    /// caller composes products and a softmax).
+    pub fn attention_fused(&self, k: &Tensor, v: &Tensor, scale: f64, causal: bool) -> Result<Option<Tensor>> {
+        check_same_device(self, k)?;
+        check_same_device(self, v)?;
+        let n = self.ndim();
+        if n < 2 || k.ndim() != n || v.ndim() != n || k.dtype != self.dtype || v.dtype != self.dtype {
+            return Ok(None);
+        }
+        let (qs, ks, vs) = (self.shape(), k.shape(), v.shape());
+        let (l, e, s, ev) = (qs[n - 2], qs[n - 1], ks[n - 2], vs[n - 1]);
+        if qs[..n - 2] != ks[..n - 2] || qs[..n - 2] != vs[..n - 2] || ks[n - 1] != e || vs[n - 2] != s {
+            return Ok(None);
+        }
+        let batch: usize = qs[..n - 2].iter().product();
+        let shape = crate::backend::AttentionShape { dtype: self.dtype, batch, l, s, e, ev };
+        if l == 0 || s == 0 || batch == 0 || !self.backend().has_attention(&shape) {
+            return Ok(None);
+        }
+        // Up to two batch dims are read through strides (`(B, H)` of a head-split view needs no
+        // copy); more are merged first.
+        let heads = if n >= 3 { qs[n - 3] } else { 1 };
+        let three = |t: &Tensor| -> Result<Tensor> {
+            let t = if n > 4 {
+                let sh = t.shape();
+                t.reshape(&[-1, sh[n - 3] as i64, sh[n - 2] as i64, sh[n - 1] as i64])?
+            } else {
+                t.clone()
+            };
+            // Unit column stride and vec4-aligned rows, heads and offset, else a copy.
+            let st = &t.layout.strides;
+            let m = t.ndim();
+            let ok = st[m - 1] == 1 && t.layout.offset % 4 == 0 && st[..m - 1].iter().all(|s| s % 4 == 0);
+            if ok {
+                Ok(t)
+            } else {
+                t.deep_clone()
+            }
+        };
+        let (q3, k3, v3) = (three(self)?, three(k)?, three(v)?);
+        let operand = |t: &Tensor| -> Result<crate::backend::Operand> {
+            let st = &t.layout.strides;
+            let m = t.ndim();
+            let b0 = if m >= 4 { st[m - 4] } else { 0 };
+            let b1 = if m >= 3 { st[m - 3] } else { 0 };
+            t.operand_with(&[b0, b1, st[m - 2]])
+        };
+        let mut out_shape = qs[..n - 1].to_vec();
+        out_shape.push(ev);
+        let out = Tensor::empty_on(self.backend(), &out_shape, self.dtype)?;
+        let a = crate::backend::Attention {
+            shape,
+            q: operand(&q3)?,
+            k: operand(&k3)?,
+            v: operand(&v3)?,
+            out: out.buf()?,
+            heads,
+            scale,
+            causal,
+        };
+        self.backend().attention(&a)?;
+        Ok(Some(out))
+    }
+}

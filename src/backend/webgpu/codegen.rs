@@ -62,6 +62,8 @@ pub enum KernelKey {
     /// The depthwise 2-D convolution (`conv.rs`, one input channel per group): the forward or
     /// (true) the weight gradient.
     Conv2dDepthwise(bool),
+    /// Attention in one pass over the keys (`attention.rs`); causality is in the meta.
+    Attention(super::attention::AttentionKey),
     Rowwise {
         op: RowOp,
         weight: bool,
@@ -137,6 +139,7 @@ impl KernelKey {
                 | KernelKey::MatmulTiled(..)
                 | KernelKey::Conv2d(..)
                 | KernelKey::Conv2dDepthwise(..)
+                | KernelKey::Attention(..)
                 | KernelKey::Rows { .. }
                 | KernelKey::RowsReduce { .. }
                 | KernelKey::Reduce { .. }
@@ -441,6 +444,7 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::MatmulTiled(key, epilogue) => matmul_tiled_source(key, epilogue.as_ref()),
         KernelKey::Conv2d(key, wgrad) => super::conv::source(key, *wgrad),
         KernelKey::Conv2dDepthwise(grad) => super::conv::depthwise_source(*grad),
+        KernelKey::Attention(key) => super::attention::source(key),
         KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),
         KernelKey::Rows { op, weight, bias, plan } => super::rows::rowwise_source(*op, *weight, *bias, plan),
         KernelKey::RowsReduce { op, plan } => super::rows::reduce_source(*op, plan),
@@ -496,6 +500,7 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::Conv2dDepthwise(grad) => {
             format!("webtorch:conv2d_depthwise{}:float32", if *grad { "_weight_grad" } else { "" })
         }
+        KernelKey::Attention(key) => super::attention::label(key),
         KernelKey::Rowwise { op, .. } => format!("webtorch:{op:?}:float32").to_lowercase(),
         KernelKey::Rows { op, plan, .. } => {
             format!("webtorch:{}:{}:float32", format!("{op:?}").to_lowercase(), super::rows::plan_label(plan))

@@ -7,6 +7,7 @@
 //! submit, so recording a dispatch allocates no GPU memory; bind groups bind a slot each, so
 //! none is set with dynamic offsets (`binding.rs`).
 
+pub mod attention;
 mod binding;
 mod checks;
 mod codegen;
@@ -324,6 +325,18 @@ impl Backend for WebGpuBackend {
 
     fn conv2d_row(&self, g: &crate::backend::ConvGeometry) -> Option<usize> {
         conv::row(g, self.limits.max_compute_workgroup_storage_size)
+    }
+
+    fn has_attention(&self, a: &crate::backend::AttentionShape) -> bool {
+        attention::supports(
+            a,
+            self.limits.max_storage_buffer_binding_size,
+            self.limits.max_compute_workgroup_storage_size,
+        )
+    }
+
+    fn attention(&self, k: &crate::backend::Attention) -> Result<()> {
+        self.attention_impl(k)
     }
 
     fn conv2d(&self, k: &crate::backend::Conv2d) -> Result<()> {

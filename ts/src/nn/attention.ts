@@ -14,11 +14,7 @@ import { full, zeros } from "../creation.js";
 import { cat } from "../indexing.js";
 import { scope } from "../lifetime.js";
 import * as F from "./functional.js";
-import {
-  causalAttention,
-  causalMask,
-  causalSoftmax,
-} from "./functional_more.js";
+import { attentionNode, causalMask, causalSoftmax } from "./functional_more.js";
 import * as init from "./init.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 import { Linear, type FactoryOptions } from "./layers.js";
@@ -233,8 +229,8 @@ export class MultiheadAttention extends Module {
       const drop = this.dropout > 0 && this.training;
       let attn: Tensor | null = null;
       let headsOut: Tensor;
-      if (causal && !drop) {
-        headsOut = causalAttention(q, k, v, Math.sqrt(1 / hd));
+      if (!mask && !drop && !needWeights) {
+        headsOut = attentionNode(q, k, v, Math.sqrt(1 / hd), causal);
       } else {
         let scores = q.mul(Math.sqrt(1 / hd)).matmul(k.transpose(1, 2));
         if (mask) scores = scores.add(mask);

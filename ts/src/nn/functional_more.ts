@@ -269,23 +269,36 @@ export function causalSoftmax(scores: Tensor): Tensor {
 }
 
 /**
- * Causal attention `softmax(Q Kᵀ · scale) V`, query `i` attending to keys `j ≤ i`, as one core
- * node: the products skip the causal zeros (the scores' tiles above the diagonal, half of `P V`
- * and of the backward's products) and the softmax is {@link causalSoftmax}.
+ * Attention `softmax(Q Kᵀ · scale) V` without a mask or dropout as one core node, optionally
+ * causal (query `i` attending to keys `j ≤ i`). Where no input needs a gradient, WebGPU runs it
+ * as one kernel that never writes the `L × S` scores; otherwise the products skip the causal
+ * zeros and the softmax is {@link causalSoftmax}, with a backward of its own.
  */
+export function attentionNode(
+  query: Tensor,
+  key: Tensor,
+  value: Tensor,
+  scale: number,
+  causal: boolean,
+): Tensor {
+  return wrap(
+    checkTensor("scaled_dot_product_attention", "query", query)._raw.attention(
+      checkTensor("scaled_dot_product_attention", "key", key)._raw,
+      checkTensor("scaled_dot_product_attention", "value", value)._raw,
+      scale,
+      causal,
+    ),
+  );
+}
+
+/** Causal {@link attentionNode}. */
 export function causalAttention(
   query: Tensor,
   key: Tensor,
   value: Tensor,
   scale: number,
 ): Tensor {
-  return wrap(
-    checkTensor("causalAttention", "query", query)._raw.causal_attention(
-      checkTensor("causalAttention", "key", key)._raw,
-      checkTensor("causalAttention", "value", value)._raw,
-      scale,
-    ),
-  );
+  return attentionNode(query, key, value, scale, true);
 }
 
 /**
@@ -308,8 +321,10 @@ export function scaled_dot_product_attention(
   return scope(() => {
     // Scaling the (…, L, E) queries rather than the (…, L, S) scores: one pass over L·E values
     // instead of L·S, forward and backward (as MultiheadAttention does).
-    if (options.is_causal && !((options.dropout_p ?? 0) > 0))
-      return causalAttention(query, key, value, scale);
+    // Without a mask or dropout: one core node (on WebGPU, where no input needs a gradient,
+    // one kernel that never writes the L × S scores).
+    if (!options.attn_mask && !((options.dropout_p ?? 0) > 0))
+      return attentionNode(query, key, value, scale, !!options.is_causal);
     let scores = query.mul(scale).matmul(key.transpose(-2, -1));
     if (options.is_causal) scores = scores.add(causalMask(l, s, query.device));
     const m = options.attn_mask;

@@ -1,0 +1,64 @@
+"""PyTorch's scaled_dot_product_attention (CUDA, float32, TF32 off, no gradients) on the shapes
+of bench/attnprobe.mjs, in TFLOP/s as attnprobe counts them, with the peak memory of one call.
+Figures for bench/KERNELS.md, never asserted.
+
+    python3 bench/attn_torch.py [--out dir]
+"""
+import argparse
+import json
+import os
+import time
+
+import torch
+
+F = torch.nn.functional
+# (B, H, L, S, E, causal)
+SHAPES = [(1, 12, 1024, 1024, 64, False), (8, 12, 1024, 1024, 64, True), (1, 12, 4096, 4096, 64, True),
+          (1, 12, 8192, 8192, 64, True), (1, 32, 2048, 2048, 128, True)]
+
+
+def timed(f, n=10, reps=7):
+    f()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            f()
+        torch.cuda.synchronize()
+        ts.append((time.perf_counter() - t0) / n)
+    return sorted(ts)[len(ts) // 2]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    dev = torch.device("cuda")
+    rows = []
+    with torch.no_grad():
+        for b, h, l, s, e, causal in SHAPES:
+            q, k, v = (torch.randn(b, h, n, e, device=dev) for n in (l, s, s))
+            f = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            flop = 4 * b * h * l * s * e / (2 if causal else 1)
+            torch.cuda.synchronize()
+            torch.cuda.reset_peak_memory_stats()
+            base = torch.cuda.memory_allocated()
+            f()
+            torch.cuda.synchronize()
+            peak = torch.cuda.max_memory_allocated() - base
+            t = timed(f)
+            rows.append({"dims": [b, h, l, s, e, causal], "ms": t * 1e3, "tflops": flop / t / 1e12, "peak_extra_bytes": peak})
+            print(f"{b}×{h}×{l}×{s}×{e}{' causal' if causal else ''}: {flop / t / 1e12:.2f} TFLOP/s, "
+                  f"{peak / 2**20:.0f} MiB above the inputs", flush=True)
+            del q, k, v
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "attn_torch.json"), "w") as fh:
+            json.dump({"device": torch.cuda.get_device_name(), "rows": rows}, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()

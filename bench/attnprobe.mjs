@@ -1,0 +1,132 @@
+// Attention without gradients (inference): the one-kernel route (`src/backend/webgpu/attention.rs`)
+// against the products and softmax (`unfused`), with its tile rule (`fused`: the register-tiled
+// kernel where the head dims allow) and the one-row-per-invocation kernel's tiles forced
+// (`r128c8`: 128 query rows per workgroup, 8-key chunks), rounds alternated so that the host's two speeds
+// and the GPU's clocks fall on every variant alike. FLOPs: 4·B·H·L·S·E (causal: half).
+// Also the peak GPU memory one call holds. Figures for bench/KERNELS.md, never asserted.
+//
+//   node bench/attnprobe.mjs [--out dir] [--pkg pkg/dist/index.js] [--quick] [--variants a,b]
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { warmGpu, median } from "./lib/timing.mjs";
+
+const args = process.argv.slice(2);
+const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
+const quick = args.includes("--quick");
+const pkg = opt("--pkg", "pkg/dist/index.js");
+const outDir = opt("--out", null);
+const torch = await import(pathToFileURL(path.resolve(pkg)).href);
+const core = await import(
+  pathToFileURL(path.resolve(path.dirname(pkg), "wasm/webtorch_core.js")).href
+);
+const variants = opt("--variants", "unfused,fused,r128c8").split(",");
+// [B, H, L, S, E, causal] (B = 0: 3-D inputs [H, L, E]): the bench's attention row (as run.mjs
+// passes it, and as 4-D), GPT-2's causal block at batch 8, long
+// causal sequences (at 8,192 the unfused scores need 3.2 GB: past the binding limit), and a
+// 128-wide head.
+const shapes = quick
+  ? [[1, 2, 80, 80, 64, false]]
+  : [
+      [0, 12, 1024, 1024, 64, false],
+      [1, 12, 1024, 1024, 64, false],
+      [8, 12, 1024, 1024, 64, true],
+      [1, 12, 4096, 4096, 64, true],
+      [1, 12, 8192, 8192, 64, true],
+      [1, 32, 2048, 2048, 128, true],
+    ];
+const set = (v) => {
+  core.set_attention_fused(v !== "unfused");
+  // Heads wider than 64 take the kernel only past the binding limit unless forced.
+  core.set_attention_wide(v !== "unfused");
+  const t = /^r(\d+)c(\d+)$/.exec(v);
+  core.set_attention_tile(t ? +t[1] : 0, t ? +t[2] : 0);
+};
+await warmGpu(torch, quick ? 200 : 2000, quick);
+const rows = [];
+for (const [B, H, L, S, E, causal] of shapes) {
+  const dims = (n) => (B ? [B, H, n, E] : [H, n, E]);
+  const q = torch.randn(dims(L));
+  const k = torch.randn(dims(S));
+  const v = torch.randn(dims(S));
+  const f = () =>
+    torch.nn.functional.scaled_dot_product_attention(q, k, v, {
+      is_causal: causal,
+    });
+  const flop = (4 * Math.max(B, 1) * H * L * S * E) / (causal ? 2 : 1);
+  let want = null;
+  const runnable = [];
+  const peak = {};
+  for (const vr of variants) {
+    set(vr);
+    let got;
+    try {
+      await torch.webgpu.sync_device();
+      torch.webgpu.reset_peak_memory_stats?.();
+      const y = f();
+      got = await y.toArray();
+      peak[vr] = torch.webgpu.memory_stats?.().peak_bytes;
+      y.dispose();
+    } catch (e) {
+      console.log(`  ${vr}: ${String(e.message ?? e).slice(0, 120)}`);
+      continue;
+    }
+    runnable.push(vr);
+    want ??= got;
+    let err = 0;
+    for (let i = 0; i < got.length; i += 97)
+      err = Math.max(err, Math.abs(got[i] - want[i]));
+    if (!(err <= 1e-3)) throw new Error(`${vr}: max error ${err}`);
+  }
+  const batch = async (n) => {
+    const held = [];
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) held.push(f());
+    await torch.webgpu.sync_device();
+    const ms = (performance.now() - t0) / n;
+    for (const h of held) h.dispose();
+    return ms;
+  };
+  let n = 1;
+  set(runnable[0]);
+  while ((await batch(n)) * n < 20 && n < 32) n *= 2;
+  const ts = Object.fromEntries(runnable.map((vr) => [vr, []]));
+  for (let r = 0; r < (quick ? 2 : 7); r++)
+    for (const vr of runnable) {
+      set(vr);
+      ts[vr].push(await batch(n));
+    }
+  const name = `${B ? `${B}×` : ""}${H}×${L}×${S}×${E}${causal ? " causal" : ""}`;
+  const row = {
+    name,
+    dims: { B, H, L, S, E, causal },
+    ms: {},
+    tflops: {},
+    peak_bytes: peak,
+  };
+  for (const vr of runnable) {
+    row.ms[vr] = median(ts[vr]);
+    row.tflops[vr] = flop / (row.ms[vr] * 1e-3) / 1e12;
+  }
+  rows.push(row);
+  console.log(
+    `${name.padEnd(28)} ` +
+      runnable
+        .map(
+          (vr) =>
+            `${vr} ${row.tflops[vr].toFixed(2)} (${((peak[vr] ?? 0) / 2 ** 20).toFixed(0)} MiB)`,
+        )
+        .join("  ") +
+      "  TFLOP/s (peak memory)",
+  );
+  for (const t of [q, k, v]) t.dispose();
+}
+set("fused");
+if (outDir) {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(
+    path.join(outDir, "attnprobe.json"),
+    JSON.stringify({ rows }, null, 1),
+  );
+}

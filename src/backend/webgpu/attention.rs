@@ -1,0 +1,273 @@
+//! Attention in one kernel (`shaders/attention.wgsl`): scores, softmax and the product with the
+//! values per query row, the keys and values staged a chunk at a time, the softmax online (a
+//! running maximum and sum, the accumulator rescaled once per chunk). Nothing of size `L × S`
+//! is written: the unfused route (`Q Kᵀ`, softmax, `P V`) holds 4·L·S bytes per head at once,
+//! 48 MB for 12 heads at L = 1,024 and 3.2 GB at L = 8,192 (past the 2 GB a binding may hold).
+//! Taken for float32 where the head dims `E` and `Ev` are multiples of 4 and at most 128.
+
+use std::cell::Cell;
+
+use super::codegen::{fill, KernelKey};
+use super::launch::put;
+use super::{WebGpuBackend, MAX_GROUPS};
+use crate::backend::{Attention, AttentionShape};
+use crate::dtype::DType;
+use crate::error::Result;
+
+const ATTENTION: &str = include_str!("../../../shaders/attention.wgsl");
+
+/// The kernel's shape: query rows per workgroup, `E/4` and `Ev/4` vec4 per row, and keys per
+/// chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AttentionKey {
+    /// `attention_tiled.wgsl` (64 query rows × 64 keys per step, 4×4 per thread; `br`, `bc`
+    /// unused) rather than one query row per invocation.
+    pub tiled: bool,
+    pub br: u32,
+    pub e4: u32,
+    pub ev4: u32,
+    pub bc: u32,
+}
+
+thread_local! {
+    static ON: Cell<bool> = const { Cell::new(true) };
+    static WIDE: Cell<bool> = const { Cell::new(false) };
+    static TILE: Cell<(u32, u32)> = const { Cell::new((0, 0)) };
+}
+
+/// Turns the one-kernel attention on or off (default on), for benchmarks and tests comparing it
+/// with the products and softmax.
+pub fn set_attention_fused(on: bool) {
+    ON.with(|c| c.set(on));
+}
+
+/// Makes heads wider than 64 take the kernel whatever their scores' size (tests of that form).
+pub fn set_attention_wide(on: bool) {
+    WIDE.with(|c| c.set(on));
+}
+
+/// Forces the query rows per workgroup and the keys per chunk (0: the default), for benchmarks.
+pub fn set_attention_tile(br: u32, bc: u32) {
+    TILE.with(|c| c.set((br, bc)));
+}
+
+/// Whether a kernel takes attention of these shapes, given the largest buffer a binding may hold
+/// and the workgroup memory. The register-tiled kernel where E is a multiple of 16 and Ev is 64
+/// or 128 (on an H100: 0.95–1.3× the products and softmax, 9–17× less memory;
+/// `bench/KERNELS.md`, "Attention in one kernel"). Otherwise the one-row-per-invocation kernel
+/// for head dims up to 64 (0.8–1.0× the products); wider heads hold 2·E/4 vec4 per invocation
+/// and spill (0.4×), so they take it only where the products' scores would not fit one binding.
+pub fn supports(a: &AttentionShape, binding_limit: u64, wg_limit: u32) -> bool {
+    let (e, ev) = (a.e, a.ev);
+    let fits = |n: usize| n.is_multiple_of(4) && (4..=128).contains(&n);
+    let scores = (a.batch as u64).saturating_mul(a.l as u64).saturating_mul(a.s as u64).saturating_mul(4);
+    ON.with(|c| c.get())
+        && a.dtype == DType::Float32
+        && fits(e)
+        && fits(ev)
+        && a.batch <= MAX_GROUPS as usize
+        && (tiled(a, wg_limit) || e.max(ev) <= 64 || scores > binding_limit || WIDE.with(|c| c.get()))
+}
+
+/// Whether the register-tiled kernel takes these head dims (and no tile is forced).
+fn tiled(a: &AttentionShape, wg_limit: u32) -> bool {
+    TILE.with(|c| c.get()) == (0, 0)
+        && a.e.is_multiple_of(16)
+        && a.e <= 128
+        && (a.ev == 64 || a.ev == 128)
+        && wg_limit >= TILED_WG_BYTES
+}
+
+/// The tile for a shape: 8-key chunks, 128 query rows per workgroup where that still gives
+/// 512 workgroups, else 64 or 32 (a GPU of ~130 cores holds ~4 workgroups of 128 on each: with
+/// 12 heads of 1,024 queries, 128 rows made 96 workgroups). Measured on an H100 (`bench/KERNELS.md`).
+/// A forced tile (`set_attention_tile`) applies, its chunk shortened to fit `wg_limit` bytes.
+fn key(a: &AttentionShape, wg_limit: u32) -> AttentionKey {
+    let (e4, ev4) = ((a.e / 4) as u32, (a.ev / 4) as u32);
+    let (fbr, fbc) = TILE.with(|c| c.get());
+    if tiled(a, wg_limit) {
+        return AttentionKey { tiled: true, br: 64, e4, ev4, bc: 64 };
+    }
+    let br = if fbr > 0 {
+        fbr
+    } else {
+        [128u32, 64].into_iter().find(|&r| a.batch * a.l.div_ceil(r as usize) >= 512).unwrap_or(32)
+    };
+    let mut bc = if fbc > 0 { fbc } else { 8 };
+    while bc > 4 && bc * (e4 + ev4) * 16 + bc * br * 4 > wg_limit {
+        bc /= 2;
+    }
+    AttentionKey { tiled: false, br, e4, ev4, bc }
+}
+
+/// Workgroup memory of `attention_tiled.wgsl`: staging 8 KiB, probabilities 16 KiB, partial
+/// maxima 4 KiB.
+const TILED_WG_BYTES: u32 = 28 * 1024;
+
+const TILED: &str = include_str!("../../../shaders/attention_tiled.wgsl");
+
+/// `attention_tiled.wgsl` for a key: thread (tx, ty)'s scores `sc{i}` (row 4·ty + i, columns
+/// 4·tx..+4) and outputs `o{i}_{jj}` (columns 4·tx + 64·jj..+4) as named vec4 registers.
+fn tiled_source(k: &AttentionKey) -> String {
+    let nj = k.ev4 / 16;
+    let (mut init, mut zero, mut scores, mut soft, mut pv, mut store) =
+        (String::new(), String::new(), String::new(), String::new(), String::new(), String::new());
+    init += "    var mx = vec4<f32>(NEG);\n    var sm = vec4<f32>(0.0);\n";
+    for i in 0..4 {
+        zero += &format!("        var sc{i} = vec4<f32>(0.0);\n");
+        for jj in 0..nj {
+            init += &format!("    var o{i}_{jj} = vec4<f32>(0.0);\n");
+        }
+    }
+    for e in 0..16 {
+        scores += &format!(
+            "            {{\n                let a = st[{}u + ty];\n                let bb = st[{}u + tx];\n",
+            e * 16,
+            256 + e * 16
+        );
+        for (i, lane) in ["x", "y", "z", "w"].iter().enumerate() {
+            scores += &format!("                sc{i} = fma(vec4<f32>(a.{lane}), bb, sc{i});\n");
+        }
+        scores += "            }\n";
+    }
+    soft += "        let colb = c0 + 4u * tx;\n        let kc = vec4<u32>(colb, colb + 1u, colb + 2u, colb + 3u);\n        let bad = kc >= vec4<u32>(s_len);\n";
+    for i in 0..4 {
+        soft += &format!(
+            "        let x{i} = select(sc{i} * scale, vec4<f32>(NEG), bad | (vec4<bool>(causal) & (kc > vec4<u32>(r0 + 4u * ty + {i}u))));\n        red[(4u * ty + {i}u) * 16u + tx] = max(max(x{i}.x, x{i}.y), max(x{i}.z, x{i}.w));\n"
+        );
+    }
+    soft += "        workgroupBarrier();\n        var cm = vec4<f32>(NEG);\n        for (var u = 0u; u < 16u; u++) {\n            cm = max(cm, vec4<f32>(red[64u * ty + u], red[64u * ty + 16u + u], red[64u * ty + 32u + u], red[64u * ty + 48u + u]));\n        }\n        let mn = max(mx, cm);\n        let alpha = exp(mx - mn);\n        mx = mn;\n        sm *= alpha;\n";
+    let lanes = ["x", "y", "z", "w"];
+    for (i, lane) in lanes.iter().enumerate() {
+        soft += &format!("        let p{i} = exp(x{i} - vec4<f32>(mn.{lane}));\n");
+        for jj in 0..nj {
+            soft += &format!("        o{i}_{jj} *= alpha.{lane};\n");
+        }
+    }
+    for (j, lane) in lanes.iter().enumerate() {
+        soft += &format!(
+            "        ps[(4u * tx + {j}u) * 16u + ty] = vec4<f32>(p0.{lane}, p1.{lane}, p2.{lane}, p3.{lane});\n"
+        );
+    }
+    for cc in 0..16 {
+        pv += &format!(
+            "            {{\n                let p4 = ps[(cc0 + {cc}u) * 16u + ty];\n                sm += p4;\n"
+        );
+        for jj in 0..nj {
+            pv += &format!("                let v{jj} = st[{}u + tx];\n", cc * k.ev4 + 16 * jj);
+        }
+        for (i, lane) in lanes.iter().enumerate() {
+            for jj in 0..nj {
+                pv += &format!("                o{i}_{jj} = fma(vec4<f32>(p4.{lane}), v{jj}, o{i}_{jj});\n");
+            }
+        }
+        pv += "            }\n";
+    }
+    for (i, lane) in lanes.iter().enumerate() {
+        store += &format!("    {{\n        let row = r0 + 4u * ty + {i}u;\n        if (row < l) {{\n            let inv = 1.0 / sm.{lane};\n");
+        for jj in 0..nj {
+            store += &format!("            out[(b * l + row) * EV4 + {}u + tx] = o{i}_{jj} * inv;\n", 16 * jj);
+        }
+        store += "        }\n    }\n";
+    }
+    // Values: 16 keys × EV4 vec4 a chunk, `nj` loads a thread (load `u` at index t + 256·u: key
+    // index / EV4, quad index % EV4), the next chunk's issued before this one's FMAs.
+    let (mut vload, mut vstage, mut vnext) = (String::new(), String::new(), String::new());
+    let vfetch = |u: u32, chunk: &str| {
+        format!(
+            "{{\n        let i = t + {}u;\n        let c = c0 + {chunk} + i / EV4;\n        vv{u} = vec4<f32>(0.0);\n        if (c < s_len) {{ vv{u} = v[vb + c * m(18u) + i % EV4]; }}\n    }}\n",
+            256 * u
+        )
+    };
+    for u in 0..nj {
+        vload += &format!("        var vv{u} = vec4<f32>(0.0);\n        {}", vfetch(u, "0u"));
+        vstage += &format!("            st[t + {}u] = vv{u};\n", 256 * u);
+        vnext += &format!("                {}", vfetch(u, "cc0 + 16u"));
+    }
+    let (e4, ev4) = (k.e4.to_string(), k.ev4.to_string());
+    fill(
+        TILED,
+        &[
+            ("E4", &e4),
+            ("EV4", &ev4),
+            ("INIT", &init),
+            ("ZERO", &zero),
+            ("SCORES", &scores),
+            ("SOFTMAX", &soft),
+            ("PV", &pv),
+            ("VLOAD", &vload),
+            ("VSTAGE", &vstage),
+            ("VNEXT", &vnext),
+            ("STORE", &store),
+        ],
+    )
+}
+
+/// The shader for a key: `q` held in `E/4` registers (scaled), the output in `Ev/4`, the dot
+/// product and the accumulation unrolled over them.
+pub fn source(k: &AttentionKey) -> String {
+    if k.tiled {
+        return tiled_source(k);
+    }
+    let (mut init, mut dot, mut rescale, mut pv, mut store) =
+        (String::new(), String::new(), String::new(), String::new(), String::new());
+    for j in 0..k.e4 {
+        init += &format!("    let q{j} = q[qb + {j}u] * scale;\n");
+        dot += &format!("            d = fma(q{j}, ks[kc + {j}u], d);\n");
+    }
+    for j in 0..k.ev4 {
+        init += &format!("    var o{j} = vec4<f32>(0.0);\n");
+        rescale += &format!("        o{j} *= alpha;\n");
+        pv += &format!("            o{j} = fma(vec4<f32>(p), vs[vc + {j}u], o{j});\n");
+        store += &format!("        out[ob + {j}u] = o{j} * inv;\n");
+    }
+    let (br, bc, e4, ev4) = (k.br.to_string(), k.bc.to_string(), k.e4.to_string(), k.ev4.to_string());
+    fill(
+        ATTENTION,
+        &[
+            ("BR", &br),
+            ("BC", &bc),
+            ("E4", &e4),
+            ("EV4", &ev4),
+            ("INIT", &init),
+            ("DOT", &dot),
+            ("RESCALE", &rescale),
+            ("PV", &pv),
+            ("STORE", &store),
+        ],
+    )
+}
+
+pub fn label(k: &AttentionKey) -> String {
+    if k.tiled {
+        return format!("webtorch:attention:e{}v{}t:float32", 4 * k.e4, 4 * k.ev4);
+    }
+    format!("webtorch:attention:e{}v{}r{}c{}:float32", 4 * k.e4, 4 * k.ev4, k.br, k.bc)
+}
+
+impl WebGpuBackend {
+    pub(super) fn attention_impl(&self, a: &Attention) -> Result<()> {
+        let limits = (self.limits.max_storage_buffer_binding_size, self.limits.max_compute_workgroup_storage_size);
+        if !supports(&a.shape, limits.0, limits.1) {
+            crate::bail!(Device, "webgpu: no attention kernel for head dims {} and {}", a.shape.e, a.shape.ev);
+        }
+        let key = key(&a.shape, self.limits.max_compute_workgroup_storage_size);
+        let a_s = &a.shape;
+        let mut meta = [0u32; 20];
+        let rows = a_s.l.div_ceil(key.br as usize);
+        put(&mut meta, 0, &[a_s.l, a_s.s, rows * key.br as usize, a.heads, a.causal as usize])?;
+        meta[5] = (a.scale as f32).to_bits();
+        for (at, op) in [(7, &a.q), (11, &a.k), (15, &a.v)] {
+            if op.offset % 4 != 0 || op.strides.iter().any(|s| s % 4 != 0) {
+                crate::bail!(Device, "webgpu: attention operands must be vec4-aligned");
+            }
+            let s: Vec<usize> = std::iter::once(op.offset).chain(op.strides.iter().copied()).map(|v| v / 4).collect();
+            put(&mut meta, at, &s)?;
+        }
+        let groups = (u32::try_from(rows).unwrap_or(u32::MAX), a_s.batch as u32, 1);
+        if groups.0 > MAX_GROUPS {
+            crate::bail!(Shape, "webgpu: attention over {} queries exceeds the dispatch grid", a_s.l);
+        }
+        self.dispatch(&KernelKey::Attention(key), &meta, &[a.out, a.q.buf, a.k.buf, a.v.buf], groups)
+    }
+}
