@@ -1,9 +1,11 @@
-//! Attention in one kernel (`shaders/attention.wgsl`): scores, softmax and the product with the
-//! values per query row, the keys and values staged a chunk at a time, the softmax online (a
-//! running maximum and sum, the accumulator rescaled once per chunk). Nothing of size `L × S`
-//! is written: the unfused route (`Q Kᵀ`, softmax, `P V`) holds 4·L·S bytes per head at once,
-//! 48 MB for 12 heads at L = 1,024 and 3.2 GB at L = 8,192 (past the 2 GB a binding may hold).
-//! Taken for float32 where the head dims `E` and `Ev` are multiples of 4 and at most 128.
+//! Attention in one kernel: scores, softmax and the product with the values, the keys and values
+//! staged a block at a time, the softmax online (a running maximum and sum per query row, the
+//! accumulator rescaled once per block). Nothing of size `L × S` is written: the unfused route
+//! (`Q Kᵀ`, softmax, `P V`) holds 4·L·S bytes per head at once, 48 MB for 12 heads at L = 1,024
+//! and 3.2 GB at L = 8,192 (past the 2 GB a binding may hold). Two kernels: the register-tiled
+//! `shaders/attention_tiled.wgsl` (64 query rows × 64 keys a step, 4×4 per thread) where E is a
+//! multiple of 16 and Ev is 64 or 128, else `shaders/attention.wgsl` (one query row per
+//! invocation); `supports` says which shapes take either.
 
 use std::cell::Cell;
 
@@ -53,7 +55,7 @@ pub fn set_attention_tile(br: u32, bc: u32) {
 
 /// Whether a kernel takes attention of these shapes, given the largest buffer a binding may hold
 /// and the workgroup memory. The register-tiled kernel where E is a multiple of 16 and Ev is 64
-/// or 128 (on an H100: 0.95–1.3× the products and softmax, 9–17× less memory;
+/// or 128 (on an H100: 0.95–1.13× the products and softmax at E = 64, 9–33× less memory;
 /// `bench/KERNELS.md`, "Attention in one kernel"). Otherwise the one-row-per-invocation kernel
 /// for head dims up to 64 (0.8–1.0× the products); wider heads hold 2·E/4 vec4 per invocation
 /// and spill (0.4×), so they take it only where the products' scores would not fit one binding.

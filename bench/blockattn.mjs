@@ -1,0 +1,86 @@
+// The transformer block step (bench workload block_step: fwd+bwd, causal attention) with the
+// one-kernel attention on (its backward recomputing the probabilities) and off (products and
+// softmax, P held for the backward), alternated round by round in one process, with the peak
+// GPU memory of a step. Figures for bench/KERNELS.md, never asserted.
+// `--layers n`: a stack of n such layers instead (nn.TransformerEncoder, causal), where the
+// unfused route holds every layer's probabilities from its forward until its backward.
+//   node bench/blockattn.mjs [--pkg pkg/dist/index.js] [--layers n] [--quick]
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { workloads } from "./lib/workloads.mjs";
+import { webtorchLib } from "./lib/libs.mjs";
+import { median } from "./lib/timing.mjs";
+
+const args = process.argv.slice(2);
+const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
+const pkg = opt("--pkg", "pkg/dist/index.js");
+const torch = await import(pathToFileURL(path.resolve(pkg)).href);
+const core = await import(
+  pathToFileURL(path.resolve(path.dirname(pkg), "wasm/webtorch_core.js")).href
+);
+const w = workloads({ quick: args.includes("--quick") }).find(
+  (x) => x.kind === "block_step",
+);
+const layers = Number(opt("--layers", "0"));
+const h = layers ? stack(layers) : webtorchLib(torch, core).prepare(w);
+
+// n pre-norm causal layers of the block's sizes, loss mean(out²), gradients held to the wait.
+function stack(n) {
+  const { nn } = torch;
+  const { B, L, D, H, F } = w.dims;
+  const layer = new nn.TransformerEncoderLayer(D, H, {
+    dim_feedforward: F,
+    dropout: 0,
+    activation: "gelu",
+    batch_first: true,
+    norm_first: true,
+  });
+  const model = new nn.TransformerEncoder(layer, n);
+  const X = torch.randn([B, L, D]);
+  return {
+    step: () => {
+      const loss = torch.scope(() => {
+        model.zero_grad();
+        const l = model
+          .call(X, { is_causal: true, mask: null })
+          .square()
+          .mean();
+        l.backward();
+        return l.detach();
+      });
+      return [loss, ...model.parameters().map((p) => p.grad)];
+    },
+    wait: async (hs) => {
+      await torch.webgpu.sync_device();
+      for (const k of hs) for (const t of k) t?.dispose();
+    },
+  };
+}
+const batch = async (n) => {
+  const t0 = performance.now();
+  const hs = [];
+  for (let i = 0; i < n; i++) hs.push(h.step());
+  await h.wait(hs);
+  return (performance.now() - t0) / n;
+};
+const variants = { fused: true, unfused: false };
+const ts = { fused: [], unfused: [] };
+const peak = {};
+for (const [v, on] of Object.entries(variants)) {
+  core.set_attention_fused(on);
+  for (let i = 0; i < 3; i++) await batch(1);
+  await torch.webgpu.sync_device();
+  torch.webgpu.reset_peak_memory_stats();
+  await batch(1);
+  peak[v] = torch.webgpu.memory_stats().peak_bytes;
+}
+for (let r = 0; r < 7; r++)
+  for (const [v, on] of Object.entries(variants)) {
+    core.set_attention_fused(on);
+    ts[v].push(await batch(4));
+  }
+core.set_attention_fused(true);
+for (const v of Object.keys(variants))
+  console.log(
+    `${layers ? `${layers}-layer stack` : "block"} step attention ${v.padEnd(8)} ${median(ts[v]).toFixed(2)} ms/step (4 per wait; rounds ${ts[v].map((t) => t.toFixed(2)).join(" ")}), peak ${(peak[v] / 2 ** 20).toFixed(0)} MiB`,
+  );
