@@ -10,11 +10,12 @@
 // meta: [0] L, [1] S, [2] rows of the grid's x (L rounded up to BR), [3] H (inner batch count),
 //       [4] causal, [5] scale (f32 bits), then per operand q, k, v at [7], [11], [15]: offset,
 //       outer batch stride, inner batch stride, row stride (in vec4, so all multiples of 4).
-//       `out` is contiguous `[batch, L, Ev]`.
+//       `out` is contiguous `[batch, L, Ev]`; `lse` `[batch, L]` gets each row's log-sum-exp.
 @group(0) @binding(1) var<storage, read_write> out: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> q: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> k: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read> v: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> lse: array<f32>;
+@group(0) @binding(3) var<storage, read> q: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> k: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read> v: array<vec4<f32>>;
 
 const BR: u32 = /*{{BR}}*/u;
 const BC: u32 = /*{{BC}}*/u;
@@ -91,6 +92,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t
     if (r0 + t < l) {
         let inv = 1.0 / sum;
         let ob = (b * l + r0 + t) * EV4;
+        lse[b * l + r0 + t] = mx + log(sum);
 /*{{STORE}}*/
     }
 }

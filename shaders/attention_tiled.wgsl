@@ -9,11 +9,13 @@
 // Nothing of size L × S leaves the workgroup. `src/backend/webgpu/attention.rs` generates the
 // unrolled holes and checks E (a multiple of 16) and Ev (NJ·64).
 // meta: as attention.wgsl ([0] L, [1] S, [3] H, [4] causal, [5] scale bits, q/k/v at 7/11/15:
-//       offset, outer and inner batch strides, row stride, in vec4).
+//       offset, outer and inner batch strides, row stride, in vec4). `lse` gets each row's
+//       log-sum-exp.
 @group(0) @binding(1) var<storage, read_write> out: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> q: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> k: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read> v: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> lse: array<f32>;
+@group(0) @binding(3) var<storage, read> q: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> k: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read> v: array<vec4<f32>>;
 
 const E4: u32 = /*{{E4}}*/u;
 const EV4: u32 = /*{{EV4}}*/u;

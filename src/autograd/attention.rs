@@ -58,12 +58,14 @@ pub fn attention(q: &Tensor, k: &Tensor, v: &Tensor, scale: f64, causal: bool) -
     };
     let grad = needs_grad(&[q, k, v]);
     // The one-pass kernel where the backend has it; its backward recomputes the probabilities
-    // (as PyTorch's fused attention does) instead of holding `L × S` of them until then.
-    let (mut y, p) = match q.attention_fused(k, v, scale, causal)? {
-        Some(y) => (y, None),
+    // (as PyTorch's fused attention does) instead of holding `L × S` of them until then: from the
+    // forward's row log-sum-exps, `P = exp(S − lse)` is the score product's epilogue (a causal
+    // mask added), with no softmax pass.
+    let (mut y, saved) = match q.attention_fused(k, v, scale, causal)? {
+        Some((y, lse)) => (y, Saved::Lse(lse.unsqueeze(-1)?)),
         None => {
             let p = probs(&q.binary_scalar(Op::Mul, scale, false)?, k)?;
-            (p.matmul_tri(v, tri(Tri::LowerA))?, Some(p))
+            (p.matmul_tri(v, tri(Tri::LowerA))?, Saved::Probs(p))
         }
     };
     if grad {
@@ -74,9 +76,13 @@ pub fn attention(q: &Tensor, k: &Tensor, v: &Tensor, scale: f64, causal: bool) -
                 composed(&q2, &k2, &v2, scale, causal, g)?
             } else {
                 let qs = q2.binary_scalar(Op::Mul, scale, false)?;
-                let p = match &p {
-                    Some(p) => p.clone(),
-                    None => probs(&qs, &k2)?,
+                let p = match &saved {
+                    Saved::Probs(p) => p.clone(),
+                    Saved::Lse(lse) => {
+                        let s = qs.matmul_tri_fusable(&k2.transpose(-2, -1)?, tri(Tri::LowerOut))?;
+                        let s = if causal { s.binary(Op::Add, &causal_mask(&s)?)? } else { s };
+                        s.binary(Op::Sub, lse)?.unary(Op::Exp)?
+                    }
                 };
                 let dp = g.matmul_tri(&v2.transpose(-2, -1)?, tri(Tri::LowerOut))?;
                 let ds = p.softmax_backward(&dp, -1, false)?;
@@ -93,6 +99,26 @@ pub fn attention(q: &Tensor, k: &Tensor, v: &Tensor, scale: f64, causal: bool) -
         });
     }
     Ok(y)
+}
+
+/// What the backward keeps from the forward: the probabilities, or (the forward was one kernel)
+/// each query row's log-sum-exp `(…, L, 1)`.
+enum Saved {
+    Probs(Tensor),
+    Lse(Tensor),
+}
+
+/// `(L, S)` of 0 where query `i` may see key `j` (`j ≤ i`) and -inf elsewhere, for scores `s`
+/// `(…, L, S)` on its device.
+fn causal_mask(s: &Tensor) -> Result<Tensor> {
+    use crate::dtype::{DType, ScalarKind};
+    use crate::tensor::TensorOrScalar::Scalar;
+    let n = s.ndim();
+    let (l, k) = (s.shape()[n - 2], s.shape()[n - 1]);
+    let i = Tensor::arange(0.0, l as f64, 1.0, DType::Float32, s.device())?.unsqueeze(1)?;
+    let j = Tensor::arange(0.0, k as f64, 1.0, DType::Float32, s.device())?.unsqueeze(0)?;
+    let hidden = j.binary(Op::Gt, &i)?;
+    Tensor::where_(&hidden, Scalar(f64::NEG_INFINITY, ScalarKind::Float), Scalar(0.0, ScalarKind::Float))
 }
 
 /// The backward rule in differentiable ops (for `create_graph`), the probabilities recomputed.

@@ -293,10 +293,12 @@ pub struct Poisson {
 /// Attention without its `L × S` intermediates: for each of `batch` heads `b = (b0, b1)` with
 /// `b1 < heads`, `out[b, i] = Σ_j p_ij v[b, j]` where `p_i = softmax_j(scale · q[b, i]·k[b, j])`
 /// over keys `j < s` (and `j ≤ i` when `causal`). Each of `q`, `k`, `v` has strides `[b0, b1,
-/// row]` with unit stride along its `e` (`ev`) columns; `out` is contiguous `[batch, l, ev]`.
+/// row]` with unit stride along its `e` (`ev`) columns; `out` is contiguous `[batch, l, ev]` and
+/// `lse` `[batch, l]`: each row's `log Σ_j exp(scale · q·k_j)` over the keys it sees.
 #[derive(Clone, Debug)]
 pub struct Attention {
     pub shape: AttentionShape,
+    pub lse: BufId,
     pub q: Operand,
     pub k: Operand,
     pub v: Operand,

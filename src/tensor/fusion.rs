@@ -403,7 +403,7 @@ pub(crate) fn run_matmul(backend: &Rc<dyn Backend>, p: &Pending, root: &MatmulRo
         out,
         dtype: DType::Float32,
         epilogue: (fused && !identity).then(|| Epilogue { nodes: p.nodes.clone(), leaves: leaves.clone() }),
-        tri: crate::backend::Tri::None,
+        tri: root.tri,
     };
     if let Err(e) = backend.matmul(&k) {
         backend.release(out);

@@ -42,6 +42,14 @@ impl Tensor {
         self.matmul_with(other, false, tri)
     }
 
+    /// `matmul_tri` whose result may stay pending, as `matmul_fusable`: the elementwise ops that
+    /// follow become its epilogue. Under `Tri::LowerOut` the entries above the diagonal are then
+    /// 0, the product or the epilogue of either: the expression must make them what it needs
+    /// (attention's recomputed probabilities add a causal mask).
+    pub fn matmul_tri_fusable(&self, other: &Tensor, tri: Tri) -> Result<Tensor> {
+        self.matmul_with(other, true, tri)
+    }
+
     fn matmul_with(&self, other: &Tensor, fuse: bool, tri: Tri) -> Result<Tensor> {
         check_same_device(self, other)?;
         let (da, db) = (self.ndim(), other.ndim());
@@ -115,7 +123,7 @@ impl Tensor {
             ob.strides.truncate(batch.len());
             ob.strides.extend(&b.layout.strides[rb - 2..]);
             if pending {
-                let root = MatmulRoot { a, b, a_strides: oa.strides, b_strides: ob.strides, batch, m, n, k };
+                let root = MatmulRoot { a, b, a_strides: oa.strides, b_strides: ob.strides, batch, m, n, k, tri };
                 return Ok(Tensor::pending(self.backend(), super::fusion::matmul_pending(root), self.dtype));
             }
             let out = Tensor::empty_on(self.backend(), &out_shape, self.dtype)?;
@@ -137,9 +145,16 @@ impl Tensor {
 impl Tensor {
     /// `softmax(self kᵀ · scale) v` (queries `self (…, L, E)`, keys `(…, S, E)`, values `(…, S,
     /// Ev)`, the same batch dims; `causal`: query `i` sees keys `j ≤ i`) by the backend's one-pass
-    /// kernel (`Backend::attention`), or `None` where it has none for these shapes (then the
-    /// caller composes products and a softmax).
-    pub fn attention_fused(&self, k: &Tensor, v: &Tensor, scale: f64, causal: bool) -> Result<Option<Tensor>> {
+    /// kernel (`Backend::attention`), with each query row's log-sum-exp of its scaled scores
+    /// `(…, L)` (what a backward needs to recompute the probabilities), or `None` where the
+    /// backend has no kernel for these shapes (then the caller composes products and a softmax).
+    pub fn attention_fused(
+        &self,
+        k: &Tensor,
+        v: &Tensor,
+        scale: f64,
+        causal: bool,
+    ) -> Result<Option<(Tensor, Tensor)>> {
         check_same_device(self, k)?;
         check_same_device(self, v)?;
         let n = self.ndim();
@@ -187,8 +202,10 @@ impl Tensor {
         let mut out_shape = qs[..n - 1].to_vec();
         out_shape.push(ev);
         let out = Tensor::empty_on(self.backend(), &out_shape, self.dtype)?;
+        let lse = Tensor::empty_on(self.backend(), &qs[..n - 1], self.dtype)?;
         let a = crate::backend::Attention {
             shape,
+            lse: lse.buf()?,
             q: operand(&q3)?,
             k: operand(&k3)?,
             v: operand(&v3)?,
@@ -198,6 +215,6 @@ impl Tensor {
             causal,
         };
         self.backend().attention(&a)?;
-        Ok(Some(out))
+        Ok(Some((out, lse)))
     }
 }

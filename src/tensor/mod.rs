@@ -78,6 +78,8 @@ pub(crate) struct MatmulRoot {
     pub m: usize,
     pub n: usize,
     pub k: usize,
+    /// The product's causal structure (`Tensor::matmul_tri_fusable`).
+    pub tri: crate::backend::Tri,
 }
 
 /// A kernel input: a ready tensor, read with `strides` over the kernel's index space.

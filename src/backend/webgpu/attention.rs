@@ -166,7 +166,7 @@ fn tiled_source(k: &AttentionKey) -> String {
         pv += "            }\n";
     }
     for (i, lane) in lanes.iter().enumerate() {
-        store += &format!("    {{\n        let row = r0 + 4u * ty + {i}u;\n        if (row < l) {{\n            let inv = 1.0 / sm.{lane};\n");
+        store += &format!("    {{\n        let row = r0 + 4u * ty + {i}u;\n        if (row < l) {{\n            let inv = 1.0 / sm.{lane};\n            if (tx == 0u) {{ lse[b * l + row] = mx.{lane} + log(sm.{lane}); }}\n");
         for jj in 0..nj {
             store += &format!("            out[(b * l + row) * EV4 + {}u + tx] = o{i}_{jj} * inv;\n", 16 * jj);
         }
@@ -270,6 +270,6 @@ impl WebGpuBackend {
         if groups.0 > MAX_GROUPS {
             crate::bail!(Shape, "webgpu: attention over {} queries exceeds the dispatch grid", a_s.l);
         }
-        self.dispatch(&KernelKey::Attention(key), &meta, &[a.out, a.q.buf, a.k.buf, a.v.buf], groups)
+        self.dispatch(&KernelKey::Attention(key), &meta, &[a.out, a.lse, a.q.buf, a.k.buf, a.v.buf], groups)
     }
 }

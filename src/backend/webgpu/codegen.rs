@@ -123,7 +123,7 @@ impl KernelKey {
     /// How many of the kernel's storage buffers (the first ones) are read_write.
     pub fn writable(&self) -> usize {
         match self {
-            KernelKey::Optim(_) => 2,
+            KernelKey::Optim(_) | KernelKey::Attention(_) => 2,
             _ => 1,
         }
     }
