@@ -1,0 +1,90 @@
+// Attention in one kernel on WebGPU (Dawn): F.scaled_dot_product_attention and
+// MultiheadAttention without a mask run one dispatch for the forward (the register-tiled kernel
+// where E is a multiple of 16 and Ev is 64 or 128, else one query row per invocation) and agree
+// with the CPU's products and softmax, forward and backward (which recomputes the probabilities
+// from the forward's row log-sum-exps).
+import test from "node:test";
+import assert from "node:assert/strict";
+import { PKG_ENTRY } from "./harness.mjs";
+
+const torch = await import(PKG_ENTRY.href);
+const F = torch.nn.functional;
+const w = torch.webgpu;
+
+async function close(a, b, tol, what) {
+  const [x, y] = [await a.toArray(), await b.toArray()];
+  assert.deepEqual(a.shape, b.shape, `${what}: shape`);
+  for (let i = 0; i < x.length; i++)
+    assert.ok(
+      Math.abs(x[i] - y[i]) <= tol * (1 + Math.abs(y[i])),
+      `${what}[${i}]: ${x[i]} vs ${y[i]}`,
+    );
+}
+
+/** Dispatches `f` records (after what is pending ran). */
+async function dispatches(f) {
+  await w.sync_device();
+  const d0 = w.runtime_stats().dispatches;
+  const r = f();
+  await w.sync_device();
+  return [r, w.runtime_stats().dispatches - d0];
+}
+
+// [B, H, L, S, E, Ev, causal]
+const cases = [
+  [2, 3, 70, 70, 64, 64, true],
+  [1, 2, 33, 90, 32, 128, false],
+  [2, 2, 40, 24, 16, 8, false],
+  [1, 4, 65, 65, 8, 8, true],
+];
+
+for (const [B, H, L, S, E, Ev, causal] of cases) {
+  test(`SDPA ${B}×${H}×${L}×${S}, E ${E}, Ev ${Ev}${causal ? ", causal" : ""}: one kernel, the CPU's values and gradients`, async () => {
+    await torch.init({ device: "webgpu" });
+    torch.manual_seed(B * 100 + L);
+    // Queries as a head-split projection: (B, L, H, E) viewed as (B, H, L, E).
+    const q = torch.randn([B, L, H, E]).transpose(1, 2);
+    const k = torch.randn([B, H, S, E]);
+    const v = torch.randn([B, H, S, Ev]);
+    const opts = { is_causal: causal };
+    const [y, n] = await dispatches(() =>
+      F.scaled_dot_product_attention(q, k, v, opts),
+    );
+    assert.equal(n, 1, "the forward is one dispatch");
+    const [qc, kc, vc] = await Promise.all(
+      [q, k, v].map((t) => t.to_async("cpu")),
+    );
+    const want = F.scaled_dot_product_attention(qc, kc, vc, opts);
+    await close(y, want, 1e-4, "output");
+    // Gradients: the forward is the same kernel, the backward recomputes P.
+    const g = torch.randn([B, H, L, Ev]);
+    const grads = (inputs, gy) => {
+      const [a, b, c] = inputs.map((t) => t.detach().requires_grad_());
+      F.scaled_dot_product_attention(a, b, c, opts).mul(gy).sum().backward();
+      return [a.grad, b.grad, c.grad];
+    };
+    const gw = grads([q, k, v], g);
+    const gc = grads([qc, kc, vc], await g.to_async("cpu"));
+    for (let i = 0; i < 3; i++)
+      await close(gw[i], gc[i], 2e-4, `grad ${"qkv"[i]}`);
+  });
+}
+
+test("MultiheadAttention without a mask takes the kernel, as the CPU computes it", async () => {
+  await torch.init({ device: "webgpu" });
+  torch.manual_seed(5);
+  const mha = new torch.nn.MultiheadAttention(64, 4, { batch_first: true });
+  const x = torch.randn([2, 30, 64]);
+  const [out] = mha.call(x, x, x, { need_weights: false });
+  const cpu = new torch.nn.MultiheadAttention(64, 4, {
+    batch_first: true,
+    device: "cpu",
+  });
+  const sd = {};
+  for (const [name, t] of Object.entries(mha.state_dict()))
+    sd[name] = await t.to_async("cpu");
+  cpu.load_state_dict(sd);
+  const xc = await x.to_async("cpu");
+  const [want] = cpu.call(xc, xc, xc, { need_weights: false });
+  await close(out, want, 1e-4, "MultiheadAttention");
+});
