@@ -3,7 +3,7 @@
 // `model.generate`, then times generation (figures, never asserted).
 //
 //   node bench/gpt2.mjs [--devices cpu,webgpu] [--tokens 32] [--random] [--out bench/results/<dir>]
-//                       [--pkg pkg/dist/index.js]
+//                       [--pkg pkg/dist/index.js] [--unfused-attention]
 //
 // tokens/s counts the new tokens of one greedy run (KV cache, one token a step, each step read
 // back before the next, as an app streaming text would), excluding the prompt's forward pass,
@@ -24,6 +24,18 @@ const torch = await import(
     ? pathToFileURL(path.resolve(arg("pkg"))).href
     : new URL("../pkg/dist/index.js", import.meta.url)
 );
+// --unfused-attention: attention by products and softmax instead of one kernel (an A/B in one build).
+if (process.argv.includes("--unfused-attention")) {
+  const core = await import(
+    new URL(
+      "wasm/webtorch_core.js",
+      arg("pkg")
+        ? pathToFileURL(path.resolve(arg("pkg")))
+        : new URL("../pkg/dist/index.js", import.meta.url),
+    )
+  );
+  core.set_attention_fused(false);
+}
 const DIR = new URL("../models/gpt2-124m-random/", import.meta.url);
 // --random: webtorch's own random init of the same architecture (no PyTorch parity; for machines
 // that the 500 MB checkpoint cannot be carried to). Timing does not depend on the weights' values.

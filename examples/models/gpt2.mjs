@@ -54,15 +54,21 @@ export function gpt2Modules(torch) {
         v = torch.cat([past[1], v], 2);
       }
       const total = k.shape[2];
-      let att = q.matmul(k.transpose(-1, -2)).div(Math.sqrt(this.head_dim));
-      if (t > 1) {
-        // Query i (at position total - t + i) sees keys 0 … total - t + i.
-        const mask = torch
-          .ones([t, total], { dtype: "bool" })
-          .triu(total - t + 1);
-        att = att.masked_fill(mask, -Infinity);
-      }
-      const y = att.softmax(-1).matmul(v).transpose(1, 2).reshape(b, t, c);
+      // Query i sits at position total - t + i and sees keys 0 … total - t + i: with no cache
+      // that is PyTorch's is_causal, and one query sees every key; one core node either way (on
+      // WebGPU one kernel, no t × total scores). A chunk after a cache passes the mask.
+      const F = nn.functional;
+      const opts =
+        t === 1 || t === total
+          ? { is_causal: t > 1 }
+          : {
+              attn_mask: torch
+                .ones([t, total], { dtype: "bool" })
+                .tril(total - t),
+            };
+      const y = F.scaled_dot_product_attention(q, k, v, opts)
+        .transpose(1, 2)
+        .reshape(b, t, c);
       return [this.c_proj.call(y), [k, v]];
     }
   }
