@@ -10,13 +10,15 @@
 // unrolled holes and checks E (a multiple of 16) and Ev (NJ·64).
 // meta: as attention.wgsl ([0] L, [1] S, [3] H, [4] causal, [5] scale bits, q/k/v at 7/11/15:
 //       offset, outer and inner batch strides, row stride, in vec4). `lse` gets each row's
-//       log-sum-exp.
+//       log-sum-exp. With a mask (added to the scaled scores): [19] its offset, [20..24) its
+//       strides (outer and inner batch, row, column; elements, 0 where broadcast).
 @group(0) @binding(1) var<storage, read_write> out: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> lse: array<f32>;
 @group(0) @binding(3) var<storage, read> q: array<vec4<f32>>;
 @group(0) @binding(4) var<storage, read> k: array<vec4<f32>>;
 @group(0) @binding(5) var<storage, read> v: array<vec4<f32>>;
 
+/*{{MASK}}*/
 const E4: u32 = /*{{E4}}*/u;
 const EV4: u32 = /*{{EV4}}*/u;
 const NEG: f32 = -3.0e38;
@@ -52,6 +54,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     let lr = t >> 2u;
     let lq = t & 3u;
     let qrow = qb + min(r0 + lr, l - 1u) * m(10u) + lq;
+/*{{MASK_INIT}}*/
 /*{{INIT}}*/
     var keys = s_len;
     if (causal) { keys = min(s_len, r0 + 64u); }

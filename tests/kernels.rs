@@ -423,7 +423,7 @@ fn attention_in_one_kernel_matches_the_composition() {
             for t in [&q, &k, &v] {
                 t.materialize_for_test();
             }
-            attention(&q, &k, &v, scale, causal).unwrap()
+            attention(&q, &k, &v, scale, causal, None).unwrap()
         };
         let want = values(&run(Device::Cpu));
         pollster::block_on(be.sync()).unwrap();
@@ -461,7 +461,7 @@ fn attention_in_one_kernel_matches_the_composition() {
             let y = if node {
                 let be = webtorch::engine::backend(d).unwrap();
                 let before = be.stats().dispatches;
-                let y = attention(&q, &k, &v, 0.3, causal).unwrap();
+                let y = attention(&q, &k, &v, 0.3, causal, None).unwrap();
                 if d == Device::WebGpu {
                     assert_eq!(be.stats().dispatches - before, 1, "e {e}: the forward is one kernel");
                 }
@@ -487,6 +487,70 @@ fn attention_in_one_kernel_matches_the_composition() {
                     &format!("attention (causal {causal}) {what} on {dev:?}"),
                 );
             }
+        }
+    }
+}
+
+/// Attention with an additive float mask (broadcast over batch and heads, a key-padding mask of
+/// -inf, a full random mask with -inf holes, 3-D inputs): the tiled kernel reads it (one
+/// dispatch forward) and the backward adds it to the recomputed scores; head dims the tiled
+/// kernel does not take run the products. Outputs and gradients against the CPU's products.
+#[test]
+fn attention_with_a_mask_in_one_kernel() {
+    use webtorch::autograd::attention::attention;
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let inf = f64::NEG_INFINITY;
+    // (q shape, S, Ev, mask shape, mask values from a seed; `holes`: every 5th entry -inf)
+    let pad = |b: usize, s: usize| -> Vec<f64> {
+        (0..b * s).map(|i| if i / s == 1 && i % s >= s - 10 { inf } else { 0.0 }).collect()
+    };
+    let holes = |n: usize, seed: u64| -> Vec<f64> {
+        randn(&[n], seed).iter().enumerate().map(|(i, x)| if i % 5 == 2 { inf } else { *x }).collect()
+    };
+    type Case = (&'static [usize], usize, usize, &'static [usize], Vec<f64>, bool);
+    let cases: Vec<Case> = vec![
+        (&[2, 3, 50, 64], 70, 64, &[50, 70], randn(&[50, 70], 61), true),
+        (&[2, 3, 50, 64], 70, 64, &[2, 1, 1, 70], pad(2, 70), true),
+        (&[2, 3, 50, 64], 70, 64, &[2, 3, 50, 70], holes(2 * 3 * 50 * 70, 62), true),
+        (&[3, 40, 32], 45, 64, &[3, 40, 45], randn(&[3, 40, 45], 63), true),
+        (&[2, 20, 16], 30, 16, &[20, 30], randn(&[20, 30], 64), false),
+    ];
+    let be = webtorch::engine::backend(Device::WebGpu).unwrap();
+    for (i, (qs, s, ev, ms, mv, fused)) in cases.iter().enumerate() {
+        let n = qs.len();
+        let mut ks = qs.to_vec();
+        ks[n - 2] = *s;
+        let mut vs = ks.clone();
+        vs[n - 1] = *ev;
+        let seed = 700 + 10 * i as u64;
+        let (qd, kd, vd) = (randn(qs, seed), randn(&ks, seed + 1), randn(&vs, seed + 2));
+        let mut ys = qs.to_vec();
+        ys[n - 1] = *ev;
+        let gd = randn(&ys, seed + 3);
+        let run = |d: Device| -> Vec<Vec<f64>> {
+            let leaf = |data: &[f64], shape: &[usize]| {
+                let mut t = on(d, data, shape);
+                t.set_requires_grad(true).unwrap();
+                t
+            };
+            let (q, k, v) = (leaf(&qd, qs), leaf(&kd, &ks), leaf(&vd, &vs));
+            let m = on(d, mv, ms);
+            m.materialize_for_test();
+            let before = be.stats().dispatches;
+            let y = attention(&q, &k, &v, 0.2, false, Some(&m)).unwrap();
+            if d == Device::WebGpu && *fused {
+                assert_eq!(be.stats().dispatches - before, 1, "case {i}: the forward is one kernel");
+                let labels = be.kernel_labels();
+                assert!(labels.iter().any(|x| x.contains("tm:")), "case {i}: no masked kernel among {labels:?}");
+            }
+            webtorch::autograd::backward(&y, Some(on(d, &gd, &ys)), false, false).unwrap();
+            vec![values(&y), values(&q.grad().unwrap()), values(&k.grad().unwrap()), values(&v.grad().unwrap())]
+        };
+        let (gpu, cpu) = (run(Device::WebGpu), run(Device::Cpu));
+        for (j, what) in ["out", "dq", "dk", "dv"].iter().enumerate() {
+            assert_close(&gpu[j], &cpu[j], 1e-4, 5e-5, &format!("masked attention case {i}: {what}"));
         }
     }
 }

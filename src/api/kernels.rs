@@ -101,7 +101,17 @@ impl RawTensor {
     /// `F.scaled_dot_product_attention(self, k, v, is_causal, scale)` without a mask or dropout,
     /// as one node: the one-pass kernel where no input needs a gradient (no `L × S` scores).
     pub fn attention(&self, k: &RawTensor, v: &RawTensor, scale: f64, causal: bool) -> JsResult<RawTensor> {
-        RawTensor::timed("attention", || crate::autograd::attention::attention(&self.t, &k.t, &v.t, scale, causal))
+        RawTensor::timed("attention", || {
+            crate::autograd::attention::attention(&self.t, &k.t, &v.t, scale, causal, None)
+        })
+    }
+
+    /// `F.scaled_dot_product_attention(self, k, v, attn_mask=mask, scale)` with a float mask added
+    /// to the scores (not differentiated) and no dropout, as one node (see `attention`).
+    pub fn attention_masked(&self, k: &RawTensor, v: &RawTensor, mask: &RawTensor, scale: f64) -> JsResult<RawTensor> {
+        RawTensor::timed("attention", || {
+            crate::autograd::attention::attention(&self.t, &k.t, &v.t, scale, false, Some(&mask.t))
+        })
     }
 
     /// `F.layer_norm(t, normalized_shape, weight, bias, eps)`; `weight`/`bias` count only when

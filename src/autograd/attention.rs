@@ -23,12 +23,21 @@ use crate::tensor::Tensor;
 /// `F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=scale)` for `q (…, L, E)`,
 /// `k (…, S, E)` and `v (…, S, Ev)`, batch dims broadcasting as in `matmul`.
 pub fn causal_attention(q: &Tensor, k: &Tensor, v: &Tensor, scale: f64) -> Result<Tensor> {
-    attention(q, k, v, scale, true)
+    attention(q, k, v, scale, true, None)
 }
 
-/// `F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)` without a mask or
-/// dropout (see `causal_attention` for the shapes).
-pub fn attention(q: &Tensor, k: &Tensor, v: &Tensor, scale: f64, causal: bool) -> Result<Tensor> {
+/// `F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=causal, scale=scale)`
+/// without dropout (see `causal_attention` for the shapes): `mask` a float tensor added to the
+/// scaled scores (-inf: not attended), broadcasting to `(…, L, S)`, not differentiated (a mask
+/// that needs a gradient is composed by the caller); at most one of `mask` and `causal`.
+pub fn attention(
+    q: &Tensor,
+    k: &Tensor,
+    v: &Tensor,
+    scale: f64,
+    causal: bool,
+    mask: Option<&Tensor>,
+) -> Result<Tensor> {
     if q.ndim() < 2 || k.ndim() < 2 || v.ndim() < 2 {
         bail!(
             Shape,
@@ -46,14 +55,19 @@ pub fn attention(q: &Tensor, k: &Tensor, v: &Tensor, scale: f64, causal: bool) -
             fmt_shape(v.shape())
         );
     }
+    if causal && mask.is_some() {
+        bail!(Torch, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+    }
+    let mask = mask.cloned();
     // The products' triangular structure (`Tri::None` throughout when not causal).
     let tri = move |t: Tri| if causal { t } else { Tri::None };
+    let m2 = mask.clone();
     let probs = move |qs: &Tensor, k: &Tensor| -> Result<Tensor> {
         let s = qs.matmul_tri(&k.transpose(-2, -1)?, tri(Tri::LowerOut))?;
-        if causal {
-            s.causal_softmax()
-        } else {
-            s.softmax(-1)
+        match (&m2, causal) {
+            (Some(m), _) => s.binary(Op::Add, m)?.softmax(-1),
+            (None, true) => s.causal_softmax(),
+            (None, false) => s.softmax(-1),
         }
     };
     let grad = needs_grad(&[q, k, v]);
@@ -61,7 +75,7 @@ pub fn attention(q: &Tensor, k: &Tensor, v: &Tensor, scale: f64, causal: bool) -
     // (as PyTorch's fused attention does) instead of holding `L × S` of them until then: from the
     // forward's row log-sum-exps, `P = exp(S − lse)` is the score product's epilogue (a causal
     // mask added), with no softmax pass.
-    let (mut y, saved) = match q.attention_fused(k, v, scale, causal)? {
+    let (mut y, saved) = match q.attention_fused(k, v, scale, causal, mask.as_ref())? {
         Some((y, lse)) => (y, Saved::Lse(lse.unsqueeze(-1)?)),
         None => {
             let p = probs(&q.binary_scalar(Op::Mul, scale, false)?, k)?;
@@ -73,14 +87,18 @@ pub fn attention(q: &Tensor, k: &Tensor, v: &Tensor, scale: f64, causal: bool) -
         let name = if causal { "CausalAttentionBackward0" } else { "AttentionBackward0" };
         node(name, &[q, k, v], &[q, k, v], &mut y, move |g| {
             let (dq, dk, dv) = if is_grad_enabled() {
-                composed(&q2, &k2, &v2, scale, causal, g)?
+                composed(&q2, &k2, &v2, scale, causal, mask.as_ref(), g)?
             } else {
                 let qs = q2.binary_scalar(Op::Mul, scale, false)?;
                 let p = match &saved {
                     Saved::Probs(p) => p.clone(),
                     Saved::Lse(lse) => {
                         let s = qs.matmul_tri_fusable(&k2.transpose(-2, -1)?, tri(Tri::LowerOut))?;
-                        let s = if causal { s.binary(Op::Add, &causal_mask(&s)?)? } else { s };
+                        let s = match &mask {
+                            Some(m) => s.binary(Op::Add, m)?,
+                            None if causal => s.binary(Op::Add, &causal_mask(&s)?)?,
+                            None => s,
+                        };
                         s.binary(Op::Sub, lse)?.unary(Op::Exp)?
                     }
                 };
@@ -128,11 +146,16 @@ fn composed(
     v: &Tensor,
     scale: f64,
     causal: bool,
+    mask: Option<&Tensor>,
     g: &Tensor,
 ) -> Result<(Tensor, Tensor, Tensor)> {
     let qs = o::scale(q, scale)?;
     let s = o::matmul(&qs, &o::transpose(k, -2, -1)?)?;
-    let p = if causal { causal_softmax(&s)? } else { softmax(&s, -1)? };
+    let p = match mask {
+        Some(m) => softmax(&o::add(&s, m)?, -1)?,
+        None if causal => causal_softmax(&s)?,
+        None => softmax(&s, -1)?,
+    };
     let dp = o::matmul(g, &o::transpose(v, -2, -1)?)?;
     let dot = o::sum(&o::mul(&dp, &p)?, &[-1], true)?;
     let ds = o::mul(&p, &o::sub(&dp, &dot)?)?;

@@ -299,6 +299,9 @@ pub struct Poisson {
 pub struct Attention {
     pub shape: AttentionShape,
     pub lse: BufId,
+    /// Added to the scaled scores before the softmax (`-inf`: not attended), read with strides
+    /// `[b0, b1, row, col]` (0 where broadcast).
+    pub mask: Option<Operand>,
     pub q: Operand,
     pub k: Operand,
     pub v: Operand,
@@ -318,6 +321,8 @@ pub struct AttentionShape {
     pub s: usize,
     pub e: usize,
     pub ev: usize,
+    /// An additive float mask over the scores (`Attention::mask`).
+    pub masked: bool,
 }
 
 /// The shape of a 2-D convolution (or of its weight gradient), all a backend needs to say

@@ -143,8 +143,9 @@ impl Tensor {
 }
 
 impl Tensor {
-    /// `softmax(self kᵀ · scale) v` (queries `self (…, L, E)`, keys `(…, S, E)`, values `(…, S,
-    /// Ev)`, the same batch dims; `causal`: query `i` sees keys `j ≤ i`) by the backend's one-pass
+    /// `softmax(self kᵀ · scale + mask) v` (queries `self (…, L, E)`, keys `(…, S, E)`, values
+    /// `(…, S, Ev)`, the same batch dims; `causal`: query `i` sees keys `j ≤ i`; `mask` a float
+    /// tensor broadcasting to `(…, L, S)`, -inf where not attended) by the backend's one-pass
     /// kernel (`Backend::attention`), with each query row's log-sum-exp of its scaled scores
     /// `(…, L)` (what a backward needs to recompute the probabilities), or `None` where the
     /// backend has no kernel for these shapes (then the caller composes products and a softmax).
@@ -154,6 +155,7 @@ impl Tensor {
         v: &Tensor,
         scale: f64,
         causal: bool,
+        mask: Option<&Tensor>,
     ) -> Result<Option<(Tensor, Tensor)>> {
         check_same_device(self, k)?;
         check_same_device(self, v)?;
@@ -167,7 +169,18 @@ impl Tensor {
             return Ok(None);
         }
         let batch: usize = qs[..n - 2].iter().product();
-        let shape = crate::backend::AttentionShape { dtype: self.dtype, batch, l, s, e, ev };
+        // A mask broadcasting to the scores, read through strides over at most two batch dims.
+        let mut scores = qs[..n - 1].to_vec();
+        scores.push(s);
+        if let Some(m) = mask {
+            check_same_device(self, m)?;
+            let fits = broadcast_shapes(m.shape(), &scores).is_ok_and(|b| b == scores);
+            if m.dtype != self.dtype || n > 4 || m.ndim() > n || !fits {
+                return Ok(None);
+            }
+        }
+        let masked = mask.is_some();
+        let shape = crate::backend::AttentionShape { dtype: self.dtype, batch, l, s, e, ev, masked };
         if l == 0 || s == 0 || batch == 0 || !self.backend().has_attention(&shape) {
             return Ok(None);
         }
@@ -203,8 +216,19 @@ impl Tensor {
         out_shape.push(ev);
         let out = Tensor::empty_on(self.backend(), &out_shape, self.dtype)?;
         let lse = Tensor::empty_on(self.backend(), &qs[..n - 1], self.dtype)?;
+        let mask = match mask {
+            Some(m) => {
+                let mut st = m.layout.broadcast_strides(&scores);
+                while st.len() < 4 {
+                    st.insert(0, 0);
+                }
+                Some(m.operand_with(&st)?)
+            }
+            None => None,
+        };
         let a = crate::backend::Attention {
             shape,
+            mask,
             lse: lse.buf()?,
             q: operand(&q3)?,
             k: operand(&k3)?,

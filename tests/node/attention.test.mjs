@@ -88,3 +88,66 @@ test("MultiheadAttention without a mask takes the kernel, as the CPU computes it
   const [want] = cpu.call(xc, xc, xc, { need_weights: false });
   await close(out, want, 1e-4, "MultiheadAttention");
 });
+
+test("SDPA with a float mask is one kernel; a bool mask and MultiheadAttention's padding mask match the CPU", async () => {
+  await torch.init({ device: "webgpu" });
+  torch.manual_seed(11);
+  const [B, H, L, S, E] = [2, 2, 40, 50, 64];
+  const q = torch.randn([B, H, L, E]);
+  const k = torch.randn([B, H, S, E]);
+  const v = torch.randn([B, H, S, E]);
+  const fm = torch.randn([L, S]);
+  const [y, n] = await dispatches(() =>
+    F.scaled_dot_product_attention(q, k, v, { attn_mask: fm }),
+  );
+  assert.equal(n, 1, "the forward is one dispatch");
+  const [qc, kc, vc, fmc] = await Promise.all(
+    [q, k, v, fm].map((t) => t.to_async("cpu")),
+  );
+  await close(
+    y,
+    F.scaled_dot_product_attention(qc, kc, vc, { attn_mask: fmc }),
+    1e-4,
+    "float mask",
+  );
+  // A bool mask (true: may attend) hiding each batch's last keys, with gradients.
+  const allow = torch
+    .arange(S)
+    .lt(torch.tensor([[45], [30]]))
+    .reshape([B, 1, 1, S]);
+  const allowc = await allow.to_async("cpu");
+  const g = torch.randn([B, H, L, E]);
+  const gc = await g.to_async("cpu");
+  const run = (inputs, mask, gy) => {
+    const [a, b, c] = inputs.map((t) => t.detach().requires_grad_());
+    const out = F.scaled_dot_product_attention(a, b, c, { attn_mask: mask });
+    out.mul(gy).sum().backward();
+    return [out, a.grad, b.grad, c.grad];
+  };
+  const gw = run([q, k, v], allow, g);
+  const gcpu = run([qc, kc, vc], allowc, gc);
+  for (let i = 0; i < 4; i++)
+    await close(gw[i], gcpu[i], 2e-4, ["out", "dq", "dk", "dv"][i]);
+  // MultiheadAttention with a key padding mask (true: padding) takes the same node.
+  const mha = new torch.nn.MultiheadAttention(64, 4, { batch_first: true });
+  const x = torch.randn([2, 30, 64]);
+  const kpm = torch.arange(30).ge(torch.tensor([[30], [21]]));
+  const [out] = mha.call(x, x, x, {
+    key_padding_mask: kpm,
+    need_weights: false,
+  });
+  const cpu = new torch.nn.MultiheadAttention(64, 4, {
+    batch_first: true,
+    device: "cpu",
+  });
+  const sd = {};
+  for (const [name, t] of Object.entries(mha.state_dict()))
+    sd[name] = await t.to_async("cpu");
+  cpu.load_state_dict(sd);
+  const [xc, kpmc] = await Promise.all([x, kpm].map((t) => t.to_async("cpu")));
+  const [want] = cpu.call(xc, xc, xc, {
+    key_padding_mask: kpmc,
+    need_weights: false,
+  });
+  await close(out, want, 1e-4, "MultiheadAttention with padding");
+});

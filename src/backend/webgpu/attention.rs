@@ -5,7 +5,8 @@
 //! and 3.2 GB at L = 8,192 (past the 2 GB a binding may hold). Two kernels: the register-tiled
 //! `shaders/attention_tiled.wgsl` (64 query rows × 64 keys a step, 4×4 per thread) where E is a
 //! multiple of 16 and Ev is 64 or 128, else `shaders/attention.wgsl` (one query row per
-//! invocation); `supports` says which shapes take either.
+//! invocation); `supports` says which shapes take either. The tiled kernel also adds a float
+//! mask (`Attention::mask`) to the scores.
 
 use std::cell::Cell;
 
@@ -22,6 +23,8 @@ const ATTENTION: &str = include_str!("../../../shaders/attention.wgsl");
 /// chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AttentionKey {
+    /// Reads an additive mask (the tiled kernel only).
+    pub mask: bool,
     /// `attention_tiled.wgsl` (64 query rows × 64 keys per step, 4×4 per thread; `br`, `bc`
     /// unused) rather than one query row per invocation.
     pub tiled: bool,
@@ -59,6 +62,7 @@ pub fn set_attention_tile(br: u32, bc: u32) {
 /// `bench/KERNELS.md`, "Attention in one kernel"). Otherwise the one-row-per-invocation kernel
 /// for head dims up to 64 (0.8–1.0× the products); wider heads hold 2·E/4 vec4 per invocation
 /// and spill (0.4×), so they take it only where the products' scores would not fit one binding.
+/// A mask is read by the tiled kernel only.
 pub fn supports(a: &AttentionShape, binding_limit: u64, wg_limit: u32) -> bool {
     let (e, ev) = (a.e, a.ev);
     let fits = |n: usize| n.is_multiple_of(4) && (4..=128).contains(&n);
@@ -68,7 +72,7 @@ pub fn supports(a: &AttentionShape, binding_limit: u64, wg_limit: u32) -> bool {
         && fits(e)
         && fits(ev)
         && a.batch <= MAX_GROUPS as usize
-        && (tiled(a, wg_limit) || e.max(ev) <= 64 || scores > binding_limit || WIDE.with(|c| c.get()))
+        && (tiled(a, wg_limit) || (!a.masked && (e.max(ev) <= 64 || scores > binding_limit || WIDE.with(|c| c.get()))))
 }
 
 /// Whether the register-tiled kernel takes these head dims (and no tile is forced).
@@ -88,7 +92,7 @@ fn key(a: &AttentionShape, wg_limit: u32) -> AttentionKey {
     let (e4, ev4) = ((a.e / 4) as u32, (a.ev / 4) as u32);
     let (fbr, fbc) = TILE.with(|c| c.get());
     if tiled(a, wg_limit) {
-        return AttentionKey { tiled: true, br: 64, e4, ev4, bc: 64 };
+        return AttentionKey { mask: a.masked, tiled: true, br: 64, e4, ev4, bc: 64 };
     }
     let br = if fbr > 0 {
         fbr
@@ -99,7 +103,7 @@ fn key(a: &AttentionShape, wg_limit: u32) -> AttentionKey {
     while bc > 4 && bc * (e4 + ev4) * 16 + bc * br * 4 > wg_limit {
         bc /= 2;
     }
-    AttentionKey { tiled: false, br, e4, ev4, bc }
+    AttentionKey { mask: false, tiled: false, br, e4, ev4, bc }
 }
 
 /// Workgroup memory of `attention_tiled.wgsl`: staging 8 KiB, probabilities 16 KiB, partial
@@ -134,8 +138,13 @@ fn tiled_source(k: &AttentionKey) -> String {
     }
     soft += "        let colb = c0 + 4u * tx;\n        let kc = vec4<u32>(colb, colb + 1u, colb + 2u, colb + 3u);\n        let bad = kc >= vec4<u32>(s_len);\n";
     for i in 0..4 {
+        let masked = if k.mask {
+            format!(" + vec4<f32>(mk({i}u, kc.x), mk({i}u, kc.y), mk({i}u, kc.z), mk({i}u, kc.w))")
+        } else {
+            String::new()
+        };
         soft += &format!(
-            "        let x{i} = select(sc{i} * scale, vec4<f32>(NEG), bad | (vec4<bool>(causal) & (kc > vec4<u32>(r0 + 4u * ty + {i}u))));\n        red[(4u * ty + {i}u) * 16u + tx] = max(max(x{i}.x, x{i}.y), max(x{i}.z, x{i}.w));\n"
+            "        let x{i} = select(sc{i} * scale{masked}, vec4<f32>(NEG), bad | (vec4<bool>(causal) & (kc > vec4<u32>(r0 + 4u * ty + {i}u))));\n        red[(4u * ty + {i}u) * 16u + tx] = max(max(x{i}.x, x{i}.y), max(x{i}.z, x{i}.w));\n"
         );
     }
     soft += "        workgroupBarrier();\n        var cm = vec4<f32>(NEG);\n        for (var u = 0u; u < 16u; u++) {\n            cm = max(cm, vec4<f32>(red[64u * ty + u], red[64u * ty + 16u + u], red[64u * ty + 32u + u], red[64u * ty + 48u + u]));\n        }\n        let mn = max(mx, cm);\n        let alpha = exp(mx - mn);\n        mx = mn;\n        sm *= alpha;\n";
@@ -201,9 +210,23 @@ fn tiled_source(k: &AttentionKey) -> String {
             ("VSTAGE", &vstage),
             ("VNEXT", &vnext),
             ("STORE", &store),
+            ("MASK", if k.mask { MASK_READ } else { "" }),
+            ("MASK_INIT", if k.mask { MASK_INIT } else { "" }),
         ],
     )
 }
+
+/// The mask's binding and its read for row `4·ty + i` and key `c` (clamped: rows and keys
+/// past the ends are masked out or never stored anyway).
+const MASK_READ: &str = "@group(0) @binding(6) var<storage, read> mask: array<f32>;
+fn mk(i: u32, c: u32) -> f32 {
+    let row = min(wrow + i, m(0u) - 1u);
+    return mask[mbase + row * m(22u) + min(c, m(1u) - 1u) * m(23u)];
+}
+var<private> wrow: u32;
+var<private> mbase: u32;
+";
+const MASK_INIT: &str = "    wrow = r0 + 4u * ty;\n    mbase = m(19u) + (b / m(3u)) * m(20u) + (b % m(3u)) * m(21u);\n";
 
 /// The shader for a key: `q` held in `E/4` registers (scaled), the output in `Ev/4`, the dot
 /// product and the accumulation unrolled over them.
@@ -242,7 +265,7 @@ pub fn source(k: &AttentionKey) -> String {
 
 pub fn label(k: &AttentionKey) -> String {
     if k.tiled {
-        return format!("webtorch:attention:e{}v{}t:float32", 4 * k.e4, 4 * k.ev4);
+        return format!("webtorch:attention:e{}v{}t{}:float32", 4 * k.e4, 4 * k.ev4, if k.mask { "m" } else { "" });
     }
     format!("webtorch:attention:e{}v{}r{}c{}:float32", 4 * k.e4, 4 * k.ev4, k.br, k.bc)
 }
@@ -255,7 +278,7 @@ impl WebGpuBackend {
         }
         let key = key(&a.shape, self.limits.max_compute_workgroup_storage_size);
         let a_s = &a.shape;
-        let mut meta = [0u32; 20];
+        let mut meta = [0u32; 24];
         let rows = a_s.l.div_ceil(key.br as usize);
         put(&mut meta, 0, &[a_s.l, a_s.s, rows * key.br as usize, a.heads, a.causal as usize])?;
         meta[5] = (a.scale as f32).to_bits();
@@ -266,10 +289,16 @@ impl WebGpuBackend {
             let s: Vec<usize> = std::iter::once(op.offset).chain(op.strides.iter().copied()).map(|v| v / 4).collect();
             put(&mut meta, at, &s)?;
         }
+        let mut buffers = vec![a.out, a.lse, a.q.buf, a.k.buf, a.v.buf];
+        if let Some(mk) = &a.mask {
+            put(&mut meta, 19, &[mk.offset])?;
+            put(&mut meta, 20, &mk.strides)?;
+            buffers.push(mk.buf);
+        }
         let groups = (u32::try_from(rows).unwrap_or(u32::MAX), a_s.batch as u32, 1);
         if groups.0 > MAX_GROUPS {
             crate::bail!(Shape, "webgpu: attention over {} queries exceeds the dispatch grid", a_s.l);
         }
-        self.dispatch(&KernelKey::Attention(key), &meta, &[a.out, a.lse, a.q.buf, a.k.buf, a.v.buf], groups)
+        self.dispatch(&KernelKey::Attention(key), &meta, &buffers, groups)
     }
 }

@@ -229,8 +229,8 @@ export class MultiheadAttention extends Module {
       const drop = this.dropout > 0 && this.training;
       let attn: Tensor | null = null;
       let headsOut: Tensor;
-      if (!mask && !drop && !needWeights) {
-        headsOut = attentionNode(q, k, v, Math.sqrt(1 / hd), causal);
+      if (!drop && !needWeights && !mask?.requires_grad) {
+        headsOut = attentionNode(q, k, v, Math.sqrt(1 / hd), causal, mask);
       } else {
         let scores = q.mul(Math.sqrt(1 / hd)).matmul(k.transpose(1, 2));
         if (mask) scores = scores.add(mask);

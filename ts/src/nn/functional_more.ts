@@ -269,10 +269,11 @@ export function causalSoftmax(scores: Tensor): Tensor {
 }
 
 /**
- * Attention `softmax(Q Kᵀ · scale) V` without a mask or dropout as one core node, optionally
- * causal (query `i` attending to keys `j ≤ i`). Where no input needs a gradient, WebGPU runs it
- * as one kernel that never writes the `L × S` scores; otherwise the products skip the causal
- * zeros and the softmax is {@link causalSoftmax}, with a backward of its own.
+ * Attention `softmax(Q Kᵀ · scale + mask) V` without dropout as one core node, optionally causal
+ * (query `i` attending to keys `j ≤ i`) or with a float `mask` (added to the scores, `-inf` where
+ * not attended; not differentiated) broadcasting to `(…, L, S)`. On WebGPU the forward is one
+ * kernel that never writes the `L × S` scores and the backward recomputes them; otherwise the
+ * products skip the causal zeros and the softmax is {@link causalSoftmax}.
  */
 export function attentionNode(
   query: Tensor,
@@ -280,14 +281,15 @@ export function attentionNode(
   value: Tensor,
   scale: number,
   causal: boolean,
+  mask: Tensor | null = null,
 ): Tensor {
+  const raw = (name: string, t: Tensor) =>
+    checkTensor("scaled_dot_product_attention", name, t)._raw;
+  const [q, k, v] = [raw("query", query), raw("key", key), raw("value", value)];
   return wrap(
-    checkTensor("scaled_dot_product_attention", "query", query)._raw.attention(
-      checkTensor("scaled_dot_product_attention", "key", key)._raw,
-      checkTensor("scaled_dot_product_attention", "value", value)._raw,
-      scale,
-      causal,
-    ),
+    mask
+      ? q.attention_masked(k, v, raw("attn_mask", mask), scale)
+      : q.attention(k, v, scale, causal),
   );
 }
 
@@ -321,10 +323,21 @@ export function scaled_dot_product_attention(
   return scope(() => {
     // Scaling the (…, L, E) queries rather than the (…, L, S) scores: one pass over L·E values
     // instead of L·S, forward and backward (as MultiheadAttention does).
-    // Without a mask or dropout: one core node (on WebGPU, where no input needs a gradient,
-    // one kernel that never writes the L × S scores).
-    if (!options.attn_mask && !((options.dropout_p ?? 0) > 0))
-      return attentionNode(query, key, value, scale, !!options.is_causal);
+    // Without dropout, and with no mask or one that needs no gradient: one core node (on
+    // WebGPU one kernel that never writes the L × S scores). A bool mask (true: may attend)
+    // becomes 0 / -inf.
+    const am = options.attn_mask;
+    if (!((options.dropout_p ?? 0) > 0) && !am?.requires_grad) {
+      const fm = am && am.dtype === "bool" ? where(am, 0, -Infinity) : am;
+      return attentionNode(
+        query,
+        key,
+        value,
+        scale,
+        !!options.is_causal,
+        fm ?? null,
+      );
+    }
     let scores = query.mul(scale).matmul(key.transpose(-2, -1));
     if (options.is_causal) scores = scores.add(causalMask(l, s, query.device));
     const m = options.attn_mask;
