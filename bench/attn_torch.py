@@ -2,7 +2,9 @@
 of bench/attnprobe.mjs, in TFLOP/s as attnprobe counts them, with the peak memory of one call.
 Figures for bench/KERNELS.md, never asserted.
 
-    python3 bench/attn_torch.py [--out dir]
+    python3 bench/attn_torch.py [--out dir] [--mask]
+
+--mask: attnprobe's BERT-like rows (a float key-padding mask hiding each sequence's last eighth).
 """
 import argparse
 import json
@@ -15,6 +17,7 @@ F = torch.nn.functional
 # (B, H, L, S, E, causal)
 SHAPES = [(1, 12, 1024, 1024, 64, False), (8, 12, 1024, 1024, 64, True), (1, 12, 4096, 4096, 64, True),
           (1, 12, 8192, 8192, 64, True), (1, 32, 2048, 2048, 128, True)]
+MASKED = [(32, 12, 128, 128, 64, False), (8, 12, 512, 512, 64, False), (1, 12, 1024, 1024, 64, False)]
 
 
 def timed(f, n=10, reps=7):
@@ -33,15 +36,20 @@ def timed(f, n=10, reps=7):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=None)
+    ap.add_argument("--mask", action="store_true")
     args = ap.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     dev = torch.device("cuda")
     rows = []
     with torch.no_grad():
-        for b, h, l, s, e, causal in SHAPES:
+        for b, h, l, s, e, causal in MASKED if args.mask else SHAPES:
             q, k, v = (torch.randn(b, h, n, e, device=dev) for n in (l, s, s))
-            f = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            pad = None
+            if args.mask:
+                hide = torch.arange(s, device=dev) >= s * 7 // 8
+                pad = torch.zeros(s, device=dev).masked_fill(hide, float("-inf")).reshape(1, 1, 1, s).expand(b, 1, 1, s).contiguous()
+            f = lambda: F.scaled_dot_product_attention(q, k, v, attn_mask=pad, is_causal=causal)
             flop = 4 * b * h * l * s * e / (2 if causal else 1)
             torch.cuda.synchronize()
             torch.cuda.reset_peak_memory_stats()
@@ -56,7 +64,7 @@ def main():
             del q, k, v
     if args.out:
         os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "attn_torch.json"), "w") as fh:
+        with open(os.path.join(args.out, "attn_torch_mask.json" if args.mask else "attn_torch.json"), "w") as fh:
             json.dump({"device": torch.cuda.get_device_name(), "rows": rows}, fh, indent=1)
 
 

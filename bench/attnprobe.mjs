@@ -26,16 +26,25 @@ const variants = opt("--variants", "unfused,fused,r128c8").split(",");
 // passes it, and as 4-D), GPT-2's causal block at batch 8, long
 // causal sequences (at 8,192 the unfused scores need 3.2 GB: past the binding limit), and a
 // 128-wide head.
+// --mask: BERT-like rows instead: no causality, a float key-padding mask (B, 1, 1, S) hiding
+// each sequence's last eighth (the causal flag of a shape is ignored).
+const masked = args.includes("--mask");
 const shapes = quick
   ? [[1, 2, 80, 80, 64, false]]
-  : [
-      [0, 12, 1024, 1024, 64, false],
-      [1, 12, 1024, 1024, 64, false],
-      [8, 12, 1024, 1024, 64, true],
-      [1, 12, 4096, 4096, 64, true],
-      [1, 12, 8192, 8192, 64, true],
-      [1, 32, 2048, 2048, 128, true],
-    ];
+  : masked
+    ? [
+        [32, 12, 128, 128, 64, false],
+        [8, 12, 512, 512, 64, false],
+        [1, 12, 1024, 1024, 64, false],
+      ]
+    : [
+        [0, 12, 1024, 1024, 64, false],
+        [1, 12, 1024, 1024, 64, false],
+        [8, 12, 1024, 1024, 64, true],
+        [1, 12, 4096, 4096, 64, true],
+        [1, 12, 8192, 8192, 64, true],
+        [1, 32, 2048, 2048, 128, true],
+      ];
 const set = (v) => {
   core.set_attention_fused(v !== "unfused");
   // Heads wider than 64 take the kernel only past the binding limit unless forced.
@@ -50,9 +59,17 @@ for (const [B, H, L, S, E, causal] of shapes) {
   const q = torch.randn(dims(L));
   const k = torch.randn(dims(S));
   const v = torch.randn(dims(S));
+  const pad = masked
+    ? torch
+        .where(torch.arange(S).ge((S * 7) / 8), -Infinity, 0)
+        .reshape([1, 1, 1, S])
+        .expand(Math.max(B, 1), 1, 1, S)
+        .contiguous()
+    : null;
   const f = () =>
     torch.nn.functional.scaled_dot_product_attention(q, k, v, {
       is_causal: causal,
+      ...(pad ? { attn_mask: pad } : {}),
     });
   const flop = (4 * Math.max(B, 1) * H * L * S * E) / (causal ? 2 : 1);
   let want = null;
@@ -97,7 +114,7 @@ for (const [B, H, L, S, E, causal] of shapes) {
       set(vr);
       ts[vr].push(await batch(n));
     }
-  const name = `${B ? `${B}×` : ""}${H}×${L}×${S}×${E}${causal ? " causal" : ""}`;
+  const name = `${B ? `${B}×` : ""}${H}×${L}×${S}×${E}${causal ? " causal" : ""}${pad ? " padding mask" : ""}`;
   const row = {
     name,
     dims: { B, H, L, S, E, causal },
@@ -126,7 +143,7 @@ set("fused");
 if (outDir) {
   mkdirSync(outDir, { recursive: true });
   writeFileSync(
-    path.join(outDir, "attnprobe.json"),
+    path.join(outDir, masked ? "attnprobe-mask.json" : "attnprobe.json"),
     JSON.stringify({ rows }, null, 1),
   );
 }
