@@ -30,6 +30,19 @@ async function dispatches(f) {
   return [r, w.runtime_stats().dispatches - d0];
 }
 
+/** A CPU copy of a (64, 4, batch_first) MultiheadAttention. */
+async function onCpu(mha) {
+  const cpu = new torch.nn.MultiheadAttention(64, 4, {
+    batch_first: true,
+    device: "cpu",
+  });
+  const sd = {};
+  for (const [name, t] of Object.entries(mha.state_dict()))
+    sd[name] = await t.to_async("cpu");
+  cpu.load_state_dict(sd);
+  return cpu;
+}
+
 // [B, H, L, S, E, Ev, causal]
 const cases = [
   [2, 3, 70, 70, 64, 64, true],
@@ -76,14 +89,7 @@ test("MultiheadAttention without a mask takes the kernel, as the CPU computes it
   const mha = new torch.nn.MultiheadAttention(64, 4, { batch_first: true });
   const x = torch.randn([2, 30, 64]);
   const [out] = mha.call(x, x, x, { need_weights: false });
-  const cpu = new torch.nn.MultiheadAttention(64, 4, {
-    batch_first: true,
-    device: "cpu",
-  });
-  const sd = {};
-  for (const [name, t] of Object.entries(mha.state_dict()))
-    sd[name] = await t.to_async("cpu");
-  cpu.load_state_dict(sd);
+  const cpu = await onCpu(mha);
   const xc = await x.to_async("cpu");
   const [want] = cpu.call(xc, xc, xc, { need_weights: false });
   await close(out, want, 1e-4, "MultiheadAttention");
@@ -136,14 +142,7 @@ test("SDPA with a float mask is one kernel; a bool mask and MultiheadAttention's
     key_padding_mask: kpm,
     need_weights: false,
   });
-  const cpu = new torch.nn.MultiheadAttention(64, 4, {
-    batch_first: true,
-    device: "cpu",
-  });
-  const sd = {};
-  for (const [name, t] of Object.entries(mha.state_dict()))
-    sd[name] = await t.to_async("cpu");
-  cpu.load_state_dict(sd);
+  const cpu = await onCpu(mha);
   const [xc, kpmc] = await Promise.all([x, kpm].map((t) => t.to_async("cpu")));
   const [want] = cpu.call(xc, xc, xc, {
     key_padding_mask: kpmc,
