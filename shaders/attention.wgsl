@@ -7,7 +7,7 @@
 // running maximum, then adds `p · v` for each key. Causal (`m(4u)`): query `i` sees keys `j ≤ i`
 // (top-left aligned, as PyTorch's `is_causal`); a workgroup stops after the chunk holding its
 // last row's diagonal.
-// meta: [0] L, [1] S, [2] rows of the grid's x (L rounded up to BR), [3] H (inner batch count),
+// meta: [0] L, [1] S, [3] H (inner batch count),
 //       [4] causal, [5] scale (f32 bits), then per operand q, k, v at [7], [11], [15]: offset,
 //       outer batch stride, inner batch stride, row stride (in vec4, so all multiples of 4).
 //       `out` is contiguous `[batch, L, Ev]`; `lse` `[batch, L]` gets each row's log-sum-exp.

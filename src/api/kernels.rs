@@ -99,7 +99,7 @@ impl RawTensor {
     }
 
     /// `F.scaled_dot_product_attention(self, k, v, is_causal, scale)` without a mask or dropout,
-    /// as one node: the one-pass kernel where no input needs a gradient (no `L × S` scores).
+    /// as one node (on WebGPU a one-pass forward kernel, no `L × S` scores).
     pub fn attention(&self, k: &RawTensor, v: &RawTensor, scale: f64, causal: bool) -> JsResult<RawTensor> {
         RawTensor::timed("attention", || {
             crate::autograd::attention::attention(&self.t, &k.t, &v.t, scale, causal, None)

@@ -78,8 +78,9 @@ pub fn attention(
     let (mut y, saved) = match q.attention_fused(k, v, scale, causal, mask.as_ref())? {
         Some((y, lse)) => (y, Saved::Lse(lse.unsqueeze(-1)?)),
         None => {
-            let p = probs(&q.binary_scalar(Op::Mul, scale, false)?, k)?;
-            (p.matmul_tri(v, tri(Tri::LowerA))?, Saved::Probs(p))
+            let qs = q.binary_scalar(Op::Mul, scale, false)?;
+            let p = probs(&qs, k)?;
+            (p.matmul_tri(v, tri(Tri::LowerA))?, Saved::Probs(p, qs))
         }
     };
     if grad {
@@ -89,17 +90,17 @@ pub fn attention(
             let (dq, dk, dv) = if is_grad_enabled() {
                 composed(&q2, &k2, &v2, scale, causal, mask.as_ref(), g)?
             } else {
-                let qs = q2.binary_scalar(Op::Mul, scale, false)?;
-                let p = match &saved {
-                    Saved::Probs(p) => p.clone(),
+                let (p, qs) = match &saved {
+                    Saved::Probs(p, qs) => (p.clone(), qs.clone()),
                     Saved::Lse(lse) => {
+                        let qs = q2.binary_scalar(Op::Mul, scale, false)?;
                         let s = qs.matmul_tri_fusable(&k2.transpose(-2, -1)?, tri(Tri::LowerOut))?;
                         let s = match &mask {
                             Some(m) => s.binary(Op::Add, m)?,
                             None if causal => s.binary(Op::Add, &causal_mask(&s)?)?,
                             None => s,
                         };
-                        s.binary(Op::Sub, lse)?.unary(Op::Exp)?
+                        (s.binary(Op::Sub, lse)?.unary(Op::Exp)?, qs)
                     }
                 };
                 let dp = g.matmul_tri(&v2.transpose(-2, -1)?, tri(Tri::LowerOut))?;
@@ -119,10 +120,10 @@ pub fn attention(
     Ok(y)
 }
 
-/// What the backward keeps from the forward: the probabilities, or (the forward was one kernel)
-/// each query row's log-sum-exp `(…, L, 1)`.
+/// What the backward keeps from the forward: the probabilities and the scaled queries, or (the
+/// forward was one kernel) each query row's log-sum-exp `(…, L, 1)`.
 enum Saved {
-    Probs(Tensor),
+    Probs(Tensor, Tensor),
     Lse(Tensor),
 }
 

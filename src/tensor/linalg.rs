@@ -175,7 +175,7 @@ impl Tensor {
         if let Some(m) = mask {
             check_same_device(self, m)?;
             let fits = broadcast_shapes(m.shape(), &scores).is_ok_and(|b| b == scores);
-            if m.dtype != self.dtype || n > 4 || m.ndim() > n || !fits {
+            if m.dtype != self.dtype || n > 4 || !fits {
                 return Ok(None);
             }
         }

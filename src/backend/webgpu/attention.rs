@@ -280,7 +280,7 @@ impl WebGpuBackend {
         let a_s = &a.shape;
         let mut meta = [0u32; 24];
         let rows = a_s.l.div_ceil(key.br as usize);
-        put(&mut meta, 0, &[a_s.l, a_s.s, rows * key.br as usize, a.heads, a.causal as usize])?;
+        put(&mut meta, 0, &[a_s.l, a_s.s, 0, a.heads, a.causal as usize])?;
         meta[5] = (a.scale as f32).to_bits();
         for (at, op) in [(7, &a.q), (11, &a.k), (15, &a.v)] {
             if op.offset % 4 != 0 || op.strides.iter().any(|s| s % 4 != 0) {

@@ -293,16 +293,6 @@ export function attentionNode(
   );
 }
 
-/** Causal {@link attentionNode}. */
-export function causalAttention(
-  query: Tensor,
-  key: Tensor,
-  value: Tensor,
-  scale: number,
-): Tensor {
-  return attentionNode(query, key, value, scale, true);
-}
-
 /**
  * `softmax(Q Kᵀ · scale + mask) V` over `(…, L, E)` queries and `(…, S, E)` keys/values. Note the
  * bool mask convention here is PyTorch's for this function: `true` means *may attend*.
