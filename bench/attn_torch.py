@@ -2,9 +2,10 @@
 of bench/attnprobe.mjs, in TFLOP/s as attnprobe counts them, with the peak memory of one call.
 Figures for bench/KERNELS.md, never asserted.
 
-    python3 bench/attn_torch.py [--out dir] [--mask]
+    python3 bench/attn_torch.py [--out dir] [--mask] [--train]
 
 --mask: attnprobe's BERT-like rows (a float key-padding mask hiding each sequence's last eighth).
+--train: forward and backward from a random output gradient (FLOPs 3.5× the forward's).
 """
 import argparse
 import json
@@ -37,20 +38,29 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=None)
     ap.add_argument("--mask", action="store_true")
+    ap.add_argument("--train", action="store_true")
     args = ap.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     dev = torch.device("cuda")
     rows = []
-    with torch.no_grad():
+    with torch.set_grad_enabled(args.train):
         for b, h, l, s, e, causal in MASKED if args.mask else SHAPES:
-            q, k, v = (torch.randn(b, h, n, e, device=dev) for n in (l, s, s))
+            q, k, v = (torch.randn(b, h, n, e, device=dev, requires_grad=args.train) for n in (l, s, s))
+            g = torch.randn(b, h, l, e, device=dev)
             pad = None
             if args.mask:
                 hide = torch.arange(s, device=dev) >= s * 7 // 8
                 pad = torch.zeros(s, device=dev).masked_fill(hide, float("-inf")).reshape(1, 1, 1, s).expand(b, 1, 1, s).contiguous()
-            f = lambda: F.scaled_dot_product_attention(q, k, v, attn_mask=pad, is_causal=causal)
-            flop = 4 * b * h * l * s * e / (2 if causal else 1)
+            sdpa = lambda: F.scaled_dot_product_attention(q, k, v, attn_mask=pad, is_causal=causal)
+
+            def f():
+                if not args.train:
+                    return sdpa()
+                q.grad = k.grad = v.grad = None
+                sdpa().backward(g)
+
+            flop = (3.5 if args.train else 1) * 4 * b * h * l * s * e / (2 if causal else 1)
             torch.cuda.synchronize()
             torch.cuda.reset_peak_memory_stats()
             base = torch.cuda.memory_allocated()
@@ -59,12 +69,13 @@ def main():
             peak = torch.cuda.max_memory_allocated() - base
             t = timed(f)
             rows.append({"dims": [b, h, l, s, e, causal], "ms": t * 1e3, "tflops": flop / t / 1e12, "peak_extra_bytes": peak})
-            print(f"{b}×{h}×{l}×{s}×{e}{' causal' if causal else ''}: {flop / t / 1e12:.2f} TFLOP/s, "
+            print(f"{b}×{h}×{l}×{s}×{e}{' causal' if causal else ''}{' train' if args.train else ''}: {flop / t / 1e12:.2f} TFLOP/s, "
                   f"{peak / 2**20:.0f} MiB above the inputs", flush=True)
-            del q, k, v
+            del q, k, v, g
     if args.out:
         os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "attn_torch_mask.json" if args.mask else "attn_torch.json"), "w") as fh:
+        name = "attn_torch" + ("_mask" if args.mask else "") + ("_train" if args.train else "") + ".json"
+        with open(os.path.join(args.out, name), "w") as fh:
             json.dump({"device": torch.cuda.get_device_name(), "rows": rows}, fh, indent=1)
 
 

@@ -6,6 +6,12 @@
 // Also the peak GPU memory one call holds. Figures for bench/KERNELS.md, never asserted.
 //
 //   node bench/attnprobe.mjs [--out dir] [--pkg pkg/dist/index.js] [--quick] [--variants a,b]
+//     [--mask] [--train]
+//
+// --train: a training step instead (forward, then backward from a random output gradient; all
+// three gradients), FLOPs 3.5× the forward's (the backward's five products against the forward's
+// two); variants `bN` run the recomputing backward in pieces of N MiB of scores
+// (`set_attention_backward_budget`), `fused` at its default budget.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -21,7 +27,10 @@ const torch = await import(pathToFileURL(path.resolve(pkg)).href);
 const core = await import(
   pathToFileURL(path.resolve(path.dirname(pkg), "wasm/webtorch_core.js")).href
 );
-const variants = opt("--variants", "unfused,fused,r128c8").split(",");
+const variants = opt(
+  "--variants",
+  args.includes("--train") ? "unfused,fused,b128" : "unfused,fused,r128c8",
+).split(",");
 // [B, H, L, S, E, causal] (B = 0: 3-D inputs [H, L, E]): the bench's attention row (as run.mjs
 // passes it, and as 4-D), GPT-2's causal block at batch 8, long
 // causal sequences (at 8,192 the unfused scores need 3.2 GB: past the binding limit), and a
@@ -45,8 +54,11 @@ const shapes = quick
         [1, 12, 8192, 8192, 64, true],
         [1, 32, 2048, 2048, 128, true],
       ];
+const train = args.includes("--train");
 const set = (v) => {
   core.set_attention_fused(v !== "unfused");
+  const b = /^b(\d+)$/.exec(v);
+  core.set_attention_backward_budget(b ? +b[1] * 2 ** 20 : 0);
   // Heads wider than 64 take the kernel only past the binding limit unless forced.
   core.set_attention_wide(v !== "unfused");
   const t = /^r(\d+)c(\d+)$/.exec(v);
@@ -66,12 +78,26 @@ for (const [B, H, L, S, E, causal] of shapes) {
         .expand(Math.max(B, 1), 1, 1, S)
         .contiguous()
     : null;
-  const f = () =>
-    torch.nn.functional.scaled_dot_product_attention(q, k, v, {
+  const sdpa = (a, b, c) =>
+    torch.nn.functional.scaled_dot_product_attention(a, b, c, {
       is_causal: causal,
       ...(pad ? { attn_mask: pad } : {}),
     });
-  const flop = (4 * Math.max(B, 1) * H * L * S * E) / (causal ? 2 : 1);
+  const g = train ? torch.randn(dims(L)) : null;
+  // Training: the three gradients (the query's first, for the check).
+  const f = train
+    ? () =>
+        torch.scope(() => {
+          const [a, b, c] = [q, k, v].map((t) => t.detach().requires_grad_());
+          sdpa(a, b, c).backward(g);
+          return [a.grad, b.grad, c.grad];
+        })
+    : () => sdpa(q, k, v);
+  const first = (y) => (Array.isArray(y) ? y[0] : y);
+  const drop = (y) => (Array.isArray(y) ? y : [y]).forEach((t) => t.dispose());
+  const flop =
+    ((train ? 3.5 : 1) * (4 * Math.max(B, 1) * H * L * S * E)) /
+    (causal ? 2 : 1);
   let want = null;
   const runnable = [];
   const peak = {};
@@ -82,9 +108,9 @@ for (const [B, H, L, S, E, causal] of shapes) {
       await torch.webgpu.sync_device();
       torch.webgpu.reset_peak_memory_stats?.();
       const y = f();
-      got = await y.toArray();
+      got = await first(y).toArray();
       peak[vr] = torch.webgpu.memory_stats?.().peak_bytes;
-      y.dispose();
+      drop(y);
     } catch (e) {
       console.log(`  ${vr}: ${String(e.message ?? e).slice(0, 120)}`);
       continue;
@@ -94,7 +120,8 @@ for (const [B, H, L, S, E, causal] of shapes) {
     let err = 0;
     for (let i = 0; i < got.length; i += 97)
       err = Math.max(err, Math.abs(got[i] - want[i]));
-    if (!(err <= 1e-3)) throw new Error(`${vr}: max error ${err}`);
+    if (!(err <= (train ? 1e-2 : 1e-3)))
+      throw new Error(`${vr}: max error ${err}`);
   }
   const batch = async (n) => {
     const held = [];
@@ -102,7 +129,7 @@ for (const [B, H, L, S, E, causal] of shapes) {
     for (let i = 0; i < n; i++) held.push(f());
     await torch.webgpu.sync_device();
     const ms = (performance.now() - t0) / n;
-    for (const h of held) h.dispose();
+    for (const h of held) drop(h);
     return ms;
   };
   let n = 1;
@@ -114,7 +141,7 @@ for (const [B, H, L, S, E, causal] of shapes) {
       set(vr);
       ts[vr].push(await batch(n));
     }
-  const name = `${B ? `${B}×` : ""}${H}×${L}×${S}×${E}${causal ? " causal" : ""}${pad ? " padding mask" : ""}`;
+  const name = `${B ? `${B}×` : ""}${H}×${L}×${S}×${E}${causal ? " causal" : ""}${pad ? " padding mask" : ""}${train ? " train" : ""}`;
   const row = {
     name,
     dims: { B, H, L, S, E, causal },
@@ -137,13 +164,16 @@ for (const [B, H, L, S, E, causal] of shapes) {
         .join("  ") +
       "  TFLOP/s (peak memory)",
   );
-  for (const t of [q, k, v]) t.dispose();
+  for (const t of [q, k, v, g]) t?.dispose();
 }
 set("fused");
 if (outDir) {
   mkdirSync(outDir, { recursive: true });
   writeFileSync(
-    path.join(outDir, masked ? "attnprobe-mask.json" : "attnprobe.json"),
+    path.join(
+      outDir,
+      `attnprobe${masked ? "-mask" : ""}${train ? "-train" : ""}.json`,
+    ),
     JSON.stringify({ rows }, null, 1),
   );
 }

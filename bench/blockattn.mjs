@@ -4,7 +4,8 @@
 // GPU memory of a step. Figures for bench/KERNELS.md, never asserted.
 // `--layers n`: a stack of n such layers instead (nn.TransformerEncoder, causal), where the
 // unfused route holds every layer's probabilities from its forward until its backward.
-//   node bench/blockattn.mjs [--pkg pkg/dist/index.js] [--layers n] [--quick]
+// `--budget N`: also the recomputing backward in pieces of N MiB of scores (`bN`).
+//   node bench/blockattn.mjs [--pkg pkg/dist/index.js] [--layers n] [--budget N] [--quick]
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { workloads } from "./lib/workloads.mjs";
@@ -63,11 +64,21 @@ const batch = async (n) => {
   await h.wait(hs);
   return (performance.now() - t0) / n;
 };
-const variants = { fused: true, unfused: false };
-const ts = { fused: [], unfused: [] };
+const budget = Number(opt("--budget", "0"));
+// [one-kernel forward, backward budget in bytes (0: the default)]
+const variants = {
+  fused: [true, 0],
+  unfused: [false, 0],
+  ...(budget ? { [`b${budget}`]: [true, budget * 2 ** 20] } : {}),
+};
+const set = ([on, bytes]) => {
+  core.set_attention_fused(on);
+  core.set_attention_backward_budget(bytes);
+};
+const ts = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));
 const peak = {};
 for (const [v, on] of Object.entries(variants)) {
-  core.set_attention_fused(on);
+  set(on);
   for (let i = 0; i < 3; i++) await batch(1);
   await torch.webgpu.sync_device();
   torch.webgpu.reset_peak_memory_stats();
@@ -76,10 +87,10 @@ for (const [v, on] of Object.entries(variants)) {
 }
 for (let r = 0; r < 7; r++)
   for (const [v, on] of Object.entries(variants)) {
-    core.set_attention_fused(on);
+    set(on);
     ts[v].push(await batch(4));
   }
-core.set_attention_fused(true);
+set(variants.fused);
 for (const v of Object.keys(variants))
   console.log(
     `${layers ? `${layers}-layer stack` : "block"} step attention ${v.padEnd(8)} ${median(ts[v]).toFixed(2)} ms/step (4 per wait; rounds ${ts[v].map((t) => t.toFixed(2)).join(" ")}), peak ${(peak[v] / 2 ** 20).toFixed(0)} MiB`,

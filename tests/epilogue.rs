@@ -112,6 +112,17 @@ fn batched_epilogues_and_the_unfused_fallback() {
         ag::unary(&ag::add(&ag::matmul(&a, &b).unwrap(), &l).unwrap(), Op::Tanh).unwrap()
     };
     assert_eq!(three_ways("non-flat leaf", &odd).0, 2);
+    // A leaf cut to one entry of an outer batch dim keeps that dim's old stride (one head of
+    // `(3, 4, 32, 48)`: strides (4·32·48, 32·48, …) over batch (1, 2)); dims of one entry step
+    // nothing, so it flattens and the chain stays the product's epilogue.
+    let cv = randn(&[3, 4, 32, 48]);
+    let cut = |dev: Device| {
+        let (a, b, c) = (on(&av, &[2, 2, 32, 16], dev), on(&bv, &[2, 2, 16, 48], dev), on(&cv, &[3, 4, 32, 48], dev));
+        let (a, b) = (a.narrow(0, 1, 1).unwrap(), b.narrow(0, 0, 1).unwrap());
+        let c = c.narrow(0, 2, 1).unwrap().narrow(1, 1, 2).unwrap();
+        ag::unary(&ag::add(&ag::matmul(&a, &b).unwrap(), &c).unwrap(), Op::Tanh).unwrap()
+    };
+    assert_eq!(three_ways("cut leaf", &cut).0, 1);
 }
 
 #[test]

@@ -555,6 +555,91 @@ fn attention_with_a_mask_in_one_kernel() {
     }
 }
 
+/// The backward after a one-kernel forward makes `L × S` tensors (recomputed probabilities,
+/// their gradient); past a byte budget it runs in pieces: batch entries in groups (nested over
+/// dims), then one entry's query rows in chunks (causal chunks read only the keys they see,
+/// L above and below S), masks cut along with them or broadcast whole. Gradients against the
+/// CPU's products, and the pieces' peak memory against the whole backward's (itself two
+/// `L × S` tensors: the softmax's backward is the `dO Vᵀ` product's epilogue).
+#[test]
+fn attention_backward_in_pieces() {
+    use webtorch::autograd::attention::{attention, set_attention_backward_budget};
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let inf = f64::NEG_INFINITY;
+    let pad: Vec<f64> = (0..800).map(|i| if i >= 400 && i % 400 >= 340 { inf } else { 0.0 }).collect();
+    let holes: Vec<f64> =
+        randn(&[2 * 3 * 160 * 400], 83).iter().enumerate().map(|(i, x)| if i % 7 == 3 { inf } else { *x }).collect();
+    // (q shape, S, Ev, causal, mask shape and values, budget in bytes); head dims small beside
+    // the sequences, so that the scores dominate the memory.
+    type Case = (&'static [usize], usize, usize, bool, Option<(&'static [usize], Vec<f64>)>, u64);
+    let cases: Vec<Case> = vec![
+        // 960 kB of scores: groups of one batch entry, then of one head (160 kB each), whole.
+        (&[2, 3, 200, 16], 200, 16, true, None, 200_000),
+        // One head's 160 kB past 50 kB: chunks of 62 query rows.
+        (&[2, 3, 200, 16], 200, 16, true, None, 50_000),
+        // Causal with more queries than keys (rows past S see every key).
+        (&[1, 2, 300, 32], 180, 32, true, None, 40_000),
+        // A key-padding mask broadcast over heads and rows; a full mask with -inf holes.
+        (&[2, 3, 160, 16], 400, 64, false, Some((&[2, 1, 1, 400], pad)), 100_000),
+        (&[2, 3, 160, 16], 400, 64, false, Some((&[2, 3, 160, 400], holes)), 100_000),
+        // Fewer queries than keys, no mask: chunks of 10 rows.
+        (&[1, 1, 100, 16], 1000, 16, false, None, 40_000),
+    ];
+    let be = webtorch::engine::backend(Device::WebGpu).unwrap();
+    for (i, (qs, s, ev, causal, mask, budget)) in cases.iter().enumerate() {
+        let n = qs.len();
+        let mut ks = qs.to_vec();
+        ks[n - 2] = *s;
+        let mut vs = ks.clone();
+        vs[n - 1] = *ev;
+        let mut ys = qs.to_vec();
+        ys[n - 1] = *ev;
+        let seed = 1100 + 10 * i as u64;
+        let (qd, kd, vd, gd) = (randn(qs, seed), randn(&ks, seed + 1), randn(&vs, seed + 2), randn(&ys, seed + 3));
+        // Gradients, and the bytes the backward held at most beyond what was live before it.
+        let run = |d: Device, budget: u64| -> (Vec<Vec<f64>>, u64) {
+            set_attention_backward_budget(budget);
+            let leaf = |data: &[f64], shape: &[usize]| {
+                let mut t = on(d, data, shape);
+                t.set_requires_grad(true).unwrap();
+                t
+            };
+            let (q, k, v) = (leaf(&qd, qs), leaf(&kd, &ks), leaf(&vd, &vs));
+            let m = mask.as_ref().map(|(ms, mv)| on(d, mv, ms));
+            let before = be.stats().dispatches;
+            let y = attention(&q, &k, &v, 0.15, *causal, m.as_ref()).unwrap();
+            let g = on(d, &gd, &ys);
+            let bed = webtorch::engine::backend(d).unwrap();
+            pollster::block_on(bed.sync()).unwrap();
+            if d == Device::WebGpu {
+                assert_eq!(be.stats().dispatches - before, 1, "case {i}: the forward is one kernel");
+            }
+            bed.reset_peak();
+            let live = bed.stats().active_bytes;
+            webtorch::autograd::backward(&y, Some(g), false, false).unwrap();
+            pollster::block_on(bed.sync()).unwrap();
+            let peak = bed.stats().peak_bytes - live;
+            set_attention_backward_budget(0);
+            (vec![values(&q.grad().unwrap()), values(&k.grad().unwrap()), values(&v.grad().unwrap())], peak)
+        };
+        let (cpu, _) = run(Device::Cpu, 0);
+        let (whole, whole_peak) = run(Device::WebGpu, 0);
+        let (pieces, pieces_peak) = run(Device::WebGpu, *budget);
+        for (j, what) in ["dq", "dk", "dv"].iter().enumerate() {
+            assert_close(&whole[j], &cpu[j], 1e-4, 5e-5, &format!("attention backward case {i}: {what} whole"));
+            assert_close(&pieces[j], &cpu[j], 1e-4, 5e-5, &format!("attention backward case {i}: {what} in pieces"));
+        }
+        let scores = (qs[..n - 1].iter().product::<usize>() * s * 4) as u64;
+        eprintln!("case {i}: scores {scores} B, peak whole {whole_peak}, in pieces {pieces_peak}");
+        // `P` and `dS` at once; `dP` never exists (`dS` is the `dO Vᵀ` product's epilogue).
+        assert!(whole_peak >= 2 * scores, "case {i}: the whole backward holds two L × S tensors at once");
+        assert!(whole_peak < 3 * scores, "case {i}: the whole backward held {whole_peak} B: a third L × S tensor");
+        assert!(pieces_peak < whole_peak / 2, "case {i}: pieces peak {pieces_peak} B against {whole_peak} whole");
+    }
+}
+
 /// `nll_loss`'s two kernels, forward and input gradient, for each reduction with a class weight
 /// and an ignored row, on a transposed (strided) input: against the formulas computed here in
 /// f64 on every device, including the all-ignored mean (0/0 = NaN, as PyTorch).

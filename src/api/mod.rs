@@ -389,6 +389,13 @@ pub fn set_attention_tile(rows: u32, keys: u32) {
     crate::backend::webgpu::attention::set_attention_tile(rows, keys)
 }
 
+/// Sets the bytes of one `L × S` tensor the attention backward makes at once after a one-kernel
+/// forward (0: the default; `autograd/attention.rs`), for benchmarks of its pieces.
+#[wasm_bindgen]
+pub fn set_attention_backward_budget(bytes: f64) {
+    crate::autograd::attention::set_attention_backward_budget(bytes as u64)
+}
+
 /// Makes every matmul that may split K take `s` slices (1: none; 0: the shape rule again), for
 /// benchmarks comparing factors (see `backend/webgpu/matmul.rs` `split_k`).
 #[wasm_bindgen]

@@ -134,6 +134,11 @@ pub trait Backend {
     fn attention(&self, _k: &Attention) -> Result<()> {
         crate::bail!(Device, "this backend has no attention kernel")
     }
+    /// The largest tensor, in bytes, this backend can allocate as one buffer (WebGPU: one storage
+    /// binding, less its size classes' rounding); callers that can split work stay below it.
+    fn max_tensor_bytes(&self) -> u64 {
+        u64::MAX
+    }
     /// One fused optimizer update (`OptimStep`).
     fn optim_step(&self, k: &OptimStep) -> Result<()>;
     /// Checks values on the device (`ValueCheck`); the failure is raised by a later read or sync.

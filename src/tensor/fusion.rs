@@ -371,9 +371,25 @@ pub(crate) fn matmul_pending(root: MatmulRoot) -> Pending {
     }
 }
 
-/// Whether `strides` over `batch ++ [m, n]` index batches by their flat number (see `Epilogue`).
-fn flat_batches(strides: &[usize], batch: &[usize]) -> bool {
-    (0..batch.len().saturating_sub(1)).all(|d| strides[d] == strides[d + 1] * batch[d + 1])
+/// Whether `strides` over `batch ++ [m, n]` index batches by their flat number (see `Epilogue`),
+/// dims of one entry aside (a batch entry cut from a larger tensor keeps its old strides there);
+/// if so, rewrites the batch strides so that each is the next one's times its size, the last one
+/// stepping batches.
+fn flat_batches(strides: &mut [usize], batch: &[usize]) -> bool {
+    let step = batch.iter().zip(strides.iter()).filter(|(&b, _)| b > 1).map(|(_, &s)| s).next_back();
+    let mut want = step.unwrap_or(0);
+    for d in (0..batch.len()).rev() {
+        if batch[d] > 1 && strides[d] != want {
+            return false;
+        }
+        want *= batch[d];
+    }
+    let mut want = step.unwrap_or(0);
+    for d in (0..batch.len()).rev() {
+        strides[d] = want;
+        want *= batch[d];
+    }
+    true
 }
 
 /// Computes a pending product and its epilogue: one matmul dispatch, or, when a leaf's batch
@@ -387,10 +403,10 @@ pub(crate) fn run_matmul(backend: &Rc<dyn Backend>, p: &Pending, root: &MatmulRo
             strides: strides.to_vec(),
         })
     };
-    let leaves = p.leaves.iter().map(|l| operand(&l.tensor, &l.strides)).collect::<Result<Vec<_>>>()?;
+    let mut leaves = p.leaves.iter().map(|l| operand(&l.tensor, &l.strides)).collect::<Result<Vec<_>>>()?;
     let n = crate::shape::numel(&p.shape) as u64;
     let identity = p.nodes.len() == 1 && p.leaves.is_empty();
-    let fused = leaves.iter().all(|o| flat_batches(&o.strides, &root.batch));
+    let fused = leaves.iter_mut().all(|o| flat_batches(&mut o.strides, &root.batch));
     let (a, b) = (operand(&root.a, &root.a_strides)?, operand(&root.b, &root.b_strides)?);
     let out = backend.alloc((n * 4).max(4))?;
     let k = Matmul {
@@ -420,7 +436,6 @@ pub(crate) fn run_matmul(backend: &Rc<dyn Backend>, p: &Pending, root: &MatmulRo
     }
     // The product becomes one more leaf of a plain elementwise kernel.
     let acc = leaves.len();
-    let mut leaves = leaves;
     leaves.push(KernelOperand {
         buf: out,
         dtype: DType::Float32,

@@ -339,6 +339,11 @@ impl Backend for WebGpuBackend {
         self.attention_impl(k)
     }
 
+    fn max_tensor_bytes(&self) -> u64 {
+        // `pool::size_class` rounds a request up by less than a quarter.
+        self.limits.max_storage_buffer_binding_size / 5 * 4
+    }
+
     fn conv2d(&self, k: &crate::backend::Conv2d) -> Result<()> {
         self.conv2d_impl(k)
     }
