@@ -21,6 +21,7 @@ export * from "./conv.js";
 export * from "./pool.js";
 export * from "./layers_more.js";
 export * from "./rnn.js";
+export { RNNCell, LSTMCell, GRUCell } from "./rnn_cells.js";
 export * from "./attention.js";
 export * from "./transformer.js";
 export * as functional from "./functional.js";

@@ -15,7 +15,7 @@ import { zeros } from "../creation.js";
 import { cat, stack } from "../indexing.js";
 import { scope } from "../lifetime.js";
 import * as F from "./functional.js";
-import type { CellWeights, Mode } from "./rnn.js";
+import type { CellWeights, Mode } from "./rnn_cells.js";
 import { PackedSequence } from "./rnn_utils.js";
 
 /** What the packed runner needs of a layer (`RNNBase`). */
