@@ -11,12 +11,15 @@
 //       [4] causal, [5] scale (f32 bits), then per operand q, k, v at [7], [11], [15]: offset,
 //       outer batch stride, inner batch stride, row stride (in vec4, so all multiples of 4).
 //       `out` is contiguous `[batch, L, Ev]`; `lse` `[batch, L]` gets each row's log-sum-exp.
+//       With a mask (added to the scaled scores, as in attention_tiled.wgsl): [19] its offset,
+//       [20..24) its strides (outer and inner batch, row, column; elements, 0 where broadcast).
 @group(0) @binding(1) var<storage, read_write> out: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> lse: array<f32>;
 @group(0) @binding(3) var<storage, read> q: array<vec4<f32>>;
 @group(0) @binding(4) var<storage, read> k: array<vec4<f32>>;
 @group(0) @binding(5) var<storage, read> v: array<vec4<f32>>;
 
+/*{{MASK}}*/
 const BR: u32 = /*{{BR}}*/u;
 const BC: u32 = /*{{BC}}*/u;
 const E4: u32 = /*{{E4}}*/u;
@@ -45,6 +48,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t
     let qb = base(7u, b) + row * m(10u);
     let kb = base(11u, b);
     let vb = base(15u, b);
+/*{{MASK_INIT}}*/
 /*{{INIT}}*/
     var mx = NEG;
     var sum = 0.0;
@@ -73,6 +77,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t
             var d = vec4<f32>(0.0);
 /*{{DOT}}*/
             var sc = d.x + d.y + d.z + d.w;
+/*{{MASK_ADD}}*/
             if (j >= s_len || (causal && j > row)) { sc = NEG; }
             ss[c * BR + t] = sc;
             cmax = max(cmax, sc);

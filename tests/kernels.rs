@@ -494,7 +494,8 @@ fn attention_in_one_kernel_matches_the_composition() {
 /// Attention with an additive float mask (broadcast over batch and heads, a key-padding mask of
 /// -inf, a full random mask with -inf holes, 3-D inputs): the tiled kernel reads it (one
 /// dispatch forward) and the backward adds it to the recomputed scores; head dims the tiled
-/// kernel does not take run the products. Outputs and gradients against the CPU's products.
+/// kernel does not take (E = 16, 32 or 48 with Ev = E: BERT-small heads) take the one-row
+/// kernel, which reads it too. Outputs and gradients against the CPU's products.
 #[test]
 fn attention_with_a_mask_in_one_kernel() {
     use webtorch::autograd::attention::attention;
@@ -502,7 +503,7 @@ fn attention_with_a_mask_in_one_kernel() {
         return;
     }
     let inf = f64::NEG_INFINITY;
-    // (q shape, S, Ev, mask shape, mask values from a seed; `holes`: every 5th entry -inf)
+    // (q shape, S, Ev, mask shape, mask values; `holes`: every 5th entry -inf; tiled kernel)
     let pad = |b: usize, s: usize| -> Vec<f64> {
         (0..b * s).map(|i| if i / s == 1 && i % s >= s - 10 { inf } else { 0.0 }).collect()
     };
@@ -516,9 +517,11 @@ fn attention_with_a_mask_in_one_kernel() {
         (&[2, 3, 50, 64], 70, 64, &[2, 3, 50, 70], holes(2 * 3 * 50 * 70, 62), true),
         (&[3, 40, 32], 45, 64, &[3, 40, 45], randn(&[3, 40, 45], 63), true),
         (&[2, 20, 16], 30, 16, &[20, 30], randn(&[20, 30], 64), false),
+        (&[2, 4, 40, 32], 40, 32, &[2, 1, 1, 40], pad(2, 40), false),
+        (&[2, 3, 50, 48], 70, 48, &[2, 3, 50, 70], holes(2 * 3 * 50 * 70, 65), false),
     ];
     let be = webtorch::engine::backend(Device::WebGpu).unwrap();
-    for (i, (qs, s, ev, ms, mv, fused)) in cases.iter().enumerate() {
+    for (i, (qs, s, ev, ms, mv, tiled)) in cases.iter().enumerate() {
         let n = qs.len();
         let mut ks = qs.to_vec();
         ks[n - 2] = *s;
@@ -540,10 +543,13 @@ fn attention_with_a_mask_in_one_kernel() {
             m.materialize_for_test();
             let before = be.stats().dispatches;
             let y = attention(&q, &k, &v, 0.2, false, Some(&m)).unwrap();
-            if d == Device::WebGpu && *fused {
+            if d == Device::WebGpu {
                 assert_eq!(be.stats().dispatches - before, 1, "case {i}: the forward is one kernel");
+                let (e, ev) = (qs[n - 1], *ev);
+                let label = format!("webtorch:attention:e{e}v{ev}{}", if *tiled { "tm:" } else { "r" });
                 let labels = be.kernel_labels();
-                assert!(labels.iter().any(|x| x.contains("tm:")), "case {i}: no masked kernel among {labels:?}");
+                let found = labels.iter().any(|x| x.starts_with(&label) && x.ends_with("m:float32"));
+                assert!(found, "case {i}: no masked {label} kernel among {labels:?}");
             }
             webtorch::autograd::backward(&y, Some(on(d, &gd, &ys)), false, false).unwrap();
             vec![values(&y), values(&q.grad().unwrap()), values(&k.grad().unwrap()), values(&v.grad().unwrap())]

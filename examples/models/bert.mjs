@@ -63,16 +63,24 @@ export function bertModules(torch) {
       const q = this.heads(this.query.call(hidden));
       const k = this.heads(this.key.call(hidden));
       const v = this.heads(this.value.call(hidden));
+      const [b, , t] = q.shape;
+      const merge = (y) =>
+        y
+          .transpose(1, 2)
+          .reshape(b, t, this.num_attention_heads * this.attention_head_size);
+      // Without dropout (inference) as transformers' "sdpa" attention: one kernel on WebGPU,
+      // the padding mask read as it is broadcast, no `t × t` scores written.
+      if (!this.training || this.dropout.p === 0)
+        return merge(
+          nn.functional.scaled_dot_product_attention(q, k, v, {
+            attn_mask: extended_mask,
+          }),
+        );
       const scores = q
         .matmul(k.transpose(-1, -2))
         .div(Math.sqrt(this.attention_head_size))
         .add(extended_mask);
-      const probs = this.dropout.call(scores.softmax(-1));
-      const [b, , t] = probs.shape;
-      return probs
-        .matmul(v)
-        .transpose(1, 2)
-        .reshape(b, t, this.num_attention_heads * this.attention_head_size);
+      return merge(this.dropout.call(scores.softmax(-1)).matmul(v));
     }
   }
 

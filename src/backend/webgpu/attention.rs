@@ -5,8 +5,8 @@
 //! and 3.2 GB at L = 8,192 (past the 2 GB a binding may hold). Two kernels: the register-tiled
 //! `shaders/attention_tiled.wgsl` (64 query rows × 64 keys a step, 4×4 per thread) where E is a
 //! multiple of 16 and Ev is 64 or 128, else `shaders/attention.wgsl` (one query row per
-//! invocation); `supports` says which shapes take either. The tiled kernel also adds a float
-//! mask (`Attention::mask`) to the scores.
+//! invocation); `supports` says which shapes take either. Both add a float mask
+//! (`Attention::mask`) to the scores.
 
 use std::cell::Cell;
 
@@ -23,7 +23,7 @@ const ATTENTION: &str = include_str!("../../../shaders/attention.wgsl");
 /// chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AttentionKey {
-    /// Reads an additive mask (the tiled kernel only).
+    /// Reads an additive mask.
     pub mask: bool,
     /// `attention_tiled.wgsl` (64 query rows × 64 keys per step, 4×4 per thread; `br`, `bc`
     /// unused) rather than one query row per invocation.
@@ -62,7 +62,6 @@ pub fn set_attention_tile(br: u32, bc: u32) {
 /// `bench/KERNELS.md`, "Attention in one kernel"). Otherwise the one-row-per-invocation kernel
 /// for head dims up to 64 (0.8–1.0× the products); wider heads hold 2·E/4 vec4 per invocation
 /// and spill (0.4×), so they take it only where the products' scores would not fit one binding.
-/// A mask is read by the tiled kernel only.
 pub fn supports(a: &AttentionShape, binding_limit: u64, wg_limit: u32) -> bool {
     let (e, ev) = (a.e, a.ev);
     let fits = |n: usize| n.is_multiple_of(4) && (4..=128).contains(&n);
@@ -72,7 +71,7 @@ pub fn supports(a: &AttentionShape, binding_limit: u64, wg_limit: u32) -> bool {
         && fits(e)
         && fits(ev)
         && a.batch <= MAX_GROUPS as usize
-        && (tiled(a, wg_limit) || (!a.masked && (e.max(ev) <= 64 || scores > binding_limit || WIDE.with(|c| c.get()))))
+        && (tiled(a, wg_limit) || e.max(ev) <= 64 || scores > binding_limit || WIDE.with(|c| c.get()))
 }
 
 /// Whether the register-tiled kernel takes these head dims (and no tile is forced).
@@ -103,7 +102,7 @@ fn key(a: &AttentionShape, wg_limit: u32) -> AttentionKey {
     while bc > 4 && bc * (e4 + ev4) * 16 + bc * br * 4 > wg_limit {
         bc /= 2;
     }
-    AttentionKey { mask: false, tiled: false, br, e4, ev4, bc }
+    AttentionKey { mask: a.masked, tiled: false, br, e4, ev4, bc }
 }
 
 /// Workgroup memory of `attention_tiled.wgsl`: staging 8 KiB, probabilities 16 KiB, partial
@@ -228,6 +227,12 @@ var<private> mbase: u32;
 ";
 const MASK_INIT: &str = "    wrow = r0 + 4u * ty;\n    mbase = m(19u) + (b / m(3u)) * m(20u) + (b % m(3u)) * m(21u);\n";
 
+/// The one-row kernel's mask: its binding, the row's base, and the read for key `j` (clamped
+/// as the tiled kernel's), added to the scaled score.
+const ROW_MASK_READ: &str = "@group(0) @binding(6) var<storage, read> mask: array<f32>;\n";
+const ROW_MASK_INIT: &str = "    let mrow = m(19u) + (b / m(3u)) * m(20u) + (b % m(3u)) * m(21u) + row * m(22u);\n";
+const ROW_MASK_ADD: &str = "            sc += mask[mrow + min(j, s_len - 1u) * m(23u)];\n";
+
 /// The shader for a key: `q` held in `E/4` registers (scaled), the output in `Ev/4`, the dot
 /// product and the accumulation unrolled over them.
 pub fn source(k: &AttentionKey) -> String {
@@ -259,6 +264,9 @@ pub fn source(k: &AttentionKey) -> String {
             ("RESCALE", &rescale),
             ("PV", &pv),
             ("STORE", &store),
+            ("MASK", if k.mask { ROW_MASK_READ } else { "" }),
+            ("MASK_INIT", if k.mask { ROW_MASK_INIT } else { "" }),
+            ("MASK_ADD", if k.mask { ROW_MASK_ADD } else { "" }),
         ],
     )
 }
@@ -267,7 +275,8 @@ pub fn label(k: &AttentionKey) -> String {
     if k.tiled {
         return format!("webtorch:attention:e{}v{}t{}:float32", 4 * k.e4, 4 * k.ev4, if k.mask { "m" } else { "" });
     }
-    format!("webtorch:attention:e{}v{}r{}c{}:float32", 4 * k.e4, 4 * k.ev4, k.br, k.bc)
+    let m = if k.mask { "m" } else { "" };
+    format!("webtorch:attention:e{}v{}r{}c{}{m}:float32", 4 * k.e4, 4 * k.ev4, k.br, k.bc)
 }
 
 impl WebGpuBackend {
