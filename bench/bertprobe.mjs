@@ -59,8 +59,9 @@ const mask = torch
   .to("int64");
 for (const [name, c] of Object.entries(configs)) {
   const model = new BertModel({ ...base, ...c }).eval();
+  // Every intermediate freed at the scope's end (only the output is kept).
   const run = () =>
-    torch.no_grad(() => model.call(ids, mask, null)[0].detach());
+    torch.scope(() => torch.no_grad(() => model.call(ids, mask, null)[0]));
   const set = (v) => core.set_attention_fused(v === "fused");
   // Both routes agree before they are timed.
   const out = {};

@@ -158,6 +158,18 @@ fn in_place_writes_views_and_version_checks() {
         assert_eq!(z.grad_fn().unwrap().name, "ReluBackward0");
         autograd::backward(&ag::sum(&z, &[], false).unwrap(), None, false, false).unwrap();
         assert_eq!(values(&w.grad().unwrap()), vec![2.0, 0.0]);
+        // Attention saves its output (the backward's row dots `dO · O`): writing into it is the
+        // version error, on the one-kernel route as on the products'.
+        let q = leaf(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], &[2, 4], dev);
+        let mut y = webtorch::autograd::attention::attention(&q, &q, &q, 0.5, true, None).unwrap();
+        let r = ag::binary_scalar(&y, Op::Add, 1.0, false, ScalarKind::Int).unwrap();
+        ag::inplace(&mut y, r).unwrap();
+        let err = autograd::backward(&ag::sum(&y, &[], false).unwrap(), None, false, false).unwrap_err();
+        assert!(
+            err.message.starts_with("one of the variables needed for gradient computation has been modified by an inplace operation: [torch.FloatTensor [2, 4]]"),
+            "{}",
+            err.message
+        );
     }
 }
 

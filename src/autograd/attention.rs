@@ -85,9 +85,10 @@ pub fn attention(
         }
     };
     if grad {
-        let (q2, k2, v2, y2) = (q.clone(), k.clone(), v.clone(), y.clone());
+        let (q2, k2, v2, y2, saved_y) = (q.clone(), k.clone(), v.clone(), y.clone(), y.clone());
         let name = if causal { "CausalAttentionBackward0" } else { "AttentionBackward0" };
-        node(name, &[q, k, v], &[q, k, v], &mut y, move |g| {
+        // The output is saved too (each row's `dO · O`): writing into it is a version error.
+        node(name, &[q, k, v], &[q, k, v, &saved_y], &mut y, move |g| {
             if is_grad_enabled() {
                 let (dq, dk, dv) = composed(&q2, &k2, &v2, scale, causal, mask.as_ref(), g)?;
                 return sums(&[(&dq, &q2), (&dk, &k2), (&dv, &v2)]);
