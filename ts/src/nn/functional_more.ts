@@ -242,6 +242,12 @@ export interface AttentionOptions {
   is_causal?: boolean;
   /** Multiplies the scores; default `1/√E`. */
   scale?: number | null;
+  /**
+   * Grouped-query attention: key and value may have fewer heads (dim -3) than the query, each
+   * shared by `Hq / Hkv` consecutive query heads (PyTorch's `repeat_interleave` of key and
+   * value). On WebGPU the shared heads are read in place, not repeated.
+   */
+  enable_gqa?: boolean;
 }
 
 /** A float mask with `-inf` above the diagonal of an `L × S` grid. */
@@ -303,6 +309,10 @@ export function scaled_dot_product_attention(
   value: Tensor,
   options: AttentionOptions = {},
 ): Tensor {
+  if (options.enable_gqa) {
+    const grouped = groupedQuery(query, key, value, options);
+    if (grouped) return grouped;
+  }
   const l = query.shape.at(-2)!;
   const s = key.shape.at(-2)!;
   const scale = options.scale ?? 1 / Math.sqrt(query.shape.at(-1)!);
@@ -341,6 +351,61 @@ export function scaled_dot_product_attention(
       attn = dropout(attn, options.dropout_p, true);
     return attn.matmul(value);
   });
+}
+
+/**
+ * SDPA with `enable_gqa` where key or value has fewer heads than the query (else `null`). With
+ * one head count for both, the query's heads split as `(Hkv, g)` and key and value gain a
+ * broadcast `g` dim: every query head reads its group's key and value where they are (the
+ * kernel through a stride of 0), no `repeat_interleave` copy; a mask with `Hq` heads splits
+ * the same way. Different key and value head counts are repeated, as PyTorch does.
+ */
+function groupedQuery(
+  query: Tensor,
+  key: Tensor,
+  value: Tensor,
+  options: AttentionOptions,
+): Tensor | null {
+  if (query.ndim < 3 || key.ndim < 3 || value.ndim < 3) return null;
+  const [hq, hk, hv] = [query, key, value].map((t) => t.shape.at(-3)!) as [
+    number,
+    number,
+    number,
+  ];
+  if (hq === hk && hq === hv) return null;
+  if (hq % hk || hq % hv)
+    throw new TorchError(
+      "Number of heads in key and value must divide the number of heads in query",
+    );
+  const rest = { ...options, enable_gqa: false };
+  if (hk !== hv)
+    return scaled_dot_product_attention(
+      query,
+      key.repeat_interleave(hq / hk, -3),
+      value.repeat_interleave(hq / hv, -3),
+      rest,
+    );
+  const g = hq / hk;
+  const share = (t: Tensor) => {
+    const u = t.unsqueeze(-3);
+    const shape = [...u.shape];
+    shape[shape.length - 3] = g;
+    return u.expand(...shape);
+  };
+  const am = options.attn_mask;
+  const mask =
+    am && am.ndim >= 3 && am.shape.at(-3) === hq && hq > 1
+      ? am.unflatten(-3, [hk, g])
+      : am && am.ndim >= 3
+        ? am.unsqueeze(-3)
+        : am;
+  const y = scaled_dot_product_attention(
+    query.unflatten(-3, [hk, g]),
+    share(key),
+    share(value),
+    { ...rest, attn_mask: mask },
+  );
+  return y.flatten(-4, -3);
 }
 
 /** `mask[i][j]`: input position `j` lies in adaptive window `i` of `n` → `out` outputs. */
