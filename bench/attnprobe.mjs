@@ -6,7 +6,7 @@
 // Also the peak GPU memory one call holds. Figures for bench/KERNELS.md, never asserted.
 //
 //   node bench/attnprobe.mjs [--out dir] [--pkg pkg/dist/index.js] [--quick] [--variants a,b]
-//     [--mask] [--train]
+//     [--mask] [--train] [--gqa G]
 //
 // --train: a training step instead (forward, then backward from a random output gradient; all
 // three gradients), FLOPs 3.5× the forward's (the backward's five products against the forward's
@@ -55,7 +55,12 @@ const shapes = quick
         [1, 32, 2048, 2048, 128, true],
       ];
 const train = args.includes("--train");
+// --gqa G: key and value with H/G heads (`enable_gqa`); variant `repeat` repeats them to H
+// heads first (`repeat_interleave`, PyTorch's definition) where `fused` reads them in place.
+const gqa = Number(opt("--gqa", "1"));
+let current = "";
 const set = (v) => {
+  current = v;
   core.set_attention_fused(v !== "unfused");
   const b = /^b(\d+)$/.exec(v);
   core.set_attention_backward_budget(b ? +b[1] * 2 ** 20 : 0);
@@ -69,8 +74,13 @@ const rows = [];
 for (const [B, H, L, S, E, causal] of shapes) {
   const dims = (n) => (B ? [B, H, n, E] : [H, n, E]);
   const q = torch.randn(dims(L));
-  const k = torch.randn(dims(S));
-  const v = torch.randn(dims(S));
+  const kv = (n) => {
+    const d = dims(n);
+    d[d.length - 3] /= gqa;
+    return d;
+  };
+  const k = torch.randn(kv(S));
+  const v = torch.randn(kv(S));
   const pad = masked
     ? torch
         .where(torch.arange(S).ge((S * 7) / 8), -Infinity, 0)
@@ -78,9 +88,12 @@ for (const [B, H, L, S, E, causal] of shapes) {
         .expand(Math.max(B, 1), 1, 1, S)
         .contiguous()
     : null;
+  const rep = (t) =>
+    gqa > 1 && current === "repeat" ? t.repeat_interleave(gqa, -3) : t;
   const sdpa = (a, b, c) =>
-    torch.nn.functional.scaled_dot_product_attention(a, b, c, {
+    torch.nn.functional.scaled_dot_product_attention(a, rep(b), rep(c), {
       is_causal: causal,
+      enable_gqa: gqa > 1,
       ...(pad ? { attn_mask: pad } : {}),
     });
   const g = train ? torch.randn(dims(L)) : null;
@@ -141,7 +154,7 @@ for (const [B, H, L, S, E, causal] of shapes) {
       set(vr);
       ts[vr].push(await batch(n));
     }
-  const name = `${B ? `${B}×` : ""}${H}×${L}×${S}×${E}${causal ? " causal" : ""}${pad ? " padding mask" : ""}${train ? " train" : ""}`;
+  const name = `${B ? `${B}×` : ""}${H}×${L}×${S}×${E}${causal ? " causal" : ""}${pad ? " padding mask" : ""}${train ? " train" : ""}${gqa > 1 ? ` gqa ${gqa}` : ""}`;
   const row = {
     name,
     dims: { B, H, L, S, E, causal },
