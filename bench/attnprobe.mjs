@@ -105,7 +105,7 @@ for (const [B, H, L, S, E, causal] of shapes) {
           sdpa(a, b, c).backward(g);
           return [a.grad, b.grad, c.grad];
         })
-    : () => sdpa(q, k, v);
+    : () => torch.scope(() => sdpa(q, k, v));
   const first = (y) => (Array.isArray(y) ? y[0] : y);
   const drop = (y) => (Array.isArray(y) ? y : [y]).forEach((t) => t.dispose());
   const flop =

@@ -209,6 +209,16 @@ test("SDPA enable_gqa: shared key/value heads read in place, as repeat_interleav
     { attn_mask: m },
   );
   await close(y, want, 1e-5, "mask, key and value head counts apart");
+  // Nothing of a grouped call outlives its result (its views and inner result are scoped).
+  await w.sync_device();
+  const base = w.memory_stats().active_bytes;
+  for (const o of [{}, { attn_mask: m }])
+    F.scaled_dot_product_attention(q, k, k, {
+      ...o,
+      enable_gqa: true,
+    }).dispose();
+  await w.sync_device();
+  assert.equal(w.memory_stats().active_bytes, base, "active bytes after");
   assert.throws(
     () =>
       F.scaled_dot_product_attention(q, torch.randn([2, 3, 12, 16]), k, {

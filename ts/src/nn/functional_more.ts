@@ -310,7 +310,8 @@ export function scaled_dot_product_attention(
   options: AttentionOptions = {},
 ): Tensor {
   if (options.enable_gqa) {
-    const grouped = groupedQuery(query, key, value, options);
+    // In a scope: the grouped views and the inner result go when the call returns.
+    const grouped = scope(() => groupedQuery(query, key, value, options));
     if (grouped) return grouped;
   }
   const l = query.shape.at(-2)!;
