@@ -128,7 +128,8 @@ thread_local! {
 }
 
 /// 1 GiB: GPT-2-small's block at batch 8 (0.4 GB of scores) runs whole; 12 heads × 8,192 causal
-/// tokens (3.2 GB, past a 2 GB binding) run in four pieces.
+/// tokens (3.2 GB, past a 2 GB binding) run as three groups of four heads. Smaller pieces cost
+/// speed (their narrow gradient products fill less of a large GPU; bench/KERNELS.md).
 const DEFAULT_BUDGET: u64 = 1 << 30;
 
 /// Sets the bytes of one `L × S` tensor (scores, probabilities, their gradients) the attention
@@ -297,8 +298,10 @@ fn recompute_rows(
         dk = add(dk, b)?;
         dv = add(dv, c)?;
     }
-    let dq = Tensor::cat(&dq.iter().collect::<Vec<_>>(), -2)?;
-    Ok((dq, dk.expect("at least one row"), dv.expect("at least one row")))
+    let (Some(dk), Some(dv)) = (dk, dv) else {
+        bail!(Torch, "attention backward: no query rows to chunk");
+    };
+    Ok((Tensor::cat(&dq.iter().collect::<Vec<_>>(), -2)?, dk, dv))
 }
 
 /// `(rows, keys)` of 0 where query `row0 + i` may see key `j` (`j ≤ row0 + i`) and -inf
