@@ -16,7 +16,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { warmGpu, median } from "./lib/timing.mjs";
+import { heldBatch, median, warmGpu } from "./lib/timing.mjs";
 
 const args = process.argv.slice(2);
 const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
@@ -136,15 +136,13 @@ for (const [B, H, L, S, E, causal] of shapes) {
     if (!(err <= (train ? 1e-2 : 1e-3)))
       throw new Error(`${vr}: max error ${err}`);
   }
-  const batch = async (n) => {
-    const held = [];
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) held.push(f());
-    await torch.webgpu.sync_device();
-    const ms = (performance.now() - t0) / n;
-    for (const h of held) drop(h);
-    return ms;
-  };
+  const batch = (n) =>
+    heldBatch(
+      n,
+      f,
+      () => torch.webgpu.sync_device(),
+      (hs) => hs.forEach(drop),
+    );
   let n = 1;
   set(runnable[0]);
   while ((await batch(n)) * n < 20 && n < 32) n *= 2;

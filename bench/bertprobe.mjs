@@ -7,7 +7,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { bertModules } from "../examples/models/bert.mjs";
-import { median, warmGpu } from "./lib/timing.mjs";
+import { heldBatch, median, warmGpu } from "./lib/timing.mjs";
 
 const args = process.argv.slice(2);
 const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
@@ -75,15 +75,13 @@ for (const [name, c] of Object.entries(configs)) {
   for (let i = 0; i < out.fused.length; i += 31)
     err = Math.max(err, Math.abs(out.fused[i] - out.unfused[i]));
   if (!(err <= 1e-3)) throw new Error(`${name}: fused vs unfused ${err}`);
-  const batch = async (n) => {
-    const held = [];
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) held.push(run());
-    await torch.webgpu.sync_device();
-    const ms = (performance.now() - t0) / n;
-    for (const h of held) h.dispose();
-    return ms;
-  };
+  const batch = (n) =>
+    heldBatch(
+      n,
+      run,
+      () => torch.webgpu.sync_device(),
+      (hs) => hs.forEach((h) => h.dispose()),
+    );
   const ts = { fused: [], unfused: [] };
   const peak = {};
   for (const v of ["fused", "unfused"]) {

@@ -10,7 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { workloads } from "./lib/workloads.mjs";
 import { webtorchLib } from "./lib/libs.mjs";
-import { median } from "./lib/timing.mjs";
+import { heldBatch, median } from "./lib/timing.mjs";
 
 const args = process.argv.slice(2);
 const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
@@ -57,13 +57,12 @@ function stack(n) {
     },
   };
 }
-const batch = async (n) => {
-  const t0 = performance.now();
-  const hs = [];
-  for (let i = 0; i < n; i++) hs.push(h.step());
-  await h.wait(hs);
-  return (performance.now() - t0) / n;
-};
+const batch = (n) =>
+  heldBatch(
+    n,
+    () => h.step(),
+    (hs) => h.wait(hs),
+  );
 const budget = Number(opt("--budget", "0"));
 // [one-kernel forward, backward budget in bytes (0: the default)]
 const variants = {

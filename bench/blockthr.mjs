@@ -7,6 +7,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { workloads } from "./lib/workloads.mjs";
 import { webtorchLib } from "./lib/libs.mjs";
+import { heldBatch } from "./lib/timing.mjs";
 
 const args = process.argv.slice(2);
 const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
@@ -22,13 +23,12 @@ const w = workloads({ quick: args.includes("--quick") }).find(
 const compiled = args.includes("--compiled");
 const h = webtorchLib(torch, core, undefined, { compiled }).prepare(w);
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
-const batch = async (n) => {
-  const t0 = performance.now();
-  const hs = [];
-  for (let i = 0; i < n; i++) hs.push(h.step());
-  await h.wait(hs);
-  return (performance.now() - t0) / n;
-};
+const batch = (n) =>
+  heldBatch(
+    n,
+    () => h.step(),
+    (hs) => h.wait(hs),
+  );
 for (let i = 0; i < 3; i++) await batch(1);
 for (const thr of opt("--thresholds", "16,32,64,128").split(",").map(Number)) {
   torch.webgpu.set_batch_threshold(thr);

@@ -33,17 +33,26 @@ export function median(xs) {
 }
 
 /**
+ * Ms per call of `n` calls of `step`, their results held until `wait(results)` resolves (as
+ * PyTorch's timed loops keep theirs to the synchronize); `free(results)` runs after the clock
+ * stops (a `wait` that frees them counts the freeing).
+ */
+export async function heldBatch(n, step, wait, free = () => {}) {
+  const held = [];
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) held.push(step());
+  await wait(held);
+  const ms = (performance.now() - t0) / n;
+  free(held);
+  return ms;
+}
+
+/**
  * Times `step` (one call; returns a handle to keep until the wait) with `wait(handles)` (resolves
  * when the GPU has finished them, then frees them). Returns ms per call.
  */
 export async function timeit(step, wait, { warmup = 2, reps = 7, minBatchMs = 20, maxInner = 512 } = {}) {
-  const batch = async (inner) => {
-    const t0 = performance.now();
-    const hs = [];
-    for (let i = 0; i < inner; i++) hs.push(step());
-    await wait(hs);
-    return performance.now() - t0;
-  };
+  const batch = async (inner) => inner * (await heldBatch(inner, step, wait));
   // Warm up for at least 300 ms too: a GPU that idled while the previous row was checked runs
   // its first batches at low clocks, and a slow step's few warm-up batches did not cover that.
   const w0 = performance.now();

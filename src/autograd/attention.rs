@@ -3,12 +3,14 @@
 //!
 //! The backend's one-pass kernel runs the forward where it has one (`attention_fused`: the
 //! `L × S` scores and probabilities never exist) and the backward then recomputes `P`, as
-//! PyTorch's fused attention does, rather than holding it from the forward. Otherwise the
-//! probabilities come from products and a softmax and are kept for the backward. Causal products
-//! skip what causality makes zero or unneeded (`Tri`: the
-//! scores' tiles above the diagonal, the probabilities' zero half in `P V` and the backward's
-//! four products) and the softmax is the causal row kernel, so no mask tensor is made, read or
-//! added. With `create_graph` the backward is composed of differentiable ops instead.
+//! PyTorch's fused attention does, rather than holding it from the forward: `exp(S + mask − lse)`
+//! as the score product's epilogue (a causal mask leaf added), in pieces past a byte budget
+//! (`recompute`). Otherwise the probabilities come from products and a softmax (the causal row
+//! kernel: no mask tensor) and are kept for the backward. Either way the softmax's backward is
+//! the `dO Vᵀ` product's epilogue, from each row's `dO · O`, and causal products skip what
+//! causality makes zero or unneeded (`Tri`: the scores' tiles above the diagonal, the
+//! probabilities' zero half in `P V` and the backward's products). With `create_graph` the
+//! backward is composed of differentiable ops instead.
 
 use super::kernels::{causal_softmax, node, softmax};
 use super::ops as o;

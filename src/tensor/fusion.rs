@@ -372,20 +372,15 @@ pub(crate) fn matmul_pending(root: MatmulRoot) -> Pending {
 }
 
 /// Whether `strides` over `batch ++ [m, n]` index batches by their flat number (see `Epilogue`),
-/// dims of one entry aside (a batch entry cut from a larger tensor keeps its old strides there);
-/// if so, rewrites the batch strides so that each is the next one's times its size, the last one
-/// stepping batches.
+/// dims of one entry aside (a batch entry cut from a larger tensor keeps its old strides there).
+/// Rewrites the strides of those dims, which index nothing, so that each batch stride is the
+/// next one's times its size and the last one steps batches.
 fn flat_batches(strides: &mut [usize], batch: &[usize]) -> bool {
-    let step = batch.iter().zip(strides.iter()).filter(|(&b, _)| b > 1).map(|(_, &s)| s).next_back();
-    let mut want = step.unwrap_or(0);
+    let mut want = batch.iter().zip(strides.iter()).filter(|(&b, _)| b > 1).map(|(_, &s)| s).next_back().unwrap_or(0);
     for d in (0..batch.len()).rev() {
         if batch[d] > 1 && strides[d] != want {
             return false;
         }
-        want *= batch[d];
-    }
-    let mut want = step.unwrap_or(0);
-    for d in (0..batch.len()).rev() {
         strides[d] = want;
         want *= batch[d];
     }

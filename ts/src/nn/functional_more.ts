@@ -394,12 +394,13 @@ function groupedQuery(
     return u.expand(...shape);
   };
   const am = options.attn_mask;
+  // A mask's heads dim (dim -3, Hq or broadcast) splits or gains a broadcast dim likewise.
   const mask =
-    am && am.ndim >= 3 && am.shape.at(-3) === hq && hq > 1
-      ? am.unflatten(-3, [hk, g])
-      : am && am.ndim >= 3
-        ? am.unsqueeze(-3)
-        : am;
+    am && am.ndim >= 3
+      ? am.shape.at(-3) === hq
+        ? am.unflatten(-3, [hk, g])
+        : am.unsqueeze(-3)
+      : am;
   const y = scaled_dot_product_attention(
     query.unflatten(-3, [hk, g]),
     share(key),
