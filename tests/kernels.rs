@@ -753,6 +753,8 @@ fn conv2d_reads_its_input_windows_directly() {
         Case { groups: 4, pad: Some(2), dilation: 2, view: true, ..c(&[1, 4, 7, 9], &[4, 1, 3, 3]) },
     ];
     let gpu = devices().contains(&Device::WebGpu);
+    // The implicit GEMM and the depthwise kernel, not the window kernel (its own test below).
+    webtorch::backend::webgpu::conv::set_conv_window(Some(false));
     for (i, case) in cases.iter().enumerate() {
         let xs: Vec<usize> = if case.view { vec![case.x[0], case.x[1], case.x[3], case.x[2]] } else { case.x.to_vec() };
         let (x, w) = (randn(&xs, 400 + i as u64), randn(case.w, 500 + i as u64));
@@ -830,10 +832,11 @@ fn conv2d_reads_its_input_windows_directly() {
             );
         }
     }
+    webtorch::backend::webgpu::conv::set_conv_window(None);
 }
 
-/// A geometry the conv kernels decline (3×3 output positions: not whole vec4 rows; a first
-/// layer's Cg·kh·kw = 27) runs im2col exactly as with the kernels turned off: the backend is
+/// A geometry the conv kernels decline (3×3 output positions: not whole vec4 rows for the
+/// implicit GEMM; 180 taps and 16 output channels: past the window kernel's rule) runs im2col exactly as with the kernels turned off: the backend is
 /// asked before anything is allocated, so no output is made and no padded weight copied in vain.
 #[test]
 fn conv2d_declined_geometry_allocates_nothing_first() {
@@ -842,7 +845,7 @@ fn conv2d_declined_geometry_allocates_nothing_first() {
     if !devices().contains(&Device::WebGpu) {
         return;
     }
-    let (xs, ws) = ([2usize, 3, 5, 5], [8usize, 3, 3, 3]);
+    let (xs, ws) = ([2usize, 20, 5, 5], [16usize, 20, 3, 3]);
     let (x, w) = (randn(&xs, 41), randn(&ws, 42));
     let conv = |d: Device| {
         agc::conv_nd(&on(d, &x, &xs), &on(d, &w, &ws), None, &[1], &Padding::Explicit(vec![0]), &[1], 1).unwrap()
@@ -867,20 +870,22 @@ fn conv2d_declined_geometry_allocates_nothing_first() {
     assert_eq!(counts[0], counts[1], "(dispatches, buffers) with the kernels on, then off");
 }
 
-/// 1-D convolutions through the 2-D kernels (rows of one): the implicit GEMM, a strided case, a
-/// depthwise one with 'same' padding and a bias; forward, weight and input gradients against the
-/// CPU's im2col route, one conv dispatch for each forward the kernels take.
+/// 1-D convolutions through the 2-D kernels (rows of one): the window kernel (short rows, a
+/// strided case, a depthwise one with 'same' padding and a bias), the implicit GEMM (224 taps);
+/// forward, weight and input gradients against the CPU's im2col route, one conv dispatch for
+/// each forward the kernels take.
 #[test]
 fn conv1d_runs_as_a_two_dimensional_convolution() {
     use webtorch::autograd::conv as agc;
     use webtorch::tensor::conv::Padding;
     // (input, weight, stride, padding (None: 'same'), groups, bias, kernel label)
     type Case<'a> = (&'a [usize], &'a [usize], i64, Option<i64>, i64, bool, &'a str);
-    let cases: [Case; 4] = [
-        (&[2, 8, 20], &[16, 8, 3], 1, Some(1), 1, false, "webtorch:conv2d:"),
-        (&[2, 4, 31], &[8, 4, 5], 2, Some(2), 1, true, "webtorch:conv2d:"),
-        (&[2, 6, 15], &[6, 1, 4], 1, None, 6, true, "webtorch:conv2d_depthwise:"),
-        (&[1, 3, 64], &[8, 3, 7], 1, Some(3), 1, false, "webtorch:conv2d:"),
+    let cases: [Case; 5] = [
+        (&[2, 8, 20], &[16, 8, 3], 1, Some(1), 1, false, "webtorch:conv2d_window:"),
+        (&[2, 4, 31], &[8, 4, 5], 2, Some(2), 1, true, "webtorch:conv2d_window:"),
+        (&[2, 6, 15], &[6, 1, 4], 1, None, 6, true, "webtorch:conv2d_window:"),
+        (&[1, 3, 64], &[8, 3, 7], 1, Some(3), 1, false, "webtorch:conv2d_window:"),
+        (&[2, 32, 20], &[16, 32, 7], 1, Some(3), 1, false, "webtorch:conv2d:"),
     ];
     let gpu = devices().contains(&Device::WebGpu);
     for (i, &(xs, ws, stride, pad, groups, bias, label)) in cases.iter().enumerate() {
@@ -920,5 +925,68 @@ fn conv1d_runs_as_a_two_dimensional_convolution() {
         assert!(dispatches <= 1 + 2 * padded as u64, "conv1d case {i}: {dispatches} dispatches");
         let labels = be.kernel_labels();
         assert!(labels.iter().any(|l| l.starts_with(label)), "conv1d case {i}: no {label} kernel among {labels:?}");
+    }
+}
+
+/// The window kernel (`conv2d_window.wgsl`: four output positions × a block of output channels
+/// per invocation, the row segment loaded once for the taps) against the CPU: an RGB first
+/// layer with ragged output rows, ResNet's 7×7 stride-2 stem, channel blocks that pad (6 → 8)
+/// and split (20 → 16 + 4), groups of two channels, a 2×5 kernel with stride 3 and dilation 2,
+/// depthwise layers (a channel multiplier of 2, dilation over a strided view, 7×7), three
+/// output channels of 576 taps (an RGB layer's input gradient: the scalar weight path), and 180
+/// taps × 16 channels, past the rule (forced). One dispatch each; with the kernel turned off the
+/// implicit GEMM or the depthwise kernel gives the same values.
+#[test]
+fn conv2d_window_kernel_matches_the_cpu() {
+    use webtorch::autograd::conv as agc;
+    use webtorch::backend::webgpu::conv::set_conv_window;
+    use webtorch::tensor::conv::Padding;
+    // (input, weight, stride, padding, dilation, groups, a transposed view, forced on)
+    type Case<'a> = (&'a [usize], &'a [usize], i64, i64, i64, i64, bool, bool);
+    let cases: [Case; 11] = [
+        (&[2, 3, 9, 10], &[8, 3, 3, 3], 1, 1, 1, 1, false, false),
+        (&[2, 3, 19, 21], &[16, 3, 7, 7], 2, 3, 1, 1, false, false),
+        (&[1, 3, 8, 8], &[6, 3, 3, 3], 1, 1, 1, 1, false, false),
+        (&[1, 2, 8, 12], &[20, 2, 3, 3], 1, 0, 1, 1, false, false),
+        (&[1, 4, 8, 8], &[8, 2, 3, 3], 1, 1, 1, 2, false, false),
+        (&[1, 2, 11, 17], &[4, 2, 2, 5], 3, 2, 2, 1, false, false),
+        (&[2, 6, 9, 11], &[12, 1, 3, 3], 2, 1, 1, 6, false, false),
+        (&[1, 4, 7, 9], &[4, 1, 3, 3], 1, 2, 2, 4, true, false),
+        (&[1, 4, 10, 10], &[4, 1, 7, 7], 1, 3, 1, 4, false, false),
+        (&[2, 64, 6, 7], &[3, 64, 3, 3], 1, 1, 1, 1, false, false),
+        (&[1, 20, 8, 8], &[16, 20, 3, 3], 1, 1, 1, 1, false, true),
+    ];
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let be = webtorch::engine::backend(Device::WebGpu).unwrap();
+    for (i, &(xs, ws, stride, pad, dil, groups, view, forced)) in cases.iter().enumerate() {
+        let xs: Vec<usize> = if view { vec![xs[0], xs[1], xs[3], xs[2]] } else { xs.to_vec() };
+        let (x, w) = (randn(&xs, 1000 + i as u64), randn(ws, 1100 + i as u64));
+        let conv = |d: Device| {
+            let mut xt = on(d, &x, &xs);
+            if view {
+                xt = xt.transpose(2, 3).unwrap();
+            }
+            let p = Padding::Explicit(vec![pad]);
+            agc::conv_nd(&xt, &on(d, &w, ws), None, &[stride], &p, &[dil], groups).unwrap()
+        };
+        let want = values(&conv(Device::Cpu));
+        set_conv_window(forced.then_some(true));
+        pollster::block_on(be.sync()).unwrap();
+        let before = be.stats().dispatches;
+        let got = values(&conv(Device::WebGpu));
+        let dispatches = be.stats().dispatches - before;
+        assert_close(&got, &want, 1e-5, 1e-5, &format!("window case {i}"));
+        assert_eq!(dispatches, 1, "window case {i}: dispatches");
+        let labels = be.kernel_labels();
+        assert!(
+            labels.iter().any(|l| l.starts_with("webtorch:conv2d_window:")),
+            "window case {i}: no window kernel among {labels:?}"
+        );
+        set_conv_window(Some(false));
+        let other = values(&conv(Device::WebGpu));
+        set_conv_window(None);
+        assert_close(&other, &want, 1e-5, 1e-5, &format!("window case {i}, kernel off"));
     }
 }

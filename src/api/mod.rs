@@ -368,6 +368,24 @@ pub fn set_conv_direct(on: bool) {
     crate::backend::webgpu::conv::set_conv_direct(on)
 }
 
+/// Forces the conv2d window kernel (`backend/webgpu/conv.rs`, short weight rows and depthwise
+/// layers) on (`"on"`: every forward it can take) or off (`"off"`), or back to its rule
+/// (`"auto"`), for benchmarks.
+#[wasm_bindgen]
+pub fn set_conv_window(mode: &str) -> JsResult<()> {
+    // "on:N" also forces N output channels per invocation (a multiple of 4, or 1-3).
+    let (mode, ocb) = mode.split_once(':').unwrap_or((mode, "0"));
+    crate::backend::webgpu::conv::set_conv_window_block(ocb.parse().unwrap_or(0));
+    let m = match mode {
+        "auto" => None,
+        "on" => Some(true),
+        "off" => Some(false),
+        _ => return Err(to_js(crate::err!(Torch, "set_conv_window: expected auto, on or off, but got {mode}"))),
+    };
+    crate::backend::webgpu::conv::set_conv_window(m);
+    Ok(())
+}
+
 /// Turns the one-kernel attention (`backend/webgpu/attention.rs`) on or off (default on), for
 /// benchmarks comparing it with the products and softmax.
 #[wasm_bindgen]

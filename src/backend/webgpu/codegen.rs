@@ -62,6 +62,9 @@ pub enum KernelKey {
     /// The depthwise 2-D convolution (`conv.rs`, one input channel per group): the forward or
     /// (true) the weight gradient.
     Conv2dDepthwise(bool),
+    /// The direct 2-D convolution for short weight rows and depthwise layers (`conv.rs`,
+    /// `shaders/conv2d_window.wgsl`).
+    Conv2dWindow(super::conv::WindowKey),
     /// Attention in one pass over the keys (`attention.rs`); causality is in the meta.
     Attention(super::attention::AttentionKey),
     Rowwise {
@@ -139,6 +142,7 @@ impl KernelKey {
                 | KernelKey::MatmulTiled(..)
                 | KernelKey::Conv2d(..)
                 | KernelKey::Conv2dDepthwise(..)
+                | KernelKey::Conv2dWindow(..)
                 | KernelKey::Attention(..)
                 | KernelKey::Rows { .. }
                 | KernelKey::RowsReduce { .. }
@@ -444,6 +448,7 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::MatmulTiled(key, epilogue) => matmul_tiled_source(key, epilogue.as_ref()),
         KernelKey::Conv2d(key, wgrad) => super::conv::source(key, *wgrad),
         KernelKey::Conv2dDepthwise(grad) => super::conv::depthwise_source(*grad),
+        KernelKey::Conv2dWindow(key) => super::conv::window_source(key),
         KernelKey::Attention(key) => super::attention::source(key),
         KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),
         KernelKey::Rows { op, weight, bias, plan } => super::rows::rowwise_source(*op, *weight, *bias, plan),
@@ -500,6 +505,7 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::Conv2dDepthwise(grad) => {
             format!("webtorch:conv2d_depthwise{}:float32", if *grad { "_weight_grad" } else { "" })
         }
+        KernelKey::Conv2dWindow(key) => super::conv::window_label(key),
         KernelKey::Attention(key) => super::attention::label(key),
         KernelKey::Rowwise { op, .. } => format!("webtorch:{op:?}:float32").to_lowercase(),
         KernelKey::Rows { op, plan, .. } => {

@@ -8,10 +8,13 @@
 //! Taken for float32 where the output rows are whole vec4 (`oh·ow` divisible by 4) and the kernel
 //! has ≤ 64 positions; `Cg·kh·kw` not divisible by 4 (a first layer's 3·3·3 = 27) runs with the
 //! weight's rows (forward) or the gradient's (weight gradient) padded to a multiple of 4. The
-//! weight gradient is the same template's second product (`Gather::ConvWeightGrad`). Depthwise
-//! convolutions (`depthwise`) run kernels of their own (`conv2d_depthwise*.wgsl`), any
-//! output size. 1-D convolutions arrive as 2-D ones over rows of one (`tensor/conv.rs`).
-//! Anything else declines and runs im2col.
+//! weight gradient is the same template's second product (`Gather::ConvWeightGrad`). Forwards
+//! with short weight rows or few output channels per group (first layers, depthwise layers)
+//! take the window kernel instead (`window`, `shaders/conv2d_window.wgsl`: four output positions
+//! × a block of channels per invocation, any output size); depthwise weight gradients, and
+//! depthwise forwards the window kernel cannot unroll, run `conv2d_depthwise*.wgsl`. 1-D
+//! convolutions arrive as 2-D ones over rows of one (`tensor/conv.rs`). Anything else declines
+//! and runs im2col.
 
 use std::cell::Cell;
 
@@ -84,6 +87,20 @@ pub fn source(key: &TiledKey, wgrad: bool) -> String {
 
 thread_local! {
     static DIRECT: Cell<bool> = const { Cell::new(true) };
+    static WINDOW: Cell<Option<bool>> = const { Cell::new(None) };
+    static WINDOW_OCB: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Forces the window kernel's output channels per invocation (0: its rule), for benchmarks.
+pub fn set_conv_window_block(ocb: usize) {
+    WINDOW_OCB.with(|c| c.set(ocb));
+}
+
+/// Forces the window kernel on (`Some(true)`: every forward it can take) or off (`Some(false)`:
+/// the implicit GEMM or the depthwise kernel), or leaves the choice to `window`'s rule (`None`),
+/// for benchmarks and tests.
+pub fn set_conv_window(mode: Option<bool>) {
+    WINDOW.with(|c| c.set(mode));
 }
 
 /// Turns this module's kernels (implicit GEMM and depthwise) on or off (default on), for
@@ -162,17 +179,163 @@ fn depthwise(k: &ConvGeometry) -> bool {
     k.input[1] == k.groups && k.o / k.groups < 16 && k.dtype == DType::Float32
 }
 
-/// `Backend::conv2d_row`: the depthwise kernels take rows as they are, the implicit GEMM rows
-/// padded to a multiple of 4 (it moves them as vec4).
+/// `Backend::conv2d_row`: the window and depthwise kernels take rows as they are, the implicit
+/// GEMM rows padded to a multiple of 4 (it moves them as vec4).
 pub fn row(k: &ConvGeometry, wg_limit: u32) -> Option<usize> {
     if !enabled() {
         return None;
     }
-    if depthwise(k) {
+    if depthwise(k) || window(k, wg_limit).is_some() {
         return Some(k.weight_row());
     }
     let row = k.weight_row().next_multiple_of(4);
     choose(k, row, wg_limit).map(|_| row)
+}
+
+/// The window kernel's shape (`shaders/conv2d_window.wgsl`): the kernel's width, stride and
+/// dilation along rows (the taps' positions in a row segment), output channels per invocation,
+/// taps per channel (`Cg·kh·kw`: the workgroup's weights) and whether output rows are whole vec4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WindowKey {
+    pub kw: u32,
+    pub sw: u32,
+    pub dw: u32,
+    /// A multiple of 4 (weights read four channels at a time), or 1–3.
+    pub ocb: u32,
+    pub taps: u32,
+    pub vec_out: bool,
+}
+
+/// Weight rows of at most this many taps take the window kernel (`window`): ResNet's 7×7 RGB
+/// stem has 147.
+const WINDOW_TAPS: usize = 160;
+
+/// Whether the window kernel takes a forward convolution, and its shape: weight rows of at most
+/// `WINDOW_TAPS` (a first layer's `3·3·3`), where the implicit GEMM runs a few K steps per tile,
+/// and groups of fewer than 16 output channels (depthwise layers; an RGB layer's input
+/// gradient), which fill a fraction of its 64-row tiles. Measured on an H100 (`bench/KERNELS.md`,
+/// "conv2d windows"): 1.1–2.0× the implicit GEMM at 27–147 taps, 1.3–3.8× on depthwise and
+/// grouped layers; at 576 taps and 64 channels the GEMM is 2.7× faster. `ocb` output channels per
+/// invocation: a group's channels up to 16 (a multiple of 4 from 4 on), fewer where the
+/// workgroup's weights (`ocb · taps` floats) would pass 16 KiB or the adapter's workgroup memory.
+fn window(k: &ConvGeometry, wg_limit: u32) -> Option<WindowKey> {
+    let og = k.o / k.groups;
+    let taps = k.weight_row();
+    let forced = WINDOW.with(|c| c.get());
+    let rule = og < 16 || taps <= WINDOW_TAPS;
+    if k.weight_grad
+        || k.dtype != DType::Float32
+        || !forced.unwrap_or(rule)
+        || taps == 0
+        || og == 0
+        || k.kernel[1] > 16
+        || k.stride[1] > 8
+        || k.dilation[1] * (k.kernel[1] - 1) > 32
+    {
+        return None;
+    }
+    let mut ocb = if og < 4 { og } else { og.next_multiple_of(4).min(16) };
+    if let Some(f) = Some(WINDOW_OCB.with(|c| c.get())).filter(|&f| f > 0) {
+        ocb = f.min(og.next_multiple_of(4));
+    }
+    let budget = (16 * 1024).min(wg_limit as usize) / 4;
+    while ocb > 4 && ocb * taps > budget {
+        ocb = (ocb / 2).next_multiple_of(4);
+    }
+    if ocb * taps > budget {
+        return None;
+    }
+    Some(WindowKey {
+        kw: k.kernel[1] as u32,
+        sw: k.stride[1] as u32,
+        dw: k.dilation[1] as u32,
+        ocb: ocb as u32,
+        taps: taps as u32,
+        vec_out: k.out_hw[1].is_multiple_of(4),
+    })
+}
+
+const WINDOW_SRC: &str = include_str!("../../../shaders/conv2d_window.wgsl");
+
+/// `shaders/conv2d_window.wgsl` for a key: the row segment `s{i}` in registers, the taps and
+/// the `a{o}` accumulators (four positions each) unrolled.
+pub fn window_source(k: &WindowKey) -> String {
+    let seg = 3 * k.sw + (k.kw - 1) * k.dw + 1;
+    let v4 = k.ocb.is_multiple_of(4);
+    let per = if v4 { k.ocb / 4 } else { k.ocb };
+    let stage = if v4 {
+        format!(
+            "    for (var i = t; i < taps * {per}u; i += 64u) {{\n        let o = o0 + 4u * (i % {per}u);\n        var v = vec4<f32>(0.0);\n        for (var l = 0u; l < 4u; l++) {{\n            if (o + l < og) {{ v[l] = w[m(17u) + (g * og + o + l) * m(20u) + i / {per}u]; }}\n        }}\n        ws[i] = v;\n    }}\n"
+        )
+    } else {
+        format!(
+            "    for (var i = t; i < taps * {per}u; i += 64u) {{\n        ws[i] = w[m(17u) + (g * og + o0 + i % {per}u) * m(20u) + i / {per}u];\n    }}\n"
+        )
+    };
+    let (mut init, mut taps, mut store) = (String::new(), String::new(), String::new());
+    for o in 0..k.ocb {
+        init += &format!("    var a{o} = vec4<f32>(0.0);\n");
+    }
+    for i in 0..seg {
+        taps += &format!("                let s{i} = ld(row, xs0 + {i});\n");
+    }
+    let lanes = ["x", "y", "z", "w"];
+    for j in 0..k.kw {
+        let at = |p: u32| j * k.dw + p * k.sw;
+        taps += &format!("                let v{j} = vec4<f32>(s{}, s{}, s{}, s{});\n", at(0), at(1), at(2), at(3));
+        for u in 0..per {
+            if v4 {
+                taps += &format!("                let w{j}_{u} = ws[(kb + {j}u) * {per}u + {u}u];\n");
+                for (l, lane) in lanes.iter().enumerate() {
+                    let o = 4 * u + l as u32;
+                    taps += &format!("                a{o} = fma(vec4<f32>(w{j}_{u}.{lane}), v{j}, a{o});\n");
+                }
+            } else {
+                taps +=
+                    &format!("                a{u} = fma(vec4<f32>(ws[(kb + {j}u) * {per}u + {u}u]), v{j}, a{u});\n");
+            }
+        }
+    }
+    for o in 0..k.ocb {
+        store += &format!("    if (o0 + {o}u < og) {{\n        let b = ob + {o}u * m(3u) * m(4u);\n");
+        if k.vec_out {
+            store += &format!("        out[b >> 2u] = a{o};\n");
+        } else {
+            for (p, lane) in lanes.iter().enumerate() {
+                store += &format!("        if (ox0 + {p}u < m(4u)) {{ out[b + {p}u] = a{o}.{lane}; }}\n");
+            }
+        }
+        store += "    }\n";
+    }
+    let (kw, ocb, sw) = (k.kw.to_string(), k.ocb.to_string(), k.sw.to_string());
+    let ws_len = (k.taps * per).to_string();
+    fill(
+        WINDOW_SRC,
+        &[
+            ("OUT_T", if k.vec_out { "vec4<f32>" } else { "f32" }),
+            ("WS_T", if v4 { "vec4<f32>" } else { "f32" }),
+            ("WS_LEN", &ws_len),
+            ("KW", &kw),
+            ("OCB", &ocb),
+            ("SW", &sw),
+            ("STAGE", &stage),
+            ("INIT", &init),
+            ("TAPS", &taps),
+            ("STORE", &store),
+        ],
+    )
+}
+
+pub fn window_label(k: &WindowKey) -> String {
+    format!(
+        "webtorch:conv2d_window:k{}s{}d{}o{}t{}{}:float32",
+        k.kw,
+        k.sw,
+        k.dw,
+        k.ocb,
+        k.taps,
+        if k.vec_out { "v" } else { "" }
+    )
 }
 
 impl WebGpuBackend {
@@ -194,8 +357,36 @@ impl WebGpuBackend {
         self.dispatch(&KernelKey::Conv2dDepthwise(k.weight_grad), &meta, &[c.out, c.w, c.x.buf], (gx, gy, 1))
     }
 
+    /// The window kernel: one invocation per four output positions of a row and `ocb` channels,
+    /// the grid's z the groups' channel blocks.
+    fn conv2d_window(&self, c: &Conv2d, key: WindowKey) -> Result<()> {
+        let k = &c.g;
+        let [n, cin, h, w] = k.input;
+        let og = k.o / k.groups;
+        let (oh, ow) = (k.out_hw[0], k.out_hw[1]);
+        let ow4 = ow.div_ceil(4);
+        let total = n * oh * ow4;
+        let blocks = og.div_ceil(key.ocb as usize);
+        let groups = u32::try_from(total.div_ceil(64))
+            .map_err(|_| crate::err!(OutOfMemory, "conv2d of {total} output quads"))?;
+        let (gx, gy) = Self::grid(groups);
+        let gz = k.groups * blocks;
+        if gz > MAX_GROUPS as usize {
+            crate::bail!(Shape, "webgpu: conv2d of {} channel blocks exceeds the dispatch grid", gz);
+        }
+        let mut meta = [0u32; 24];
+        put(&mut meta, 0, &[total, k.o, og, oh, ow, k.kernel[0], cin / k.groups, h, w])?;
+        put(&mut meta, 9, &[k.stride[0], k.pad[0], k.pad[1], k.dilation[0]])?;
+        put(&mut meta, 13, &c.x.strides)?;
+        put(&mut meta, 17, &[c.w_offset, c.x.offset, gx as usize * 64, c.row, ow4, blocks])?;
+        self.dispatch(&KernelKey::Conv2dWindow(key), &meta, &[c.out, c.w, c.x.buf], (gx, gy, gz as u32))
+    }
+
     pub(super) fn conv2d_impl(&self, conv: &Conv2d) -> Result<()> {
         let k = &conv.g;
+        if let Some(key) = window(k, self.limits.max_compute_workgroup_storage_size) {
+            return self.conv2d_window(conv, key);
+        }
         if depthwise(k) {
             return self.conv2d_depthwise(conv);
         }
