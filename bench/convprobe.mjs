@@ -90,9 +90,10 @@ for (const [N, C, H, W, O, K, G, S = 1] of shapes) {
     // `window:N`: the window kernel with N output channels per invocation.
     const win = v.startsWith("window") ? "on" + v.slice(6) : v === "gemm" ? "off" : "auto";
     core.set_conv_window(win);
-    core.set_matmul_variant(
-      ["im2col", "gemm"].includes(v) || v.startsWith("window") ? "auto" : v,
-    );
+    // `splitsN`: the weight gradient in N slices of the output positions (1: none).
+    core.set_conv_splits(v.startsWith("splits") ? +v.slice(6) : 0);
+    const own = ["im2col", "gemm"].includes(v) || /^(window|splits)/.test(v);
+    core.set_matmul_variant(own ? "auto" : v);
   };
   // Every variant once (compiled, checked against im2col, relative to the largest value)
   // before any is timed. Where im2col's column buffer exceeds the adapter's binding size (the
@@ -203,6 +204,7 @@ set0();
 function set0() {
   core.set_conv_direct(true);
   core.set_conv_window("auto");
+  core.set_conv_splits(0);
   core.set_matmul_variant("auto");
 }
 if (outDir) {

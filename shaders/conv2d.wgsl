@@ -6,8 +6,8 @@
 //   (`gather`), four positions per load; the output lands in NCHW.
 // - weight gradient (`WGRAD`): M = a group's output channels, N = Cg·kh·kw, K = oh·ow; `a` is
 //   the output's gradient of the image (row-major, rows of oh·ow); `b` is read along K
-//   (`gather_k`: four consecutive output positions at one kernel position); each image writes
-//   its own `[Og, Cg·kh·kw]` block, summed over the images afterwards.
+//   (`gather_k`: four consecutive output positions at one kernel position); each image (and
+//   slice of K, meta 27–28) writes its own `[Og, Cg·kh·kw]` block, summed afterwards.
 // `src/backend/webgpu/conv.rs` chooses the tile and generates the holes (`matmul::holes_with`).
 // meta: [0] M, [1] N, [2] K, [3] groups, [4] `a` offset, [5] input offset, [6] kh·kw, [7] kw,
 //       [8] ow, [9] H, [10] W, [11..13) stride (h, w), [13..15) padding in front (h, w),
@@ -16,7 +16,9 @@
 //       [24] `a`'s stride between images (weight gradient; the forward's weight is shared),
 //       [25] `a`'s row stride (forward: Cg·kh·kw rounded up to 4, its weight zero-padded; the
 //       weight gradient: oh·ow), [26] the columns `b` has (the weight gradient's N is Cg·kh·kw
-//       rounded up to 4, the columns past it computed as zeros and not read).
+//       rounded up to 4, the columns past it computed as zeros and not read), [27] slices of K
+//       per image (the weight gradient's split: wg.z = (image · slices + slice) · groups +
+//       group; 1 forward), [28] K per slice (a multiple of BK; K forward).
 // Each `b` load keeps its K index as a pair — (channel, kernel position) forward, (row, column)
 // of the output position for the weight gradient — and advances it by BK per step (meta 22,
 // 23), so the K loop divides nothing.
@@ -84,15 +86,16 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     let ty = lid.y;
     let m0 = wg.y * BM;
     let n0 = wg.x * BN;
-    let img = wg.z / m(3u);
-    let grp = wg.z - img * m(3u);
+    let zi = wg.z / m(3u);
+    let img = zi / m(27u);
+    let grp = wg.z - zi * m(3u);
     let xb = m(5u) + img * m(17u) + grp * m(21u) * m(18u);
     let ars = m(25u);
     let aks = 1u;
     let bks = 0u;
     let bcs = 0u;
-    let kbeg = 0u;
-    let kend = K;
+    let kbeg = (zi - img * m(27u)) * m(28u);
+    let kend = min(K, kbeg + m(28u));
 /*{{SETUP}}*/
 /*{{ACC}}*/
 /*{{GATHER}}*/

@@ -714,7 +714,7 @@ fn nll_loss_kernels_forward_and_backward() {
 /// `Cg·kh·kw` not a multiple of 4 (3·3·3 and 1·3·3: the rows padded), depthwise convolutions
 /// (their own kernel: channel multipliers, stride, a 7×7 kernel, dilation), a
 /// strided input view, ragged output channels, a bias, the weight's gradient (the kernel's
-/// weight-gradient form) and the input's (a transposed convolution, itself a convolution). Each
+/// weight-gradient form, whole and in three slices of the output positions) and the input's (a transposed convolution, itself a convolution). Each
 /// GPU forward is one conv2d dispatch, no column buffer; with the kernel turned off the same
 /// calls run im2col.
 #[test]
@@ -812,6 +812,12 @@ fn conv2d_reads_its_input_windows_directly() {
         let gy = randn(y.shape(), 800 + i as u64);
         let (gw, gw_cpu) = (values(&wgrad(Device::WebGpu, &gy)), values(&wgrad(Device::Cpu, &gy)));
         assert_close(&gw, &gw_cpu, 1e-4, 1e-4, &format!("case {i}: weight gradient"));
+        // In three slices of the output positions (the split a first layer's gradient takes:
+        // a last slice short, or past the end and all zeros, where positions do not divide).
+        webtorch::backend::webgpu::conv::set_conv_splits(Some(3));
+        let gw3 = values(&wgrad(Device::WebGpu, &gy));
+        webtorch::backend::webgpu::conv::set_conv_splits(None);
+        assert_close(&gw3, &gw_cpu, 1e-4, 1e-4, &format!("case {i}: weight gradient in slices"));
         let labels = be.kernel_labels();
         let label = if depthwise { "webtorch:conv2d_depthwise_weight_grad:" } else { "webtorch:conv2d_weight_grad:" };
         assert!(labels.iter().any(|l| l.starts_with(label)), "case {i}: no {label} kernel among {labels:?}");

@@ -386,6 +386,13 @@ pub fn set_conv_window(mode: &str) -> JsResult<()> {
     Ok(())
 }
 
+/// Forces the conv2d weight gradient's slices of output positions (`backend/webgpu/conv.rs`
+/// `splits`; 1: none, 0: the rule), for benchmarks.
+#[wasm_bindgen]
+pub fn set_conv_splits(n: u32) {
+    crate::backend::webgpu::conv::set_conv_splits((n > 0).then_some(n as usize))
+}
+
 /// Turns the one-kernel attention (`backend/webgpu/attention.rs`) on or off (default on), for
 /// benchmarks comparing it with the products and softmax.
 #[wasm_bindgen]

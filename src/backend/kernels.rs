@@ -372,6 +372,10 @@ pub struct Conv2d {
     /// The row stride of the weight (forward) or of `out` (weight gradient): what
     /// `Backend::conv2d_row` asked for, `Cg·kh·kw` or more (the weight's extra columns zero).
     pub row: usize,
+    /// The weight gradient's slices of the output positions (`Backend::conv2d_splits`): `out`
+    /// holds `[N · splits, O, row]`, one block per image and slice, for the caller to sum. 1 for
+    /// the forward.
+    pub splits: usize,
 }
 
 /// Batched `out[b] = a[b] @ b[b]`: `a` strides cover `batch ++ [m, k]`, `b` strides cover

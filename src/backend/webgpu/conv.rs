@@ -164,6 +164,39 @@ fn choose(k: &ConvGeometry, row: usize, wg_limit: u32) -> Option<TiledKey> {
     Some(TiledKey { tile, a_t: false, b_t: k.weight_grad })
 }
 
+/// `Backend::conv2d_splits`: slices of the output positions for a weight gradient whose tiles
+/// (`[Og, row]` per image and group) leave the GPU short of work — an RGB first layer's 64×28
+/// gradient is one tile per image, 32 workgroups walking 50,176 positions each. The smallest of
+/// 2…64 that makes ≥ 800 workgroups (about six per SM of an H100, as the matmul's split-K),
+/// each slice keeping ≥ 512 positions; 1 for the forward and where no kernel takes it. A forced
+/// count (`set_conv_splits`) applies where positions allow it.
+pub fn splits(k: &ConvGeometry, row: usize, wg_limit: u32) -> usize {
+    let Some(key) = (k.weight_grad && !depthwise(k)).then(|| choose(k, row, wg_limit)).flatten() else {
+        return 1;
+    };
+    let l = k.out_hw[0] * k.out_hw[1];
+    if let Some(s) = SPLITS.with(|c| c.get()) {
+        return s.clamp(1, l.div_ceil(key.tile.bk as usize));
+    }
+    let og = k.o / k.groups;
+    let wgs = og.div_ceil(key.tile.bm as usize) * row.div_ceil(key.tile.bn as usize) * k.input[0] * k.groups;
+    let mut s = [1usize, 2, 4, 8, 16, 32, 64].into_iter().find(|s| wgs * s >= 800).unwrap_or(64);
+    while s > 1 && l / s < 512 {
+        s /= 2;
+    }
+    s
+}
+
+thread_local! {
+    static SPLITS: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Forces the weight gradient's slices of output positions (`Some(1)`: none), or the rule
+/// again (`None`), for benchmarks and tests.
+pub fn set_conv_splits(s: Option<usize>) {
+    SPLITS.with(|c| c.set(s));
+}
+
 const DEPTHWISE: &str = include_str!("../../../shaders/conv2d_depthwise.wgsl");
 const DEPTHWISE_GRAD: &str = include_str!("../../../shaders/conv2d_depthwise_grad.wgsl");
 
@@ -414,8 +447,12 @@ impl WebGpuBackend {
         put(&mut meta, 17, &conv.x.strides)?;
         let a_row = if k.weight_grad { l } else { conv.row };
         put(&mut meta, 21, &[cg, step[0], step[1], k.o * l, a_row, cg * kk])?;
-        let groups = matmul::groups(&key, og, cols, n * k.groups);
-        if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS {
+        // Slices of K (the weight gradient's output positions), each a multiple of BK; slices
+        // past the end (K short of splits · slice) write zeros.
+        let splits = conv.splits.max(1);
+        put(&mut meta, 27, &[splits, depth.div_ceil(splits).next_multiple_of(bk)])?;
+        let groups = matmul::groups(&key, og, cols, n * k.groups * splits);
+        if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS || n * k.groups * splits > MAX_GROUPS as usize {
             crate::bail!(Shape, "webgpu: conv2d of {og}x{cols} outputs exceeds the dispatch grid");
         }
         self.dispatch(&KernelKey::Conv2d(key, k.weight_grad), &meta, &[conv.out, conv.w, conv.x.buf], groups)

@@ -327,6 +327,10 @@ impl Backend for WebGpuBackend {
         conv::row(g, self.limits.max_compute_workgroup_storage_size)
     }
 
+    fn conv2d_splits(&self, g: &crate::backend::ConvGeometry, row: usize) -> usize {
+        conv::splits(g, row, self.limits.max_compute_workgroup_storage_size)
+    }
+
     fn has_attention(&self, a: &crate::backend::AttentionShape) -> bool {
         attention::supports(
             a,
