@@ -5,8 +5,10 @@
 //
 //   node bench/convprobe.mjs [--out dir] [--pkg pkg/dist/index.js] [--quick] [--variants a,b]
 //                            [--part fwd|dx|dw] [--profile] [--depthwise] [--window]
-// `--window`: first layers (RGB 3×3, ResNet's 7×7 stride 2), short weight rows and depthwise
-// layers, the window kernel (`window`) against the implicit GEMM or depthwise kernel (`gemm`).
+// `--window`: first layers (RGB 3×3, ResNet's 7×7 stride 2), short weight rows, depthwise
+// layers and ResNet-50's strided 3×3 and 1×1 layers, the window kernel (`window`) against the
+// implicit GEMM or depthwise kernel (`gemm`); `--part dx --variants zeros,auto`: strided input
+// gradients by zero insertion against phases.
 // `--part dx` / `dw` time the forward and the input's / weight's gradient together (FLOPs
 // counted for both: twice the forward's).
 
@@ -46,6 +48,8 @@ const shapes = quick
         [32, 144, 56, 56, 144, 3, 144, 2],
         [32, 96, 56, 56, 96, 7, 96],
         [32, 32, 112, 112, 64, 3, 32],
+        [32, 128, 56, 56, 128, 3, 1, 2],
+        [32, 256, 56, 56, 512, 1, 1, 2],
       ]
   : args.includes("--depthwise")
     ? [
@@ -90,9 +94,11 @@ for (const [N, C, H, W, O, K, G, S = 1] of shapes) {
     // `window:N`: the window kernel with N output channels per invocation.
     const win = v.startsWith("window") ? "on" + v.slice(6) : v === "gemm" ? "off" : "auto";
     core.set_conv_window(win);
-    // `splitsN`: the weight gradient in N slices of the output positions (1: none).
+    // `splitsN`: the weight gradient in N slices of the output positions (1: none);
+    // `zeros`: strided input gradients by zero insertion instead of phases.
     core.set_conv_splits(v.startsWith("splits") ? +v.slice(6) : 0);
-    const own = ["im2col", "gemm"].includes(v) || /^(window|splits)/.test(v);
+    core.set_conv_grad_phases(v !== "zeros");
+    const own = ["im2col", "gemm", "zeros"].includes(v) || /^(window|splits)/.test(v);
     core.set_matmul_variant(own ? "auto" : v);
   };
   // Every variant once (compiled, checked against im2col, relative to the largest value)
@@ -205,6 +211,7 @@ function set0() {
   core.set_conv_direct(true);
   core.set_conv_window("auto");
   core.set_conv_splits(0);
+  core.set_conv_grad_phases(true);
   core.set_matmul_variant("auto");
 }
 if (outDir) {

@@ -208,3 +208,45 @@ fn slicing_views_and_their_gradients() {
         assert_eq!(m.shape(), &[3, 4, 2]);
     }
 }
+
+/// Second derivatives through the picking views (narrow, slice with a step, select): their
+/// backward (the upstream written into zeros) is itself recorded under `create_graph`, as
+/// PyTorch's; it used to cut the graph, so a double backward through a strided convolution's
+/// input gradient (which narrows and slices) failed.
+#[test]
+fn picking_views_pass_second_derivatives() {
+    for dev in devices() {
+        let data = [0.5, -1.0, 2.0, 1.5, -0.5, 3.0];
+        let cube = |t: &Tensor| ag::binary_scalar(t, Op::Pow, 3.0, false, ScalarKind::Int).unwrap();
+        // (name, the view, which elements it picks)
+        type Pick = (&'static str, Box<dyn Fn(&Tensor) -> Tensor>, [f64; 6]);
+        let picks: [Pick; 3] = [
+            ("narrow", Box::new(|x| ag::narrow(x, 0, 1, 3).unwrap()), [0., 1., 1., 1., 0., 0.]),
+            ("slice", Box::new(|x| ag::slice(x, 0, Some(1), None, 2).unwrap()), [0., 1., 0., 1., 0., 1.]),
+            ("select", Box::new(|x| ag::select(x, 0, 4).unwrap()), [0., 0., 0., 0., 1., 0.]),
+        ];
+        for (name, pick, on_) in picks {
+            let x = leaf(&data, &[6], dev);
+            // y = Σ pick(x)³: dy/dx = 3x² where picked, d/dx Σ dy/dx = 6x there.
+            let y = ag::sum(&cube(&pick(&x)), &[], false).unwrap();
+            let g =
+                autograd::grad(&[y], std::slice::from_ref(&x), &[None], true, true, false).unwrap().remove(0).unwrap();
+            let first: Vec<f64> = data.iter().zip(on_).map(|(v, m)| 3.0 * v * v * m).collect();
+            assert_close(&values(&g), &first, 1e-5, 1e-5, &format!("{name}: first"));
+            assert!(g.requires_grad(), "{name}: create_graph keeps a graph");
+            let h = autograd::grad(
+                &[ag::sum(&g, &[], false).unwrap()],
+                std::slice::from_ref(&x),
+                &[None],
+                false,
+                false,
+                false,
+            )
+            .unwrap()
+            .remove(0)
+            .unwrap();
+            let second: Vec<f64> = data.iter().zip(on_).map(|(v, m)| 6.0 * v * m).collect();
+            assert_close(&values(&h), &second, 1e-5, 1e-5, &format!("{name}: second"));
+        }
+    }
+}

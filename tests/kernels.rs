@@ -996,3 +996,94 @@ fn conv2d_window_kernel_matches_the_cpu() {
         assert_close(&other, &want, 1e-5, 1e-5, &format!("window case {i}, kernel off"));
     }
 }
+
+/// Strided convolutions' input gradients by phases (`autograd/conv.rs`: one stride-1
+/// convolution of the gradient per phase, written into every stride-th position) against zero
+/// insertion (the convolution over a gradient with `stride − 1` zeros between its values), on
+/// each device: 3×3 stride 2 padding 1, a 1×1 stride 2 (phases no tap reaches: zeros), a 2×5
+/// kernel of stride (2, 3) over ragged sizes, groups, a 1-D stride 3, and a transposed
+/// convolution with output padding (its forward is the same rule). Recorded (`create_graph`),
+/// the second derivative through it matches too; on the GPU the phases run more dispatches
+/// (one convolution each) and hold less memory than zero insertion's padded gradient.
+#[test]
+fn strided_input_gradients_run_by_phases() {
+    use webtorch::autograd::conv as agc;
+    use webtorch::tensor::conv::Padding;
+    // (input, weight, stride, padding, groups, transposed with output padding)
+    type Case<'a> = (&'a [usize], &'a [usize], &'a [i64], i64, i64, Option<i64>);
+    let cases: [Case; 6] = [
+        (&[2, 4, 12, 12], &[8, 4, 3, 3], &[2], 1, 1, None),
+        (&[2, 6, 9, 9], &[40, 6, 1, 1], &[2], 0, 1, None),
+        (&[1, 3, 11, 13], &[5, 3, 2, 5], &[2, 3], 1, 1, None),
+        (&[2, 6, 10, 10], &[12, 3, 3, 3], &[2], 1, 2, None),
+        (&[2, 4, 17], &[12, 4, 4], &[3], 1, 1, None),
+        (&[1, 4, 5, 6], &[4, 3, 3, 3], &[2], 1, 1, Some(1)),
+    ];
+    for dev in devices() {
+        let be = webtorch::engine::backend(dev).unwrap();
+        for (i, &(xs, ws, stride, pad, groups, outpad)) in cases.iter().enumerate() {
+            let (x, w) = (randn(xs, 1200 + i as u64), randn(ws, 1300 + i as u64));
+            // The input's gradient (first order, then the gradient of its sum of squares with
+            // respect to the weight: a second derivative through the recorded rule).
+            let run = |phases: bool| {
+                webtorch::autograd::conv::set_conv_grad_phases(phases);
+                let mut xt = on(dev, &x, xs);
+                let mut wt = on(dev, &w, ws);
+                xt.set_requires_grad(true).unwrap();
+                wt.set_requires_grad(true).unwrap();
+                let y = match outpad {
+                    None => agc::conv_nd(&xt, &wt, None, stride, &Padding::Explicit(vec![pad]), &[1], groups).unwrap(),
+                    Some(op) => agc::conv_transpose_nd(&xt, &wt, None, stride, &[pad], &[op], groups, &[1]).unwrap(),
+                };
+                let g = on(dev, &randn(y.shape(), 1400 + i as u64), y.shape());
+                pollster::block_on(be.sync()).unwrap();
+                be.reset_peak();
+                let live = be.stats().active_bytes;
+                let before = be.stats().dispatches;
+                let dx = webtorch::autograd::grad(
+                    std::slice::from_ref(&y),
+                    std::slice::from_ref(&xt),
+                    &[Some(g.clone())],
+                    true,
+                    false,
+                    false,
+                )
+                .unwrap()
+                .remove(0)
+                .unwrap();
+                let first = values(&dx);
+                pollster::block_on(be.sync()).unwrap();
+                let peak = be.stats().peak_bytes - live;
+                let dispatches = be.stats().dispatches - before;
+                drop(dx);
+                let dx = webtorch::autograd::grad(
+                    std::slice::from_ref(&y),
+                    std::slice::from_ref(&xt),
+                    &[Some(g)],
+                    true,
+                    true,
+                    false,
+                )
+                .unwrap()
+                .remove(0)
+                .unwrap();
+                let sq =
+                    webtorch::autograd::ops::sum(&webtorch::autograd::ops::mul(&dx, &dx).unwrap(), &[], false).unwrap();
+                let dw =
+                    webtorch::autograd::grad(&[sq], &[wt], &[None], false, false, false).unwrap().remove(0).unwrap();
+                webtorch::autograd::conv::set_conv_grad_phases(true);
+                (first, values(&dw), peak, dispatches)
+            };
+            let (dx0, dw0, peak0, d0) = run(false);
+            let (dx, dw, peak, d1) = run(true);
+            assert_close(&dx, &dx0, 1e-5, 1e-5, &format!("phases case {i} on {dev:?}: input gradient"));
+            assert_close(&dw, &dw0, 1e-4, 1e-4, &format!("phases case {i} on {dev:?}: second derivative"));
+            if dev == Device::WebGpu {
+                assert!(d1 > d0, "phases case {i}: {d1} dispatches against zero insertion's {d0}");
+            }
+            if dev == Device::WebGpu && i == 0 {
+                assert!(peak < peak0, "phases case {i}: peak {peak} bytes against zero insertion's {peak0}");
+            }
+        }
+    }
+}

@@ -386,6 +386,13 @@ pub fn set_conv_window(mode: &str) -> JsResult<()> {
     Ok(())
 }
 
+/// Turns the phase route of strided convolutions' input gradients and transposed convolutions
+/// (`autograd/conv.rs`) on or off (default on; off: zero insertion), for benchmarks.
+#[wasm_bindgen]
+pub fn set_conv_grad_phases(on: bool) {
+    crate::autograd::conv::set_conv_grad_phases(on)
+}
+
 /// Forces the conv2d weight gradient's slices of output positions (`backend/webgpu/conv.rs`
 /// `splits`; 1: none, 0: the rule), for benchmarks.
 #[wasm_bindgen]

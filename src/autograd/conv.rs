@@ -107,6 +107,14 @@ fn flip_transpose(w: &Tensor, groups: usize) -> Result<Tensor> {
 /// `size` behind, then a stride-1 convolution with the flipped, group-transposed kernel.
 fn conv_input_grad(g: &Tensor, w: &Tensor, a: &ConvArgs, size: &[usize]) -> Result<Tensor> {
     let k = w.ndim() - 2;
+    // Phases where each output value gathers enough products to outweigh their extra dispatches
+    // (stride^k convolutions and writes against a zero insertion and one convolution): measured
+    // on an H100, a depthwise 3×3 stride-2 layer (9 products a value) lost 0.64 → 0.40 TFLOP/s,
+    // ResNet's 3×3 and 1×1 stride-2 layers gained 54–70 % (bench/KERNELS.md).
+    let products = w.shape()[0] / a.groups * w.shape()[2..].iter().product::<usize>();
+    if PHASES.get() && a.stride.iter().any(|&s| s > 1) && a.dilation.iter().all(|&d| d == 1) && products >= 32 {
+        return conv_input_grad_phases(g, w, a, size);
+    }
     let spec: Vec<(i64, i64, usize)> = (0..k)
         .map(|i| {
             let (kk, d, s) = (w.shape()[2 + i] as i64, a.dilation[i] as i64, a.stride[i] as i64);
@@ -125,6 +133,111 @@ fn conv_input_grad(g: &Tensor, w: &Tensor, a: &ConvArgs, size: &[usize]) -> Resu
         groups: a.groups,
     };
     conv(&gq, &flip_transpose(w, a.groups)?, None, &unit)
+}
+
+thread_local! {
+    static PHASES: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Turns the phase route of strided input gradients (and transposed convolutions) on or off
+/// (default on; off: zero insertion), for benchmarks and tests comparing the two.
+pub fn set_conv_grad_phases(on: bool) {
+    PHASES.set(on);
+}
+
+/// The input gradient of a strided convolution (dilation 1) without zero insertion, by phases:
+/// the input positions `y ≡ r (mod stride)` receive only the kernel taps `i ≡ r + pad (mod
+/// stride)`, from consecutive positions of `g`, so each of the `stride^k` phases is a stride-1
+/// convolution of `g` itself (a view of it, or padded by the convolution) with those taps of
+/// the flipped kernel, written into every stride-th position of the result. Zero insertion made
+/// the convolution run over `stride^k` times the positions, all but one in `stride^k` products
+/// with zeros, after a pass writing them (bench/KERNELS.md, "Strided input gradients"). A phase
+/// no tap reaches (a 1×1 kernel of stride 2) is zeros. Recorded (`create_graph`), the phases are
+/// stacked and interleaved by differentiable reshapes instead of written in place.
+fn conv_input_grad_phases(g: &Tensor, w: &Tensor, a: &ConvArgs, size: &[usize]) -> Result<Tensor> {
+    let k = w.ndim() - 2;
+    let ft = flip_transpose(w, a.groups)?;
+    let (n, c) = (g.shape()[0], ft.shape()[0]);
+    let s = &a.stride;
+    // Each phase's positions per dim (the last phase's may pass the input: cropped at the end).
+    let hq: Vec<usize> = (0..k).map(|d| size[d].div_ceil(s[d])).collect();
+    let whole: Vec<usize> = [n, c].into_iter().chain((0..k).map(|d| hq[d] * s[d])).collect();
+    let recorded = super::is_grad_enabled() && needs_grad(&[g, w]);
+    let out = if recorded { None } else { Some(Tensor::empty(&whole, g.dtype, g.device())?) };
+    let mut parts = vec![];
+    for p in 0..s.iter().product::<usize>() {
+        let (mut sub, mut gv, mut q) = (ft.clone(), g.clone(), p);
+        let mut unit = ConvArgs {
+            stride: vec![1; k],
+            pad_lo: vec![0; k],
+            pad_hi: vec![0; k],
+            dilation: vec![1; k],
+            groups: a.groups,
+        };
+        let mut r = vec![0; k];
+        let mut reached = true;
+        for d in (0..k).rev() {
+            r[d] = q % s[d];
+            q /= s[d];
+            let (rd, sd, kh, pl) = (r[d] as i64, s[d] as i64, w.shape()[2 + d] as i64, a.pad_lo[d] as i64);
+            // The first tap reaching phase r, how many do, and the offset into `g` of the first.
+            let i0 = (rd + pl).rem_euclid(sd);
+            if i0 >= kh {
+                reached = false;
+                continue;
+            }
+            let taps = (kh - i0 + sd - 1) / sd;
+            let e = (rd + pl - i0) / sd;
+            // In the flipped kernel those taps are every stride-th from `kh − 1 − last tap`.
+            sub = o::slice(&sub, 2 + d as i64, Some(kh - 1 - (i0 + (taps - 1) * sd)), Some(kh - i0), sd)?;
+            // `g` padded by (lo, hi) gives hq outputs; a negative side is a narrower view.
+            let (og, lo) = (g.shape()[2 + d] as i64, taps - 1 - e);
+            let hi = hq[d] as i64 - og - lo + taps - 1;
+            let (cut_lo, cut_hi) = ((-lo).max(0), (-hi).max(0));
+            gv = o::narrow(&gv, 2 + d as i64, cut_lo, og - cut_lo - cut_hi)?;
+            (unit.pad_lo[d], unit.pad_hi[d]) = (lo.max(0) as usize, hi.max(0) as usize);
+        }
+        let phase = if reached { Some(conv(&gv, &sub, None, &unit)?) } else { None };
+        match &out {
+            // Every stride-th position of the result from r.
+            Some(dx) => {
+                let mut view = dx.clone();
+                for d in 0..k {
+                    view = view.slice(2 + d as i64, Some(r[d] as i64), None, s[d] as i64)?;
+                }
+                match phase {
+                    Some(ph) => view.assign_(&ph)?,
+                    None => view.assign_(&Tensor::full(&[], 0.0, g.dtype, g.device())?)?,
+                }
+            }
+            None => parts.push(match phase {
+                Some(ph) => ph,
+                None => Tensor::full(
+                    &[n, c].into_iter().chain(hq.iter().copied()).collect::<Vec<_>>(),
+                    0.0,
+                    g.dtype,
+                    g.device(),
+                )?,
+            }),
+        }
+    }
+    let mut dx = match out {
+        Some(dx) => dx,
+        None => {
+            // [N, C, *hq, phases] → [N, C, hq_0, s_0, hq_1, s_1, …] → [N, C, hq_0·s_0, …].
+            let split: Vec<usize> = [n, c].into_iter().chain(hq.iter().copied()).chain(s.iter().copied()).collect();
+            let stacked = o::reshape(&agk::stack(&parts.iter().collect::<Vec<_>>(), -1)?, &ints(&split))?;
+            let perm: Vec<i64> =
+                [0, 1].into_iter().chain((0..k as i64).flat_map(|d| [2 + d, 2 + k as i64 + d])).collect();
+            o::reshape(&o::permute(&stacked, &perm)?, &ints(&whole))?
+        }
+    };
+    for d in 0..k {
+        if whole[2 + d] != size[d] {
+            dx = o::narrow(&dx, 2 + d as i64, 0, size[d] as i64)?;
+        }
+    }
+    Ok(dx)
 }
 
 /// The weight-gradient: a convolution of the padded input (channels as the batch) with the

@@ -427,8 +427,17 @@ pub fn as_strided(x: &Tensor, size: &[usize], stride: &[usize], offset: Option<u
 }
 
 /// A view that picks some elements of `x` (narrow, select, slice, diagonal): its gradient is
-/// zeros with `g` written through the same view. (First order: the write is not recorded.)
-fn picking_view(x: &Tensor, name: &str, f: impl Fn(&Tensor) -> Result<Tensor> + 'static) -> Result<Tensor> {
+/// zeros with `g` written through the same view (recorded for second derivatives: `picking`).
+fn picking_view(x: &Tensor, name: &'static str, f: impl Fn(&Tensor) -> Result<Tensor> + 'static) -> Result<Tensor> {
+    picking(x, name, std::rc::Rc::new(f))
+}
+
+type Pick = std::rc::Rc<dyn Fn(&Tensor) -> Result<Tensor>>;
+
+/// `picking_view` with the view shared: the backward (the upstream written into zeros at the
+/// picked positions) is itself recorded when the backward is (`create_graph`), its own backward
+/// picking again — so second derivatives pass through narrow, select, slice and diagonal.
+fn picking(x: &Tensor, name: &'static str, f: Pick) -> Result<Tensor> {
     let mut y = f(x)?;
     if needs_grad(&[x]) {
         let (shape, device) = (x.shape().to_vec(), x.device());
@@ -439,8 +448,18 @@ fn picking_view(x: &Tensor, name: &str, f: impl Fn(&Tensor) -> Result<Tensor> + 
             &mut [&mut y],
             Box::new(move |g| {
                 let g = first(g)?;
-                let z = Tensor::full(&shape, 0.0, g.dtype, device)?;
+                let mut z = Tensor::full(&shape, 0.0, g.dtype, device)?;
                 f(&z)?.assign_(g)?;
+                if needs_grad(&[g]) {
+                    let pick = f.clone();
+                    record(
+                        &format!("{}Backward0", name.trim_end_matches('0')),
+                        &[g],
+                        &[],
+                        &mut [&mut z],
+                        Box::new(move |gz| Ok(vec![Some(picking(first(gz)?, name, pick.clone())?)])),
+                    );
+                }
                 Ok(vec![Some(z)])
             }),
         );
