@@ -712,7 +712,8 @@ fn nll_loss_kernels_forward_and_backward() {
 /// im2col route: padding (symmetric and 'same' with an even kernel), stride, dilation, groups, a
 /// non-square kernel, 1×1 and 5×5 kernels (kernel positions fewer and more than the K step),
 /// `Cg·kh·kw` not a multiple of 4 (3·3·3 and 1·3·3: the rows padded), depthwise convolutions
-/// (their own kernel: channel multipliers, stride, a 7×7 kernel, dilation), a
+/// (their own kernel: channel multipliers, stride, a 7×7 kernel, dilation), output rows not
+/// whole vec4 (3×3 and 7×5 positions: a padded scratch and a copy), a
 /// strided input view, ragged output channels, a bias, the weight's gradient (the kernel's
 /// weight-gradient form, whole and in three slices of the output positions) and the input's (a transposed convolution, itself a convolution). Each
 /// GPU forward is one conv2d dispatch, no column buffer; with the kernel turned off the same
@@ -751,6 +752,10 @@ fn conv2d_reads_its_input_windows_directly() {
         Case { groups: 6, stride: 2, ..c(&[2, 6, 9, 11], &[12, 1, 3, 3]) },
         Case { groups: 4, pad: Some(3), bias: true, ..c(&[1, 4, 10, 10], &[4, 1, 7, 7]) },
         Case { groups: 4, pad: Some(2), dilation: 2, view: true, ..c(&[1, 4, 7, 9], &[4, 1, 3, 3]) },
+        // 3×3 and 7×5 output positions (not whole vec4): the product over positions rounded up
+        // to 4 into a scratch, then a copy.
+        Case { pad: Some(0), ..c(&[2, 8, 5, 5], &[16, 8, 3, 3]) },
+        Case { stride: 2, bias: true, ..c(&[2, 8, 13, 9], &[24, 8, 3, 3]) },
     ];
     let gpu = devices().contains(&Device::WebGpu);
     // The implicit GEMM and the depthwise kernel, not the window kernel (its own test below).
@@ -799,7 +804,8 @@ fn conv2d_reads_its_input_windows_directly() {
         // The conv2d dispatch, plus the bias add, and the weight's padded copy (a fill and a
         // copy) where Cg·kh·kw is not a multiple of 4 (not for the depthwise kernel).
         let padded = !depthwise && (case.w[1] * case.w[2] * case.w[3]) % 4 != 0;
-        let extra = case.bias as u64 + if padded { 2 } else { 0 };
+        let ragged = !depthwise && (y.shape()[2] * y.shape()[3]) % 4 != 0;
+        let extra = case.bias as u64 + if padded { 2 } else { 0 } + ragged as u64;
         assert!(
             after.dispatches - before.dispatches <= 1 + extra,
             "case {i}: {} dispatches",
@@ -841,8 +847,8 @@ fn conv2d_reads_its_input_windows_directly() {
     webtorch::backend::webgpu::conv::set_conv_window(None);
 }
 
-/// A geometry the conv kernels decline (3×3 output positions: not whole vec4 rows for the
-/// implicit GEMM; 180 taps and 16 output channels: past the window kernel's rule) runs im2col exactly as with the kernels turned off: the backend is
+/// A geometry the conv kernels decline (a 9×9 kernel: more than the implicit GEMM's 64 kernel
+/// positions; 162 taps and 16 output channels: past the window kernel's rule) runs im2col exactly as with the kernels turned off: the backend is
 /// asked before anything is allocated, so no output is made and no padded weight copied in vain.
 #[test]
 fn conv2d_declined_geometry_allocates_nothing_first() {
@@ -851,7 +857,7 @@ fn conv2d_declined_geometry_allocates_nothing_first() {
     if !devices().contains(&Device::WebGpu) {
         return;
     }
-    let (xs, ws) = ([2usize, 20, 5, 5], [16usize, 20, 3, 3]);
+    let (xs, ws) = ([2usize, 2, 12, 12], [16usize, 2, 9, 9]);
     let (x, w) = (randn(&xs, 41), randn(&ws, 42));
     let conv = |d: Device| {
         agc::conv_nd(&on(d, &x, &xs), &on(d, &w, &ws), None, &[1], &Padding::Explicit(vec![0]), &[1], 1).unwrap()
@@ -1085,5 +1091,53 @@ fn strided_input_gradients_run_by_phases() {
                 assert!(peak < peak0, "phases case {i}: peak {peak} bytes against zero insertion's {peak0}");
             }
         }
+    }
+}
+
+/// Float32 sums and means over several dims into few outputs (batch norm's per-channel
+/// statistics) run by runs first (`launch.rs` `reduce_runs_first`: the last reduced dim's runs
+/// into a scratch, then each output's runs), against the CPU: a sum and a mean over (0, 2, 3)
+/// of an `[N, C, H, W]` tensor, a fused prologue (`x² + 1`), a transposed view, keepdim. Two
+/// reduction dispatches each on the GPU; the mean of squared deviations batch_norm takes too.
+#[test]
+fn reductions_into_few_outputs_run_by_runs_first() {
+    let shape = [9usize, 5, 48, 48];
+    let data = randn(&shape, 1500);
+    let gpu = devices().contains(&Device::WebGpu);
+    for (i, case) in ["sum", "mean", "prologue", "view", "deviations"].iter().enumerate() {
+        let run = |d: Device| -> (Vec<f64>, u64) {
+            let be = webtorch::engine::backend(d).unwrap();
+            let mut x = on(d, &data, &shape);
+            if *case == "view" {
+                x = x.transpose(2, 3).unwrap();
+            }
+            pollster::block_on(be.sync()).unwrap();
+            let before = be.stats().dispatches;
+            let y = match *case {
+                "mean" => x.mean(&[0, 2, 3], true).unwrap(),
+                "prologue" => x
+                    .binary(Op::Mul, &x)
+                    .unwrap()
+                    .binary_scalar(Op::Add, 1.0, false)
+                    .unwrap()
+                    .sum(&[0, 2, 3], false)
+                    .unwrap(),
+                "deviations" => {
+                    let dev = x.binary(Op::Sub, &x.mean(&[0, 2, 3], true).unwrap()).unwrap();
+                    dev.binary(Op::Mul, &dev).unwrap().mean(&[0, 2, 3], false).unwrap()
+                }
+                _ => x.sum(&[0, 2, 3], false).unwrap(),
+            };
+            let v = values(&y);
+            (v, be.stats().dispatches - before)
+        };
+        let (want, _) = run(Device::Cpu);
+        if !gpu {
+            continue;
+        }
+        let (got, dispatches) = run(Device::WebGpu);
+        assert_close(&got, &want, 1e-4, 1e-3, &format!("case {i} ({case})"));
+        let expect = if *case == "deviations" { 4 } else { 2 };
+        assert_eq!(dispatches, expect, "case {i} ({case}): dispatches");
     }
 }

@@ -282,8 +282,13 @@ pub fn batch_norm(
     let mut bshape = vec![1i64; x.ndim()];
     bshape[1] = c as i64;
     let (mean, var) = if training || running_mean.is_none() || running_var.is_none() {
+        // The biased variance as the mean of squared deviations (the two-pass formula): a mean
+        // whose elementwise prologue fuses, so over an `[N, C, H, W]` activation it runs as the
+        // per-(image, channel) runs' means first, as the mean does (bench/KERNELS.md, "Reductions
+        // by runs"); the Var kernel took one workgroup per channel.
         let mean = o::mean(x, &dims, true)?;
-        let var = agk::var(x, &dims, 0.0, true)?;
+        let dev = o::sub(x, &mean)?;
+        let var = o::mean(&o::mul(&dev, &dev)?, &dims, true)?;
         if training {
             let f = ScalarKind::Float;
             super::with_grad_mode(false, || -> Result<()> {

@@ -120,12 +120,13 @@ fn choose(k: &ConvGeometry, row: usize, wg_limit: u32) -> Option<TiledKey> {
     let [n, c, ..] = k.input;
     let og = k.o / k.groups;
     let l = k.out_hw[0] * k.out_hw[1];
-    // The product's M and N (the forward's K is the row, the weight gradient's `l`).
-    let (m, cols) = if k.weight_grad { (og, row) } else { (og, l) };
+    // The product's M and N (the forward's K is the row, the weight gradient's `l`; a forward
+    // whose `l` is not a multiple of 4 runs over `l` rounded up, into a scratch: `padded_rows`).
+    let (m, cols) = if k.weight_grad { (og, row) } else { (og, l.next_multiple_of(4)) };
     if k.dtype != DType::Float32
         || c == 0
         || !row.is_multiple_of(4)
-        || !l.is_multiple_of(4)
+        || (k.weight_grad && !l.is_multiple_of(4))
         || (!k.weight_grad && k.kernel[0] * k.kernel[1] > 64)
         || n * k.groups > MAX_GROUPS as usize
         || m * l == 0
@@ -415,6 +416,36 @@ impl WebGpuBackend {
         self.dispatch(&KernelKey::Conv2dWindow(key), &meta, &[c.out, c.w, c.x.buf], (gx, gy, gz as u32))
     }
 
+    /// A forward whose output rows (`oh·ow` positions) are not whole vec4 (ResNet's last stage:
+    /// 7×7): the implicit GEMM over positions rounded up to 4 into a scratch `[N, O, l4]` (the
+    /// extra columns gather in-bounds inputs past the last row and are dropped), then one
+    /// strided copy into the output. The im2col route it replaces wrote `kh·kw` times the input
+    /// and ran the product at 4× the copy's cost (bench/KERNELS.md, "Reductions by runs").
+    fn conv2d_padded_rows(&self, conv: &Conv2d, key: TiledKey) -> Result<()> {
+        use crate::backend::{Arg, Func, Node, Operand};
+        let k = &conv.g;
+        let (n, l) = (k.input[0], k.out_hw[0] * k.out_hw[1]);
+        let l4 = l.next_multiple_of(4);
+        let scratch = self.alloc_from_pool((n * k.o * l4 * 4) as u64, false)?;
+        let copy = crate::backend::Elementwise {
+            nodes: vec![Node {
+                func: Func::Cast,
+                compute: crate::dtype::Compute::F32,
+                out_dtype: DType::Float32,
+                args: vec![Arg::Leaf(0)],
+            }],
+            leaves: vec![Operand { buf: scratch, dtype: DType::Float32, offset: 0, strides: vec![l4, 1] }],
+            shape: vec![n * k.o, l],
+            out: conv.out,
+            out_view: None,
+        };
+        let r = self
+            .conv2d_gemm(&Conv2d { out: scratch, ..conv.clone() }, key, l4)
+            .and_then(|_| self.elementwise_impl(&copy));
+        crate::backend::Backend::release(self, scratch);
+        r
+    }
+
     pub(super) fn conv2d_impl(&self, conv: &Conv2d) -> Result<()> {
         let k = &conv.g;
         if let Some(key) = window(k, self.limits.max_compute_workgroup_storage_size) {
@@ -427,6 +458,17 @@ impl WebGpuBackend {
         let Some(key) = choose(k, conv.row, limit).filter(|_| conv.w_offset.is_multiple_of(4)) else {
             crate::bail!(Device, "webgpu: no conv2d kernel for this geometry (ask conv2d_row first)")
         };
+        let l = k.out_hw[0] * k.out_hw[1];
+        if !k.weight_grad && !l.is_multiple_of(4) {
+            return self.conv2d_padded_rows(conv, key);
+        }
+        self.conv2d_gemm(conv, key, l)
+    }
+
+    /// The implicit GEMM with `cols` output positions per (image, channel) row of `out`: `l`, or
+    /// `l` rounded up to 4 (`conv2d_padded_rows`).
+    fn conv2d_gemm(&self, conv: &Conv2d, key: TiledKey, cols_fwd: usize) -> Result<()> {
+        let k = &conv.g;
         let [n, c, h, w] = k.input;
         let (og, cg) = (k.o / k.groups, c / k.groups);
         let (l, kk) = (k.out_hw[0] * k.out_hw[1], k.kernel[0] * k.kernel[1]);
@@ -435,7 +477,7 @@ impl WebGpuBackend {
         let (cols, depth, step) = if k.weight_grad {
             (conv.row, l, [bk / k.out_hw[1], bk % k.out_hw[1]])
         } else {
-            (l, cg * kk, [bk / kk, bk % kk])
+            (cols_fwd, cg * kk, [bk / kk, bk % kk])
         };
         let mut meta = [0u32; 32];
         put(

@@ -109,7 +109,38 @@ impl WebGpuBackend {
         if let Some(c) = column_chunk(k) {
             return self.reduce_columns(k, c);
         }
+        if splits_runs(k) {
+            return self.reduce_runs_first(k);
+        }
         self.reduce_unchunked(k)
+    }
+
+    /// A reduction over several dims into few outputs (`splits_runs`) in two steps: each output's
+    /// runs along the last reduced dim first (the outer reduced dims joining the outputs: a
+    /// scratch `[outputs, runs]`), then each output's runs. Regrouping the dims leaves every
+    /// operand's strides (outer then inner) as they are; a prologue runs in the first step.
+    fn reduce_runs_first(&self, k: &Reduce) -> Result<()> {
+        let n_out: usize = k.outer.iter().product();
+        let last = k.inner.len() - 1;
+        let runs: usize = k.inner[..last].iter().product();
+        let scratch = self.alloc_from_pool((n_out * runs * 4) as u64, false)?;
+        let first = Reduce {
+            outer: k.outer.iter().chain(&k.inner[..last]).copied().collect(),
+            inner: vec![k.inner[last]],
+            out: scratch,
+            out_dtype: DType::Float32,
+            ..k.clone()
+        };
+        let rest = Reduce {
+            input: crate::backend::Operand { buf: scratch, dtype: DType::Float32, offset: 0, strides: vec![runs, 1] },
+            outer: vec![n_out],
+            inner: vec![runs],
+            prologue: None,
+            ..k.clone()
+        };
+        let r = self.reduce_impl(&first).and_then(|_| self.reduce_impl(&rest));
+        crate::backend::Backend::release(self, scratch);
+        r
     }
 
     /// `reduce_impl` without the column split: one workgroup per output, the lean row kernel,
@@ -512,6 +543,26 @@ fn column_chunk(k: &Reduce) -> Option<usize> {
         .all(|o| o.dtype == DType::Float32 && o.strides.len() == 2 && o.strides[0] <= 1 && o.strides[1] >= k.outer[0])
         && leaves.iter().any(|o| o.strides[0] == 1);
     columns.then_some(C)
+}
+
+/// Whether a float32 sum or mean over several non-mergeable dims runs in two steps
+/// (`reduce_runs_first`): with few outputs (batch norm's per-channel statistics of an `[N, C, H,
+/// W]` activation: 64 outputs of 401,408 values each) one workgroup per output left most of a
+/// large GPU idle and walked every element through the general kernel's index arithmetic; by
+/// runs first, each (image, channel) row of `H·W` values is one output of the lean row kernel.
+/// (A mean of equal-length runs' means is the mean.) Measured on an H100: bench/KERNELS.md,
+/// "Reductions by runs".
+fn splits_runs(k: &Reduce) -> bool {
+    let n_out: usize = k.outer.iter().product();
+    let count: usize = k.inner.iter().product();
+    matches!(k.op, crate::backend::ReduceOp::Sum | crate::backend::ReduceOp::Mean)
+        && k.compute == crate::dtype::Compute::F32
+        && k.out_dtype == DType::Float32
+        && k.inner.len() >= 2
+        && k.inner.last().is_some_and(|&l| l >= 16)
+        && n_out < 1024
+        && count >= 16384
+        && n_out * count / k.inner[k.inner.len() - 1] <= 1 << 26
 }
 
 /// The tensors a reduction reads: the prologue's leaves, or the input itself.
