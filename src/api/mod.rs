@@ -374,14 +374,17 @@ pub fn set_conv_direct(on: bool) {
 #[wasm_bindgen]
 pub fn set_conv_window(mode: &str) -> JsResult<()> {
     // "on:N" also forces N output channels per invocation (a multiple of 4, or 1-3).
-    let (mode, ocb) = mode.split_once(':').unwrap_or((mode, "0"));
-    crate::backend::webgpu::conv::set_conv_window_block(ocb.parse().unwrap_or(0));
-    let m = match mode {
+    let (kind, ocb) = mode.split_once(':').unwrap_or((mode, "0"));
+    let Ok(ocb) = ocb.parse::<usize>() else {
+        return Err(to_js(crate::err!(Torch, "set_conv_window: expected auto, on, on:N or off, but got {mode}")));
+    };
+    let m = match kind {
         "auto" => None,
         "on" => Some(true),
         "off" => Some(false),
-        _ => return Err(to_js(crate::err!(Torch, "set_conv_window: expected auto, on or off, but got {mode}"))),
+        _ => return Err(to_js(crate::err!(Torch, "set_conv_window: expected auto, on, on:N or off, but got {mode}"))),
     };
+    crate::backend::webgpu::conv::set_conv_window_block(ocb);
     crate::backend::webgpu::conv::set_conv_window(m);
     Ok(())
 }

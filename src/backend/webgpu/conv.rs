@@ -5,8 +5,9 @@
 //! 3×3"); here the columns never exist. The output is written straight in NCHW: M is a group's
 //! output channels and N the output positions, so each image's `[Og, oh·ow]` block is contiguous.
 //!
-//! Taken for float32 where the output rows are whole vec4 (`oh·ow` divisible by 4) and the kernel
-//! has ≤ 64 positions; `Cg·kh·kw` not divisible by 4 (a first layer's 3·3·3 = 27) runs with the
+//! Taken for float32 where the kernel has ≤ 64 positions (output rows that are not whole vec4,
+//! `oh·ow` not divisible by 4, run over a padded scratch: `conv2d_padded_rows`,
+//! `conv2d_wgrad_padded`); `Cg·kh·kw` not divisible by 4 (a first layer's 3·3·3 = 27) runs with the
 //! weight's rows (forward) or the gradient's (weight gradient) padded to a multiple of 4. The
 //! weight gradient is the same template's second product (`Gather::ConvWeightGrad`). Forwards
 //! with short weight rows or few output channels per group (first layers, depthwise layers)
@@ -89,6 +90,7 @@ thread_local! {
     static DIRECT: Cell<bool> = const { Cell::new(true) };
     static WINDOW: Cell<Option<bool>> = const { Cell::new(None) };
     static WINDOW_OCB: Cell<usize> = const { Cell::new(0) };
+    static SPLITS: Cell<Option<usize>> = const { Cell::new(None) };
 }
 
 /// Forces the window kernel's output channels per invocation (0: its rule), for benchmarks.
@@ -121,7 +123,8 @@ fn choose(k: &ConvGeometry, row: usize, wg_limit: u32) -> Option<TiledKey> {
     let og = k.o / k.groups;
     let l = k.out_hw[0] * k.out_hw[1];
     // The product's M and N (the forward's K is the row, the weight gradient's `l`; a forward
-    // whose `l` is not a multiple of 4 runs over `l` rounded up, into a scratch: `padded_rows`).
+    // whose `l` is not a multiple of 4 runs over `l` rounded up, into a scratch:
+    // `conv2d_padded_rows`).
     // The weight gradient's K (`l`) likewise, its `dy` copied into rows of `l` rounded up with
     // zeros past the end.
     let (m, cols) = if k.weight_grad { (og, row) } else { (og, l.next_multiple_of(4)) };
@@ -187,10 +190,6 @@ pub fn splits(k: &ConvGeometry, row: usize, wg_limit: u32) -> usize {
         s /= 2;
     }
     s
-}
-
-thread_local! {
-    static SPLITS: Cell<Option<usize>> = const { Cell::new(None) };
 }
 
 /// Forces the weight gradient's slices of output positions (`Some(1)`: none), or the rule
