@@ -281,7 +281,8 @@ pub fn batch_norm(
     let dims: Vec<i64> = (0..x.ndim() as i64).filter(|&d| d != 1).collect();
     let mut bshape = vec![1i64; x.ndim()];
     bshape[1] = c as i64;
-    let (mean, var) = if training || running_mean.is_none() || running_var.is_none() {
+    // (mean, var, and x − mean where the batch statistics computed it)
+    let (mean, var, dev) = if training || running_mean.is_none() || running_var.is_none() {
         // The biased variance as the mean of squared deviations (the two-pass formula): a mean
         // whose elementwise prologue fuses, so over an `[N, C, H, W]` activation it runs as the
         // per-(image, channel) runs' means first, as the mean does (bench/KERNELS.md, "Reductions
@@ -311,14 +312,18 @@ pub fn batch_norm(
                 Ok(())
             })?;
         }
-        (mean, var)
+        (mean, var, Some(dev))
     } else {
         let rm = running_mean.ok_or_else(|| err!(Torch, "running_mean is required"))?;
         let rv = running_var.ok_or_else(|| err!(Torch, "running_var is required"))?;
-        (o::reshape(rm, &bshape)?, o::reshape(rv, &bshape)?)
+        (o::reshape(rm, &bshape)?, o::reshape(rv, &bshape)?, None)
     };
     let rstd = o::unary(&o::add_scalar(&var, eps)?, Op::Rsqrt)?;
-    let mut y = o::mul(&o::sub(x, &mean)?, &rstd)?;
+    let dev = match dev {
+        Some(d) => d,
+        None => o::sub(x, &mean)?,
+    };
+    let mut y = o::mul(&dev, &rstd)?;
     if let Some(w) = weight {
         y = o::mul(&y, &o::reshape(w, &bshape)?)?;
     }

@@ -21,7 +21,7 @@ use std::cell::Cell;
 
 use super::codegen::fill;
 use super::codegen::KernelKey;
-use super::launch::put;
+use super::launch::{f32_fill, put};
 use super::matmul::{self, TiledKey, Variant, T128K16P, T128X64P, T64P};
 use super::{WebGpuBackend, MAX_GROUPS};
 use crate::backend::{Conv2d, ConvGeometry};
@@ -422,23 +422,13 @@ impl WebGpuBackend {
     /// strided copy into the output. The im2col route it replaces wrote `kh·kw` times the input
     /// and ran the product at 4× the copy's cost (bench/KERNELS.md, "Reductions by runs").
     fn conv2d_padded_rows(&self, conv: &Conv2d, key: TiledKey) -> Result<()> {
-        use crate::backend::{Arg, Func, Node, Operand};
+        use crate::backend::{Arg, Operand};
         let k = &conv.g;
         let (n, l) = (k.input[0], k.out_hw[0] * k.out_hw[1]);
         let l4 = l.next_multiple_of(4);
         let scratch = self.alloc_from_pool((n * k.o * l4 * 4) as u64, false)?;
-        let copy = crate::backend::Elementwise {
-            nodes: vec![Node {
-                func: Func::Cast,
-                compute: crate::dtype::Compute::F32,
-                out_dtype: DType::Float32,
-                args: vec![Arg::Leaf(0)],
-            }],
-            leaves: vec![Operand { buf: scratch, dtype: DType::Float32, offset: 0, strides: vec![l4, 1] }],
-            shape: vec![n * k.o, l],
-            out: conv.out,
-            out_view: None,
-        };
+        let leaf = Operand { buf: scratch, dtype: DType::Float32, offset: 0, strides: vec![l4, 1] };
+        let copy = f32_fill(Arg::Leaf(0), vec![leaf], vec![n * k.o, l], conv.out, None);
         let r = self
             .conv2d_gemm(&Conv2d { out: scratch, ..conv.clone() }, key, l4)
             .and_then(|_| self.elementwise_impl(&copy));
@@ -472,31 +462,14 @@ impl WebGpuBackend {
     /// times zeros). Before, ResNet's 7×7 stage took the composed route: a convolution of
     /// 3×3 outputs whose 128-column tiles held 12 useful ones (2.95 ms each on an H100).
     fn conv2d_wgrad_padded(&self, conv: &Conv2d, key: TiledKey) -> Result<()> {
-        use crate::backend::{Arg, Elementwise, Func, Node, Operand};
+        use crate::backend::{Arg, Operand};
         let k = &conv.g;
         let (rows, l) = (k.input[0] * k.o, k.out_hw[0] * k.out_hw[1]);
         let l4 = l.next_multiple_of(4);
         let scratch = self.alloc_from_pool((rows * l4 * 4) as u64, false)?;
-        let node = |arg| Node {
-            func: Func::Cast,
-            compute: crate::dtype::Compute::F32,
-            out_dtype: DType::Float32,
-            args: vec![arg],
-        };
-        let copy = Elementwise {
-            nodes: vec![node(Arg::Leaf(0))],
-            leaves: vec![Operand { buf: conv.w, dtype: DType::Float32, offset: conv.w_offset, strides: vec![l, 1] }],
-            shape: vec![rows, l],
-            out: scratch,
-            out_view: Some((0, vec![l4, 1])),
-        };
-        let zeros = Elementwise {
-            nodes: vec![node(Arg::Scalar(0.0))],
-            leaves: vec![],
-            shape: vec![rows, l4 - l],
-            out: scratch,
-            out_view: Some((l, vec![l4, 1])),
-        };
+        let dy = Operand { buf: conv.w, dtype: DType::Float32, offset: conv.w_offset, strides: vec![l, 1] };
+        let copy = f32_fill(Arg::Leaf(0), vec![dy], vec![rows, l], scratch, Some((0, vec![l4, 1])));
+        let zeros = f32_fill(Arg::Scalar(0.0), vec![], vec![rows, l4 - l], scratch, Some((l, vec![l4, 1])));
         let padded = Conv2d { w: scratch, w_offset: 0, ..conv.clone() };
         let r = self
             .elementwise_impl(&copy)

@@ -290,20 +290,9 @@ impl WebGpuBackend {
     /// `a · b` with a transposed `b` (`matmul::copies_b`): `b` copied into a row-major scratch
     /// `[k, n]` (one elementwise copy), then the plain product.
     fn matmul_b_copied(&self, k: &Matmul) -> Result<()> {
-        use crate::backend::{Arg, Func, Node, Operand};
+        use crate::backend::{Arg, Operand};
         let scratch = self.alloc_from_pool((k.k * k.n * 4) as u64, false)?;
-        let copy = Elementwise {
-            nodes: vec![Node {
-                func: Func::Cast,
-                compute: crate::dtype::Compute::F32,
-                out_dtype: DType::Float32,
-                args: vec![Arg::Leaf(0)],
-            }],
-            leaves: vec![k.b.clone()],
-            shape: vec![k.k, k.n],
-            out: scratch,
-            out_view: None,
-        };
+        let copy = f32_fill(Arg::Leaf(0), vec![k.b.clone()], vec![k.k, k.n], scratch, None);
         let plain = Matmul {
             b: Operand { buf: scratch, dtype: DType::Float32, offset: 0, strides: vec![k.n, 1] },
             ..k.clone()
@@ -563,6 +552,25 @@ fn splits_runs(k: &Reduce) -> bool {
         && n_out < 1024
         && count >= 16384
         && n_out * count / k.inner[k.inner.len() - 1] <= 1 << 26
+}
+
+/// A float32 elementwise kernel storing `value` (a leaf: a copy; a scalar: a fill) over `shape`
+/// into `out` (contiguous, or the view `out_view`): the scratch copies of the backend's own
+/// multi-kernel routes (a transposed `b`, convolutions' padded rows).
+pub(super) fn f32_fill(
+    value: crate::backend::Arg,
+    leaves: Vec<crate::backend::Operand>,
+    shape: Vec<usize>,
+    out: crate::backend::BufId,
+    out_view: Option<(usize, Vec<usize>)>,
+) -> Elementwise {
+    let node = crate::backend::Node {
+        func: crate::backend::Func::Cast,
+        compute: crate::dtype::Compute::F32,
+        out_dtype: DType::Float32,
+        args: vec![value],
+    };
+    Elementwise { nodes: vec![node], leaves, shape, out, out_view }
 }
 
 /// The tensors a reduction reads: the prologue's leaves, or the input itself.
