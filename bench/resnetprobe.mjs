@@ -6,7 +6,7 @@
 // time per kernel family (`--profile`). `bench/resnet_torch.py` times PyTorch on the same
 // model. Figures for bench/KERNELS.md, never asserted.
 //
-//   node bench/resnetprobe.mjs [--pkg pkg/dist/index.js] [--quick] [--batch 32] [--profile]
+//   node bench/resnetprobe.mjs [--pkg pkg/dist/index.js] [--quick] [--batch 32] [--profile [--events FILE]]
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { heldBatch, median, warmGpu } from "./lib/timing.mjs";
@@ -126,6 +126,12 @@ if (args.includes("--profile")) {
     const each = (prof.gpu_events ?? []).map((e) => [e.kernel.replace(/^webtorch:/, ""), e.dur_ns / 1e6]);
     each.sort((a, b) => b[1] - a[1]);
     console.log(`  ${v} longest: ` + each.slice(0, 10).map(([k, ms]) => `${k} ${ms.toFixed(2)}`).join(", "));
+    // Every dispatch in order, for tracing where a step's time goes.
+    if (opt("--events", null) && v === "new") {
+      const { writeFileSync } = await import("node:fs");
+      const events = (prof.gpu_events ?? []).map((e) => ({ kernel: e.kernel, ms: e.dur_ns / 1e6 }));
+      writeFileSync(opt("--events", null), JSON.stringify(events));
+    }
   }
 }
 set(true);

@@ -1097,25 +1097,30 @@ fn strided_input_gradients_run_by_phases() {
 /// Float32 sums and means over several dims into few outputs (batch norm's per-channel
 /// statistics) run by runs first (`launch.rs` `reduce_runs_first`: the last reduced dim's runs
 /// into a scratch, then each output's runs), against the CPU: a sum and a mean over (0, 2, 3)
-/// of an `[N, C, H, W]` tensor, a fused prologue (`x² + 1`), a transposed view, keepdim. Two
+/// of an `[N, C, H, W]` tensor, a fused prologue (`x² + 1`), a transposed view, a sliced view
+/// whose rows do not merge (runs of two dims; the split itself: launch.rs's unit test), keepdim. Two
 /// reduction dispatches each on the GPU; the mean of squared deviations batch_norm takes too.
 #[test]
 fn reductions_into_few_outputs_run_by_runs_first() {
     let shape = [9usize, 5, 48, 48];
     let data = randn(&shape, 1500);
     let gpu = devices().contains(&Device::WebGpu);
-    for (i, case) in ["sum", "mean", "prologue", "view", "deviations"].iter().enumerate() {
+    for (i, case) in ["sum", "mean", "prologue", "view", "deviations", "slice"].iter().enumerate() {
         let run = |d: Device| -> (Vec<f64>, u64) {
             let be = webtorch::engine::backend(d).unwrap();
             let mut x = on(d, &data, &shape);
             if *case == "view" {
                 x = x.transpose(2, 3).unwrap();
             }
+            if *case == "slice" {
+                // Rows that do not merge (a padded max pool's gradient): runs of H·W, two dims.
+                x = x.narrow(2, 1, 46).unwrap().narrow(3, 1, 46).unwrap();
+            }
             pollster::block_on(be.sync()).unwrap();
             let before = be.stats().dispatches;
             let y = match *case {
                 "mean" => x.mean(&[0, 2, 3], true).unwrap(),
-                "prologue" => x
+                "prologue" | "slice" => x
                     .binary(Op::Mul, &x)
                     .unwrap()
                     .binary_scalar(Op::Add, 1.0, false)
@@ -1139,5 +1144,83 @@ fn reductions_into_few_outputs_run_by_runs_first() {
         assert_close(&got, &want, 1e-4, 1e-3, &format!("case {i} ({case})"));
         let expect = if *case == "deviations" { 4 } else { 2 };
         assert_eq!(dispatches, expect, "case {i} ({case}): dispatches");
+    }
+}
+
+/// 1-D and 2-D max pooling by the WebGPU kernels (`shaders/max_pool2d*.wgsl`: one dispatch
+/// forward, one backward) against the CPU's composition over windows: values, the input's
+/// gradient (ties to the first maximum, a gradient summed where windows overlap), a strided
+/// input, ceil_mode, dilation, a missing batch dim, NaN (the window's value) and a window of
+/// -inf, and the second derivative through the recorded (`create_graph`) backward.
+#[test]
+fn max_pool_kernels_match_the_composition() {
+    use webtorch::autograd::ops as ag;
+    use webtorch::autograd::pool::max_pool;
+    // (shape, kernel, stride, padding, dilation, ceil_mode, transposed input)
+    type Case<'a> = (&'a [usize], &'a [i64], &'a [i64], &'a [i64], &'a [i64], bool, bool);
+    let cases: [Case; 7] = [
+        (&[2, 3, 13, 11], &[3, 3], &[2, 2], &[1, 1], &[1, 1], false, false),
+        (&[1, 2, 10, 9], &[2, 3], &[1, 2], &[0, 1], &[2, 1], true, false),
+        (&[2, 3, 12, 12], &[2, 2], &[], &[0, 0], &[1, 1], false, true),
+        (&[3, 9, 8], &[3, 2], &[2, 1], &[1, 0], &[1, 1], false, false),
+        (&[2, 4, 19], &[3], &[2], &[1], &[2], true, false),
+        (&[3, 10], &[4], &[3], &[2], &[1], false, false),
+        (&[1, 1, 6, 6], &[3, 3], &[1, 1], &[0, 0], &[1, 1], false, false),
+    ];
+    for (i, &(shape, kernel, stride, padding, dilation, ceil, transposed)) in cases.iter().enumerate() {
+        let mut data = randn(shape, 1600 + i as u64);
+        if i == 0 {
+            // Coarse values: ties in most windows (the first maximum takes the gradient).
+            data.iter_mut().for_each(|v| *v = (*v * 2.0).round());
+        }
+        if i == 6 {
+            data[7] = f64::NAN;
+            data[20..36].iter_mut().for_each(|v| *v = f64::NEG_INFINITY);
+        }
+        let run = |dev: Device| {
+            let be = webtorch::engine::backend(dev).unwrap();
+            let mut x = on(dev, &data, shape);
+            x.set_requires_grad(true).unwrap();
+            let input = if transposed { ag::transpose(&x, -2, -1).unwrap() } else { x.clone() };
+            pollster::block_on(be.sync()).unwrap();
+            let before = be.stats().dispatches;
+            let y = max_pool(&input, kernel, stride, padding, dilation, ceil).unwrap();
+            let yv = values(&y);
+            let forward = be.stats().dispatches - before;
+            let mut g = on(dev, &randn(y.shape(), 1700 + i as u64), y.shape());
+            g.set_requires_grad(true).unwrap();
+            pollster::block_on(be.sync()).unwrap();
+            let before = be.stats().dispatches;
+            let grad = |create: bool| {
+                let xs = std::slice::from_ref(&x);
+                webtorch::autograd::grad(std::slice::from_ref(&y), xs, &[Some(g.clone())], true, create, false)
+                    .unwrap()
+                    .remove(0)
+                    .unwrap()
+            };
+            let dx = values(&grad(false));
+            let backward = be.stats().dispatches - before;
+            // d/dg of Σ dx²: 2·dx at each window's maximum.
+            let dx2 = grad(true);
+            let s = ag::sum(&ag::mul(&dx2, &dx2).unwrap(), &[], false).unwrap();
+            let gg = webtorch::autograd::grad(&[s], std::slice::from_ref(&g), &[None], false, false, false)
+                .unwrap()
+                .remove(0)
+                .unwrap();
+            (yv, dx, values(&gg), forward, backward)
+        };
+        let want = run(Device::Cpu);
+        for dev in devices() {
+            let got = run(dev);
+            let what = format!("case {i} on {dev:?}");
+            assert_close(&got.0, &want.0, 0.0, 0.0, &format!("{what}: values"));
+            assert_close(&got.1, &want.1, 1e-6, 1e-6, &format!("{what}: gradient"));
+            assert_close(&got.2, &want.2, 1e-6, 1e-6, &format!("{what}: second derivative"));
+            if dev == Device::WebGpu {
+                // A strided input is read in place; the gradient is one pass (and, through the
+                // transpose, the copy that lays x's gradient out as x).
+                assert_eq!((got.3, got.4), (1, 1 + transposed as u64), "{what}: dispatches (forward, backward)");
+            }
+        }
     }
 }

@@ -98,7 +98,8 @@ pub fn extreme_dim(x: &Tensor, dim: i64, keepdim: bool, max: bool) -> Result<(Te
             } else {
                 (o::unsqueeze(g, dim)?, idx.unsqueeze(dim)?)
             };
-            Ok(vec![Some(zeros_like(&xs)?.scatter(dim, &idx, &g)?)])
+            // Recorded under create_graph (the second derivative gathers at the same indices).
+            Ok(vec![Some(scatter(&zeros_like(&xs)?, dim, &idx, &g)?)])
         });
     }
     Ok((v, i))

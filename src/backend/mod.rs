@@ -139,6 +139,19 @@ pub trait Backend {
     fn attention(&self, _k: &Attention) -> Result<()> {
         crate::bail!(Device, "this backend has no attention kernel")
     }
+    /// Whether this backend has 2-D max pooling kernels (`max_pool2d`, `max_pool2d_backward`);
+    /// without them max pooling is composed of windows and `max(dim)`.
+    fn has_max_pool2d(&self) -> bool {
+        false
+    }
+    /// 2-D max pooling with indices in one kernel (`MaxPool2d`).
+    fn max_pool2d(&self, _k: &MaxPool2d) -> Result<()> {
+        crate::bail!(Device, "this backend has no max pooling kernel")
+    }
+    /// 2-D max pooling's input gradient from its indices (`MaxPool2dBackward`).
+    fn max_pool2d_backward(&self, _k: &MaxPool2dBackward) -> Result<()> {
+        crate::bail!(Device, "this backend has no max pooling kernel")
+    }
     /// The largest tensor, in bytes, this backend can allocate as one buffer (WebGPU: one storage
     /// binding, less its size classes' rounding); callers that can split work stay below it.
     fn max_tensor_bytes(&self) -> u64 {

@@ -26,6 +26,8 @@ const CHECK: &str = include_str!("../../../shaders/check.wgsl");
 const SCATTER: &str = include_str!("../../../shaders/scatter.wgsl");
 const NLL_LOSS: &str = include_str!("../../../shaders/nll_loss.wgsl");
 const NLL_LOSS_BACKWARD: &str = include_str!("../../../shaders/nll_loss_backward.wgsl");
+const MAX_POOL2D: &str = include_str!("../../../shaders/max_pool2d.wgsl");
+const MAX_POOL2D_BACKWARD: &str = include_str!("../../../shaders/max_pool2d_backward.wgsl");
 
 /// Everything that changes a kernel's source; the pipeline cache key. Scalar values and sizes
 /// live in the uniform slot, so one pipeline serves every value and shape.
@@ -120,13 +122,18 @@ pub enum KernelKey {
     NllLoss,
     /// `F.nll_loss`'s input gradient (`shaders/nll_loss_backward.wgsl`).
     NllLossBackward,
+    /// 2-D max pooling with indices (`shaders/max_pool2d.wgsl`; two written buffers), or its
+    /// input gradient (`shaders/max_pool2d_backward.wgsl`).
+    MaxPool2d {
+        backward: bool,
+    },
 }
 
 impl KernelKey {
     /// How many of the kernel's storage buffers (the first ones) are read_write.
     pub fn writable(&self) -> usize {
         match self {
-            KernelKey::Optim(_) | KernelKey::Attention(_) => 2,
+            KernelKey::Optim(_) | KernelKey::Attention(_) | KernelKey::MaxPool2d { backward: false } => 2,
             _ => 1,
         }
     }
@@ -466,6 +473,7 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::Check => fill(CHECK, &[]),
         KernelKey::NllLoss => fill(NLL_LOSS, &[]),
         KernelKey::NllLossBackward => fill(NLL_LOSS_BACKWARD, &[]),
+        KernelKey::MaxPool2d { backward } => fill(if *backward { MAX_POOL2D_BACKWARD } else { MAX_POOL2D }, &[]),
     }
 }
 
@@ -524,6 +532,9 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::Check => "webtorch:check".to_string(),
         KernelKey::NllLoss => "webtorch:nll_loss:float32".to_string(),
         KernelKey::NllLossBackward => "webtorch:nll_loss_backward:float32".to_string(),
+        KernelKey::MaxPool2d { backward } => {
+            format!("webtorch:max_pool2d{}:float32", if *backward { "_backward" } else { "" })
+        }
         KernelKey::Scatter { dtype, op, .. } => {
             let name = match op {
                 ScatterOp::Assign => "scatter",

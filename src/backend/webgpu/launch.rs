@@ -109,24 +109,23 @@ impl WebGpuBackend {
         if let Some(c) = column_chunk(k) {
             return self.reduce_columns(k, c);
         }
-        if splits_runs(k) {
-            return self.reduce_runs_first(k);
+        if let Some(at) = runs_split(k) {
+            return self.reduce_runs_first(k, at);
         }
         self.reduce_unchunked(k)
     }
 
-    /// A reduction over several dims into few outputs (`splits_runs`) in two steps: each output's
-    /// runs along the last reduced dim first (the outer reduced dims joining the outputs: a
-    /// scratch `[outputs, runs]`), then each output's runs. Regrouping the dims leaves every
-    /// operand's strides (outer then inner) as they are; a prologue runs in the first step.
-    fn reduce_runs_first(&self, k: &Reduce) -> Result<()> {
+    /// A reduction over several dims into few outputs (`runs_split`) in two steps: each output's
+    /// runs over the reduced dims from `at` on first (the reduced dims before `at` joining the
+    /// outputs: a scratch `[outputs, runs]`), then each output's runs. Regrouping the dims leaves
+    /// every operand's strides (outer then inner) as they are; a prologue runs in the first step.
+    fn reduce_runs_first(&self, k: &Reduce, at: usize) -> Result<()> {
         let n_out: usize = k.outer.iter().product();
-        let last = k.inner.len() - 1;
-        let runs: usize = k.inner[..last].iter().product();
+        let runs: usize = k.inner[..at].iter().product();
         let scratch = self.alloc_from_pool((n_out * runs * 4) as u64, false)?;
         let first = Reduce {
-            outer: k.outer.iter().chain(&k.inner[..last]).copied().collect(),
-            inner: vec![k.inner[last]],
+            outer: k.outer.iter().chain(&k.inner[..at]).copied().collect(),
+            inner: k.inner[at..].to_vec(),
             out: scratch,
             out_dtype: DType::Float32,
             ..k.clone()
@@ -445,6 +444,32 @@ impl WebGpuBackend {
         self.dispatch(&KernelKey::NllLoss, &meta, &[k.out, k.input.buf, r.target.buf, w.buf], (gx, gy, 1))
     }
 
+    pub(super) fn max_pool2d_impl(&self, k: &crate::backend::MaxPool2d) -> Result<()> {
+        let g = &k.g;
+        let n = g.input[0] * g.input[1] * g.out_hw[0] * g.out_hw[1];
+        let (gx, gy) = Self::grid(Self::groups_for(n)?);
+        let mut meta = [0u32; 24];
+        put(&mut meta, 0, &[n, g.input[1], g.input[2], g.input[3], g.out_hw[0], g.out_hw[1]])?;
+        pool_geometry(&mut meta, 6, g)?;
+        put(&mut meta, 14, &[k.x.offset])?;
+        put(&mut meta, 15, &k.x.strides)?;
+        put(&mut meta, 19, &[(gx * WG) as usize, k.indices as usize])?;
+        self.dispatch(&KernelKey::MaxPool2d { backward: false }, &meta, &[k.out, k.idx, k.x.buf], (gx, gy, 1))
+    }
+
+    pub(super) fn max_pool2d_backward_impl(&self, k: &crate::backend::MaxPool2dBackward) -> Result<()> {
+        let g = &k.g;
+        let n: usize = g.input.iter().product();
+        let (gx, gy) = Self::grid(Self::groups_for(n)?);
+        let mut meta = [0u32; 24];
+        put(&mut meta, 0, &[n, g.input[2], g.input[3], g.out_hw[0], g.out_hw[1]])?;
+        pool_geometry(&mut meta, 5, g)?;
+        put(&mut meta, 13, &[k.grad.offset])?;
+        put(&mut meta, 14, &k.grad.strides)?;
+        put(&mut meta, 18, &[g.input[1], (gx * WG) as usize])?;
+        self.dispatch(&KernelKey::MaxPool2d { backward: true }, &meta, &[k.out, k.grad.buf, k.idx], (gx, gy, 1))
+    }
+
     pub(super) fn nll_loss_backward_impl(&self, k: &NllLossBackward) -> Result<()> {
         let r = &k.rows;
         let groups = Self::groups_for(r.n * r.c)?;
@@ -534,24 +559,43 @@ fn column_chunk(k: &Reduce) -> Option<usize> {
     columns.then_some(C)
 }
 
-/// Whether a float32 sum or mean over several non-mergeable dims runs in two steps
-/// (`reduce_runs_first`): with few outputs (batch norm's per-channel statistics of an `[N, C, H,
-/// W]` activation: 64 outputs of 401,408 values each) one workgroup per output left most of a
-/// large GPU idle and walked every element through the general kernel's index arithmetic; by
-/// runs first, each (image, channel) row of `H·W` values is one output of the lean row kernel.
-/// (A mean of equal-length runs' means is the mean.) Measured on an H100: bench/KERNELS.md,
+/// Where a float32 sum or mean over several non-mergeable dims splits into runs
+/// (`reduce_runs_first`: the reduced dims from the returned index on are each run), or `None` to
+/// reduce in one step. With few outputs (batch norm's per-channel statistics of an `[N, C, H, W]`
+/// activation: 64 outputs of 401,408 values each) one workgroup per output left most of a large
+/// GPU idle and walked every element through the general kernel's index arithmetic; by runs
+/// first, each (image, channel) row of `H·W` values is one output of the lean row kernel. (A mean
+/// of equal-length runs' means is the mean.) A run spans trailing dims until it holds at least
+/// `RUN_MIN` values: over a view whose rows do not merge (the gradient arriving through a padded
+/// max pool's backward is a slice `[.., 112, 112]` of `[.., 114, 114]`), one 256-invocation
+/// workgroup per 112-value row left most of each workgroup idle and ran batch norm's fused
+/// backward sums at a quarter of the bandwidth. Measured on an H100: bench/KERNELS.md,
 /// "Reductions by runs".
-fn splits_runs(k: &Reduce) -> bool {
+fn runs_split(k: &Reduce) -> Option<usize> {
+    const RUN_MIN: usize = 2048;
     let n_out: usize = k.outer.iter().product();
     let count: usize = k.inner.iter().product();
-    matches!(k.op, crate::backend::ReduceOp::Sum | crate::backend::ReduceOp::Mean)
+    let applies = matches!(k.op, crate::backend::ReduceOp::Sum | crate::backend::ReduceOp::Mean)
         && k.compute == crate::dtype::Compute::F32
         && k.out_dtype == DType::Float32
         && k.inner.len() >= 2
-        && k.inner.last().is_some_and(|&l| l >= 16)
         && n_out < 1024
-        && count >= 16384
-        && n_out * count / k.inner[k.inner.len() - 1] <= 1 << 26
+        && count >= 16384;
+    if !applies {
+        return None;
+    }
+    let mut at = k.inner.len() - 1;
+    while at > 1 && k.inner[at..].iter().product::<usize>() < RUN_MIN {
+        at -= 1;
+    }
+    let run: usize = k.inner[at..].iter().product();
+    (run >= 16 && n_out * (count / run) <= 1 << 26).then_some(at)
+}
+
+/// A pooling's kernel, stride, padding and dilation (h, w each) from word `at` of `meta`.
+fn pool_geometry(meta: &mut [u32], at: usize, g: &crate::backend::PoolGeometry) -> Result<()> {
+    let words: Vec<usize> = [g.kernel, g.stride, g.pad, g.dilation].concat();
+    put(meta, at, &words)
 }
 
 /// A float32 elementwise kernel storing `value` (a leaf: a copy; a scalar: a fill) over `shape`
@@ -578,5 +622,44 @@ fn reduce_leaves(k: &Reduce) -> &[crate::backend::Operand] {
     match &k.prologue {
         Some(p) => &p.leaves,
         None => std::slice::from_ref(&k.input),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{Operand, ReduceOp};
+
+    fn sum(outer: &[usize], inner: &[usize]) -> Reduce {
+        Reduce {
+            op: ReduceOp::Sum,
+            compute: crate::dtype::Compute::F32,
+            input: Operand { buf: 0, dtype: DType::Float32, offset: 0, strides: vec![0; outer.len() + inner.len()] },
+            outer: outer.to_vec(),
+            inner: inner.to_vec(),
+            out: 1,
+            out_dtype: DType::Float32,
+            param: 0.0,
+            prologue: None,
+        }
+    }
+
+    /// Runs span trailing reduced dims until they hold 2,048 values; few outputs or small
+    /// reductions stay one step.
+    #[test]
+    fn runs_split_where_runs_are_long_enough() {
+        // [N, C, H·W] merged: each (image, channel) row is a run.
+        assert_eq!(runs_split(&sum(&[64], &[32, 12544])), Some(1));
+        // A padded view's rows did not merge: a run is H·W, not W.
+        assert_eq!(runs_split(&sum(&[64], &[32, 112, 112])), Some(1));
+        assert_eq!(runs_split(&sum(&[64], &[32, 8, 16, 16])), Some(1));
+        assert_eq!(runs_split(&sum(&[64], &[4, 8, 4096])), Some(2));
+        // Many outputs, few values, or a single reduced dim: one step.
+        assert_eq!(runs_split(&sum(&[4096], &[32, 12544])), None);
+        assert_eq!(runs_split(&sum(&[64], &[8, 1024])), None);
+        assert_eq!(runs_split(&sum(&[64], &[401408])), None);
+        let mut max = sum(&[64], &[32, 12544]);
+        max.op = ReduceOp::Max;
+        assert_eq!(runs_split(&max), None);
     }
 }

@@ -392,6 +392,18 @@ impl Backend for WebGpuBackend {
         self.optim_step_impl(k)
     }
 
+    fn has_max_pool2d(&self) -> bool {
+        true
+    }
+
+    fn max_pool2d(&self, k: &crate::backend::MaxPool2d) -> Result<()> {
+        self.max_pool2d_impl(k)
+    }
+
+    fn max_pool2d_backward(&self, k: &crate::backend::MaxPool2dBackward) -> Result<()> {
+        self.max_pool2d_backward_impl(k)
+    }
+
     fn check_values(&self, k: &super::ValueCheck) -> Result<()> {
         self.check_values_impl(k)
     }
