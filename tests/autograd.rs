@@ -250,3 +250,94 @@ fn picking_views_pass_second_derivatives() {
         }
     }
 }
+
+/// Batch norm over batch statistics is one node with PyTorch's closed-form backward
+/// (`pool.rs` `Stats::normalized`): its first and second derivatives (the latter through the
+/// recorded `create_graph` backward, over x and the weight) against batch norm composed here of
+/// differentiable ops, with and without the affine parameters, on every device; and on the GPU
+/// fewer backward kernels than the composition's: two fused sums (Σdy and Σdy·(x − mean)), the
+/// small per-channel terms, one elementwise pass for dx reading dy and x − mean unwritten.
+#[test]
+fn batch_norm_node_matches_its_composition() {
+    use webtorch::autograd::pool::batch_norm;
+    let shape = [4usize, 3, 16, 16];
+    let data: Vec<f64> = (0..3072).map(|i| ((i * 37 % 101) as f64 / 17.0).sin() * 2.0 + 0.5).collect();
+    let r: Vec<f64> = (0..3072).map(|i| ((i * 53 % 97) as f64 / 11.0).cos()).collect();
+    let s: Vec<f64> = (0..3072).map(|i| ((i * 29 % 89) as f64 / 7.0).sin()).collect();
+    let composed = |x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>| {
+        let dims = [0i64, 2, 3];
+        let mean = ag::mean(x, &dims, true).unwrap();
+        let dev = ag::sub(x, &mean).unwrap();
+        let var = ag::mean(&ag::mul(&dev, &dev).unwrap(), &dims, true).unwrap();
+        let rstd = ag::unary(&ag::add_scalar(&var, 1e-5).unwrap(), Op::Rsqrt).unwrap();
+        let mut y = ag::mul(&dev, &rstd).unwrap();
+        if let Some(w) = w {
+            y = ag::mul(&y, &ag::reshape(w, &[1, 3, 1, 1]).unwrap()).unwrap();
+        }
+        if let Some(b) = b {
+            y = ag::add(&y, &ag::reshape(b, &[1, 3, 1, 1]).unwrap()).unwrap();
+        }
+        y
+    };
+    for dev in devices() {
+        for affine in [true, false] {
+            // (dx, dw, d/dx and d/dw of Σ dx·s) and the backward's dispatches.
+            let run = |node: bool| {
+                let x = leaf(&data, &shape, dev);
+                let w = leaf(&[1.5, -0.5, 0.75], &[3], dev);
+                let b = leaf(&[0.1, 0.2, -0.3], &[3], dev);
+                let (wo, bo) = if affine { (Some(&w), Some(&b)) } else { (None, None) };
+                let y = if node {
+                    batch_norm(&x, None, None, wo, bo, true, 0.1, 1e-5).unwrap()
+                } else {
+                    composed(&x, wo, bo)
+                };
+                let loss = ag::sum(
+                    &ag::mul(&y, &Tensor::from_f64(&r, &shape, DType::Float32, dev).unwrap()).unwrap(),
+                    &[],
+                    false,
+                )
+                .unwrap();
+                let be = webtorch::engine::backend(dev).unwrap();
+                pollster::block_on(be.sync()).unwrap();
+                let before = be.stats().dispatches;
+                let first =
+                    autograd::grad(std::slice::from_ref(&loss), &[x.clone(), w.clone()], &[None], true, false, true)
+                        .unwrap();
+                let dx = values(first[0].as_ref().unwrap());
+                let dispatches = be.stats().dispatches - before;
+                let dw = first[1].as_ref().map(values);
+                let g = autograd::grad(&[loss], std::slice::from_ref(&x), &[None], true, true, false)
+                    .unwrap()
+                    .remove(0)
+                    .unwrap();
+                let sg = ag::sum(
+                    &ag::mul(&g, &Tensor::from_f64(&s, &shape, DType::Float32, dev).unwrap()).unwrap(),
+                    &[],
+                    false,
+                )
+                .unwrap();
+                let second = autograd::grad(&[sg], &[x, w], &[None], false, false, true).unwrap();
+                (dx, dw, values(second[0].as_ref().unwrap()), second[1].as_ref().map(values), dispatches)
+            };
+            let (got, want) = (run(true), run(false));
+            let what = format!("{dev:?}, affine {affine}");
+            assert_close(&got.0, &want.0, 1e-4, 1e-5, &format!("{what}: dx"));
+            assert_eq!(got.1.is_some(), affine, "{what}: dw only with a weight");
+            if let (Some(a), Some(b)) = (&got.1, &want.1) {
+                assert_close(a, b, 1e-4, 1e-5, &format!("{what}: dw"));
+            }
+            assert_close(&got.2, &want.2, 1e-3, 1e-4, &format!("{what}: d²/dx"));
+            if let (Some(a), Some(b)) = (&got.3, &want.3) {
+                assert_close(a, b, 1e-3, 1e-4, &format!("{what}: d²/dw"));
+            }
+            if dev == Device::WebGpu {
+                // Two fused sums, the per-channel terms (tiny: a kernel each), dx in one kernel
+                // that recomputes dy and x − mean (12 and 10 when they were written out first;
+                // composed: 14 and 11).
+                let expect = if affine { 10 } else { 8 };
+                assert_eq!(got.4, expect, "{what}: backward dispatches (composed: {})", want.4);
+            }
+        }
+    }
+}

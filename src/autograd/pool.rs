@@ -9,13 +9,13 @@
 use super::conv::{pad, windows};
 use super::kernels as agk;
 use super::ops as o;
+use crate::bail;
 use crate::dtype::{DType, ScalarKind};
 use crate::error::Result;
 use crate::ops::Op;
 use crate::shape::fmt_shape;
 use crate::tensor::conv::expand_arg;
 use crate::tensor::Tensor;
-use crate::{bail, err};
 
 /// The geometry of one pooling call, per spatial dim.
 struct Pool {
@@ -343,54 +343,131 @@ pub fn batch_norm(
     let dims: Vec<i64> = (0..x.ndim() as i64).filter(|&d| d != 1).collect();
     let mut bshape = vec![1i64; x.ndim()];
     bshape[1] = c as i64;
-    // (mean, var, and x − mean where the batch statistics computed it)
-    let (mean, var, dev) = if training || running_mean.is_none() || running_var.is_none() {
-        // The biased variance as the mean of squared deviations (the two-pass formula): a mean
-        // whose elementwise prologue fuses, so over an `[N, C, H, W]` activation it runs as the
-        // per-(image, channel) runs' means first, as the mean does (bench/KERNELS.md, "Reductions
-        // by runs"); the Var kernel took one workgroup per channel.
-        let mean = o::mean(x, &dims, true)?;
-        let dev = o::sub(x, &mean)?;
-        let var = o::mean(&o::mul(&dev, &dev)?, &dims, true)?;
+    let w = weight.map(|w| o::reshape(w, &bshape)).transpose()?;
+    let b = bias.map(|b| o::reshape(b, &bshape)).transpose()?;
+    let (Some(rm), Some(rv), false) = (running_mean, running_var, training) else {
+        let stats = Stats { dims, eps };
+        let (y, mean, var) = stats.normalized(x, w.as_ref(), b.as_ref())?;
         if training {
-            let f = ScalarKind::Float;
             super::with_grad_mode(false, || -> Result<()> {
+                let f = ScalarKind::Float;
+                let shape = |t: &Tensor| t.shape().iter().map(|&s| s as i64).collect::<Vec<_>>();
                 if let Some(rm) = running_mean {
-                    let new =
-                        o::add(&o::scale(rm, 1.0 - momentum)?, &o::scale(&mean.detach().reshape(&[-1])?, momentum)?)?;
-                    rm.assign_(&new.reshape(&rm.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?)?;
+                    let new = o::add(&o::scale(rm, 1.0 - momentum)?, &o::scale(&mean.reshape(&[-1])?, momentum)?)?;
+                    rm.assign_(&new.reshape(&shape(rm))?)?;
                 }
                 if let Some(rv) = running_var {
-                    let unbiased = o::binary_scalar(
-                        &var.detach().reshape(&[-1])?,
-                        Op::Mul,
-                        count as f64 / (count - 1) as f64,
-                        false,
-                        f,
-                    )?;
+                    let unbiased =
+                        o::binary_scalar(&var.reshape(&[-1])?, Op::Mul, count as f64 / (count - 1) as f64, false, f)?;
                     let new = o::add(&o::scale(rv, 1.0 - momentum)?, &o::scale(&unbiased, momentum)?)?;
-                    rv.assign_(&new.reshape(&rv.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?)?;
+                    rv.assign_(&new.reshape(&shape(rv))?)?;
                 }
                 Ok(())
             })?;
         }
-        (mean, var, Some(dev))
-    } else {
-        let rm = running_mean.ok_or_else(|| err!(Torch, "running_mean is required"))?;
-        let rv = running_var.ok_or_else(|| err!(Torch, "running_var is required"))?;
-        (o::reshape(rm, &bshape)?, o::reshape(rv, &bshape)?, None)
+        return Ok(y);
     };
-    let rstd = o::unary(&o::add_scalar(&var, eps)?, Op::Rsqrt)?;
-    let dev = match dev {
-        Some(d) => d,
-        None => o::sub(x, &mean)?,
-    };
-    let mut y = o::mul(&dev, &rstd)?;
-    if let Some(w) = weight {
-        y = o::mul(&y, &o::reshape(w, &bshape)?)?;
+    // Evaluation with running statistics: composed (their gradient, when asked, comes from the
+    // pieces' rules).
+    let rstd = o::unary(&o::add_scalar(&o::reshape(rv, &bshape)?, eps)?, Op::Rsqrt)?;
+    let mut y = o::mul(&o::sub(x, &o::reshape(rm, &bshape)?)?, &rstd)?;
+    if let Some(w) = &w {
+        y = o::mul(&y, w)?;
     }
-    if let Some(b) = bias {
-        y = o::add(&y, &o::reshape(b, &bshape)?)?;
+    if let Some(b) = &b {
+        y = o::add(&y, b)?;
     }
     Ok(y)
+}
+
+/// Batch normalization over the batch statistics (training, or no running statistics): the
+/// reduced dims (all but 1) and epsilon.
+#[derive(Clone)]
+struct Stats {
+    dims: Vec<i64>,
+    eps: f64,
+}
+
+impl Stats {
+    /// The mean, the biased variance as the mean of squared deviations (the two-pass formula:
+    /// a mean whose elementwise prologue fuses, so over an `[N, C, H, W]` activation it runs as
+    /// the per-(image, channel) runs' means first, bench/KERNELS.md "Reductions by runs") and
+    /// `1/sqrt(var + eps)`; `[1, C, 1, …]` each. Differentiable when grad mode is on.
+    fn moments(&self, x: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
+        let mean = o::mean(x, &self.dims, true)?;
+        let dev = o::sub(x, &mean)?;
+        let var = o::mean(&o::mul(&dev, &dev)?, &self.dims, true)?;
+        let rstd = o::unary(&o::add_scalar(&var, self.eps)?, Op::Rsqrt)?;
+        Ok((mean, var, rstd))
+    }
+
+    /// `(x − mean)·rstd·w + b`, one elementwise kernel (fused onward, a ReLU's too).
+    fn affine(x: &Tensor, mean: &Tensor, rstd: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>) -> Result<Tensor> {
+        let mut y = o::mul(&o::sub(x, mean)?, rstd)?;
+        if let Some(w) = w {
+            y = o::mul(&y, w)?;
+        }
+        if let Some(b) = b {
+            y = o::add(&y, b)?;
+        }
+        Ok(y)
+    }
+
+    /// The normalized output as one node (`NativeBatchNormBackward0`), with the batch mean and
+    /// variance (detached). Its backward is PyTorch's closed form, `dx = w·rstd·(dy − mean(dy) −
+    /// x̂·mean(dy·x̂))`, `dw = Σ dy·x̂`, `db = Σ dy` (x̂ = (x − mean)·rstd): two fused sums and
+    /// one elementwise pass, x − mean recomputed where read. Composed of the pieces' rules,
+    /// the backward took a dozen kernels per layer and materialised x − mean in the forward; on
+    /// a ResNet-18 step, bench/KERNELS.md "Batch norm as one node". With `create_graph` the
+    /// same formula is recorded over statistics recomputed from `x` (so it differentiates
+    /// through them).
+    fn normalized(&self, x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>) -> Result<(Tensor, Tensor, Tensor)> {
+        let (mean, var, rstd) = super::with_grad_mode(false, || self.moments(x))?;
+        let mut y = super::with_grad_mode(false, || Self::affine(x, &mean, &rstd, w, b))?;
+        let inputs: Vec<&Tensor> = [Some(x), w, b].into_iter().flatten().collect();
+        if super::needs_grad(&inputs) {
+            let (st, xs, ws, saved) = (self.clone(), x.clone(), w.cloned(), (mean.clone(), rstd.clone()));
+            let has_b = b.is_some();
+            let saved_inputs: Vec<&Tensor> = [Some(x), w].into_iter().flatten().collect();
+            super::record(
+                "NativeBatchNormBackward0",
+                &inputs,
+                &saved_inputs,
+                &mut [&mut y],
+                Box::new(move |gs| {
+                    let dy = super::ops::first(gs)?;
+                    // dy and x − mean stay pending through the two sums into dx's kernel.
+                    crate::tensor::fusion::with_wider_window(16, || {
+                        let (mean, rstd) = if super::is_grad_enabled() {
+                            let (m, _, r) = st.moments(&xs)?;
+                            (m, r)
+                        } else {
+                            saved.clone()
+                        };
+                        let xmu = o::sub(&xs, &mean)?;
+                        let sum_dy = o::sum(dy, &st.dims, true)?;
+                        let sum_dy_xmu = o::sum(&o::mul(dy, &xmu)?, &st.dims, true)?;
+                        let m = (xs.numel() / xs.shape()[1].max(1)) as f64;
+                        // dy − Σdy/M − (x − mean)·rstd²·Σ(dy·(x − mean))/M, times rstd·w.
+                        let k = o::scale(&o::mul(&o::mul(&rstd, &rstd)?, &sum_dy_xmu)?, 1.0 / m)?;
+                        let centered = o::sub(&o::sub(dy, &o::scale(&sum_dy, 1.0 / m)?)?, &o::mul(&xmu, &k)?)?;
+                        let gain = match &ws {
+                            Some(w) => o::mul(&rstd, w)?,
+                            None => rstd.clone(),
+                        };
+                        // (w and b are inputs as their `[1, C, 1, …]` views: gradients of that shape.)
+                        let mut out = vec![Some(o::mul(&centered, &gain)?)];
+                        if ws.is_some() {
+                            out.push(Some(o::mul(&sum_dy_xmu, &rstd)?));
+                        }
+                        if has_b {
+                            out.push(Some(sum_dy));
+                        }
+                        Ok(out)
+                    })
+                }),
+            );
+        }
+        Ok((y, mean, var))
+    }
 }

@@ -91,6 +91,23 @@ pub fn with_config<R>(f: impl FnOnce(&mut Config) -> R) -> R {
     CONFIG.with(|c| f(&mut c.borrow_mut()))
 }
 
+/// Runs `f` with the fusion window widened by `extra` ops (a window of 0, no inlining, stays):
+/// for a rule that reads its pending inputs again after a few ops of its own — batch norm's
+/// backward reads the incoming gradient and `x − mean` in two sums, then in `dx` — so they are
+/// recomputed where read instead of written out and read back.
+pub(crate) fn with_wider_window<R>(extra: u64, f: impl FnOnce() -> R) -> R {
+    let old = with_config(|c| {
+        let old = c.window;
+        if old > 0 {
+            c.window = old.saturating_add(extra);
+        }
+        old
+    });
+    let r = f();
+    with_config(|c| c.window = old);
+    r
+}
+
 /// Counts an op (the clock the fusion window is measured on).
 pub(crate) fn tick() -> u64 {
     with_config(|c| {
