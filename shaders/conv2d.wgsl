@@ -1,13 +1,15 @@
 // 2-D convolution as an implicit GEMM: the register-tiled matmul of `matmul_tiled.wgsl` whose `b`
 // tile is gathered from the convolution's input in the load stage, zero outside it (padding), so
-// no im2col columns are written or read. One image and group per wg.z. Two products:
+// no im2col columns are written or read. One chunk of images (forward: one image) and group per
+// wg.z. Two products:
 // - forward: M = a group's output channels, N = output positions oh·ow, K = Cg·kh·kw; `a` is the
 //   weight (row-major); `b[k][l]` the input under kernel position k at output position l
 //   (`gather`), four positions per load; the output lands in NCHW.
 // - weight gradient (`WGRAD`): M = a group's output channels, N = Cg·kh·kw, K = oh·ow; `a` is
 //   the output's gradient of the image (row-major, rows of oh·ow); `b` is read along K
-//   (`gather_k`: four consecutive output positions at one kernel position); each image (and
-//   slice of K, meta 27–28) writes its own `[Og, Cg·kh·kw]` block, summed afterwards.
+//   (`gather_k`: four consecutive output positions at one kernel position); each chunk of
+//   images (meta 29; their products summed in registers) and slice of K (meta 27–28) writes its
+//   own `[Og, Cg·kh·kw]` block, summed afterwards.
 // `src/backend/webgpu/conv.rs` chooses the tile and generates the holes (`matmul::holes_with`).
 // meta: [0] M, [1] N, [2] K, [3] groups, [4] `a` offset, [5] input offset, [6] kh·kw, [7] kw,
 //       [8] ow, [9] H, [10] W, [11..13) stride (h, w), [13..15) padding in front (h, w),
@@ -17,8 +19,9 @@
 //       [25] `a`'s row stride (forward: Cg·kh·kw rounded up to 4, its weight zero-padded; the
 //       weight gradient: oh·ow), [26] the columns `b` has (the weight gradient's N is Cg·kh·kw
 //       rounded up to 4, the columns past it computed as zeros and not read), [27] slices of K
-//       per image (the weight gradient's split: wg.z = (image · slices + slice) · groups +
-//       group; 1 forward), [28] K per slice (a multiple of BK; K forward).
+//       per image (the weight gradient's split: wg.z = (chunk · slices + slice) · groups +
+//       group; 1 forward), [28] K per slice (a multiple of BK; K forward), [29] images per
+//       chunk (1 forward), [30] images.
 // Each `b` load keeps its K index as a pair — (channel, kernel position) forward, (row, column)
 // of the output position for the weight gradient — and advances it by BK per step (meta 22,
 // 23), so the K loop divides nothing.
@@ -87,21 +90,25 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     let m0 = wg.y * BM;
     let n0 = wg.x * BN;
     let zi = wg.z / m(3u);
-    let img = zi / m(27u);
+    let chunk = zi / m(27u);
     let grp = wg.z - zi * m(3u);
-    let xb = m(5u) + img * m(17u) + grp * m(21u) * m(18u);
     let ars = m(25u);
     let aks = 1u;
     let bks = 0u;
     let bcs = 0u;
-    let kbeg = (zi - img * m(27u)) * m(28u);
+    let kbeg = (zi - chunk * m(27u)) * m(28u);
     let kend = min(K, kbeg + m(28u));
-/*{{SETUP}}*/
 /*{{ACC}}*/
+    // The chunk's images (one forward), their products summed in the accumulators.
+    let img1 = min((chunk + 1u) * m(29u), m(30u));
+    for (var img = chunk * m(29u); img < img1; img++) {
+    let xb = m(5u) + img * m(17u) + grp * m(21u) * m(18u);
+/*{{SETUP}}*/
 /*{{GATHER}}*/
 /*{{PRE}}*/
     for (var k0 = kbeg; k0 < kend; k0 += BK) {
 /*{{STEP}}*/
+    }
     }
     let obase = wg.z * M * (N >> 2u) + (n0 >> 2u);
 /*{{STORE}}*/

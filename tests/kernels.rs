@@ -824,6 +824,12 @@ fn conv2d_reads_its_input_windows_directly() {
         let gw3 = values(&wgrad(Device::WebGpu, &gy));
         webtorch::backend::webgpu::conv::set_conv_splits(None);
         assert_close(&gw3, &gw_cpu, 1e-4, 1e-4, &format!("case {i}: weight gradient in slices"));
+        // Two images summed per block (the deep layers' rule; of three images, a last chunk
+        // of one), and the rule's choice once more.
+        webtorch::backend::webgpu::conv::set_conv_images(Some(2));
+        let gw2 = values(&wgrad(Device::WebGpu, &gy));
+        webtorch::backend::webgpu::conv::set_conv_images(None);
+        assert_close(&gw2, &gw_cpu, 1e-4, 1e-4, &format!("case {i}: weight gradient two images a block"));
         let labels = be.kernel_labels();
         let label = if depthwise { "webtorch:conv2d_depthwise_weight_grad:" } else { "webtorch:conv2d_weight_grad:" };
         assert!(labels.iter().any(|l| l.starts_with(label)), "case {i}: no {label} kernel among {labels:?}");

@@ -403,6 +403,13 @@ pub fn set_conv_splits(n: u32) {
     crate::backend::webgpu::conv::set_conv_splits((n > 0).then_some(n as usize))
 }
 
+/// Forces the conv2d weight gradient's images per block (`backend/webgpu/conv.rs` `splits`; 0:
+/// the rule), for benchmarks.
+#[wasm_bindgen]
+pub fn set_conv_images(n: u32) {
+    crate::backend::webgpu::conv::set_conv_images((n > 0).then_some(n as usize))
+}
+
 /// Turns the one-kernel attention (`backend/webgpu/attention.rs`) on or off (default on), for
 /// benchmarks comparing it with the products and softmax.
 #[wasm_bindgen]

@@ -372,10 +372,11 @@ pub struct Conv2d {
     /// The row stride of the weight (forward) or of `out` (weight gradient): what
     /// `Backend::conv2d_row` asked for, `Cg·kh·kw` or more (the weight's extra columns zero).
     pub row: usize,
-    /// The weight gradient's slices of the output positions (`Backend::conv2d_splits`): `out`
-    /// holds `[N · splits, O, row]`, one block per image and slice, for the caller to sum. 1 for
-    /// the forward.
+    /// The weight gradient's slices of the output positions and images per block
+    /// (`Backend::conv2d_splits`): `out` holds `[⌈N / images⌉ · splits, O, row]`, one block per
+    /// chunk of images and slice, for the caller to sum. 1 and 1 for the forward.
     pub splits: usize,
+    pub images: usize,
 }
 
 /// The shape of a 2-D max pooling over `[N, C, H, W]` (`MaxPool2d`): the windows of `kernel`

@@ -121,10 +121,11 @@ pub trait Backend {
     fn conv2d_row(&self, _g: &ConvGeometry) -> Option<usize> {
         None
     }
-    /// How many slices of the output positions the weight gradient of a geometry `conv2d_row`
-    /// took (with its `row`) is cut into: `conv2d` then writes `[N · splits, O, row]`.
-    fn conv2d_splits(&self, _g: &ConvGeometry, _row: usize) -> usize {
-        1
+    /// How the weight gradient of a geometry `conv2d_row` took (with its `row`) is cut into
+    /// blocks, `(images, splits)`: chunks of `images` images summed in one block, slices of the
+    /// output positions; `conv2d` then writes `[⌈N / images⌉ · splits, O, row]`.
+    fn conv2d_splits(&self, _g: &ConvGeometry, _row: usize) -> (usize, usize) {
+        (1, 1)
     }
     /// A 2-D convolution without im2col columns (`Conv2d`), of a geometry `conv2d_row` took.
     fn conv2d(&self, _k: &Conv2d) -> Result<()> {

@@ -279,6 +279,7 @@ impl Tensor {
             row,
             g,
             splits: 1,
+            images: 1,
         };
         self.backend().conv2d(&k)?;
         Ok(Some(y))
@@ -325,9 +326,9 @@ impl Tensor {
         let geom = self.conv_geometry(a, true, wshape[0], [wshape[2], wshape[3]], [g.shape()[2], g.shape()[3]]);
         let Some(row) = self.backend().conv2d_row(&geom) else { return Ok(None) };
         let (n, o, cols) = (geom.input[0], geom.o, geom.weight_row());
-        let splits = self.backend().conv2d_splits(&geom, row);
+        let (images, splits) = self.backend().conv2d_splits(&geom, row);
         let gc = aligned(g.contiguous()?)?;
-        let part = Tensor::empty_on(self.backend(), &[n * splits, o, row], self.dtype)?;
+        let part = Tensor::empty_on(self.backend(), &[n.div_ceil(images) * splits, o, row], self.dtype)?;
         let k = crate::backend::Conv2d {
             x: self.operand(self.shape())?,
             w: gc.operand(gc.shape())?.buf,
@@ -336,6 +337,7 @@ impl Tensor {
             row,
             g: geom,
             splits,
+            images,
         };
         self.backend().conv2d(&k)?;
         let shape: Vec<i64> = wshape.iter().map(|&v| v as i64).collect();

@@ -91,6 +91,13 @@ thread_local! {
     static WINDOW: Cell<Option<bool>> = const { Cell::new(None) };
     static WINDOW_OCB: Cell<usize> = const { Cell::new(0) };
     static SPLITS: Cell<Option<usize>> = const { Cell::new(None) };
+    static IMAGES: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Forces the weight gradient's images per block (one slice each), or the rule again
+/// (`None`), for benchmarks and tests.
+pub fn set_conv_images(n: Option<usize>) {
+    IMAGES.with(|c| c.set(n));
 }
 
 /// Forces the window kernel's output channels per invocation (0: its rule), for benchmarks.
@@ -169,27 +176,45 @@ fn choose(k: &ConvGeometry, row: usize, wg_limit: u32) -> Option<TiledKey> {
     Some(TiledKey { tile, a_t: false, b_t: k.weight_grad })
 }
 
-/// `Backend::conv2d_splits`: slices of the output positions for a weight gradient whose tiles
-/// (`[Og, row]` per image and group) leave the GPU short of work — an RGB first layer's 64×28
-/// gradient is one tile per image, 32 workgroups walking 50,176 positions each. The smallest of
-/// 2…64 that makes ≥ 800 workgroups (about six per SM of an H100, as the matmul's split-K),
-/// each slice keeping ≥ 512 positions; 1 for the forward and where no kernel takes it. A forced
-/// count (`set_conv_splits`) applies where positions allow it.
-pub fn splits(k: &ConvGeometry, row: usize, wg_limit: u32) -> usize {
+/// `Backend::conv2d_splits`: how a weight gradient's sum over images and output positions is
+/// cut into workgroups, `(images, slices)`: each workgroup sums `images` images' products over
+/// one of `slices` slices of their output positions (`[Og, row]` tiles). Where tiles per image
+/// leave the GPU short of work — an RGB first layer's 64×28 gradient is one tile per image, 32
+/// workgroups walking 50,176 positions each — slices: the smallest of 2…64 that makes ≥ 800
+/// workgroups (about six per SM of an H100, as the matmul's split-K), each slice keeping ≥ 512
+/// positions. Where they give far more than that — a 512-channel 3×3 layer at 7×7 has 288
+/// tiles per image, 49 positions each — images: the most (a power of two) that keeps ≥ 800
+/// workgroups; the per-image blocks (302 MB at batch 32, written and summed again) were as
+/// costly as the product. `(1, 1)` for the forward and where no kernel takes it. A forced
+/// image count (`set_conv_images`) applies with one slice; a forced slice count
+/// (`set_conv_splits`) where positions allow it, one image each.
+pub fn splits(k: &ConvGeometry, row: usize, wg_limit: u32) -> (usize, usize) {
+    const WORKGROUPS: usize = 800;
     let Some(key) = (k.weight_grad && !depthwise(k)).then(|| choose(k, row, wg_limit)).flatten() else {
-        return 1;
+        return (1, 1);
     };
     let l = k.out_hw[0] * k.out_hw[1];
+    let n = k.input[0];
+    if let Some(i) = IMAGES.with(|c| c.get()) {
+        return (i.clamp(1, n), 1);
+    }
     if let Some(s) = SPLITS.with(|c| c.get()) {
-        return s.clamp(1, l.div_ceil(key.tile.bk as usize));
+        return (1, s.clamp(1, l.div_ceil(key.tile.bk as usize)));
     }
     let og = k.o / k.groups;
-    let wgs = og.div_ceil(key.tile.bm as usize) * row.div_ceil(key.tile.bn as usize) * k.input[0] * k.groups;
-    let mut s = [1usize, 2, 4, 8, 16, 32, 64].into_iter().find(|s| wgs * s >= 800).unwrap_or(64);
+    let tiles = og.div_ceil(key.tile.bm as usize) * row.div_ceil(key.tile.bn as usize) * k.groups;
+    let mut images = 1;
+    while images < n && tiles * n.div_ceil(2 * images) >= WORKGROUPS {
+        images *= 2;
+    }
+    if images > 1 {
+        return (images, 1);
+    }
+    let mut s = [1usize, 2, 4, 8, 16, 32, 64].into_iter().find(|s| tiles * n * s >= WORKGROUPS).unwrap_or(64);
     while s > 1 && l / s < 512 {
         s /= 2;
     }
-    s
+    (1, s)
 }
 
 /// Forces the weight gradient's slices of output positions (`Some(1)`: none), or the rule
@@ -506,12 +531,49 @@ impl WebGpuBackend {
         put(&mut meta, 21, &[cg, step[0], step[1], k.o * l, a_row, cg * kk])?;
         // Slices of K (the weight gradient's output positions), each a multiple of BK; slices
         // past the end (K short of splits · slice) write zeros.
+        // Chunks of images summed in one workgroup (the weight gradient's; 1 forward).
         let splits = conv.splits.max(1);
-        put(&mut meta, 27, &[splits, depth.div_ceil(splits).next_multiple_of(bk)])?;
-        let groups = matmul::groups(&key, og, cols, n * k.groups * splits);
-        if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS || n * k.groups * splits > MAX_GROUPS as usize {
+        let images = conv.images.max(1);
+        put(&mut meta, 27, &[splits, depth.div_ceil(splits).next_multiple_of(bk), images, n])?;
+        let z = n.div_ceil(images) * k.groups * splits;
+        let groups = matmul::groups(&key, og, cols, z);
+        if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS || z > MAX_GROUPS as usize {
             crate::bail!(Shape, "webgpu: conv2d of {og}x{cols} outputs exceeds the dispatch grid");
         }
         self.dispatch(&KernelKey::Conv2d(key, k.weight_grad), &meta, &[conv.out, conv.w, conv.x.buf], groups)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::DType;
+
+    fn wgrad(n: usize, c: usize, o: usize, k: usize, stride: usize, hw: usize, out: usize) -> ConvGeometry {
+        ConvGeometry {
+            dtype: DType::Float32,
+            weight_grad: true,
+            input: [n, c, hw, hw],
+            o,
+            groups: 1,
+            kernel: [k, k],
+            stride: [stride, stride],
+            pad: [k / 2, k / 2],
+            dilation: [1, 1],
+            out_hw: [out, out],
+        }
+    }
+
+    /// ResNet-18's weight gradients at batch 32: the deep layers sum images per block, the
+    /// first layer and the wide shallow ones cut positions into slices.
+    #[test]
+    fn weight_gradient_blocks() {
+        let limit = 32768;
+        let blocks = |g: &ConvGeometry| splits(g, row(g, limit).unwrap(), limit);
+        let (images, slices) = blocks(&wgrad(32, 512, 512, 3, 1, 7, 7));
+        assert!(images >= 4 && slices == 1, "512-channel 7×7 layer: {images} images, {slices} slices");
+        let (images, slices) = blocks(&wgrad(32, 3, 64, 7, 2, 224, 112));
+        assert!(images == 1 && slices > 1, "stem: {images} images, {slices} slices");
+        assert_eq!(blocks(&wgrad(1, 512, 512, 3, 1, 7, 7)), (1, 1), "one image, few tiles");
     }
 }

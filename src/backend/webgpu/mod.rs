@@ -327,7 +327,7 @@ impl Backend for WebGpuBackend {
         conv::row(g, self.limits.max_compute_workgroup_storage_size)
     }
 
-    fn conv2d_splits(&self, g: &crate::backend::ConvGeometry, row: usize) -> usize {
+    fn conv2d_splits(&self, g: &crate::backend::ConvGeometry, row: usize) -> (usize, usize) {
         conv::splits(g, row, self.limits.max_compute_workgroup_storage_size)
     }
 
