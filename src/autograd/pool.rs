@@ -349,20 +349,28 @@ pub fn batch_norm(
         let stats = Stats { dims, eps };
         let (y, mean, var) = stats.normalized(x, w.as_ref(), b.as_ref())?;
         if training {
-            super::with_grad_mode(false, || -> Result<()> {
-                let f = ScalarKind::Float;
-                let shape = |t: &Tensor| t.shape().iter().map(|&s| s as i64).collect::<Vec<_>>();
-                if let Some(rm) = running_mean {
-                    let new = o::add(&o::scale(rm, 1.0 - momentum)?, &o::scale(&mean.reshape(&[-1])?, momentum)?)?;
-                    rm.assign_(&new.reshape(&shape(rm))?)?;
-                }
-                if let Some(rv) = running_var {
-                    let unbiased =
-                        o::binary_scalar(&var.reshape(&[-1])?, Op::Mul, count as f64 / (count - 1) as f64, false, f)?;
-                    let new = o::add(&o::scale(rv, 1.0 - momentum)?, &o::scale(&unbiased, momentum)?)?;
-                    rv.assign_(&new.reshape(&shape(rv))?)?;
-                }
-                Ok(())
+            // Per-channel updates: one fused kernel each (their scalars folded in).
+            crate::tensor::fusion::with_small_fused(|| {
+                super::with_grad_mode(false, || -> Result<()> {
+                    let f = ScalarKind::Float;
+                    let shape = |t: &Tensor| t.shape().iter().map(|&s| s as i64).collect::<Vec<_>>();
+                    if let Some(rm) = running_mean {
+                        let new = o::add(&o::scale(rm, 1.0 - momentum)?, &o::scale(&mean.reshape(&[-1])?, momentum)?)?;
+                        rm.assign_(&new.reshape(&shape(rm))?)?;
+                    }
+                    if let Some(rv) = running_var {
+                        let unbiased = o::binary_scalar(
+                            &var.reshape(&[-1])?,
+                            Op::Mul,
+                            count as f64 / (count - 1) as f64,
+                            false,
+                            f,
+                        )?;
+                        let new = o::add(&o::scale(rv, 1.0 - momentum)?, &o::scale(&unbiased, momentum)?)?;
+                        rv.assign_(&new.reshape(&shape(rv))?)?;
+                    }
+                    Ok(())
+                })
             })?;
         }
         return Ok(y);
@@ -422,8 +430,14 @@ impl Stats {
     /// same formula is recorded over statistics recomputed from `x` (so it differentiates
     /// through them).
     fn normalized(&self, x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>) -> Result<(Tensor, Tensor, Tensor)> {
-        let (mean, var, rstd) = super::with_grad_mode(false, || self.moments(x))?;
-        let mut y = super::with_grad_mode(false, || Self::affine(x, &mean, &rstd, w, b))?;
+        // `rsqrt(var + eps)` pending, computed inside the output's kernel.
+        let (mean, var, rstd, mut y) = crate::tensor::fusion::with_small_fused(|| {
+            super::with_grad_mode(false, || -> Result<_> {
+                let (mean, var, rstd) = self.moments(x)?;
+                let y = Self::affine(x, &mean, &rstd, w, b)?;
+                Ok((mean, var, rstd, y))
+            })
+        })?;
         let inputs: Vec<&Tensor> = [Some(x), w, b].into_iter().flatten().collect();
         if super::needs_grad(&inputs) {
             let (st, xs, ws, saved) = (self.clone(), x.clone(), w.cloned(), (mean.clone(), rstd.clone()));
@@ -436,34 +450,37 @@ impl Stats {
                 &mut [&mut y],
                 Box::new(move |gs| {
                     let dy = super::ops::first(gs)?;
-                    // dy and x − mean stay pending through the two sums into dx's kernel.
+                    // dy and x − mean stay pending through the two sums into dx's kernel, and the
+                    // per-channel coefficients are computed inside it.
                     crate::tensor::fusion::with_wider_window(16, || {
-                        let (mean, rstd) = if super::is_grad_enabled() {
-                            let (m, _, r) = st.moments(&xs)?;
-                            (m, r)
-                        } else {
-                            saved.clone()
-                        };
-                        let xmu = o::sub(&xs, &mean)?;
-                        let sum_dy = o::sum(dy, &st.dims, true)?;
-                        let sum_dy_xmu = o::sum(&o::mul(dy, &xmu)?, &st.dims, true)?;
-                        let m = (xs.numel() / xs.shape()[1].max(1)) as f64;
-                        // dy − Σdy/M − (x − mean)·rstd²·Σ(dy·(x − mean))/M, times rstd·w.
-                        let k = o::scale(&o::mul(&o::mul(&rstd, &rstd)?, &sum_dy_xmu)?, 1.0 / m)?;
-                        let centered = o::sub(&o::sub(dy, &o::scale(&sum_dy, 1.0 / m)?)?, &o::mul(&xmu, &k)?)?;
-                        let gain = match &ws {
-                            Some(w) => o::mul(&rstd, w)?,
-                            None => rstd.clone(),
-                        };
-                        // (w and b are inputs as their `[1, C, 1, …]` views: gradients of that shape.)
-                        let mut out = vec![Some(o::mul(&centered, &gain)?)];
-                        if ws.is_some() {
-                            out.push(Some(o::mul(&sum_dy_xmu, &rstd)?));
-                        }
-                        if has_b {
-                            out.push(Some(sum_dy));
-                        }
-                        Ok(out)
+                        crate::tensor::fusion::with_small_fused(|| {
+                            let (mean, rstd) = if super::is_grad_enabled() {
+                                let (m, _, r) = st.moments(&xs)?;
+                                (m, r)
+                            } else {
+                                saved.clone()
+                            };
+                            let xmu = o::sub(&xs, &mean)?;
+                            let sum_dy = o::sum(dy, &st.dims, true)?;
+                            let sum_dy_xmu = o::sum(&o::mul(dy, &xmu)?, &st.dims, true)?;
+                            let m = (xs.numel() / xs.shape()[1].max(1)) as f64;
+                            // dy − Σdy/M − (x − mean)·rstd²·Σ(dy·(x − mean))/M, times rstd·w.
+                            let k = o::scale(&o::mul(&o::mul(&rstd, &rstd)?, &sum_dy_xmu)?, 1.0 / m)?;
+                            let centered = o::sub(&o::sub(dy, &o::scale(&sum_dy, 1.0 / m)?)?, &o::mul(&xmu, &k)?)?;
+                            let gain = match &ws {
+                                Some(w) => o::mul(&rstd, w)?,
+                                None => rstd.clone(),
+                            };
+                            // (w and b are inputs as their `[1, C, 1, …]` views: gradients of that shape.)
+                            let mut out = vec![Some(o::mul(&centered, &gain)?)];
+                            if ws.is_some() {
+                                out.push(Some(o::mul(&sum_dy_xmu, &rstd)?));
+                            }
+                            if has_b {
+                                out.push(Some(sum_dy));
+                            }
+                            Ok(out)
+                        })
                     })
                 }),
             );

@@ -96,15 +96,33 @@ pub fn with_config<R>(f: impl FnOnce(&mut Config) -> R) -> R {
 /// backward reads the incoming gradient and `x − mean` in two sums, then in `dx` — so they are
 /// recomputed where read instead of written out and read back.
 pub(crate) fn with_wider_window<R>(extra: u64, f: impl FnOnce() -> R) -> R {
-    let old = with_config(|c| {
-        let old = c.window;
-        if old > 0 {
-            c.window = old.saturating_add(extra);
-        }
-        old
+    scoped(
+        |c| {
+            if c.window > 0 {
+                c.window = c.window.saturating_add(extra);
+            }
+        },
+        f,
+    )
+}
+
+/// Runs `f` with small elementwise ops fused too (`min_size` 0): for a rule whose per-channel
+/// terms feed large kernels — batch norm's `rsqrt(var + eps)` the output's kernel, its
+/// backward's coefficients dx's — so they are computed inside those kernels (a broadcast leaf
+/// inlined) instead of as one tiny dispatch each.
+pub(crate) fn with_small_fused<R>(f: impl FnOnce() -> R) -> R {
+    scoped(|c| c.min_size = 0, f)
+}
+
+/// Runs `f` with the window and `min_size` as `set` leaves them, restored after.
+fn scoped<R>(set: impl FnOnce(&mut Config), f: impl FnOnce() -> R) -> R {
+    let saved = with_config(|c| {
+        let saved = (c.window, c.min_size);
+        set(c);
+        saved
     });
     let r = f();
-    with_config(|c| c.window = old);
+    with_config(|c| (c.window, c.min_size) = saved);
     r
 }
 
