@@ -251,6 +251,41 @@ fn picking_views_pass_second_derivatives() {
     }
 }
 
+/// An in-place op on a whole tensor runs its result's expression straight into the new storage
+/// (one kernel, `Tensor::assign_owned_`), while pending expressions that read the old values —
+/// made before, and one the write's own value fed — still see them; the value, if someone
+/// else holds it, is computed and copied as before.
+#[test]
+fn in_place_results_run_once_into_the_new_storage() {
+    let n = 4096;
+    let data: Vec<f64> = (0..n).map(|i| (i % 97) as f64 - 40.0).collect();
+    for dev in devices() {
+        let be = webtorch::engine::backend(dev).unwrap();
+        let mut x = Tensor::from_f64(&data, &[n], DType::Float32, dev).unwrap();
+        let before_write = ag::scale(&x, 2.0).unwrap(); // pending, reads the old x
+        pollster::block_on(be.sync()).unwrap_or(());
+        let d0 = be.stats().dispatches;
+        let r = ag::binary_scalar(&ag::unary(&x, Op::Relu).unwrap(), Op::Add, 1.0, false, ScalarKind::Int).unwrap();
+        ag::inplace(&mut x, r).unwrap();
+        let writes = be.stats().dispatches - d0;
+        let new: Vec<f64> = data.iter().map(|v| v.max(0.0) + 1.0).collect();
+        assert_eq!(values(&x), new, "{dev:?}: x after relu + 1");
+        let old2: Vec<f64> = data.iter().map(|v| v * 2.0).collect();
+        assert_eq!(values(&before_write), old2, "{dev:?}: a reader made before the write");
+        if dev == Device::WebGpu {
+            // The write's kernel, and the earlier reader computed before the buffer changed.
+            assert_eq!(writes, 2, "{dev:?}: dispatches of the write");
+        }
+        // A value someone still holds keeps its own (old) values.
+        let kept = ag::scale(&x, 3.0).unwrap();
+        let held = kept.clone();
+        ag::inplace(&mut x, kept).unwrap();
+        let want: Vec<f64> = new.iter().map(|v| v * 3.0).collect();
+        assert_eq!(values(&held), want, "{dev:?}: the held value");
+        assert_eq!(values(&x), want, "{dev:?}: x after the second write");
+    }
+}
+
 /// Batch norm over batch statistics is one node with PyTorch's closed-form backward
 /// (`pool.rs` `Stats::normalized`): its first and second derivatives (the latter through the
 /// recorded `create_graph` backward, over x and the weight) against batch norm composed here of

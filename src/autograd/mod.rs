@@ -503,6 +503,18 @@ pub fn check_inplace(x: &Tensor) -> Result<()> {
     Ok(())
 }
 
+/// `assign` of a value nothing else holds (an in-place op's own result, moved in): its pending
+/// expression runs straight into `x`'s new storage (`Tensor::assign_owned_`).
+pub fn assign_owned(x: &mut Tensor, value: Tensor) -> Result<()> {
+    check_inplace(x)?;
+    let ag = (is_grad_enabled() && value.requires_grad()).then(|| value.ag.clone());
+    x.assign_owned_(value)?;
+    if let Some(ag) = ag {
+        x.ag = ag;
+    }
+    Ok(())
+}
+
 /// An in-place op at the autograd level: `value` (computed from `x` by differentiable ops) is
 /// written into `x`, and `x` takes over `value`'s place in the graph.
 pub fn assign(x: &mut Tensor, value: &Tensor) -> Result<()> {

@@ -356,6 +356,7 @@ fn check_cast(from: DType, to: DType) -> Result<()> {
 pub fn inplace(x: &mut Tensor, result: Tensor) -> Result<()> {
     check_cast(result.dtype, x.dtype)?;
     let mut value = to_dtype(&result, x.dtype)?;
+    drop(result);
     let fits = value.ndim() <= x.ndim()
         && value.shape().iter().rev().zip(x.shape().iter().rev()).all(|(&v, &s)| v == s || v == 1);
     if !fits {
@@ -365,7 +366,7 @@ pub fn inplace(x: &mut Tensor, result: Tensor) -> Result<()> {
         let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
         value = expand(&value, &shape)?;
     }
-    super::assign(x, &value)
+    super::assign_owned(x, value)
 }
 
 /// `x.copy_(src)`: `src` broadcast to `x`'s shape and cast to its dtype (differentiable).

@@ -36,7 +36,21 @@ impl Tensor {
     /// Writes `value` — broadcast to this shape and cast to this dtype — into this view's elements
     /// (PyTorch's `copy_`; in-place ops are `assign_` of their functional result).
     pub fn assign_(&self, value: &Tensor) -> Result<()> {
-        check_same_device(self, value)?;
+        self.assign_impl(value.clone(), false)
+    }
+
+    /// `assign_` of a value nothing else holds (an in-place op's own result, moved in): where
+    /// this view is its whole storage, the value's pending expression — which reads the old
+    /// values — runs once, straight into the new storage, and the other pending readers after
+    /// it; `assign_` must compute it first (someone could still read it) and then copy it: two
+    /// kernels and a pass over the tensor more.
+    pub(crate) fn assign_owned_(&self, value: Tensor) -> Result<()> {
+        let owned = std::rc::Rc::strong_count(&value.storage) == 1;
+        self.assign_impl(value, owned)
+    }
+
+    fn assign_impl(&self, value: Tensor, owned: bool) -> Result<()> {
+        check_same_device(self, &value)?;
         let shape = self.shape().to_vec();
         if broadcast_shapes(&shape, value.shape()).ok().as_deref() != Some(&shape[..]) {
             bail!(
@@ -46,20 +60,29 @@ impl Tensor {
                 fmt_shape(&broadcast_shapes(&shape, value.shape()).unwrap_or_else(|_| value.shape().to_vec()))
             );
         }
-        // Pending expressions may read the old values: compute them before they change.
-        fusion::materialize_readers(&self.storage)?;
+        // Pending expressions may read the old values: compute them before they change (an
+        // owned value's own expression inside the new values' kernel, the others after it).
+        let late = owned && self.covers_storage() && self.numel() > 0 && !value.same_storage(self);
+        if !late {
+            fusion::materialize_readers(&self.storage)?;
+        }
         if self.numel() > 0 {
             let compute = value.dtype.compute_for_cast();
             if self.covers_storage() {
                 let fresh = super::elementwise::elementwise_op(
                     self.backend(),
-                    &[Operand::Tensor(value)],
+                    &[Operand::Tensor(&value)],
                     Func::Cast,
                     compute,
                     self.dtype,
                     shape,
                 )?;
+                // (An owned value inlined into `fresh` goes now: no flush or reader computes it.)
+                drop(value);
                 fresh.materialize()?;
+                if late {
+                    fusion::materialize_readers(&self.storage)?;
+                }
                 let buf = match std::mem::replace(&mut *fresh.storage.state.borrow_mut(), State::Moved) {
                     State::Ready(b) => b,
                     _ => bail!(Torch, "internal: an in-place result was not computed"),
