@@ -314,6 +314,29 @@ fn batch_norm_node_matches_its_composition() {
         }
         y
     };
+    // The forward in training with running statistics, then a ReLU: the mean, the variance,
+    // each running statistic's update (one kernel into its new storage) and one kernel for the
+    // output with the ReLU (rsqrt(var + eps) inside it).
+    for dev in devices() {
+        let be = webtorch::engine::backend(dev).unwrap();
+        let x = Tensor::from_f64(&data, &shape, DType::Float32, dev).unwrap();
+        let rm = Tensor::full(&[3], 0.5, DType::Float32, dev).unwrap();
+        let rv = Tensor::full(&[3], 2.0, DType::Float32, dev).unwrap();
+        pollster::block_on(be.sync()).unwrap();
+        let before = be.stats().dispatches;
+        let y = batch_norm(&x, Some(&rm), Some(&rv), None, None, true, 0.1, 1e-5).unwrap();
+        let y = ag::unary(&y, Op::Relu).unwrap();
+        let got = values(&y);
+        let dispatches = be.stats().dispatches - before;
+        let want: Vec<f64> = values(&composed(&x, None, None)).iter().map(|v| v.max(0.0)).collect();
+        assert_close(&got, &want, 1e-4, 1e-5, &format!("{dev:?}: relu(batch_norm(x))"));
+        let mean: Vec<f64> = (0..3).map(|c| values(&x.select(1, c).unwrap()).iter().sum::<f64>() / 1024.0).collect();
+        let rm_want: Vec<f64> = mean.iter().map(|m| 0.9 * 0.5 + 0.1 * m).collect();
+        assert_close(&values(&rm), &rm_want, 1e-5, 1e-5, &format!("{dev:?}: running mean"));
+        if dev == Device::WebGpu {
+            assert_eq!(dispatches, 5, "{dev:?}: forward dispatches");
+        }
+    }
     for dev in devices() {
         for affine in [true, false] {
             // (dx, dw, d/dx and d/dw of Σ dx·s) and the backward's dispatches.

@@ -347,33 +347,35 @@ pub fn batch_norm(
     let b = bias.map(|b| o::reshape(b, &bshape)).transpose()?;
     let (Some(rm), Some(rv), false) = (running_mean, running_var, training) else {
         let stats = Stats { dims, eps };
-        let (y, mean, var) = stats.normalized(x, w.as_ref(), b.as_ref())?;
+        // The statistics, the running statistics' updates, then the output: its kernel stays
+        // pending (within the fusion window) for what follows, a ReLU or a residual add.
+        let (mean, var) =
+            crate::tensor::fusion::with_small_fused(|| super::with_grad_mode(false, || stats.moments(x)))?;
         if training {
-            // Per-channel updates: one fused kernel each (their scalars folded in).
+            // Per-channel updates, each one kernel into the statistic's new storage.
             crate::tensor::fusion::with_small_fused(|| {
                 super::with_grad_mode(false, || -> Result<()> {
-                    let f = ScalarKind::Float;
                     let shape = |t: &Tensor| t.shape().iter().map(|&s| s as i64).collect::<Vec<_>>();
+                    let blend = |r: &Tensor, batch: Tensor| -> Result<Tensor> {
+                        let v = o::add(&o::scale(r, 1.0 - momentum)?, &o::scale(&batch, momentum)?)?;
+                        v.reshape(&shape(r))
+                    };
                     if let Some(rm) = running_mean {
-                        let new = o::add(&o::scale(rm, 1.0 - momentum)?, &o::scale(&mean.reshape(&[-1])?, momentum)?)?;
-                        rm.assign_(&new.reshape(&shape(rm))?)?;
+                        rm.assign_owned_(blend(rm, mean.reshape(&[-1])?)?)?;
                     }
                     if let Some(rv) = running_var {
-                        let unbiased = o::binary_scalar(
-                            &var.reshape(&[-1])?,
-                            Op::Mul,
-                            count as f64 / (count - 1) as f64,
-                            false,
-                            f,
-                        )?;
-                        let new = o::add(&o::scale(rv, 1.0 - momentum)?, &o::scale(&unbiased, momentum)?)?;
-                        rv.assign_(&new.reshape(&shape(rv))?)?;
+                        let unbiased = count as f64 / (count - 1) as f64;
+                        let f = ScalarKind::Float;
+                        rv.assign_owned_(blend(
+                            rv,
+                            o::binary_scalar(&var.reshape(&[-1])?, Op::Mul, unbiased, false, f)?,
+                        )?)?;
                     }
                     Ok(())
                 })
             })?;
         }
-        return Ok(y);
+        return stats.normalized(x, &mean, &var, w.as_ref(), b.as_ref());
     };
     // Evaluation with running statistics: composed (their gradient, when asked, comes from the
     // pieces' rules).
@@ -397,16 +399,20 @@ struct Stats {
 }
 
 impl Stats {
-    /// The mean, the biased variance as the mean of squared deviations (the two-pass formula:
+    /// The mean and the biased variance as the mean of squared deviations (the two-pass formula:
     /// a mean whose elementwise prologue fuses, so over an `[N, C, H, W]` activation it runs as
-    /// the per-(image, channel) runs' means first, bench/KERNELS.md "Reductions by runs") and
-    /// `1/sqrt(var + eps)`; `[1, C, 1, …]` each. Differentiable when grad mode is on.
-    fn moments(&self, x: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
+    /// the per-(image, channel) runs' means first, bench/KERNELS.md "Reductions by runs");
+    /// `[1, C, 1, …]` each. Differentiable when grad mode is on.
+    fn moments(&self, x: &Tensor) -> Result<(Tensor, Tensor)> {
         let mean = o::mean(x, &self.dims, true)?;
         let dev = o::sub(x, &mean)?;
         let var = o::mean(&o::mul(&dev, &dev)?, &self.dims, true)?;
-        let rstd = o::unary(&o::add_scalar(&var, self.eps)?, Op::Rsqrt)?;
-        Ok((mean, var, rstd))
+        Ok((mean, var))
+    }
+
+    /// `1/sqrt(var + eps)`.
+    fn rstd(&self, var: &Tensor) -> Result<Tensor> {
+        o::unary(&o::add_scalar(var, self.eps)?, Op::Rsqrt)
     }
 
     /// `(x − mean)·rstd·w + b`, one elementwise kernel (fused onward, a ReLU's too).
@@ -421,21 +427,28 @@ impl Stats {
         Ok(y)
     }
 
-    /// The normalized output as one node (`NativeBatchNormBackward0`), with the batch mean and
-    /// variance (detached). Its backward is PyTorch's closed form, `dx = w·rstd·(dy − mean(dy) −
+    /// The normalized output over the batch `mean` and `var` (detached) as one node
+    /// (`NativeBatchNormBackward0`). Its backward is PyTorch's closed form, `dx = w·rstd·(dy − mean(dy) −
     /// x̂·mean(dy·x̂))`, `dw = Σ dy·x̂`, `db = Σ dy` (x̂ = (x − mean)·rstd): two fused sums and
     /// one elementwise pass, x − mean recomputed where read. Composed of the pieces' rules,
     /// the backward took a dozen kernels per layer and materialised x − mean in the forward; on
     /// a ResNet-18 step, bench/KERNELS.md "Batch norm as one node". With `create_graph` the
     /// same formula is recorded over statistics recomputed from `x` (so it differentiates
     /// through them).
-    fn normalized(&self, x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>) -> Result<(Tensor, Tensor, Tensor)> {
+    fn normalized(
+        &self,
+        x: &Tensor,
+        mean: &Tensor,
+        var: &Tensor,
+        w: Option<&Tensor>,
+        b: Option<&Tensor>,
+    ) -> Result<Tensor> {
         // `rsqrt(var + eps)` pending, computed inside the output's kernel.
-        let (mean, var, rstd, mut y) = crate::tensor::fusion::with_small_fused(|| {
+        let (rstd, mut y) = crate::tensor::fusion::with_small_fused(|| {
             super::with_grad_mode(false, || -> Result<_> {
-                let (mean, var, rstd) = self.moments(x)?;
-                let y = Self::affine(x, &mean, &rstd, w, b)?;
-                Ok((mean, var, rstd, y))
+                let rstd = self.rstd(var)?;
+                let y = Self::affine(x, mean, &rstd, w, b)?;
+                Ok((rstd, y))
             })
         })?;
         let inputs: Vec<&Tensor> = [Some(x), w, b].into_iter().flatten().collect();
@@ -455,7 +468,8 @@ impl Stats {
                     crate::tensor::fusion::with_wider_window(16, || {
                         crate::tensor::fusion::with_small_fused(|| {
                             let (mean, rstd) = if super::is_grad_enabled() {
-                                let (m, _, r) = st.moments(&xs)?;
+                                let (m, v) = st.moments(&xs)?;
+                                let r = st.rstd(&v)?;
                                 (m, r)
                             } else {
                                 saved.clone()
@@ -485,6 +499,6 @@ impl Stats {
                 }),
             );
         }
-        Ok((y, mean, var))
+        Ok(y)
     }
 }
