@@ -253,8 +253,8 @@ fn picking_views_pass_second_derivatives() {
 
 /// An in-place op on a whole tensor runs its result's expression straight into the new storage
 /// (one kernel, `Tensor::assign_owned_`), while pending expressions that read the old values —
-/// made before, and one the write's own value fed — still see them; the value, if someone
-/// else holds it, is computed and copied as before.
+/// made before — still see them; a small tensor's computed result becomes its buffer; the
+/// value, if someone else holds it, is computed and copied as before.
 #[test]
 fn in_place_results_run_once_into_the_new_storage() {
     let n = 4096;
@@ -275,6 +275,18 @@ fn in_place_results_run_once_into_the_new_storage() {
         if dev == Device::WebGpu {
             // The write's kernel, and the earlier reader computed before the buffer changed.
             assert_eq!(writes, 2, "{dev:?}: dispatches of the write");
+        }
+        // A small tensor (its op runs at once, below the fusion's min_size): the result's
+        // buffer becomes the tensor's, no copy.
+        let mut t = Tensor::full(&[3], 1.0, DType::Int64, dev).unwrap();
+        pollster::block_on(be.sync()).unwrap_or(());
+        let d0 = be.stats().dispatches;
+        let r = ag::binary_scalar(&t, Op::Add, 1.0, false, ScalarKind::Int).unwrap();
+        ag::inplace(&mut t, r).unwrap();
+        let small = be.stats().dispatches - d0;
+        assert_eq!(values(&t), vec![2.0; 3], "{dev:?}: a small tensor's add_");
+        if dev == Device::WebGpu {
+            assert_eq!(small, 1, "{dev:?}: dispatches of a small add_");
         }
         // A value someone still holds keeps its own (old) values.
         let kept = ag::scale(&x, 3.0).unwrap();

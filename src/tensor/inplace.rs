@@ -69,16 +69,21 @@ impl Tensor {
         if self.numel() > 0 {
             let compute = value.dtype.compute_for_cast();
             if self.covers_storage() {
-                let fresh = super::elementwise::elementwise_op(
-                    self.backend(),
-                    &[Operand::Tensor(&value)],
-                    Func::Cast,
-                    compute,
-                    self.dtype,
-                    shape,
-                )?;
+                // An owned value already computed, of this shape and dtype, whole: its buffer
+                // becomes this storage's (no copy); otherwise a kernel writes the new values.
+                let fresh = if late && value.dtype == self.dtype && value.shape() == shape && value.covers_storage() {
+                    value
+                } else {
+                    super::elementwise::elementwise_op(
+                        self.backend(),
+                        &[Operand::Tensor(&value)],
+                        Func::Cast,
+                        compute,
+                        self.dtype,
+                        shape,
+                    )?
+                };
                 // (An owned value inlined into `fresh` goes now: no flush or reader computes it.)
-                drop(value);
                 fresh.materialize()?;
                 if late {
                     fusion::materialize_readers(&self.storage)?;
