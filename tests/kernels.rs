@@ -1052,6 +1052,7 @@ fn strided_input_gradients_run_by_phases() {
                 be.reset_peak();
                 let live = be.stats().active_bytes;
                 let before = be.stats().dispatches;
+                let checks_before = be.stats().value_checks;
                 let dx = webtorch::autograd::grad(
                     std::slice::from_ref(&y),
                     std::slice::from_ref(&xt),
@@ -1067,6 +1068,8 @@ fn strided_input_gradients_run_by_phases() {
                 pollster::block_on(be.sync()).unwrap();
                 let peak = be.stats().peak_bytes - live;
                 let dispatches = be.stats().dispatches - before;
+                // The flipped weight's reversed positions are made on the host: no device check.
+                assert_eq!(be.stats().value_checks, checks_before, "case {i}: value checks");
                 drop(dx);
                 let dx = webtorch::autograd::grad(
                     std::slice::from_ref(&y),

@@ -94,10 +94,10 @@ fn flip_transpose(w: &Tensor, groups: usize) -> Result<Tensor> {
     let mut merged = vec![(groups * cg) as i64, og as i64];
     merged.extend(ints(&s[2..]));
     let mut t = o::reshape(&o::transpose(&o::reshape(w, &split)?, 1, 2)?, &merged)?;
-    for (d, &size) in s.iter().enumerate().skip(2) {
-        let rev: Vec<f64> = (0..size).rev().map(|i| i as f64).collect();
-        let index = Tensor::from_f64(&rev, &[rev.len()], DType::Int64, w.device())?;
-        t = agk::index_select(&t, d as i64, &index)?;
+    for d in 2..s.len() {
+        if s[d] > 1 {
+            t = agk::flip(&t, d)?;
+        }
     }
     Ok(t)
 }

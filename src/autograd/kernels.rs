@@ -375,6 +375,15 @@ pub fn index_select(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     Ok(y)
 }
 
+/// `x` reversed along `dim` (`torch.flip(x, [dim])`); its gradient is the gradient reversed.
+pub fn flip(x: &Tensor, dim: usize) -> Result<Tensor> {
+    let mut y = x.flip_dim(dim)?;
+    if needs_grad(&[x]) {
+        node("FlipBackward0", &[x], &[], &mut y, move |g| Ok(vec![Some(flip(g, dim)?)]));
+    }
+    Ok(y)
+}
+
 pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     let mut y = x.gather(dim, index)?;
     if needs_grad(&[x]) {

@@ -12,12 +12,7 @@ use crate::ops::Op;
 use crate::shape::wrap_dim;
 use crate::tensor::{Tensor, TensorOrScalar};
 
-/// `t` reversed along `d`.
-fn flip(t: &Tensor, d: usize) -> Result<Tensor> {
-    let n = t.shape()[d];
-    let idx = Tensor::arange(n as f64 - 1.0, -1.0, -1.0, DType::Int64, t.device())?;
-    super::kernels::index_select(t, d as i64, &idx)
-}
+use super::kernels::flip;
 
 /// A `[n, n]` bool mask over (k, i) where `rule(k, i)` holds.
 fn pair_mask(n: usize, device: crate::backend::Device, rule: impl Fn(usize, usize) -> bool) -> Result<Tensor> {

@@ -65,6 +65,17 @@ impl Tensor {
         Ok(out)
     }
 
+    /// `t` reversed along `dim` (`torch.flip(t, [dim])`): a gather at the reversed positions.
+    /// Those are made here, so unlike `index_select`'s they need no check on the device (a
+    /// check is a dispatch of its own: a convolution's backward flips its weight twice).
+    pub(crate) fn flip_dim(&self, dim: usize) -> Result<Tensor> {
+        let n = self.shape()[dim];
+        let index = Tensor::arange(n as f64 - 1.0, -1.0, -1.0, crate::dtype::DType::Int64, self.device())?;
+        let mut strides = vec![0; self.ndim()];
+        strides[dim] = 1;
+        self.gather_kernel(dim, &index, strides, self.shape())
+    }
+
     /// `t.index_select(dim, index)`: the slices at `index` (a vector of int32/int64) along `dim`.
     pub fn index_select(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
         if !is_index(index.dtype) {
