@@ -94,8 +94,8 @@ fn flip_transpose(w: &Tensor, groups: usize) -> Result<Tensor> {
     let mut merged = vec![(groups * cg) as i64, og as i64];
     merged.extend(ints(&s[2..]));
     let mut t = o::reshape(&o::transpose(&o::reshape(w, &split)?, 1, 2)?, &merged)?;
-    for d in 2..s.len() {
-        if s[d] > 1 {
+    for (d, &size) in s.iter().enumerate().skip(2) {
+        if size > 1 {
             t = agk::flip(&t, d)?;
         }
     }
