@@ -1,10 +1,11 @@
-//! Pooling and batch normalization, composed of differentiable ops (so their gradients come from
-//! the pieces' rules): max pooling is `max(dim)` over the windows of the `-inf`-padded input
-//! (the gradient goes to the first maximum, as PyTorch's) — 1-D and 2-D float32 max pooling on
-//! a backend with the kernels is one node of two kernels instead (`max_pool_kernel`) — average pooling a window sum over a
-//! host-computed divisor (count_include_pad, ceil_mode and divisor_override decide it), adaptive
-//! average pooling one averaging matmul per spatial dim, batch_norm mean/var arithmetic with the
-//! running statistics updated in place.
+//! Pooling and batch normalization. Max pooling is `max(dim)` over the windows of the
+//! `-inf`-padded input (the gradient goes to the first maximum, as PyTorch's), or — 1-D and 2-D
+//! float32 on a backend with the kernels — one node of two kernels (`max_pool_kernel`); average
+//! pooling a window sum over a host-computed divisor (count_include_pad, ceil_mode and
+//! divisor_override decide it); adaptive average pooling one averaging matmul per spatial dim;
+//! batch norm over batch statistics one node with PyTorch's closed-form backward
+//! (`Stats::normalized`), over running statistics composed, the running statistics updated in
+//! place. Composed pieces get their gradients from the pieces' rules.
 
 use super::conv::{pad, windows};
 use super::kernels as agk;
@@ -145,9 +146,9 @@ pub fn max_pool(
 /// into those positions (one pass over the input, no atomics). The composition over windows
 /// materialised every window (`[N, C, oh, ow, kh·kw]`), reduced it twice (values, positions)
 /// and scattered the gradient back through the padded input: on a ResNet-18 step (batch 32)
-/// about 2.5 ms of GPU time, the kernels ~0.4 ms (bench/KERNELS.md, "Max pooling"). A 1-D pooling is a
-/// 2-D one of height 1; a missing batch dim is 1. With `create_graph` the backward is a
-/// differentiable scatter_add at the same positions.
+/// about 2.5 ms of GPU time, the kernels ~0.4 ms (bench/KERNELS.md, "The ResNet-18 step,
+/// traced"). A 1-D pooling is a 2-D one of height 1; a missing batch dim is 1. With
+/// `create_graph` the backward is a differentiable scatter_add at the same positions.
 fn max_pool_kernel(x: &Tensor, p: &Pool) -> Result<Option<Tensor>> {
     let k = p.kernel.len();
     if k > 2 || x.dtype != DType::Float32 || x.numel() == 0 || !x.backend().has_max_pool2d() {
@@ -428,13 +429,13 @@ impl Stats {
     }
 
     /// The normalized output over the batch `mean` and `var` (detached) as one node
-    /// (`NativeBatchNormBackward0`). Its backward is PyTorch's closed form, `dx = w·rstd·(dy − mean(dy) −
-    /// x̂·mean(dy·x̂))`, `dw = Σ dy·x̂`, `db = Σ dy` (x̂ = (x − mean)·rstd): two fused sums and
-    /// one elementwise pass, x − mean recomputed where read. Composed of the pieces' rules,
-    /// the backward took a dozen kernels per layer and materialised x − mean in the forward; on
-    /// a ResNet-18 step, bench/KERNELS.md "Batch norm as one node". With `create_graph` the
-    /// same formula is recorded over statistics recomputed from `x` (so it differentiates
-    /// through them).
+    /// (`NativeBatchNormBackward0`). Its backward is PyTorch's closed form, `dx = w·rstd·(dy −
+    /// mean(dy) − x̂·mean(dy·x̂))`, `dw = Σ dy·x̂`, `db = Σ dy` (x̂ = (x − mean)·rstd): two fused
+    /// sums and one elementwise pass, x − mean recomputed where read. Composed of the pieces'
+    /// rules, the backward took a dozen kernels per layer and materialised x − mean in the
+    /// forward (bench/KERNELS.md, "The ResNet-18 step, traced"). With `create_graph` the same
+    /// formula is recorded over statistics recomputed from `x` (so it differentiates through
+    /// them).
     fn normalized(
         &self,
         x: &Tensor,
