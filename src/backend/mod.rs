@@ -9,6 +9,7 @@
 
 pub mod cpu;
 mod kernels;
+mod kernels_conv;
 pub mod timing;
 #[path = "webgpu/mod.rs"]
 pub mod webgpu;
@@ -19,6 +20,7 @@ use std::pin::Pin;
 use crate::error::Result;
 
 pub use kernels::*;
+pub use kernels_conv::*;
 
 /// A backend's handle for one buffer.
 pub type BufId = u32;

@@ -129,11 +129,10 @@ fn choose(k: &ConvGeometry, row: usize, wg_limit: u32) -> Option<TiledKey> {
     let [n, c, ..] = k.input;
     let og = k.o / k.groups;
     let l = k.out_hw[0] * k.out_hw[1];
-    // The product's M and N (the forward's K is the row, the weight gradient's `l`; a forward
-    // whose `l` is not a multiple of 4 runs over `l` rounded up, into a scratch:
-    // `conv2d_padded_rows`).
-    // The weight gradient's K (`l`) likewise, its `dy` copied into rows of `l` rounded up with
-    // zeros past the end.
+    // The product's M and N (the forward's K is the row, the weight gradient's `l`). An `l` that
+    // is not a multiple of 4 runs rounded up: a forward's N into a scratch
+    // (`conv2d_padded_rows`), a weight gradient's K over `dy` copied into zero-padded rows
+    // (`conv2d_wgrad_padded`).
     let (m, cols) = if k.weight_grad { (og, row) } else { (og, l.next_multiple_of(4)) };
     if k.dtype != DType::Float32
         || c == 0

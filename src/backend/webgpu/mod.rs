@@ -23,6 +23,7 @@ mod optim;
 mod pool;
 mod record;
 mod reduce_gen;
+mod reduce_launch;
 pub mod rows;
 mod sort;
 mod timing;
