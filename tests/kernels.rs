@@ -1104,11 +1104,12 @@ fn strided_input_gradients_run_by_phases() {
 }
 
 /// Float32 sums and means over several dims into few outputs (batch norm's per-channel
-/// statistics) run by runs first (`launch.rs` `reduce_runs_first`: the last reduced dim's runs
-/// into a scratch, then each output's runs), against the CPU: a sum and a mean over (0, 2, 3)
-/// of an `[N, C, H, W]` tensor, a fused prologue (`x² + 1`), a transposed view, a sliced view
-/// whose rows do not merge (runs of two dims; the split itself: launch.rs's unit test), keepdim. Two
-/// reduction dispatches each on the GPU; the mean of squared deviations batch_norm takes too.
+/// statistics) run by runs first (`reduce_launch.rs` `reduce_runs_first`: the trailing reduced
+/// dims' runs into a scratch, then each output's runs), against the CPU: a sum and a mean over
+/// (0, 2, 3) of an `[N, C, H, W]` tensor, a fused prologue (`x² + 1`), a transposed view, a
+/// sliced view whose rows do not merge (runs of two dims; the split itself: reduce_launch.rs's
+/// unit test), keepdim. Two reduction dispatches each on the GPU; the mean of squared
+/// deviations batch_norm takes too.
 #[test]
 fn reductions_into_few_outputs_run_by_runs_first() {
     let shape = [9usize, 5, 48, 48];
