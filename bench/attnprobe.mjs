@@ -10,8 +10,9 @@
 //
 // --train: a training step instead (forward, then backward from a random output gradient; all
 // three gradients), FLOPs 3.5× the forward's (the backward's five products against the forward's
-// two); variants `bN` run the recomputing backward in pieces of N MiB of scores
-// (`set_attention_backward_budget`), `fused` at its default budget.
+// two); `fused` runs the backward's two kernels (`attention_backward.wgsl`), `recompute` the
+// products recomputing the probabilities at the default budget, `bN` those in pieces of N MiB of
+// scores (`set_attention_backward_budget`).
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -29,7 +30,7 @@ const core = await import(
 );
 const variants = opt(
   "--variants",
-  args.includes("--train") ? "unfused,fused,b128" : "unfused,fused,r128c8",
+  args.includes("--train") ? "unfused,recompute,fused" : "unfused,fused,r128c8",
 ).split(",");
 // [B, H, L, S, E, causal] (B = 0: 3-D inputs [H, L, E]): the bench's attention row (as run.mjs
 // passes it, and as 4-D), GPT-2's causal block at batch 8, long
@@ -64,6 +65,7 @@ const set = (v) => {
   core.set_attention_fused(v !== "unfused");
   const b = /^b(\d+)$/.exec(v);
   core.set_attention_backward_budget(b ? +b[1] * 2 ** 20 : 0);
+  core.set_attention_backward_fused(v !== "recompute" && !b);
   // Heads wider than 64 take the kernel only past the binding limit unless forced.
   core.set_attention_wide(v !== "unfused");
   const t = /^r(\d+)c(\d+)$/.exec(v);

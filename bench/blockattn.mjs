@@ -1,6 +1,6 @@
 // The transformer block step (bench workload block_step: fwd+bwd, causal attention) with the
-// one-kernel attention on (its backward recomputing the probabilities) and off (products and
-// softmax, P held for the backward), alternated round by round in one process, with the peak
+// one-kernel attention on (`fused`: its backward by two kernels; `recompute`: by products
+// recomputing the probabilities) and off (products and softmax, P held for the backward), alternated round by round in one process, with the peak
 // GPU memory of a step. Figures for bench/KERNELS.md, never asserted.
 // `--layers n`: a stack of n such layers instead (nn.TransformerEncoder, causal), where the
 // unfused route holds every layer's probabilities from its forward until its backward.
@@ -64,14 +64,17 @@ const batch = (n) =>
     (hs) => h.wait(hs),
   );
 const budget = Number(opt("--budget", "0"));
-// [one-kernel forward, backward budget in bytes (0: the default)]
+// [one-kernel forward, backward kernels, backward budget in bytes (0: the default)];
+// `recompute`: the backward by products (the probabilities recomputed) instead of its kernels.
 const variants = {
-  fused: [true, 0],
-  unfused: [false, 0],
-  ...(budget ? { [`b${budget}`]: [true, budget * 2 ** 20] } : {}),
+  fused: [true, true, 0],
+  recompute: [true, false, 0],
+  unfused: [false, false, 0],
+  ...(budget ? { [`b${budget}`]: [true, false, budget * 2 ** 20] } : {}),
 };
-const set = ([on, bytes]) => {
+const set = ([on, kernels, bytes]) => {
   core.set_attention_fused(on);
+  core.set_attention_backward_fused(kernels);
   core.set_attention_backward_budget(bytes);
 };
 const ts = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));

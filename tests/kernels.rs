@@ -646,6 +646,103 @@ fn attention_backward_in_pieces() {
     }
 }
 
+/// Attention's backward kernels (`attention_backward.wgsl`: one per key block for `dK` and
+/// `dV`, one per query block for `dQ`, the probabilities recomputed from the forward's row
+/// log-sum-exps): causal and not, sequences that are not multiples of the 64-row blocks, more
+/// queries than keys and fewer, head dims 64 and 128 with `Ev ≠ E`, large scores, masks (full
+/// with -inf holes; a key-padding mask broadcast over heads and rows), 3-D inputs and
+/// `(B, L, H, E)` projections read as `(B, H, L, E)`. Gradients against the CPU's products; on
+/// WebGPU both kernels run and the backward holds nothing of size `L × S` (its peak against one
+/// score tensor of a 1,024² case).
+#[test]
+fn attention_backward_kernels_match_the_products() {
+    use webtorch::autograd::attention::attention;
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let inf = f64::NEG_INFINITY;
+    let pad: Vec<f64> = (0..140).map(|i| if i >= 70 && i % 70 >= 55 { inf } else { 0.0 }).collect();
+    let holes: Vec<f64> =
+        randn(&[2 * 3 * 50 * 70], 1283).iter().enumerate().map(|(i, x)| if i % 5 == 2 { inf } else { *x }).collect();
+    // (q shape, S, Ev, causal, scale, mask, transposed view)
+    type Case = (&'static [usize], usize, usize, bool, f64, Option<(&'static [usize], Vec<f64>)>, bool);
+    let cases: Vec<Case> = vec![
+        (&[2, 3, 130, 64], 130, 64, true, 0.125, None, false),
+        (&[1, 2, 100, 128], 77, 64, true, 0.09, None, false),
+        (&[2, 70, 64], 150, 128, false, 0.2, None, false),
+        (&[2, 3, 50, 64], 70, 64, false, 0.2, Some((&[2, 3, 50, 70], holes)), false),
+        (&[2, 3, 50, 64], 70, 64, false, 0.2, Some((&[2, 1, 1, 70], pad)), false),
+        (&[2, 4, 65, 64], 65, 64, true, 0.18, None, true),
+        (&[1, 2, 40, 64], 100, 64, false, 1.5, None, false),
+    ];
+    let be = webtorch::engine::backend(Device::WebGpu).unwrap();
+    for (i, (qs, s, ev, causal, scale, mask, view)) in cases.iter().enumerate() {
+        let n = qs.len();
+        let e = qs[n - 1];
+        let mut ks = qs.to_vec();
+        ks[n - 2] = *s;
+        let mut vs = ks.clone();
+        vs[n - 1] = *ev;
+        let mut ys = qs.to_vec();
+        ys[n - 1] = *ev;
+        let seed = 1300 + 10 * i as u64;
+        let run = |d: Device| -> Vec<Vec<f64>> {
+            let leaf = |shape: &[usize], seed: u64| {
+                let mut t = if *view {
+                    let sw = [shape[0], shape[2], shape[1], shape[3]];
+                    let mut t = on(d, &randn(&sw, seed), &sw);
+                    t.set_requires_grad(true).unwrap();
+                    return (webtorch::autograd::ops::transpose(&t, 1, 2).unwrap(), Some(t));
+                } else {
+                    on(d, &randn(shape, seed), shape)
+                };
+                t.set_requires_grad(true).unwrap();
+                (t, None)
+            };
+            let ((q, q0), (k, k0), (v, v0)) = (leaf(qs, seed), leaf(&ks, seed + 1), leaf(&vs, seed + 2));
+            let m = mask.as_ref().map(|(ms, mv)| on(d, mv, ms));
+            let y = attention(&q, &k, &v, *scale, *causal, m.as_ref()).unwrap();
+            webtorch::autograd::backward(&y, Some(on(d, &randn(&ys, seed + 3), &ys)), false, false).unwrap();
+            let grad = |t: &Tensor, t0: &Option<Tensor>| values(&t0.as_ref().unwrap_or(t).grad().unwrap());
+            vec![values(&y), grad(&q, &q0), grad(&k, &k0), grad(&v, &v0)]
+        };
+        let (gpu, cpu) = (run(Device::WebGpu), run(Device::Cpu));
+        for (j, what) in ["out", "dq", "dk", "dv"].iter().enumerate() {
+            assert_close(&gpu[j], &cpu[j], 1e-4, 5e-5, &format!("attention backward kernels case {i}: {what}"));
+        }
+        let labels = be.kernel_labels();
+        let m = if mask.is_some() { "m" } else { "" };
+        for part in ["kv", "q"] {
+            let label = format!("webtorch:attention_backward_{part}:e{e}v{ev}{m}:float32");
+            assert!(labels.contains(&label), "case {i}: no {label} among {labels:?}");
+        }
+    }
+    // Nothing of size L × S: a 2-head 1,024² causal backward's peak beside one score tensor.
+    let (h, l, e) = (2, 1024, 64);
+    let leaf = |seed: u64| {
+        let mut t = on(Device::WebGpu, &randn(&[h, l, e], seed), &[h, l, e]);
+        t.set_requires_grad(true).unwrap();
+        t
+    };
+    let (q, k, v) = (leaf(1390), leaf(1391), leaf(1392));
+    let y = attention(&q, &k, &v, 0.125, true, None).unwrap();
+    let g = on(Device::WebGpu, &randn(&[h, l, e], 1393), &[h, l, e]);
+    pollster::block_on(be.sync()).unwrap();
+    be.reset_peak();
+    let live = be.stats().active_bytes;
+    let before = be.stats().dispatches;
+    webtorch::autograd::backward(&y, Some(g), false, false).unwrap();
+    pollster::block_on(be.sync()).unwrap();
+    let peak = be.stats().peak_bytes - live;
+    let scores = (h * l * l * 4) as u64;
+    let dispatches = be.stats().dispatches - before;
+    eprintln!("backward kernels: peak {peak} B beside {scores} B of scores, {dispatches} dispatches");
+    assert!(peak < scores / 4, "the backward held {peak} B: an L × S tensor ({scores} B)");
+    // `Σ dO ⊙ O`, the two kernels; the leaves' gradients are the kernels' outputs.
+    assert!(dispatches <= 4, "{dispatches} dispatches for the backward");
+    assert!(q.grad().is_some() && k.grad().is_some() && v.grad().is_some());
+}
+
 /// `nll_loss`'s two kernels, forward and input gradient, for each reduction with a class weight
 /// and an ignored row, on a transposed (strided) input: against the formulas computed here in
 /// f64 on every device, including the all-ignored mean (0/0 = NaN, as PyTorch).

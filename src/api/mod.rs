@@ -417,6 +417,13 @@ pub fn set_attention_fused(on: bool) {
     crate::backend::webgpu::attention::set_attention_fused(on)
 }
 
+/// Turns attention's backward kernels (`backend/webgpu/attention_backward.rs`) on or off
+/// (default on; off, the backward recomputes the probabilities with products), for benchmarks.
+#[wasm_bindgen]
+pub fn set_attention_backward_fused(on: bool) {
+    crate::backend::webgpu::attention::set_attention_backward_fused(on)
+}
+
 /// Makes heads wider than 64 take the one-kernel attention whatever their scores' size (for
 /// benchmarks of that form).
 #[wasm_bindgen]

@@ -101,6 +101,13 @@ pub fn attention(
             let (dq, dk, dv) = match &saved {
                 Saved::Probs(p, qs) => products(p, qs, &k2, &v2, g, &dot, scale, tri),
                 Saved::Lse(lse) => {
+                    // The backend's two kernels where it has them: nothing `L × S` at all.
+                    if let Some(grads) =
+                        q2.attention_backward_fused(&k2, &v2, g, lse, &dot, scale, causal, mask.as_ref())?
+                    {
+                        let (dq, dk, dv) = grads;
+                        return sums(&[(&dq, &q2), (&dk, &k2), (&dv, &v2)]);
+                    }
                     let limit = BACKWARD_BUDGET.get().min(q2.backend().max_tensor_bytes());
                     let (q, k, v, g, lse) = (q2.clone(), k2.clone(), v2.clone(), g.clone(), lse.clone());
                     recompute(&Inputs { q, k, v, g, lse, dot }, mask.as_ref(), scale, causal, limit)

@@ -312,6 +312,30 @@ pub struct Attention {
     pub causal: bool,
 }
 
+/// Attention's gradients without its `L × S` intermediates, from the forward's row statistics:
+/// for the heads of an `Attention` (the same shapes, strides and mask), with the output's
+/// gradient `g` (strides as `q`'s, `ev` columns), each query row's log-sum-exp `lse` and
+/// `dot = Σ g ⊙ out` (contiguous `[batch, l]` from their offsets), the probabilities
+/// `p = exp(scale · q·k + mask − lse)` are recomputed and `dq = scale · Σ_j ds_ij k_j`,
+/// `dk = scale · Σ_i ds_ij q_i`, `dv = Σ_i p_ij g_i` with `ds = p ⊙ (g·v_j − dot)`. `dq` is
+/// contiguous `[batch, l, e]`; `dkv` holds `dk [batch, s, e]` then `dv [batch, s, ev]`.
+#[derive(Clone, Debug)]
+pub struct AttentionBackward {
+    pub shape: AttentionShape,
+    pub q: Operand,
+    pub k: Operand,
+    pub v: Operand,
+    pub g: Operand,
+    pub lse: Operand,
+    pub dot: Operand,
+    pub mask: Option<Operand>,
+    pub dq: BufId,
+    pub dkv: BufId,
+    pub heads: usize,
+    pub scale: f64,
+    pub causal: bool,
+}
+
 /// The sizes of an `Attention`: `batch` heads of `l` queries and `s` keys, head dims `e` (queries
 /// and keys) and `ev` (values); what `Backend::has_attention` decides on.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -142,6 +142,15 @@ pub trait Backend {
     fn attention(&self, _k: &Attention) -> Result<()> {
         crate::bail!(Device, "this backend has no attention kernel")
     }
+    /// Whether this backend computes attention's gradients of these sizes without `L × S`
+    /// intermediates (`attention_backward`).
+    fn has_attention_backward(&self, _a: &AttentionShape) -> bool {
+        false
+    }
+    /// Attention's gradients recomputing the probabilities in the kernels (`AttentionBackward`).
+    fn attention_backward(&self, _k: &AttentionBackward) -> Result<()> {
+        crate::bail!(Device, "this backend has no attention backward kernel")
+    }
     /// Whether this backend has 2-D max pooling kernels (`max_pool2d`, `max_pool2d_backward`);
     /// without them max pooling is composed of windows and `max(dim)`.
     fn has_max_pool2d(&self) -> bool {

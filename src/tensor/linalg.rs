@@ -184,48 +184,14 @@ impl Tensor {
         if l == 0 || s == 0 || batch == 0 || !self.backend().has_attention(&shape) {
             return Ok(None);
         }
-        // Up to two batch dims are read through strides (`(B, H)` of a head-split view needs no
-        // copy); more are merged first.
         let heads = if n >= 3 { qs[n - 3] } else { 1 };
-        let three = |t: &Tensor| -> Result<Tensor> {
-            let t = if n > 4 {
-                let sh = t.shape();
-                t.reshape(&[-1, sh[n - 3] as i64, sh[n - 2] as i64, sh[n - 1] as i64])?
-            } else {
-                t.clone()
-            };
-            // Unit column stride and vec4-aligned rows, heads and offset, else a copy.
-            let st = &t.layout.strides;
-            let m = t.ndim();
-            let ok = st[m - 1] == 1 && t.layout.offset % 4 == 0 && st[..m - 1].iter().all(|s| s % 4 == 0);
-            if ok {
-                Ok(t)
-            } else {
-                t.deep_clone()
-            }
-        };
-        let (q3, k3, v3) = (three(self)?, three(k)?, three(v)?);
-        let operand = |t: &Tensor| -> Result<crate::backend::Operand> {
-            let st = &t.layout.strides;
-            let m = t.ndim();
-            let b0 = if m >= 4 { st[m - 4] } else { 0 };
-            let b1 = if m >= 3 { st[m - 3] } else { 0 };
-            t.operand_with(&[b0, b1, st[m - 2]])
-        };
+        let (q3, k3, v3) = (attention_operand(self)?, attention_operand(k)?, attention_operand(v)?);
+        let operand = |t: &Tensor| t.attention_strides();
         let mut out_shape = qs[..n - 1].to_vec();
         out_shape.push(ev);
         let out = Tensor::empty_on(self.backend(), &out_shape, self.dtype)?;
         let lse = Tensor::empty_on(self.backend(), &qs[..n - 1], self.dtype)?;
-        let mask = match mask {
-            Some(m) => {
-                let mut st = m.layout.broadcast_strides(&scores);
-                while st.len() < 4 {
-                    st.insert(0, 0);
-                }
-                Some(m.operand_with(&st)?)
-            }
-            None => None,
-        };
+        let mask = mask.map(|m| mask_operand(m, &scores)).transpose()?;
         let a = crate::backend::Attention {
             shape,
             mask,
@@ -241,4 +207,116 @@ impl Tensor {
         self.backend().attention(&a)?;
         Ok(Some((out, lse)))
     }
+
+    /// The gradients of `attention_fused` (queries `self`) by the backend's kernels, which
+    /// recompute the probabilities from the forward's row log-sum-exps `lse (…, L)` (or
+    /// `(…, L, 1)`) with `dot = Σ g ⊙ out` of the same shape, `g` the output's gradient:
+    /// `(dq, dk, dv)` of the operands' shapes (batch dims not summed), or `None` where the
+    /// backend has no kernels for these shapes (the caller then composes products).
+    #[allow(clippy::too_many_arguments)]
+    pub fn attention_backward_fused(
+        &self,
+        k: &Tensor,
+        v: &Tensor,
+        g: &Tensor,
+        lse: &Tensor,
+        dot: &Tensor,
+        scale: f64,
+        causal: bool,
+        mask: Option<&Tensor>,
+    ) -> Result<Option<(Tensor, Tensor, Tensor)>> {
+        let n = self.ndim();
+        let (qs, ks, vs) = (self.shape(), k.shape(), v.shape());
+        if n < 2 || k.ndim() != n || v.ndim() != n || g.shape() != [&qs[..n - 1], &vs[n - 1..]].concat() {
+            return Ok(None);
+        }
+        let (l, e, s, ev) = (qs[n - 2], qs[n - 1], ks[n - 2], vs[n - 1]);
+        let same = [k, v, g, lse, dot].iter().all(|t| t.dtype == self.dtype && t.device() == self.device());
+        if !same || qs[..n - 2] != ks[..n - 2] || qs[..n - 2] != vs[..n - 2] || ks[n - 1] != e || vs[n - 2] != s {
+            return Ok(None);
+        }
+        let batch: usize = qs[..n - 2].iter().product();
+        let mut scores = qs[..n - 1].to_vec();
+        scores.push(s);
+        if let Some(m) = mask {
+            let fits = broadcast_shapes(m.shape(), &scores).is_ok_and(|b| b == scores);
+            if m.dtype != self.dtype || m.device() != self.device() || n > 4 || !fits {
+                return Ok(None);
+            }
+        }
+        let masked = mask.is_some();
+        let shape = crate::backend::AttentionShape { dtype: self.dtype, batch, l, s, e, ev, masked };
+        if l == 0 || s == 0 || batch == 0 || !self.backend().has_attention_backward(&shape) {
+            return Ok(None);
+        }
+        let heads = if n >= 3 { qs[n - 3] } else { 1 };
+        let (q3, k3, v3, g3) =
+            (attention_operand(self)?, attention_operand(k)?, attention_operand(v)?, attention_operand(g)?);
+        let rows = |t: &Tensor| -> Result<crate::backend::Operand> {
+            let t = t.contiguous()?;
+            t.operand_with(&[1])
+        };
+        let dq = Tensor::empty_on(self.backend(), qs, self.dtype)?;
+        let dkv = Tensor::empty_on(self.backend(), &[batch * s * (e + ev)], self.dtype)?;
+        let a = crate::backend::AttentionBackward {
+            shape,
+            q: q3.attention_strides()?,
+            k: k3.attention_strides()?,
+            v: v3.attention_strides()?,
+            g: g3.attention_strides()?,
+            lse: rows(lse)?,
+            dot: rows(dot)?,
+            mask: mask.map(|m| mask_operand(m, &scores)).transpose()?,
+            dq: dq.buf()?,
+            dkv: dkv.buf()?,
+            heads,
+            scale,
+            causal,
+        };
+        self.backend().attention_backward(&a)?;
+        let dims = |sh: &[usize]| sh.iter().map(|&d| d as i64).collect::<Vec<_>>();
+        let dk = dkv.narrow(0, 0, (batch * s * e) as i64)?.reshape(&dims(ks))?;
+        let dv = dkv.narrow(0, (batch * s * e) as i64, (batch * s * ev) as i64)?.reshape(&dims(vs))?;
+        Ok(Some((dq, dk, dv)))
+    }
+
+    /// Strides `[b0, b1, row]` of a tensor `attention_operand` made (0 for missing batch dims).
+    fn attention_strides(&self) -> Result<crate::backend::Operand> {
+        let st = &self.layout.strides;
+        let m = self.ndim();
+        let b0 = if m >= 4 { st[m - 4] } else { 0 };
+        let b1 = if m >= 3 { st[m - 3] } else { 0 };
+        self.operand_with(&[b0, b1, st[m - 2]])
+    }
+}
+
+/// An attention operand as the kernels read it: up to two batch dims through strides (`(B, H)`
+/// of a head-split view needs no copy; more are merged first), unit column stride and
+/// vec4-aligned rows, heads and offset, else a copy.
+fn attention_operand(t: &Tensor) -> Result<Tensor> {
+    let n = t.ndim();
+    let t = if n > 4 {
+        let sh = t.shape();
+        t.reshape(&[-1, sh[n - 3] as i64, sh[n - 2] as i64, sh[n - 1] as i64])?
+    } else {
+        t.clone()
+    };
+    let st = &t.layout.strides;
+    let m = t.ndim();
+    let ok = st[m - 1] == 1 && t.layout.offset % 4 == 0 && st[..m - 1].iter().all(|s| s % 4 == 0);
+    if ok {
+        Ok(t)
+    } else {
+        t.deep_clone()
+    }
+}
+
+/// A mask broadcasting to the scores `(…, L, S)`, read with strides `[b0, b1, row, col]` (0
+/// where broadcast).
+fn mask_operand(m: &Tensor, scores: &[usize]) -> Result<crate::backend::Operand> {
+    let mut st = m.layout.broadcast_strides(scores);
+    while st.len() < 4 {
+        st.insert(0, 0);
+    }
+    m.operand_with(&st)
 }

@@ -69,6 +69,8 @@ pub enum KernelKey {
     Conv2dWindow(super::conv::WindowKey),
     /// Attention in one pass over the keys (`attention.rs`); causality is in the meta.
     Attention(super::attention::AttentionKey),
+    /// Attention's backward, the keys' or the queries' kernel (`attention_backward.rs`).
+    AttentionBackward(super::attention_backward::AttentionBackwardKey),
     Rowwise {
         op: RowOp,
         weight: bool,
@@ -151,6 +153,7 @@ impl KernelKey {
                 | KernelKey::Conv2dDepthwise(..)
                 | KernelKey::Conv2dWindow(..)
                 | KernelKey::Attention(..)
+                | KernelKey::AttentionBackward(..)
                 | KernelKey::Rows { .. }
                 | KernelKey::RowsReduce { .. }
                 | KernelKey::Reduce { .. }
@@ -457,6 +460,7 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::Conv2dDepthwise(grad) => super::conv::depthwise_source(*grad),
         KernelKey::Conv2dWindow(key) => super::conv::window_source(key),
         KernelKey::Attention(key) => super::attention::source(key),
+        KernelKey::AttentionBackward(key) => super::attention_backward::source(key),
         KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),
         KernelKey::Rows { op, weight, bias, plan } => super::rows::rowwise_source(*op, *weight, *bias, plan),
         KernelKey::RowsReduce { op, plan } => super::rows::reduce_source(*op, plan),
@@ -515,6 +519,7 @@ pub fn label(key: &KernelKey) -> String {
         }
         KernelKey::Conv2dWindow(key) => super::conv::window_label(key),
         KernelKey::Attention(key) => super::attention::label(key),
+        KernelKey::AttentionBackward(key) => super::attention_backward::label(key),
         KernelKey::Rowwise { op, .. } => format!("webtorch:{op:?}:float32").to_lowercase(),
         KernelKey::Rows { op, plan, .. } => {
             format!("webtorch:{}:{}:float32", format!("{op:?}").to_lowercase(), super::rows::plan_label(plan))

@@ -8,6 +8,7 @@
 //! none is set with dynamic offsets (`binding.rs`).
 
 pub mod attention;
+pub mod attention_backward;
 mod binding;
 mod checks;
 mod codegen;
@@ -342,6 +343,14 @@ impl Backend for WebGpuBackend {
 
     fn attention(&self, k: &crate::backend::Attention) -> Result<()> {
         self.attention_impl(k)
+    }
+
+    fn has_attention_backward(&self, a: &crate::backend::AttentionShape) -> bool {
+        attention::backward_on() && attention_backward::supports(a, self.limits.max_compute_workgroup_storage_size)
+    }
+
+    fn attention_backward(&self, k: &crate::backend::AttentionBackward) -> Result<()> {
+        self.attention_backward_impl(k)
     }
 
     fn max_tensor_bytes(&self) -> u64 {
