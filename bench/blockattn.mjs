@@ -64,16 +64,19 @@ const batch = (n) =>
     (hs) => h.wait(hs),
   );
 const budget = Number(opt("--budget", "0"));
-// [one-kernel forward, backward kernels, backward budget in bytes (0: the default)];
-// `recompute`: the backward by products (the probabilities recomputed) instead of its kernels.
+// [one-kernel forward, backward kernels, backward budget in bytes (0: the default), atomic];
+// `recompute`: the backward by products (the probabilities recomputed) instead of its kernels;
+// `atomic`: one backward kernel adding dQ atomically.
 const variants = {
   fused: [true, true, 0],
+  atomic: [true, true, 0, true],
   recompute: [true, false, 0],
   unfused: [false, false, 0],
   ...(budget ? { [`b${budget}`]: [true, false, budget * 2 ** 20] } : {}),
 };
-const set = ([on, kernels, bytes]) => {
+const set = ([on, kernels, bytes, atomic]) => {
   core.set_attention_fused(on);
+  core.set_attention_backward_atomic(Boolean(atomic));
   core.set_attention_backward_fused(kernels);
   core.set_attention_backward_budget(bytes);
 };

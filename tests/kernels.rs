@@ -676,7 +676,11 @@ fn attention_backward_kernels_match_the_products() {
         (&[1, 2, 40, 64], 100, 64, false, 1.5, None, false),
     ];
     let be = webtorch::engine::backend(Device::WebGpu).unwrap();
-    for (i, (qs, s, ev, causal, scale, mask, view)) in cases.iter().enumerate() {
+    let atomic = |on: bool| webtorch::backend::webgpu::attention::set_attention_backward_atomic(on);
+    for (at, (i, (qs, s, ev, causal, scale, mask, view))) in
+        [false, true].into_iter().flat_map(|a| cases.iter().enumerate().map(move |c| (a, c)))
+    {
+        atomic(at);
         let n = qs.len();
         let e = qs[n - 1];
         let mut ks = qs.to_vec();
@@ -708,15 +712,23 @@ fn attention_backward_kernels_match_the_products() {
         };
         let (gpu, cpu) = (run(Device::WebGpu), run(Device::Cpu));
         for (j, what) in ["out", "dq", "dk", "dv"].iter().enumerate() {
-            assert_close(&gpu[j], &cpu[j], 1e-4, 5e-5, &format!("attention backward kernels case {i}: {what}"));
+            assert_close(
+                &gpu[j],
+                &cpu[j],
+                1e-4,
+                5e-5,
+                &format!("attention backward kernels case {i} (atomic {at}): {what}"),
+            );
         }
         let labels = be.kernel_labels();
         let m = if mask.is_some() { "m" } else { "" };
-        for part in ["kv", "q"] {
+        let parts: &[&str] = if at { &["kvq"] } else { &["kv", "q"] };
+        for part in parts {
             let label = format!("webtorch:attention_backward_{part}:e{e}v{ev}{m}:float32");
             assert!(labels.contains(&label), "case {i}: no {label} among {labels:?}");
         }
     }
+    atomic(false);
     // Nothing of size L × S: a 2-head 1,024² causal backward's peak beside one score tensor.
     let (h, l, e) = (2, 1024, 64);
     let leaf = |seed: u64| {

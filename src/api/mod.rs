@@ -424,6 +424,13 @@ pub fn set_attention_backward_fused(on: bool) {
     crate::backend::webgpu::attention::set_attention_backward_fused(on)
 }
 
+/// Makes attention's backward one kernel adding `dQ` atomically (order not fixed) instead of two
+/// (default off), for benchmarks.
+#[wasm_bindgen]
+pub fn set_attention_backward_atomic(on: bool) {
+    crate::backend::webgpu::attention::set_attention_backward_atomic(on)
+}
+
 /// Makes heads wider than 64 take the one-kernel attention whatever their scores' size (for
 /// benchmarks of that form).
 #[wasm_bindgen]

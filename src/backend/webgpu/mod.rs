@@ -349,6 +349,10 @@ impl Backend for WebGpuBackend {
         attention::backward_on() && attention_backward::supports(a, self.limits.max_compute_workgroup_storage_size)
     }
 
+    fn attention_backward_accumulates(&self, _a: &crate::backend::AttentionShape) -> bool {
+        attention::backward_atomic()
+    }
+
     fn attention_backward(&self, k: &crate::backend::AttentionBackward) -> Result<()> {
         self.attention_backward_impl(k)
     }
