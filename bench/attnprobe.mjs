@@ -11,8 +11,7 @@
 // --train: a training step instead (forward, then backward from a random output gradient; all
 // three gradients), FLOPs 3.5× the forward's (the backward's five products against the forward's
 // two); `fused` runs the backward's two kernels (`attention_backward.wgsl`), `recompute` the
-// products recomputing the probabilities at the default budget, `atomic` one kernel adding `dQ`
-// atomically, `bN` those in pieces of N MiB of
+// products recomputing the probabilities at the default budget, `bN` those in pieces of N MiB of
 // scores (`set_attention_backward_budget`).
 
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -66,8 +65,10 @@ const set = (v) => {
   core.set_attention_fused(v !== "unfused");
   const b = /^b(\d+)$/.exec(v);
   core.set_attention_backward_budget(b ? +b[1] * 2 ** 20 : 0);
-  core.set_attention_backward_fused(v !== "recompute" && !b);
-  core.set_attention_backward_atomic(v === "atomic");
+  // The backward's kernels from 1 byte of scores (always) or from 2⁶² (never).
+  core.set_attention_backward_kernels_from(
+    v === "recompute" || b ? 2 ** 62 : 1,
+  );
   // Heads wider than 64 take the kernel only past the binding limit unless forced.
   core.set_attention_wide(v !== "unfused");
   const t = /^r(\d+)c(\d+)$/.exec(v);

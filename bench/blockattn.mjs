@@ -64,20 +64,17 @@ const batch = (n) =>
     (hs) => h.wait(hs),
   );
 const budget = Number(opt("--budget", "0"));
-// [one-kernel forward, backward kernels, backward budget in bytes (0: the default), atomic];
-// `recompute`: the backward by products (the probabilities recomputed) instead of its kernels;
-// `atomic`: one backward kernel adding dQ atomically.
+// [one-kernel forward, backward kernels, backward budget in bytes (0: the default)];
+// `recompute`: the backward by products (the probabilities recomputed) instead of its kernels.
 const variants = {
   fused: [true, true, 0],
-  atomic: [true, true, 0, true],
   recompute: [true, false, 0],
   unfused: [false, false, 0],
   ...(budget ? { [`b${budget}`]: [true, false, budget * 2 ** 20] } : {}),
 };
-const set = ([on, kernels, bytes, atomic]) => {
+const set = ([on, kernels, bytes]) => {
   core.set_attention_fused(on);
-  core.set_attention_backward_atomic(Boolean(atomic));
-  core.set_attention_backward_fused(kernels);
+  core.set_attention_backward_kernels_from(kernels ? 1 : 2 ** 62);
   core.set_attention_backward_budget(bytes);
 };
 const ts = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));

@@ -17,7 +17,7 @@
 //       stride; vec4 units); with a mask [19] its offset, [20..24) its strides (elements);
 //       [28] `lse` offset, [29] `D` offset (elements, rows contiguous [batch, L]); [30] where
 //       `dV` starts in `out` (vec4; `KV`: `out` is dK [batch, S, E] then dV [batch, S, Ev]).
-/*{{OUT}}*/
+@group(0) @binding(1) var<storage, read_write> out: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> q: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> k: array<vec4<f32>>;
 @group(0) @binding(4) var<storage, read> v: array<vec4<f32>>;

@@ -656,7 +656,7 @@ fn attention_backward_in_pieces() {
 /// score tensor of a 1,024² case).
 #[test]
 fn attention_backward_kernels_match_the_products() {
-    use webtorch::autograd::attention::attention;
+    use webtorch::autograd::attention::{attention, set_attention_backward_kernels_from};
     if !devices().contains(&Device::WebGpu) {
         return;
     }
@@ -676,11 +676,9 @@ fn attention_backward_kernels_match_the_products() {
         (&[1, 2, 40, 64], 100, 64, false, 1.5, None, false),
     ];
     let be = webtorch::engine::backend(Device::WebGpu).unwrap();
-    let atomic = |on: bool| webtorch::backend::webgpu::attention::set_attention_backward_atomic(on);
-    for (at, (i, (qs, s, ev, causal, scale, mask, view))) in
-        [false, true].into_iter().flat_map(|a| cases.iter().enumerate().map(move |c| (a, c)))
-    {
-        atomic(at);
+    // These scores are far below the kernels' default threshold (64 MiB): always, here.
+    set_attention_backward_kernels_from(1);
+    for (i, (qs, s, ev, causal, scale, mask, view)) in cases.iter().enumerate() {
         let n = qs.len();
         let e = qs[n - 1];
         let mut ks = qs.to_vec();
@@ -712,23 +710,15 @@ fn attention_backward_kernels_match_the_products() {
         };
         let (gpu, cpu) = (run(Device::WebGpu), run(Device::Cpu));
         for (j, what) in ["out", "dq", "dk", "dv"].iter().enumerate() {
-            assert_close(
-                &gpu[j],
-                &cpu[j],
-                1e-4,
-                5e-5,
-                &format!("attention backward kernels case {i} (atomic {at}): {what}"),
-            );
+            assert_close(&gpu[j], &cpu[j], 1e-4, 5e-5, &format!("attention backward kernels case {i}: {what}"));
         }
         let labels = be.kernel_labels();
         let m = if mask.is_some() { "m" } else { "" };
-        let parts: &[&str] = if at { &["kvq"] } else { &["kv", "q"] };
-        for part in parts {
+        for part in ["kv", "q"] {
             let label = format!("webtorch:attention_backward_{part}:e{e}v{ev}{m}:float32");
             assert!(labels.contains(&label), "case {i}: no {label} among {labels:?}");
         }
     }
-    atomic(false);
     // Nothing of size L × S: a 2-head 1,024² causal backward's peak beside one score tensor.
     let (h, l, e) = (2, 1024, 64);
     let leaf = |seed: u64| {
@@ -753,6 +743,18 @@ fn attention_backward_kernels_match_the_products() {
     // `Σ dO ⊙ O`, the two kernels; the leaves' gradients are the kernels' outputs.
     assert!(dispatches <= 4, "{dispatches} dispatches for the backward");
     assert!(q.grad().is_some() && k.grad().is_some() && v.grad().is_some());
+    // Below the threshold the products recompute the probabilities: two L × S tensors at once.
+    set_attention_backward_kernels_from(0);
+    let (q, k, v) = (leaf(1390), leaf(1391), leaf(1392));
+    let y = attention(&q, &k, &v, 0.125, true, None).unwrap();
+    let g = on(Device::WebGpu, &randn(&[h, l, e], 1393), &[h, l, e]);
+    pollster::block_on(be.sync()).unwrap();
+    be.reset_peak();
+    let live = be.stats().active_bytes;
+    webtorch::autograd::backward(&y, Some(g), false, false).unwrap();
+    pollster::block_on(be.sync()).unwrap();
+    let peak = be.stats().peak_bytes - live;
+    assert!(peak >= 2 * scores, "the products' backward held {peak} B: less than two L × S tensors");
 }
 
 /// `nll_loss`'s two kernels, forward and input gradient, for each reduction with a class weight

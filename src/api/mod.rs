@@ -417,20 +417,6 @@ pub fn set_attention_fused(on: bool) {
     crate::backend::webgpu::attention::set_attention_fused(on)
 }
 
-/// Turns attention's backward kernels (`backend/webgpu/attention_backward.rs`) on or off
-/// (default on; off, the backward recomputes the probabilities with products), for benchmarks.
-#[wasm_bindgen]
-pub fn set_attention_backward_fused(on: bool) {
-    crate::backend::webgpu::attention::set_attention_backward_fused(on)
-}
-
-/// Makes attention's backward one kernel adding `dQ` atomically (order not fixed) instead of two
-/// (default off), for benchmarks.
-#[wasm_bindgen]
-pub fn set_attention_backward_atomic(on: bool) {
-    crate::backend::webgpu::attention::set_attention_backward_atomic(on)
-}
-
 /// Makes heads wider than 64 take the one-kernel attention whatever their scores' size (for
 /// benchmarks of that form).
 #[wasm_bindgen]
@@ -450,6 +436,14 @@ pub fn set_attention_tile(rows: u32, keys: u32) {
 #[wasm_bindgen]
 pub fn set_attention_backward_budget(bytes: f64) {
     crate::autograd::attention::set_attention_backward_budget(bytes as u64)
+}
+
+/// Sets the size of one `L × S` score tensor (bytes) from which attention's backward runs its
+/// kernels (nothing `L × S`) rather than products (0: the default, 64 MiB; 1: always), for
+/// benchmarks and memory-bound training.
+#[wasm_bindgen]
+pub fn set_attention_backward_kernels_from(bytes: f64) {
+    crate::autograd::attention::set_attention_backward_kernels_from(bytes as u64)
 }
 
 /// Makes every matmul that may split K take `s` slices (1: none; 0: the shape rule again), for

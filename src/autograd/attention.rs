@@ -3,9 +3,10 @@
 //!
 //! The backend's one-pass kernel runs the forward where it has one (`attention_fused`: the
 //! `L × S` scores and probabilities never exist) and the backward then recomputes `P`, as
-//! PyTorch's fused attention does, rather than holding it from the forward: `exp(S + mask − lse)`
-//! as the score product's epilogue (a causal mask leaf added), in pieces past a byte budget
-//! (`recompute`). Otherwise the probabilities come from products and a softmax (the causal row
+//! PyTorch's fused attention does, rather than holding it from the forward: from 64 MiB of scores
+//! in the backend's two backward kernels (`Tensor::attention_backward_fused`: nothing `L × S` is
+//! made), below that or where the backend has no such kernel as `exp(S + mask − lse)`, the score
+//! product's epilogue (a causal mask leaf added), in pieces past a byte budget (`recompute`). Otherwise the probabilities come from products and a softmax (the causal row
 //! kernel: no mask tensor) and are kept for the backward. Either way the softmax's backward is
 //! the `dO Vᵀ` product's epilogue, from each row's `dO · O`, and causal products skip what
 //! causality makes zero or unneeded (`Tri`: the scores' tiles above the diagonal, the
@@ -101,12 +102,17 @@ pub fn attention(
             let (dq, dk, dv) = match &saved {
                 Saved::Probs(p, qs) => products(p, qs, &k2, &v2, g, &dot, scale, tri),
                 Saved::Lse(lse) => {
-                    // The backend's two kernels where it has them: nothing `L × S` at all.
-                    if let Some(grads) =
-                        q2.attention_backward_fused(&k2, &v2, g, lse, &dot, scale, causal, mask.as_ref())?
-                    {
-                        let (dq, dk, dv) = grads;
-                        return sums(&[(&dq, &q2), (&dk, &k2), (&dv, &v2)]);
+                    // Large scores: the backend's kernels where it has them, nothing `L × S`.
+                    let n = q2.ndim();
+                    let scores = (q2.shape()[..n - 1].iter().product::<usize>() * k2.shape()[n - 2]) as u64
+                        * q2.dtype.word_bytes();
+                    if scores >= KERNELS_FROM.get() {
+                        let m = mask.as_ref();
+                        if let Some((dq, dk, dv)) =
+                            q2.attention_backward_fused(&k2, &v2, g, lse, &dot, scale, causal, m)?
+                        {
+                            return sums(&[(&dq, &q2), (&dk, &k2), (&dv, &v2)]);
+                        }
                     }
                     let limit = BACKWARD_BUDGET.get().min(q2.backend().max_tensor_bytes());
                     let (q, k, v, g, lse) = (q2.clone(), k2.clone(), v2.clone(), g.clone(), lse.clone());
@@ -134,6 +140,23 @@ enum Saved {
 thread_local! {
     /// Bytes of one `L × S` tensor the recomputing backward makes at once (`recompute`).
     static BACKWARD_BUDGET: Cell<u64> = const { Cell::new(DEFAULT_BUDGET) };
+    /// Bytes of one `L × S` tensor from which the backend's backward kernels run instead.
+    static KERNELS_FROM: Cell<u64> = const { Cell::new(DEFAULT_KERNELS_FROM) };
+}
+
+/// 64 MiB: below it the products recompute the probabilities (two `L × S` tensors at once, so
+/// at most ~128 MiB held) and are the faster route; from it the backward's kernels (no `L × S`
+/// tensor: 5–17× less peak memory, 0.75–0.97× the products' speed on an H200, their scores and
+/// `dO Vᵀ` computed twice; bench/KERNELS.md, "Attention's backward in two kernels"). GPT-2
+/// small's block at batch 8 (402 MB of scores) takes the kernels: its step's peak 1,618 → 1,042
+/// MiB for +2–4 % of time.
+const DEFAULT_KERNELS_FROM: u64 = 64 << 20;
+
+/// Sets the size of one `L × S` tensor (bytes) from which attention's backward after a
+/// one-kernel forward runs the backend's backward kernels rather than products (0: the default,
+/// 64 MiB; 1: always where the backend has them; `u64::MAX`: never).
+pub fn set_attention_backward_kernels_from(bytes: u64) {
+    KERNELS_FROM.set(if bytes == 0 { DEFAULT_KERNELS_FROM } else { bytes });
 }
 
 /// 1 GiB: GPT-2-small's block at batch 8 (0.4 GB of scores) runs whole; 12 heads × 8,192 causal

@@ -317,9 +317,8 @@ pub struct Attention {
 /// gradient `g` (strides as `q`'s, `ev` columns), each query row's log-sum-exp `lse` and
 /// `dot = Σ g ⊙ out` (contiguous `[batch, l]` from their offsets), the probabilities
 /// `p = exp(scale · q·k + mask − lse)` are recomputed and `dq = scale · Σ_j ds_ij k_j`,
-/// `dk = scale · Σ_i ds_ij q_i`, `dv = Σ_i p_ij g_i` with `ds = p ⊙ (g·v_j − dot)`. `out` holds
-/// `dq [batch, l, e]`, then `dk [batch, s, e]`, then `dv [batch, s, ev]`, contiguous; zeroed
-/// first where `Backend::attention_backward_accumulates` says so.
+/// `dk = scale · Σ_i ds_ij q_i`, `dv = Σ_i p_ij g_i` with `ds = p ⊙ (g·v_j − dot)`. `dq` is
+/// contiguous `[batch, l, e]`; `dkv` holds `dk [batch, s, e]` then `dv [batch, s, ev]`.
 #[derive(Clone, Debug)]
 pub struct AttentionBackward {
     pub shape: AttentionShape,
@@ -330,7 +329,8 @@ pub struct AttentionBackward {
     pub lse: Operand,
     pub dot: Operand,
     pub mask: Option<Operand>,
-    pub out: BufId,
+    pub dq: BufId,
+    pub dkv: BufId,
     pub heads: usize,
     pub scale: f64,
     pub causal: bool,

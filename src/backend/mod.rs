@@ -147,10 +147,6 @@ pub trait Backend {
     fn has_attention_backward(&self, _a: &AttentionShape) -> bool {
         false
     }
-    /// Whether `attention_backward` adds into its output (which must then be zeros).
-    fn attention_backward_accumulates(&self, _a: &AttentionShape) -> bool {
-        false
-    }
     /// Attention's gradients recomputing the probabilities in the kernels (`AttentionBackward`).
     fn attention_backward(&self, _k: &AttentionBackward) -> Result<()> {
         crate::bail!(Device, "this backend has no attention backward kernel")

@@ -256,12 +256,8 @@ impl Tensor {
             let t = t.contiguous()?;
             t.operand_with(&[1])
         };
-        let words = [batch * (l * e + s * e + s * ev)];
-        let out = if self.backend().attention_backward_accumulates(&shape) {
-            Tensor::full(&words, 0.0, self.dtype, self.device())?
-        } else {
-            Tensor::empty_on(self.backend(), &words, self.dtype)?
-        };
+        let dq = Tensor::empty_on(self.backend(), qs, self.dtype)?;
+        let dkv = Tensor::empty_on(self.backend(), &[batch * s * (e + ev)], self.dtype)?;
         let a = crate::backend::AttentionBackward {
             shape,
             q: q3.attention_strides()?,
@@ -271,17 +267,16 @@ impl Tensor {
             lse: rows(lse)?,
             dot: rows(dot)?,
             mask: mask.map(|m| mask_operand(m, &scores)).transpose()?,
-            out: out.buf()?,
+            dq: dq.buf()?,
+            dkv: dkv.buf()?,
             heads,
             scale,
             causal,
         };
         self.backend().attention_backward(&a)?;
         let dims = |sh: &[usize]| sh.iter().map(|&d| d as i64).collect::<Vec<_>>();
-        let part = |at: usize, len: usize, sh: &[usize]| out.narrow(0, at as i64, len as i64)?.reshape(&dims(sh));
-        let dq = part(0, batch * l * e, qs)?;
-        let dk = part(batch * l * e, batch * s * e, ks)?;
-        let dv = part(batch * (l + s) * e, batch * s * ev, vs)?;
+        let dk = dkv.narrow(0, 0, (batch * s * e) as i64)?.reshape(&dims(ks))?;
+        let dv = dkv.narrow(0, (batch * s * e) as i64, (batch * s * ev) as i64)?.reshape(&dims(vs))?;
         Ok(Some((dq, dk, dv)))
     }
 

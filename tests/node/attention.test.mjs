@@ -230,3 +230,78 @@ test("SDPA enable_gqa: shared key/value heads read in place, as repeat_interleav
         "Number of heads in key and value must divide the number of heads in query",
   );
 });
+
+test("SDPA's backward kernels (forced from 1 byte of scores): grouped heads, a bool mask, the CPU's gradients, nothing left", async () => {
+  await torch.init({ device: "webgpu" });
+  const core = await import(new URL("wasm/webtorch_core.js", PKG_ENTRY).href);
+  core.set_attention_backward_kernels_from(1);
+  try {
+    torch.manual_seed(23);
+    // [B, Hq, Hkv, L, S, E, Ev, causal, masked]
+    for (const [B, Hq, Hkv, L, S, E, Ev, causal, masked] of [
+      [2, 6, 2, 70, 70, 64, 64, true, false],
+      [2, 2, 2, 50, 90, 64, 128, false, true],
+    ]) {
+      const q = torch.randn([B, Hq, L, E]);
+      const k = torch.randn([B, Hkv, S, E]);
+      const v = torch.randn([B, Hkv, S, Ev]);
+      const g = torch.randn([B, Hq, L, Ev]);
+      const m = masked
+        ? torch
+            .arange(S)
+            .lt(torch.tensor([[S - 20], [S]]))
+            .view(B, 1, 1, S)
+        : null;
+      const opts = { is_causal: causal, attn_mask: m, enable_gqa: Hq !== Hkv };
+      const grads = (inputs, gy, mask) => {
+        const [a, b, c] = inputs.map((t) => t.detach().requires_grad_());
+        F.scaled_dot_product_attention(a, b, c, { ...opts, attn_mask: mask })
+          .mul(gy)
+          .sum()
+          .backward();
+        return [a.grad, b.grad, c.grad];
+      };
+      const got = grads([q, k, v], g, m);
+      const cpu = await Promise.all(
+        [q, k, v, g, ...(m ? [m] : [])].map((t) => t.to_async("cpu")),
+      );
+      const want = grads(cpu.slice(0, 3), cpu[3], m ? cpu[4] : null);
+      for (let i = 0; i < 3; i++)
+        await close(
+          got[i],
+          want[i],
+          2e-4,
+          `${B}×${Hq}×${L}×${S} grad ${"qkv"[i]}`,
+        );
+    }
+    // The kernels ran: their backward is fewer dispatches than the products' (5 products and
+    // their epilogues), and leaves nothing behind.
+    const backward = async (from) => {
+      core.set_attention_backward_kernels_from(from);
+      await w.sync_device();
+      const base = w.memory_stats().active_bytes;
+      const [a, b, c] = [0, 1, 2].map(() =>
+        torch.randn([1, 2, 64, 64]).requires_grad_(),
+      );
+      const y = F.scaled_dot_product_attention(a, b, c, {
+        is_causal: true,
+      }).sum();
+      const [, n] = await dispatches(() => y.backward());
+      for (const t of [a, b, c, y]) t.dispose();
+      await w.sync_device();
+      assert.equal(
+        w.memory_stats().active_bytes,
+        base,
+        "the backward's buffers are freed",
+      );
+      return n;
+    };
+    const [kernels, products] = [await backward(1), await backward(2 ** 62)];
+    assert.ok(
+      kernels < products,
+      `${kernels} dispatches with the kernels, ${products} with products`,
+    );
+  } finally {
+    core.set_attention_backward_kernels_from(0);
+  }
+});

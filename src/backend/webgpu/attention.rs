@@ -38,28 +38,6 @@ thread_local! {
     static ON: Cell<bool> = const { Cell::new(true) };
     static WIDE: Cell<bool> = const { Cell::new(false) };
     static TILE: Cell<(u32, u32)> = const { Cell::new((0, 0)) };
-    static BACKWARD: Cell<bool> = const { Cell::new(true) };
-    static ATOMIC: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Makes attention's backward one kernel that adds `dQ` by atomic compare-exchange loops
-/// (summation order not fixed, run to run) instead of a second kernel recomputing the scores.
-pub fn set_attention_backward_atomic(on: bool) {
-    ATOMIC.with(|c| c.set(on));
-}
-
-pub(super) fn backward_atomic() -> bool {
-    ATOMIC.with(|c| c.get())
-}
-
-/// Turns the backward kernels (`attention_backward.rs`) on or off (default on; off, the
-/// backward recomputes the probabilities with products), for benchmarks and tests.
-pub fn set_attention_backward_fused(on: bool) {
-    BACKWARD.with(|c| c.set(on));
-}
-
-pub(super) fn backward_on() -> bool {
-    BACKWARD.with(|c| c.get())
 }
 
 /// Turns the one-kernel attention on or off (default on), for benchmarks and tests comparing it

@@ -20,9 +20,6 @@ const SOURCE: &str = include_str!("../../../shaders/attention_backward.wgsl");
 pub struct AttentionBackwardKey {
     /// The keys' kernel (`dK`, `dV`) rather than the queries' (`dQ`).
     pub kv: bool,
-    /// The keys' kernel adds each query block's share of `dQ` too, by atomic compare-exchange
-    /// loops on its float bits (summation order not fixed: `set_attention_backward_atomic`).
-    pub atomic: bool,
     pub mask: bool,
     pub e4: u32,
     pub ev4: u32,
@@ -133,17 +130,15 @@ fn accumulators(name: &str, nj: u32) -> String {
 
 /// Stores `acc{i}_{jj}` (times `mul`) for rows `row0 + 4·ty + i` below `limit` at
 /// `out[at + (b·limit + row)·d4 + …]`.
-fn store(acc: &str, mul: &str, at: &str, row0: &str, limit: &str, d4: u32, words: bool) -> String {
+fn store(acc: &str, mul: &str, at: &str, row0: &str, limit: &str, d4: u32) -> String {
     let mut s = String::new();
     for i in 0..4 {
         s += &format!("    {{\n        let row = {row0} + 4u * ty + {i}u;\n        if (row < {limit}) {{\n");
         for jj in 0..d4 / 16 {
-            let at = format!("{at} + (b * {limit} + row) * {d4}u + {}u + tx", 16 * jj);
-            s += &if words {
-                format!("            put4({at}, {acc}{i}_{jj}{mul});\n")
-            } else {
-                format!("            out[{at}] = {acc}{i}_{jj}{mul};\n")
-            };
+            s += &format!(
+                "            out[{at} + (b * {limit} + row) * {d4}u + {}u + tx] = {acc}{i}_{jj}{mul};\n",
+                16 * jj
+            );
         }
         s += "        }\n    }\n";
     }
@@ -180,57 +175,11 @@ fn kv_body(k: &AttentionBackwardKey) -> String {
     }
     s += &to_ps("ds");
     s += &rows("dk", "q", "qb", "r0", 10, "l", k.e4);
-    if k.atomic {
-        // This block's `dQ = dS K`: `dS` (queries × keys) into `ps` as it is held (keys 4·ty + i
-        // are the contraction), once every thread has read `dSᵀ`; added to `out` atomically.
-        s += "        workgroupBarrier();\n";
-        for i in 0..4 {
-            s += &format!("        ps[(4u * ty + {i}u) * 16u + tx] = ds{i};\n");
-        }
-        s += &accumulators("dq", k.e4 / 16).replace("    var", "        var");
-        s += &rows("dq", "k", "kb", "c0", 14, "s_len", k.e4);
-        for i in 0..4 {
-            s += &format!("        {{\n            let row = r0 + 4u * ty + {i}u;\n            if (row < l) {{\n");
-            for jj in 0..k.e4 / 16 {
-                s += &format!(
-                    "                let o{jj} = (b * l + row) * E4 * 4u + 4u * ({}u + tx);\n                add4(o{jj}, dq{i}_{jj} * scale);\n",
-                    16 * jj
-                );
-            }
-            s += "            }\n        }\n";
-        }
-    }
     s += "    }\n";
-    s += &store("dk", " * scale", "m(31u)", "c0", "s_len", k.e4, k.atomic);
-    s += &store("dv", "", "m(30u)", "c0", "s_len", k.ev4, k.atomic);
+    s += &store("dk", " * scale", "0u", "c0", "s_len", k.e4);
+    s += &store("dv", "", "m(30u)", "c0", "s_len", k.ev4);
     s
 }
-
-/// The atomic variant's output: words, `dQ` added by compare-exchange loops.
-const ATOMIC_OUT: &str = "@group(0) @binding(1) var<storage, read_write> out: array<atomic<u32>>;
-fn add1(i: u32, x: f32) {
-    var old = atomicLoad(&out[i]);
-    loop {
-        let r = atomicCompareExchangeWeak(&out[i], old, bitcast<u32>(bitcast<f32>(old) + x));
-        if (r.exchanged) { break; }
-        old = r.old_value;
-    }
-}
-fn add4(i: u32, x: vec4<f32>) {
-    add1(i, x.x);
-    add1(i + 1u, x.y);
-    add1(i + 2u, x.z);
-    add1(i + 3u, x.w);
-}
-// The vec4 at vec4 index `i` (from word 0).
-fn put4(i: u32, x: vec4<f32>) {
-    atomicStore(&out[4u * i], bitcast<u32>(x.x));
-    atomicStore(&out[4u * i + 1u], bitcast<u32>(x.y));
-    atomicStore(&out[4u * i + 2u], bitcast<u32>(x.z));
-    atomicStore(&out[4u * i + 3u], bitcast<u32>(x.w));
-}
-";
-const VEC4_OUT: &str = "@group(0) @binding(1) var<storage, read_write> out: array<vec4<f32>>;";
 
 /// The queries' kernel: a workgroup per 64 queries `r0..`, over the key blocks they see.
 fn q_body(k: &AttentionBackwardKey) -> String {
@@ -262,7 +211,7 @@ fn q_body(k: &AttentionBackwardKey) -> String {
     s += &to_ps("ds");
     s += &rows("dq", "k", "kb", "c0", 14, "s_len", k.e4);
     s += "    }\n";
-    s += &store("dq", " * scale", "0u", "r0", "l", k.e4, false);
+    s += &store("dq", " * scale", "0u", "r0", "l", k.e4);
     s
 }
 
@@ -281,7 +230,6 @@ pub fn source(k: &AttentionBackwardKey) -> String {
     fill(
         SOURCE,
         &[
-            ("OUT", if k.atomic { ATOMIC_OUT } else { VEC4_OUT }),
             ("E4", &e4),
             ("EV4", &ev4),
             ("BODY", &body),
@@ -294,13 +242,7 @@ pub fn source(k: &AttentionBackwardKey) -> String {
 pub fn label(k: &AttentionBackwardKey) -> String {
     format!(
         "webtorch:attention_backward_{}:e{}v{}{}:float32",
-        if k.atomic {
-            "kvq"
-        } else if k.kv {
-            "kv"
-        } else {
-            "q"
-        },
+        if k.kv { "kv" } else { "q" },
         4 * k.e4,
         4 * k.ev4,
         if k.mask { "m" } else { "" }
@@ -323,24 +265,22 @@ impl WebGpuBackend {
             let st: Vec<usize> = std::iter::once(op.offset).chain(op.strides.iter().copied()).map(|v| v / 4).collect();
             put(&mut meta, at, &st)?;
         }
-        // `out`: dQ, then dK, then dV (vec4 units).
-        let (dk, dv) = (s.batch * s.l * s.e / 4, s.batch * (s.l + s.s) * s.e / 4);
-        put(&mut meta, 28, &[a.lse.offset, a.dot.offset, dv, dk])?;
-        let mut buffers = vec![a.out, a.q.buf, a.k.buf, a.v.buf, a.g.buf, a.lse.buf, a.dot.buf];
+        put(&mut meta, 28, &[a.lse.offset, a.dot.offset, s.batch * s.s * s.e / 4])?;
+        let mut inputs = vec![a.q.buf, a.k.buf, a.v.buf, a.g.buf, a.lse.buf, a.dot.buf];
         if let Some(mk) = &a.mask {
             put(&mut meta, 19, &[mk.offset])?;
             put(&mut meta, 20, &mk.strides)?;
-            buffers.push(mk.buf);
+            inputs.push(mk.buf);
         }
         let (e4, ev4) = ((s.e / 4) as u32, (s.ev / 4) as u32);
-        let atomic = super::attention::backward_atomic();
-        let kernels: &[(bool, usize)] = if atomic { &[(true, s.s)] } else { &[(true, s.s), (false, s.l)] };
-        for &(kv, n) in kernels {
+        for (kv, out, n) in [(true, a.dkv, s.s), (false, a.dq, s.l)] {
             let blocks = u32::try_from(n.div_ceil(64)).unwrap_or(u32::MAX);
             if blocks > MAX_GROUPS {
                 crate::bail!(Shape, "webgpu: attention backward over {n} rows exceeds the dispatch grid");
             }
-            let key = AttentionBackwardKey { kv, atomic, mask: a.mask.is_some(), e4, ev4 };
+            let key = AttentionBackwardKey { kv, mask: a.mask.is_some(), e4, ev4 };
+            let mut buffers = vec![out];
+            buffers.extend_from_slice(&inputs);
             self.dispatch(&KernelKey::AttentionBackward(key), &meta, &buffers, (blocks, s.batch as u32, 1))?;
         }
         Ok(())

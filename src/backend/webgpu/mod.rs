@@ -346,11 +346,7 @@ impl Backend for WebGpuBackend {
     }
 
     fn has_attention_backward(&self, a: &crate::backend::AttentionShape) -> bool {
-        attention::backward_on() && attention_backward::supports(a, self.limits.max_compute_workgroup_storage_size)
-    }
-
-    fn attention_backward_accumulates(&self, _a: &crate::backend::AttentionShape) -> bool {
-        attention::backward_atomic()
+        attention_backward::supports(a, self.limits.max_compute_workgroup_storage_size)
     }
 
     fn attention_backward(&self, k: &crate::backend::AttentionBackward) -> Result<()> {
