@@ -65,9 +65,9 @@ const set = (v) => {
   core.set_attention_fused(v !== "unfused");
   const b = /^b(\d+)$/.exec(v);
   core.set_attention_backward_budget(b ? +b[1] * 2 ** 20 : 0);
-  // The backward's kernels from 1 byte of scores (always) or from 2⁶² (never).
+  // The backward's kernels from 1 byte of scores (always) or never (2⁶⁴).
   core.set_attention_backward_kernels_from(
-    v === "recompute" || b ? 2 ** 62 : 1,
+    v === "recompute" || b ? 2 ** 64 : 1,
   );
   // Heads wider than 64 take the kernel only past the binding limit unless forced.
   core.set_attention_wide(v !== "unfused");

@@ -74,7 +74,7 @@ const variants = {
 };
 const set = ([on, kernels, bytes]) => {
   core.set_attention_fused(on);
-  core.set_attention_backward_kernels_from(kernels ? 1 : 2 ** 62);
+  core.set_attention_backward_kernels_from(kernels ? 1 : 2 ** 64);
   core.set_attention_backward_budget(bytes);
 };
 const ts = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));

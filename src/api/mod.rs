@@ -439,8 +439,8 @@ pub fn set_attention_backward_budget(bytes: f64) {
 }
 
 /// Sets the size of one `L × S` score tensor (bytes) from which attention's backward runs its
-/// kernels (nothing `L × S`) rather than products (0: the default, 64 MiB; 1: always), for
-/// benchmarks and memory-bound training.
+/// kernels (nothing `L × S`) rather than products (0: the default, 512 MiB; 1: always; 2⁶⁴:
+/// never), for benchmarks and memory-bound training.
 #[wasm_bindgen]
 pub fn set_attention_backward_kernels_from(bytes: f64) {
     crate::autograd::attention::set_attention_backward_kernels_from(bytes as u64)

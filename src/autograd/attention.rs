@@ -3,7 +3,7 @@
 //!
 //! The backend's one-pass kernel runs the forward where it has one (`attention_fused`: the
 //! `L × S` scores and probabilities never exist) and the backward then recomputes `P`, as
-//! PyTorch's fused attention does, rather than holding it from the forward: from 64 MiB of scores
+//! PyTorch's fused attention does, rather than holding it from the forward: from 512 MiB of scores
 //! in the backend's two backward kernels (`Tensor::attention_backward_fused`: nothing `L × S` is
 //! made), below that or where the backend has no such kernel as `exp(S + mask − lse)`, the score
 //! product's epilogue (a causal mask leaf added), in pieces past a byte budget (`recompute`). Otherwise the probabilities come from products and a softmax (the causal row
@@ -102,11 +102,16 @@ pub fn attention(
             let (dq, dk, dv) = match &saved {
                 Saved::Probs(p, qs) => products(p, qs, &k2, &v2, g, &dot, scale, tri),
                 Saved::Lse(lse) => {
-                    // Large scores: the backend's kernels where it has them, nothing `L × S`.
+                    // Large scores (or past what one binding holds): the backend's kernels where
+                    // it has them, nothing `L × S`.
                     let n = q2.ndim();
                     let scores = (q2.shape()[..n - 1].iter().product::<usize>() * k2.shape()[n - 2]) as u64
                         * q2.dtype.word_bytes();
-                    if scores >= KERNELS_FROM.get() {
+                    let from = match KERNELS_FROM.get() {
+                        u64::MAX => u64::MAX,
+                        b => b.min(q2.backend().max_tensor_bytes()),
+                    };
+                    if scores >= from {
                         let m = mask.as_ref();
                         if let Some((dq, dk, dv)) =
                             q2.attention_backward_fused(&k2, &v2, g, lse, &dot, scale, causal, m)?
@@ -144,17 +149,20 @@ thread_local! {
     static KERNELS_FROM: Cell<u64> = const { Cell::new(DEFAULT_KERNELS_FROM) };
 }
 
-/// 64 MiB: below it the products recompute the probabilities (two `L × S` tensors at once, so
-/// at most ~128 MiB held) and are the faster route; from it the backward's kernels (no `L × S`
-/// tensor: 5–17× less peak memory, 0.75–0.97× the products' speed on an H200, their scores and
-/// `dO Vᵀ` computed twice; bench/KERNELS.md, "Attention's backward in two kernels"). GPT-2
-/// small's block at batch 8 (402 MB of scores) takes the kernels: its step's peak 1,618 → 1,042
-/// MiB for +2–4 % of time.
-const DEFAULT_KERNELS_FROM: u64 = 64 << 20;
+/// 512 MiB: below it the products recompute the probabilities (two `L × S` tensors at once, so
+/// at most ~1 GiB held) and are the faster route; from it, and wherever the products would run
+/// in pieces past a binding (adapters of 128–256 MiB bindings), the backward's kernels (no `L × S` tensor; on an
+/// H200 0.75–0.97× the products' speed, their scores and `dO Vᵀ` computed twice, at 5–17× less
+/// peak memory; bench/KERNELS.md, "Attention's backward in two kernels"). GPT-2 small's block at
+/// batch 8 (402 MB of scores) stays with the products: the kernels made its step 3–7 % slower
+/// for 6 % less peak memory in a 12-layer stack (36 % in one block); 12 heads × 4,096² causal
+/// (805 MB) take the kernels: 1,644 → 96 MiB of peak for 0.85× the speed.
+const DEFAULT_KERNELS_FROM: u64 = 512 << 20;
 
 /// Sets the size of one `L × S` tensor (bytes) from which attention's backward after a
 /// one-kernel forward runs the backend's backward kernels rather than products (0: the default,
-/// 64 MiB; 1: always where the backend has them; `u64::MAX`: never).
+/// 512 MiB, or the largest tensor a binding holds if less; 1: always where the backend has them;
+/// `u64::MAX`: never, the products in pieces past the budget).
 pub fn set_attention_backward_kernels_from(bytes: u64) {
     KERNELS_FROM.set(if bytes == 0 { DEFAULT_KERNELS_FROM } else { bytes });
 }
