@@ -259,7 +259,7 @@ test("SDPA's backward kernels (forced from 1 byte of scores): grouped heads, a b
           .mul(gy)
           .sum()
           .backward();
-        return [a.grad, b.grad, c.grad];
+        return [a, b, c];
       };
       const got = grads([q, k, v], g, m);
       const cpu = await Promise.all(
@@ -268,11 +268,12 @@ test("SDPA's backward kernels (forced from 1 byte of scores): grouped heads, a b
       const want = grads(cpu.slice(0, 3), cpu[3], m ? cpu[4] : null);
       for (let i = 0; i < 3; i++)
         await close(
-          got[i],
-          want[i],
+          got[i].grad,
+          want[i].grad,
           2e-4,
           `${B}×${Hq}×${L}×${S} grad ${"qkv"[i]}`,
         );
+      for (const t of [q, k, v, g, m, ...got]) t?.dispose();
     }
     // The kernels ran: their backward is fewer dispatches than the products' (5 products and
     // their epilogues), and leaves nothing behind.
@@ -289,10 +290,11 @@ test("SDPA's backward kernels (forced from 1 byte of scores): grouped heads, a b
       const [, n] = await dispatches(() => y.backward());
       for (const t of [a, b, c, y]) t.dispose();
       await w.sync_device();
-      assert.equal(
-        w.memory_stats().active_bytes,
-        base,
-        "the backward's buffers are freed",
+      // At most `base`: the garbage collector may free earlier tests' tensors meanwhile.
+      const after = w.memory_stats().active_bytes;
+      assert.ok(
+        after <= base,
+        `the backward's buffers are freed: ${after} B, ${base} before`,
       );
       return n;
     };
