@@ -214,6 +214,22 @@ impl RawTensor {
         RawTensor::timed("index_select", || agk::index_select(&self.t, dim as i64, &index.t))
     }
 
+    /// `torch.flip(self, [dim])` for a wrapped `dim`: a gather by host-made reversed positions,
+    /// which need no bounds check on the device (`index_select` checks a user's index).
+    pub fn flip(&self, dim: u32) -> JsResult<RawTensor> {
+        RawTensor::timed("flip", || {
+            if dim as usize >= self.t.ndim() {
+                crate::bail!(
+                    Index,
+                    "Dimension out of range (expected to be in range of [{}, {}], but got {dim})",
+                    -(self.t.ndim() as i64),
+                    self.t.ndim() as i64 - 1
+                );
+            }
+            agk::flip(&self.t, dim as usize)
+        })
+    }
+
     pub fn gather(&self, dim: i32, index: &RawTensor) -> JsResult<RawTensor> {
         RawTensor::timed("gather", || agk::gather(&self.t, dim as i64, &index.t))
     }

@@ -335,3 +335,23 @@ test("empty_strided and resize_ keep PyTorch's metadata", async () => {
     /cannot resize variables that require grad/,
   );
 });
+
+test("flip gathers by host-made positions: one dispatch a dim, no device-side index check", async () => {
+  if (!torch.webgpu.is_available()) return;
+  await torch.init({ device: "webgpu" });
+  const w = torch.webgpu;
+  const x = torch.arange(24).reshape(2, 3, 4).float();
+  await w.sync_device();
+  const s0 = w.runtime_stats();
+  const y = x.flip(0, -1);
+  await w.sync_device();
+  const s1 = w.runtime_stats();
+  assert.equal(s1.value_checks - s0.value_checks, 0, "no index checks");
+  assert.equal(s1.dispatches - s0.dispatches, 2, "one gather a dim");
+  const want = Array.from({ length: 24 }, (_, i) => {
+    const [a, b, c] = [Math.floor(i / 12), Math.floor(i / 4) % 3, i % 4];
+    return (1 - a) * 12 + b * 4 + (3 - c);
+  });
+  assert.deepEqual(Array.from(await y.toArray()), want);
+  assert.throws(() => x.flip(3), /Dimension out of range/);
+});

@@ -6,8 +6,8 @@
  *
  * `clamp` is two `where`s — `x < min ? min : x`, then `> max ? max : ·` — so NaN passes
  * through, `min > max` gives `max` everywhere and the gradient is 1 on the closed interval, as in
- * PyTorch. `flip` is an `index_select` with a reversed index (PyTorch copies too: strides are
- * never negative).
+ * PyTorch. `flip` gathers by reversed positions (PyTorch copies too: strides are never
+ * negative).
  *
  * @module
  */
@@ -19,7 +19,7 @@ import { scope } from "./lifetime.js";
 import { arange } from "./creation.js";
 import { where } from "./conditional.js";
 import { cat } from "./indexing.js";
-import { Tensor, checkTensor, wrapDim } from "./tensor.js";
+import { Tensor, checkTensor, wrap, wrapDim } from "./tensor.js";
 
 /** A clamp bound: a number, a tensor (broadcast), or null/undefined for none. */
 export type Bound = number | Tensor | null | undefined;
@@ -194,13 +194,9 @@ function dimsArg(fn: string, args: unknown[]): number[] {
   return checkInts(fn, "dims", list);
 }
 
-/** `t` reversed along dim `d` (wrapped). */
+/** `t` reversed along dim `d` (wrapped): one gather by host-made positions, unchecked. */
 function flipDim(t: Tensor, d: number): Tensor {
-  const n = t.shape[d]!;
-  return scope(() => {
-    const idx = arange(n - 1, -1, -1, { dtype: "int64", device: t.device });
-    return t.index_select(d, idx);
-  });
+  return wrap(t._raw.flip(d));
 }
 
 proto.flip = function (this: Tensor, ...args: unknown[]) {
