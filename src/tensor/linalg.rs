@@ -159,31 +159,16 @@ impl Tensor {
     ) -> Result<Option<(Tensor, Tensor)>> {
         check_same_device(self, k)?;
         check_same_device(self, v)?;
-        let n = self.ndim();
-        if n < 2 || k.ndim() != n || v.ndim() != n || k.dtype != self.dtype || v.dtype != self.dtype {
-            return Ok(None);
-        }
-        let (qs, ks, vs) = (self.shape(), k.shape(), v.shape());
-        let (l, e, s, ev) = (qs[n - 2], qs[n - 1], ks[n - 2], vs[n - 1]);
-        if qs[..n - 2] != ks[..n - 2] || qs[..n - 2] != vs[..n - 2] || ks[n - 1] != e || vs[n - 2] != s {
-            return Ok(None);
-        }
-        let batch: usize = qs[..n - 2].iter().product();
-        // A mask broadcasting to the scores, read through strides over at most two batch dims.
-        let mut scores = qs[..n - 1].to_vec();
-        scores.push(s);
         if let Some(m) = mask {
             check_same_device(self, m)?;
-            let fits = broadcast_shapes(m.shape(), &scores).is_ok_and(|b| b == scores);
-            if m.dtype != self.dtype || n > 4 || !fits {
-                return Ok(None);
-            }
         }
-        let masked = mask.is_some();
-        let shape = crate::backend::AttentionShape { dtype: self.dtype, batch, l, s, e, ev, masked };
-        if l == 0 || s == 0 || batch == 0 || !self.backend().has_attention(&shape) {
+        let Some((shape, scores)) = self.attention_shape(k, v, mask) else {
+            return Ok(None);
+        };
+        if !self.backend().has_attention(&shape) {
             return Ok(None);
         }
+        let (n, qs, ev) = (self.ndim(), self.shape(), shape.ev);
         let heads = if n >= 3 { qs[n - 3] } else { 1 };
         let (q3, k3, v3) = (attention_operand(self)?, attention_operand(k)?, attention_operand(v)?);
         let operand = |t: &Tensor| t.attention_strides();
@@ -225,30 +210,18 @@ impl Tensor {
         causal: bool,
         mask: Option<&Tensor>,
     ) -> Result<Option<(Tensor, Tensor, Tensor)>> {
-        let n = self.ndim();
-        let (qs, ks, vs) = (self.shape(), k.shape(), v.shape());
-        if n < 2 || k.ndim() != n || v.ndim() != n || g.shape() != [&qs[..n - 1], &vs[n - 1..]].concat() {
-            return Ok(None);
-        }
-        let (l, e, s, ev) = (qs[n - 2], qs[n - 1], ks[n - 2], vs[n - 1]);
+        let (n, qs, ks, vs) = (self.ndim(), self.shape(), k.shape(), v.shape());
         let same = [k, v, g, lse, dot].iter().all(|t| t.dtype == self.dtype && t.device() == self.device());
-        if !same || qs[..n - 2] != ks[..n - 2] || qs[..n - 2] != vs[..n - 2] || ks[n - 1] != e || vs[n - 2] != s {
+        if !same || mask.is_some_and(|m| m.device() != self.device()) {
             return Ok(None);
         }
-        let batch: usize = qs[..n - 2].iter().product();
-        let mut scores = qs[..n - 1].to_vec();
-        scores.push(s);
-        if let Some(m) = mask {
-            let fits = broadcast_shapes(m.shape(), &scores).is_ok_and(|b| b == scores);
-            if m.dtype != self.dtype || m.device() != self.device() || n > 4 || !fits {
-                return Ok(None);
-            }
-        }
-        let masked = mask.is_some();
-        let shape = crate::backend::AttentionShape { dtype: self.dtype, batch, l, s, e, ev, masked };
-        if l == 0 || s == 0 || batch == 0 || !self.backend().has_attention_backward(&shape) {
+        let Some((shape, scores)) = self.attention_shape(k, v, mask) else {
+            return Ok(None);
+        };
+        if g.shape() != [&qs[..n - 1], &vs[n - 1..]].concat() || !self.backend().has_attention_backward(&shape) {
             return Ok(None);
         }
+        let (batch, s, e, ev) = (shape.batch, shape.s, shape.e, shape.ev);
         let heads = if n >= 3 { qs[n - 3] } else { 1 };
         let (q3, k3, v3, g3) =
             (attention_operand(self)?, attention_operand(k)?, attention_operand(v)?, attention_operand(g)?);
@@ -278,6 +251,41 @@ impl Tensor {
         let dk = dkv.narrow(0, 0, (batch * s * e) as i64)?.reshape(&dims(ks))?;
         let dv = dkv.narrow(0, (batch * s * e) as i64, (batch * s * ev) as i64)?.reshape(&dims(vs))?;
         Ok(Some((dq, dk, dv)))
+    }
+
+    /// The kernels' view of attention over queries `self (…, L, E)`, keys `(…, S, E)` and values
+    /// `(…, S, Ev)` of one dtype and the same batch dims, with the scores' shape `(…, L, S)`, or
+    /// `None` where they do not fit it (a mask must broadcast to the scores and be of the
+    /// queries' dtype, at most two batch dims beside it; nothing may be empty).
+    fn attention_shape(
+        &self,
+        k: &Tensor,
+        v: &Tensor,
+        mask: Option<&Tensor>,
+    ) -> Option<(crate::backend::AttentionShape, Vec<usize>)> {
+        let n = self.ndim();
+        if n < 2 || k.ndim() != n || v.ndim() != n || k.dtype != self.dtype || v.dtype != self.dtype {
+            return None;
+        }
+        let (qs, ks, vs) = (self.shape(), k.shape(), v.shape());
+        let (l, e, s, ev) = (qs[n - 2], qs[n - 1], ks[n - 2], vs[n - 1]);
+        if qs[..n - 2] != ks[..n - 2] || qs[..n - 2] != vs[..n - 2] || ks[n - 1] != e || vs[n - 2] != s {
+            return None;
+        }
+        let batch: usize = qs[..n - 2].iter().product();
+        let mut scores = qs[..n - 1].to_vec();
+        scores.push(s);
+        if let Some(m) = mask {
+            let fits = broadcast_shapes(m.shape(), &scores).is_ok_and(|b| b == scores);
+            if m.dtype != self.dtype || n > 4 || !fits {
+                return None;
+            }
+        }
+        if l == 0 || s == 0 || batch == 0 {
+            return None;
+        }
+        let masked = mask.is_some();
+        Some((crate::backend::AttentionShape { dtype: self.dtype, batch, l, s, e, ev, masked }, scores))
     }
 
     /// Strides `[b0, b1, row]` of a tensor `attention_operand` made (0 for missing batch dims).
