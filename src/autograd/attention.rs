@@ -3,15 +3,16 @@
 //!
 //! The backend's one-pass kernel runs the forward where it has one (`attention_fused`: the
 //! `L × S` scores and probabilities never exist) and the backward then recomputes `P`, as
-//! PyTorch's fused attention does, rather than holding it from the forward: from 512 MiB of scores
-//! in the backend's two backward kernels (`Tensor::attention_backward_fused`: nothing `L × S` is
-//! made), below that or where the backend has no such kernel as `exp(S + mask − lse)`, the score
-//! product's epilogue (a causal mask leaf added), in pieces past a byte budget (`recompute`). Otherwise the probabilities come from products and a softmax (the causal row
-//! kernel: no mask tensor) and are kept for the backward. Either way the softmax's backward is
-//! the `dO Vᵀ` product's epilogue, from each row's `dO · O`, and causal products skip what
-//! causality makes zero or unneeded (`Tri`: the scores' tiles above the diagonal, the
-//! probabilities' zero half in `P V` and the backward's products). With `create_graph` the
-//! backward is composed of differentiable ops instead.
+//! PyTorch's fused attention does, rather than holding it from the forward: from 512 MiB of
+//! scores in the backend's two backward kernels (`Tensor::attention_backward_fused`: nothing
+//! `L × S` is made), below that or where the backend has no such kernel as
+//! `exp(S + mask − lse)`, the score product's epilogue (a causal mask leaf added), in pieces past
+//! a byte budget (`recompute`). Otherwise the probabilities come from products and a softmax
+//! (the causal row kernel: no mask tensor) and are kept for the backward. Either way the
+//! softmax's backward is the `dO Vᵀ` product's epilogue, from each row's `dO · O`, and causal
+//! products skip what causality makes zero or unneeded (`Tri`: the scores' tiles above the
+//! diagonal, the probabilities' zero half in `P V` and the backward's products). With
+//! `create_graph` the backward is composed of differentiable ops instead.
 
 use super::kernels::{causal_softmax, node, softmax};
 use super::ops as o;
@@ -151,9 +152,10 @@ thread_local! {
 
 /// 512 MiB: below it the products recompute the probabilities (two `L × S` tensors at once, so
 /// at most ~1 GiB held) and are the faster route; from it, and wherever the products would run
-/// in pieces past a binding (adapters of 128–256 MiB bindings), the backward's kernels (no `L × S` tensor; on an
-/// H200 0.75–0.97× the products' speed, their scores and `dO Vᵀ` computed twice, at 5–17× less
-/// peak memory; bench/KERNELS.md, "Attention's backward in two kernels"). GPT-2 small's block at
+/// in pieces past a binding (adapters of 128–256 MiB bindings), the backward's kernels (no
+/// `L × S` tensor; on an H200 0.75–0.97× the products' speed, their scores and `dO Vᵀ`
+/// computed twice, at 5–17× less peak memory; bench/KERNELS.md, "Attention's backward in two
+/// kernels"). GPT-2 small's block at
 /// batch 8 (402 MB of scores) stays with the products: the kernels made its step 3–7 % slower
 /// for 6 % less peak memory in a 12-layer stack (36 % in one block); 12 heads × 4,096² causal
 /// (805 MB) take the kernels: 1,644 → 96 MiB of peak for 0.85× the speed.
