@@ -403,13 +403,6 @@ pub fn set_conv_splits(n: u32) {
     crate::backend::webgpu::conv::set_conv_splits((n > 0).then_some(n as usize))
 }
 
-/// Forces conv2d forwards to run their images as one product (1), one product per image (0), or
-/// the rule (-1; `backend/webgpu/conv.rs` `merge`), for benchmarks.
-#[wasm_bindgen]
-pub fn set_conv_merge(mode: i32) {
-    crate::backend::webgpu::conv::set_conv_merge(if mode < 0 { None } else { Some(mode > 0) })
-}
-
 /// Forces the conv2d weight gradient's images per block (`backend/webgpu/conv.rs` `splits`; 0:
 /// the rule), for benchmarks.
 #[wasm_bindgen]

@@ -50,7 +50,7 @@ pub fn source(key: &TiledKey, wgrad: bool) -> String {
     } else {
         &|l, i, kb| {
             format!(
-                "        {{\n            let kr = ({i}) / {q}u;\n            pb{l} = vec4<f32>(0.0);\n            if ({kb} + kr < K) {{ pb{l} = gather(kc{l}, ktab[kq{l}], gy{l}, gx{l}, xb{l}); }}\n            kq{l} += m(23u);\n            kc{l} += m(22u);\n            if (kq{l} >= m(6u)) {{ kq{l} -= m(6u); kc{l} += 1u; }}\n        }}\n"
+                "        {{\n            let kr = ({i}) / {q}u;\n            pb{l} = vec4<f32>(0.0);\n            if ({kb} + kr < K) {{ pb{l} = gather(kc{l}, ktab[kq{l}], gy{l}, gx{l}, xb); }}\n            kq{l} += m(23u);\n            kc{l} += m(22u);\n            if (kq{l} >= m(6u)) {{ kq{l} -= m(6u); kc{l} += 1u; }}\n        }}\n"
             )
         }
     };
@@ -62,16 +62,12 @@ pub fn source(key: &TiledKey, wgrad: bool) -> String {
                 "    let wc{l} = n0 + ({col});\n    let wr{l} = wc{l} % m(6u);\n    let wi{l} = wr{l} / m(7u);\n    let cb{l} = xb + (wc{l} / m(6u)) * m(18u);\n    let d{l} = vec2<i32>(i32(wi{l} * m(15u)) - i32(m(13u)), i32((wr{l} - wi{l} * m(7u)) * m(16u)) - i32(m(14u)));\n    var oy{l} = (kbeg + 4u * ({kq})) / m(8u);\n    var ox{l} = (kbeg + 4u * ({kq})) - oy{l} * m(8u);\n"
             );
         } else {
-            // The load's four columns: one image's (meta 31: positions per image where images
-            // share N, else past any column), from position `p{l}`.
-            gather += &format!(
-                "    let l0_{l} = n0 + 4u * (({i}) % {q}u);\n    let im{l} = l0_{l} / m(31u);\n    let p{l} = l0_{l} - im{l} * m(31u);\n    let xb{l} = xb + im{l} * m(17u);\n"
-            );
+            gather += &format!("    let l0_{l} = n0 + 4u * (({i}) % {q}u);\n");
             gather += &format!(
                 "    var kc{l} = (kbeg + ({i}) / {q}u) / m(6u);\n    var kq{l} = (kbeg + ({i}) / {q}u) - kc{l} * m(6u);\n"
             );
             for e in 0..4 {
-                gather += &format!("    let o{l}_{e} = origin(p{l} + {e}u);\n");
+                gather += &format!("    let o{l}_{e} = origin(l0_{l} + {e}u);\n");
             }
             let lane = |c: &str| (0..4).map(|e| format!("o{l}_{e}.{c}")).collect::<Vec<_>>().join(", ");
             gather +=
@@ -84,64 +80,18 @@ pub fn source(key: &TiledKey, wgrad: bool) -> String {
         "    let oa4 = (m(4u) + grp * M * ars) >> 2u;\n    if (t < m(6u)) {\n        let i = t / m(7u);\n        ktab[t] = vec2<i32>(i32(i * m(15u)), i32((t - i * m(7u)) * m(16u)));\n    }\n    workgroupBarrier();\n".to_string()
     };
     let mut holes = matmul::holes_with(key, false, Some(fetch));
-    if !wgrad {
-        // Stores in NCHW where images share N: column `col` is image `col / L`, position
-        // `col % L` (meta 31 = L; else past any column: image 0, rows of N).
-        for (name, v) in holes.iter_mut() {
-            if *name == "STORE" {
-                let mut out = String::from(
-                    "    let rs = min(N, m(31u)) >> 2u;\n    let zb = wg.z * M * rs;\n    let ims = m(3u) * M * rs;\n",
-                );
-                for line in v.split_inclusive('\n') {
-                    out += &store_line(line);
-                }
-                *v = out;
-            }
-        }
-    }
     holes.push(("GATHER", gather));
     holes.push(("SETUP", setup));
     let holes: Vec<(&str, &str)> = holes.iter().map(|(n, v)| (*n, v.as_str())).collect();
     fill(CONV2D, &holes)
 }
 
-/// One line of the tiled matmul's store with its address rewritten for images sharing N.
-fn store_line(line: &str) -> String {
-    match line.find("out[obase + row * (N >> 2u) + tx + ") {
-        Some(at) => {
-            let end = at + line[at..].find(']').expect("store index");
-            format!(
-                "{}{{ let im = col / m(31u); out[zb + im * ims + row * rs + ((col - im * m(31u)) >> 2u)]{}",
-                &line[..at],
-                &line[end + 1..].replacen(';', "; }", 1)
-            )
-        }
-        None => line.to_string(),
-    }
-}
-
 thread_local! {
-    static MERGE: Cell<Option<bool>> = const { Cell::new(None) };
     static DIRECT: Cell<bool> = const { Cell::new(true) };
     static WINDOW: Cell<Option<bool>> = const { Cell::new(None) };
     static WINDOW_OCB: Cell<usize> = const { Cell::new(0) };
     static SPLITS: Cell<Option<usize>> = const { Cell::new(None) };
     static IMAGES: Cell<Option<usize>> = const { Cell::new(None) };
-}
-
-/// Forces a forward's images into one product (`Some(true)`: N over images × positions, where
-/// there are several) or one image per product (`Some(false)`), or the rule again (`None`), for
-/// benchmarks and tests.
-pub fn set_conv_merge(on: Option<bool>) {
-    MERGE.with(|c| c.set(on));
-}
-
-/// Whether a forward over `n` images of `lp` positions (a multiple of 4) runs them as one
-/// product, N = n·lp: where one image's positions leave its last tile ragged (14×14 = 196 in
-/// 64-column tiles fill 77 % of them; 32 images: 6,272 columns fill 98 tiles exactly).
-fn merge(k: &ConvGeometry, lp: usize, bn: u32) -> bool {
-    let n = k.input[0];
-    !k.weight_grad && n > 1 && MERGE.with(|c| c.get()).unwrap_or(!lp.is_multiple_of(bn as usize))
 }
 
 /// Forces the weight gradient's images per block (one slice each), or the rule again
@@ -583,14 +533,8 @@ impl WebGpuBackend {
         // Chunks of images summed in one workgroup (the weight gradient's; 1 forward).
         let splits = conv.splits.max(1);
         let images = conv.images.max(1);
-        // Images sharing N: one product per group over n·l columns (meta 31: l), else one per
-        // image (meta 31 past any column).
-        let merged = merge(k, l, key.tile.bn);
-        let (cols, n_z) = if merged { (n * l, 1) } else { (cols, n) };
-        meta[1] = u32::try_from(cols).map_err(|_| crate::err!(Shape, "webgpu: conv2d of {cols} columns"))?;
-        meta[31] = if merged { l as u32 } else { u32::MAX };
-        put(&mut meta, 27, &[splits, depth.div_ceil(splits).next_multiple_of(bk), images, n_z])?;
-        let z = n_z.div_ceil(images) * k.groups * splits;
+        put(&mut meta, 27, &[splits, depth.div_ceil(splits).next_multiple_of(bk), images, n])?;
+        let z = n.div_ceil(images) * k.groups * splits;
         let groups = matmul::groups(&key, og, cols, z);
         if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS || z > MAX_GROUPS as usize {
             crate::bail!(Shape, "webgpu: conv2d of {og}x{cols} outputs exceeds the dispatch grid");
