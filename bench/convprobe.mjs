@@ -51,27 +51,25 @@ const shapes = quick
         [32, 128, 56, 56, 128, 3, 1, 2],
         [32, 256, 56, 56, 512, 1, 1, 2],
       ]
-    : args.includes("--depthwise")
-      ? [
-          [32, 144, 56, 56, 144, 3, 144],
-          [32, 96, 56, 56, 96, 7, 96],
-        ]
-      : [
-          [32, 64, 56, 56, 64, 3, 1],
-          [32, 128, 28, 28, 128, 3, 1],
-          [32, 256, 14, 14, 256, 3, 1],
-          [8, 64, 56, 56, 64, 3, 1],
-          [32, 3, 224, 224, 64, 3, 1],
-        ];
+  : args.includes("--depthwise")
+    ? [
+        [32, 144, 56, 56, 144, 3, 144],
+        [32, 96, 56, 56, 96, 7, 96],
+      ]
+    : [
+        [32, 64, 56, 56, 64, 3, 1],
+        [32, 128, 28, 28, 128, 3, 1],
+        [32, 256, 14, 14, 256, 3, 1],
+        [8, 64, 56, 56, 64, 3, 1],
+        [32, 3, 224, 224, 64, 3, 1],
+      ];
 await warmGpu(torch, quick ? 200 : 2000, quick);
 const rows = [];
 for (const [N, C, H, W, O, K, G, S = 1] of shapes) {
   const x = torch.randn([N, C, H, W]);
   const w = torch.randn([O, C / G, K, K]).mul(1 / Math.sqrt((K * K * C) / G));
   const conv = () => torch.nn.functional.conv2d(x, w, null, S, K >> 1, 1, G);
-  const [OH, OW] = [H, W].map(
-    (d) => Math.floor((d + 2 * (K >> 1) - K) / S) + 1,
-  );
+  const [OH, OW] = [H, W].map((d) => Math.floor((d + 2 * (K >> 1) - K) / S) + 1);
   // --backward: the input's gradient (`dx`) or the weight's (`dw`) of the same call.
   const part = opt("--part", "fwd");
   x.requires_grad_(part === "dx");
@@ -90,27 +88,17 @@ for (const [N, C, H, W, O, K, G, S = 1] of shapes) {
           y.dispose();
           return g;
         };
-  const flop =
-    ((2 * N * O * OH * OW * C * K * K) / G) * (part === "fwd" ? 1 : 2);
+  const flop = ((2 * N * O * OH * OW * C * K * K) / G) * (part === "fwd" ? 1 : 2);
   const set = (v) => {
     core.set_conv_direct(v !== "im2col");
     // `window:N`: the window kernel with N output channels per invocation.
-    const win = v.startsWith("window")
-      ? "on" + v.slice(6)
-      : v === "gemm"
-        ? "off"
-        : "auto";
+    const win = v.startsWith("window") ? "on" + v.slice(6) : v === "gemm" ? "off" : "auto";
     core.set_conv_window(win);
     // `splitsN`: the weight gradient in N slices of the output positions (1: none);
     // `zeros`: strided input gradients by zero insertion instead of phases.
     core.set_conv_splits(v.startsWith("splits") ? +v.slice(6) : 0);
     core.set_conv_grad_phases(v !== "zeros");
-    // `consecutive`: each forward `b` load reads four consecutive positions (before session
-    // 15), where `auto` reads positions a quarter tile apart.
-    core.set_conv_strided(v !== "consecutive");
-    const own =
-      ["im2col", "gemm", "zeros", "consecutive"].includes(v) ||
-      /^(window|splits)/.test(v);
+    const own = ["im2col", "gemm", "zeros"].includes(v) || /^(window|splits)/.test(v);
     core.set_matmul_variant(own ? "auto" : v);
   };
   // Every variant once (compiled, checked against im2col, relative to the largest value)

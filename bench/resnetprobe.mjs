@@ -6,8 +6,7 @@
 // time per kernel family (`--profile`). `bench/resnet_torch.py` times PyTorch on the same
 // model. Figures for bench/KERNELS.md, never asserted.
 //
-//   node bench/resnetprobe.mjs [--pkg pkg/dist/index.js] [--quick] [--batch 32] [--strided]
-//                              [--profile [--events FILE]]
+//   node bench/resnetprobe.mjs [--pkg pkg/dist/index.js] [--quick] [--batch 32] [--profile [--events FILE]]
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { heldBatch, median, warmGpu } from "./lib/timing.mjs";
@@ -28,11 +27,7 @@ const S = quick ? 64 : 224;
 class Block extends nn.Module {
   constructor(cin, cout, stride) {
     super();
-    this.conv1 = new nn.Conv2d(cin, cout, 3, {
-      stride,
-      padding: 1,
-      bias: false,
-    });
+    this.conv1 = new nn.Conv2d(cin, cout, 3, { stride, padding: 1, bias: false });
     this.bn1 = new nn.BatchNorm2d(cout);
     this.conv2 = new nn.Conv2d(cout, cout, 3, { padding: 1, bias: false });
     this.bn2 = new nn.BatchNorm2d(cout);
@@ -45,9 +40,7 @@ class Block extends nn.Module {
         : null;
   }
   forward(x) {
-    const y = this.bn2.call(
-      this.conv2.call(this.bn1.call(this.conv1.call(x)).relu()),
-    );
+    const y = this.bn2.call(this.conv2.call(this.bn1.call(this.conv1.call(x)).relu()));
     return y.add(this.down ? this.down.call(x) : x).relu();
   }
 }
@@ -55,21 +48,12 @@ class Block extends nn.Module {
 class ResNet18 extends nn.Module {
   constructor(classes = 1000) {
     super();
-    this.conv1 = new nn.Conv2d(3, 64, 7, {
-      stride: 2,
-      padding: 3,
-      bias: false,
-    });
+    this.conv1 = new nn.Conv2d(3, 64, 7, { stride: 2, padding: 3, bias: false });
     this.bn1 = new nn.BatchNorm2d(64);
     this.pool = new nn.MaxPool2d(3, { stride: 2, padding: 1 });
     const blocks = [];
     let cin = 64;
-    for (const [cout, stride] of [
-      [64, 1],
-      [128, 2],
-      [256, 2],
-      [512, 2],
-    ]) {
+    for (const [cout, stride] of [[64, 1], [128, 2], [256, 2], [512, 2]]) {
       blocks.push(new Block(cin, cout, stride), new Block(cout, cout, 1));
       cin = cout;
     }
@@ -85,10 +69,7 @@ class ResNet18 extends nn.Module {
 
 const model = new ResNet18();
 model.train();
-const opt_ = new torch.optim.SGD(model.parameters(), {
-  lr: 0.01,
-  momentum: 0.9,
-});
+const opt_ = new torch.optim.SGD(model.parameters(), { lr: 0.01, momentum: 0.9 });
 const x = torch.randn([B, 3, S, S]);
 const y = torch.randint(0, 1000, [B]);
 const step = () => {
@@ -101,14 +82,8 @@ const step = () => {
   opt_.step();
   return loss;
 };
-// --strided: the forwards' gathers reading positions a quarter tile apart (`strided`) against
-// four consecutive ones (`consecutive`); otherwise session 13's kernels on and off.
-const stridedAB = args.includes("--strided");
-const variants = stridedAB
-  ? { strided: true, consecutive: false }
-  : { new: true, old: false };
+const variants = { new: true, old: false };
 const set = (on) => {
-  if (stridedAB) return core.set_conv_strided(on);
   core.set_conv_window(on ? "auto" : "off");
   core.set_conv_splits(on ? 0 : 1);
   core.set_conv_grad_phases(on);
@@ -123,7 +98,7 @@ for (const on of Object.values(variants)) {
   for (let i = 0; i < 3; i++) await heldBatch(2, step, wait);
 }
 const n = quick ? 2 : 8;
-const ts = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));
+const ts = { new: [], old: [] };
 for (let r = 0; r < (quick ? 2 : 7); r++) {
   for (const [v, on] of Object.entries(variants)) {
     set(on);
@@ -131,9 +106,7 @@ for (let r = 0; r < (quick ? 2 : 7); r++) {
   }
 }
 for (const v of Object.keys(variants))
-  console.log(
-    `ResNet-18 training step, batch ${B}, ${S}×${S}, ${v}: ${median(ts[v]).toFixed(2)} ms`,
-  );
+  console.log(`ResNet-18 training step, batch ${B}, ${S}×${S}, ${v}: ${median(ts[v]).toFixed(2)} ms`);
 if (args.includes("--profile")) {
   for (const [v, on] of Object.entries(variants)) {
     set(on);
@@ -147,33 +120,16 @@ if (args.includes("--profile")) {
       const k = e.kernel.replace(/^webtorch:/, "").split(":")[0];
       by[k] = (by[k] ?? 0) + e.dur_ns / 1e6;
     }
-    const top = Object.entries(by)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 12);
-    console.log(
-      `  ${v} GPU ms by kernel: ` +
-        top.map(([k, ms]) => `${k} ${ms.toFixed(2)}`).join(", "),
-    );
+    const top = Object.entries(by).sort((a, b) => b[1] - a[1]).slice(0, 12);
+    console.log(`  ${v} GPU ms by kernel: ` + top.map(([k, ms]) => `${k} ${ms.toFixed(2)}`).join(", "));
     // The longest single dispatches, with their labels (tile, kernel shape).
-    const each = (prof.gpu_events ?? []).map((e) => [
-      e.kernel.replace(/^webtorch:/, ""),
-      e.dur_ns / 1e6,
-    ]);
+    const each = (prof.gpu_events ?? []).map((e) => [e.kernel.replace(/^webtorch:/, ""), e.dur_ns / 1e6]);
     each.sort((a, b) => b[1] - a[1]);
-    console.log(
-      `  ${v} longest: ` +
-        each
-          .slice(0, 10)
-          .map(([k, ms]) => `${k} ${ms.toFixed(2)}`)
-          .join(", "),
-    );
+    console.log(`  ${v} longest: ` + each.slice(0, 10).map(([k, ms]) => `${k} ${ms.toFixed(2)}`).join(", "));
     // Every dispatch in order, for tracing where a step's time goes.
-    if (opt("--events", null) && v === Object.keys(variants)[0]) {
+    if (opt("--events", null) && v === "new") {
       const { writeFileSync } = await import("node:fs");
-      const events = (prof.gpu_events ?? []).map((e) => ({
-        kernel: e.kernel,
-        ms: e.dur_ns / 1e6,
-      }));
+      const events = (prof.gpu_events ?? []).map((e) => ({ kernel: e.kernel, ms: e.dur_ns / 1e6 }));
       writeFileSync(opt("--events", null), JSON.stringify(events));
     }
   }

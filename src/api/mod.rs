@@ -403,13 +403,6 @@ pub fn set_conv_splits(n: u32) {
     crate::backend::webgpu::conv::set_conv_splits((n > 0).then_some(n as usize))
 }
 
-/// Makes conv2d forwards' gathers read positions a quarter tile apart (default) or four
-/// consecutive ones (`backend/webgpu/conv.rs`), for benchmarks.
-#[wasm_bindgen]
-pub fn set_conv_strided(on: bool) {
-    crate::backend::webgpu::conv::set_conv_strided(on)
-}
-
 /// Forces the conv2d weight gradient's images per block (`backend/webgpu/conv.rs` `splits`; 0:
 /// the rule), for benchmarks.
 #[wasm_bindgen]

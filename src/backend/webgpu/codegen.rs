@@ -60,7 +60,7 @@ pub enum KernelKey {
     MatmulTiled(super::matmul::TiledKey, Option<EpilogueKey>),
     /// The implicit-GEMM 2-D convolution (`conv.rs`): the tiled matmul gathering its `b` tile,
     /// for the forward or (true) the weight gradient.
-    Conv2d(super::matmul::TiledKey, bool, bool),
+    Conv2d(super::matmul::TiledKey, bool),
     /// The depthwise 2-D convolution (`conv.rs`, one input channel per group): the forward or
     /// (true) the weight gradient.
     Conv2dDepthwise(bool),
@@ -456,7 +456,7 @@ pub fn source(key: &KernelKey) -> String {
         }
         KernelKey::Matmul { dtype, epilogue } => matmul_source(*dtype, epilogue.as_ref()),
         KernelKey::MatmulTiled(key, epilogue) => matmul_tiled_source(key, epilogue.as_ref()),
-        KernelKey::Conv2d(key, wgrad, strided) => super::conv::source(key, *wgrad, *strided),
+        KernelKey::Conv2d(key, wgrad) => super::conv::source(key, *wgrad),
         KernelKey::Conv2dDepthwise(grad) => super::conv::depthwise_source(*grad),
         KernelKey::Conv2dWindow(key) => super::conv::window_source(key),
         KernelKey::Attention(key) => super::attention::source(key),
@@ -511,9 +511,8 @@ pub fn label(key: &KernelKey) -> String {
             epilogue.as_ref().map(super::epilogue::label).unwrap_or_default(),
             super::matmul::label(key)
         ),
-        KernelKey::Conv2d(key, wgrad, strided) => {
-            let s = if *strided { ":s" } else { "" };
-            format!("webtorch:conv2d{}:{}{s}:float32", if *wgrad { "_weight_grad" } else { "" }, super::matmul::label(key))
+        KernelKey::Conv2d(key, wgrad) => {
+            format!("webtorch:conv2d{}:{}:float32", if *wgrad { "_weight_grad" } else { "" }, super::matmul::label(key))
         }
         KernelKey::Conv2dDepthwise(grad) => {
             format!("webtorch:conv2d_depthwise{}:float32", if *grad { "_weight_grad" } else { "" })

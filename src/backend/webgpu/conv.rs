@@ -36,7 +36,7 @@ const CONV2D: &str = include_str!("../../../shaders/conv2d.wgsl");
 /// each `b` load covers; for the weight gradient, the load's channel and kernel position — and
 /// each load's starting K index as a pair, which each fetch then advances by BK (no division in
 /// the loop).
-pub fn source(key: &TiledKey, wgrad: bool, strided: bool) -> String {
+pub fn source(key: &TiledKey, wgrad: bool) -> String {
     let lb = key.tile.bn * key.tile.bk / 1024; // `b` loads per thread and K step
     let q = key.tile.bn / 4;
     let mut gather = String::new();
@@ -62,15 +62,12 @@ pub fn source(key: &TiledKey, wgrad: bool, strided: bool) -> String {
                 "    let wc{l} = n0 + ({col});\n    let wr{l} = wc{l} % m(6u);\n    let wi{l} = wr{l} / m(7u);\n    let cb{l} = xb + (wc{l} / m(6u)) * m(18u);\n    let d{l} = vec2<i32>(i32(wi{l} * m(15u)) - i32(m(13u)), i32((wr{l} - wi{l} * m(7u)) * m(16u)) - i32(m(14u)));\n    var oy{l} = (kbeg + 4u * ({kq})) / m(8u);\n    var ox{l} = (kbeg + 4u * ({kq})) - oy{l} * m(8u);\n"
             );
         } else {
-            // The load's four positions: consecutive, or (`strided`) `q` apart, so that a
-            // warp's lanes read consecutive positions at each of its four loads.
-            let (first, apart) = if strided { ("", q) } else { ("4u * ", 1) };
-            gather += &format!("    let l0_{l} = n0 + {first}(({i}) % {q}u);\n");
+            gather += &format!("    let l0_{l} = n0 + 4u * (({i}) % {q}u);\n");
             gather += &format!(
                 "    var kc{l} = (kbeg + ({i}) / {q}u) / m(6u);\n    var kq{l} = (kbeg + ({i}) / {q}u) - kc{l} * m(6u);\n"
             );
             for e in 0..4 {
-                gather += &format!("    let o{l}_{e} = origin(l0_{l} + {}u);\n", e * apart);
+                gather += &format!("    let o{l}_{e} = origin(l0_{l} + {e}u);\n");
             }
             let lane = |c: &str| (0..4).map(|e| format!("o{l}_{e}.{c}")).collect::<Vec<_>>().join(", ");
             gather +=
@@ -83,28 +80,6 @@ pub fn source(key: &TiledKey, wgrad: bool, strided: bool) -> String {
         "    let oa4 = (m(4u) + grp * M * ars) >> 2u;\n    if (t < m(6u)) {\n        let i = t / m(7u);\n        ktab[t] = vec2<i32>(i32(i * m(15u)), i32((t - i * m(7u)) * m(16u)));\n    }\n    workgroupBarrier();\n".to_string()
     };
     let mut holes = matmul::holes_with(key, false, Some(fetch));
-    if strided {
-        // Staged a value at a time: position nq + q·e of k-row kr is quad nq/4 + (q/4)·e.
-        for (name, v) in holes.iter_mut() {
-            if *name == "PRE" || *name == "STEP" {
-                for l in 0..lb {
-                    for wb in ["", "wb + "] {
-                        let i = format!("t + {}u", 256 * l);
-                        let mut st = format!(
-                            "{{\n            let kr = ({i}) / {q}u;\n            let nq = ({i}) % {q}u;\n"
-                        );
-                        for (e, lane) in ["x", "y", "z", "w"].iter().enumerate() {
-                            st += &format!(
-                                "            Bs[{wb}kr * {q}u + (nq >> 2u) + {}u][nq & 3u] = pb{l}.{lane};\n",
-                                e as u32 * q / 4
-                            );
-                        }
-                        *v = v.replace(&format!("Bs[{wb}{i}] = pb{l};"), &format!("{st}        }}"));
-                    }
-                }
-            }
-        }
-    }
     holes.push(("GATHER", gather));
     holes.push(("SETUP", setup));
     let holes: Vec<(&str, &str)> = holes.iter().map(|(n, v)| (*n, v.as_str())).collect();
@@ -112,18 +87,11 @@ pub fn source(key: &TiledKey, wgrad: bool, strided: bool) -> String {
 }
 
 thread_local! {
-    static STRIDED: Cell<bool> = const { Cell::new(true) };
     static DIRECT: Cell<bool> = const { Cell::new(true) };
     static WINDOW: Cell<Option<bool>> = const { Cell::new(None) };
     static WINDOW_OCB: Cell<usize> = const { Cell::new(0) };
     static SPLITS: Cell<Option<usize>> = const { Cell::new(None) };
     static IMAGES: Cell<Option<usize>> = const { Cell::new(None) };
-}
-
-/// Makes a forward's `b` loads read positions `BN/4` apart (default) or four consecutive ones,
-/// for benchmarks and tests.
-pub fn set_conv_strided(on: bool) {
-    STRIDED.with(|c| c.set(on));
 }
 
 /// Forces the weight gradient's images per block (one slice each), or the rule again
@@ -571,8 +539,7 @@ impl WebGpuBackend {
         if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS || z > MAX_GROUPS as usize {
             crate::bail!(Shape, "webgpu: conv2d of {og}x{cols} outputs exceeds the dispatch grid");
         }
-        let strided = !k.weight_grad && STRIDED.with(|c| c.get());
-        self.dispatch(&KernelKey::Conv2d(key, k.weight_grad, strided), &meta, &[conv.out, conv.w, conv.x.buf], groups)
+        self.dispatch(&KernelKey::Conv2d(key, k.weight_grad), &meta, &[conv.out, conv.w, conv.x.buf], groups)
     }
 }
 
