@@ -171,7 +171,6 @@ impl Tensor {
         let (n, qs, ev) = (self.ndim(), self.shape(), shape.ev);
         let heads = if n >= 3 { qs[n - 3] } else { 1 };
         let (q3, k3, v3) = (attention_operand(self)?, attention_operand(k)?, attention_operand(v)?);
-        let operand = |t: &Tensor| t.attention_strides();
         let mut out_shape = qs[..n - 1].to_vec();
         out_shape.push(ev);
         let out = Tensor::empty_on(self.backend(), &out_shape, self.dtype)?;
@@ -181,9 +180,9 @@ impl Tensor {
             shape,
             mask,
             lse: lse.buf()?,
-            q: operand(&q3)?,
-            k: operand(&k3)?,
-            v: operand(&v3)?,
+            q: q3.attention_strides()?,
+            k: k3.attention_strides()?,
+            v: v3.attention_strides()?,
             out: out.buf()?,
             heads,
             scale,
