@@ -5,6 +5,7 @@
 mod common;
 
 use common::{assert_close, devices, values};
+use webtorch::backend::webgpu::batched::set_batched_launches;
 use webtorch::tensor::fusion;
 use webtorch::{DType, Device, ErrorKind, Op, Tensor};
 
@@ -183,8 +184,10 @@ fn batching_and_pool_counters() {
         return;
     }
     let gpu = webtorch::engine::backend(Device::WebGpu).unwrap();
-    // Count dispatches one per op: this test is about batching, not fusion.
+    // Count dispatches one per op: this test is about batching dispatches into submits, not
+    // fusion, nor tiny ops sharing launches (`tiny_ops_share_launches` in tests/kernels.rs).
     fusion::with_config(|c| c.enabled = false);
+    set_batched_launches(Some(false));
     gpu.set_batch_threshold(64);
     let mut x = Tensor::full(&[1024], 1.0, DType::Float32, Device::WebGpu).unwrap();
     gpu.flush();
@@ -212,6 +215,7 @@ fn batching_and_pool_counters() {
     let _z = y.unary(Op::Exp).unwrap().unary(Op::Neg).unwrap();
     assert_eq!(gpu.stats().submits - s0, 3);
     gpu.set_batch_threshold(64);
+    set_batched_launches(None);
 }
 
 /// Bind groups bind a uniform slot each (no dynamic offsets): dispatches over the same buffers
@@ -224,6 +228,7 @@ fn uniform_slots_bind_groups_and_their_reuse() {
     }
     let gpu = webtorch::engine::backend(Device::WebGpu).unwrap();
     fusion::with_config(|c| c.enabled = false);
+    set_batched_launches(Some(false));
     gpu.set_batch_threshold(64);
     let a = Tensor::full(&[256], 1.0, DType::Float32, Device::WebGpu).unwrap();
     // x = x + k for k = 1..=150: a few pooled buffers, so the same buffers come back within a
@@ -262,6 +267,7 @@ fn uniform_slots_bind_groups_and_their_reuse() {
     assert_eq!(values(&x)[0], 51.0);
     assert!(gpu.stats().bind_groups - s2.bind_groups < 10, "{:?}", gpu.stats());
     fusion::with_config(|c| c.enabled = true);
+    set_batched_launches(None);
 }
 
 /// Every op-table row compiles to WGSL and agrees with the CPU reference, for floats (over a

@@ -1345,3 +1345,119 @@ fn max_pool_kernels_match_the_composition() {
         }
     }
 }
+
+/// Tiny float32 ops (elementwise, products) share launches (`backend/webgpu/batched.rs`): a
+/// chain of dependent ops is a few dispatches, not one each, with the results of one dispatch
+/// per op; ordering holds across other kernels, copies, buffer reuse and reads. (Forced on:
+/// lavapipe emulates a GPU on the CPU, where the default leaves batching off.)
+#[test]
+fn tiny_ops_share_launches() {
+    use webtorch::backend::webgpu::batched::set_batched_launches;
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let gpu = webtorch::engine::backend(Device::WebGpu).unwrap();
+    let (xv, wv, mv) = (randn(&[64], 11), randn(&[64], 12), randn(&[8, 8], 13));
+    // A chain of 100 dependent adds, intermediates dropped as they go (their buffers reused
+    // inside the batch).
+    let chain = |dev: Device| {
+        let (x0, w) = (on(dev, &xv, &[64]), on(dev, &wv, &[64]));
+        let mut x = x0.binary_scalar(Op::Add, 0.001, false).unwrap();
+        for i in 0..99 {
+            x = if i % 3 == 0 {
+                x.binary(Op::Add, &w).unwrap()
+            } else {
+                x.binary_scalar(Op::Mul, 0.999, false).unwrap()
+            };
+        }
+        x
+    };
+    let want = values(&chain(Device::Cpu));
+    for batched in [true, false] {
+        set_batched_launches(Some(batched));
+        let (d0, b0) = (gpu.stats().dispatches, gpu.stats().batched_ops);
+        let got = values(&chain(Device::WebGpu));
+        let (d, b) = (gpu.stats().dispatches - d0, gpu.stats().batched_ops - b0);
+        assert_close(&got, &want, 1e-5, 1e-6, &format!("chain, batched {batched}"));
+        if batched {
+            // 100 ops of 5 words, 24 to a 128-word slot.
+            assert_eq!((d, b), (5, 100), "dispatches and batched ops");
+        } else {
+            assert_eq!((d, b), (100, 0), "dispatches and batched ops");
+        }
+    }
+    set_batched_launches(Some(true));
+
+    // Every float op of the table, batched and one dispatch each: the same values.
+    let pos: Vec<f64> = xv.iter().map(|v| 0.1 + 0.8 / (1.0 + (-v).exp())).collect();
+    let all_ops = |dev: Device| -> Vec<Tensor> {
+        let (a, b) = (on(dev, &pos, &[8, 8]), on(dev, &wv, &[8, 8]));
+        webtorch::ops::TABLE
+            .iter()
+            .filter(|i| i.kind != webtorch::ops::ResultKind::Bool && i.supports(webtorch::dtype::Compute::F32))
+            .map(|i| if i.arity() == 1 { a.unary(i.op).unwrap() } else { a.binary(i.op, &b).unwrap() })
+            .collect()
+    };
+    // (A flush records the ops still waiting for their launch.)
+    gpu.flush();
+    let d0 = gpu.stats().dispatches;
+    let batched: Vec<Tensor> = all_ops(Device::WebGpu);
+    gpu.flush();
+    let batched_dispatches = gpu.stats().dispatches - d0;
+    set_batched_launches(Some(false));
+    let d1 = gpu.stats().dispatches;
+    let single: Vec<Tensor> = all_ops(Device::WebGpu);
+    let single_dispatches = gpu.stats().dispatches - d1;
+    set_batched_launches(Some(true));
+    let cpu = all_ops(Device::Cpu);
+    let names: Vec<&str> = webtorch::ops::TABLE
+        .iter()
+        .filter(|i| i.kind != webtorch::ops::ResultKind::Bool && i.supports(webtorch::dtype::Compute::F32))
+        .map(|i| i.name)
+        .collect();
+    assert!(names.len() > 50, "{} float ops", names.len());
+    assert_eq!(single_dispatches, names.len() as u64);
+    // Each result is kept, so a batch binds the two inputs and at most 5 outputs.
+    let bound = names.len().div_ceil(webtorch::backend::webgpu::batched::MAX_BUFFERS - 2) as u64;
+    assert!(batched_dispatches <= bound, "{batched_dispatches} dispatches");
+    for ((name, (b, s)), c) in names.iter().zip(batched.iter().zip(&single)).zip(&cpu) {
+        assert_close(&values(b), &values(s), 1e-6, 1e-7, &format!("{name}: batched against one dispatch"));
+        assert_close(&values(b), &values(c), 1e-4, 1e-5, &format!("{name}: batched against the CPU"));
+    }
+
+    // Operands of every kind, tiny products (a transposed one), more distinct buffers than one
+    // batch binds, a reduction and a copy in between, and reuse of released buffers.
+    let mixed = |dev: Device| {
+        let x = on(dev, &xv, &[8, 8]);
+        let m = on(dev, &mv, &[8, 8]);
+        let one = on(dev, &[2.5], &[1]);
+        let r = x.binary_scalar(Op::Sub, 1.0, true).unwrap(); // 1 - x
+        let s = r.binary(Op::Mul, &one).unwrap(); // one element broadcast
+        let (row, col) = (on(dev, &wv[..8], &[8]), on(dev, &wv[8..16], &[8, 1]));
+        let s = s.binary(Op::Add, &row).unwrap().binary(Op::Sub, &col).unwrap(); // 2-D strided reads
+        let p = s.matmul(&m).unwrap();
+        let q = p.matmul(&m.transpose(0, 1).unwrap()).unwrap(); // b read through its strides
+        let total = q.sum(&[], false).unwrap(); // a kernel of its own, after the batch
+        let mut outs = vec![];
+        let mut y = q.unary(Op::Tanh).unwrap();
+        for i in 0..12 {
+            // Kept alive: 12 more buffers than a batch binds.
+            outs.push(y.binary(Op::Maximum, &x).unwrap());
+            y = y.binary([Op::Add, Op::Sub, Op::Mul][i % 3], &outs[i]).unwrap().unary(Op::Sigmoid).unwrap();
+        }
+        let c = y.transpose(0, 1).unwrap().contiguous().unwrap(); // a transposed copy
+        let z = c.binary(Op::Add, &total).unwrap().to_dtype(DType::Float32).unwrap();
+        let mut all = values(&z);
+        for o in &outs {
+            all.extend(values(o));
+        }
+        all
+    };
+    let want = mixed(Device::Cpu);
+    let b0 = gpu.stats().batched_ops;
+    assert_close(&mixed(Device::WebGpu), &want, 1e-5, 1e-6, "mixed");
+    // Every op of `mixed` but the sum: 4 elementwise, 2 products, tanh, 12 × 3 in the loop,
+    // the copy and the last add.
+    assert_eq!(gpu.stats().batched_ops - b0, 45, "batched ops");
+    set_batched_launches(None);
+}

@@ -354,6 +354,14 @@ pub fn clear_matmul_tuned() {
     crate::backend::webgpu::matmul::clear_tuned()
 }
 
+/// Turns batched launches of tiny ops on or off, or back to the default (`undefined`: on unless
+/// the adapter emulates a GPU on the CPU; see `backend/webgpu/batched.rs`), for benchmarks and
+/// tests comparing them with one dispatch per op.
+#[wasm_bindgen]
+pub fn set_batched_launches(on: Option<bool>) {
+    crate::backend::webgpu::batched::set_batched_launches(on)
+}
+
 /// Turns the vec4 variant of contiguous elementwise kernels on or off (default on; see
 /// `backend/webgpu/elementwise.rs`), for benchmarks comparing it with the general kernel.
 #[wasm_bindgen]

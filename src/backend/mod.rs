@@ -78,6 +78,9 @@ pub struct Stats {
     /// that fetched their result (only those after a check do).
     pub value_checks: u64,
     pub check_reads: u64,
+    /// Tiny ops run inside batched launches (`backend/webgpu/batched.rs`; each batch is one of
+    /// `dispatches`).
+    pub batched_ops: u64,
 }
 
 /// The contract, method by method.

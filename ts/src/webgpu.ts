@@ -210,6 +210,11 @@ export interface RuntimeStats {
    * they bind or write in place: docs/compile.md).
    */
   graph_copy_bytes: number;
+  /**
+   * Tiny float32 ops run inside batched launches (one dispatch runs many of them; on by default
+   * except on adapters that emulate a GPU on the CPU: bench/KERNELS.md).
+   */
+  batched_ops: number;
 }
 
 /** Memory figures of the default device (`memory_stats()`), in bytes. */

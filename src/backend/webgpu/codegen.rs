@@ -118,6 +118,8 @@ pub enum KernelKey {
     },
     /// A fused optimizer update (`optim.rs`); binds two read_write buffers.
     Optim(crate::backend::OptimKind),
+    /// Tiny float32 ops run one after another by one workgroup (`batched.rs`).
+    Batched,
     /// A device-side value check (`checks.rs`); its first buffer, the error buffer, is written.
     Check,
     /// `F.nll_loss` forward, every reduction (`shaders/nll_loss.wgsl`).
@@ -136,6 +138,7 @@ impl KernelKey {
     pub fn writable(&self) -> usize {
         match self {
             KernelKey::Optim(_) | KernelKey::Attention(_) | KernelKey::MaxPool2d { backward: false } => 2,
+            KernelKey::Batched => super::batched::MAX_BUFFERS,
             _ => 1,
         }
     }
@@ -474,6 +477,7 @@ pub fn source(key: &KernelKey) -> String {
         }
         KernelKey::User { source, .. } => source.to_string(),
         KernelKey::Optim(kind) => super::optim::source(*kind),
+        KernelKey::Batched => super::batched::source(),
         KernelKey::Check => fill(CHECK, &[]),
         KernelKey::NllLoss => fill(NLL_LOSS, &[]),
         KernelKey::NllLossBackward => fill(NLL_LOSS_BACKWARD, &[]),
@@ -535,6 +539,7 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::User { name, .. } => format!("webtorch:user:{name}"),
         KernelKey::Optim(kind) => format!("webtorch:optim_{kind:?}:float32").to_lowercase(),
         KernelKey::Check => "webtorch:check".to_string(),
+        KernelKey::Batched => "webtorch:batched:float32".to_string(),
         KernelKey::NllLoss => "webtorch:nll_loss:float32".to_string(),
         KernelKey::NllLossBackward => "webtorch:nll_loss_backward:float32".to_string(),
         KernelKey::MaxPool2d { backward } => {

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use super::pool::Pool;
-use super::{AdapterSummary, State, WebGpuBackend, ARENA_SLOTS, SLOT_BYTES};
+use super::{batched, AdapterSummary, State, WebGpuBackend, ARENA_SLOTS, SLOT_BYTES};
 use crate::backend::Stats;
 
 impl WebGpuBackend {
@@ -96,6 +96,7 @@ impl WebGpuBackend {
             features: adapter.features().iter_names().map(|(n, _)| n.to_lowercase().replace('_', "-")).collect(),
             limits,
         };
+        let emulated = batched::emulated(&info);
         let arena_buf = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("webtorch:meta-arena"),
             size: SLOT_BYTES * ARENA_SLOTS as u64,
@@ -108,6 +109,7 @@ impl WebGpuBackend {
             queue,
             arena_buf,
             summary,
+            emulated,
             errors,
             lost,
             me: me.clone(),
@@ -132,6 +134,8 @@ impl WebGpuBackend {
                 pinned: Default::default(),
                 checks: Default::default(),
                 pass_kernel: None,
+                batched: Default::default(),
+                batched_pad: Vec::new(),
             }),
         }))
     }

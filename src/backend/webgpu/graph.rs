@@ -355,8 +355,7 @@ impl WebGpuBackend {
             if *bind && !st.pinned.contains_key(&src) {
                 in_place.push(Some(src));
             } else {
-                st.pass = None;
-                self.batch_encoder(st).copy_buffer_to_buffer(&src, 0, dst, 0, *n);
+                self.command_encoder(st).copy_buffer_to_buffer(&src, 0, dst, 0, *n);
                 copied += n;
                 in_place.push(None);
             }
@@ -403,15 +402,13 @@ impl WebGpuBackend {
         let timed = st.timing.is_some();
         for (s, (kernel, bg, groups)) in g.steps.iter().enumerate() {
             while let Some(c) = copies.next_if(|c| c.at == s) {
-                st.pass = None;
-                self.batch_encoder(st).copy_buffer_to_buffer(&c.src, c.src_bytes, &c.dst, c.dst_bytes, c.bytes);
+                self.command_encoder(st).copy_buffer_to_buffer(&c.src, c.src_bytes, &c.dst, c.dst_bytes, c.bytes);
             }
             if st.timing.as_ref().is_some_and(|t| t.full()) {
                 self.flush_locked(st);
             }
             if st.pass.is_none() || timed {
-                st.pass = None;
-                self.batch_encoder(st);
+                self.command_encoder(st);
                 let State { encoder, timing, .. } = &mut *st;
                 let timestamp_writes = timing.as_mut().map(|t| t.next(kernel.label.clone()));
                 let pass = encoder
@@ -445,18 +442,15 @@ impl WebGpuBackend {
         }
         // Copies end the open pass (the next dispatch, eager or replayed, opens another).
         for c in copies {
-            st.pass = None;
-            self.batch_encoder(st).copy_buffer_to_buffer(&c.src, c.src_bytes, &c.dst, c.dst_bytes, c.bytes);
+            self.command_encoder(st).copy_buffer_to_buffer(&c.src, c.src_bytes, &c.dst, c.dst_bytes, c.bytes);
         }
         for (s, d, n) in &g.copy_backs {
-            st.pass = None;
-            self.batch_encoder(st).copy_buffer_to_buffer(s, 0, d, 0, *n);
+            self.command_encoder(st).copy_buffer_to_buffer(s, 0, d, 0, *n);
             copied += n;
         }
         for (dst, (src, n, bound)) in out_bufs.iter().zip(&g.outputs) {
             if !bound {
-                st.pass = None;
-                self.batch_encoder(st).copy_buffer_to_buffer(src, 0, dst, 0, *n);
+                self.command_encoder(st).copy_buffer_to_buffer(src, 0, dst, 0, *n);
                 copied += n;
             }
         }
@@ -467,13 +461,6 @@ impl WebGpuBackend {
         // A replayed check writes the error buffer like a dispatched one.
         st.checks.touch();
         Ok(())
-    }
-
-    /// The open batch's encoder (a new one if none is open).
-    fn batch_encoder<'s>(&self, st: &'s mut State) -> &'s mut wgpu::CommandEncoder {
-        st.encoder.get_or_insert_with(|| {
-            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") })
-        })
     }
 
     /// Drops the bind groups replays keep (they hold their buffers: `empty_cache`).

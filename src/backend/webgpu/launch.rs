@@ -28,6 +28,9 @@ impl WebGpuBackend {
         if k.leaves.len() > EW_MAX_LEAVES {
             bail!(Torch, "webgpu: an elementwise kernel reads at most {EW_MAX_LEAVES} tensors");
         }
+        if self.batch_elementwise(k)? {
+            return Ok(());
+        }
         let contiguous = contiguous_strides(&k.shape);
         let mut strides: Vec<Vec<usize>> = k.leaves.iter().map(|o| o.strides.clone()).collect();
         let is_contig: Vec<bool> = strides.iter().map(|s| *s == contiguous).collect();
@@ -100,6 +103,9 @@ impl WebGpuBackend {
     }
 
     pub(super) fn matmul_impl(&self, k: &Matmul) -> Result<()> {
+        if self.batch_matmul(k)? {
+            return Ok(());
+        }
         if let Some(s) = matmul::split_k(k) {
             return self.matmul_split_k(k, s);
         }

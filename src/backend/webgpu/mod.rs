@@ -9,6 +9,7 @@
 
 pub mod attention;
 pub mod attention_backward;
+pub mod batched;
 mod binding;
 mod checks;
 mod codegen;
@@ -108,6 +109,10 @@ struct State {
     pass_kernel: Option<Rc<Kernel>>,
     /// Device-side value checks (`checks.rs`).
     checks: checks::Checks,
+    /// Tiny ops waiting for their shared launch, and the buffers that fill a batch's unused
+    /// bindings (`batched.rs`).
+    batched: batched::Queue,
+    batched_pad: Vec<wgpu::Buffer>,
 }
 
 pub struct WebGpuBackend {
@@ -118,6 +123,9 @@ pub struct WebGpuBackend {
     queue: wgpu::Queue,
     arena_buf: wgpu::Buffer,
     summary: AdapterSummary,
+    /// A CPU implementation of WebGPU (SwiftShader, lavapipe): tiny ops are not batched by
+    /// default there (`batched.rs`).
+    emulated: bool,
     errors: Arc<Mutex<Vec<String>>>,
     /// Set by the device-lost callback: every later call fails with a `DeviceError`.
     lost: Arc<Mutex<Option<String>>>,

@@ -43,12 +43,7 @@ impl WebGpuBackend {
         }
         let mut st = self.st.borrow_mut();
         let (from, to) = (Self::buffer(&st, src), Self::buffer(&st, dst));
-        // Copies are encoder commands: end the open pass (the next dispatch opens another on the
-        // same encoder, so the order of work is kept).
-        st.pass = None;
-        let encoder = st.encoder.get_or_insert_with(|| {
-            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") })
-        });
+        let encoder = self.command_encoder(&mut st);
         let (src_bytes, dst_bytes, bytes) = (src_offset as u64 * 4, dst_offset as u64 * 4, words as u64 * 4);
         encoder.copy_buffer_to_buffer(&from, src_bytes, &to, dst_bytes, bytes);
         if let Some(cap) = st.capture.as_mut() {

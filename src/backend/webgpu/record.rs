@@ -77,7 +77,8 @@ impl WebGpuBackend {
         k
     }
 
-    /// Records one dispatch into the open pass; flushes when the batch is full.
+    /// Records one dispatch into the open pass (after the batched tiny ops waiting, which come
+    /// first); flushes when the batch is full.
     pub(super) fn dispatch(
         &self,
         key: &KernelKey,
@@ -87,11 +88,26 @@ impl WebGpuBackend {
     ) -> Result<()> {
         self.check_lost()?;
         let mut st = self.st.borrow_mut();
-        if st.timing.as_ref().is_some_and(|t| t.full()) {
-            self.flush_locked(&mut st);
-        }
-        let kernel = self.kernel(&mut st, key, buffers.len());
         let bufs: Vec<wgpu::Buffer> = buffers.iter().map(|&b| Self::buffer(&st, b)).collect();
+        self.emit_batched(&mut st, false)?;
+        self.dispatch_locked(&mut st, key, meta, bufs, groups, true)
+    }
+
+    /// `dispatch` with the state borrowed and the buffers resolved; `may_flush`: submit when
+    /// the batch threshold is reached.
+    pub(super) fn dispatch_locked(
+        &self,
+        st: &mut State,
+        key: &KernelKey,
+        meta: &[u32],
+        bufs: Vec<wgpu::Buffer>,
+        groups: (u32, u32, u32),
+        may_flush: bool,
+    ) -> Result<()> {
+        if st.timing.as_ref().is_some_and(|t| t.full()) {
+            self.flush_locked(st);
+        }
+        let kernel = self.kernel(st, key, bufs.len());
         let recorded = st.capture.is_some().then(|| bufs.clone());
         // Bind groups are cached by the buffers and the uniform slot they bind: pooled buffers
         // come back, so a model's steady state creates none. A full arena submits the batch.
@@ -99,7 +115,7 @@ impl WebGpuBackend {
         let (bind_group, created) = match st.bind.bind(&self.device, &self.arena_buf, &kernel.layout, bg_key, meta) {
             Ok(b) => b,
             Err(bg_key) => {
-                self.flush_locked(&mut st);
+                self.flush_locked(st);
                 st.bind
                     .bind(&self.device, &self.arena_buf, &kernel.layout, bg_key, meta)
                     .map_err(|_| err!(Device, "WebGPU: no uniform slot free after a submit"))?
@@ -152,10 +168,31 @@ impl WebGpuBackend {
         st.stats.dispatches += 1;
         st.stats.pending += 1;
         let limit = if st.idle { st.threshold.min(IDLE_FIRST) } else { st.threshold };
-        if st.stats.pending as usize >= limit && !st.hold {
-            self.flush_locked(&mut st);
+        if may_flush && st.stats.pending as usize >= limit && !st.hold {
+            self.flush_locked(st);
         }
         Ok(())
+    }
+
+    /// The open batch's encoder for a command that is not a dispatch (a copy): the batched tiny
+    /// ops waiting are recorded first and the open pass ends (the next dispatch opens another
+    /// on the same encoder, so the order of work is kept).
+    pub(super) fn command_encoder<'s>(&self, st: &'s mut State) -> &'s mut wgpu::CommandEncoder {
+        if let Err(e) = self.emit_batched(st, false) {
+            self.report(e);
+        }
+        st.pass = None;
+        st.encoder.get_or_insert_with(|| {
+            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") })
+        })
+    }
+
+    /// Keeps an error of recording that has no caller to return it to (a submit's batched ops):
+    /// the next read or sync reports it.
+    fn report(&self, e: crate::error::Error) {
+        if let Ok(mut v) = self.errors.lock() {
+            v.push(e.message);
+        }
     }
 
     /// Ends the open pass and submits it, with `extra` commands appended (reads' copies).
@@ -164,6 +201,9 @@ impl WebGpuBackend {
     }
 
     pub(super) fn submit_with(&self, st: &mut State, extra: impl FnOnce(&mut wgpu::CommandEncoder)) {
+        if let Err(e) = self.emit_batched(st, false) {
+            self.report(e);
+        }
         st.pass = None; // ends the pass
         let mut encoder = match st.encoder.take() {
             Some(e) => e,

@@ -1,0 +1,366 @@
+//! Batched tiny ops: a float32 elementwise op or product on at most `MAX_ELEMENTS` elements is
+//! not dispatched on its own but appended to a list that one interpreter kernel
+//! (`shaders/batched.wgsl`, one workgroup) runs op after op, with a storage barrier between
+//! them. A chain of tiny dependent ops then costs one dispatch per batch instead of one per op:
+//! on Dawn a dispatch's `setBindGroup` + `dispatchWorkgroups` cost 2.8–3.0 µs of host time
+//! (bench/KERNELS.md, "Host path"), more than the rest of a tiny op's recording.
+//!
+//! This is not fusion: every op still stores its result, and the contract's `min_size` (no
+//! fusion below 1,024 elements) is kept; it only shares the launch. The list is a dispatch
+//! like any other, recorded into the open pass before anything else is recorded or submitted
+//! (`emit_batched`), so the order of work is kept. While ops wait in it the batch's encoder
+//! exists, so buffers released meanwhile are "dirty" (reused only by later work of the batch,
+//! never by an upload), as for recorded dispatches.
+//!
+//! Not batched: other dtypes, strided operands (other than one broadcast element), fused
+//! chains (already one dispatch), in-place writes into views, and every op while a kernel graph
+//! is captured or the profiler times dispatches (each dispatch is then its own).
+
+use std::cell::Cell;
+
+use super::codegen::{fill, KernelKey, MATH};
+use super::{State, WebGpuBackend, SLOT_WORDS};
+use crate::backend::{Arg, Elementwise, Func, Matmul, Operand};
+use crate::dtype::{Compute, DType};
+use crate::error::Result;
+use crate::ops::table::{ResultKind, TABLE};
+use crate::shape::{coalesce, contiguous_strides};
+
+const BATCHED: &str = include_str!("../../../shaders/batched.wgsl");
+
+/// The most elements (outputs, for a product) an op may have to be batched: the contract's
+/// default fusion `min_size`, below which eager ops run one by one.
+pub const MAX_ELEMENTS: usize = 1024;
+/// A batched product's longest inner dimension.
+const MAX_K: usize = 256;
+/// Distinct buffers one batch binds (with the uniform slot, 8 bindings: WebGPU's default
+/// `maxStorageBuffersPerShaderStage`).
+pub const MAX_BUFFERS: usize = 7;
+/// Words before the first instruction.
+const HEAD: usize = 4;
+const COPY: u32 = 254;
+const PRODUCT: u32 = 255;
+const PRODUCT_WORDS: usize = 11;
+
+thread_local! {
+    /// `None`: on unless the adapter is emulated on the CPU.
+    static ENABLED: Cell<Option<bool>> = const { Cell::new(None) };
+}
+
+/// Turns batching of tiny ops on or off, or (`None`, the default) on except on adapters that
+/// emulate a GPU on the CPU: benchmarks compare the two, tests force it on to cover it there.
+///
+/// Why not on emulated adapters: SwiftShader runs every case of the interpreter's op switch
+/// for every element (it emulates lanes with masks and does not skip cases no lane takes), so
+/// a batched tiny add there took ~2 ms against 0.04 ms as a dispatch of its own (measured on the
+/// development machine), while its per-dispatch host cost is small beside its kernels' time.
+pub fn set_batched_launches(on: Option<bool>) {
+    ENABLED.with(|e| e.set(on));
+}
+
+/// Whether an adapter emulates a GPU on the CPU (SwiftShader, llvmpipe/lavapipe).
+pub(super) fn emulated(info: &wgpu::AdapterInfo) -> bool {
+    let name = info.name.to_lowercase();
+    info.device_type == wgpu::DeviceType::Cpu
+        || ["swiftshader", "llvmpipe", "lavapipe"].iter().any(|n| name.contains(n))
+}
+
+/// The ops waiting for their launch: instruction words (the head left for the count) and the
+/// distinct buffers they use, in slot order.
+#[derive(Default)]
+pub(super) struct Queue {
+    words: Vec<u32>,
+    ops: u32,
+    bufs: Vec<wgpu::Buffer>,
+}
+
+/// How an operand is read (the shader's modes 0–3).
+#[derive(Clone, Copy)]
+enum Mode {
+    Contiguous(u32),
+    Broadcast(u32),
+    Scalar(f32),
+    /// A 2-D view: offset, inner size, outer stride, inner stride.
+    Strided([u32; 4]),
+}
+
+impl Mode {
+    fn code(&self) -> u32 {
+        match self {
+            Mode::Contiguous(_) => 0,
+            Mode::Broadcast(_) => 1,
+            Mode::Scalar(_) => 2,
+            Mode::Strided(_) => 3,
+        }
+    }
+
+    fn push(&self, w: &mut Vec<u32>) {
+        match *self {
+            Mode::Contiguous(o) | Mode::Broadcast(o) => w.push(o),
+            Mode::Scalar(x) => w.push(x.to_bits()),
+            Mode::Strided(words) => w.extend_from_slice(&words),
+        }
+    }
+
+    fn len(&self) -> usize {
+        if let Mode::Strided(_) = self {
+            4
+        } else {
+            1
+        }
+    }
+}
+
+/// The interpreter's source: `MAX_BUFFERS` read_write bindings and one `case` per float op of
+/// the op table (the same WGSL expression the generated kernels use, so the same results).
+pub fn source() -> String {
+    let mut bindings = String::new();
+    let mut loads = String::new();
+    let mut stores = String::new();
+    for s in 0..MAX_BUFFERS {
+        bindings.push_str(&format!("@group(0) @binding({}) var<storage, read_write> t{s}: array<f32>;\n", s + 1));
+        loads.push_str(&format!("        case {s}u: {{ return t{s}[i]; }}\n"));
+        stores.push_str(&format!("        case {s}u: {{ t{s}[i] = v; }}\n"));
+    }
+    let mut cases = String::new();
+    for (code, info) in TABLE.iter().enumerate().filter(|(_, i)| float_op(i)) {
+        let expr = info.wgsl.replace("_T(", "_f32(").replace("T(", "f32(");
+        cases.push_str(&format!("        case {code}u: {{ return ({expr}); }} // {}\n", info.name));
+    }
+    format!(
+        "{MATH}\n{}",
+        fill(BATCHED, &[("BINDINGS", &bindings), ("LOADS", &loads), ("STORES", &stores), ("CASES", &cases)])
+    )
+}
+
+/// Whether a row of the op table is batched: a float32 result from float32 operands.
+fn float_op(info: &crate::ops::table::OpInfo) -> bool {
+    info.kind != ResultKind::Bool && info.supports(Compute::F32)
+}
+
+/// How leaf `o` of a kernel over `shape` (contiguous strides `contiguous`) is read, if it can
+/// be: float32, and contiguous, one element, or a view whose dims merge into two at most.
+fn leaf_mode(o: &Operand, shape: &[usize], contiguous: &[usize]) -> Option<Mode> {
+    if o.dtype != DType::Float32 {
+        return None;
+    }
+    let offset = u32::try_from(o.offset).ok()?;
+    if o.strides == contiguous {
+        return Some(Mode::Contiguous(offset));
+    }
+    if o.strides.iter().all(|&s| s == 0) {
+        return Some(Mode::Broadcast(offset));
+    }
+    let (dims, strides) = coalesce(shape, std::slice::from_ref(&o.strides));
+    let s = &strides[0];
+    let words = match dims.len() {
+        1 => [o.offset, dims[0], 0, s[0]],
+        2 => [o.offset, dims[1], s[0], s[1]],
+        _ => return None,
+    };
+    let mut out = [0u32; 4];
+    for (w, x) in out.iter_mut().zip(words) {
+        *w = u32::try_from(x).ok()?;
+    }
+    Some(Mode::Strided(out))
+}
+
+impl WebGpuBackend {
+    /// Whether batches may take ops now (not while capturing or timing).
+    fn batching(&self, st: &State) -> bool {
+        ENABLED.with(|e| e.get()).unwrap_or(!self.emulated) && st.capture.is_none() && st.timing.is_none()
+    }
+
+    /// Appends a tiny elementwise kernel to the batch; false (nothing done) when it is not one.
+    pub(super) fn batch_elementwise(&self, k: &Elementwise) -> Result<bool> {
+        if k.nodes.len() != 1 || k.out_view.is_some() {
+            return Ok(false);
+        }
+        let n: usize = k.shape.iter().product();
+        if n == 0 || n > MAX_ELEMENTS {
+            return Ok(false);
+        }
+        let node = &k.nodes[0];
+        if node.compute != Compute::F32 || node.out_dtype != DType::Float32 || node.args.len() > 2 {
+            return Ok(false);
+        }
+        let code = match node.func {
+            Func::Op(op) => {
+                let code = op as usize;
+                if code >= COPY as usize || !float_op(&TABLE[code]) {
+                    return Ok(false);
+                }
+                code as u32
+            }
+            Func::Cast => COPY,
+            Func::Where => return Ok(false),
+        };
+        let contiguous = contiguous_strides(&k.shape);
+        // An absent second operand reads as the scalar 0.
+        let mut modes = [Mode::Scalar(0.0); 2];
+        let mut leaves = [None; 2];
+        for (i, a) in node.args.iter().enumerate() {
+            modes[i] = match *a {
+                Arg::Leaf(l) => {
+                    leaves[i] = Some(k.leaves[l].buf);
+                    match leaf_mode(&k.leaves[l], &k.shape, &contiguous) {
+                        Some(m) => m,
+                        None => return Ok(false),
+                    }
+                }
+                Arg::Scalar(x) => Mode::Scalar(x as f32),
+                _ => return Ok(false),
+            };
+        }
+        let mut st = self.st.borrow_mut();
+        if !self.batching(&st) {
+            return Ok(false);
+        }
+        let out = Self::buffer(&st, k.out);
+        let a = leaves[0].map(|b| Self::buffer(&st, b));
+        let b = leaves[1].map(|b| Self::buffer(&st, b));
+        let bufs = [Some(&out), a.as_ref(), b.as_ref()];
+        let len = 3 + modes[0].len() + modes[1].len();
+        self.enqueue(&mut st, &bufs, len, |slots, w| {
+            w.extend_from_slice(&[
+                code | (n as u32) << 8,
+                slots[0] | slots[1] << 4 | slots[2] << 8 | modes[0].code() << 12 | modes[1].code() << 14,
+                0,
+            ]);
+            modes[0].push(w);
+            modes[1].push(w);
+        })
+        .map(|()| true)
+    }
+
+    /// Appends a tiny float32 product (one matrix, no epilogue) to the batch; false when it is
+    /// not one.
+    pub(super) fn batch_matmul(&self, k: &Matmul) -> Result<bool> {
+        let (m, n, kk) = (k.m, k.n, k.k);
+        if k.epilogue.is_some()
+            || k.dtype != DType::Float32
+            || k.a.dtype != DType::Float32
+            || k.b.dtype != DType::Float32
+            || k.batch.iter().product::<usize>() != 1
+            || m * n == 0
+            || m * n > MAX_ELEMENTS
+            || kk > MAX_K
+        {
+            return Ok(false);
+        }
+        // The last two strides of each operand: a is [m, k], b is [k, n].
+        let last2 = |s: &[usize]| (s.len() >= 2).then(|| (s[s.len() - 2], s[s.len() - 1]));
+        let (Some((ar, ak)), Some((bk, bc))) = (last2(&k.a.strides), last2(&k.b.strides)) else {
+            return Ok(false);
+        };
+        let words = [m, n, k.a.offset, ar, ak, k.b.offset, bk, bc];
+        if m > 0xffff || n > 0xffff || words.iter().any(|&x| x > u32::MAX as usize) {
+            return Ok(false);
+        }
+        let mut st = self.st.borrow_mut();
+        if !self.batching(&st) {
+            return Ok(false);
+        }
+        let out = Self::buffer(&st, k.out);
+        let a = Self::buffer(&st, k.a.buf);
+        let b = Self::buffer(&st, k.b.buf);
+        self.enqueue(&mut st, &[Some(&out), Some(&a), Some(&b)], PRODUCT_WORDS, |slots, w| {
+            w.extend_from_slice(&[
+                PRODUCT,
+                slots[0] | slots[1] << 4 | slots[2] << 8,
+                (m | n << 16) as u32,
+                kk as u32,
+                0,
+                k.a.offset as u32,
+                ar as u32,
+                ak as u32,
+                k.b.offset as u32,
+                bk as u32,
+                bc as u32,
+            ]);
+        })
+        .map(|()| true)
+    }
+
+    /// Appends one instruction of `len` words over `bufs` (output first; `None`: no buffer),
+    /// launching the batch first when it has no room for it.
+    fn enqueue(
+        &self,
+        st: &mut State,
+        bufs: &[Option<&wgpu::Buffer>; 3],
+        len: usize,
+        write: impl FnOnce([u32; 3], &mut Vec<u32>),
+    ) -> Result<()> {
+        let fits = |q: &Queue| {
+            let mut new = 0;
+            for (i, b) in bufs.iter().enumerate() {
+                if let Some(b) = b {
+                    if !q.bufs.contains(b) && !bufs[..i].contains(&Some(*b)) {
+                        new += 1;
+                    }
+                }
+            }
+            q.words.len().max(HEAD) + len <= SLOT_WORDS && q.bufs.len() + new <= MAX_BUFFERS
+        };
+        if !fits(&st.batched) {
+            self.emit_batched(st, true)?;
+        }
+        // Ops waiting count as recorded work: buffers released now are reused by this batch's
+        // later work only (`release`), and a flush submits them.
+        if st.encoder.is_none() {
+            st.encoder = Some(
+                self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") }),
+            );
+        }
+        let q = &mut st.batched;
+        if q.words.is_empty() {
+            q.words.resize(HEAD, 0);
+        }
+        let mut slots = [0u32; 3];
+        for (slot, b) in slots.iter_mut().zip(bufs) {
+            if let Some(b) = b {
+                *slot = match q.bufs.iter().position(|x| x == *b) {
+                    Some(p) => p,
+                    None => {
+                        q.bufs.push((*b).clone());
+                        q.bufs.len() - 1
+                    }
+                } as u32;
+            }
+        }
+        write(slots, &mut q.words);
+        q.ops += 1;
+        st.stats.batched_ops += 1;
+        Ok(())
+    }
+
+    /// Records the waiting ops as one dispatch (nothing if none wait). `may_flush`: the batch
+    /// threshold may submit after it (not when the caller is itself submitting or recording).
+    pub(super) fn emit_batched(&self, st: &mut State, may_flush: bool) -> Result<()> {
+        if st.batched.ops == 0 {
+            return Ok(());
+        }
+        let Queue { mut words, ops, mut bufs } = std::mem::take(&mut st.batched);
+        words[0] = ops;
+        // Unused bindings get buffers of their own (a binding may not alias a writable one).
+        if st.batched_pad.is_empty() {
+            st.batched_pad = (0..MAX_BUFFERS)
+                .map(|_| {
+                    self.device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("webtorch:batched-pad"),
+                        size: 16,
+                        usage: wgpu::BufferUsages::STORAGE,
+                        mapped_at_creation: false,
+                    })
+                })
+                .collect();
+        }
+        let used = bufs.len();
+        bufs.extend(st.batched_pad[used..].iter().cloned());
+        let r = self.dispatch_locked(st, &KernelKey::Batched, &words, bufs, (1, 1, 1), may_flush);
+        // The next batch reuses the allocation.
+        words.clear();
+        st.batched.words = words;
+        r
+    }
+}
