@@ -1,7 +1,8 @@
 // Batched launches of tiny ops (src/backend/webgpu/batched.rs) against one dispatch per op, in
 // one process, alternated round by round (the GPU machine's host speed drifts between rounds
 // and processes): chains of 1,000 tiny adds, of x + w (two tensors), of a unary op, and of 8×8
-// products, recorded (host) and +wait, with the dispatches each chain took. Figures for
+// products, recorded (host) and +wait, with the dispatches each chain took, and the latency of
+// one tiny add read back or waited for with sync_device. Figures for
 // bench/KERNELS.md ("Batched tiny ops"), never asserted.
 //
 //   node bench/batchedprobe.mjs [--pkg pkg/dist/index.js] [--rounds 4] [--quick] [--out dir]
@@ -27,9 +28,38 @@ const chains = {
   "x @ m (8×8)": [() => torch.randn([8, 8]), (x) => x.matmul(m)],
 };
 const rows = [];
+const lat = [];
+/** Median µs of `await f()` (after 20 untimed calls). */
+async function medianUs(f, n = quick ? 20 : 200) {
+  for (let i = 0; i < 20; i++) await f();
+  const ts = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await f();
+    ts.push((performance.now() - t0) * 1e3);
+  }
+  return median(ts);
+}
 for (let r = 1; r <= rounds; r++) {
   for (const batched of [true, false]) {
     core.set_batched_launches(batched);
+    // Latency of one tiny op: read back, or waited for with sync_device.
+    const v = torch.randn([64]);
+    const readUs = await medianUs(async () => {
+      const y = v.add(1);
+      await y.toArray();
+      y.dispose();
+    });
+    const syncUs = await medianUs(async () => {
+      const y = v.add(1);
+      await torch.webgpu.sync_device();
+      y.dispose();
+    });
+    v.dispose();
+    lat.push({ round: r, batched, read_us: readUs, sync_us: syncUs });
+    console.log(
+      `round ${r} ${batched ? "batched " : "one each"} tiny add + read-back ${readUs.toFixed(1)} µs, + sync_device ${syncUs.toFixed(1)} µs`,
+    );
     for (const [name, [make, f]] of Object.entries(chains)) {
       const x0 = make();
       const s0 = torch.webgpu.runtime_stats();
@@ -65,10 +95,17 @@ for (const name of Object.keys(chains)) {
       `   one each ${pick(false, "record_us").toFixed(2)} / ${pick(false, "wait_us").toFixed(2)}`,
   );
 }
+for (const b of [true, false]) {
+  const pick = (k) =>
+    median(lat.filter((x) => x.batched === b).map((x) => x[k]));
+  console.log(
+    `tiny add ${b ? "batched " : "one each"} + read-back ${pick("read_us").toFixed(1)} µs, + sync_device ${pick("sync_us").toFixed(1)} µs`,
+  );
+}
 if (outDir) {
   mkdirSync(outDir, { recursive: true });
   writeFileSync(
     path.join(outDir, "batchedprobe.json"),
-    JSON.stringify(rows, null, 2),
+    JSON.stringify({ chains: rows, latency: lat }, null, 2),
   );
 }

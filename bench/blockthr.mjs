@@ -3,6 +3,7 @@
 // Figures for bench/KERNELS.md, never asserted.
 // `--compiled` times the step through torch.compile instead.
 //   node bench/blockthr.mjs [--pkg pkg/dist/index.js] [--kind block_step|mlp_step] [--compiled]
+//                           [--thresholds 16,32,64,128 | --batched]
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { workloads } from "./lib/workloads.mjs";
@@ -30,16 +31,30 @@ const batch = (n) =>
     (hs) => h.wait(hs),
   );
 for (let i = 0; i < 3; i++) await batch(1);
-for (const thr of opt("--thresholds", "16,32,64,128").split(",").map(Number)) {
+// `--batched`: batched launches of tiny ops on and off, alternated (threshold 64), with the
+// dispatches and batched ops per step.
+const configs = args.includes("--batched")
+  ? [true, false, true, false].map((b) => ({ thr: 64, batched: b }))
+  : opt("--thresholds", "16,32,64,128")
+      .split(",")
+      .map((t) => ({ thr: Number(t), batched: undefined }));
+for (const { thr, batched } of configs) {
   torch.webgpu.set_batch_threshold(thr);
+  core.set_batched_launches(batched);
   await batch(2);
+  const s0 = torch.webgpu.runtime_stats();
   const one = [];
   const ten = [];
   for (let r = 0; r < 7; r++) {
     one.push(await batch(1));
     ten.push(await batch(10));
   }
+  const s1 = torch.webgpu.runtime_stats();
+  const per = (k) => ((s1[k] - s0[k]) / 77).toFixed(1);
   console.log(
-    `${kind}${compiled ? " compiled" : ""} threshold ${String(thr).padStart(3)}: ${median(one).toFixed(2)} ms/step (1 per wait), ${median(ten).toFixed(2)} (10 per wait)`,
+    `${kind}${compiled ? " compiled" : ""} threshold ${String(thr).padStart(3)}` +
+      `${batched === undefined ? "" : batched ? " batched" : " one each"}: ${median(one).toFixed(2)} ms/step (1 per wait), ${median(ten).toFixed(2)} (10 per wait); ` +
+      `${per("dispatches")} dispatches, ${per("batched_ops")} batched ops a step`,
   );
 }
+core.set_batched_launches(undefined);

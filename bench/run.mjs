@@ -3,6 +3,7 @@
 //
 //   node bench/run.mjs --out bench/results/<machine> [--quick] [--libs webtorch,tfjs,jax-js]
 //                      [--variants t64,t128,...] [--only matmul,add,...] [--reps 7]
+//                      [--batched on|off]
 //
 // Run from the repository root after `make pkg`. `--quick` uses the sizes a CPU renderer
 // (SwiftShader) finishes in minutes. Results: <out>/webgpu.json; `report.mjs` merges it with
@@ -45,6 +46,8 @@ let core = null;
 try {
   core = await import(pathToFileURL(path.resolve(path.dirname(args.pkg ?? "pkg/dist/index.js"), "wasm/webtorch_core.js")).href);
 } catch {}
+// `--batched on|off`: force batched launches of tiny ops (default: the adapter's default).
+if (args.batched && core?.set_batched_launches) core.set_batched_launches(args.batched === "on");
 const adapter = torch._C.adapter_info();
 log(`adapter: ${adapter?.name} (${adapter?.backend}); webtorch import + init ${coldMs.toFixed(0)} ms, first result ${firstMs.toFixed(0)} ms`);
 

@@ -1388,6 +1388,22 @@ fn tiny_ops_share_launches() {
     }
     set_batched_launches(Some(true));
 
+    // A batch of one op runs that op's own kernel (a lone op read back at once is not delayed by
+    // the interpreter); two ops share one launch.
+    let x = on(Device::WebGpu, &xv, &[64]);
+    for ops in [1, 2] {
+        gpu.flush();
+        let (d0, b0) = (gpu.stats().dispatches, gpu.stats().batched_ops);
+        let mut y = x.binary_scalar(Op::Add, 1.0, false).unwrap();
+        if ops == 2 {
+            y = y.unary(Op::Exp).unwrap();
+        }
+        let want: Vec<f64> = xv.iter().map(|v| if ops == 2 { (v + 1.0).exp() } else { v + 1.0 }).collect();
+        assert_close(&values(&y), &want, 1e-6, 1e-6, &format!("{ops} op(s)"));
+        let got = (gpu.stats().dispatches - d0, gpu.stats().batched_ops - b0);
+        assert_eq!(got, if ops == 1 { (1, 0) } else { (1, 2) }, "{ops} op(s): dispatches, batched ops");
+    }
+
     // Every float op of the table, batched and one dispatch each: the same values.
     let pos: Vec<f64> = xv.iter().map(|v| 0.1 + 0.8 / (1.0 + (-v).exp())).collect();
     let all_ops = |dev: Device| -> Vec<Tensor> {

@@ -72,7 +72,13 @@ pub(super) struct Queue {
     words: Vec<u32>,
     ops: u32,
     bufs: Vec<wgpu::Buffer>,
+    /// The first op's own dispatch (key, meta, buffers, grid) where it has one: a batch of one
+    /// op runs it, since the interpreter made a lone tiny op's latency (read back at once)
+    /// 6–10 µs longer on the H100 (bench/KERNELS.md, "Batched tiny ops").
+    lone: Option<Lone>,
 }
+
+type Lone = (KernelKey, Vec<u32>, Vec<wgpu::Buffer>, (u32, u32, u32));
 
 /// How an operand is read (the shader's modes 0–3).
 #[derive(Clone, Copy)]
@@ -221,7 +227,11 @@ impl WebGpuBackend {
         let b = leaves[1].map(|b| Self::buffer(&st, b));
         let bufs = [Some(&out), a.as_ref(), b.as_ref()];
         let len = 3 + modes[0].len() + modes[1].len();
-        self.enqueue(&mut st, &bufs, len, |slots, w| {
+        let lone = |st: &State| {
+            let p = Self::elementwise_plan(st, k).ok()?;
+            Some((p.key, p.meta, p.buffers.iter().map(|&b| Self::buffer(st, b)).collect(), p.groups))
+        };
+        self.enqueue(&mut st, &bufs, len, lone, |slots, w| {
             w.extend_from_slice(&[
                 code | (n as u32) << 8,
                 slots[0] | slots[1] << 4 | slots[2] << 8 | modes[0].code() << 12 | modes[1].code() << 14,
@@ -264,31 +274,39 @@ impl WebGpuBackend {
         let out = Self::buffer(&st, k.out);
         let a = Self::buffer(&st, k.a.buf);
         let b = Self::buffer(&st, k.b.buf);
-        self.enqueue(&mut st, &[Some(&out), Some(&a), Some(&b)], PRODUCT_WORDS, |slots, w| {
-            w.extend_from_slice(&[
-                PRODUCT,
-                slots[0] | slots[1] << 4 | slots[2] << 8,
-                (m | n << 16) as u32,
-                kk as u32,
-                0,
-                k.a.offset as u32,
-                ar as u32,
-                ak as u32,
-                k.b.offset as u32,
-                bk as u32,
-                bc as u32,
-            ]);
-        })
+        self.enqueue(
+            &mut st,
+            &[Some(&out), Some(&a), Some(&b)],
+            PRODUCT_WORDS,
+            |_| None,
+            |slots, w| {
+                w.extend_from_slice(&[
+                    PRODUCT,
+                    slots[0] | slots[1] << 4 | slots[2] << 8,
+                    (m | n << 16) as u32,
+                    kk as u32,
+                    0,
+                    k.a.offset as u32,
+                    ar as u32,
+                    ak as u32,
+                    k.b.offset as u32,
+                    bk as u32,
+                    bc as u32,
+                ]);
+            },
+        )
         .map(|()| true)
     }
 
     /// Appends one instruction of `len` words over `bufs` (output first; `None`: no buffer),
-    /// launching the batch first when it has no room for it.
+    /// launching the batch first when it has no room for it; `lone` gives the op's own
+    /// dispatch when it opens a batch.
     fn enqueue(
         &self,
         st: &mut State,
         bufs: &[Option<&wgpu::Buffer>; 3],
         len: usize,
+        lone: impl FnOnce(&State) -> Option<Lone>,
         write: impl FnOnce([u32; 3], &mut Vec<u32>),
     ) -> Result<()> {
         let fits = |q: &Queue| {
@@ -312,6 +330,9 @@ impl WebGpuBackend {
                 self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") }),
             );
         }
+        if st.batched.ops == 0 {
+            st.batched.lone = lone(st);
+        }
         let q = &mut st.batched;
         if q.words.is_empty() {
             q.words.resize(HEAD, 0);
@@ -330,7 +351,6 @@ impl WebGpuBackend {
         }
         write(slots, &mut q.words);
         q.ops += 1;
-        st.stats.batched_ops += 1;
         Ok(())
     }
 
@@ -340,8 +360,14 @@ impl WebGpuBackend {
         if st.batched.ops == 0 {
             return Ok(());
         }
-        let Queue { mut words, ops, mut bufs } = std::mem::take(&mut st.batched);
+        let Queue { mut words, ops, mut bufs, lone } = std::mem::take(&mut st.batched);
+        if let (1, Some((key, meta, lone_bufs, groups))) = (ops, lone) {
+            words.clear();
+            st.batched.words = words;
+            return self.dispatch_locked(st, &key, &meta, lone_bufs, groups, may_flush);
+        }
         words[0] = ops;
+        st.stats.batched_ops += ops as u64;
         // Unused bindings get buffers of their own (a binding may not alias a writable one).
         if st.batched_pad.is_empty() {
             st.batched_pad = (0..MAX_BUFFERS)

@@ -3,10 +3,10 @@
 //! words). `mod.rs` records the dispatch; reductions' routes are `reduce_launch.rs`.
 
 use super::codegen::{self, KernelKey};
-use super::{epilogue, matmul, rows, WebGpuBackend, MAX_GROUPS, MAX_RANK, WG};
+use super::{epilogue, matmul, rows, State, WebGpuBackend, MAX_GROUPS, MAX_RANK, WG};
 use crate::backend::{
-    Elementwise, Gather, Matmul, NllLoss, NllLossBackward, NllReduction, NllRows, Operand, Reduce, Rowwise, Scatter,
-    ScatterSrc,
+    BufId, Elementwise, Gather, Matmul, NllLoss, NllLossBackward, NllReduction, NllRows, Operand, Reduce, Rowwise,
+    Scatter, ScatterSrc,
 };
 use crate::dtype::DType;
 use crate::error::Result;
@@ -20,17 +20,29 @@ pub(super) fn put(meta: &mut [u32], at: usize, values: &[usize]) -> Result<()> {
     Ok(())
 }
 
+/// One dispatch, described (`dispatch`'s arguments).
+pub(super) struct Plan {
+    pub key: KernelKey,
+    pub meta: Vec<u32>,
+    pub buffers: Vec<BufId>,
+    pub groups: (u32, u32, u32),
+}
+
 impl WebGpuBackend {
     pub(super) fn elementwise_impl(&self, k: &Elementwise) -> Result<()> {
-        use codegen::{
-            EW_MAX_LEAVES, EW_MAX_SCALARS, EW_OFFSETS, EW_OUT_OFFSET, EW_OUT_STRIDES, EW_SCALARS, EW_SHAPE, EW_STRIDES,
-        };
-        if k.leaves.len() > EW_MAX_LEAVES {
-            bail!(Torch, "webgpu: an elementwise kernel reads at most {EW_MAX_LEAVES} tensors");
+        if k.leaves.len() > codegen::EW_MAX_LEAVES {
+            bail!(Torch, "webgpu: an elementwise kernel reads at most {} tensors", codegen::EW_MAX_LEAVES);
         }
         if self.batch_elementwise(k)? {
             return Ok(());
         }
+        let p = Self::elementwise_plan(&self.st.borrow(), k)?;
+        self.dispatch(&p.key, &p.meta, &p.buffers, p.groups)
+    }
+
+    /// An elementwise kernel's dispatch: its key, meta words, buffers and grid.
+    pub(super) fn elementwise_plan(st: &State, k: &Elementwise) -> Result<Plan> {
+        use codegen::{EW_MAX_SCALARS, EW_OFFSETS, EW_OUT_OFFSET, EW_OUT_STRIDES, EW_SCALARS, EW_SHAPE, EW_STRIDES};
         let contiguous = contiguous_strides(&k.shape);
         let mut strides: Vec<Vec<usize>> = k.leaves.iter().map(|o| o.strides.clone()).collect();
         let is_contig: Vec<bool> = strides.iter().map(|s| *s == contiguous).collect();
@@ -44,7 +56,7 @@ impl WebGpuBackend {
         // Strided leaves may take the vec4 variant when four elements in a row share their outer
         // indices (the innermost dim's size a multiple of 4).
         let rows_of_4 = coalesced.as_ref().is_none_or(|(shape, _)| shape.last().is_some_and(|s| s % 4 == 0));
-        let x4 = rows_of_4 && self.takes_x4(k, n, &is_contig);
+        let x4 = rows_of_4 && Self::takes_x4(st, k, n, &is_contig);
         let (key, scalars) = codegen::elementwise_key(k, &is_contig, x4);
         if scalars.len() > EW_MAX_SCALARS {
             bail!(Torch, "webgpu: an elementwise kernel takes at most {EW_MAX_SCALARS} scalars");
@@ -83,7 +95,7 @@ impl WebGpuBackend {
                 _ => *x as i32 as u32,
             };
         }
-        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+        Ok(Plan { key, meta: meta.to_vec(), buffers, groups: (gx, gy, 1) })
     }
 
     /// Whether an elementwise kernel takes the vec4 variant: the output contiguous from 0, every
@@ -91,12 +103,11 @@ impl WebGpuBackend {
     /// buffers holding whole vec4 words up to the last element (pooled buffers are whole
     /// multiples of 64 bytes; others, such as imported ones, may not be). Strided leaves are
     /// read element by element (the caller checked that their rows come in fours).
-    fn takes_x4(&self, k: &Elementwise, n: usize, is_contig: &[bool]) -> bool {
+    fn takes_x4(st: &State, k: &Elementwise, n: usize, is_contig: &[bool]) -> bool {
         if !super::elementwise::x4_enabled() || k.out_view.is_some() {
             return false;
         }
         let words = |offset: usize| 4 * (offset + n.next_multiple_of(4)) as u64;
-        let st = self.st.borrow();
         let size = |id: crate::backend::BufId| st.bufs[id as usize].as_ref().map_or(0, |(b, _)| b.size());
         size(k.out) >= words(0)
             && k.leaves.iter().zip(is_contig).all(|(o, &c)| !c || (o.offset % 4 == 0 && size(o.buf) >= words(o.offset)))
