@@ -87,10 +87,10 @@ export function workloads({ quick }) {
   list.push(
     { name: "1,000 chained tiny adds", kind: "tiny_chain", inputs: [{ data: tiny, shape: [64] }],
       ref: (i) => tiny[i] + 1000 * 0.001, tol: 1e-4, unit: "µs/op", figure: (ms) => (ms * 1e3) / 1000,
-      note: "x = x + 0.001, 1,000 times on 64 elements, then wait (fusing libraries may merge them)" },
+      note: "x = x + 0.001, 1,000 times on 64 elements, then wait (fusing libraries may merge them; webtorch launches tiny ops in batches, 24 to a dispatch)" },
     { name: "1,000 chained tiny matmuls", kind: "tiny_matmul_chain", inputs: [{ data: tiny, shape: [8, 8] }],
       unit: "µs/op", figure: (ms) => (ms * 1e3) / 1000,
-      note: "x = x @ I, 1,000 times on 8×8 (one dispatch each: no fusion)" },
+      note: "x = x @ I, 1,000 times on 8×8 (no fusion; webtorch launches tiny ops in batches, 24 to a dispatch)" },
     { name: "tiny op + read-back", kind: "readback", inputs: [{ data: tiny, shape: [64] }],
       ref: (i) => tiny[i] + 1, tol: 1e-6, unit: "µs", figure: (ms) => ms * 1e3,
       note: "x + 1 on 64 elements, then read the result to the host" },
