@@ -63,6 +63,25 @@ test("[webgpu] tiny ops share launches: a few dispatches for a chain, the CPU's 
       );
     for (const t of [x0, m, b, got, xc, mc, bc, gotCpu]) t.dispose();
     assert.equal(w.runtime_stats().live_tensors, live0, "live tensors");
+    // A compiled step's replay reads what waiting tiny ops write: they run first.
+    const f = torch.compile((v) => v.mul(2).add(1));
+    const a = torch.randn([64]);
+    for (let i = 0; i < 3; i++) f(a).dispose(); // traced, then replayed as a kernel graph
+    const replays = w.runtime_stats().graph_replays;
+    await w.sync_device();
+    const big = torch.randn([4096]);
+    const total = big.sum(); // a kernel of its own: the batch's compute pass is open
+    const b2 = torch.scope(() => a.add(3).mul(0.5)); // two tiny ops: one batch, waiting
+    const y = f(b2);
+    assert.ok(w.runtime_stats().graph_replays > replays, "a graph replay");
+    const [av, yv] = [await a.toArray(), await y.toArray()];
+    for (let i = 0; i < av.length; i++)
+      assert.ok(
+        Math.abs(yv[i] - ((av[i] + 3) * 0.5 * 2 + 1)) <= 1e-5,
+        `replay [${i}]: ${yv[i]}`,
+      );
+    for (const t of [a, b2, y, big, total]) t.dispose();
+    torch.compiler.reset();
     // The default on this adapter: one dispatch per op.
     core.set_batched_launches(undefined);
     if (torch._C.adapter_info().name.includes("SwiftShader")) {

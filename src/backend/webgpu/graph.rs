@@ -335,6 +335,8 @@ impl WebGpuBackend {
     }
 
     fn replay_into(&self, st: &mut State, g: &mut Graph, inputs: &[BufId], outs: &[BufId]) -> Result<()> {
+        // Tiny ops waiting for their launch were recorded before this replay: they run first.
+        self.emit_batched(st, false)?;
         if !g.uploads.is_empty() {
             // An upload runs before every command of the batch it joins: submit what is recorded
             // first, so that no earlier replay of this graph sees the next one's uploads.
