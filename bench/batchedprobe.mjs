@@ -9,7 +9,7 @@
 
 import { writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { chainCost, median } from "./lib/timing.mjs";
+import { chainCost, median, medianUs } from "./lib/timing.mjs";
 import { flag, option, loadPkg } from "./lib/cli.mjs";
 
 const quick = flag("quick");
@@ -29,32 +29,27 @@ const chains = {
 };
 const rows = [];
 const lat = [];
-/** Median µs of `await f()` (after 20 untimed calls). */
-async function medianUs(f, n = quick ? 20 : 200) {
-  for (let i = 0; i < 20; i++) await f();
-  const ts = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await f();
-    ts.push((performance.now() - t0) * 1e3);
-  }
-  return median(ts);
-}
 for (let r = 1; r <= rounds; r++) {
   for (const batched of [true, false]) {
     core.set_batched_launches(batched);
     // Latency of one tiny op: read back, or waited for with sync_device.
     const v = torch.randn([64]);
-    const readUs = await medianUs(async () => {
-      const y = v.add(1);
-      await y.toArray();
-      y.dispose();
-    });
-    const syncUs = await medianUs(async () => {
-      const y = v.add(1);
-      await torch.webgpu.sync_device();
-      y.dispose();
-    });
+    const readUs = await medianUs(
+      async () => {
+        const y = v.add(1);
+        await y.toArray();
+        y.dispose();
+      },
+      quick ? 20 : 200,
+    );
+    const syncUs = await medianUs(
+      async () => {
+        const y = v.add(1);
+        await torch.webgpu.sync_device();
+        y.dispose();
+      },
+      quick ? 20 : 200,
+    );
     v.dispose();
     lat.push({ round: r, batched, read_us: readUs, sync_us: syncUs });
     console.log(

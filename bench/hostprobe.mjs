@@ -18,7 +18,7 @@
 import { writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { chainCost } from "./lib/timing.mjs";
+import { chainCost, medianUs } from "./lib/timing.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -28,17 +28,6 @@ const reps = quick ? 3 : 15;
 const N = quick ? 200 : 1000;
 const out = { raw: [], webtorch: [] };
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
-/** Median µs of `await f()` over `n` calls, after 20 untimed ones. */
-async function medianUs(f, n = quick ? 20 : 200) {
-  for (let i = 0; i < 20; i++) await f();
-  const ts = [];
-  for (let r = 0; r < n; r++) {
-    const t0 = performance.now();
-    await f();
-    ts.push((performance.now() - t0) * 1e3);
-  }
-  return median(ts);
-}
 
 // ---- part 1: raw Dawn ----
 const webgpu = await import("webgpu");
@@ -172,7 +161,7 @@ async function rawRead() {
   return v;
 }
 {
-  const us = await medianUs(rawRead);
+  const us = await medianUs(rawRead, quick ? 20 : 200);
   out.raw.push({ name: "read-back", us });
   console.log(`raw read-back         ${us.toFixed(1).padStart(6)} µs (dispatch, copy, submit, map, read)`);
 }
@@ -199,7 +188,7 @@ await chain("tiny matmuls", m, (x) => x.matmul(eye));
     y.dispose();
     return a;
   };
-  const readUs = await medianUs(once);
+  const readUs = await medianUs(once, quick ? 20 : 200);
   const sync = [];
   for (let r = 0; r < (quick ? 20 : 200); r++) {
     const y = v.add(1);

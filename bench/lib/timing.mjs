@@ -32,6 +32,18 @@ export function median(xs) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/** Median µs of `await f()` over `n` calls, after 20 untimed ones (latency of one call). */
+export async function medianUs(f, n = 200) {
+  for (let i = 0; i < 20; i++) await f();
+  const ts = [];
+  for (let r = 0; r < n; r++) {
+    const t0 = performance.now();
+    await f();
+    ts.push((performance.now() - t0) * 1e3);
+  }
+  return median(ts);
+}
+
 /**
  * Ms per call of `n` calls of `step`, their results held until `wait(results)` resolves (as
  * PyTorch's timed loops keep theirs to the synchronize); `free(results)` runs after the clock
