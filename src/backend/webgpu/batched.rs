@@ -12,9 +12,12 @@
 //! exists, so buffers released meanwhile are "dirty" (reused only by later work of the batch,
 //! never by an upload), as for recorded dispatches.
 //!
-//! Not batched: other dtypes, strided operands (other than one broadcast element), fused
-//! chains (already one dispatch), in-place writes into views, and every op while a kernel graph
-//! is captured or the profiler times dispatches (each dispatch is then its own).
+//! Operands may be contiguous, one broadcast element, a scalar, or a view whose dims merge into
+//! two (a bias row, a transpose). Not batched: other dtypes, other views, fused chains (already
+//! one dispatch), in-place writes into views, products over batches or with an epilogue, every
+//! op while a kernel graph is captured or the profiler times dispatches (each dispatch is then
+//! its own), and by default every op on an adapter that emulates a GPU on the CPU
+//! (`set_batched_launches`). A batch of one op runs that op's own kernel.
 
 use std::cell::Cell;
 
