@@ -284,9 +284,11 @@ test("SDPA's backward kernels (forced from 1 byte of scores): grouped heads, a b
       const [a, b, c] = [0, 1, 2].map(() =>
         torch.randn([1, 2, 64, 64]).requires_grad_(),
       );
-      const y = F.scaled_dot_product_attention(a, b, c, {
-        is_causal: true,
-      }).sum();
+      // The attention's output is freed with the scope, not left to the garbage collector
+      // (whose timing made `after` exceed `base` under load).
+      const y = torch.scope(() =>
+        F.scaled_dot_product_attention(a, b, c, { is_causal: true }).sum(),
+      );
       const [, n] = await dispatches(() => y.backward());
       for (const t of [a, b, c, y]) t.dispose();
       await w.sync_device();
