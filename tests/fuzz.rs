@@ -2,12 +2,14 @@
 //! Randomized differential testing: seeded random programs of views (transpose, permute, slice,
 //! narrow, select, expand, reshape), broadcasting elementwise chains, reductions, matmuls and
 //! indexing (index_select, gather and scatter_add with in-range indices), cumsum and stable sorts
-//! (of data with many ties) run on the WebGPU backend (fused and unfused) and on the CPU backend; results must agree and no op may panic — bad combinations must come back as errors, the same on every backend.
+//! (of data with many ties) run on the WebGPU backend (fused, unfused, and with tiny ops in
+//! batched launches) and on the CPU backend; results must agree and no op may panic — bad combinations must come back as errors, the same on every backend.
 //! `WEBTORCH_FUZZ_CASES=n` runs more programs (default 150).
 
 mod common;
 
 use common::{assert_close, devices};
+use webtorch::backend::webgpu::batched::set_batched_launches;
 use webtorch::tensor::fusion;
 use webtorch::{DType, Device, Op, Tensor};
 
@@ -231,6 +233,7 @@ fn random_programs_agree_across_backends() {
     let has_gpu = devices().contains(&Device::WebGpu);
     let cases: u64 = std::env::var("WEBTORCH_FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(150);
     let mut checked = 0;
+    let mut batched_ops = 0;
     for case in 0..cases {
         let mut rng = Rng(0xC0FFEE ^ case);
         let rank = rng.below(4) + 1;
@@ -241,10 +244,16 @@ fn random_programs_agree_across_backends() {
         if !has_gpu {
             continue;
         }
-        for min_size in [1024, 1] {
+        // Unfused, fused, and unfused with tiny ops in batched launches (forced: lavapipe
+        // emulates a GPU on the CPU, where they are off by default).
+        for (min_size, batched) in [(1024, false), (1, false), (1024, true)] {
             fusion::with_config(|c| c.min_size = min_size);
+            set_batched_launches(Some(batched));
+            let b0 = webtorch::engine::backend(Device::WebGpu).unwrap().stats().batched_ops;
             let gpu = run(&program, &shape, seed, Device::WebGpu);
-            let what = format!("case {case} (min_size {min_size}): {shape:?} {program:?}");
+            batched_ops += webtorch::engine::backend(Device::WebGpu).unwrap().stats().batched_ops - b0;
+            set_batched_launches(None);
+            let what = format!("case {case} (min_size {min_size}, batched {batched}): {shape:?} {program:?}");
             match (&cpu, &gpu) {
                 (Ok((cs, cv)), Ok((gs, gv))) => {
                     assert_eq!(cs, gs, "{what}");
@@ -259,5 +268,9 @@ fn random_programs_agree_across_backends() {
     fusion::with_config(|c| c.min_size = 1024);
     if has_gpu {
         assert!(checked >= cases as usize, "only {checked} programs compared");
+        // The batched configuration did batch (89 ops in the default 150 programs: views,
+        // reductions and indexing run kernels of their own, and a batch of one op runs that op's
+        // kernel, so only runs of two or more tiny ops count).
+        assert!(batched_ops >= cases / 2, "{batched_ops} ops batched in {cases} programs");
     }
 }
