@@ -20,59 +20,78 @@ const f32 = (v, shape, device) =>
 
 for (const device of devices) {
   describe(`[${device}] torch.compile`, () => {
-    for (const plan of [true, false])
-      test(`a compiled training step trains to PyTorch's losses and weights (${plan ? "core plan" : "TS replay"})`, async () => {
-        const x = f32(FIX.x, [16, 4], device);
-        const y = f32(FIX.y, [16, 2], device);
-        const p = {
-          w1: f32(FIX.init.w1, [4, 8], device).requires_grad_(),
-          b1: f32(FIX.init.b1, [8], device).requires_grad_(),
-          w2: f32(FIX.init.w2, [8, 2], device).requires_grad_(),
-          b2: f32(FIX.init.b2, [2], device).requires_grad_(),
-        };
-        const opt = new torch.optim.SGD(Object.values(p), { lr: FIX.lr });
-        const step = torch.compile(
-          (xb, yb) => {
-            opt.zero_grad();
-            const z = xb.matmul(p.w1).add(p.b1);
-            const h = z.mul(z.mul(FIX.beta).sigmoid());
-            const loss = h.matmul(p.w2).add(p.b2).sub(yb).square().mean();
-            loss.backward();
-            opt.step();
-            return loss;
-          },
-          { plan },
+    // The third variant forces tiny ops into batched launches (off by default on SwiftShader):
+    // the captured graph then replays the batches.
+    for (const [plan, batched] of [
+      [true, false],
+      [false, false],
+      ...(device === "webgpu" ? [[true, true]] : []),
+    ])
+      test(`a compiled training step trains to PyTorch's losses and weights (${plan ? "core plan" : "TS replay"}${batched ? ", batched launches" : ""})`, async () => {
+        const core = await import(
+          new URL("wasm/webtorch_core.js", PKG_ENTRY).href
         );
-        const losses = [];
-        for (let s = 0; s < FIX.steps; s++) {
-          const loss = step(x, y);
-          losses.push(await loss.item());
-          loss.dispose();
+        if (batched) core.set_batched_launches(true);
+        const b0 = torch.webgpu.runtime_stats?.()?.batched_ops ?? 0;
+        try {
+          await trainStep(plan);
+        } finally {
+          core.set_batched_launches(undefined);
         }
-        assertClose(losses, FIX.losses, 1e-4, "losses");
-        for (const k of Object.keys(p))
-          assertClose(await p[k].toArray(), FIX.final[k], 1e-4, k);
-        assert.equal(step.stats.eager, 0, step.stats.reasons.join("; "));
-        assert.ok(
-          step.stats.replays >= FIX.steps - 3,
-          `replays ${step.stats.replays}`,
-        );
-        assert.equal(step.stats.replays + step.stats.traces, FIX.steps);
-        assert.equal(step.stats.planned, plan ? 1 : 0);
-        // On WebGPU the stable step is captured as a kernel graph (either way it was replayed
-        // before): every later step replays the graph.
-        if (device === "webgpu") {
-          assert.equal(
-            step.stats.graphs,
-            1,
-            step.stats.graph_reasons.join("; "),
-          );
-          assert.equal(step.stats.graph_replays, step.stats.replays - 1);
-        } else {
-          assert.equal(step.stats.graphs, 0);
-          assert.match(step.stats.graph_reasons[0], /not 'webgpu'/);
+        if (batched) {
+          const ran = torch.webgpu.runtime_stats().batched_ops - b0;
+          assert.ok(ran > 0, `${ran} ops in batched launches`);
         }
       });
+
+    const trainStep = async (plan) => {
+      const x = f32(FIX.x, [16, 4], device);
+      const y = f32(FIX.y, [16, 2], device);
+      const p = {
+        w1: f32(FIX.init.w1, [4, 8], device).requires_grad_(),
+        b1: f32(FIX.init.b1, [8], device).requires_grad_(),
+        w2: f32(FIX.init.w2, [8, 2], device).requires_grad_(),
+        b2: f32(FIX.init.b2, [2], device).requires_grad_(),
+      };
+      const opt = new torch.optim.SGD(Object.values(p), { lr: FIX.lr });
+      const step = torch.compile(
+        (xb, yb) => {
+          opt.zero_grad();
+          const z = xb.matmul(p.w1).add(p.b1);
+          const h = z.mul(z.mul(FIX.beta).sigmoid());
+          const loss = h.matmul(p.w2).add(p.b2).sub(yb).square().mean();
+          loss.backward();
+          opt.step();
+          return loss;
+        },
+        { plan },
+      );
+      const losses = [];
+      for (let s = 0; s < FIX.steps; s++) {
+        const loss = step(x, y);
+        losses.push(await loss.item());
+        loss.dispose();
+      }
+      assertClose(losses, FIX.losses, 1e-4, "losses");
+      for (const k of Object.keys(p))
+        assertClose(await p[k].toArray(), FIX.final[k], 1e-4, k);
+      assert.equal(step.stats.eager, 0, step.stats.reasons.join("; "));
+      assert.ok(
+        step.stats.replays >= FIX.steps - 3,
+        `replays ${step.stats.replays}`,
+      );
+      assert.equal(step.stats.replays + step.stats.traces, FIX.steps);
+      assert.equal(step.stats.planned, plan ? 1 : 0);
+      // On WebGPU the stable step is captured as a kernel graph (either way it was replayed
+      // before): every later step replays the graph.
+      if (device === "webgpu") {
+        assert.equal(step.stats.graphs, 1, step.stats.graph_reasons.join("; "));
+        assert.equal(step.stats.graph_replays, step.stats.replays - 1);
+      } else {
+        assert.equal(step.stats.graphs, 0);
+        assert.match(step.stats.graph_reasons[0], /not 'webgpu'/);
+      }
+    };
 
     test("compiled forwards equal eager ones; a new shape or reset traces again", async () => {
       const w = f32(FIX.init.w1, [4, 8], device);
@@ -314,48 +333,82 @@ if (torch.webgpu.is_available())
   });
 
 if (torch.webgpu.is_available())
-  test("[webgpu] a captured step fuses small elementwise chains (eager runs them one kernel each)", async () => {
+  test("[webgpu] a captured step replays tiny products in batched launches (forced: off by default on SwiftShader)", async () => {
+    if (!torch.webgpu.is_available()) return;
+    await torch.init({ device: "webgpu" });
     const w = torch.webgpu;
-    const x = torch
-      .tensor(
-        Float32Array.from({ length: 64 }, (_, i) => Math.sin(i)),
-        { device: "webgpu" },
-      )
-      .reshape([8, 8]);
-    const chain = (t) => {
-      let y = t;
-      for (let i = 0; i < 40; i++) y = y.mul(1.01).add(0.001);
-      return y;
-    };
-    const f = torch.compile(chain);
-    const want = await chain(x).toArray();
-    await w.sync_device();
-    const e0 = w.runtime_stats().dispatches;
-    chain(x).dispose();
-    await w.sync_device();
-    const eagerKernels = w.runtime_stats().dispatches - e0;
-    assert.equal(
-      eagerKernels,
-      80,
-      "64 elements are below min_size: one kernel per op eagerly",
-    );
-    for (let s = 0; s < 3; s++) (await f(x)).dispose?.();
-    assert.equal(f.stats.graphs, 1, f.stats.graph_reasons.join("; "));
-    await w.sync_device();
-    const s0 = w.runtime_stats();
-    const y = f(x);
-    const s1 = w.runtime_stats();
-    const kernels = s1.graph_dispatches - s0.graph_dispatches;
-    assert.ok(
-      kernels > 0 && kernels <= 40,
-      `replay kernels: ${kernels} for 80 ops`,
-    );
-    assert.deepEqual(
-      await y.toArray(),
-      want,
-      "fused replay equals eager bit for bit",
-    );
+    const core = await import(new URL("wasm/webtorch_core.js", PKG_ENTRY).href);
+    core.set_batched_launches(true);
+    try {
+      torch.manual_seed(3);
+      const m = torch.scope(() => torch.randn([8, 8]).mul(0.3));
+      const x = torch.randn([8, 8]);
+      const chain = (v, mm) => {
+        for (let i = 0; i < 30; i++) v = v.matmul(mm);
+        return v;
+      };
+      const f = torch.compile((v) => chain(v, m));
+      for (let i = 0; i < 3; i++) f(x).dispose();
+      await w.sync_device();
+      const s0 = w.runtime_stats();
+      const y = f(x);
+      const got = await y.toArray();
+      const s1 = w.runtime_stats();
+      assert.equal(s1.graph_replays - s0.graph_replays, 1, "one graph replay");
+      const kernels = s1.graph_dispatches - s0.graph_dispatches;
+      assert.ok(kernels <= 10, `${kernels} dispatches for 30 products`);
+      const [xc, mc] = await Promise.all([x, m].map((t) => t.to_async("cpu")));
+      const want = await torch.scope(() => chain(xc, mc)).toArray();
+      assertClose(Array.from(got), Array.from(want), 1e-5, "30 products");
+      for (const t of [m, x, y, xc, mc]) t.dispose();
+    } finally {
+      core.set_batched_launches(undefined);
+      torch.compiler.reset();
+    }
   });
+
+test("[webgpu] a captured step fuses small elementwise chains (eager runs them one kernel each)", async () => {
+  const w = torch.webgpu;
+  const x = torch
+    .tensor(
+      Float32Array.from({ length: 64 }, (_, i) => Math.sin(i)),
+      { device: "webgpu" },
+    )
+    .reshape([8, 8]);
+  const chain = (t) => {
+    let y = t;
+    for (let i = 0; i < 40; i++) y = y.mul(1.01).add(0.001);
+    return y;
+  };
+  const f = torch.compile(chain);
+  const want = await chain(x).toArray();
+  await w.sync_device();
+  const e0 = w.runtime_stats().dispatches;
+  chain(x).dispose();
+  await w.sync_device();
+  const eagerKernels = w.runtime_stats().dispatches - e0;
+  assert.equal(
+    eagerKernels,
+    80,
+    "64 elements are below min_size: one kernel per op eagerly",
+  );
+  for (let s = 0; s < 3; s++) (await f(x)).dispose?.();
+  assert.equal(f.stats.graphs, 1, f.stats.graph_reasons.join("; "));
+  await w.sync_device();
+  const s0 = w.runtime_stats();
+  const y = f(x);
+  const s1 = w.runtime_stats();
+  const kernels = s1.graph_dispatches - s0.graph_dispatches;
+  assert.ok(
+    kernels > 0 && kernels <= 40,
+    `replay kernels: ${kernels} for 80 ops`,
+  );
+  assert.deepEqual(
+    await y.toArray(),
+    want,
+    "fused replay equals eager bit for bit",
+  );
+});
 
 if (torch.webgpu.is_available())
   test("[webgpu] a replay binds its inputs and outputs in place; it copies only outputs written in parts and pinned inputs", async () => {

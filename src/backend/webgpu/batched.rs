@@ -15,9 +15,11 @@
 //! Operands may be contiguous, one broadcast element, a scalar, or a view whose dims merge into
 //! two (a bias row, a transpose). Not batched: other dtypes, other views, fused chains (already
 //! one dispatch), in-place writes into views, products over batches or with an epilogue, every
-//! op while a kernel graph is captured or the profiler times dispatches (each dispatch is then
-//! its own), and by default every op on an adapter that emulates a GPU on the CPU
-//! (`set_batched_launches`). A batch of one op runs that op's own kernel.
+//! op while the profiler times dispatches (each dispatch is then its own), and by default every
+//! op on an adapter that emulates a GPU on the CPU (`set_batched_launches`). A batch of one op
+//! runs that op's own kernel. A captured kernel graph records batches as dispatches like any
+//! other (`graph.rs`): they bind all their buffers writable, so a replay copies the inputs and
+//! outputs they touch rather than binding the caller's buffers in place.
 
 use std::cell::Cell;
 
@@ -175,9 +177,9 @@ fn leaf_mode(o: &Operand, shape: &[usize], contiguous: &[usize]) -> Option<Mode>
 }
 
 impl WebGpuBackend {
-    /// Whether batches may take ops now (not while capturing or timing).
+    /// Whether batches may take ops now (not while the profiler times dispatches).
     fn batching(&self, st: &State) -> bool {
-        ENABLED.with(|e| e.get()).unwrap_or(!self.emulated) && st.capture.is_none() && st.timing.is_none()
+        ENABLED.with(|e| e.get()).unwrap_or(!self.emulated) && st.timing.is_none()
     }
 
     /// Appends a tiny elementwise kernel to the batch; false (nothing done) when it is not one.

@@ -164,6 +164,10 @@ impl WebGpuBackend {
     /// now. Returns the graph's id.
     pub fn capture_end(&self, inputs: &[Span], outputs: &[Span], copy_backs: &[(BufId, BufId, u64)]) -> Result<u32> {
         let mut st = self.st.borrow_mut();
+        // Tiny ops still waiting for their launch belong to the graph: recorded before it closes.
+        if st.capture.is_some() {
+            self.emit_batched(&mut st, false)?;
+        }
         let mut cap = st.capture.take().ok_or_else(|| err!(Torch, "internal: no capture is open"))?;
         if st.encoder.is_some() {
             self.flush_locked(&mut st);
