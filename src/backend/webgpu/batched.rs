@@ -24,6 +24,7 @@
 use std::cell::Cell;
 
 use super::codegen::{fill, KernelKey, MATH};
+use super::launch::Plan;
 use super::{State, WebGpuBackend, SLOT_WORDS};
 use crate::backend::{Arg, Elementwise, Func, Matmul, Operand};
 use crate::dtype::{Compute, DType};
@@ -80,10 +81,8 @@ pub(super) struct Queue {
     /// The first op's own dispatch (key, meta, buffers, grid) where it has one: a batch of one
     /// op runs it, since the interpreter made a lone tiny op's latency (read back at once)
     /// 6–10 µs longer on the H100 (bench/KERNELS.md, "Batched tiny ops").
-    lone: Option<Lone>,
+    lone: Option<Plan<wgpu::Buffer>>,
 }
-
-type Lone = (KernelKey, Vec<u32>, Vec<wgpu::Buffer>, (u32, u32, u32));
 
 /// How an operand is read (the shader's modes 0–3).
 #[derive(Clone, Copy)]
@@ -177,14 +176,14 @@ fn leaf_mode(o: &Operand, shape: &[usize], contiguous: &[usize]) -> Option<Mode>
 }
 
 impl WebGpuBackend {
-    /// Whether batches may take ops now (not while the profiler times dispatches).
-    fn batching(&self, st: &State) -> bool {
-        ENABLED.with(|e| e.get()).unwrap_or(!self.emulated) && st.timing.is_none()
+    /// Whether tiny ops are batched on this device (checked before any work on an op).
+    fn batching_on(&self) -> bool {
+        ENABLED.with(|e| e.get()).unwrap_or(!self.emulated)
     }
 
     /// Appends a tiny elementwise kernel to the batch; false (nothing done) when it is not one.
     pub(super) fn batch_elementwise(&self, k: &Elementwise) -> Result<bool> {
-        if k.nodes.len() != 1 || k.out_view.is_some() {
+        if !self.batching_on() || k.nodes.len() != 1 || k.out_view.is_some() {
             return Ok(false);
         }
         let n: usize = k.shape.iter().product();
@@ -223,8 +222,9 @@ impl WebGpuBackend {
                 _ => return Ok(false),
             };
         }
+        // Not while the profiler times dispatches: each is then its own.
         let mut st = self.st.borrow_mut();
-        if !self.batching(&st) {
+        if st.timing.is_some() {
             return Ok(false);
         }
         let out = Self::buffer(&st, k.out);
@@ -234,7 +234,8 @@ impl WebGpuBackend {
         let len = 3 + modes[0].len() + modes[1].len();
         let lone = |st: &State| {
             let p = Self::elementwise_plan(st, k).ok()?;
-            Some((p.key, p.meta, p.buffers.iter().map(|&b| Self::buffer(st, b)).collect(), p.groups))
+            let buffers = p.buffers.iter().map(|&b| Self::buffer(st, b)).collect();
+            Some(Plan { key: p.key, meta: p.meta, buffers, groups: p.groups })
         };
         self.enqueue(&mut st, &bufs, len, lone, |slots, w| {
             w.extend_from_slice(&[
@@ -252,7 +253,8 @@ impl WebGpuBackend {
     /// not one.
     pub(super) fn batch_matmul(&self, k: &Matmul) -> Result<bool> {
         let (m, n, kk) = (k.m, k.n, k.k);
-        if k.epilogue.is_some()
+        if !self.batching_on()
+            || k.epilogue.is_some()
             || k.dtype != DType::Float32
             || k.a.dtype != DType::Float32
             || k.b.dtype != DType::Float32
@@ -272,8 +274,9 @@ impl WebGpuBackend {
         if m > 0xffff || n > 0xffff || words.iter().any(|&x| x > u32::MAX as usize) {
             return Ok(false);
         }
+        // Not while the profiler times dispatches: each is then its own.
         let mut st = self.st.borrow_mut();
-        if !self.batching(&st) {
+        if st.timing.is_some() {
             return Ok(false);
         }
         let out = Self::buffer(&st, k.out);
@@ -311,7 +314,7 @@ impl WebGpuBackend {
         st: &mut State,
         bufs: &[Option<&wgpu::Buffer>; 3],
         len: usize,
-        lone: impl FnOnce(&State) -> Option<Lone>,
+        lone: impl FnOnce(&State) -> Option<Plan<wgpu::Buffer>>,
         write: impl FnOnce([u32; 3], &mut Vec<u32>),
     ) -> Result<()> {
         let fits = |q: &Queue| {
@@ -330,11 +333,7 @@ impl WebGpuBackend {
         }
         // Ops waiting count as recorded work: buffers released now are reused by this batch's
         // later work only (`release`), and a flush submits them.
-        if st.encoder.is_none() {
-            st.encoder = Some(
-                self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") }),
-            );
-        }
+        self.open_encoder(st);
         if st.batched.ops == 0 {
             st.batched.lone = lone(st);
         }
@@ -366,10 +365,10 @@ impl WebGpuBackend {
             return Ok(());
         }
         let Queue { mut words, ops, mut bufs, lone } = std::mem::take(&mut st.batched);
-        if let (1, Some((key, meta, lone_bufs, groups))) = (ops, lone) {
+        if let (1, Some(p)) = (ops, lone) {
             words.clear();
             st.batched.words = words;
-            return self.dispatch_locked(st, &key, &meta, lone_bufs, groups, may_flush);
+            return self.dispatch_locked(st, &p.key, &p.meta, p.buffers, p.groups, may_flush);
         }
         words[0] = ops;
         st.stats.batched_ops += ops as u64;

@@ -20,11 +20,12 @@ pub(super) fn put(meta: &mut [u32], at: usize, values: &[usize]) -> Result<()> {
     Ok(())
 }
 
-/// One dispatch, described (`dispatch`'s arguments).
-pub(super) struct Plan {
+/// An elementwise kernel's dispatch, described (`dispatch`'s arguments); `B` names a buffer
+/// (an id, or the buffer itself where the id may be reused before the dispatch is recorded).
+pub(super) struct Plan<B = BufId> {
     pub key: KernelKey,
-    pub meta: Vec<u32>,
-    pub buffers: Vec<BufId>,
+    pub meta: [u32; codegen::EW_OUT_STRIDES + 8],
+    pub buffers: Vec<B>,
     pub groups: (u32, u32, u32),
 }
 
@@ -95,7 +96,7 @@ impl WebGpuBackend {
                 _ => *x as i32 as u32,
             };
         }
-        Ok(Plan { key, meta: meta.to_vec(), buffers, groups: (gx, gy, 1) })
+        Ok(Plan { key, meta, buffers, groups: (gx, gy, 1) })
     }
 
     /// Whether an elementwise kernel takes the vec4 variant: the output contiguous from 0, every

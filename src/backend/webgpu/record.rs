@@ -124,11 +124,7 @@ impl WebGpuBackend {
         if created {
             st.stats.bind_groups += 1;
         }
-        if st.encoder.is_none() {
-            st.encoder = Some(
-                self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") }),
-            );
-        }
+        self.open_encoder(st);
         // While the profiler times dispatches, each gets its own pass: WebGPU writes timestamps
         // only at a pass's beginning and end.
         let timed = st.timing.is_some();
@@ -182,6 +178,11 @@ impl WebGpuBackend {
             self.report(e);
         }
         st.pass = None;
+        self.open_encoder(st)
+    }
+
+    /// The open batch's encoder, made if none is open.
+    pub(super) fn open_encoder<'s>(&self, st: &'s mut State) -> &'s mut wgpu::CommandEncoder {
         st.encoder.get_or_insert_with(|| {
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") })
         })
@@ -201,16 +202,9 @@ impl WebGpuBackend {
     }
 
     pub(super) fn submit_with(&self, st: &mut State, extra: impl FnOnce(&mut wgpu::CommandEncoder)) {
-        if let Err(e) = self.emit_batched(st, false) {
-            self.report(e);
-        }
-        st.pass = None; // ends the pass
-        let mut encoder = match st.encoder.take() {
-            Some(e) => e,
-            None => {
-                self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("webtorch:batch") })
-            }
-        };
+        // The waiting tiny ops are recorded and the pass ends.
+        self.command_encoder(st);
+        let mut encoder = st.encoder.take().expect("open encoder");
         self.resolve_timestamps(st, &mut encoder);
         extra(&mut encoder);
         if let Some((offset, words)) = st.bind.take_written() {
