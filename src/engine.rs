@@ -1,7 +1,7 @@
 //! The engine's per-thread state: the backends that exist and which device is the default.
 //! The CPU backend always exists; the WebGPU backend exists once `init` found an adapter.
 
-use std::cell::RefCell;
+use crate::cell::RefCell;
 use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
@@ -38,6 +38,8 @@ thread_local! {
 pub fn backend(device: Device) -> Result<Rc<dyn Backend>> {
     ENGINE.with(|e| {
         let e = e.borrow();
+
+        crate::debug::fault_point("engine");
         match device {
             Device::Cpu => Ok(e.cpu.clone()),
             Device::WebGpu => e.gpu.clone().ok_or_else(|| {

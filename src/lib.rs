@@ -7,6 +7,7 @@ pub mod error;
 pub mod api;
 pub mod autograd;
 pub mod backend;
+pub mod cell;
 pub mod debug;
 pub mod dtype;
 pub mod engine;

@@ -2,7 +2,7 @@
 //! the WebGPU backend and run on tensors' buffers, and a synchronous read of CPU tensors for the
 //! JS fallbacks of custom kernels and devices.
 
-use std::cell::RefCell;
+use crate::cell::RefCell;
 use std::collections::HashMap;
 use std::future::Future;
 use std::rc::Rc;

@@ -2,7 +2,8 @@
 //! TS layer holds, with its shape, dtype, bytes and (when `set_leak_tracking(true)`) the JS stack
 //! where it was made. Handles leave it when freed (`dispose`, a scope, or the GC backstop).
 
-use std::cell::{Cell, RefCell};
+use crate::cell::RefCell;
+use std::cell::Cell;
 use std::collections::BTreeMap;
 
 use wasm_bindgen::prelude::*;

@@ -5,8 +5,10 @@
 mod leaks;
 mod profiler;
 mod tensor;
+mod trap;
 
-use std::cell::{Cell, RefCell};
+use crate::cell::RefCell;
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use js_sys::{Function, Reflect};
@@ -62,7 +64,7 @@ pub(crate) fn js<T>(r: crate::Result<T>) -> JsResult<T> {
 /// the default device's name.
 #[wasm_bindgen]
 pub async fn init(device: String) -> JsResult<String> {
-    console_error_panic_hook::set_once();
+    trap::install_panic_hook();
     if device != "cpu" && !engine::has_gpu() {
         if let Some(gpu) = WebGpuBackend::create().await {
             ADAPTER.with(|a| *a.borrow_mut() = Some(gpu.summary().clone()));
@@ -175,14 +177,20 @@ pub fn flush() -> JsResult<()> {
     js(engine::flush_all())
 }
 
+/// Flushes and submits in this call (where the TS guard catches a trap); the promise waits for
+/// the GPU.
 #[wasm_bindgen]
-pub async fn sync() -> JsResult<()> {
+pub fn sync() -> js_sys::Promise {
     // A failed computation rejects the sync, after the work that did compute has finished.
     let flushed = engine::flush_all();
-    if let Ok(b) = engine::backend(Device::WebGpu) {
-        js(b.sync().await)?;
-    }
-    js(flushed)
+    let done = engine::backend(Device::WebGpu).ok().map(|b| b.sync());
+    wasm_bindgen_futures::future_to_promise(async move {
+        if let Some(done) = done {
+            js(done.await)?;
+        }
+        js(flushed)?;
+        Ok(JsValue::UNDEFINED)
+    })
 }
 
 #[wasm_bindgen]

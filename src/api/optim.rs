@@ -3,7 +3,7 @@
 //! `RawTensor` static so that `torch.compile` records and replays it like any core call; groups
 //! are found by id (a number the trace can hold).
 
-use std::cell::RefCell;
+use crate::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 

@@ -4,7 +4,8 @@
 //! dispatched it (`backend/timing.rs`). The TS layer turns the events into
 //! `key_averages().table()` and a Chrome trace.
 
-use std::cell::{Cell, RefCell};
+use crate::cell::RefCell;
+use std::cell::Cell;
 
 use wasm_bindgen::prelude::*;
 

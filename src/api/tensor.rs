@@ -36,7 +36,7 @@ const META_DIMS: usize = 16;
 
 thread_local! {
     /// The scratch of [`RawTensor::meta`]: boxed, so its address is fixed for the module's life.
-    static META: std::cell::RefCell<Box<[i32; META_DIMS]>> = std::cell::RefCell::new(Box::new([0; META_DIMS]));
+    static META: crate::cell::RefCell<Box<[i32; META_DIMS]>> = crate::cell::RefCell::new(Box::new([0; META_DIMS]));
 }
 
 /// The address of [`RawTensor::meta`]'s scratch in the module's memory (16 int32 words).
@@ -473,12 +473,15 @@ impl RawTensor {
     }
 
     /// The values in row-major order as a typed array (see docs/core-api.md).
-    pub fn read(&self) -> Promise {
-        let t = self.t.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let words = js(t.read_words().await)?;
-            Ok(typed_array(&words, t.dtype))
-        })
+    /// The computation and the copy's submit happen in this call (a trap there is caught by the
+    /// TS guard); the promise waits for the bytes.
+    pub fn read(&self) -> JsResult<Promise> {
+        let dtype = self.t.dtype;
+        let words = js(self.t.start_read())?;
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            let words = js(words.await)?;
+            Ok(typed_array(&words, dtype))
+        }))
     }
 }
 

@@ -14,7 +14,8 @@ mod rules;
 pub mod scan;
 pub mod scatter_reduce;
 
-use std::cell::{Cell, RefCell};
+use crate::cell::RefCell;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
@@ -311,7 +312,11 @@ fn run(
                 let g = run_hooks(m, g)?;
                 match sink {
                     Sink::Accumulate => {
-                        let prev = m.grad.borrow_mut().take();
+                        let prev = {
+                            let mut slot = m.grad.borrow_mut();
+                            crate::debug::fault_point("autograd.backward");
+                            slot.take()
+                        };
                         // Without create_graph the accumulated grad is a plain tensor.
                         let sum = match prev {
                             Some(p) => ops::add(&p, &g)?,

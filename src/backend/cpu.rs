@@ -2,7 +2,7 @@
 //! backend compiles to WGSL. It is the fallback when no adapter exists and the oracle in tests, so
 //! it favours clarity; it computes in the same types (f32 / i32) as the GPU kernels.
 
-use std::cell::RefCell;
+use crate::cell::RefCell;
 
 #[path = "cpu_index.rs"]
 mod index;
@@ -103,11 +103,13 @@ impl CpuBackend {
 
     fn with_buf<R>(&self, id: BufId, f: impl FnOnce(&Vec<u32>) -> R) -> R {
         let st = self.state.borrow();
+        crate::debug::fault_point("cpu.read_buffer");
         f(st.bufs[id as usize].as_ref().expect("live buffer"))
     }
 
     fn put(&self, id: BufId, data: Vec<u32>) {
         let mut st = self.state.borrow_mut();
+        crate::debug::fault_point("cpu.write_buffer");
         let buf = st.bufs[id as usize].as_mut().expect("live buffer");
         buf[..data.len()].copy_from_slice(&data);
     }
@@ -134,6 +136,7 @@ impl Backend for CpuBackend {
         }
         data.resize(words, 0);
         let mut st = self.state.borrow_mut();
+        crate::debug::fault_point("cpu.alloc");
         let id = match st.free_ids.pop() {
             Some(id) => {
                 st.bufs[id as usize] = Some(data);

@@ -4,7 +4,7 @@
 //! This module holds the backend-independent half: which op is running (kernels are attributed
 //! to it) and turning resolved timestamps into events.
 
-use std::cell::RefCell;
+use crate::cell::RefCell;
 
 /// One kernel's GPU time.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]

@@ -2,7 +2,7 @@
 //! their ready buffers, whether two tensors share a storage, pointing a storage at another
 //! buffer, and tensors over the fresh buffers a graph replay fills.
 
-use std::cell::RefCell;
+use crate::cell::RefCell;
 use std::rc::Rc;
 
 use super::{State, Storage, Tensor};

@@ -10,7 +10,7 @@
 //! a pending input is inlined only if it was made within the last `window` ops, else it is
 //! materialized first; `patterns` name op sequences that the statistics count.
 
-use std::cell::RefCell;
+use crate::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::{Rc, Weak};
 

@@ -22,7 +22,7 @@ mod view;
 pub use conditional::TensorOrScalar;
 pub use scatter_reduce::ScatterReduce;
 
-use std::cell::RefCell;
+use crate::cell::RefCell;
 use std::rc::Rc;
 
 use crate::backend::{Backend, BufId, Device, Elementwise, Func, Node, Operand};
@@ -97,12 +97,15 @@ impl Storage {
     /// `Failed`: the expression (and the inputs it held) is dropped and every later call returns
     /// the same error without trying again.
     pub(crate) fn materialize(&self) -> Result<BufId> {
-        let p = match &*self.state.borrow() {
+        let state = self.state.borrow();
+        crate::debug::fault_point("tensor.state");
+        let p = match &*state {
             State::Ready(b) => return Ok(*b),
             State::Pending(p) => p.clone(),
             State::Moved => crate::bail!(Torch, "internal: a moved storage was used"),
             State::Failed(e) => return Err(e.clone()),
         };
+        drop(state);
         match run_pending(&self.backend, &p) {
             Ok(buf) => {
                 *self.state.borrow_mut() = State::Ready(buf);
@@ -371,15 +374,21 @@ impl Tensor {
 
     /// The values in row-major order, as storage words (flushes pending work).
     pub async fn read_words(&self) -> Result<Vec<u32>> {
+        self.start_read()?.await
+    }
+
+    /// `read_words` in two halves: this call computes the tensor and submits the copy (all the
+    /// work that could fail or panic, done while the caller waits, where a trap is caught); the
+    /// future only waits for the mapped bytes.
+    pub fn start_read(&self) -> Result<crate::backend::LocalFuture<Result<Vec<u32>>>> {
         let t = self.contiguous()?;
         let n = t.numel();
         if n == 0 {
-            return Ok(vec![]);
+            return Ok(Box::pin(async { Ok(vec![]) }));
         }
         // The read submits the batch with its copy.
         let buf = t.storage.materialize()?;
-        let fut = t.backend().read(buf, t.layout.offset, n);
-        fut.await
+        Ok(t.backend().read(buf, t.layout.offset, n))
     }
 
     /// The values as f64 (tests and printing).

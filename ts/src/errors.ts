@@ -54,6 +54,17 @@ export class OutOfMemoryError extends TorchError {
 }
 
 /**
+ * A failure inside the wasm core that is webtorch's bug, not the caller's (PyTorch's "INTERNAL
+ * ASSERT FAILED"): a panic or a trap. The engine recovers from it — the borrows the failed call
+ * held are released and the next call works — and the message names the core function.
+ */
+export class InternalError extends TorchError {
+  static {
+    this.prototype.name = "InternalError";
+  }
+}
+
+/**
  * A bad einops pattern or a tensor that does not fit one (`einops.rearrange` & co.), with the
  * einops package's wording.
  */
@@ -78,4 +89,5 @@ export const ERROR_CLASSES = {
   IndexError,
   DeviceError,
   OutOfMemoryError,
+  InternalError,
 } as const;

@@ -34,6 +34,20 @@ export function debug_panic(): void {
 }
 
 /**
+ * Makes the next pass through one of the core's fault points panic — places where the engine,
+ * a backend or a tensor holds its state borrowed ({@link debug_fault_points}) — so that tests
+ * can prove a panic there leaves nothing borrowed.
+ */
+export function debug_panic_at(point: string): void {
+  core.debug_panic_at(point);
+}
+
+/** The fault points {@link debug_panic_at} accepts. */
+export function debug_fault_points(): string[] {
+  return core.debug_fault_points();
+}
+
+/**
  * The core's classes whose calls tests count: `RawTensor` (one method per op) and `Graph` (a
  * captured `torch.compile` step).
  */

@@ -10,11 +10,142 @@
  * @module
  */
 
-import initWasm, * as core from "./wasm/webtorch_core.js";
-import { DeviceError, ERROR_CLASSES, TorchError } from "./errors.js";
+import initWasm, * as rawCore from "./wasm/webtorch_core.js";
+import {
+  DeviceError,
+  ERROR_CLASSES,
+  InternalError,
+  OutOfMemoryError,
+  TorchError,
+} from "./errors.js";
 import { type Device, deviceFromCode } from "./dtype.js";
 
-export { core };
+/**
+ * The core's exports, every call guarded: a trap inside the core (a Rust panic, or an allocation
+ * the wasm heap refused — both abort the call as a `WebAssembly.RuntimeError`) is followed by
+ * `recover()`, which releases what the trapped call held, and becomes an `OutOfMemoryError` or an
+ * `InternalError` naming the core function. The classes' methods are guarded in place, so
+ * every holder of a `RawTensor` goes through the guard.
+ */
+export const core: typeof rawCore = guardCore(
+  rawCore,
+  // Loading and recovery themselves are not guarded.
+  new Set(["default", "initSync", "recover"]),
+);
+
+function guardCore(m: typeof rawCore, unguarded: Set<string>): typeof rawCore {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(m)) {
+    if (typeof value !== "function" || unguarded.has(name)) {
+      out[name] = value;
+    } else if (Function.prototype.toString.call(value).startsWith("class")) {
+      guardClass(value as unknown as GuardedClass);
+      out[name] = value;
+    } else {
+      out[name] = guarded(value as (...a: unknown[]) => unknown, name);
+    }
+  }
+  return out as typeof rawCore;
+}
+
+type GuardedClass = Record<string, unknown> & {
+  name: string;
+  prototype: Record<string, unknown>;
+};
+
+function guardClass(cls: GuardedClass): void {
+  for (const target of [cls.prototype, cls]) {
+    for (const key of Object.getOwnPropertyNames(target)) {
+      const d = Object.getOwnPropertyDescriptor(target, key)!;
+      if (key === "constructor" || key === "prototype" || key.startsWith("__"))
+        continue;
+      const name = `${cls.name}.${key}`;
+      if (typeof d.value === "function") {
+        d.value = guarded(d.value as (...a: unknown[]) => unknown, name);
+      } else if (d.get !== undefined || d.set !== undefined) {
+        if (d.get) d.get = guarded(d.get, name);
+        if (d.set) d.set = guarded(d.set, name);
+      } else {
+        continue;
+      }
+      Object.defineProperty(target, key, d);
+    }
+  }
+}
+
+function guarded<F extends (...a: never[]) => unknown>(f: F, name: string): F {
+  // NOTE: fixed arities for the common cases: a rest parameter allocates an array per call,
+  // and these wrap every op's call into the core.
+  const fail = (e: unknown): never => {
+    throw e instanceof WebAssembly.RuntimeError ? fromTrap(e, name) : e;
+  };
+  const g = f as unknown as (this: unknown, ...a: unknown[]) => unknown;
+  let w: (this: unknown, ...a: unknown[]) => unknown;
+  switch (f.length) {
+    case 0:
+      w = function (this: unknown) {
+        try {
+          return g.call(this);
+        } catch (e) {
+          return fail(e);
+        }
+      };
+      break;
+    case 1:
+      w = function (this: unknown, a: unknown) {
+        try {
+          return g.call(this, a);
+        } catch (e) {
+          return fail(e);
+        }
+      };
+      break;
+    case 2:
+      w = function (this: unknown, a: unknown, b: unknown) {
+        try {
+          return g.call(this, a, b);
+        } catch (e) {
+          return fail(e);
+        }
+      };
+      break;
+    default:
+      w = function (this: unknown, ...a: unknown[]) {
+        try {
+          return g.apply(this, a);
+        } catch (e) {
+          return fail(e);
+        }
+      };
+  }
+  Object.defineProperty(w, "name", { value: f.name });
+  return w as unknown as F;
+}
+
+/** The error a trap in core function `name` becomes, once the core has recovered. */
+function fromTrap(trap: WebAssembly.RuntimeError, name: string): TorchError {
+  const info = rawCore.recover() as {
+    panic: string | null;
+    failed_alloc: number;
+  };
+  const recovered = "the engine recovered and keeps working";
+  if (info.failed_alloc > 0) {
+    return new OutOfMemoryError(
+      `webtorch core out of memory in ${name}: tried to allocate ${info.failed_alloc} bytes, which the wasm heap (at most 4 GiB) could not provide; ${recovered}`,
+      { cause: trap },
+    );
+  }
+  if (info.panic !== null && info.panic.startsWith("capacity overflow")) {
+    return new OutOfMemoryError(
+      `webtorch core out of memory in ${name}: tried to allocate more bytes than the wasm heap can address (2 GiB in one block, 4 GiB in all); ${recovered}`,
+      { cause: trap },
+    );
+  }
+  return new InternalError(
+    `webtorch INTERNAL ASSERT FAILED in ${name}: ${info.panic ?? `wasm trap (${trap.message})`}. Please report a bug to webtorch; ${recovered}.`,
+    { cause: trap },
+  );
+}
 
 /** What {@link init} may ask for: the best device there is (`"auto"`), or one in particular. */
 export type DeviceRequest = "auto" | Device;

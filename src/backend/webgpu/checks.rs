@@ -29,7 +29,7 @@ pub(super) struct Checks {
     pending: bool,
     /// Messages by id (ids are recorded in kernels, also in captured graphs: they stay valid).
     /// Shared with pending fetches, which look the failed check's message up when it arrives.
-    messages: Rc<std::cell::RefCell<Vec<CheckMessage>>>,
+    messages: Rc<crate::cell::RefCell<Vec<CheckMessage>>>,
     ids: HashMap<CheckMessage, u32>,
 }
 
@@ -37,7 +37,7 @@ pub(super) struct Checks {
 /// messages it may name.
 pub(super) struct Fetch {
     staging: wgpu::Buffer,
-    messages: Rc<std::cell::RefCell<Vec<CheckMessage>>>,
+    messages: Rc<crate::cell::RefCell<Vec<CheckMessage>>>,
 }
 
 impl Checks {

@@ -1,7 +1,7 @@
 //! Creating the WebGPU device: adapter request, limits, error and device-loss callbacks, and the
 //! state every backend call starts from.
 
-use std::cell::RefCell;
+use crate::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};

@@ -6,7 +6,8 @@
 //! or odd shapes, integer dtypes, views it cannot read as vec4) runs the 16×16 kernel of
 //! `shaders/matmul.wgsl`. `bench/KERNELS.md` records each variant's prediction and measurement.
 
-use std::cell::{Cell, RefCell};
+use crate::cell::RefCell;
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use crate::backend::Matmul;

@@ -30,7 +30,7 @@ pub mod rows;
 mod sort;
 mod timing;
 
-use std::cell::RefCell;
+use crate::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use std::sync::{Arc, Mutex};

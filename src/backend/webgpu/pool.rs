@@ -98,6 +98,7 @@ impl WebGpuBackend {
             );
         }
         let mut st = self.st.borrow_mut();
+        crate::debug::fault_point("webgpu.alloc");
         // While capturing, a dispatch's buffer may be one the step already released (never an
         // upload's: a replay writes uploads before its first dispatch).
         // Its slot still holds it and counts it live: the slot is the new tensor's.

@@ -89,6 +89,7 @@ impl WebGpuBackend {
         self.check_lost()?;
         let mut st = self.st.borrow_mut();
         let bufs: Vec<wgpu::Buffer> = buffers.iter().map(|&b| Self::buffer(&st, b)).collect();
+        crate::debug::fault_point("webgpu.dispatch");
         self.emit_batched(&mut st, false)?;
         self.dispatch_locked(&mut st, key, meta, bufs, groups, true)
     }
@@ -202,6 +203,7 @@ impl WebGpuBackend {
     }
 
     pub(super) fn submit_with(&self, st: &mut State, extra: impl FnOnce(&mut wgpu::CommandEncoder)) {
+        crate::debug::fault_point("webgpu.submit");
         // The waiting tiny ops are recorded and the pass ends.
         self.command_encoder(st);
         let mut encoder = st.encoder.take().expect("open encoder");

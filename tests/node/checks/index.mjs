@@ -11,6 +11,7 @@ import { checks as webgpu } from "./webgpu.mjs";
 import { checks as extend } from "./extend.mjs";
 import { checks as badinput } from "./badinput.mjs";
 import { checks as fuzzParsers } from "./fuzz_parsers.mjs";
+import { checks as limits } from "./limits.mjs";
 
 /**
  * @typedef {{ name: string, run: (torch: any, ctx: { device: "webgpu" | "cpu", where: "node" | "browser" }) => Promise<void> }} Check
@@ -27,4 +28,5 @@ export const checks = [
   ...extend,
   ...badinput,
   ...fuzzParsers,
+  ...limits,
 ];
