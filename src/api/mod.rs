@@ -475,3 +475,19 @@ pub fn set_split_k(s: u32) {
 pub fn set_row_vectors(n: u32) -> bool {
     crate::backend::webgpu::rows::set_row_vectors(n as usize)
 }
+
+/// `torch.cpu.memory_budget()` / `torch.webgpu.memory_budget()`: the device's budget in bytes,
+/// or -1 where it has none.
+#[wasm_bindgen]
+pub fn memory_budget(device: u32) -> JsResult<f64> {
+    let b = js(Device::from_code(device).and_then(engine::backend))?;
+    Ok(b.memory_budget().map_or(-1.0, |v| v as f64))
+}
+
+/// Sets a device's budget in bytes; a negative value restores the default.
+#[wasm_bindgen]
+pub fn set_memory_budget(device: u32, bytes: f64) -> JsResult<()> {
+    let b = js(Device::from_code(device).and_then(engine::backend))?;
+    b.set_memory_budget((bytes >= 0.0).then_some(bytes as u64));
+    Ok(())
+}

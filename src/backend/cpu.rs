@@ -31,10 +31,21 @@ struct State {
     stats: Stats,
 }
 
-#[derive(Default)]
 pub struct CpuBackend {
     state: RefCell<State>,
+    /// `torch.cpu.set_memory_budget`: live tensor bytes plus a kernel's scratch stay below it.
+    budget: std::cell::Cell<u64>,
 }
+
+impl Default for CpuBackend {
+    fn default() -> Self {
+        CpuBackend { state: RefCell::default(), budget: std::cell::Cell::new(DEFAULT_BUDGET) }
+    }
+}
+
+/// The default host budget. On wasm32 the whole heap is at most 4 GiB and one block at most 2 GiB:
+/// 3 GiB leaves the engine and the kernels' scratch room. Natively, 64 GiB.
+pub const DEFAULT_BUDGET: u64 = if cfg!(target_arch = "wasm32") { 3 << 30 } else { 64 << 30 };
 
 /// A value in a kernel's compute type.
 #[derive(Clone, Copy, Debug)]
@@ -101,6 +112,25 @@ impl CpuBackend {
         Self::default()
     }
 
+    /// An `OutOfMemoryError` unless `bytes` more fit the budget beside the live tensors.
+    pub(crate) fn check_budget(&self, bytes: u64) -> Result<()> {
+        let active = self.state.borrow().stats.active_bytes;
+        if bytes.saturating_add(active) > self.budget.get() {
+            return Err(self.out_of_memory(bytes));
+        }
+        Ok(())
+    }
+
+    fn out_of_memory(&self, bytes: u64) -> crate::Error {
+        let active = self.state.borrow().stats.active_bytes;
+        crate::err!(
+            OutOfMemory,
+            "DefaultCPUAllocator: not enough memory: you tried to allocate {bytes} bytes ({active} bytes in use, \
+             budget {}; torch.cpu.set_memory_budget changes it)",
+            self.budget.get()
+        )
+    }
+
     fn with_buf<R>(&self, id: BufId, f: impl FnOnce(&Vec<u32>) -> R) -> R {
         let st = self.state.borrow();
         crate::debug::fault_point("cpu.read_buffer");
@@ -129,10 +159,11 @@ impl Backend for CpuBackend {
     }
 
     fn alloc(&self, bytes: u64) -> Result<BufId> {
-        let words = bytes.div_ceil(4) as usize;
+        self.check_budget(bytes)?;
+        let words = usize::try_from(bytes.div_ceil(4)).map_err(|_| self.out_of_memory(bytes))?;
         let mut data = Vec::new();
         if data.try_reserve_exact(words).is_err() {
-            crate::bail!(OutOfMemory, "CPU: tried to allocate {bytes} bytes");
+            return Err(self.out_of_memory(bytes));
         }
         data.resize(words, 0);
         let mut st = self.state.borrow_mut();
@@ -254,12 +285,24 @@ impl Backend for CpuBackend {
             self.release(tmp);
             return r;
         }
-        let vals = self.gather(&k.input, &shape, k.compute);
+        // Row by row: the scratch is one row of words, so a reduction never holds its (maybe
+        // broadcast) input gathered whole.
         let r: usize = k.inner.iter().product();
         let n: usize = k.outer.iter().product();
+        self.check_budget(r as u64 * 4)?;
+        let mut row: Vec<u32> = Vec::new();
+        row.try_reserve_exact(r).map_err(|_| self.out_of_memory(r as u64 * 4))?;
         let float = k.compute == Compute::F32;
-        let out =
-            (0..n).map(|o| store(reduce_row(k.op, &vals[o * r..o * r + r], k.param, float), k.out_dtype)).collect();
+        let (outer_strides, inner_strides) = k.input.strides.split_at(k.outer.len());
+        let mut out = Vec::with_capacity(n);
+        self.with_buf(k.input.buf, |buf| {
+            for_each_offset(&k.outer, &[(k.input.offset, outer_strides)], |_, at| {
+                row.clear();
+                for_each_offset(&k.inner, &[(at[0], inner_strides)], |_, offs| row.push(buf[offs[0]]));
+                let words = reduce::Row { words: &row, dtype: k.input.dtype, compute: k.compute };
+                out.push(store(reduce_row(k.op, &words, k.param, float), k.out_dtype));
+            })
+        });
         self.put(k.out, out);
         Ok(())
     }
@@ -358,6 +401,14 @@ impl Backend for CpuBackend {
     }
 
     fn flush(&self) {}
+
+    fn memory_budget(&self) -> Option<u64> {
+        Some(self.budget.get())
+    }
+
+    fn set_memory_budget(&self, bytes: Option<u64>) {
+        self.budget.set(bytes.unwrap_or(DEFAULT_BUDGET));
+    }
 
     fn reset_peak(&self) {
         let mut st = self.state.borrow_mut();

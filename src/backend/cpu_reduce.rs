@@ -2,8 +2,27 @@
 //! value, with the semantics `shaders/reduce.wgsl` implements (NaN propagation, first-occurrence
 //! argmax/argmin, two-pass var/std and logsumexp).
 
-use super::V;
+use super::{load, V};
 use crate::backend::ReduceOp;
+use crate::dtype::{Compute, DType};
+
+/// One row of stored words, read in the kernel's compute type as it is walked (a row is gathered
+/// as words, 4 bytes an element, not as values).
+pub(super) struct Row<'a> {
+    pub words: &'a [u32],
+    pub dtype: DType,
+    pub compute: Compute,
+}
+
+impl Row<'_> {
+    fn iter(&self) -> impl Iterator<Item = V> + '_ {
+        self.words.iter().map(|&w| load(w, self.dtype, self.compute))
+    }
+
+    fn len(&self) -> usize {
+        self.words.len()
+    }
+}
 
 fn nonzero(v: V) -> bool {
     match v {
@@ -12,8 +31,8 @@ fn nonzero(v: V) -> bool {
     }
 }
 
-fn floats(row: &[V]) -> impl Iterator<Item = f32> + '_ {
-    row.iter().map(|v| match *v {
+fn floats<'a>(row: &'a Row) -> impl Iterator<Item = f32> + 'a {
+    row.iter().map(|v| match v {
         V::F(x) => x,
         V::I(x) => x as f32,
     })
@@ -32,9 +51,9 @@ fn gt(a: V, b: V) -> bool {
 }
 
 /// The extreme of `row` (`max`: largest), NaN propagating; `None` when empty.
-fn extreme(row: &[V], max: bool) -> Option<(usize, V)> {
+fn extreme(row: impl Iterator<Item = V>, max: bool) -> Option<(usize, V)> {
     let mut best: Option<(usize, V)> = None;
-    for (i, &v) in row.iter().enumerate() {
+    for (i, v) in row.enumerate() {
         best = match best {
             None => Some((i, v)),
             Some((_, b)) if is_nan(b) => best,
@@ -47,7 +66,7 @@ fn extreme(row: &[V], max: bool) -> Option<(usize, V)> {
 }
 
 /// `x / max(0, n - correction)`, with x / 0 = inf and 0 / 0 = NaN.
-fn var(row: &[V], correction: f32) -> f32 {
+fn var(row: &Row, correction: f32) -> f32 {
     let n = row.len() as f32;
     let mean = floats(row).sum::<f32>() / n;
     let ss: f32 = floats(row).map(|x| (x - mean) * (x - mean)).sum();
@@ -55,34 +74,33 @@ fn var(row: &[V], correction: f32) -> f32 {
 }
 
 /// The reduction of `row` by `op`, in the compute type the result is stored from.
-pub(super) fn reduce_row(op: ReduceOp, row: &[V], param: f64, float: bool) -> V {
+pub(super) fn reduce_row(op: ReduceOp, row: &Row, param: f64, float: bool) -> V {
     use ReduceOp::*;
     let p = param as f32;
     match op {
-        Sum | Mean if !float => V::I(row.iter().fold(0i32, |s, v| s.wrapping_add(int(*v)))),
+        Sum | Mean if !float => V::I(row.iter().fold(0i32, |s, v| s.wrapping_add(int(v)))),
         Sum => V::F(floats(row).sum()),
         Mean => V::F(floats(row).sum::<f32>() / row.len() as f32),
-        Prod if !float => V::I(row.iter().fold(1i32, |s, v| s.wrapping_mul(int(*v)))),
+        Prod if !float => V::I(row.iter().fold(1i32, |s, v| s.wrapping_mul(int(v)))),
         Prod => V::F(floats(row).product()),
-        Max | Min => extreme(row, op == Max).map_or(V::I(0), |(_, v)| v),
-        ArgMax | ArgMin => V::I(extreme(row, op == ArgMax).map_or(0, |(i, _)| i as i32)),
-        All => V::I(row.iter().all(|v| nonzero(*v)) as i32),
-        Any => V::I(row.iter().any(|v| nonzero(*v)) as i32),
-        CountNonzero => V::I(row.iter().filter(|v| nonzero(**v)).count() as i32),
+        Max | Min => extreme(row.iter(), op == Max).map_or(V::I(0), |(_, v)| v),
+        ArgMax | ArgMin => V::I(extreme(row.iter(), op == ArgMax).map_or(0, |(i, _)| i as i32)),
+        All => V::I(row.iter().all(nonzero) as i32),
+        Any => V::I(row.iter().any(nonzero) as i32),
+        CountNonzero => V::I(row.iter().filter(|v| nonzero(*v)).count() as i32),
         Var => V::F(var(row, p)),
         Std => V::F(var(row, p).sqrt()),
         LogSumExp => {
-            let m = extreme(row, true).map_or(0.0, |(_, v)| f(v));
+            let m = extreme(row.iter(), true).map_or(0.0, |(_, v)| f(v));
             let m = if m.is_infinite() { 0.0 } else { m };
             V::F(floats(row).map(|x| (x - m).exp()).sum::<f32>().ln() + m)
         }
-        Norm0 => V::F(row.iter().filter(|v| nonzero(**v)).count() as f32),
+        Norm0 => V::F(row.iter().filter(|v| nonzero(*v)).count() as f32),
         Norm1 => V::F(floats(row).map(f32::abs).sum()),
         Norm2 => V::F(floats(row).map(|x| x * x).sum::<f32>().sqrt()),
         NormP => V::F(floats(row).map(|x| x.abs().powf(p)).sum::<f32>().powf(1.0 / p)),
         NormInf | NormNegInf => {
-            let abs: Vec<V> = floats(row).map(|x| V::F(x.abs())).collect();
-            extreme(&abs, op == NormInf).map_or(V::F(0.0), |(_, v)| v)
+            extreme(floats(row).map(|x| V::F(x.abs())), op == NormInf).map_or(V::F(0.0), |(_, v)| v)
         }
     }
 }

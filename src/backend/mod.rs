@@ -172,6 +172,12 @@ pub trait Backend {
     fn max_tensor_bytes(&self) -> u64 {
         u64::MAX
     }
+    /// The most bytes this backend's live tensors may hold (`None`: no limit but the device's);
+    /// an allocation beyond it is an `OutOfMemoryError` before anything is allocated.
+    fn memory_budget(&self) -> Option<u64> {
+        None
+    }
+    fn set_memory_budget(&self, _bytes: Option<u64>) {}
     /// One fused optimizer update (`OptimStep`).
     fn optim_step(&self, k: &OptimStep) -> Result<()>;
     /// Checks values on the device (`ValueCheck`); the failure is raised by a later read or sync.

@@ -7,6 +7,7 @@
  */
 
 import { OutOfMemoryError, TorchError } from "./errors.js";
+import { core } from "./runtime.js";
 import type { DType, Device } from "./dtype.js";
 
 /** A shape or list of dims as users pass it. */
@@ -186,4 +187,21 @@ export function checkDim(
   throw new TorchError(
     `${fn}(): argument 'dim' (position 1) must be ${expected}, not ${got}`,
   );
+}
+
+/**
+ * Throws `OutOfMemoryError` unless a host-side table of `count` elements of `bytesPerElement`
+ * bytes fits the CPU budget: called before building one from sizes a caller chose (index lists,
+ * interpolation tables), so that no size can make V8 abort.
+ */
+export function checkHostAlloc(
+  what: string,
+  count: number,
+  bytesPerElement: number,
+): void {
+  const bytes = count * bytesPerElement;
+  if (!(bytes <= core.memory_budget(0)) || !Number.isFinite(bytes))
+    throw new OutOfMemoryError(
+      `${what}: tried to allocate ${bytes} bytes of host memory, more than the CPU budget (${core.memory_budget(0)} bytes; torch.cpu.set_memory_budget changes it)`,
+    );
 }

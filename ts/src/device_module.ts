@@ -9,6 +9,7 @@
 import { get_device_config, has_device } from "./devices.js";
 import { DeviceError } from "./errors.js";
 import { get_default_device } from "./runtime.js";
+import * as cpu from "./cpu.js";
 import * as webgpu from "./webgpu.js";
 
 /** The members PyTorch's device modules share (`torch.cpu`, `torch.cuda`, …). */
@@ -29,16 +30,10 @@ export interface DeviceModule {
  */
 export function get_device_module(
   device?: string,
-): typeof webgpu | DeviceModule {
+): typeof webgpu | typeof cpu | DeviceModule {
   const name = device ?? get_default_device();
   if (name === "webgpu") return webgpu;
-  if (name === "cpu")
-    return {
-      name,
-      is_available: () => true,
-      device_count: () => 1,
-      synchronize: () => Promise.resolve(),
-    };
+  if (name === "cpu") return cpu;
   if (!has_device(name))
     throw new DeviceError(
       `Expected one of cpu, webgpu or a registered device type at start of device string: ${name}`,

@@ -89,6 +89,7 @@ export {
   type IntOrTuple,
 } from "./conv.js";
 export * as webgpu from "./webgpu.js";
+export * as cpu from "./cpu.js";
 export * as special from "./special.js";
 export * as _C from "./internal.js";
 
