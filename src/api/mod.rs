@@ -21,6 +21,7 @@ use crate::tensor::fusion;
 use crate::{engine, ops, random};
 
 pub use tensor::RawTensor;
+pub(crate) use trap::clear_failed_alloc;
 
 #[wasm_bindgen]
 extern "C" {

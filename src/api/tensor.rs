@@ -122,6 +122,24 @@ impl RawTensor {
         })
     }
 
+    /// A tensor to fill with `write_words` (the safetensors loader, chunk by chunk).
+    pub fn for_write(shape: &[i32], dtype: u32, device: u32) -> JsResult<RawTensor> {
+        RawTensor::timed("for_write", || {
+            shape_of(shape).and_then(|s| {
+                let (dt, dev) = args(dtype, device)?;
+                Tensor::for_write(&s, dt, dev)
+            })
+        })
+    }
+
+    /// Writes storage words at element `offset` of a tensor from `for_write`.
+    pub fn write_words(&self, offset: f64, words: &[u32]) -> JsResult<()> {
+        if !(offset >= 0.0 && offset.fract() == 0.0 && offset <= u32::MAX as f64) {
+            return js(Err(crate::err!(Index, "write offset {offset} is not a valid element index")));
+        }
+        js(self.t.write_words(offset as usize, words))
+    }
+
     pub fn full(shape: &[i32], value: f64, dtype: u32, device: u32) -> JsResult<RawTensor> {
         RawTensor::timed("full", || {
             shape_of(shape).and_then(|s| {

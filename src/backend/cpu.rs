@@ -122,6 +122,9 @@ impl CpuBackend {
     }
 
     fn out_of_memory(&self, bytes: u64) -> crate::Error {
+        // A refusal handled here is reported here, not by the next trap.
+        #[cfg(target_arch = "wasm32")]
+        crate::api::clear_failed_alloc();
         let active = self.state.borrow().stats.active_bytes;
         crate::err!(
             OutOfMemory,
@@ -198,6 +201,20 @@ impl Backend for CpuBackend {
         let id = self.alloc(words.len() as u64 * 4)?;
         self.put(id, words.to_vec());
         Ok(id)
+    }
+
+    fn alloc_for_write(&self, words: usize) -> Result<BufId> {
+        self.alloc((words as u64 * 4).max(4))
+    }
+
+    fn write(&self, id: BufId, offset: usize, words: &[u32]) -> Result<()> {
+        let mut st = self.state.borrow_mut();
+        let buf = st.bufs[id as usize].as_mut().expect("live buffer");
+        match offset.checked_add(words.len()).and_then(|end| buf.get_mut(offset..end)) {
+            Some(dst) => dst.copy_from_slice(words),
+            None => crate::bail!(Index, "write of {} words at {offset} past a buffer of {}", words.len(), buf.len()),
+        }
+        Ok(())
     }
 
     fn read(&self, id: BufId, offset: usize, len: usize) -> LocalFuture<Result<Vec<u32>>> {

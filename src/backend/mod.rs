@@ -91,6 +91,12 @@ pub trait Backend {
     fn alloc(&self, bytes: u64) -> Result<BufId>;
     /// A new buffer holding `words` (an upload).
     fn upload(&self, words: &[u32]) -> Result<BufId>;
+    /// A buffer of `words` words (contents undefined) that no recorded work uses, to be filled by
+    /// `write`s (loading a file tensor by tensor, a chunk at a time).
+    fn alloc_for_write(&self, words: usize) -> Result<BufId>;
+    /// Writes `words` at word `offset` of a buffer from `alloc_for_write`; work recorded later
+    /// sees them.
+    fn write(&self, buf: BufId, offset: usize, words: &[u32]) -> Result<()>;
     /// Gives a buffer back; it is reused only after the work already recorded on it is submitted.
     fn release(&self, buf: BufId);
     /// Reads `len` words from `offset`; flushes first.

@@ -240,6 +240,37 @@ impl Tensor {
         })
     }
 
+    /// A contiguous tensor whose storage is filled by `write_words` (contents undefined until
+    /// then): how a file is loaded a chunk at a time, without its words all on the host at once.
+    pub fn for_write(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
+        let n = shape::numel(shape);
+        let backend = engine::backend(device)?;
+        let buf = backend.alloc_for_write(n)?;
+        Ok(Tensor {
+            storage: Storage::ready(backend, buf, n),
+            layout: Layout::contiguous(shape),
+            dtype,
+            ag: None,
+            base: None,
+        })
+    }
+
+    /// Writes storage words (`dtype.rs`'s encoding) at element `offset` of a tensor made by
+    /// `for_write`.
+    pub fn write_words(&self, offset: usize, words: &[u32]) -> Result<()> {
+        let end = offset.checked_add(words.len()).filter(|&e| e <= self.numel());
+        if end.is_none() || self.layout.offset != 0 || self.layout.strides != shape::contiguous_strides(self.shape()) {
+            bail!(
+                Index,
+                "write of {} elements at {offset} outside a contiguous tensor of {}",
+                words.len(),
+                self.numel()
+            );
+        }
+        let buf = self.storage.materialize()?;
+        self.backend().write(buf, offset, words)
+    }
+
     /// `torch.tensor(data, dtype=…)` from numbers (JS numbers are f64).
     pub fn from_f64(data: &[f64], shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
         let words = data.iter().map(|&x| to_word(x, dtype)).collect::<Result<Vec<u32>>>()?;

@@ -223,6 +223,26 @@ impl Backend for WebGpuBackend {
         Ok(id)
     }
 
+    fn alloc_for_write(&self, words: usize) -> Result<BufId> {
+        self.alloc_from_pool((words as u64 * 4).max(4), true)
+    }
+
+    fn write(&self, id: BufId, offset: usize, words: &[u32]) -> Result<()> {
+        self.check_lost()?;
+        let st = self.st.borrow();
+        if st.capture.is_some() {
+            bail!(Torch, "writing into a tensor's storage is not supported while a graph is captured");
+        }
+        let (buf, class) = st.bufs[id as usize].as_ref().expect("live buffer");
+        let end = (offset as u64 + words.len() as u64) * 4;
+        if end > *class {
+            bail!(Index, "write of {} words at {offset} past a buffer of {class} bytes", words.len());
+        }
+        // Ordered before every submit that follows, so before any work recorded on the buffer.
+        self.queue.write_buffer(buf, offset as u64 * 4, bytemuck::cast_slice(words));
+        Ok(())
+    }
+
     fn release(&self, id: BufId) {
         let mut st = self.st.borrow_mut();
         // A capture keeps what it released: the graph will write it on every replay.
