@@ -52,6 +52,29 @@ pub fn backend(device: Device) -> Result<Rc<dyn Backend>> {
     })
 }
 
+/// An `OutOfMemoryError` unless a host-side table of `count` elements of `each` bytes fits the
+/// CPU budget: checked (with overflow checks) before an op builds one from caller-chosen sizes
+/// (index lists, averaging matrices), so that no size makes the wasm heap trap.
+pub fn check_host_alloc(what: &str, count: usize, each: usize) -> Result<()> {
+    let budget = backend(Device::Cpu)?.memory_budget().unwrap_or(u64::MAX);
+    let bytes = (count as u64).checked_mul(each as u64);
+    let shown = || bytes.map_or_else(|| format!("{count} × {each}"), |b| b.to_string());
+    match bytes {
+        Some(b) if b > isize::MAX as u64 => crate::bail!(
+            OutOfMemory,
+            "{what}: tried to allocate {b} bytes of host memory, more than one block can hold ({} bytes)",
+            isize::MAX
+        ),
+        Some(b) if b <= budget => Ok(()),
+        _ => crate::bail!(
+            OutOfMemory,
+            "{what}: tried to allocate {} bytes of host memory, more than the CPU budget ({budget} bytes; \
+             torch.cpu.set_memory_budget changes it)",
+            shown()
+        ),
+    }
+}
+
 /// Installs a WebGPU backend and makes it the default device.
 pub fn set_gpu(gpu: Rc<dyn Backend>) {
     ENGINE.with(|e| {

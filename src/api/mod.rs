@@ -117,6 +117,14 @@ pub fn debug_destroy_device() {
     }
 }
 
+/// Records an out-of-memory error as the WebGPU device reports one (fault tests).
+#[wasm_bindgen]
+pub fn debug_device_oom() {
+    if let Ok(gpu) = engine::backend(Device::WebGpu) {
+        gpu.debug_device_oom();
+    }
+}
+
 #[wasm_bindgen]
 pub fn webgpu_available() -> bool {
     engine::has_gpu()

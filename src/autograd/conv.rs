@@ -60,6 +60,11 @@ pub fn windows(x: &Tensor, kernel: &[usize], stride: &[usize], dilation: &[usize
         let spatial = shape[shape.len() - k..].to_vec();
         let out = y.shape()[shape.len() - k..shape.len()].to_vec();
         // Flat spatial position of every (window, element), windows major.
+        crate::engine::check_host_alloc(
+            "unfold",
+            y.numel() / shape[..shape.len() - k].iter().product::<usize>().max(1),
+            16,
+        )?;
         let mut pos = vec![0usize];
         for (i, &size) in out.iter().enumerate() {
             let step: usize = spatial[i + 1..].iter().product();

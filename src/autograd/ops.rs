@@ -388,12 +388,13 @@ pub fn copy_(x: &mut Tensor, src: &Tensor) -> Result<()> {
 }
 
 /// Every storage position of `layout`'s elements, in row-major order.
-fn positions(layout: &crate::shape::Layout) -> Vec<usize> {
+fn positions(layout: &crate::shape::Layout) -> Result<Vec<usize>> {
+    crate::engine::check_host_alloc("as_strided", layout.numel(), std::mem::size_of::<usize>() + 8)?;
     let mut pos = vec![layout.offset];
     for (&size, &stride) in layout.shape.iter().zip(&layout.strides) {
         pos = pos.iter().flat_map(|&p| (0..size).map(move |i| p + i * stride)).collect();
     }
-    pos
+    Ok(pos)
 }
 
 /// `x.as_strided(size, stride, offset)`: a view of x's storage. Its gradient (PyTorch's, for an
@@ -402,7 +403,7 @@ fn positions(layout: &crate::shape::Layout) -> Vec<usize> {
 pub fn as_strided(x: &Tensor, size: &[usize], stride: &[usize], offset: Option<usize>) -> Result<Tensor> {
     let mut y = x.as_strided(size, stride, offset)?;
     if needs_grad(&[x]) && y.numel() > 0 && x.numel() > 0 {
-        let (ypos, xpos) = (positions(&y.layout), positions(&x.layout));
+        let (ypos, xpos) = (positions(&y.layout)?, positions(&x.layout)?);
         let lo = ypos.iter().chain(&xpos).copied().min().unwrap_or(0);
         let extent = ypos.iter().chain(&xpos).copied().max().unwrap_or(0) + 1 - lo;
         let index = |p: &[usize]| {

@@ -47,6 +47,9 @@ impl Default for CpuBackend {
 /// 3 GiB leaves the engine and the kernels' scratch room. Natively, 64 GiB.
 pub const DEFAULT_BUDGET: u64 = if cfg!(target_arch = "wasm32") { 3 << 30 } else { 64 << 30 };
 
+/// Bytes of one gathered value (`V`).
+const V_BYTES: usize = std::mem::size_of::<V>();
+
 /// A value in a kernel's compute type.
 #[derive(Clone, Copy, Debug)]
 enum V {
@@ -110,6 +113,16 @@ fn for_each_offset(shape: &[usize], ops: &[(usize, &[usize])], mut f: impl FnMut
 impl CpuBackend {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An `OutOfMemoryError` unless a kernel's scratch — `(count, elements, bytes each)` terms,
+    /// summed with overflow checks — fits the budget beside the live tensors. Called before a
+    /// kernel gathers anything, so that a size no heap could hold is refused, not trapped on.
+    fn check_scratch(&self, terms: &[(usize, usize, usize)]) -> Result<()> {
+        let total = terms.iter().try_fold(0u64, |acc, &(a, b, c)| {
+            (a as u64).checked_mul(b as u64)?.checked_mul(c as u64)?.checked_add(acc)
+        });
+        self.check_budget(total.unwrap_or(u64::MAX))
     }
 
     /// An `OutOfMemoryError` unless `bytes` more fit the budget beside the live tensors.
@@ -227,6 +240,8 @@ impl Backend for CpuBackend {
             crate::bail!(Torch, "internal: an elementwise kernel read a matmul product");
         }
         let n: usize = k.shape.iter().product();
+        // Scratch: each leaf's words over the index space, and the results.
+        self.check_scratch(&[(k.leaves.len() + 1, n, 4)])?;
         // Each leaf's words over the index space, then the nodes per element, every node's value
         // rounded through its dtype's storage form as the GPU kernel does.
         let leaves: Vec<Vec<u32>> = k
@@ -329,13 +344,15 @@ impl Backend for CpuBackend {
             crate::bail!(Torch, "internal: the cpu backend does not fuse matmul epilogues");
         }
         let c = k.dtype.compute();
+        let batches: usize = k.batch.iter().product();
+        // Scratch: both operands gathered as values, and the product.
+        self.check_scratch(&[(batches, k.m * k.k + k.k * k.n, V_BYTES), (batches, k.m * k.n, 4)])?;
         let mut shape_a = k.batch.clone();
         shape_a.extend([k.m, k.k]);
         let mut shape_b = k.batch.clone();
         shape_b.extend([k.k, k.n]);
         let a = self.gather(&k.a, &shape_a, c);
         let b = self.gather(&k.b, &shape_b, c);
-        let batches: usize = k.batch.iter().product();
         let mut out = Vec::with_capacity(batches * k.m * k.n);
         for bi in 0..batches {
             let (ab, bb) = (&a[bi * k.m * k.k..], &b[bi * k.k * k.n..]);
@@ -356,16 +373,21 @@ impl Backend for CpuBackend {
     }
 
     fn rowwise(&self, k: &Rowwise) -> Result<()> {
+        // Scratch: inputs, output offsets, gradients and results, one of each per element.
+        let n = k.outer.iter().chain(&k.inner).product();
+        self.check_scratch(&[(4, n, 4), (1, n, std::mem::size_of::<usize>())])?;
         self.rowwise_impl(k);
         Ok(())
     }
 
     fn gather(&self, k: &Gather) -> Result<()> {
+        self.check_scratch(&[(2, k.shape.iter().product(), 8)])?;
         self.gather_impl(k);
         Ok(())
     }
 
     fn scatter(&self, k: &Scatter) -> Result<()> {
+        self.check_scratch(&[(2, k.shape.iter().product(), 8)])?;
         self.scatter_impl(k)
     }
 
@@ -380,11 +402,15 @@ impl Backend for CpuBackend {
     }
 
     fn scan(&self, k: &Scan) -> Result<()> {
+        // Scratch: the rows' words and the results.
+        self.check_scratch(&[(2, k.rows, k.n * 4)])?;
         self.scan_impl(k);
         Ok(())
     }
 
     fn sort(&self, k: &Sort) -> Result<()> {
+        // Scratch: the rows' words, the permutations, one row's index list.
+        self.check_scratch(&[(2, k.rows, k.n * 4), (1, k.n, std::mem::size_of::<usize>())])?;
         self.sort_impl(k);
         Ok(())
     }

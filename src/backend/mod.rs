@@ -228,6 +228,9 @@ pub trait Backend {
     fn reset_peak(&self) {}
     /// Destroys the device, as a device loss would (fault tests); later calls fail.
     fn lose_device(&self) {}
+    /// Records an out-of-memory error as the device reports one (fault tests: a real refusal
+    /// needs the device's memory exhausted, which a test machine cannot afford).
+    fn debug_device_oom(&self) {}
     /// Opens a kernel-graph capture (`webgpu/graph.rs`); false where the device cannot.
     fn capture_begin(&self) -> bool {
         false

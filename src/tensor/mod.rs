@@ -306,6 +306,8 @@ impl Tensor {
         if n > u32::MAX as f64 {
             bail!(OutOfMemory, "arange of {n} elements is too large");
         }
+        // The values and their words are built on the host.
+        engine::check_host_alloc("arange", n as usize, 12)?;
         let data: Vec<f64> = (0..n as usize).map(|i| start + i as f64 * step).collect();
         Tensor::from_f64(&data, &[data.len()], dtype, device)
     }

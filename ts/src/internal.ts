@@ -28,6 +28,14 @@ export function debug_destroy_device(): void {
   core.debug_destroy_device();
 }
 
+/**
+ * Records an out-of-memory error as the WebGPU device reports a refused buffer (fault tests: the
+ * next read or sync must raise it as an `OutOfMemoryError`).
+ */
+export function debug_device_oom(): void {
+  core.debug_device_oom();
+}
+
 /** Makes the core panic (tests prove the engine survives it). */
 export function debug_panic(): void {
   core.debug_panic();

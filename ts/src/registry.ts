@@ -11,6 +11,7 @@
  */
 
 import { core } from "./runtime.js";
+import { pyTypeName } from "./args.js";
 import { DeviceError, DTypeError, TorchError } from "./errors.js";
 import { type DType, dtypeCode, isFloatingPoint } from "./dtype.js";
 import { Tensor, type TypedArray, wrap } from "./tensor.js";
@@ -477,6 +478,10 @@ export function has_kernel(name: string, device?: string): boolean {
 
 /** What is registered for op `name`; throws for an unknown op. */
 export function get_op_info(name: string): OpInfo {
+  if (typeof name !== "string")
+    throw new TorchError(
+      `get_op_info(): argument 'name' must be str, not ${pyTypeName(name)}`,
+    );
   const entry = registry.get(name);
   if (entry === undefined) {
     const id = core.op_id(name);

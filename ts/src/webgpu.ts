@@ -357,3 +357,27 @@ export {
   type AutotuneCache,
   type MatmulShape,
 } from "./autotune.js";
+
+/**
+ * The WebGPU memory budget in bytes, or `null` when none is set (the default: the device's own
+ * memory is the limit, and a refusal is reported by the next read or sync).
+ */
+export function memory_budget(): number | null {
+  const b = core.memory_budget(1);
+  return b < 0 ? null : b;
+}
+
+/**
+ * Caps the bytes live tensors and the buffer pool may hold on the WebGPU device (`null`: no cap),
+ * as `torch.cuda.set_per_process_memory_fraction` caps a CUDA process. An allocation that would
+ * pass it first empties the pool and tries again, as PyTorch's caching allocator does; past the
+ * budget even then it throws `OutOfMemoryError` ("WebGPU out of memory. Tried to allocate …")
+ * before anything is allocated.
+ */
+export function set_memory_budget(bytes: number | null): void {
+  if (bytes !== null && !(Number.isSafeInteger(bytes) && bytes >= 0))
+    throw new TorchError(
+      `set_memory_budget(): expected a non-negative integer number of bytes or null, got ${String(bytes)}`,
+    );
+  core.set_memory_budget(1, bytes ?? -1);
+}

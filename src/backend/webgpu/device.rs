@@ -61,8 +61,12 @@ impl WebGpuBackend {
         let errors = Arc::new(Mutex::new(Vec::new()));
         let sink = errors.clone();
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            let kind = match e {
+                wgpu::Error::OutOfMemory { .. } => crate::error::ErrorKind::OutOfMemory,
+                _ => crate::error::ErrorKind::Device,
+            };
             if let Ok(mut v) = sink.lock() {
-                v.push(e.to_string());
+                v.push((kind, e.to_string()));
             }
         }));
         let lost = Arc::new(Mutex::new(None));
@@ -111,6 +115,7 @@ impl WebGpuBackend {
             summary,
             emulated,
             errors,
+            budget: std::cell::Cell::new(None),
             lost,
             me: me.clone(),
             st: RefCell::new(State {

@@ -44,7 +44,7 @@ use super::{
     Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Scan, Scatter, SearchSorted,
     Sort, Stats,
 };
-use crate::error::Result;
+use crate::error::{ErrorKind, Result};
 use crate::{bail, err};
 
 const SLOT_BYTES: u64 = 512;
@@ -126,7 +126,12 @@ pub struct WebGpuBackend {
     /// A CPU implementation of WebGPU (SwiftShader, lavapipe): tiny ops are not batched by
     /// default there (`batched.rs`).
     emulated: bool,
-    errors: Arc<Mutex<Vec<String>>>,
+    /// Errors the device reported outside any call (uncaptured), with their kind: an
+    /// out-of-memory error is an `OutOfMemory`, a validation error a `Device` one.
+    errors: Arc<Mutex<Vec<(ErrorKind, String)>>>,
+    /// `torch.webgpu.set_memory_budget`: live tensors plus the pool stay below it (`None`: no
+    /// budget but the device's own memory).
+    budget: std::cell::Cell<Option<u64>>,
     /// Set by the device-lost callback: every later call fails with a `DeviceError`.
     lost: Arc<Mutex<Option<String>>>,
     me: Weak<WebGpuBackend>,
@@ -155,16 +160,58 @@ impl WebGpuBackend {
         }
     }
 
-    /// Validation errors reported by the device since the last check, as a `DeviceError`.
+    /// Errors reported by the device since the last check: an `OutOfMemoryError` when the device
+    /// refused memory (the pool is emptied first, so that the next attempt can fit; the errors
+    /// that followed from the refused buffer are its consequences, not reported), else a
+    /// `DeviceError` with the validation messages.
     fn take_errors(&self) -> Result<()> {
         self.check_lost()?;
-        let mut v = self.errors.lock().map_err(|_| err!(Device, "WebGPU error log poisoned"))?;
-        if v.is_empty() {
+        let errs = {
+            let mut v = self.errors.lock().map_err(|_| err!(Device, "WebGPU error log poisoned"))?;
+            std::mem::take(&mut *v)
+        };
+        if errs.is_empty() {
             return Ok(());
         }
-        let msg = v.join("\n");
-        v.clear();
+        if let Some((_, first)) = errs.iter().find(|(k, _)| *k == ErrorKind::OutOfMemory) {
+            Backend::empty_cache(self);
+            let active = self.st.borrow().stats.active_bytes;
+            let what = first.lines().next().unwrap_or("").chars().take(160).collect::<String>();
+            bail!(
+                OutOfMemory,
+                "WebGPU out of memory: the device refused an allocation ({what}); {} held by live tensors, the \
+                 cached pool emptied. Free tensors (dispose(), torch.scope) or use smaller sizes.",
+                fmt_bytes(active)
+            );
+        }
+        let msg = errs.into_iter().map(|(_, m)| m).collect::<Vec<_>>().join("\n");
         bail!(Device, "WebGPU error: {msg}")
+    }
+
+    /// Makes room for a new buffer of `class` bytes under the budget, as PyTorch's caching
+    /// allocator does: when live tensors and the pool together would pass it, the pool is emptied
+    /// and the allocation tried again; past the budget even then, an `OutOfMemoryError` before
+    /// anything is allocated.
+    fn fit_budget(st: &mut State, budget: Option<u64>, class: u64) -> Result<()> {
+        let Some(budget) = budget else { return Ok(()) };
+        let held = |st: &State| st.stats.active_bytes + st.pool.pooled_bytes + st.staging.pooled_bytes;
+        if held(st).saturating_add(class) > budget {
+            st.pool.clear();
+            st.staging.clear();
+            st.bind.clear();
+            Self::graph_forget_bind_groups(st);
+        }
+        if held(st).saturating_add(class) > budget {
+            bail!(
+                OutOfMemory,
+                "WebGPU out of memory. Tried to allocate {} ({class} bytes); {} allocated by tensors, budget {} \
+                 (torch.webgpu.set_memory_budget changes it)",
+                fmt_bytes(class),
+                fmt_bytes(st.stats.active_bytes),
+                fmt_bytes(budget)
+            );
+        }
+        Ok(())
     }
 
     fn buffer(st: &State, id: BufId) -> wgpu::Buffer {
@@ -531,6 +578,18 @@ impl Backend for WebGpuBackend {
         self.destroy_device();
     }
 
+    fn debug_device_oom(&self) {
+        if let Ok(mut v) = self.errors.lock() {
+            // What the uncaptured-error handler (`device.rs`) records for a refused buffer, and the
+            // validation error using that buffer then causes.
+            v.push((ErrorKind::OutOfMemory, "Out of memory: vkAllocateMemory failed (debug_device_oom)".into()));
+            v.push((
+                ErrorKind::Device,
+                "[Invalid Buffer \"webtorch:tensor\"] is invalid due to a previous error.".into(),
+            ));
+        }
+    }
+
     fn gpu_timing_start(&self) -> bool {
         WebGpuBackend::gpu_timing_start(self)
     }
@@ -582,6 +641,14 @@ impl Backend for WebGpuBackend {
         self.st.borrow_mut().hold = hold;
     }
 
+    fn memory_budget(&self) -> Option<u64> {
+        self.budget.get()
+    }
+
+    fn set_memory_budget(&self, bytes: Option<u64>) {
+        self.budget.set(bytes);
+    }
+
     fn empty_cache(&self) {
         let mut st = self.st.borrow_mut();
         st.pool.clear();
@@ -589,5 +656,21 @@ impl Backend for WebGpuBackend {
         // Cached bind groups hold their buffers: drop them so the memory is really freed.
         st.bind.clear();
         Self::graph_forget_bind_groups(&mut st);
+    }
+}
+
+/// Bytes as PyTorch's allocator messages print them ("2.00 GiB").
+fn fmt_bytes(b: u64) -> String {
+    const UNITS: [&str; 4] = ["bytes", "KiB", "MiB", "GiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} bytes")
+    } else {
+        format!("{v:.2} {}", UNITS[u])
     }
 }

@@ -113,6 +113,7 @@ impl WebGpuBackend {
                 b
             }
             None => {
+                Self::fit_budget(&mut st, self.budget.get(), class)?;
                 st.stats.allocations += 1;
                 self.alloc_buffer(class, STORAGE_USAGE, "webtorch:tensor")?
             }

@@ -193,7 +193,7 @@ impl WebGpuBackend {
     /// the next read or sync reports it.
     fn report(&self, e: crate::error::Error) {
         if let Ok(mut v) = self.errors.lock() {
-            v.push(e.message);
+            v.push((e.kind, e.message));
         }
     }
 

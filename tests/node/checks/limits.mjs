@@ -86,3 +86,109 @@ export const checks = [
     },
   },
 ];
+
+checks.push(
+  {
+    name: "memory budgets: past the budget an OutOfMemoryError before allocating; the pool is emptied and the allocation retried first",
+    async run(torch, { device }) {
+      const o = { device };
+      const mod = device === "cpu" ? torch.cpu : torch.webgpu;
+      const before = mod.memory_budget();
+      const MiB = 2 ** 20;
+      try {
+        // Budget = what lives now + 200 MiB (the CPU backend's elementwise kernels need scratch
+        // beside their operands: a 40 MiB product peaks near 160 MiB there).
+        await torch.webgpu.sync_device();
+        torch.webgpu.empty_cache();
+        // memory_stats() is the default device's: the checks run with `device` as the default.
+        const live = torch.webgpu.memory_stats().active_bytes;
+        mod.set_memory_budget(live + 200 * MiB);
+        const a = torch.scope(() => torch.ones(10 * MiB, o).mul(2)); // 40 MiB
+        eq((await a.toArray()).length, 10 * MiB, "a tensor under the budget");
+        a.dispose();
+        if (device === "webgpu") {
+          // The 40 MiB tensor went back to the pool; a 192 MiB one (another size class) fits only
+          // once the pool is emptied: the allocator empties it and tries again.
+          await torch.webgpu.sync_device();
+          ok(
+            torch.webgpu.memory_stats().pooled_bytes >= 40 * MiB,
+            "the freed tensor is pooled",
+          );
+          const c = torch.scope(() => torch.ones(48 * MiB, o).mul(1));
+          eq((await c.toArray()).length, 48 * MiB, "after emptying the pool");
+          ok(
+            torch.webgpu.memory_stats().pooled_bytes < 40 * MiB,
+            `the pool was emptied: ${torch.webgpu.memory_stats().pooled_bytes}`,
+          );
+          c.dispose();
+        }
+        const r = await torchErrorOrValue(
+          torch,
+          async () => {
+            const b = torch.scope(() => torch.ones(60 * MiB, o).mul(3)); // 240 MiB
+            return (await b.toArray()).length;
+          },
+          "a tensor past the budget",
+        );
+        ok(
+          r.error instanceof torch.OutOfMemoryError &&
+            /[Tt]ried to allocate/.test(r.error.message),
+          `past the budget: ${r.error?.name}: ${r.error?.message ?? show(r.value)}`,
+        );
+        await engineWorks(torch, device, "an allocation past the budget");
+      } finally {
+        mod.set_memory_budget(device === "cpu" ? null : before);
+      }
+      eq(mod.memory_budget(), before, "budget restored");
+      let threw = false;
+      try {
+        mod.set_memory_budget(-1);
+      } catch (e) {
+        threw = e instanceof torch.TorchError;
+      }
+      ok(threw, "a negative budget is a TorchError");
+    },
+  },
+  {
+    name: "a device out-of-memory report is an OutOfMemoryError on the next read, without the device's text; the engine goes on",
+    async run(torch, { device }) {
+      if (device !== "webgpu") return;
+      const pending = torch.arange(4, { device }).float().mul(2);
+      torch._C.debug_device_oom();
+      const r = await torchErrorOrValue(
+        torch,
+        () => pending.tolist(),
+        "read after a device OOM",
+      );
+      ok(
+        r.error instanceof torch.OutOfMemoryError &&
+          r.error.message.startsWith(
+            "WebGPU out of memory: the device refused an allocation",
+          ) &&
+          !r.error.message.includes("is invalid due to a previous error"),
+        `device OOM: ${r.error?.name}: ${r.error?.message ?? show(r.value)}`,
+      );
+      await torch.webgpu.sync_device(); // reported once
+      await engineWorks(torch, device, "a device out-of-memory report");
+    },
+  },
+  {
+    name: "reductions of a broadcast 2^28-element tensor compute on the CPU backend, row by row",
+    async run(torch, { device }) {
+      // WebGPU reads the broadcast input in place; on a CPU emulation of WebGPU (CI) each of
+      // these takes many seconds, so the CPU backend's row-by-row path is what runs here.
+      if (device !== "cpu") return;
+      const big = () => torch.ones(1, { device }).expand(2 ** 28);
+      const want = { sum: 2 ** 28, amax: 1, any: true };
+      for (const [op, value] of Object.entries(want)) {
+        const r = await torchErrorOrValue(
+          torch,
+          () => big()[op]().item(),
+          `${op} of 2^28`,
+        );
+        eq(r.value, value, `${op} of ones(1).expand(2**28)`);
+        await engineWorks(torch, device, `${op} of 2^28`);
+      }
+    },
+  },
+);
