@@ -9,6 +9,7 @@
 
 import { TorchError } from "./errors.js";
 import { pyTypeName } from "./args.js";
+import { noteDisposed, noteMade } from "./pressure.js";
 
 /** What the lifetime machinery needs of a tensor (kept structural to avoid an import cycle). */
 interface Disposable {
@@ -24,14 +25,23 @@ interface Disposable {
 /** The tensors made inside each open {@link scope}, innermost last. */
 const scopes: Set<Disposable>[] = [];
 
-/** Called by the Tensor constructor. */
+/** Nonzero while a scope disposes what it made (those disposals are not the caller's). */
+let closing = 0;
+
+/**
+ * Called by the Tensor constructor. A tensor made outside every scope is counted by the
+ * memory-pressure warning (pressure.ts): only such tensors can be left to the garbage collector.
+ */
 export function track(t: Disposable): void {
-  scopes.at(-1)?.add(t);
+  const s = scopes.at(-1);
+  if (s !== undefined) s.add(t);
+  else noteMade();
 }
 
 /** Called by `Tensor.dispose()`. */
 export function untrack(t: Disposable): void {
-  scopes.at(-1)?.delete(t);
+  const s = scopes.at(-1);
+  if (s?.delete(t) !== true && closing === 0) noteDisposed();
 }
 
 /**
@@ -72,10 +82,19 @@ function kept(
 function close(made: Set<Disposable>, result: unknown): void {
   const keep = kept(result, new Set());
   const parent = scopes.at(-1);
-  for (const t of made) {
-    if (keep.has(t)) parent?.add(t);
-    else t.dispose();
+  let escaped = 0;
+  closing++;
+  try {
+    for (const t of made) {
+      if (!keep.has(t)) t.dispose();
+      else if (parent !== undefined) parent.add(t);
+      else escaped++;
+    }
+  } finally {
+    closing--;
   }
+  // What the outermost scope returns is now the caller's to free, as if made outside it.
+  if (escaped > 0) noteMade(escaped);
 }
 
 /**

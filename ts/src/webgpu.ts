@@ -8,6 +8,14 @@
 
 import { TorchError } from "./errors.js";
 import { core } from "./runtime.js";
+import {
+  memoryWarningState,
+  setMemoryWarning,
+  type MemoryWarningOptions,
+  type MemoryWarningState,
+} from "./pressure.js";
+
+export type { MemoryWarningOptions, MemoryWarningState };
 
 // ---- batching ----
 
@@ -337,6 +345,27 @@ export function set_leak_tracking(on: boolean): void {
   // The core's frames come first in the stack: keep enough to reach the caller's.
   const E = Error as { stackTraceLimit?: number };
   if (on && (E.stackTraceLimit ?? 0) < 50) E.stackTraceLimit = 50;
+}
+
+/**
+ * Sets the memory-pressure warning: a one-time `console.warn` when live tensor memory keeps
+ * growing over many tensors made outside `torch.scope` while almost none are disposed — the
+ * sign of results left to the garbage collector, which frees them late (docs/webgpu.md).
+ * `false` turns it off, `true` on; an object changes the thresholds (`bytes`: the growth that
+ * fires it, default 256 MiB; `ops`: how many tensors the growth must span, default 512). Each
+ * call arms it afresh, so it may fire once more. It watches the default device.
+ *
+ * @example torch.webgpu.set_memory_warning(false); // a program that knowingly relies on the GC
+ */
+export function set_memory_warning(
+  options: boolean | MemoryWarningOptions,
+): void {
+  setMemoryWarning(options);
+}
+
+/** The memory-pressure warning's settings and counters (see {@link set_memory_warning}). */
+export function memory_warning(): MemoryWarningState {
+  return memoryWarningState();
 }
 
 /**
