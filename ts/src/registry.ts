@@ -456,6 +456,10 @@ export function list_kernels(): string[] {
 }
 
 function kernelDevices(name: string): string[] {
+  if (typeof name !== "string")
+    throw new TorchError(
+      `expected an op name (a string), got ${typeof name === "object" ? String(name) : typeof name}`,
+    );
   const entry = registry.get(name);
   if (entry === undefined)
     return core.op_id(name) >= 0
@@ -477,6 +481,7 @@ export function has_kernel(name: string, device?: string): boolean {
 
 /** What is registered for op `name`; throws for an unknown op. */
 export function get_op_info(name: string): OpInfo {
+  kernelDevices(name); // checks that name is a string before the core sees it
   const entry = registry.get(name);
   if (entry === undefined) {
     const id = core.op_id(name);
