@@ -115,7 +115,7 @@ export function parseDimArgs(
 ): number[] {
   const first = args[0];
   const dims =
-    args.length === 1 && typeof first !== "number"
+    args.length === 1 && (Array.isArray(first) || ArrayBuffer.isView(first))
       ? Array.from(first as Shape)
       : [...args];
   return checkInts(fn, arg, dims);

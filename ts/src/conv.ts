@@ -51,7 +51,13 @@ export type IntOrTuple = number | readonly number[];
 
 function ints(fn: string, arg: string, v: IntOrTuple): Int32Array {
   return Int32Array.from(
-    checkInts(fn, arg, typeof v === "number" ? [v] : Array.from(v)),
+    checkInts(
+      fn,
+      arg,
+      Array.isArray(v) || ArrayBuffer.isView(v)
+        ? Array.from(v as ArrayLike<number>)
+        : [v],
+    ),
   );
 }
 
@@ -59,6 +65,44 @@ function ints(fn: string, arg: string, v: IntOrTuple): Int32Array {
 function nInts(fn: string, arg: string, v: IntOrTuple, k: number): Int32Array {
   const a = ints(fn, arg, v);
   return a.length === 1 && k > 1 ? new Int32Array(k).fill(a[0]!) : a;
+}
+
+/**
+ * A pooling argument as ints, with PyTorch's message when its length is neither 1 nor `k`
+ * (`stride` may also be empty: the kernel size). PyTorch words these per function.
+ */
+function poolInts(
+  fn: string,
+  arg: "kernel_size" | "stride" | "padding" | "dilation",
+  v: IntOrTuple,
+  k: number,
+): Int32Array {
+  const a = ints(fn, arg, v);
+  if (a.length === 1 || a.length === k || (arg === "stride" && a.length === 0))
+    return a;
+  if (fn === "avg_pool1d")
+    throw new TorchError(
+      `avg_pool1d() argument '${arg}' should contain one int (got ${a.length})`,
+    );
+  if (k === 1) {
+    const what = {
+      kernel_size: "be an int, list of ints or tuple of ints",
+      stride: "be None, an int, list of ints, or tuple of ints",
+      padding: "be an int, list of ints, or tuple of ints",
+      dilation: "be an int, list of ints or tuple of ints",
+    }[arg];
+    throw new TorchError(
+      `${fn}() ${arg} must ${what} of size 1 but got size ${a.length}`,
+    );
+  }
+  const two = `a single int, or a tuple of ${k === 2 ? "two" : "three"} ints`;
+  throw new TorchError(
+    arg === "stride"
+      ? `${fn}: stride must either be omitted, ${two}`
+      : arg === "dilation"
+        ? `${fn}: dilation must be either ${two}`
+        : `${fn}: ${arg} must either be ${two}`,
+  );
 }
 
 function conv(
@@ -261,10 +305,15 @@ function maxPool(
   const x = checkTensor(fn, "input", input);
   return wrap(
     x._raw.max_pool(
-      nInts(fn, "kernel_size", kernel_size, k),
-      stride == null ? new Int32Array() : ints(fn, "stride", stride),
-      ints(fn, "padding", padding),
-      ints(fn, "dilation", dilation),
+      nInts(
+        fn,
+        "kernel_size",
+        [...poolInts(fn, "kernel_size", kernel_size, k)],
+        k,
+      ),
+      stride == null ? new Int32Array() : poolInts(fn, "stride", stride, k),
+      poolInts(fn, "padding", padding, k),
+      poolInts(fn, "dilation", dilation, k),
       ceil_mode,
     ),
   );
@@ -342,9 +391,14 @@ function avgPool(
   const x = checkTensor(fn, "input", input);
   return wrap(
     x._raw.avg_pool(
-      nInts(fn, "kernel_size", kernel_size, k),
-      stride == null ? new Int32Array() : ints(fn, "stride", stride),
-      ints(fn, "padding", padding),
+      nInts(
+        fn,
+        "kernel_size",
+        [...poolInts(fn, "kernel_size", kernel_size, k)],
+        k,
+      ),
+      stride == null ? new Int32Array() : poolInts(fn, "stride", stride, k),
+      poolInts(fn, "padding", padding, k),
       ceil_mode,
       count_include_pad,
       divisor_override ?? undefined,

@@ -16,6 +16,7 @@ import {
   type CreationOptions,
   type Shape,
   type SizeArgs,
+  checkHostAlloc,
   checkInts,
   parseSizeArgs,
 } from "./args.js";
@@ -358,6 +359,17 @@ export function eye(
   );
 }
 
+/**
+ * `Σ_{r < rows} clamp(r + a, 0, cols)` in closed form: the length of the triangle's rows summed
+ * without visiting them (a float: only compared against the budget when it is large).
+ */
+function clampedRowSum(rows: number, cols: number, a: number): number {
+  if (rows === 0 || cols === 0) return 0;
+  const lo = Math.min(Math.max(1 - a, 0), rows); // first row with r + a >= 1
+  const hi = Math.min(Math.max(cols - a, 0), rows); // first row with r + a >= cols
+  return ((hi - lo) * (lo + a + (hi - 1 + a))) / 2 + cols * (rows - hi);
+}
+
 function triIndices(
   fn: string,
   row: number,
@@ -369,21 +381,33 @@ function triIndices(
   checkInts(fn, "row", [row, col, offset]);
   if (row < 0) throw new TorchError(`row must be non-negative, got${row}`);
   if (col < 0) throw new TorchError(`col must be non-negative, got${col}`);
-  // The coordinates depend on the three integers alone: listed here, like arange's values.
-  const rs: number[] = [];
-  const cs: number[] = [];
-  for (let r = 0; r < row; r++) {
-    for (let c = 0; c < col; c++) {
-      if (lower ? c - r <= offset : c - r >= offset) {
-        rs.push(r);
-        cs.push(c);
-      }
+  // Row r holds columns [0, clamp(r + offset + 1, 0, col)) (tril) or [clamp(r + offset, 0, col),
+  // col) (triu). The count comes first, so that the table is checked against the budget before it
+  // exists; the fill then visits the non-empty rows only (time proportional to the count).
+  const count = lower
+    ? clampedRowSum(row, col, offset + 1)
+    : row * col - clampedRowSum(row, col, offset);
+  checkHostAlloc(fn, 2 * count, 4 + 8);
+  const n = count;
+  const coords = new Int32Array(2 * n);
+  let k = 0;
+  const first = n === 0 ? row : lower ? Math.max(0, -offset) : 0;
+  const last = lower ? row : Math.min(row, col - offset);
+  for (let r = first; r < last; r++) {
+    const from = lower ? 0 : Math.min(Math.max(r + offset, 0), col);
+    const to = lower ? Math.min(r + offset + 1, col) : col;
+    for (let c = from; c < to; c++) {
+      coords[k] = r;
+      coords[n + k] = c;
+      k++;
     }
   }
-  return tensor([rs, cs], {
-    dtype: options.dtype ?? "int64",
-    device: options.device ?? get_default_device(),
-  }).reshape(2, rs.length);
+  return scope(() =>
+    tensor(coords, {
+      dtype: options.dtype ?? "int64",
+      device: options.device ?? get_default_device(),
+    }).reshape(2, n),
+  );
 }
 
 /** The `[2, N]` coordinates (row-major) of the lower triangle of a `row × col` matrix. */

@@ -14,6 +14,7 @@ export function op_names(): string[] {
 
 /** The arity (1 or 2) of an op-table row by name; -1 when the core has no such row. */
 export function op_arity(name: string): number {
+  if (typeof name !== "string") return -1;
   const id = core.op_id(name);
   return id < 0 ? -1 : core.op_arity(id);
 }

@@ -12,6 +12,7 @@
  */
 
 import { TorchError } from "./errors.js";
+import { checkHostAlloc, pyTypeName } from "./args.js";
 import { scope } from "./lifetime.js";
 import { tensor } from "./creation.js";
 import { Tensor, checkTensor } from "./tensor.js";
@@ -51,6 +52,10 @@ function perDim(
 ): number[] {
   const rank = inSizes.length;
   if (typeof v === "number") return Array(rank).fill(v);
+  if (!Array.isArray(v))
+    throw new TorchError(
+      `interpolate(): ${what === "output" ? "size" : what} must be a number or a list of numbers, not ${pyTypeName(v)}`,
+    );
   if (v.length !== rank)
     throw new TorchError(
       `Input and ${what} must have the same number of spatial dimensions, but got input with spatial dimensions of [${inSizes.join(", ")}] and ${what} size of [${v.join(", ")}]. Please provide input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.`,
@@ -92,31 +97,36 @@ function resizeDim(
 ): Tensor {
   const inSize = x.shape[dim]!;
   const device = x.device;
-  const idx = (v: number[]) => tensor(v, { dtype: "int64", device });
+  // The index and weight tables have `outSize` entries each, a size the caller chose: typed
+  // arrays checked against the CPU budget first (at most 4 taps and 4 weights, each also copied
+  // to float64 by `tensor`), so that no size can exhaust V8's heap.
+  checkHostAlloc("interpolate", outSize, 4 * (4 + 8) + 4 * (8 + 8));
+  const idx = (v: Int32Array) => tensor(v, { dtype: "int64", device });
   const clampI = (v: number) => Math.min(Math.max(v, 0), inSize - 1);
   // Weights broadcast along `dim`: shape [1, …, out, …, 1].
   const wshape = x.shape.map((_, d) => (d === dim ? outSize : 1));
-  const weight = (v: number[]) => tensor(v, { device }).reshape(wshape);
-  const out = Array.from({ length: outSize }, (_, i) => i);
+  const weight = (v: Float64Array) => tensor(v, { device }).reshape(wshape);
   if (mode === "nearest" || mode === "nearest-exact") {
     // PyTorch computes the nearest index in float32: so do we, to agree at exact boundaries.
     const f = Math.fround;
     const s = f(scale !== undefined ? 1 / scale : inSize / outSize);
-    const src = out.map((i) =>
-      clampI(Math.floor(mode === "nearest" ? f(f(i) * s) : f(f(i + 0.5) * s))),
-    );
+    const src = new Int32Array(outSize);
+    for (let i = 0; i < outSize; i++)
+      src[i] = clampI(
+        Math.floor(mode === "nearest" ? f(f(i) * s) : f(f(i + 0.5) * s)),
+      );
     return x.index_select(dim, idx(src));
   }
   if (mode === "cubic") {
-    const taps = [0, 1, 2, 3].map(() => [] as number[]);
-    const ws = [0, 1, 2, 3].map(() => [] as number[]);
-    for (const i of out) {
+    const taps = [0, 1, 2, 3].map(() => new Int32Array(outSize));
+    const ws = [0, 1, 2, 3].map(() => new Float64Array(outSize));
+    for (let i = 0; i < outSize; i++) {
       const s = source(i, inSize, outSize, scale, alignCorners, true);
       const f = Math.floor(s);
       const w = cubicWeights(s - f);
       for (let k = 0; k < 4; k++) {
-        taps[k]!.push(clampI(f - 1 + k));
-        ws[k]!.push(w[k]!);
+        taps[k]![i] = clampI(f - 1 + k);
+        ws[k]![i] = w[k]!;
       }
     }
     let y: Tensor | undefined;
@@ -127,19 +137,21 @@ function resizeDim(
     return y!;
   }
   // linear
-  const lo: number[] = [];
-  const hi: number[] = [];
-  const w1: number[] = [];
-  for (const i of out) {
+  const lo = new Int32Array(outSize);
+  const hi = new Int32Array(outSize);
+  const w0 = new Float64Array(outSize);
+  const w1 = new Float64Array(outSize);
+  for (let i = 0; i < outSize; i++) {
     const s = source(i, inSize, outSize, scale, alignCorners, false);
     const f = Math.min(Math.floor(s), inSize - 1);
-    lo.push(f);
-    hi.push(Math.min(f + 1, inSize - 1));
-    w1.push(s - f);
+    lo[i] = f;
+    hi[i] = Math.min(f + 1, inSize - 1);
+    w1[i] = s - f;
+    w0[i] = 1 - (s - f);
   }
   const a = x.index_select(dim, idx(lo));
   const b = x.index_select(dim, idx(hi));
-  return a.mul(weight(w1.map((w) => 1 - w))).add(b.mul(weight(w1)));
+  return a.mul(weight(w0)).add(b.mul(weight(w1)));
 }
 
 /**
@@ -169,16 +181,16 @@ export function interpolate(
     throw new TorchError(
       "align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear",
     );
-  if ((options.size === undefined) === (options.scale_factor === undefined))
+  if ((options.size == null) === (options.scale_factor == null))
     throw new TorchError(
-      options.size === undefined
+      options.size == null
         ? "either size or scale_factor should be defined"
         : "only one of size or scale_factor should be defined",
     );
   const inSizes = x.shape.slice(2);
   let sizes: number[];
   let scales: (number | undefined)[];
-  if (options.size !== undefined) {
+  if (options.size != null) {
     sizes = perDim("output", options.size, inSizes);
     scales = sizes.map(() => undefined);
   } else {

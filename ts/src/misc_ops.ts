@@ -8,7 +8,7 @@
  */
 
 import { isFloatingPoint } from "./dtype.js";
-import { checkInts } from "./args.js";
+import { checkHostAlloc, checkInts, pyTypeName } from "./args.js";
 import { DTypeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { broadcast_shapes } from "./shape_ops.js";
@@ -143,24 +143,43 @@ export function combinations(
     throw new TorchError(
       `Expect a 1D vector, but got shape [${t.shape.join(", ")}]`,
     );
+  if (typeof r !== "number" || !Number.isInteger(r))
+    throw new TorchError(
+      `combinations(): argument 'r' (position 2) must be int, not ${pyTypeName(r)}`,
+    );
+  r = checkInts("combinations", "r", [r])[0]!;
   if (r < 0) throw new TorchError(`Expect a non-negative number, but got ${r}`);
   if (r === 0) return tensor([], { dtype: t.dtype, device: t.device });
   const n = t.shape[0]!;
-  // The index tuples depend on n and r alone: listed here (lexicographic, as itertools does).
-  const rows: number[][] = [];
-  const pick = (start: number, acc: number[]): void => {
-    if (acc.length === r) {
-      rows.push(acc);
-      return;
-    }
-    for (let i = start; i < n; i++)
-      pick(with_replacement ? i : i + 1, [...acc, i]);
-  };
-  pick(0, []);
+  // The index tuples depend on n and r alone: listed here (lexicographic, as itertools does),
+  // after their count — C(n, r), or C(n + r - 1, r) with replacement — is checked against the
+  // budget (an int32 table plus tensor's float64 copy), so that no n and r exhaust V8's heap.
+  const m = with_replacement ? n + r - 1 : n;
+  let count = r > m ? 0 : 1;
+  for (let i = 0; i < Math.min(r, m - r) && count > 0; i++) {
+    count = (count * (m - i)) / (i + 1);
+    if (!(count * r <= Number.MAX_SAFE_INTEGER)) break;
+  }
+  count = Math.round(count);
+  checkHostAlloc("combinations", count * r, 4 + 8);
+  const table = new Int32Array(count * r);
+  const acc = new Int32Array(r);
+  // The first tuple, then each next one: bump the rightmost position that can still grow and
+  // reset the positions after it to their smallest values.
+  for (let j = 0; j < r; j++) acc[j] = with_replacement ? 0 : j;
+  for (let row = 0; row < count; row++) {
+    table.set(acc, row * r);
+    let j = r - 1;
+    while (j >= 0 && acc[j]! >= (with_replacement ? n - 1 : n - r + j)) j--;
+    if (j < 0) break;
+    acc[j]!++;
+    for (let q = j + 1; q < r; q++)
+      acc[q] = with_replacement ? acc[j]! : acc[q - 1]! + 1;
+  }
   return scope(() => {
-    const index = tensor(rows.flat(), { dtype: "int64", device: t.device });
+    const index = tensor(table, { dtype: "int64", device: t.device });
     const picked = t.index_select(0, index);
-    return r === 1 ? picked : picked.reshape(rows.length, r);
+    return r === 1 ? picked : picked.reshape(count, r);
   });
 }
 

@@ -457,6 +457,10 @@ export function list_kernels(): string[] {
 }
 
 function kernelDevices(name: string): string[] {
+  if (typeof name !== "string")
+    throw new TorchError(
+      `expected an op name (a string), got ${typeof name === "object" ? String(name) : typeof name}`,
+    );
   const entry = registry.get(name);
   if (entry === undefined)
     return core.op_id(name) >= 0

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { type Shape, checkInts } from "./args.js";
+import { type Shape, checkHostAlloc, checkInts } from "./args.js";
 import { TorchError } from "./errors.js";
 import {
   type DTypeT,
@@ -165,7 +165,13 @@ function int(fn: string, arg: string, v: unknown): number {
 }
 
 function ints(fn: string, arg: string, v: number | Shape): number[] {
-  return checkInts(fn, arg, typeof v === "number" ? [v] : Array.from(v));
+  return checkInts(
+    fn,
+    arg,
+    Array.isArray(v) || ArrayBuffer.isView(v)
+      ? Array.from(v as ArrayLike<number>)
+      : [v],
+  );
 }
 
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
@@ -314,6 +320,10 @@ proto.reshape_as = function (this: Tensor, other: Tensor) {
   return this.reshape(checkTensor("reshape_as", "other", other).shape);
 };
 
+// What one view returned by split/chunk/unbind costs on the host (its Tensor object and its
+// core handle), for checking a count of pieces the caller chose against the CPU budget.
+const VIEW_BYTES = 256;
+
 /** Views of consecutive pieces of the given lengths along `d`. */
 function pieces(t: Tensor, d: number, lengths: number[]): Tensor[] {
   const out: Tensor[] = [];
@@ -350,6 +360,7 @@ proto.split = function (this: Tensor, split: number | Shape, dim = 0) {
     return pieces(this, d, [0]);
   }
   const count = Math.max(1, Math.ceil(n / size));
+  checkHostAlloc("split", count, VIEW_BYTES);
   return pieces(
     this,
     d,
@@ -376,6 +387,7 @@ proto.tensor_split = function (this: Tensor, spec: number | Shape, dim = 0) {
       throw new TorchError(
         `number of sections must be larger than 0, got ${s}`,
       );
+    checkHostAlloc("tensor_split", s, VIEW_BYTES);
     const base = Math.floor(n / s);
     const extra = n % s;
     return pieces(
@@ -398,6 +410,7 @@ proto.tensor_split = function (this: Tensor, spec: number | Shape, dim = 0) {
 };
 proto.unbind = function (this: Tensor, dim = 0) {
   const d = wrapDim(int("unbind", "dim", dim), this.ndim);
+  checkHostAlloc("unbind", this.shape[d]!, VIEW_BYTES);
   return Array.from({ length: this.shape[d]! }, (_, i) =>
     wrap(this._raw.select(d, i)),
   );

@@ -15,6 +15,7 @@
 
 import { isFloatingPoint } from "./dtype.js";
 import { TorchError } from "./errors.js";
+import { checkHostAlloc, pyTypeName } from "./args.js";
 import { scope } from "./lifetime.js";
 import { arange, ones, tensor, zeros } from "./creation.js";
 import { broadcast_tensors } from "./shape_ops.js";
@@ -211,6 +212,11 @@ export async function bincount(
   minlength = 0,
 ): Promise<Tensor> {
   const x = checkTensor("bincount", "input", input);
+  if (typeof minlength !== "number" || !Number.isInteger(minlength))
+    throw new TorchError(
+      `bincount(): argument 'minlength' must be int, not ${pyTypeName(minlength)}`,
+    );
+  if (minlength < 0) throw new TorchError("minlength should be >= 0");
   if (x.ndim !== 1)
     throw new TorchError(
       "bincount only supports 1-d non-negative integral inputs.",
@@ -224,10 +230,9 @@ export async function bincount(
     throw new TorchError(
       "bincount only supports 1-d non-negative integral inputs.",
     );
-  const size = Math.max(
-    minlength,
-    data.length === 0 ? 0 : Math.max(...data) + 1,
-  );
+  // A loop, not Math.max(...data): spreading a long array overflows the call stack.
+  let size = minlength;
+  for (const v of data) if (v + 1 > size) size = v + 1;
   return scope(() => {
     const w =
       weights ?? zeros(x.shape, { dtype: "int64", device: x.device }).add(1);
@@ -250,25 +255,41 @@ export async function nonzero(
   const x = checkTensor("nonzero", "input", input);
   const data = await x.toArray();
   const shape = x.shape;
-  const coords: number[][] = shape.map(() => []);
+  const ndim = Math.max(x.ndim, 1);
+  let count = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] !== 0) count++;
+  // The coordinate table (count × ndim int32, plus tensor's float64 copy) is sized by the data:
+  // checked against the budget before it exists.
+  checkHostAlloc("nonzero", count * ndim, 4 + 8);
   const strides = shape.map((_, d) =>
     shape.slice(d + 1).reduce((a, b) => a * b, 1),
   );
+  // coords[d * count + k]: dim d's coordinate of the k-th nonzero element.
+  const coords = new Int32Array(count * x.ndim);
+  let k = 0;
   for (let i = 0; i < data.length; i++) {
     if (data[i] === 0) continue;
-    strides.forEach((s, d) => coords[d]!.push(Math.floor(i / s) % shape[d]!));
+    for (let d = 0; d < x.ndim; d++)
+      coords[d * count + k] = Math.floor(i / strides[d]!) % shape[d]!;
+    k++;
   }
-  let count = 0;
-  for (const v of data) if (v !== 0) count++;
   const device = x.device;
   if (options.as_tuple) {
     if (x.ndim === 0)
       return [tensor(data[0] !== 0 ? [0] : [], { dtype: "int64", device })];
-    return coords.map((c) => tensor(c, { dtype: "int64", device }));
+    return shape.map((_, d) =>
+      tensor(coords.subarray(d * count, (d + 1) * count), {
+        dtype: "int64",
+        device,
+      }),
+    );
   }
-  const flat: number[] = [];
-  for (let r = 0; r < count; r++) coords.forEach((c) => flat.push(c[r]!));
-  return tensor(flat, { dtype: "int64", device }).reshape([count, x.ndim]);
+  return scope(() =>
+    tensor(coords, { dtype: "int64", device })
+      .reshape([x.ndim, count])
+      .t()
+      .contiguous(),
+  );
 }
 
 /** {@link nonzero} as a `[n, ndim]` tensor. */

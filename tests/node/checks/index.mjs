@@ -12,6 +12,7 @@ import { checks as extend } from "./extend.mjs";
 import { checks as badinput } from "./badinput.mjs";
 import { checks as fuzzParsers } from "./fuzz_parsers.mjs";
 import { checks as limits } from "./limits.mjs";
+import { checks as fuzzSizes } from "./fuzz_sizes.mjs";
 
 /**
  * @typedef {{ name: string, run: (torch: any, ctx: { device: "webgpu" | "cpu", where: "node" | "browser" }) => Promise<void> }} Check
@@ -29,4 +30,5 @@ export const checks = [
   ...badinput,
   ...fuzzParsers,
   ...limits,
+  ...fuzzSizes,
 ];

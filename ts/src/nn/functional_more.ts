@@ -7,6 +7,7 @@
  */
 
 import { TorchError } from "../errors.js";
+import { checkHostAlloc, checkInts, pyTypeName } from "../args.js";
 import { Tensor, checkTensor, wrap } from "../tensor.js";
 import { no_grad } from "../autograd.js";
 import { arange, full, tensor, zeros } from "../creation.js";
@@ -416,6 +417,9 @@ function adaptiveWindows(
   out: number,
   device: "webgpu" | "cpu",
 ): Tensor {
+  // An out × n table, both sizes the caller's: checked against the budget (a byte each, plus
+  // tensor's float64 copy) before it exists.
+  checkHostAlloc("adaptive_max_pool", out * n, 1 + 8);
   const m = new Uint8Array(out * n);
   for (let i = 0; i < out; i++) {
     const start = Math.floor((i * n) / out);
@@ -428,6 +432,11 @@ function adaptiveWindows(
 /** Max over adaptive windows of the last dim: `(…, n)` → `(…, out)`. */
 function adaptiveMaxLast(x: Tensor, out: number): Tensor {
   const n = x.shape.at(-1)!;
+  checkInts("adaptive_max_pool", "output_size", [out]);
+  if (out < 0)
+    throw new TorchError(
+      `adaptive_max_pool: elements of output_size must be greater than or equal to 0 but received {${out}}`,
+    );
   const mask = adaptiveWindows(n, out, x.device); // (out, n)
   return where(mask, x.unsqueeze(-2), -Infinity).amax(-1);
 }
@@ -458,6 +467,10 @@ export function adaptive_max_pool2d(
   if (input.ndim !== 3 && input.ndim !== 4)
     throw new TorchError(
       `adaptive_max_pool2d(): Expected 3D or 4D tensor, but got ${shapeStr(input)}`,
+    );
+  if (typeof output_size !== "number" && !Array.isArray(output_size))
+    throw new TorchError(
+      `adaptive_max_pool2d(): argument 'output_size' must be tuple of ints, not ${pyTypeName(output_size)}`,
     );
   const [h, w] = input.shape.slice(-2) as [number, number];
   const [oh, ow] =
