@@ -681,5 +681,26 @@ for (const device of devices) {
         const n = Number(new DataView(bytes.buffer).getBigUint64(0, true));
         assert.equal(seen.at(-1), 8 + n, "only the header was read");
       });
+
+    if (device === "cpu")
+      test("a tensor the device cannot allocate beside the live ones is an OutOfMemoryError naming it, and frees the ones made", async () => {
+        torch.cpu.set_memory_budget(1024 * 1024);
+        const hog = torch.zeros(200 * 1024); // 800 KiB live; the file needs 274 KiB: alone it fits
+        const before = live();
+        try {
+          await assert.rejects(
+            () => torch.load(piecewise(bytes), { device, _chunkBytes: CHUNK }),
+            (e) =>
+              e instanceof torch.OutOfMemoryError &&
+              /^torch\.load: tensor "f16" \(F16 \[496, 128\], 253952 bytes of storage\) does not fit: DefaultCPUAllocator/.test(
+                e.message,
+              ),
+          );
+          assert.equal(live(), before, "the tensors made before it are freed");
+        } finally {
+          hog.dispose();
+          torch.cpu.set_memory_budget(null);
+        }
+      });
   });
 }
