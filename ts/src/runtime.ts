@@ -306,7 +306,7 @@ async function installNodeWebGPU(): Promise<void> {
 }
 
 /** `import()` of a name bundlers must leave alone (Node-only modules, optional packages). */
-function importOptional(specifier: string): Promise<unknown> {
+export function importOptional(specifier: string): Promise<unknown> {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ specifier);
 }
 
