@@ -52,20 +52,24 @@ pub fn backend(device: Device) -> Result<Rc<dyn Backend>> {
     })
 }
 
-/// An `OutOfMemoryError` unless a host-side table of `count` elements of `each` bytes fits the
-/// CPU budget: checked (with overflow checks) before an op builds one from caller-chosen sizes
-/// (index lists, averaging matrices), so that no size makes the wasm heap trap.
-pub fn check_host_alloc(what: &str, count: usize, each: usize) -> Result<()> {
+/// An `OutOfMemoryError` unless the host-side tables an op builds from caller-chosen sizes
+/// (index lists, averaging matrices, random draws) fit: `blocks` arrays alive at once, each of
+/// `count` elements of `each` bytes. One array must fit one allocation (`isize::MAX` bytes: 2 GiB
+/// on wasm32), all of them the CPU budget. Checked with overflow checks before anything is built,
+/// so that no size makes the wasm heap trap.
+pub fn check_host_alloc(what: &str, count: usize, each: usize, blocks: usize) -> Result<()> {
     let budget = backend(Device::Cpu)?.memory_budget().unwrap_or(u64::MAX);
-    let bytes = (count as u64).checked_mul(each as u64);
-    let shown = || bytes.map_or_else(|| format!("{count} × {each}"), |b| b.to_string());
-    match bytes {
-        Some(b) if b > isize::MAX as u64 => crate::bail!(
+    let block = (count as u64).checked_mul(each as u64);
+    let bytes = block.and_then(|b| b.checked_mul(blocks as u64));
+    let shown = || bytes.map_or_else(|| format!("{count} × {each} × {blocks}"), |b| b.to_string());
+    match (block, bytes) {
+        (Some(b), _) if b > isize::MAX as u64 => crate::bail!(
             OutOfMemory,
-            "{what}: tried to allocate {b} bytes of host memory, more than one block can hold ({} bytes)",
+            "{what}: tried to allocate {b} bytes of host memory in one block, more than one allocation can hold \
+             ({} bytes)",
             isize::MAX
         ),
-        Some(b) if b <= budget => Ok(()),
+        (_, Some(b)) if b <= budget => Ok(()),
         _ => crate::bail!(
             OutOfMemory,
             "{what}: tried to allocate {} bytes of host memory, more than the CPU budget ({budget} bytes; \

@@ -63,7 +63,8 @@ pub fn windows(x: &Tensor, kernel: &[usize], stride: &[usize], dilation: &[usize
         crate::engine::check_host_alloc(
             "unfold",
             y.numel() / shape[..shape.len() - k].iter().product::<usize>().max(1),
-            16,
+            8,
+            2,
         )?;
         let mut pos = vec![0usize];
         for (i, &size) in out.iter().enumerate() {

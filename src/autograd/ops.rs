@@ -389,7 +389,7 @@ pub fn copy_(x: &mut Tensor, src: &Tensor) -> Result<()> {
 
 /// Every storage position of `layout`'s elements, in row-major order.
 fn positions(layout: &crate::shape::Layout) -> Result<Vec<usize>> {
-    crate::engine::check_host_alloc("as_strided", layout.numel(), std::mem::size_of::<usize>() + 8)?;
+    crate::engine::check_host_alloc("as_strided", layout.numel(), 8, 2)?;
     let mut pos = vec![layout.offset];
     for (&size, &stride) in layout.shape.iter().zip(&layout.strides) {
         pos = pos.iter().flat_map(|&p| (0..size).map(move |i| p + i * stride)).collect();

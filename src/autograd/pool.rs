@@ -245,7 +245,7 @@ pub fn avg_pool(
 
 /// The `[out, size]` matrix averaging PyTorch's adaptive windows `[⌊i·size/out⌋, ⌈(i+1)·size/out⌉)`.
 fn averaging(size: usize, out: usize, like: &Tensor) -> Result<Tensor> {
-    crate::engine::check_host_alloc("adaptive_avg_pool", out.saturating_mul(size), 12)?;
+    crate::engine::check_host_alloc("adaptive_avg_pool", out.saturating_mul(size), 8, 2)?;
     let mut m = vec![0.0; out * size];
     for i in 0..out {
         let (a, b) = (i * size / out, ((i + 1) * size).div_ceil(out));

@@ -307,7 +307,7 @@ impl Tensor {
             bail!(OutOfMemory, "arange of {n} elements is too large");
         }
         // The values and their words are built on the host.
-        engine::check_host_alloc("arange", n as usize, 12)?;
+        engine::check_host_alloc("arange", n as usize, 8, 2)?;
         let data: Vec<f64> = (0..n as usize).map(|i| start + i as f64 * step).collect();
         Tensor::from_f64(&data, &[data.len()], dtype, device)
     }
@@ -315,12 +315,15 @@ impl Tensor {
     /// `torch.rand(shape)`: uniform [0, 1) from the seeded Philox stream.
     pub fn rand(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
         require_float(dtype, "\"check_uniform_bounds\"")?;
+        // The draws, the floats and their words are made on the host first.
+        engine::check_host_alloc("rand", shape::numel(shape), 4, 2)?;
         Tensor::from_f32(&random::uniform(shape::numel(shape)), shape, device)
     }
 
     /// `torch.randn(shape)`: standard normal from the seeded Philox stream.
     pub fn randn(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
         require_float(dtype, "\"normal_kernel_cpu\"")?;
+        engine::check_host_alloc("randn", shape::numel(shape), 4, 3)?;
         Tensor::from_f32(&random::normal(shape::numel(shape)), shape, device)
     }
 

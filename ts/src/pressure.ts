@@ -12,8 +12,10 @@
  * bytes of the default device (`runtime_stats().active_bytes`). A window is *growing* when the
  * live bytes rose since the previous sample and at most 7/8 of the tensors made in it were
  * disposed. It warns when consecutive growing windows cover at least `ops` tensors and the live
- * bytes rose by at least `bytes` over them. Growth that stops (weights allocated once) ends the
- * run of growing windows, so it never adds up to a warning. The cost per op is an increment and
+ * bytes rose by at least `bytes` over them — or, for fast growth, at least 4 × `bytes` over a
+ * quarter as many tensors (a loop of large tensors fills a GPU long before 512 of them). Growth
+ * that stops (weights allocated once) ends the run of growing windows, so it never adds up to a
+ * warning, and the tensors `torch.load` makes are not counted at all. The cost per op is an increment and
  * a comparison; none at all for tensors made inside a scope, or once the warning is off or shown.
  *
  * @module
@@ -30,7 +32,7 @@ export interface MemoryWarningOptions {
   bytes?: number;
   /**
    * How many tensors made outside a scope the growth must span (a one-time allocation of fewer
-   * tensors never fires it). Default 512.
+   * tensors never fires it). Default 512; a quarter of it when the growth is 4 × `bytes`.
    */
   ops?: number;
 }
@@ -75,8 +77,25 @@ let lastDisposed = 0;
 let runOps = 0;
 let runStart = 0;
 
+/** Nesting depth of {@link uncounted} calls: tensors made meanwhile are not counted. */
+let quiet = 0;
+
+/**
+ * Runs `fn` without counting the tensors it makes: allocations that are meant to stay, such as a
+ * file's tensors in `torch.load`.
+ */
+export function uncounted<T>(fn: () => T): T {
+  quiet++;
+  try {
+    return fn();
+  } finally {
+    quiet--;
+  }
+}
+
 /** Counts `n` tensors made outside any scope; samples when a window is full. */
 export function noteMade(n = 1): void {
+  if (quiet > 0) return;
   made += n;
   if (made >= next) sample();
 }
@@ -111,7 +130,11 @@ function sample(): void {
     runStart = bytes;
   }
   lastBytes = bytes;
-  if (runOps >= limitOps && bytes - runStart >= limitBytes) {
+  const grown = bytes - runStart;
+  if (
+    (runOps >= limitOps && grown >= limitBytes) ||
+    (runOps * 4 >= limitOps && grown >= 4 * limitBytes)
+  ) {
     fired = true;
     next = Infinity;
     console.warn(message(runStart, bytes, runOps));

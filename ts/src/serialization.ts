@@ -27,6 +27,7 @@ import { DTypeError, OutOfMemoryError, TorchError } from "./errors.js";
 import { type DType, type Device, deviceCode, dtypeCode } from "./dtype.js";
 import { core, get_default_device, importOptional } from "./runtime.js";
 import { Tensor, wrap } from "./tensor.js";
+import { uncounted } from "./pressure.js";
 import {
   type DTypeConfig,
   QuantizedTensor,
@@ -544,9 +545,11 @@ class TensorWriter {
       throw new TorchError(
         `torch.load: tensor "${this.entry.name}" got ${this.written} of ${this.entry.numel} elements`,
       );
-    return this.custom
-      ? new QuantizedTensor(this.raw, this.custom.name)
-      : wrap(this.raw);
+    // A file's tensors are meant to stay: the memory-pressure warning does not count them.
+    const raw = this.raw;
+    return uncounted(() =>
+      this.custom ? new QuantizedTensor(raw, this.custom.name) : wrap(raw),
+    );
   }
 }
 
