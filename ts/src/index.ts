@@ -114,6 +114,8 @@ export {
   loadBytes,
   type TensorDict,
   type LoadOptions,
+  type LoadSource,
+  type FileHandleLike,
   type SaveOptions,
 } from "./serialization.js";
 export { scope, keep } from "./lifetime.js";
