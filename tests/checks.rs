@@ -123,3 +123,39 @@ fn reads_fetch_the_error_buffer_only_after_a_check() {
     sync(dev).unwrap();
     assert_eq!(stats().check_reads, s0.check_reads + 1);
 }
+
+/// A failed check is raised by the reads of what was computed from the bad values, with that
+/// check's own message, and not by reads of anything else (even the read that fetched it).
+#[test]
+fn a_failed_check_is_raised_by_the_reads_that_depend_on_it() {
+    if !devices().contains(&Device::WebGpu) {
+        return;
+    }
+    let dev = Device::WebGpu;
+    let x = t(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3], DType::Float32, dev);
+    sync(dev).unwrap();
+    let read = |y: &Tensor| pollster::block_on(y.to_f64());
+    let bad_gather = x.gather(1, &t(&[0.0, 5.0, 0.0, 0.0], &[2, 2], DType::Int64, dev)).unwrap();
+    let good = x.index_select(1, &t(&[2.0, 0.0], &[2], DType::Int64, dev)).unwrap();
+    let bad_select = x.index_select(1, &t(&[0.0, 3.0], &[2], DType::Int64, dev)).unwrap();
+    let derived = bad_select.binary(webtorch::Op::Mul, &good).unwrap().binary(webtorch::Op::Add, &x.narrow(1, 0, 2).unwrap()).unwrap();
+    // The first read fetches all three checks' results; it depends on none of the failures.
+    assert_eq!(read(&good).unwrap(), [3.0, 1.0, 6.0, 4.0]);
+    let e = read(&bad_select).expect_err("index_select's failure");
+    assert_eq!(e.message, "index out of range in self: INDICES element is out of DATA bounds, id=3 axis_dim=3");
+    let e = read(&bad_gather).expect_err("gather's failure");
+    assert_eq!(e.message, "index 5 is out of bounds for dimension 1 with size 3");
+    // Computed from the bad values (a fused chain): raised again, every time.
+    for _ in 0..2 {
+        let e = read(&derived).expect_err("a result of the bad values");
+        assert_eq!(e.kind, ErrorKind::Index);
+    }
+    // The failures were reported by reads: a sync has nothing left to raise; the engine computes.
+    sync(dev).unwrap();
+    assert_eq!(read(&good).unwrap(), [3.0, 1.0, 6.0, 4.0]);
+    let y = good.binary(webtorch::Op::Mul, &good).unwrap();
+    assert_eq!(read(&y).unwrap(), [9.0, 1.0, 36.0, 16.0]);
+    // A copy of the bad values carries the failure too.
+    let copied = bad_gather.contiguous().unwrap().transpose(0, 1).unwrap().contiguous().unwrap();
+    assert!(read(&copied).is_err(), "a copy of the bad values");
+}

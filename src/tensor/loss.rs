@@ -117,7 +117,8 @@ impl Tensor {
         };
         let out = Tensor::empty_on(self.backend(), shape, DType::Float32)?;
         if out.numel() > 0 {
-            let rows = nll_rows(target, weight, n, c, ignore_index, reduction)?;
+            // The checked tensor, so that the loss depends on its check (the same words as `target`).
+            let rows = nll_rows(widened.as_ref().unwrap_or(target), weight, n, c, ignore_index, reduction)?;
             self.backend().nll_loss(&NllLoss { input: self.operand_with(&strides)?, rows, out: out.buf()? })?;
         }
         // The kernel writes float32; half inputs get their loss rounded to their dtype.

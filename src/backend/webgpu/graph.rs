@@ -464,8 +464,11 @@ impl WebGpuBackend {
         st.stats.graph_dispatches += g.steps.len() as u64;
         st.stats.dispatches += g.steps.len() as u64;
         st.stats.graph_replays += 1;
-        // A replayed check writes the error buffer like a dispatched one.
+        // A replayed check writes the error buffer like a dispatched one, without a slot; what the
+        // replay writes (its outputs, the state it updates) may depend on any check.
         st.checks.touch();
+        let pinned: Vec<wgpu::Buffer> = st.pinned.keys().cloned().collect();
+        st.checks.propagate_all(out_bufs.into_iter().chain(pinned));
         Ok(())
     }
 

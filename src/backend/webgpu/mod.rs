@@ -188,6 +188,16 @@ impl WebGpuBackend {
         bail!(Device, "WebGPU error: {msg}")
     }
 
+    /// Drops every pooled buffer, with what holds on to them: cached bind groups, and what the
+    /// device-side checks track of them (`empty_cache`).
+    fn clear_pools(st: &mut State) {
+        st.pool.clear();
+        st.staging.clear();
+        st.bind.clear();
+        Self::graph_forget_bind_groups(st);
+        st.checks.keep_only(st.bufs.iter().flatten().map(|b| &b.0));
+    }
+
     /// Makes room for a new buffer of `class` bytes under the budget, as PyTorch's caching
     /// allocator does: when live tensors and the pool together would pass it, the pool is emptied
     /// and the allocation tried again; past the budget even then, an `OutOfMemoryError` before
@@ -196,10 +206,7 @@ impl WebGpuBackend {
         let Some(budget) = budget else { return Ok(()) };
         let held = |st: &State| st.stats.active_bytes + st.pool.pooled_bytes + st.staging.pooled_bytes;
         if held(st).saturating_add(class) > budget {
-            st.pool.clear();
-            st.staging.clear();
-            st.bind.clear();
-            Self::graph_forget_bind_groups(st);
+            Self::clear_pools(st);
         }
         if held(st).saturating_add(class) > budget {
             bail!(
@@ -353,11 +360,13 @@ impl Backend for WebGpuBackend {
                 enc.copy_buffer_to_buffer(&src, offset as u64 * 4, &staging, 0, bytes);
                 Self::record_fetch(check, enc);
             });
+            // After the submit: the batched tiny ops it recorded have passed their taints on.
+            let depends = Self::read_depends(&mut st, id, &fetch);
             // The caller waits for this read: recording resumes on an idle GPU.
             st.idle = true;
-            (staging, fetch)
+            (staging, fetch, depends)
         };
-        let (staging, fetch) = staging;
+        let (staging, fetch, depends) = staging;
         let (tx, rx) = futures_channel::oneshot::channel();
         staging.map_async(wgpu::MapMode::Read, 0..bytes, move |r| {
             let _ = tx.send(r);
@@ -380,7 +389,7 @@ impl Backend for WebGpuBackend {
             };
             staging.unmap();
             me.st.borrow_mut().staging.give(class, staging);
-            checks::with_fetch(&me, fetch, Ok(words)).await
+            checks::settle_read(&me, fetch, depends, Ok(words)).await
         })
     }
 
@@ -537,7 +546,7 @@ impl Backend for WebGpuBackend {
             match me {
                 Some(me) => {
                     let r = me.take_errors();
-                    checks::with_fetch(&me, fetch, r).await
+                    checks::settle_sync(&me, fetch, r).await
                 }
                 None => Ok(()),
             }
@@ -650,12 +659,7 @@ impl Backend for WebGpuBackend {
     }
 
     fn empty_cache(&self) {
-        let mut st = self.st.borrow_mut();
-        st.pool.clear();
-        st.staging.clear();
-        // Cached bind groups hold their buffers: drop them so the memory is really freed.
-        st.bind.clear();
-        Self::graph_forget_bind_groups(&mut st);
+        Self::clear_pools(&mut self.st.borrow_mut());
     }
 }
 

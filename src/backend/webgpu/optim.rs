@@ -43,6 +43,7 @@ impl WebGpuBackend {
         }
         let mut st = self.st.borrow_mut();
         let (from, to) = (Self::buffer(&st, src), Self::buffer(&st, dst));
+        st.checks.propagate(std::slice::from_ref(&to), std::slice::from_ref(&from));
         let encoder = self.command_encoder(&mut st);
         let (src_bytes, dst_bytes, bytes) = (src_offset as u64 * 4, dst_offset as u64 * 4, words as u64 * 4);
         encoder.copy_buffer_to_buffer(&from, src_bytes, &to, dst_bytes, bytes);

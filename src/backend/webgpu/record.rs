@@ -108,6 +108,10 @@ impl WebGpuBackend {
         if st.timing.as_ref().is_some_and(|t| t.full()) {
             self.flush_locked(st);
         }
+        if !matches!(key, KernelKey::Check) {
+            let w = key.writable().min(bufs.len());
+            st.checks.propagate(&bufs[..w], &bufs[w..]);
+        }
         let kernel = self.kernel(st, key, bufs.len());
         let recorded = st.capture.is_some().then(|| bufs.clone());
         // Bind groups are cached by the buffers and the uniform slot they bind: pooled buffers
