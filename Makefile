@@ -22,7 +22,7 @@ export XDG_RUNTIME_DIR ?= /tmp/webtorch-xdg-$(shell id -u)
 $(shell mkdir -p -m 700 $(XDG_RUNTIME_DIR))
 export WASM_BINDGEN_TEST_TIMEOUT ?= 180
 
-RUST_SRC := Cargo.toml $(wildcard Cargo.lock) $(shell find src shaders -type f 2>/dev/null)
+RUST_SRC := Cargo.toml $(wildcard Cargo.lock) $(wildcard .cargo/config.toml) $(shell find src shaders -type f 2>/dev/null)
 TS_SRC := ts/tsconfig.json $(shell find ts/src -name '*.ts' -not -path 'ts/src/wasm/*' 2>/dev/null)
 TEMPLATE := $(shell find pkg-template -type f 2>/dev/null) scripts/side-effects.mjs
 WASM := build/wasm/webtorch_core_bg.wasm

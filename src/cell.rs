@@ -6,7 +6,8 @@
 //! stamps its borrow count with the recovery epoch. When a call into the core traps, the TS layer
 //! calls `recover()` (no frame of the core is running then, so no borrow can be live); that
 //! advances the epoch, and each cell treats a count from an older epoch as zero the next time it
-//! is borrowed. Every engine-wide and per-tensor cell is one of these.
+//! is borrowed; a guard from an older epoch no longer touches the count when it is dropped. Every
+//! engine-wide and per-tensor cell is one of these.
 //!
 //! The price is one thread-local read per borrow. Holding a guard across an `.await` would be
 //! wrong (a trap elsewhere would release it); clippy.toml makes clippy reject it.
@@ -25,9 +26,13 @@ fn epoch() -> u32 {
     EPOCH.with(Cell::get)
 }
 
-/// Releases every borrow taken before now. Call only when no frame of the core is running: after
-/// a trap, at the boundary that caught it.
-pub fn recover() {
+/// Releases every borrow taken before now.
+///
+/// # Safety
+/// No frame that holds a borrow may run again: call it only when no frame of the core is on the
+/// stack (after a trap, once the outermost call into the core has ended) and no future holds a
+/// guard across an `.await`. Otherwise two live `&mut` to one value could exist.
+pub unsafe fn recover() {
     EPOCH.with(|e| e.set(e.get().wrapping_add(1)));
 }
 
@@ -78,7 +83,8 @@ impl<T: ?Sized> RefCell<T> {
         }
         self.count.set(n + 1);
         // SAFETY: the count now records a shared borrow; no mutable one exists.
-        Ref { value: unsafe { NonNull::new_unchecked(self.value.get()) }, count: &self.count, _p: PhantomData }
+        let value = unsafe { NonNull::new_unchecked(self.value.get()) };
+        Ref { value, count: &self.count, epoch: &self.epoch, at: self.epoch.get(), _p: PhantomData }
     }
 
     #[track_caller]
@@ -88,7 +94,8 @@ impl<T: ?Sized> RefCell<T> {
         }
         self.count.set(-1);
         // SAFETY: the count now records the one mutable borrow; no other borrow exists.
-        RefMut { value: unsafe { NonNull::new_unchecked(self.value.get()) }, count: &self.count, _p: PhantomData }
+        let value = unsafe { NonNull::new_unchecked(self.value.get()) };
+        RefMut { value, count: &self.count, epoch: &self.epoch, at: self.epoch.get(), _p: PhantomData }
     }
 
     pub fn get_mut(&mut self) -> &mut T {
@@ -112,6 +119,9 @@ impl<T: ?Sized + fmt::Debug> fmt::Debug for RefCell<T> {
 pub struct Ref<'a, T: ?Sized> {
     value: NonNull<T>,
     count: &'a Cell<isize>,
+    /// The cell's epoch, and the epoch this borrow was counted in.
+    epoch: &'a Cell<u32>,
+    at: u32,
     _p: PhantomData<&'a T>,
 }
 
@@ -125,7 +135,10 @@ impl<T: ?Sized> Deref for Ref<'_, T> {
 
 impl<T: ?Sized> Drop for Ref<'_, T> {
     fn drop(&mut self) {
-        self.count.set(self.count.get() - 1);
+        // A count from an older epoch was already released by `recover`.
+        if self.epoch.get() == self.at {
+            self.count.set(self.count.get() - 1);
+        }
     }
 }
 
@@ -133,6 +146,8 @@ impl<T: ?Sized> Drop for Ref<'_, T> {
 pub struct RefMut<'a, T: ?Sized> {
     value: NonNull<T>,
     count: &'a Cell<isize>,
+    epoch: &'a Cell<u32>,
+    at: u32,
     _p: PhantomData<&'a mut T>,
 }
 
@@ -153,7 +168,9 @@ impl<T: ?Sized> DerefMut for RefMut<'_, T> {
 
 impl<T: ?Sized> Drop for RefMut<'_, T> {
     fn drop(&mut self) {
-        self.count.set(0);
+        if self.epoch.get() == self.at {
+            self.count.set(0);
+        }
     }
 }
 
@@ -187,13 +204,29 @@ mod tests {
         let c = RefCell::new(vec![1]);
         // What a trap does: the guards' frames end without running their destructors.
         std::mem::forget(c.borrow_mut());
-        recover();
+        // SAFETY: the only guard was forgotten, as a trap would leave it.
+        unsafe { recover() };
         c.borrow_mut().push(2);
         assert_eq!(*c.borrow(), [1, 2]);
         // A shared borrow left behind is released the same way.
         std::mem::forget(c.borrow());
-        recover();
+        // SAFETY: as above.
+        unsafe { recover() };
         c.borrow_mut().push(3);
         assert_eq!(c.into_inner(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_guard_from_before_a_recovery_leaves_the_count_alone() {
+        let c = RefCell::new(0);
+        let stale = c.borrow();
+        // SAFETY: `stale` is not used again, only dropped (what the epoch stamp is for).
+        unsafe { recover() };
+        let mut now = c.borrow_mut();
+        *now += 1;
+        drop(stale);
+        drop(now);
+        assert_eq!(*c.borrow(), 1);
+        *c.borrow_mut() += 1;
     }
 }

@@ -50,8 +50,14 @@ pub const FAULT_POINTS: &[&str] = &[
 ];
 
 /// Makes the next pass through fault point `name` panic (tests of panic recovery:
-/// `torch._C.debug_panic_at`). `false` for a name that is not a fault point.
+/// `torch._C.debug_panic_at`); `""` disarms. `false` for a name that is not a fault point.
 pub fn arm_panic(name: &str) -> bool {
+    if name.is_empty() {
+        // Disarms.
+        ARMED.with(|a| *a.borrow_mut() = None);
+        ANY_ARMED.with(|a| a.set(false));
+        return true;
+    }
     if !FAULT_POINTS.contains(&name) {
         return false;
     }

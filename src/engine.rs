@@ -173,19 +173,27 @@ pub fn note_work() {
             Some(e.delay_ms)
         });
         if let Some(ms) = arm {
-            let cb = wasm_bindgen::closure::Closure::once_into_js(move || {
-                let in_batch = ENGINE.with(|e| {
-                    let mut e = e.borrow_mut();
-                    e.timer_armed = false;
-                    e.batch_depth > 0
-                });
-                if !in_batch {
-                    if let Err(e) = flush_all() {
-                        crate::debug::log(&format!("webtorch: batch flush failed: {e}"));
-                    }
-                }
-            });
-            crate::api::set_timeout(cb.unchecked_ref(), ms as i32);
+            // The TS layer's timer calls `timer_flush` through its guard (a trap in the flush
+            // becomes an error it logs); without one (the core's own wasm tests), a closure.
+            if !crate::api::arm_flush_timer(ms) {
+                let cb = wasm_bindgen::closure::Closure::once_into_js(timer_flush);
+                crate::api::set_timeout(cb.unchecked_ref(), ms as i32);
+            }
+        }
+    }
+}
+
+/// The batch timer's flush (armed by `note_work`), unless a `batch(fn)` scope is open.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub fn timer_flush() {
+    let in_batch = ENGINE.with(|e| {
+        let mut e = e.borrow_mut();
+        e.timer_armed = false;
+        e.batch_depth > 0
+    });
+    if !in_batch {
+        if let Err(e) = flush_all() {
+            crate::debug::log(&format!("webtorch: batch flush failed: {e}"));
         }
     }
 }

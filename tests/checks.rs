@@ -138,7 +138,11 @@ fn a_failed_check_is_raised_by_the_reads_that_depend_on_it() {
     let bad_gather = x.gather(1, &t(&[0.0, 5.0, 0.0, 0.0], &[2, 2], DType::Int64, dev)).unwrap();
     let good = x.index_select(1, &t(&[2.0, 0.0], &[2], DType::Int64, dev)).unwrap();
     let bad_select = x.index_select(1, &t(&[0.0, 3.0], &[2], DType::Int64, dev)).unwrap();
-    let derived = bad_select.binary(webtorch::Op::Mul, &good).unwrap().binary(webtorch::Op::Add, &x.narrow(1, 0, 2).unwrap()).unwrap();
+    let derived = bad_select
+        .binary(webtorch::Op::Mul, &good)
+        .unwrap()
+        .binary(webtorch::Op::Add, &x.narrow(1, 0, 2).unwrap())
+        .unwrap();
     // The first read fetches all three checks' results; it depends on none of the failures.
     assert_eq!(read(&good).unwrap(), [3.0, 1.0, 6.0, 4.0]);
     let e = read(&bad_select).expect_err("index_select's failure");

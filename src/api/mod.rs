@@ -33,6 +33,8 @@ thread_local! {
     static ERROR_CLASSES: RefCell<HashMap<String, Function>> = RefCell::new(HashMap::new());
     static ADAPTER: RefCell<Option<AdapterSummary>> = const { RefCell::new(None) };
     pub(crate) static LIVE_HANDLES: Cell<u64> = const { Cell::new(0) };
+    /// The TS layer's timer: called with a delay in ms, it calls `timer_flush` after it.
+    static FLUSH_TIMER: RefCell<Option<Function>> = const { RefCell::new(None) };
 }
 
 /// An engine error as an instance of the registered JS class for its kind.
@@ -146,6 +148,26 @@ pub fn adapter_info() -> JsResult<JsValue> {
         Some(s) => serde_wasm_bindgen::to_value(s).map_err(|e| JsValue::from_str(&e.to_string())),
         None => Ok(JsValue::NULL),
     })
+}
+
+/// Registers the batch timer (`ts/src/runtime.ts`): `f(ms)` calls `timer_flush()` after `ms`, through
+/// the guard that turns a trap into an error.
+#[wasm_bindgen]
+pub fn register_flush_timer(f: Function) {
+    FLUSH_TIMER.with(|t| *t.borrow_mut() = Some(f));
+}
+
+/// Arms the registered batch timer; false when none is registered.
+pub(crate) fn arm_flush_timer(ms: u32) -> bool {
+    let Some(f) = FLUSH_TIMER.with(|t| t.borrow().clone()) else { return false };
+    let _ = f.call1(&JsValue::NULL, &JsValue::from(ms));
+    true
+}
+
+/// The batch timer's flush (`engine::timer_flush`).
+#[wasm_bindgen]
+pub fn timer_flush() {
+    engine::timer_flush();
 }
 
 #[wasm_bindgen]

@@ -1,9 +1,11 @@
 //! Recovering from a trap. A panic on wasm32 aborts the call (`unreachable`), as does a failed
 //! allocation, and no destructor runs. The TS layer calls every core function through a guard
-//! (`ts/src/runtime.ts`); when one throws a `WebAssembly.RuntimeError` it calls `recover`, which
-//! releases the borrows the trapped frames held (`crate::cell`) and says what happened: the panic
-//! message the hook below recorded, or the size of the allocation that failed. The guard turns
-//! that into an `OutOfMemoryError` or an `InternalError`, and the next call works.
+//! (`ts/src/runtime.ts`); when a call ends in anything but a `TorchError` it asks `trap_info`
+//! what happened — the panic message the hook below recorded, or the size of the allocation that
+//! failed — and turns that into an `OutOfMemoryError` or an `InternalError`. Once the outermost
+//! call into the core has ended, it puts the shadow-stack pointer back (exported for it,
+//! `.cargo/config.toml`) and calls `recover`, which releases the borrows the trapped frames held
+//! (`crate::cell`); the next call works.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -66,11 +68,18 @@ pub(crate) fn install_panic_hook() {
     }));
 }
 
-/// What a trapped call left: `{ panic: string | null, failed_alloc: number }`, after releasing
-/// every borrow it held. Call only from the guard, right after a `WebAssembly.RuntimeError`.
+/// Releases every borrow the frames of a trapped call held. Called by the guard once the
+/// outermost call into the core has ended after a failure: no frame of the core is running then.
 #[wasm_bindgen]
-pub fn recover() -> JsValue {
-    crate::cell::recover();
+pub fn recover() {
+    // SAFETY: called from JS with no core frame on the stack (the guard's outermost exit); no
+    // future holds a cell guard across an await (clippy.toml).
+    unsafe { crate::cell::recover() };
+}
+
+/// What a trapped call left: `{ panic: string | null, failed_alloc: number }` (and forgets it).
+#[wasm_bindgen]
+pub fn trap_info() -> JsValue {
     let panic = LAST_PANIC.with(Cell::take);
     let failed = FAILED_ALLOC.swap(0, Ordering::Relaxed);
     let out = js_sys::Object::new();

@@ -45,7 +45,7 @@ export function debug_panic(): void {
 /**
  * Makes the next pass through one of the core's fault points panic — places where the engine,
  * a backend or a tensor holds its state borrowed ({@link debug_fault_points}) — so that tests
- * can prove a panic there leaves nothing borrowed.
+ * can prove a panic there leaves nothing borrowed. `""` disarms.
  */
 export function debug_panic_at(point: string): void {
   core.debug_panic_at(point);

@@ -21,16 +21,19 @@ import {
 import { type Device, deviceFromCode } from "./dtype.js";
 
 /**
- * The core's exports, every call guarded: a trap inside the core (a Rust panic, or an allocation
- * the wasm heap refused — both abort the call as a `WebAssembly.RuntimeError`) is followed by
- * `recover()`, which releases what the trapped call held, and becomes an `OutOfMemoryError` or an
- * `InternalError` naming the core function. The classes' methods are guarded in place, so
- * every holder of a `RawTensor` goes through the guard.
+ * The core's exports, every call guarded. A call that leaves the core by anything but a returned
+ * `TorchError` — a trap (a Rust panic, or an allocation the wasm heap refused: a
+ * `WebAssembly.RuntimeError`), a stack overflow, an exception thrown through the core — ran no
+ * destructor on its way out: the error becomes an `OutOfMemoryError` or an `InternalError`
+ * naming the core function, and once the outermost call into the core has ended the guard puts
+ * the shadow-stack pointer back where that call found it and calls `recover()`, which releases
+ * the borrows the unwound frames held. The classes' methods are guarded in place, so every
+ * holder of a `RawTensor` goes through the guard.
  */
 export const core: typeof rawCore = guardCore(
   rawCore,
   // Loading and recovery themselves are not guarded.
-  new Set(["default", "initSync", "recover"]),
+  new Set(["default", "initSync", "recover", "trap_info"]),
 );
 
 function guardCore(m: typeof rawCore, unguarded: Set<string>): typeof rawCore {
@@ -73,48 +76,82 @@ function guardClass(cls: GuardedClass): void {
   }
 }
 
+/** Nesting of guarded calls (a gradient hook calls the core from inside `backward`). */
+let depth = 0;
+/** A call unwound out of the core: recover when the outermost call ends. */
+let unwound = false;
+/** The core's shadow-stack pointer, and its value when the outermost call began. */
+let stackPointer: WebAssembly.Global | null = null;
+let stackAtEntry = 0;
+
+function enter(): void {
+  if (depth++ === 0 && stackPointer !== null)
+    stackAtEntry = stackPointer.value as number;
+}
+
+function leave(): void {
+  if (--depth === 0 && unwound) {
+    // No frame of the core is running now: what the unwound frames held can be released.
+    unwound = false;
+    if (stackPointer !== null) stackPointer.value = stackAtEntry;
+    rawCore.recover();
+  }
+}
+
 function guarded<F extends (...a: never[]) => unknown>(f: F, name: string): F {
   // NOTE: fixed arities for the common cases: a rest parameter allocates an array per call,
   // and these wrap every op's call into the core.
   const fail = (e: unknown): never => {
-    throw e instanceof WebAssembly.RuntimeError ? fromTrap(e, name) : e;
+    throw e instanceof TorchError ? e : unwoundError(e, name);
   };
   const g = f as unknown as (this: unknown, ...a: unknown[]) => unknown;
   let w: (this: unknown, ...a: unknown[]) => unknown;
   switch (f.length) {
     case 0:
       w = function (this: unknown) {
+        enter();
         try {
           return g.call(this);
         } catch (e) {
           return fail(e);
+        } finally {
+          leave();
         }
       };
       break;
     case 1:
       w = function (this: unknown, a: unknown) {
+        enter();
         try {
           return g.call(this, a);
         } catch (e) {
           return fail(e);
+        } finally {
+          leave();
         }
       };
       break;
     case 2:
       w = function (this: unknown, a: unknown, b: unknown) {
+        enter();
         try {
           return g.call(this, a, b);
         } catch (e) {
           return fail(e);
+        } finally {
+          leave();
         }
       };
       break;
     default:
       w = function (this: unknown, ...a: unknown[]) {
+        enter();
         try {
           return g.apply(this, a);
         } catch (e) {
           return fail(e);
+        } finally {
+          leave();
         }
       };
   }
@@ -122,9 +159,33 @@ function guarded<F extends (...a: never[]) => unknown>(f: F, name: string): F {
   return w as unknown as F;
 }
 
-/** The error a trap in core function `name` becomes, once the core has recovered. */
+/**
+ * What an exception that left core function `name` without a `TorchError` becomes (the core
+ * recovers when the outermost call ends).
+ */
+function unwoundError(e: unknown, name: string): TorchError {
+  unwound = true;
+  if (e instanceof WebAssembly.RuntimeError) return fromTrap(e, name);
+  const message = e instanceof Error ? e.message : String(e);
+  if (e instanceof RangeError && /call stack/i.test(message))
+    return new InternalError(
+      `webtorch INTERNAL ASSERT FAILED in ${name}: stack overflow. Please report a bug to webtorch; the engine recovered and keeps working.`,
+      { cause: e },
+    );
+  if (/recursive use of an object|while it was borrowed/.test(message))
+    return new TorchError(
+      `${name}: a tensor argument is in use by this same call (an in-place op given its own tensor) or by a call that failed inside the core earlier (then clone() it to keep using its values)`,
+      { cause: e },
+    );
+  return new InternalError(
+    `webtorch INTERNAL ASSERT FAILED in ${name}: ${message}. Please report a bug to webtorch; the engine recovered and keeps working.`,
+    { cause: e },
+  );
+}
+
+/** The error a trap in core function `name` becomes. */
 function fromTrap(trap: WebAssembly.RuntimeError, name: string): TorchError {
-  const info = rawCore.recover() as {
+  const info = rawCore.trap_info() as {
     panic: string | null;
     failed_alloc: number;
   };
@@ -243,6 +304,7 @@ export function metaShape(ndim: number): readonly number[] {
 }
 
 async function loadCore(): Promise<void> {
+  let exports: { memory: WebAssembly.Memory };
   const wasmUrl = new URL("./wasm/webtorch_core_bg.wasm", import.meta.url);
   if (wasmUrl.protocol === "file:") {
     // Node (and runtimes like it): no fetch of file: URLs, so read the bytes ourselves.
@@ -250,14 +312,27 @@ async function loadCore(): Promise<void> {
     const fs = (await importOptional("node:fs/promises")) as {
       readFile(path: URL): Promise<Uint8Array>;
     };
-    memory = (await initWasm({ module_or_path: await fs.readFile(wasmUrl) }))
-      .memory;
+    exports = await initWasm({ module_or_path: await fs.readFile(wasmUrl) });
   } else {
-    memory = (await initWasm({ module_or_path: wasmUrl })).memory;
+    exports = await initWasm({ module_or_path: wasmUrl });
   }
+  memory = exports.memory;
+  const sp = (exports as unknown as Record<string, unknown>).__stack_pointer;
+  if (sp instanceof WebAssembly.Global) stackPointer = sp;
   metaAt = core.meta_scratch();
   for (const [kind, ctor] of Object.entries(ERROR_CLASSES))
     core.register_error_class(kind, ctor);
+  // The batch timer calls the core through the guard: a failure there is logged, never thrown
+  // out of a timer callback (which would end a Node process).
+  core.register_flush_timer((ms: number) =>
+    setTimeout(() => {
+      try {
+        core.timer_flush();
+      } catch (e) {
+        console.error("webtorch: batch flush failed:", e);
+      }
+    }, ms),
+  );
 }
 
 /**

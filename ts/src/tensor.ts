@@ -449,9 +449,16 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
   /** Releases the handle; the storage returns to the pool when no view uses it. Idempotent. */
   dispose(): void {
     if (this.#raw === null) return;
-    untrack(this);
-    this.#raw.free();
+    const raw = this.#raw;
     this.#raw = null;
+    untrack(this);
+    try {
+      raw.free();
+    } catch (e) {
+      // A handle a failed call left borrowed inside the core cannot be freed: it is leaked
+      // (its memory with it), and the tensor is disposed all the same.
+      if (!(e instanceof TorchError)) throw e;
+    }
   }
 
   /** @internal Takes `raw` (same dtype and device) in place of the handle: `resize_`. */

@@ -150,6 +150,8 @@ impl Checks {
         if self.taint.is_empty() {
             return;
         }
+        // NOTE: wgpu buffers hash by identity (their interior state is not part of the key).
+        #[allow(clippy::mutable_key_type)]
         let live: FxHashSet<&wgpu::Buffer> = live.collect();
         self.taint.retain(|b, _| live.contains(b));
     }
@@ -182,7 +184,9 @@ impl Checks {
                 let _ = w.send(());
             }
         }
+        #[allow(clippy::mutable_key_type)]
         let taint = std::mem::take(&mut self.taint);
+        #[allow(clippy::mutable_key_type)]
         let kept = taint
             .into_iter()
             .filter_map(|(b, mut cs)| {

@@ -198,6 +198,12 @@ async function tryCall(torch, device, what, thunk, expected, mustThrow, seen) {
       e instanceof torch.TorchError,
       `${what} on ${device} threw ${e?.name}: ${e?.message} (not a TorchError)`,
     );
+    // A trap the guard caught is a TorchError too, but a size must be refused before one.
+    ok(
+      !(e instanceof torch.InternalError) &&
+        !e.message.startsWith("webtorch core out of memory in "),
+      `${what} on ${device} trapped in the core: ${e.message}`,
+    );
     seen.errors++;
     await engineWorks(torch, device, what);
     return;

@@ -60,6 +60,7 @@ export const checks = [
           },
           point,
         );
+        torch._C.debug_panic_at("");
         ok(r.error !== undefined, `fault point ${point} was not reached`);
         ok(
           r.error instanceof torch.InternalError &&
@@ -192,3 +193,95 @@ checks.push(
     },
   },
 );
+
+checks.push({
+  name: "a failed device-side check is raised by the reads that depend on it, not by others",
+  async run(torch, { device }) {
+    // On the CPU backend the values are on the host: the bad call raises at once
+    // (badinput.mjs covers it).
+    if (device === "cpu") return;
+    const o = { device };
+    const x = torch.arange(6, o).float().reshape(2, 3);
+    const bad = x.index_select(1, torch.tensor([0, 3], o));
+    const good = x.index_select(1, torch.tensor([2, 0], o));
+    const isIndexError = (e) => e instanceof torch.IndexError;
+    // The read that fetches the failure does not depend on it.
+    eq(
+      await good.tolist(),
+      [
+        [2, 0],
+        [5, 3],
+      ],
+      "a read beside the failure",
+    );
+    for (const [what, t] of [
+      ["the bad result", bad],
+      ["a result computed from it", bad.mul(2).add(good)],
+    ]) {
+      const r = await torchErrorOrValue(torch, () => t.tolist(), what);
+      ok(
+        isIndexError(r.error),
+        `${what}: ${r.error?.name}: ${r.error?.message ?? show(r.value)}`,
+      );
+    }
+    await torch.webgpu.sync_device(); // reported by the reads: nothing left for the sync
+    eq(
+      await good.mul(2).tolist(),
+      [
+        [4, 0],
+        [10, 6],
+      ],
+      "the good one after",
+    );
+    await engineWorks(torch, device, "a failed device-side check");
+  },
+});
+
+checks.push({
+  name: "3,000 traps in a row, one inside an in-place op: the stack is put back, the tensor can still be disposed",
+  async run(torch, { device }) {
+    const o = { device };
+    for (let i = 0; i < 3000; i++) {
+      torch._C.debug_panic_at("engine");
+      try {
+        torch.ones(2, o);
+        throw new Error(`trap ${i}: the fault point was not reached`);
+      } catch (e) {
+        ok(
+          e instanceof torch.InternalError,
+          `trap ${i}: ${e?.name}: ${e?.message}`,
+        );
+      }
+    }
+    await engineWorks(torch, device, "3,000 traps");
+    // A trap inside an in-place op leaves its tensor's handle borrowed by the core: the tensor
+    // cannot be used any more (a TorchError says why) but disposing it works.
+    const t = torch.ones(3, o);
+    torch._C.debug_panic_at("tensor.state");
+    let trapped;
+    try {
+      t.add_(1);
+    } catch (e) {
+      trapped = e;
+    } finally {
+      torch._C.debug_panic_at("");
+    }
+    ok(
+      trapped instanceof torch.InternalError,
+      `the in-place op trapped: ${trapped?.name}: ${trapped?.message}`,
+    );
+    let reused;
+    try {
+      t.add_(1);
+    } catch (e) {
+      reused = e;
+    }
+    ok(
+      reused === undefined || reused instanceof torch.TorchError,
+      `reusing it: ${reused?.name}: ${reused?.message}`,
+    );
+    t.dispose();
+    ok(t.isDisposed, "disposed");
+    await engineWorks(torch, device, "a trap in an in-place op");
+  },
+});
