@@ -38,7 +38,7 @@ fn floats<'a>(row: &'a Row) -> impl Iterator<Item = f32> + 'a {
     })
 }
 
-/// Cascade summation in f32, as PyTorch's CPU sum does it: blocks of 16 values summed in order,
+/// Cascade summation in f32, like PyTorch's CPU sum (not bit for bit): blocks of 16 values summed in order,
 /// the block sums added pairwise (a binary counter of partial sums), so the rounding error grows
 /// with log n rather than n — a sum of 2^28 ones is exact, and a mean of a constant is the
 /// constant.

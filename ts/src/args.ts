@@ -205,3 +205,12 @@ export function checkHostAlloc(
       `${what}: tried to allocate ${bytes} bytes of host memory, more than the CPU budget (${core.memory_budget(0)} bytes; torch.cpu.set_memory_budget changes it)`,
     );
 }
+
+/** A `set_memory_budget` argument for the core: bytes, or -1 for `null` (the default). */
+export function budgetArg(bytes: number | null): number {
+  if (bytes !== null && !(Number.isSafeInteger(bytes) && bytes >= 0))
+    throw new TorchError(
+      `set_memory_budget(): expected a non-negative integer number of bytes or null, got ${String(bytes)}`,
+    );
+  return bytes ?? -1;
+}

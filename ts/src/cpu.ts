@@ -11,8 +11,8 @@
  * @module
  */
 
-import { TorchError } from "./errors.js";
 import { core } from "./runtime.js";
+import { budgetArg } from "./args.js";
 
 /** The device type's name. */
 export const name = "cpu";
@@ -42,9 +42,5 @@ export function memory_budget(): number {
  * throws `OutOfMemoryError` before anything is allocated.
  */
 export function set_memory_budget(bytes: number | null): void {
-  if (bytes !== null && !(Number.isSafeInteger(bytes) && bytes >= 0))
-    throw new TorchError(
-      `set_memory_budget(): expected a non-negative integer number of bytes or null, got ${String(bytes)}`,
-    );
-  core.set_memory_budget(0, bytes ?? -1);
+  core.set_memory_budget(0, budgetArg(bytes));
 }

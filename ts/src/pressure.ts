@@ -141,7 +141,7 @@ function sample(): void {
   }
 }
 
-const MB = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`;
+const MB = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
 
 /** The warning's text, with the leak report's largest groups and creation sites. */
 function message(from: number, to: number, ops: number): string {

@@ -8,6 +8,7 @@
 
 import { TorchError } from "./errors.js";
 import { core } from "./runtime.js";
+import { budgetArg } from "./args.js";
 import {
   memoryWarningState,
   setMemoryWarning,
@@ -404,9 +405,5 @@ export function memory_budget(): number | null {
  * before anything is allocated.
  */
 export function set_memory_budget(bytes: number | null): void {
-  if (bytes !== null && !(Number.isSafeInteger(bytes) && bytes >= 0))
-    throw new TorchError(
-      `set_memory_budget(): expected a non-negative integer number of bytes or null, got ${String(bytes)}`,
-    );
-  core.set_memory_budget(1, bytes ?? -1);
+  core.set_memory_budget(1, budgetArg(bytes));
 }

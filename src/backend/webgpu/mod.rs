@@ -202,10 +202,14 @@ impl WebGpuBackend {
     /// allocator does: when live tensors and the pool together would pass it, the pool is emptied
     /// and the allocation tried again; past the budget even then, an `OutOfMemoryError` before
     /// anything is allocated.
-    fn fit_budget(st: &mut State, budget: Option<u64>, class: u64) -> Result<()> {
-        let Some(budget) = budget else { return Ok(()) };
+    fn fit_budget(&self, st: &mut State, class: u64) -> Result<()> {
+        let Some(budget) = self.budget.get() else { return Ok(()) };
         let held = |st: &State| st.stats.active_bytes + st.pool.pooled_bytes + st.staging.pooled_bytes;
         if held(st).saturating_add(class) > budget {
+            // Buffers released while recorded work may read them are freed once it is submitted.
+            if st.encoder.is_some() && st.capture.is_none() {
+                self.flush_locked(st);
+            }
             Self::clear_pools(st);
         }
         if held(st).saturating_add(class) > budget {

@@ -113,7 +113,7 @@ impl WebGpuBackend {
                 b
             }
             None => {
-                Self::fit_budget(&mut st, self.budget.get(), class)?;
+                self.fit_budget(&mut st, class)?;
                 st.stats.allocations += 1;
                 self.alloc_buffer(class, STORAGE_USAGE, "webtorch:tensor")?
             }

@@ -3,27 +3,8 @@
 // must return a tensor of the right shape or throw a TorchError subclass — never a raw JS error,
 // a wasm trap or a V8 fatal error (which would end the process) — and the engine must compute a
 // known answer exactly afterwards. Part of the shared API checks: see ./index.mjs.
-import { close, eq, ok, show } from "./assert.mjs";
-
-/** A small computation with a known answer: the engine still works. */
-async function engineWorks(torch, device, after) {
-  const o = { device };
-  const mm = torch
-    .tensor(
-      [
-        [1, 2],
-        [3, 4],
-      ],
-      o,
-    )
-    .matmul(torch.tensor([[1], [-1]], o));
-  eq(await mm.tolist(), [[-1], [-1]], `matmul after ${after}`);
-  eq(await torch.arange(5, o).sum().item(), 10, `sum after ${after}`);
-  close(await torch.tensor([0, 1], o).float().exp().tolist(), [1, Math.E], {
-    atol: 1e-6,
-    what: `exp after ${after}`,
-  });
-}
+import { eq, ok, show } from "./assert.mjs";
+import { engineWorks } from "./limits.mjs";
 
 // The hostile values. 2^28 and 2^31 - 1 are sizes a tensor may really have (views of one element
 // cost nothing); the others are beyond what the core takes or not sizes at all.

@@ -5,7 +5,7 @@
 import { close, eq, ok, show } from "./assert.mjs";
 
 /** A small computation with a known answer: the engine still works. */
-async function engineWorks(torch, device, after) {
+export async function engineWorks(torch, device, after) {
   const o = { device };
   const mm = torch
     .tensor(
