@@ -240,8 +240,9 @@ impl Backend for CpuBackend {
             crate::bail!(Torch, "internal: an elementwise kernel read a matmul product");
         }
         let n: usize = k.shape.iter().product();
-        // Scratch: each leaf's words over the index space, and the results.
-        self.check_scratch(&[(k.leaves.len() + 1, n, 4)])?;
+        // Scratch: each leaf's words over the index space (gathered first, so that an output
+        // that aliases an input is written only after everything is read).
+        self.check_scratch(&[(k.leaves.len(), n, 4)])?;
         // Each leaf's words over the index space, then the nodes per element, every node's value
         // rounded through its dtype's storage form as the GPU kernel does.
         let leaves: Vec<Vec<u32>> = k
@@ -256,38 +257,37 @@ impl Backend for CpuBackend {
             })
             .collect();
         let mut words = vec![0u32; k.nodes.len()];
-        let values: Vec<u32> = (0..n)
-            .map(|i| {
-                for (j, node) in k.nodes.iter().enumerate() {
-                    let arg = |a: &Arg| match *a {
-                        Arg::Leaf(l) => load(leaves[l][i], k.leaves[l].dtype, node.compute),
-                        Arg::Node(m) => load(words[m], k.nodes[m].out_dtype, node.compute),
-                        Arg::Scalar(x) => scalar(x, node.compute),
-                        // Rejected above: only matmul epilogues read a product.
-                        Arg::Acc => V::F(f32::NAN),
-                    };
-                    let v = match node.func {
-                        Func::Cast => arg(&node.args[0]),
-                        Func::Where => {
-                            let nonzero = match arg(&node.args[0]) {
-                                V::F(x) => x != 0.0,
-                                V::I(x) => x != 0,
-                            };
-                            arg(&node.args[if nonzero { 1 } else { 2 }])
-                        }
-                        Func::Op(op) => apply(op.info().cpu, arg(&node.args[0]), node.args.get(1).map(arg)),
-                    };
-                    words[j] = store(v, node.out_dtype);
-                }
-                words[k.nodes.len() - 1]
-            })
-            .collect();
+        let mut value = |i: usize| {
+            for (j, node) in k.nodes.iter().enumerate() {
+                let arg = |a: &Arg| match *a {
+                    Arg::Leaf(l) => load(leaves[l][i], k.leaves[l].dtype, node.compute),
+                    Arg::Node(m) => load(words[m], k.nodes[m].out_dtype, node.compute),
+                    Arg::Scalar(x) => scalar(x, node.compute),
+                    // Rejected above: only matmul epilogues read a product.
+                    Arg::Acc => V::F(f32::NAN),
+                };
+                let v = match node.func {
+                    Func::Cast => arg(&node.args[0]),
+                    Func::Where => {
+                        let nonzero = match arg(&node.args[0]) {
+                            V::F(x) => x != 0.0,
+                            V::I(x) => x != 0,
+                        };
+                        arg(&node.args[if nonzero { 1 } else { 2 }])
+                    }
+                    Func::Op(op) => apply(op.info().cpu, arg(&node.args[0]), node.args.get(1).map(arg)),
+                };
+                words[j] = store(v, node.out_dtype);
+            }
+            words[k.nodes.len() - 1]
+        };
+        let mut st = self.state.borrow_mut();
+        crate::debug::fault_point("cpu.write_buffer");
+        let buf = st.bufs[k.out as usize].as_mut().expect("live buffer");
         match &k.out_view {
-            None => self.put(k.out, values),
+            None => buf[..n].iter_mut().enumerate().for_each(|(i, w)| *w = value(i)),
             Some((offset, strides)) => {
-                let mut st = self.state.borrow_mut();
-                let buf = st.bufs[k.out as usize].as_mut().expect("live buffer");
-                for_each_offset(&k.shape, &[(*offset, strides)], |i, offs| buf[offs[0]] = values[i]);
+                for_each_offset(&k.shape, &[(*offset, strides)], |i, offs| buf[offs[0]] = value(i));
             }
         }
         Ok(())

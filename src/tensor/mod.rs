@@ -422,11 +422,11 @@ impl Tensor {
         if n == 0 {
             return Ok(Box::pin(async { Ok(vec![]) }));
         }
+        let buf = t.storage.materialize()?;
         // The words come back through the wasm heap (mapped, then copied out): checked here,
         // while the caller waits, not in the future that receives them.
         engine::check_host_alloc("read", n, 4, 2)?;
         // The read submits the batch with its copy.
-        let buf = t.storage.materialize()?;
         Ok(t.backend().read(buf, t.layout.offset, n))
     }
 
