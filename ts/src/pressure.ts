@@ -11,7 +11,9 @@
  * and `dispose()` calls other than a scope's own. Every `interval` such tensors it reads the live
  * bytes of the default device (`runtime_stats().active_bytes`). A window is *growing* when the
  * live bytes rose since the previous sample and at most 7/8 of the tensors made in it were
- * disposed. It warns when consecutive growing windows cover at least `ops` tensors and the live
+ * disposed. It warns — provided at least 3/4 of the tensors made over them are still alive
+ * (building a model frees most of its temporaries and keeps a few weights) — when consecutive
+ * growing windows cover at least `ops` tensors and the live
  * bytes rose by at least `bytes` over them — or, for fast growth, at least 4 × `bytes` over a
  * quarter as many tensors (a loop of large tensors fills a GPU long before 512 of them). Growth
  * that stops (weights allocated once) ends the run of growing windows, so it never adds up to a
@@ -76,6 +78,8 @@ let lastBytes = -1;
 let lastDisposed = 0;
 let runOps = 0;
 let runStart = 0;
+/** Live tensor handles when the run of growing windows began. */
+let runLive = 0;
 
 /** Nesting depth of {@link uncounted} calls: tensors made meanwhile are not counted. */
 let quiet = 0;
@@ -112,10 +116,14 @@ function sample(): void {
     return;
   }
   let bytes: number;
+  let live: number;
   try {
-    bytes = Number(
-      (core.runtime_stats() as { active_bytes: number }).active_bytes,
-    );
+    const s = core.runtime_stats() as {
+      active_bytes: number;
+      live_tensors: number;
+    };
+    bytes = Number(s.active_bytes);
+    live = Number(s.live_tensors);
   } catch {
     return; // no device yet (or a lost one): nothing to compare
   }
@@ -128,12 +136,17 @@ function sample(): void {
   } else {
     runOps = 0;
     runStart = bytes;
+    runLive = live;
   }
   lastBytes = bytes;
   const grown = bytes - runStart;
+  // Left to the collector, most tensors a loop makes are still alive; building a model makes
+  // many temporaries that are freed and keeps a few weights, which is no leak.
+  const kept = (live - runLive) * 4 >= runOps * 3;
   if (
-    (runOps >= limitOps && grown >= limitBytes) ||
-    (runOps * 4 >= limitOps && grown >= 4 * limitBytes)
+    kept &&
+    ((runOps >= limitOps && grown >= limitBytes) ||
+      (runOps * 4 >= limitOps && grown >= 4 * limitBytes))
   ) {
     fired = true;
     next = Infinity;
@@ -261,6 +274,7 @@ export function setMemoryWarning(
   lastDisposed = 0;
   runOps = 0;
   runStart = 0;
+  runLive = 0;
   next = enabled ? interval : Infinity;
 }
 
