@@ -56,8 +56,16 @@ pub(crate) fn clear_failed_alloc() {
     FAILED_ALLOC.store(0, Ordering::Relaxed);
 }
 
-/// Records each panic's message for `recover` (instead of logging it: the guard throws it).
+/// Records each panic's message for `trap_info` (instead of logging it: the guard throws it).
+/// Installed once: after a trapped panic std counts the thread as panicking for good (the panic
+/// never finished), and `set_hook` panics when called from a panicking thread — a second `init`
+/// would trap.
 pub(crate) fn install_panic_hook() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(install);
+}
+
+fn install() {
     std::panic::set_hook(Box::new(|info| {
         let msg = match info.payload().downcast_ref::<&str>() {
             Some(s) => (*s).to_string(),

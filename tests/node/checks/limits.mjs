@@ -84,6 +84,9 @@ export const checks = [
           `backward after ${point}`,
         );
       }
+      // std counts the thread as panicking for good after a trapped panic: initializing again
+      // (which once set the panic hook each time) must still work.
+      eq(await torch.init({ device }), device, "init after the panics");
     },
   },
 ];
