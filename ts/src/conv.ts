@@ -105,6 +105,26 @@ function poolInts(
   );
 }
 
+/** A pooling window's kernel size (broadcast to `k` dims), stride (empty: the kernel size) and padding. */
+function poolWindow(
+  fn: string,
+  k: number,
+  kernel_size: IntOrTuple,
+  stride: IntOrTuple | null | undefined,
+  padding: IntOrTuple,
+): [Int32Array, Int32Array, Int32Array] {
+  return [
+    nInts(
+      fn,
+      "kernel_size",
+      [...poolInts(fn, "kernel_size", kernel_size, k)],
+      k,
+    ),
+    stride == null ? new Int32Array() : poolInts(fn, "stride", stride, k),
+    poolInts(fn, "padding", padding, k),
+  ];
+}
+
 function conv(
   fn: string,
   input: Tensor,
@@ -303,16 +323,12 @@ function maxPool(
 ): Tensor {
   const fn = `max_pool${k}d`;
   const x = checkTensor(fn, "input", input);
+  const [ks, st, pad] = poolWindow(fn, k, kernel_size, stride, padding);
   return wrap(
     x._raw.max_pool(
-      nInts(
-        fn,
-        "kernel_size",
-        [...poolInts(fn, "kernel_size", kernel_size, k)],
-        k,
-      ),
-      stride == null ? new Int32Array() : poolInts(fn, "stride", stride, k),
-      poolInts(fn, "padding", padding, k),
+      ks,
+      st,
+      pad,
       poolInts(fn, "dilation", dilation, k),
       ceil_mode,
     ),
@@ -389,16 +405,12 @@ function avgPool(
 ): Tensor {
   const fn = `avg_pool${k}d`;
   const x = checkTensor(fn, "input", input);
+  const [ks, st, pad] = poolWindow(fn, k, kernel_size, stride, padding);
   return wrap(
     x._raw.avg_pool(
-      nInts(
-        fn,
-        "kernel_size",
-        [...poolInts(fn, "kernel_size", kernel_size, k)],
-        k,
-      ),
-      stride == null ? new Int32Array() : poolInts(fn, "stride", stride, k),
-      poolInts(fn, "padding", padding, k),
+      ks,
+      st,
+      pad,
       ceil_mode,
       count_include_pad,
       divisor_override ?? undefined,

@@ -25,9 +25,20 @@
 import { RawTensor } from "./wasm/webtorch_core.js";
 import { DTypeError, OutOfMemoryError, TorchError } from "./errors.js";
 import { type DType, type Device, deviceCode, dtypeCode } from "./dtype.js";
-import { core, get_default_device, importOptional } from "./runtime.js";
+import { core, get_default_device } from "./runtime.js";
 import { Tensor, wrap } from "./tensor.js";
 import { uncounted } from "./pressure.js";
+import {
+  type FileHandleLike,
+  type Reader,
+  blobReader,
+  fileReader,
+  isNode,
+  openFile,
+  streamReader,
+} from "./file_readers.js";
+
+export type { FileHandleLike } from "./file_readers.js";
 import {
   type DTypeConfig,
   QuantizedTensor,
@@ -36,24 +47,6 @@ import {
 
 /** Tensors by name, as `state_dict()` returns and `load_state_dict()` takes. */
 export type TensorDict = Record<string, Tensor>;
-
-/**
- * A file opened for reading with Node's `fs/promises` (`await fs.open(path)`): what
- * {@link load} needs of it. The caller keeps it open and closes it.
- */
-export interface FileHandleLike {
-  /** The file descriptor (tells a handle from other objects with a `read` method). */
-  readonly fd: number;
-  /** Reads up to `length` bytes at file position `position` into `buffer` at `offset`. */
-  read(
-    buffer: Uint8Array,
-    offset: number,
-    length: number,
-    position: number,
-  ): Promise<{ bytesRead: number }>;
-  /** The file's size. */
-  stat(): Promise<{ size: number | bigint }>;
-}
 
 /**
  * What {@link load} reads a safetensors file from. Bytes and `ArrayBuffer`s are already in
@@ -645,95 +638,6 @@ export function loadBytes(
   }
 }
 
-/** A file read in order: every source is read this way, tensor by tensor in file order. */
-interface Reader {
-  /** The file's length, when the source knows it (then it is checked as `loadBytes` does). */
-  readonly size: number | undefined;
-  /** Up to `max` of the next bytes (valid until the next call); empty at the end. */
-  next(max: number): Promise<Uint8Array>;
-  /** Lets go of the source (cancels a stream that was not read to its end). */
-  close(): Promise<void>;
-}
-
-function streamReader(
-  source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
-): Reader {
-  let pull: () => Promise<IteratorResult<Uint8Array>>;
-  let stop: () => Promise<void>;
-  if ("getReader" in source && typeof source.getReader === "function") {
-    const r = source.getReader();
-    pull = () => r.read() as Promise<IteratorResult<Uint8Array>>;
-    stop = async () => {
-      await r.cancel().catch(() => {});
-      r.releaseLock();
-    };
-  } else {
-    const it = (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
-    pull = () => it.next();
-    stop = async () => {
-      await it.return?.();
-    };
-  }
-  let chunk: Uint8Array = new Uint8Array(0);
-  let at = 0;
-  return {
-    size: undefined,
-    async next(max) {
-      while (at >= chunk.byteLength) {
-        const { done, value } = await pull();
-        if (done) return new Uint8Array(0);
-        if (!(value instanceof Uint8Array))
-          throw new TorchError(
-            `torch.load: the stream gave a ${value === null ? "null" : typeof value} chunk, not a Uint8Array`,
-          );
-        chunk = value;
-        at = 0;
-      }
-      const out = chunk.subarray(at, at + max);
-      at += out.byteLength;
-      return out;
-    },
-    close: stop,
-  };
-}
-
-function blobReader(blob: Blob): Reader {
-  let pos = 0;
-  return {
-    size: blob.size,
-    async next(max) {
-      const end = Math.min(blob.size, pos + max);
-      const out = new Uint8Array(await blob.slice(pos, end).arrayBuffer());
-      pos += out.byteLength;
-      return out;
-    },
-    async close() {},
-  };
-}
-
-async function fileReader(
-  handle: FileHandleLike,
-  chunkBytes: number,
-  close: boolean,
-): Promise<Reader> {
-  const size = Number((await handle.stat()).size);
-  const buf = new Uint8Array(Math.max(1, Math.min(chunkBytes, size)));
-  let pos = 0;
-  return {
-    size,
-    async next(max) {
-      const len = Math.min(max, buf.byteLength, size - pos);
-      if (len <= 0) return new Uint8Array(0);
-      const { bytesRead } = await handle.read(buf, 0, len, pos);
-      pos += bytesRead;
-      return buf.subarray(0, bytesRead);
-    },
-    async close() {
-      if (close) await (handle as { close?(): Promise<void> }).close?.();
-    },
-  };
-}
-
 /** Exactly `n` next bytes (`what` names them in the error when the file ends first). */
 async function readExact(
   reader: Reader,
@@ -809,22 +713,6 @@ async function loadFrom(
     loaded.fail();
     throw err;
   }
-}
-
-function isNode(): boolean {
-  const p = (globalThis as { process?: { versions?: { node?: string } } })
-    .process;
-  return typeof p?.versions?.node === "string";
-}
-
-interface NodeFs {
-  open(path: string | URL, flags: string): Promise<FileHandleLike>;
-}
-
-/** Opens a file with Node's `fs/promises` (imported only when a path or `file:` URL is loaded). */
-async function openFile(path: string | URL): Promise<FileHandleLike> {
-  const fs = (await importOptional("node:fs/promises")) as NodeFs;
-  return fs.open(path, "r");
 }
 
 /**
@@ -926,24 +814,6 @@ const SAVE_DTYPE: Record<string, string> = {
   bfloat16: "BF16",
 };
 
-/** The IEEE half bits of `x`, a value already rounded to float16 (exact; ±inf, NaN kept). */
-function f32ToF16Bits(x: number): number {
-  const w = new DataView(new ArrayBuffer(4));
-  w.setFloat32(0, x, true);
-  const b = w.getUint32(0, true);
-  const sign = (b >>> 16) & 0x8000;
-  const exp = (b >>> 23) & 0xff;
-  const mant = b & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  const e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    // Subnormal half: the value is a multiple of 2^-24.
-    return sign | Math.round(Math.abs(x) * 2 ** 24);
-  }
-  return sign | (e << 10) | (mant >>> 13);
-}
-
 /**
  * `torch.save(state_dict)`: safetensors bytes (readable by `safetensors.torch.load_file`), with
  * the names, dtypes and shapes of the tensors. Async: the values are read from the device.
@@ -966,15 +836,11 @@ export async function save(
     const v = values[i]!;
     let bytes: Uint8Array;
     if (dtype === "F16" || dtype === "BF16") {
+      // The values are already rounded to the dtype: its bits are exact.
+      const u = new Uint32Array(v.buffer, v.byteOffset, v.length);
       const h = new Uint16Array(v.length);
-      const w = new DataView(new ArrayBuffer(4));
-      for (let j = 0; j < v.length; j++) {
-        if (dtype === "F16") h[j] = f32ToF16Bits(v[j]!);
-        else {
-          w.setFloat32(0, v[j]!, true);
-          h[j] = w.getUint32(0, true) >>> 16;
-        }
-      }
+      for (let j = 0; j < v.length; j++)
+        h[j] = dtype === "F16" ? floatBitsToHalf(u[j]!) : u[j]! >>> 16;
       bytes = new Uint8Array(h.buffer);
     } else if (dtype === "I64") {
       const b = new BigInt64Array(v.length);
