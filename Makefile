@@ -23,7 +23,9 @@ $(shell mkdir -p -m 700 $(XDG_RUNTIME_DIR))
 export WASM_BINDGEN_TEST_TIMEOUT ?= 180
 
 RUST_SRC := Cargo.toml $(wildcard Cargo.lock) $(wildcard .cargo/config.toml) $(shell find src shaders -type f 2>/dev/null)
-TS_SRC := ts/tsconfig.json $(shell find ts/src -name '*.ts' -not -path 'ts/src/wasm/*' 2>/dev/null)
+SCHEMA_TS := ts/src/schema/generated.ts
+SCHEMA_SRC := $(wildcard schema/*.yaml) scripts/schema.mjs scripts/gen-schema.mjs
+TS_SRC := ts/tsconfig.json $(shell find ts/src -name '*.ts' -not -path 'ts/src/wasm/*' -not -path '$(SCHEMA_TS)' 2>/dev/null)
 TEMPLATE := $(shell find pkg-template -type f 2>/dev/null) scripts/side-effects.mjs
 WASM := build/wasm/webtorch_core_bg.wasm
 WASM_FILES := webtorch_core.js webtorch_core.d.ts webtorch_core_bg.wasm
@@ -32,7 +34,7 @@ PKG_STAMP := build/pkg.stamp
 # The steps of `make test`, in order (cheap and fundamental first).
 TEST_STEPS := lint-rust lint-ts test-cargo test-wasm test-types test-node test-browser test-vite test-playground
 
-.PHONY: help setup pkg wasm www-dist models playground test fmt docs $(TEST_STEPS) clean-pkg bench-gpt2
+.PHONY: help setup pkg schema wasm www-dist models playground test fmt docs $(TEST_STEPS) clean-pkg bench-gpt2
 
 help:
 	@echo "make playground   set up, build pkg/, serve www/ on localhost (PORT=8080)"
@@ -56,7 +58,7 @@ $(WASM): $(RUST_SRC)
 	@touch $@
 
 pkg: $(PKG_STAMP)
-$(PKG_STAMP): $(WASM) $(TS_SRC) $(TEMPLATE)
+$(PKG_STAMP): $(WASM) $(TS_SRC) $(TEMPLATE) $(SCHEMA_TS)
 	rm -rf pkg ts/src/wasm
 	mkdir -p ts/src/wasm pkg/dist/wasm
 	cp $(addprefix build/wasm/,$(WASM_FILES)) ts/src/wasm/
@@ -66,6 +68,11 @@ $(PKG_STAMP): $(WASM) $(TS_SRC) $(TEMPLATE)
 	node scripts/side-effects.mjs pkg
 	@touch $@
 	@echo "pkg/ built: $$(du -sh pkg | cut -f1), wasm $$(du -h pkg/dist/wasm/webtorch_core_bg.wasm | cut -f1)"
+
+# The op schema's parser tables (scripts/gen-schema.mjs; generated, not committed).
+schema: $(SCHEMA_TS)
+$(SCHEMA_TS): $(SCHEMA_SRC)
+	node scripts/gen-schema.mjs $@
 
 clean-pkg:
 	rm -rf build/wasm $(PKG_STAMP) pkg ts/src/wasm

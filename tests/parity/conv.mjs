@@ -52,7 +52,7 @@ export function callConv(torch, op, a, inputs) {
         d(a.padding, 0),
         d(a.ceil_mode, false),
         d(a.count_include_pad, true),
-        d(a.divisor_override, null),
+        ...(op === "avg_pool2d" ? [d(a.divisor_override, null)] : []),
       );
     case "adaptive_avg_pool1d":
     case "adaptive_avg_pool2d":

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { args } from "./schema/index.js";
 import { checkInts } from "./args.js";
 import { ShapeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
@@ -52,12 +53,14 @@ declare module "./tensor.js" {
 // ---- activations ----
 
 /** `x` where `|x| > lambd`, else 0. */
-export function hardshrink(input: Tensor, lambd = 0.5): Tensor {
+export function hardshrink(input: Tensor, lambd?: number): Tensor {
+  ({ input, lambd } = args("nn.functional.hardshrink", arguments));
   return checkTensor("hardshrink", "input", input).hardshrink(lambd);
 }
 
 /** `x - lambd` above `lambd`, `x + lambd` below `-lambd`, else 0 (NaN stays NaN). */
-export function softshrink(input: Tensor, lambd = 0.5): Tensor {
+export function softshrink(input: Tensor, lambd?: number): Tensor {
+  ({ input, lambd } = args("nn.functional.softshrink", arguments));
   const x = checkTensor("softshrink", "input", input);
   if (lambd < 0)
     throw new TorchError(
@@ -78,12 +81,14 @@ export function threshold(
   threshold: number,
   value: number,
 ): Tensor {
+  ({ input, threshold, value } = args("nn.functional.threshold", arguments));
   const x = checkTensor("threshold", "input", input);
   return scope(() => where(x.le(threshold), value, x));
 }
 
 /** `a * sigmoid(b)` for the halves `a`, `b` of `dim` (default -1). */
-export function glu(input: Tensor, dim = -1): Tensor {
+export function glu(input: Tensor, dim?: number): Tensor {
+  ({ input, dim } = args("nn.functional.glu", arguments));
   const x = checkTensor("glu", "input", input);
   if (x.ndim === 0)
     throw new TorchError(
@@ -102,6 +107,7 @@ export function glu(input: Tensor, dim = -1): Tensor {
 
 /** `x` above 0, `weight * x` below; `weight` has 1 or `channels` (dim 1) elements. */
 export function prelu(input: Tensor, weight: Tensor): Tensor {
+  ({ input, weight } = args("nn.functional.prelu", arguments));
   const x = checkTensor("prelu", "input", input);
   const w = checkTensor("prelu", "weight", weight);
   const n = w.numel();
@@ -137,10 +143,11 @@ export function hardtanh(input: Tensor, min_val = -1, max_val = 1): Tensor {
  */
 export function rrelu(
   input: Tensor,
-  lower = 1 / 8,
-  upper = 1 / 3,
-  training = false,
+  lower?: number,
+  upper?: number,
+  training?: boolean,
 ): Tensor {
+  ({ input, lower, upper, training } = args("nn.functional.rrelu", arguments));
   const x = checkTensor("rrelu", "input", input);
   if (!training) return leaky_relu(x, (lower + upper) / 2);
   return scope(() => {

@@ -13,15 +13,14 @@
 
 import { GradRequest, type RawTensor } from "./wasm/webtorch_core.js";
 import { core, opId } from "./runtime.js";
-import { TorchError } from "./errors.js";
+import { DTypeError, TorchError } from "./errors.js";
+import { scalarTypeName } from "./dtype.js";
+import { can_cast } from "./state.js";
+import { divRounding, roundDecimals } from "./op_rows.js";
+import { methodArgs } from "./schema/index.js";
+import { writeBack } from "./write_back.js";
 import { BINARY_OPS, UNARY_OPS } from "./opnames.js";
-import {
-  type AlphaOptions,
-  type Scalar,
-  Tensor,
-  checkTensor,
-  wrap,
-} from "./tensor.js";
+import { type Scalar, Tensor, checkTensor, wrap } from "./tensor.js";
 
 export {
   Function,
@@ -74,11 +73,11 @@ const NO_INPLACE_BINARY = [
 
 type InPlaceUnaryOp = Exclude<
   (typeof UNARY_OPS)[number],
-  (typeof NO_INPLACE_UNARY)[number]
+  (typeof NO_INPLACE_UNARY)[number] | "round"
 >;
 type InPlaceBinaryOp = Exclude<
   (typeof BINARY_OPS)[number],
-  (typeof NO_INPLACE_BINARY)[number] | "add" | "sub"
+  (typeof NO_INPLACE_BINARY)[number] | "add" | "sub" | "div"
 >;
 
 /** `x.exp_()`, `x.relu_()`, …: one per unary op-table row that has an in-place form. */
@@ -125,6 +124,10 @@ declare module "./tensor.js" {
     add_(other: Tensor | Scalar, options?: AlphaOptions): this;
     /** `this -= alpha * other`, in place. */
     sub_(other: Tensor | Scalar, options?: AlphaOptions): this;
+    /** In-place `div` (with `rounding_mode`, the result must fit this tensor's dtype). */
+    div_(other: Tensor | Scalar, options?: DivOptions): this;
+    /** In-place `round`. */
+    round_(options?: RoundOptions): this;
     /** Writes `src` (broadcast and cast) into this tensor. */
     copy_(src: Tensor): this;
     /** Sets every element to `value`. */
@@ -393,6 +396,7 @@ proto.register_hook = function (this: Tensor, hook: GradHook): RemovableHandle {
 for (const op of UNARY_OPS) {
   if ((NO_INPLACE_UNARY as readonly string[]).includes(op)) continue;
   proto[`${op}_`] = function (this: Tensor): Tensor {
+    methodArgs(op, this, arguments, `${op}_`);
     this._raw.unary_(opId(op));
     return this;
   };
@@ -420,20 +424,36 @@ for (const op of BINARY_OPS) {
   if ((NO_INPLACE_BINARY as readonly string[]).includes(op)) continue;
   proto[`${op}_`] =
     op === "add" || op === "sub"
-      ? function (
-          this: Tensor,
-          other: Tensor | Scalar,
-          options: AlphaOptions = {},
-        ): Tensor {
-          const alpha = options.alpha ?? 1;
-          if (typeof alpha !== "number")
-            throw new TorchError(`${op}_(): argument 'alpha' must be Number`);
-          return inplaceBinary(this, op, other, alpha);
+      ? function (this: Tensor): Tensor {
+          const a = methodArgs(op, this, arguments, `${op}_`);
+          return inplaceBinary(this, op, a.other, Number(a.alpha));
         }
-      : function (this: Tensor, other: Tensor | Scalar): Tensor {
-          return inplaceBinary(this, op, other);
+      : function (this: Tensor): Tensor {
+          return inplaceBinary(
+            this,
+            op,
+            methodArgs(op, this, arguments, `${op}_`).other,
+          );
         };
 }
+proto.round_ = function (this: Tensor): Tensor {
+  const { decimals } = methodArgs("round", this, arguments, "round_");
+  if (decimals === 0) this._raw.unary_(opId("round"));
+  else writeBack(this, roundDecimals(this, decimals));
+  return this;
+};
+proto.div_ = function (this: Tensor): Tensor {
+  const a = methodArgs("div", this, arguments, "div_");
+  if (a.rounding_mode === null) return inplaceBinary(this, "div", a.other);
+  const result = divRounding(this, a.other, a.rounding_mode);
+  if (!can_cast(result.dtype, this.dtype)) {
+    result.dispose();
+    throw new DTypeError(
+      `result type ${scalarTypeName(result.dtype)} can't be cast to the desired output type ${scalarTypeName(this.dtype)}`,
+    );
+  }
+  return writeBack(this, result);
+};
 
 proto.copy_ = function (this: Tensor, src: Tensor): Tensor {
   this._raw.copy_(checkTensor("copy_", "src", src)._raw);

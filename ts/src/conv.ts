@@ -8,6 +8,7 @@
  * @module
  */
 
+import { args } from "./schema/index.js";
 import { TorchError } from "./errors.js";
 import { checkInts } from "./args.js";
 import { Tensor, checkTensor, wrap } from "./tensor.js";
@@ -182,12 +183,16 @@ export function conv2d<
 export function conv2d(
   input: Tensor,
   weight: Tensor,
-  bias: Tensor | null = null,
-  stride: IntOrTuple = 1,
-  padding: IntOrTuple | "same" | "valid" = 0,
-  dilation: IntOrTuple = 1,
-  groups = 1,
+  bias?: Tensor | null,
+  stride?: IntOrTuple,
+  padding?: IntOrTuple | "same" | "valid",
+  dilation?: IntOrTuple,
+  groups?: number,
 ): Tensor {
+  ({ input, weight, bias, stride, padding, dilation, groups } = args(
+    "nn.functional.conv2d",
+    arguments,
+  ));
   return conv("conv2d", input, weight, bias, stride, padding, dilation, groups);
 }
 
@@ -211,12 +216,16 @@ export function conv1d<
 export function conv1d(
   input: Tensor,
   weight: Tensor,
-  bias: Tensor | null = null,
-  stride: IntOrTuple = 1,
-  padding: IntOrTuple | "same" | "valid" = 0,
-  dilation: IntOrTuple = 1,
-  groups = 1,
+  bias?: Tensor | null,
+  stride?: IntOrTuple,
+  padding?: IntOrTuple | "same" | "valid",
+  dilation?: IntOrTuple,
+  groups?: number,
 ): Tensor {
+  ({ input, weight, bias, stride, padding, dilation, groups } = args(
+    "nn.functional.conv1d",
+    arguments,
+  ));
   return conv("conv1d", input, weight, bias, stride, padding, dilation, groups);
 }
 
@@ -224,12 +233,16 @@ export function conv1d(
 export function conv3d(
   input: Tensor,
   weight: Tensor,
-  bias: Tensor | null = null,
-  stride: IntOrTuple = 1,
-  padding: IntOrTuple | "same" | "valid" = 0,
-  dilation: IntOrTuple = 1,
-  groups = 1,
+  bias?: Tensor | null,
+  stride?: IntOrTuple,
+  padding?: IntOrTuple | "same" | "valid",
+  dilation?: IntOrTuple,
+  groups?: number,
 ): Tensor {
+  ({ input, weight, bias, stride, padding, dilation, groups } = args(
+    "nn.functional.conv3d",
+    arguments,
+  ));
   return conv("conv3d", input, weight, bias, stride, padding, dilation, groups);
 }
 
@@ -268,13 +281,15 @@ function convTranspose(
 export function conv_transpose2d(
   input: Tensor,
   weight: Tensor,
-  bias: Tensor | null = null,
-  stride: IntOrTuple = 1,
-  padding: IntOrTuple = 0,
-  output_padding: IntOrTuple = 0,
-  groups = 1,
-  dilation: IntOrTuple = 1,
+  bias?: Tensor | null,
+  stride?: IntOrTuple,
+  padding?: IntOrTuple,
+  output_padding?: IntOrTuple,
+  groups?: number,
+  dilation?: IntOrTuple,
 ): Tensor {
+  ({ input, weight, bias, stride, padding, output_padding, groups, dilation } =
+    args("nn.functional.conv_transpose2d", arguments));
   return convTranspose(
     "conv_transpose2d",
     input,
@@ -292,13 +307,15 @@ export function conv_transpose2d(
 export function conv_transpose1d(
   input: Tensor,
   weight: Tensor,
-  bias: Tensor | null = null,
-  stride: IntOrTuple = 1,
-  padding: IntOrTuple = 0,
-  output_padding: IntOrTuple = 0,
-  groups = 1,
-  dilation: IntOrTuple = 1,
+  bias?: Tensor | null,
+  stride?: IntOrTuple,
+  padding?: IntOrTuple,
+  output_padding?: IntOrTuple,
+  groups?: number,
+  dilation?: IntOrTuple,
 ): Tensor {
+  ({ input, weight, bias, stride, padding, output_padding, groups, dilation } =
+    args("nn.functional.conv_transpose1d", arguments));
   return convTranspose(
     "conv_transpose1d",
     input,
@@ -356,11 +373,15 @@ export function max_pool2d<
 export function max_pool2d(
   input: Tensor,
   kernel_size: IntOrTuple,
-  stride: IntOrTuple | null = null,
-  padding: IntOrTuple = 0,
-  dilation: IntOrTuple = 1,
-  ceil_mode = false,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  dilation?: IntOrTuple,
+  ceil_mode?: boolean,
 ): Tensor {
+  ({ input, kernel_size, stride, padding, dilation, ceil_mode } = args(
+    "nn.functional.max_pool2d",
+    arguments,
+  ));
   return maxPool(2, input, kernel_size, stride, padding, dilation, ceil_mode);
 }
 
@@ -385,11 +406,15 @@ export function max_pool1d<
 export function max_pool1d(
   input: Tensor,
   kernel_size: IntOrTuple,
-  stride: IntOrTuple | null = null,
-  padding: IntOrTuple = 0,
-  dilation: IntOrTuple = 1,
-  ceil_mode = false,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  dilation?: IntOrTuple,
+  ceil_mode?: boolean,
 ): Tensor {
+  ({ input, kernel_size, stride, padding, dilation, ceil_mode } = args(
+    "nn.functional.max_pool1d",
+    arguments,
+  ));
   return maxPool(1, input, kernel_size, stride, padding, dilation, ceil_mode);
 }
 
@@ -442,12 +467,21 @@ export function avg_pool2d<
 export function avg_pool2d(
   input: Tensor,
   kernel_size: IntOrTuple,
-  stride: IntOrTuple | null = null,
-  padding: IntOrTuple = 0,
-  ceil_mode = false,
-  count_include_pad = true,
-  divisor_override: number | null = null,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  ceil_mode?: boolean,
+  count_include_pad?: boolean,
+  divisor_override?: number | null,
 ): Tensor {
+  ({
+    input,
+    kernel_size,
+    stride,
+    padding,
+    ceil_mode,
+    count_include_pad,
+    divisor_override,
+  } = args("nn.functional.avg_pool2d", arguments));
   return avgPool(
     2,
     input,
@@ -480,11 +514,15 @@ export function avg_pool1d<
 export function avg_pool1d(
   input: Tensor,
   kernel_size: IntOrTuple,
-  stride: IntOrTuple | null = null,
-  padding: IntOrTuple = 0,
-  ceil_mode = false,
-  count_include_pad = true,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  ceil_mode?: boolean,
+  count_include_pad?: boolean,
 ): Tensor {
+  ({ input, kernel_size, stride, padding, ceil_mode, count_include_pad } = args(
+    "nn.functional.avg_pool1d",
+    arguments,
+  ));
   return avgPool(
     1,
     input,
@@ -510,6 +548,10 @@ export function adaptive_avg_pool2d(
   input: Tensor,
   output_size: IntOrTuple,
 ): Tensor {
+  ({ input, output_size } = args(
+    "nn.functional.adaptive_avg_pool2d",
+    arguments,
+  ));
   const x = checkTensor("adaptive_avg_pool2d", "input", input);
   return wrap(
     x._raw.adaptive_avg_pool(
@@ -531,6 +573,10 @@ export function adaptive_avg_pool1d(
   input: Tensor,
   output_size: IntOrTuple,
 ): Tensor {
+  ({ input, output_size } = args(
+    "nn.functional.adaptive_avg_pool1d",
+    arguments,
+  ));
   const x = checkTensor("adaptive_avg_pool1d", "input", input);
   return wrap(
     x._raw.adaptive_avg_pool(
@@ -549,12 +595,14 @@ export function batch_norm(
   input: Tensor,
   running_mean: Tensor | null,
   running_var: Tensor | null,
-  weight: Tensor | null = null,
-  bias: Tensor | null = null,
-  training = false,
-  momentum = 0.1,
-  eps = 1e-5,
+  weight?: Tensor | null,
+  bias?: Tensor | null,
+  training?: boolean,
+  momentum?: number,
+  eps?: number,
 ): Tensor {
+  ({ input, running_mean, running_var, weight, bias, training, momentum, eps } =
+    args("nn.functional.batch_norm", arguments));
   const x = checkTensor("batch_norm", "input", input);
   const h = (t: Tensor | null, arg: string) =>
     (t ? checkTensor("batch_norm", arg, t) : x)._raw;
@@ -583,9 +631,10 @@ export function batch_norm(
 export function pad(
   input: Tensor,
   pad: readonly number[],
-  mode: "constant" | "reflect" | "replicate" | "circular" = "constant",
-  value: number | null = null,
+  mode?: "constant" | "reflect" | "replicate" | "circular",
+  value?: number | null,
 ): Tensor {
+  ({ input, pad, mode, value } = args("nn.functional.pad", arguments));
   const x = checkTensor("pad", "input", input);
   const p = Int32Array.from(checkInts("pad", "pad", Array.from(pad)));
   if (p.length % 2 !== 0)

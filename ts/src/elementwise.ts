@@ -9,7 +9,6 @@
 
 import { BINARY_OPS, UNARY_OPS } from "./opnames.js";
 import {
-  type AlphaOptions,
   type Scalar,
   Tensor,
   type DTypeT,
@@ -17,7 +16,14 @@ import {
   type Promote,
   type ShapeT,
 } from "./tensor.js";
-import { binary, unary, withAlpha } from "./op_rows.js";
+import {
+  binary,
+  divRounding,
+  roundDecimals,
+  unary,
+  withAlpha,
+} from "./op_rows.js";
+import { methodArgs } from "./schema/index.js";
 import type { DType } from "./dtype.js";
 import type { BroadcastShape, CheckBroadcast, Dims } from "./shapes.js";
 
@@ -36,7 +42,7 @@ declare module "./tensor.js" {
     /** Rounds down to an integer value. */
     floor(): Tensor<S, D>;
     /** Rounds to the nearest integer value, ties to even. */
-    round(): Tensor<S, D>;
+    round(options?: RoundOptions): Tensor<S, D>;
     /** Rounds toward zero. */
     trunc(): Tensor<S, D>;
     /** -1, 0 or 1 by the sign of `x` (0 for ±0; NaN stays NaN). */
@@ -164,7 +170,7 @@ declare module "./tensor.js" {
     /** `this * other`. */
     mul: BinaryMethod<S, D, "promote">;
     /** `this / other` (true division: integers give float32). */
-    div: BinaryMethod<S, D, "float">;
+    div: BinaryMethod<S, D, "float", [options?: DivOptions]>;
     /** Elementwise maximum (NaN wins). */
     maximum: BinaryMethod<S, D, "promote">;
     /** Elementwise minimum (NaN wins). */
@@ -256,20 +262,24 @@ type Methods = Record<string, (this: Tensor, ...args: never[]) => Tensor>;
 const proto = Tensor.prototype as unknown as Methods;
 for (const op of UNARY_OPS) {
   proto[op] = function (this: Tensor): Tensor {
-    return unary(op, this);
+    return unary(op, methodArgs(op, this, arguments).input);
   };
 }
 for (const op of BINARY_OPS) {
   proto[op] =
     op === "add" || op === "sub"
-      ? function (
-          this: Tensor,
-          other: Tensor | Scalar,
-          options?: AlphaOptions,
-        ): Tensor {
-          return withAlpha(op, this, other, options);
+      ? function (this: Tensor): Tensor {
+          const a = methodArgs(op, this, arguments);
+          return withAlpha(op, this, a.other, { alpha: Number(a.alpha) });
         }
-      : function (this: Tensor, other: Tensor | Scalar): Tensor {
-          return binary(op, this, other);
+      : function (this: Tensor): Tensor {
+          return binary(op, this, methodArgs(op, this, arguments).other);
         };
 }
+proto.round = function (this: Tensor): Tensor {
+  return roundDecimals(this, methodArgs("round", this, arguments).decimals);
+};
+proto.div = function (this: Tensor): Tensor {
+  const a = methodArgs("div", this, arguments);
+  return divRounding(this, a.other, a.rounding_mode);
+};

@@ -32,6 +32,17 @@ export class DTypeError extends TorchError {
   }
 }
 
+/**
+ * A call's arguments that do not fit the function's signature (PyTorch's `TypeError`): a value of
+ * the wrong type, an unknown or repeated keyword option, too many or too few arguments, a value
+ * outside an option's allowed set. Raised by the schema parser before any work is done.
+ */
+export class ArgumentError extends TorchError {
+  static {
+    this.prototype.name = "ArgumentError";
+  }
+}
+
 /** A dimension or index out of range (PyTorch's `IndexError`). */
 export class IndexError extends TorchError {
   static {

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { args, omit } from "./schema/index.js";
 import { TorchError } from "./errors.js";
 import { checkHostAlloc, pyTypeName } from "./args.js";
 import { scope } from "./lifetime.js";
@@ -160,8 +161,11 @@ function resizeDim(
  */
 export function interpolate(
   input: Tensor,
-  options: InterpolateOptions = {},
+  options?: InterpolateOptions,
 ): Tensor {
+  const a = args("nn.functional.interpolate", arguments);
+  ({ input } = a);
+  options = omit(a, "input") as InterpolateOptions;
   const x = checkTensor("interpolate", "input", input);
   const mode = options.mode ?? "nearest";
   const rank = x.ndim - 2;

@@ -6,7 +6,9 @@
  * @module
  */
 
-import { TorchError } from "./errors.js";
+import { DTypeError, TorchError } from "./errors.js";
+import { isFloatingPoint, scalarTypeName } from "./dtype.js";
+import { result_type } from "./state.js";
 import { pyTypeName } from "./args.js";
 import type { BinaryOp, UnaryOp } from "./opnames.js";
 import { opId } from "./runtime.js";
@@ -116,3 +118,72 @@ const TENSOR_ONLY_BINDINGS = new Set([
   "logical_xor",
   "kron",
 ]);
+
+/**
+ * `div` with PyTorch's `rounding_mode`: `null` is true division; `"floor"` rounds the quotient
+ * down (`floor_divide`) and `"trunc"` toward zero, both keeping the promoted dtype (integers
+ * stay integers, computed exactly on integers).
+ */
+export function divRounding(
+  input: Tensor | Scalar,
+  other: Tensor | Scalar,
+  mode: "trunc" | "floor" | null,
+): Tensor {
+  if (mode === null) return binary("div", input, other);
+  if (mode === "floor") return binary("floor_divide", input, other);
+  const dtype = result_type(input, other);
+  if (dtype === "bool")
+    throw new DTypeError(`"div_trunc_cpu" not implemented for 'Bool'`);
+  const owned: Tensor[] = [];
+  const keep = (t: Tensor): Tensor => (owned.push(t), t);
+  try {
+    if (isFloatingPoint(dtype))
+      return keep(binary("div", input, other)).trunc();
+    // Integers: the floor quotient, plus one where the division was inexact and the operands'
+    // signs differ.
+    const floor = keep(binary("floor_divide", input, other));
+    const inexact = keep(
+      binary("ne", keep(binary("remainder", input, other)), 0),
+    );
+    const negative = (x: Tensor | Scalar): Tensor | boolean =>
+      x instanceof Tensor ? keep(binary("lt", x, 0)) : Number(x) < 0;
+    const a = negative(input);
+    const b = negative(other);
+    const signs =
+      a instanceof Tensor
+        ? keep(binary("logical_xor", a, b))
+        : b instanceof Tensor
+          ? keep(binary("logical_xor", b, a))
+          : a !== b;
+    const fix = keep(binary("logical_and", inexact, signs));
+    return binary("add", floor, keep(fix.to(dtype)));
+  } finally {
+    for (const t of owned) t.dispose();
+  }
+}
+
+/**
+ * `round` with PyTorch's `decimals`: `x * 10^d` rounded half to even, then divided by `10^d`
+ * (for negative `d`, divided first and multiplied after), in the tensor's dtype as PyTorch does.
+ */
+export function roundDecimals(input: Tensor, decimals: number): Tensor {
+  if (decimals === 0) return unary("round", input);
+  if (!isFloatingPoint(input.dtype))
+    throw new DTypeError(
+      `"round_cpu" not implemented for '${scalarTypeName(input.dtype)}'`,
+    );
+  const scale = 10 ** Math.abs(decimals);
+  const [first, last]: [BinaryOp, BinaryOp] =
+    decimals > 0 ? ["mul", "div"] : ["div", "mul"];
+  const scaled = binary(first, input, scale);
+  try {
+    const rounded = unary("round", scaled);
+    try {
+      return binary(last, rounded, scale);
+    } finally {
+      rounded.dispose();
+    }
+  } finally {
+    scaled.dispose();
+  }
+}

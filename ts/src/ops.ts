@@ -12,25 +12,39 @@ import type { DType } from "./dtype.js";
 import type { CheckOf, Dims, Matmul, ShapeOf } from "./shapes.js";
 import {
   type AlphaOptions,
+  type DivOptions,
+  type RoundOptions,
   type Scalar,
   Tensor,
   checkTensor,
   type Promote,
 } from "./tensor.js";
-import { binary, unary, withAlpha } from "./op_rows.js";
+import {
+  binary,
+  divRounding,
+  roundDecimals,
+  unary,
+  withAlpha,
+} from "./op_rows.js";
+import { args } from "./schema/index.js";
 
 // One function per op-table row (opnames.ts), in table order.
 
 /** A `torch.*` function for a unary row: `torch.exp(x)` is `x.exp()`. */
 function unaryFn(op: UnaryOp): (input: Tensor) => Tensor {
-  return (input) => unary(op, input);
+  return function () {
+    return unary(op, args(op, arguments).input);
+  };
 }
 
 /** A `torch.*` function for a binary row; either operand may be a scalar (`torch.pow(2, x)`). */
 function binaryFn(
   op: BinaryOp,
 ): (input: Tensor | Scalar, other: Tensor | Scalar) => Tensor {
-  return (input, other) => binary(op, input, other);
+  return function () {
+    const a = args(op, arguments);
+    return binary(op, a.input, a.other);
+  };
 }
 
 // ---- elementwise, one operand ----
@@ -48,7 +62,10 @@ export const ceil = unaryFn("ceil");
 /** Rounds down to an integer value. */
 export const floor = unaryFn("floor");
 /** Rounds to the nearest integer value, ties to even. */
-export const round = unaryFn("round");
+export function round(input: Tensor, options?: RoundOptions): Tensor {
+  const a = args("round", arguments);
+  return roundDecimals(a.input, a.decimals);
+}
 /** Rounds toward zero. */
 export const trunc = unaryFn("trunc");
 /** -1, 0 or 1 by the sign of `input` (0 for ±0; NaN stays NaN). */
@@ -178,7 +195,8 @@ export function add(
   other: Tensor | Scalar,
   options?: AlphaOptions,
 ): Tensor {
-  return withAlpha("add", input, other, options);
+  const a = args("add", arguments);
+  return withAlpha("add", a.input, a.other, { alpha: Number(a.alpha) });
 }
 /** `input - alpha * other`. */
 export function sub(
@@ -186,12 +204,23 @@ export function sub(
   other: Tensor | Scalar,
   options?: AlphaOptions,
 ): Tensor {
-  return withAlpha("sub", input, other, options);
+  const a = args("sub", arguments);
+  return withAlpha("sub", a.input, a.other, { alpha: Number(a.alpha) });
 }
 /** `input * other`. */
 export const mul = binaryFn("mul");
-/** `input / other` (true division: integers give float32). */
-export const div = binaryFn("div");
+/**
+ * `input / other`: true division (integers give float32), or with `rounding_mode` the quotient
+ * rounded toward zero (`"trunc"`) or down (`"floor"`) in the operands' promoted dtype.
+ */
+export function div(
+  input: Tensor | Scalar,
+  other: Tensor | Scalar,
+  options?: DivOptions,
+): Tensor {
+  const a = args("div", arguments);
+  return divRounding(a.input, a.other, a.rounding_mode);
+}
 /** Elementwise maximum (NaN wins). */
 export const maximum = binaryFn("maximum");
 /** Elementwise minimum (NaN wins). */

@@ -64,6 +64,21 @@ export interface AlphaOptions {
   alpha?: number;
 }
 
+/** Options of `div`. */
+export interface DivOptions {
+  /**
+   * `null` (default): true division. `"trunc"`: the quotient rounded toward zero; `"floor"`:
+   * rounded down (Python's `//`). Both keep the operands' promoted dtype.
+   */
+  rounding_mode?: "trunc" | "floor" | null;
+}
+
+/** Options of `round`. */
+export interface RoundOptions {
+  /** Round to this many decimal places (negative: to tens, hundreds, …). Default 0. */
+  decimals?: number;
+}
+
 /** The dtype of a result that is floating point when `D` is (and unknown otherwise). */
 export type FloatOf<D extends DType> = D extends "float32" ? "float32" : DType;
 /**

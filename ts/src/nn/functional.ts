@@ -10,6 +10,7 @@
  * @module
  */
 
+import { args, omit } from "../schema/index.js";
 import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { checkValues } from "../value_checks.js";
 import { Tensor, wrap } from "../tensor.js";
@@ -72,6 +73,7 @@ export function linear(
   weight: Tensor,
   bias?: Tensor | null,
 ): Tensor {
+  ({ input, weight, bias } = args("nn.functional.linear", arguments));
   // Leading dims fold into rows: one 2-D matmul, whose weight gradient is a single
   // (out × in) product instead of a batch of them summed afterwards (a 3-D input of
   // (1024, 8, 768) would otherwise make a (1024, 768, 768) gradient batch).
@@ -93,7 +95,8 @@ export function linear(
  * Zeroes each element with probability `p` and scales the rest by `1/(1-p)` (training only).
  * The mask comes from `torch.rand` (seeded by `torch.manual_seed`; not PyTorch's stream).
  */
-export function dropout(input: Tensor, p = 0.5, training = true): Tensor {
+export function dropout(input: Tensor, p?: number, training?: boolean): Tensor {
+  ({ input, p, training } = args("nn.functional.dropout", arguments));
   if (p < 0 || p > 1)
     throw new TorchError(
       `dropout probability has to be between 0 and 1, but got ${p}`,
@@ -113,8 +116,12 @@ export function layer_norm(
   normalized_shape: number | readonly number[],
   weight?: Tensor | null,
   bias?: Tensor | null,
-  eps = 1e-5,
+  eps?: number,
 ): Tensor {
+  ({ input, normalized_shape, weight, bias, eps } = args(
+    "nn.functional.layer_norm",
+    arguments,
+  ));
   const shape =
     typeof normalized_shape === "number"
       ? [normalized_shape]
@@ -143,6 +150,10 @@ export function rms_norm(
   weight?: Tensor | null,
   eps?: number | null,
 ): Tensor {
+  ({ input, normalized_shape, weight, eps } = args(
+    "nn.functional.rms_norm",
+    arguments,
+  ));
   const shape =
     typeof normalized_shape === "number"
       ? [normalized_shape]
@@ -167,8 +178,9 @@ export function rms_norm(
 export function one_hot(
   input: Tensor,
   num_classes: number,
-  dtype: "int64" | "float32" = "int64",
+  dtype?: "int64" | "float32",
 ): Tensor {
+  ({ input, num_classes, dtype } = args("nn.functional.one_hot", arguments));
   if (!Number.isInteger(num_classes) || num_classes < 0)
     throw new TorchError(
       "one_hot: num_classes must be given as a non-negative integer",
@@ -189,6 +201,7 @@ export function one_hot(
  * through a one-hot matmul when the core's `index_select` records no gradient.
  */
 export function embedding(input: Tensor, weight: Tensor): Tensor {
+  ({ input, weight } = args("nn.functional.embedding", arguments));
   const outShape = [...input.shape, weight.shape[1]!];
   return kernelOr(
     [weight],
@@ -232,8 +245,9 @@ function checkSameShape(fn: string, input: Tensor, target: Tensor): void {
 export function mse_loss(
   input: Tensor,
   target: Tensor,
-  reduction: Reduction = "mean",
+  reduction?: Reduction,
 ): Tensor {
+  ({ input, target, reduction } = args("nn.functional.mse_loss", arguments));
   return temps((k) => reduce(k(input.sub(target)).square(), reduction));
 }
 
@@ -241,8 +255,9 @@ export function mse_loss(
 export function l1_loss(
   input: Tensor,
   target: Tensor,
-  reduction: Reduction = "mean",
+  reduction?: Reduction,
 ): Tensor {
+  ({ input, target, reduction } = args("nn.functional.l1_loss", arguments));
   return temps((k) => reduce(k(input.sub(target)).abs(), reduction));
 }
 
@@ -250,9 +265,13 @@ export function l1_loss(
 export function smooth_l1_loss(
   input: Tensor,
   target: Tensor,
-  reduction: Reduction = "mean",
-  beta = 1,
+  reduction?: Reduction,
+  beta?: number,
 ): Tensor {
+  ({ input, target, reduction, beta } = args(
+    "nn.functional.smooth_l1_loss",
+    arguments,
+  ));
   return temps((k) => {
     const d = k(k(input.sub(target)).abs());
     // min(d, beta) carries the quadratic part, the rest is linear.
@@ -326,8 +345,11 @@ function fusedNll(input: Tensor, target: Tensor): boolean {
 export function nll_loss(
   input: Tensor,
   target: Tensor,
-  options: ClassLossOptions = {},
+  options?: ClassLossOptions,
 ): Tensor {
+  const a = args("nn.functional.nll_loss", arguments);
+  ({ input, target } = a);
+  options = omit(a, "input", "target") as ClassLossOptions;
   const reduction = options.reduction ?? "mean";
   if (fusedNll(input, target)) {
     const w = options.weight ?? null;
@@ -359,8 +381,11 @@ export function nll_loss(
 export function cross_entropy(
   input: Tensor,
   target: Tensor,
-  options: ClassLossOptions = {},
+  options?: ClassLossOptions,
 ): Tensor {
+  const a = args("nn.functional.cross_entropy", arguments);
+  ({ input, target } = a);
+  options = omit(a, "input", "target") as ClassLossOptions;
   const reduction = options.reduction ?? "mean";
   const eps = options.label_smoothing ?? 0;
   const classDim = input.ndim === 1 ? 0 : 1;
@@ -388,8 +413,9 @@ export function cross_entropy(
       if (reduction === "sum") return loss.sum();
       return k(loss.sum()).div(input.ndim === 1 ? 1 : input.numel() / C);
     }
-    if (eps === 0) return nll_loss(logp, target, { ...options, reduction });
-    const nll = k(nll_loss(logp, target, { ...options, reduction }));
+    const nllOptions = { ...omit(options, "label_smoothing"), reduction };
+    if (eps === 0) return nll_loss(logp, target, nllOptions);
+    const nll = k(nll_loss(logp, target, nllOptions));
     // PyTorch: (1 - ε) nll + ε/C · Σ_c -logp_c·w_c, reduced like nll.
     const { w, cShape } = classSelect(
       input,
@@ -416,8 +442,11 @@ export function cross_entropy(
 export function binary_cross_entropy(
   input: Tensor,
   target: Tensor,
-  options: { weight?: Tensor | null; reduction?: Reduction } = {},
+  options?: { weight?: Tensor | null; reduction?: Reduction },
 ): Tensor {
+  const a = args("nn.functional.binary_cross_entropy", arguments);
+  ({ input, target } = a);
+  options = omit(a, "input", "target");
   checkSameShape("binary_cross_entropy", input, target);
   checkValues(input, 0, 1, {
     low: "all elements of input should be between 0 and 1",
@@ -439,12 +468,15 @@ export function binary_cross_entropy(
 export function binary_cross_entropy_with_logits(
   input: Tensor,
   target: Tensor,
-  options: {
+  options?: {
     weight?: Tensor | null;
     pos_weight?: Tensor | null;
     reduction?: Reduction;
-  } = {},
+  },
 ): Tensor {
+  const a = args("nn.functional.binary_cross_entropy_with_logits", arguments);
+  ({ input, target } = a);
+  options = omit(a, "input", "target");
   checkSameShape("binary_cross_entropy_with_logits", input, target);
   return temps((k) => {
     // (1 - t) x - lw · logsigmoid(x), lw = 1 + (pos_weight - 1) t

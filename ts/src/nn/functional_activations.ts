@@ -6,6 +6,7 @@
  * @module
  */
 
+import { args, omit } from "../schema/index.js";
 import type { Tensor } from "../tensor.js";
 import { no_grad } from "../autograd.js";
 import * as kernels from "../nn_kernels.js";
@@ -14,8 +15,11 @@ import { kernelOr, temps } from "./functional_util.js";
 /** GELU: exact (`approximate: "none"`, the default) or the tanh approximation. */
 export function gelu(
   input: Tensor,
-  options: { approximate?: "none" | "tanh" } = {},
+  options?: { approximate?: "none" | "tanh" },
 ): Tensor {
+  const a = args("nn.functional.gelu", arguments);
+  ({ input } = a);
+  options = omit(a, "input");
   if ((options.approximate ?? "none") === "none") return input.gelu();
   // 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))
   return temps((k) => {
@@ -27,7 +31,12 @@ export function gelu(
 }
 
 /** `log(1 + exp(beta x)) / beta`, linear above `threshold` (as PyTorch). */
-export function softplus(input: Tensor, beta = 1, threshold = 20): Tensor {
+export function softplus(
+  input: Tensor,
+  beta?: number,
+  threshold?: number,
+): Tensor {
+  ({ input, beta, threshold } = args("nn.functional.softplus", arguments));
   if (beta === 1 && threshold === 20) return input.softplus();
   return temps((k) => {
     const bx = k(input.mul(beta));
@@ -39,7 +48,8 @@ export function softplus(input: Tensor, beta = 1, threshold = 20): Tensor {
 }
 
 /** ELU with `alpha`: `x` above 0, `alpha (eˣ - 1)` below. */
-export function elu(input: Tensor, alpha = 1): Tensor {
+export function elu(input: Tensor, alpha?: number): Tensor {
+  ({ input, alpha } = args("nn.functional.elu", arguments));
   if (alpha === 1) return input.elu();
   return temps((k) =>
     k(input.relu()).add(k(k(k(input.expm1()).mul(alpha)).minimum(0))),
@@ -47,7 +57,8 @@ export function elu(input: Tensor, alpha = 1): Tensor {
 }
 
 /** CELU with `alpha`: `max(0, x) + min(0, alpha (e^(x/alpha) - 1))`. */
-export function celu(input: Tensor, alpha = 1): Tensor {
+export function celu(input: Tensor, alpha?: number): Tensor {
+  ({ input, alpha } = args("nn.functional.celu", arguments));
   if (alpha === 1) return input.celu();
   return temps((k) =>
     k(input.relu()).add(
@@ -57,19 +68,26 @@ export function celu(input: Tensor, alpha = 1): Tensor {
 }
 
 /** `max(0, x) + negative_slope * min(0, x)`. */
-export function leaky_relu(input: Tensor, negative_slope = 0.01): Tensor {
+export function leaky_relu(input: Tensor, negative_slope?: number): Tensor {
+  ({ input, negative_slope } = args("nn.functional.leaky_relu", arguments));
   return temps((k) =>
     k(input.relu()).add(k(k(input.minimum(0)).mul(negative_slope))),
   );
 }
 
 /** `clamp(x, min_val, max_val)`. */
-export function hardtanh(input: Tensor, min_val = -1, max_val = 1): Tensor {
+export function hardtanh(
+  input: Tensor,
+  min_val?: number,
+  max_val?: number,
+): Tensor {
+  ({ input, min_val, max_val } = args("nn.functional.hardtanh", arguments));
   return temps((k) => k(input.maximum(min_val)).minimum(max_val));
 }
 
 /** Softmax along `dim`. */
 export function softmax(input: Tensor, dim: number): Tensor {
+  ({ input, dim } = args("nn.functional.softmax", arguments));
   return kernelOr(
     [input],
     () => kernels.softmax(input, dim),
@@ -79,11 +97,13 @@ export function softmax(input: Tensor, dim: number): Tensor {
 
 /** `softmax(-x)`. */
 export function softmin(input: Tensor, dim: number): Tensor {
+  ({ input, dim } = args("nn.functional.softmin", arguments));
   return temps((k) => softmax(k(input.neg()), dim));
 }
 
 /** `x - logsumexp(x)` along `dim`, with the max subtracted first. */
 export function log_softmax(input: Tensor, dim: number): Tensor {
+  ({ input, dim } = args("nn.functional.log_softmax", arguments));
   return kernelOr(
     [input],
     () => kernels.log_softmax(input, dim),

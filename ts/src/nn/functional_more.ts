@@ -6,6 +6,7 @@
  * @module
  */
 
+import { args, omit } from "../schema/index.js";
 import { TorchError } from "../errors.js";
 import { checkHostAlloc, checkInts, pyTypeName } from "../args.js";
 import { Tensor, checkTensor, wrap } from "../tensor.js";
@@ -31,10 +32,14 @@ function perChannel(v: Tensor, ndim: number): Tensor {
 export function group_norm(
   input: Tensor,
   num_groups: number,
-  weight: Tensor | null = null,
-  bias: Tensor | null = null,
-  eps = 1e-5,
+  weight?: Tensor | null,
+  bias?: Tensor | null,
+  eps?: number,
 ): Tensor {
+  ({ input, num_groups, weight, bias, eps } = args(
+    "nn.functional.group_norm",
+    arguments,
+  ));
   const [n, c] = input.shape as number[];
   if (input.ndim < 2 || c! % num_groups !== 0)
     throw new TorchError(
@@ -77,8 +82,11 @@ export interface InstanceNormOptions {
  */
 export function instance_norm(
   input: Tensor,
-  options: InstanceNormOptions = {},
+  options?: InstanceNormOptions,
 ): Tensor {
+  const a = args("nn.functional.instance_norm", arguments);
+  ({ input } = a);
+  options = omit(a, "input") as InstanceNormOptions;
   const { running_mean = null, running_var = null } = options;
   const { weight = null, bias = null } = options;
   const use = options.use_input_stats ?? true;
@@ -119,8 +127,12 @@ export function bilinear(
   input1: Tensor,
   input2: Tensor,
   weight: Tensor,
-  bias: Tensor | null = null,
+  bias?: Tensor | null,
 ): Tensor {
+  ({ input1, input2, weight, bias } = args(
+    "nn.functional.bilinear",
+    arguments,
+  ));
   const [out, in1, in2] = weight.shape as number[];
   if (input1.shape.at(-1) !== in1 || input2.shape.at(-1) !== in2)
     throw new TorchError(
@@ -161,8 +173,11 @@ export interface EmbeddingBagOptions {
 export function embedding_bag(
   input: Tensor,
   weight: Tensor,
-  options: EmbeddingBagOptions = {},
+  options?: EmbeddingBagOptions,
 ): Tensor {
+  const a = args("nn.functional.embedding_bag", arguments);
+  ({ input, weight } = a);
+  options = omit(a, "input", "weight") as EmbeddingBagOptions;
   const mode = options.mode ?? "mean";
   if (!["sum", "mean", "max"].includes(mode))
     throw new TorchError(`mode has to be one of sum, mean or max`);
@@ -308,8 +323,11 @@ export function scaled_dot_product_attention(
   query: Tensor,
   key: Tensor,
   value: Tensor,
-  options: AttentionOptions = {},
+  options?: AttentionOptions,
 ): Tensor {
+  const a = args("nn.functional.scaled_dot_product_attention", arguments);
+  ({ query, key, value } = a);
+  options = omit(a, "query", "key", "value") as AttentionOptions;
   if (options.enable_gqa) {
     // In a scope: the grouped views and the inner result go when the call returns.
     const grouped = scope(() => groupedQuery(query, key, value, options));
@@ -449,6 +467,10 @@ export function adaptive_max_pool1d(
   input: Tensor,
   output_size: number,
 ): Tensor {
+  ({ input, output_size } = args(
+    "nn.functional.adaptive_max_pool1d",
+    arguments,
+  ));
   if (input.ndim !== 2 && input.ndim !== 3)
     throw new TorchError(
       `adaptive_max_pool1d(): Expected 2D or 3D tensor, but got ${shapeStr(input)}`,
@@ -464,6 +486,10 @@ export function adaptive_max_pool2d(
   input: Tensor,
   output_size: number | readonly (number | null)[],
 ): Tensor {
+  ({ input, output_size } = args(
+    "nn.functional.adaptive_max_pool2d",
+    arguments,
+  ));
   if (input.ndim !== 3 && input.ndim !== 4)
     throw new TorchError(
       `adaptive_max_pool2d(): Expected 3D or 4D tensor, but got ${shapeStr(input)}`,

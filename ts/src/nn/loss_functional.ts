@@ -9,6 +9,7 @@
  * @module
  */
 
+import { args, omit } from "../schema/index.js";
 import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor.js";
 import { arange, full, tensor } from "../creation.js";
@@ -37,9 +38,13 @@ function sameShape(fn: string, a: Tensor, b: Tensor): void {
 export function huber_loss(
   input: Tensor,
   target: Tensor,
-  reduction: Reduction = "mean",
-  delta = 1,
+  reduction?: Reduction,
+  delta?: number,
 ): Tensor {
+  ({ input, target, reduction, delta } = args(
+    "nn.functional.huber_loss",
+    arguments,
+  ));
   return scope(() => {
     const d = input.sub(target).abs();
     const q = d.minimum(delta);
@@ -54,9 +59,13 @@ export function huber_loss(
 export function kl_div(
   input: Tensor,
   target: Tensor,
-  reduction: Reduction | "batchmean" = "mean",
-  log_target = false,
+  reduction?: Reduction | "batchmean",
+  log_target?: boolean,
 ): Tensor {
+  ({ input, target, reduction, log_target } = args(
+    "nn.functional.kl_div",
+    arguments,
+  ));
   return scope(() => {
     const loss = log_target
       ? target.exp().mul(target.sub(input))
@@ -83,8 +92,11 @@ export interface PoissonNLLOptions {
 export function poisson_nll_loss(
   input: Tensor,
   target: Tensor,
-  options: PoissonNLLOptions = {},
+  options?: PoissonNLLOptions,
 ): Tensor {
+  const a = args("nn.functional.poisson_nll_loss", arguments);
+  ({ input, target } = a);
+  options = omit(a, "input", "target") as PoissonNLLOptions;
   const eps = options.eps ?? 1e-8;
   return scope(() => {
     let loss =
@@ -122,8 +134,11 @@ export function gaussian_nll_loss(
   input: Tensor,
   target: Tensor,
   variance: Tensor,
-  options: GaussianNLLOptions = {},
+  options?: GaussianNLLOptions,
 ): Tensor {
+  const a = args("nn.functional.gaussian_nll_loss", arguments);
+  ({ input, target, variance } = a);
+  options = omit(a, "input", "target", "variance") as GaussianNLLOptions;
   const eps = options.eps ?? 1e-6;
   let v = variance;
   const same = (a: readonly number[], b: readonly number[]) =>
@@ -151,9 +166,13 @@ export function margin_ranking_loss(
   input1: Tensor,
   input2: Tensor,
   target: Tensor,
-  margin = 0,
-  reduction: Reduction = "mean",
+  margin?: number,
+  reduction?: Reduction,
 ): Tensor {
+  ({ input1, input2, target, margin, reduction } = args(
+    "nn.functional.margin_ranking_loss",
+    arguments,
+  ));
   return scope(() =>
     reduce(target.neg().mul(input1.sub(input2)).add(margin).relu(), reduction),
   );
@@ -163,9 +182,13 @@ export function margin_ranking_loss(
 export function hinge_embedding_loss(
   input: Tensor,
   target: Tensor,
-  margin = 1,
-  reduction: Reduction = "mean",
+  margin?: number,
+  reduction?: Reduction,
 ): Tensor {
+  ({ input, target, margin, reduction } = args(
+    "nn.functional.hinge_embedding_loss",
+    arguments,
+  ));
   return scope(() => {
     const clamp = input.neg().add(margin).relu();
     const m = where(target.ne(1), clamp, 0);
@@ -178,8 +201,12 @@ export function hinge_embedding_loss(
 export function soft_margin_loss(
   input: Tensor,
   target: Tensor,
-  reduction: Reduction = "mean",
+  reduction?: Reduction,
 ): Tensor {
+  ({ input, target, reduction } = args(
+    "nn.functional.soft_margin_loss",
+    arguments,
+  ));
   sameShape("soft_margin_loss", input, target);
   return scope(() => reduce(target.neg().mul(input).exp().log1p(), reduction));
 }
@@ -188,9 +215,13 @@ export function soft_margin_loss(
 export function multilabel_soft_margin_loss(
   input: Tensor,
   target: Tensor,
-  weight: Tensor | null = null,
-  reduction: Reduction = "mean",
+  weight?: Tensor | null,
+  reduction?: Reduction,
 ): Tensor {
+  ({ input, target, weight, reduction } = args(
+    "nn.functional.multilabel_soft_margin_loss",
+    arguments,
+  ));
   return scope(() => {
     let loss = target
       .mul(input.logsigmoid())
@@ -209,8 +240,12 @@ export function multilabel_soft_margin_loss(
 export function multilabel_margin_loss(
   input: Tensor,
   target: Tensor,
-  reduction: Reduction = "mean",
+  reduction?: Reduction,
 ): Tensor {
+  ({ input, target, reduction } = args(
+    "nn.functional.multilabel_margin_loss",
+    arguments,
+  ));
   if (input.shape.join() !== target.shape.join())
     throw new TorchError(
       `inconsistent target size: [${target.shape.join(", ")}] for input of size: [${input.shape.join(", ")}]`,
@@ -253,8 +288,11 @@ export interface MultiMarginOptions {
 export function multi_margin_loss(
   input: Tensor,
   target: Tensor,
-  options: MultiMarginOptions = {},
+  options?: MultiMarginOptions,
 ): Tensor {
+  const a = args("nn.functional.multi_margin_loss", arguments);
+  ({ input, target } = a);
+  options = omit(a, "input", "target") as MultiMarginOptions;
   const p = options.p ?? 1;
   if (p !== 1 && p !== 2)
     throw new TorchError("only p == 1 and p == 2 supported");
@@ -280,10 +318,14 @@ export function multi_margin_loss(
 export function pairwise_distance(
   x1: Tensor,
   x2: Tensor,
-  p = 2,
-  eps = 1e-6,
-  keepdim = false,
+  p?: number,
+  eps?: number,
+  keepdim?: boolean,
 ): Tensor {
+  ({ x1, x2, p, eps, keepdim } = args(
+    "nn.functional.pairwise_distance",
+    arguments,
+  ));
   return scope(() => {
     const d = x1.sub(x2).add(eps).abs();
     if (p === Infinity) return d.amax(-1, keepdim);
@@ -300,9 +342,10 @@ export function pairwise_distance(
 export function cosine_similarity(
   x1: Tensor,
   x2: Tensor,
-  dim = 1,
-  eps = 1e-8,
+  dim?: number,
+  eps?: number,
 ): Tensor {
+  ({ x1, x2, dim, eps } = args("nn.functional.cosine_similarity", arguments));
   return scope(() => {
     const n1 = x1.square().sum(dim).sqrt();
     const n2 = x2.square().sum(dim).sqrt();
@@ -315,9 +358,13 @@ export function cosine_embedding_loss(
   input1: Tensor,
   input2: Tensor,
   target: Tensor,
-  margin = 0,
-  reduction: Reduction = "mean",
+  margin?: number,
+  reduction?: Reduction,
 ): Tensor {
+  ({ input1, input2, target, margin, reduction } = args(
+    "nn.functional.cosine_embedding_loss",
+    arguments,
+  ));
   const EPS = 1e-12;
   return scope(() => {
     const d = input1.ndim - 1;
@@ -350,8 +397,11 @@ export function triplet_margin_loss(
   anchor: Tensor,
   positive: Tensor,
   negative: Tensor,
-  options: TripletMarginOptions = {},
+  options?: TripletMarginOptions,
 ): Tensor {
+  const a = args("nn.functional.triplet_margin_loss", arguments);
+  ({ anchor, positive, negative } = a);
+  options = omit(a, "anchor", "positive", "negative") as TripletMarginOptions;
   const p = options.p ?? 2;
   const eps = options.eps ?? 1e-6;
   return triplet(
@@ -399,8 +449,11 @@ export function triplet_margin_with_distance_loss(
   anchor: Tensor,
   positive: Tensor,
   negative: Tensor,
-  options: TripletDistanceOptions = {},
+  options?: TripletDistanceOptions,
 ): Tensor {
+  const a = args("nn.functional.triplet_margin_with_distance_loss", arguments);
+  ({ anchor, positive, negative } = a);
+  options = omit(a, "anchor", "positive", "negative") as TripletDistanceOptions;
   const dist = options.distance_function ?? ((a, b) => pairwise_distance(a, b));
   const margin = options.margin ?? 1;
   if (!(margin > 0))
@@ -449,8 +502,17 @@ export function ctc_loss(
   targets: Tensor,
   input_lengths: Tensor | readonly number[],
   target_lengths: Tensor | readonly number[],
-  options: CTCLossOptions = {},
+  options?: CTCLossOptions,
 ): Tensor {
+  const a = args("nn.functional.ctc_loss", arguments);
+  ({ log_probs, targets, input_lengths, target_lengths } = a);
+  options = omit(
+    a,
+    "log_probs",
+    "targets",
+    "input_lengths",
+    "target_lengths",
+  ) as CTCLossOptions;
   const blank = options.blank ?? 0;
   const reduction = options.reduction ?? "mean";
   if (log_probs.ndim !== 2 && log_probs.ndim !== 3)

@@ -1,0 +1,425 @@
+/**
+ * The argument parser every schema-backed wrapper calls: a call's JS arguments (positional values,
+ * then optionally one options object holding keyword arguments) checked against the op's schema
+ * entry (`schema/*.yaml`, compiled by scripts/gen-schema.mjs into `generated.ts`) and returned
+ * as one object of named values, defaults filled in. Every way a call can be wrong — too many
+ * positional arguments, an unknown or repeated keyword, a missing argument, a value of the wrong
+ * type, a value outside the allowed set, a dim out of range — is a `TorchError` subclass with
+ * PyTorch's wording, raised before any work is done.
+ *
+ * JS has no keyword arguments; PyTorch's become the keys of a trailing plain object, and any
+ * argument may be given there by name, as in Python: `torch.div(a, b, { rounding_mode: "floor" })`,
+ * `x.sum({ dim: 1, keepdim: true })`. A key whose value is `undefined` counts as not given.
+ *
+ * @module
+ */
+
+import { ArgumentError, IndexError, TorchError } from "../errors.js";
+import { pyTypeName } from "../args.js";
+import { Tensor } from "../tensor.js";
+
+/** The value kinds a parameter may take (a union lists several). */
+export type Kind =
+  | "Tensor"
+  | "Scalar"
+  | "int"
+  | "float"
+  | "bool"
+  | "str"
+  | "Dim"
+  | "ScalarType"
+  | "Device"
+  | "Generator"
+  | "Callable"
+  | "any";
+
+/** One parameter of a schema entry. */
+export interface Param {
+  /** Its name, as PyTorch spells it. */
+  readonly name: string;
+  /** The kinds of one value it takes (more than one: a union such as `Tensor|Scalar`). */
+  readonly kinds: readonly Kind[];
+  /** The kinds a list's elements may have (`int[2]`: `["int"]`); empty when it takes no list. */
+  readonly items: readonly Kind[];
+  /**
+   * The list's length: -1 any, n > 0 exactly n (where one value of an item kind is repeated n
+   * times, as `stride=2` is `[2, 2]`); 0 when it takes no list.
+   */
+  readonly list: number;
+  /** Whether `None` (JS `null` or `undefined`) is a value (`int?`). */
+  readonly nullable: boolean;
+  /** Keyword-only (after `*` in the signature). */
+  readonly kwOnly: boolean;
+  /** Whether the call must give it (no default). */
+  readonly required: boolean;
+  /** The value when not given. */
+  readonly default?: unknown;
+  /** The allowed values of a `str` or `int` parameter. */
+  readonly values?: readonly (string | number)[];
+  /** PyTorch's message for a value outside `values`: `{value}`, `{name}`, `{allowed}` filled in. */
+  readonly message?: string;
+}
+
+/** One op's entry: what the parser needs of the schema. */
+export interface OpSchema {
+  /** The name in messages: `div`, `cross_entropy`. */
+  readonly name: string;
+  /** The parameters in order, the tensor a method is called on first. */
+  readonly params: readonly Param[];
+  /**
+   * A function written in Python in PyTorch (`torch.nn.functional`): arity errors in Python's
+   * wording (`missing 1 required positional argument: 'target'`) rather than the binding's.
+   */
+  readonly python: boolean;
+  /** Union parameters reported as PyTorch's "invalid combination of arguments" (overloads). */
+  readonly overloaded: boolean;
+}
+
+// The name PyTorch's messages give each kind.
+const KIND_NAMES: Record<Kind, string> = {
+  Tensor: "Tensor",
+  Scalar: "Number",
+  int: "int",
+  float: "float",
+  bool: "bool",
+  str: "str",
+  Dim: "int",
+  ScalarType: "torch.dtype",
+  Device: "torch.device",
+  Generator: "torch.Generator",
+  Callable: "Callable",
+  any: "object",
+};
+const LIST_NAMES: Partial<Record<Kind, string>> = {
+  Tensor: "tuple of Tensors",
+  int: "tuple of ints",
+  Dim: "tuple of ints",
+  float: "tuple of floats",
+  bool: "tuple of bools",
+  Scalar: "tuple of Numbers",
+};
+
+const DTYPES = new Set([
+  "float32",
+  "int32",
+  "int64",
+  "uint8",
+  "bool",
+  "float16",
+  "bfloat16",
+]);
+const INT32_MAX = 2 ** 31 - 1;
+
+/** A plain object: the options bag, as opposed to a tensor, an array or a class instance. */
+function isOptions(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== "object") return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+const plural = (n: number, word: string): string =>
+  `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * Parses `args` (a call's arguments; for a method, `self` is the tensor it was called on and
+ * takes the first parameter; `name` replaces the op's name in messages) against `schema`. Returns every parameter by name: the value given,
+ * else its default (`None` as `null`); a `Dim` comes back wrapped into `[0, ndim)`.
+ */
+export function parseArgs(
+  schema: OpSchema,
+  args: ArrayLike<unknown>,
+  self?: Tensor,
+  name?: string,
+): Record<string, unknown> {
+  const op = name === undefined ? schema : { ...schema, name };
+  const params = op.params;
+  const first = self === undefined ? 0 : 1;
+  let count = args.length;
+  while (count > 0 && args[count - 1] === undefined) count--;
+  // A trailing plain object is the keyword arguments, unless the parameter at its position takes
+  // objects itself.
+  let kwargs: Record<string, unknown> | undefined;
+  if (count > 0 && isOptions(args[count - 1])) {
+    const at = params[first + count - 1];
+    if (at === undefined || at.kwOnly || !at.kinds.includes("any")) {
+      kwargs = args[count - 1] as Record<string, unknown>;
+      count--;
+    }
+  }
+  let positional = 0;
+  let minimum = 0;
+  for (let i = first; i < params.length; i++) {
+    const p = params[i]!;
+    if (p.kwOnly) break;
+    positional++;
+    if (p.required) minimum = positional;
+  }
+  if (count > positional) {
+    if (self !== undefined && positional === 0 && !op.python)
+      throw new ArgumentError(
+        `${op.name}() takes no arguments (${count} given)`,
+      );
+    const takes =
+      minimum === positional
+        ? plural(positional, "positional argument")
+        : `from ${minimum} to ${positional} positional arguments`;
+    throw new ArgumentError(
+      `${op.name}() takes ${takes} but ${count} ${count === 1 ? "was" : "were"} given`,
+    );
+  }
+  const out: Record<string, unknown> = {};
+  const given = new Array<boolean>(params.length).fill(false);
+  if (self !== undefined) {
+    out[params[0]!.name] = self;
+    given[0] = true;
+  }
+  for (let i = 0; i < count; i++) {
+    const p = params[first + i]!;
+    const v = args[i];
+    if (v === undefined) {
+      // An explicit `undefined` is None: the default, or a type error where none is allowed.
+      if (p.required) throw typeError(op, p, v, i + 1);
+      continue;
+    }
+    out[p.name] = check(op, p, v, i + 1, out);
+    given[first + i] = true;
+  }
+  if (kwargs !== undefined) {
+    for (const key of Object.keys(kwargs)) {
+      const v = kwargs[key];
+      const index = params.findIndex((p) => p.name === key);
+      if (index < first) {
+        throw new ArgumentError(
+          `${op.name}() got an unexpected keyword argument '${key}'`,
+        );
+      }
+      if (v === undefined) continue;
+      if (given[index])
+        throw new ArgumentError(
+          `${op.name}() got multiple values for argument '${key}'`,
+        );
+      out[key] = check(op, params[index]!, v, 0, out);
+      given[index] = true;
+    }
+  }
+  const missing: string[] = [];
+  for (let i = first; i < params.length; i++) {
+    const p = params[i]!;
+    if (given[i]) continue;
+    if (p.required && i - first < args.length)
+      throw typeError(op, p, undefined, i - first + 1);
+    if (p.required) missing.push(p.name);
+    else out[p.name] = p.default === undefined ? null : p.default;
+  }
+  if (missing.length > 0) {
+    const names = op.python
+      ? missing.map((m) => `'${m}'`).join(" and ")
+      : missing.map((m) => `"${m}"`).join(", ");
+    // Python says "argument" for one; PyTorch's binding always "arguments".
+    const word = op.python && missing.length === 1 ? "argument" : "arguments";
+    throw new ArgumentError(
+      `${op.name}() missing ${missing.length} required positional ${word}: ${names}`,
+    );
+  }
+  return out;
+}
+
+/** Checks one value against its parameter; `position` 0 for a keyword argument. */
+function check(
+  op: OpSchema,
+  p: Param,
+  v: unknown,
+  position: number,
+  sofar: Record<string, unknown>,
+): unknown {
+  if (v === null) {
+    if (p.nullable || p.kinds.includes("any")) return null;
+    throw typeError(op, p, v, position);
+  }
+  if (p.items.length > 0 && (Array.isArray(v) || ArrayBuffer.isView(v))) {
+    const items = Array.from(v as ArrayLike<unknown>);
+    // A list of another length than `int[2]`'s is left to the op, whose message names the dims
+    // it expected ("a list of 2 values to match the convolution dimensions").
+    const values = items.map((item, i) => {
+      if (!accepts(p.items, item)) {
+        if (p.items.includes("Tensor"))
+          throw new ArgumentError(
+            `${op.name}(): expected Tensor as element ${i} in argument '${p.name}', but got ${pyTypeName(item)}`,
+          );
+        throw new ArgumentError(
+          `${op.name}(): argument '${p.name}' must be ${listName(p)}, but found element of type ${pyTypeName(item)} at pos ${i}`,
+        );
+      }
+      return refine(op, p, item, sofar);
+    });
+    if (p.items.includes("Dim")) checkDistinct(values as number[]);
+    return values;
+  }
+  if (accepts(p.kinds, v)) return refine(op, p, v, sofar);
+  if (p.list > 0 && accepts(p.items, v))
+    return new Array<unknown>(p.list).fill(refine(op, p, v, sofar));
+  throw typeError(op, p, v, position);
+}
+
+function checkDistinct(dims: number[]): void {
+  const seen = new Set<number>();
+  for (const d of dims) {
+    if (seen.has(d))
+      throw new TorchError(
+        `dim ${d} appears multiple times in the list of dims`,
+      );
+    seen.add(d);
+  }
+}
+
+/** Whether `v` is of one of `kinds` (before range and value checks). */
+function accepts(kinds: readonly Kind[], v: unknown): boolean {
+  for (const kind of kinds) {
+    switch (kind) {
+      case "Tensor":
+        if (v instanceof Tensor) return true;
+        break;
+      case "Scalar":
+        if (typeof v === "number" || typeof v === "boolean") return true;
+        break;
+      case "int":
+      case "Dim":
+        if (typeof v === "number" && Number.isInteger(v)) return true;
+        break;
+      case "float":
+        if (typeof v === "number") return true;
+        break;
+      case "bool":
+        if (typeof v === "boolean") return true;
+        break;
+      case "str":
+      case "ScalarType":
+      case "Device":
+        if (typeof v === "string") return true;
+        break;
+      case "Generator":
+        if (typeof v === "object") return true;
+        break;
+      case "Callable":
+        if (typeof v === "function") return true;
+        break;
+      case "any":
+        return true;
+    }
+  }
+  return false;
+}
+
+/** Range, value and liveness checks of a value of the right kind; wraps dims. */
+function refine(
+  op: OpSchema,
+  p: Param,
+  v: unknown,
+  sofar: Record<string, unknown>,
+): unknown {
+  if (v instanceof Tensor) {
+    void v._raw; // throws "Tensor has been disposed"
+    return v;
+  }
+  const all = p.items.length > 0 ? [...p.kinds, ...p.items] : p.kinds;
+  if (typeof v === "number" && Number.isInteger(v)) {
+    const integral = all.includes("int") || all.includes("Dim");
+    if (integral && !all.includes("float") && Math.abs(v) > INT32_MAX)
+      throw new ArgumentError(
+        `${op.name}(): argument '${p.name}' value ${v} is out of range (32-bit integers only)`,
+      );
+    if (all.includes("Dim")) return wrapDim(v, reference(op, sofar));
+  }
+  if (typeof v === "string" && all.includes("ScalarType") && !DTYPES.has(v))
+    throw new ArgumentError(
+      `${op.name}(): argument '${p.name}' must be torch.dtype, not str ('${v}' is not a dtype)`,
+    );
+  if (
+    p.values !== undefined &&
+    typeof v === typeof p.values[0] &&
+    !p.values.includes(v as string | number)
+  ) {
+    const template =
+      p.message ??
+      `${op.name}(): argument '{name}' must be one of {allowed}, but got {value}`;
+    throw new TorchError(
+      template
+        .replaceAll("{name}", p.name)
+        .replaceAll("{value}", String(v))
+        .replaceAll(
+          "{allowed}",
+          p.values
+            .map((a) => (typeof a === "string" ? `'${a}'` : a))
+            .join(", "),
+        ),
+    );
+  }
+  return v;
+}
+
+/** The rank dims are counted against: the op's first tensor argument, once parsed. */
+function reference(
+  op: OpSchema,
+  sofar: Record<string, unknown>,
+): number | undefined {
+  for (const p of op.params) {
+    const v = sofar[p.name];
+    if (v instanceof Tensor) return v.shape.length;
+  }
+  return undefined;
+}
+
+function wrapDim(dim: number, ndim: number | undefined): number {
+  if (ndim === undefined) return dim;
+  // A 0-d tensor takes dims -1 and 0, as PyTorch's wrap_dim does with scalars.
+  const n = Math.max(ndim, 1);
+  if (dim < -n || dim >= n)
+    throw new IndexError(
+      `Dimension out of range (expected to be in range of [${-n}, ${n - 1}], but got ${dim})`,
+    );
+  return dim < 0 ? dim + n : dim;
+}
+
+function listName(p: Param): string {
+  const kind = p.items[0]!;
+  return LIST_NAMES[kind] ?? `tuple of ${KIND_NAMES[kind]}`;
+}
+
+function typeError(
+  op: OpSchema,
+  p: Param,
+  v: unknown,
+  position: number,
+): ArgumentError {
+  const got = pyTypeName(v);
+  if (op.overloaded && p.kinds.length > 1) {
+    const signatures = p.kinds.map((k) => `(${describe(op, p, k)})`).join(", ");
+    return new ArgumentError(
+      `${op.name}() received an invalid combination of arguments - got (${op.params
+        .filter((q) => q === p || q.required)
+        .map((q) => (q === p ? got : "Tensor"))
+        .join(", ")}), but expected one of: ${signatures}`,
+    );
+  }
+  const at = position > 0 ? ` (position ${position})` : "";
+  // A union with Tensor is a Tensor argument that also takes numbers (PyTorch wraps them).
+  const names = p.kinds.includes("Tensor")
+    ? ["Tensor"]
+    : p.kinds.map((k) => KIND_NAMES[k]);
+  if (p.items.length > 0) names.push(listName(p));
+  const expected = [...new Set(names)].join(" or ");
+  return new ArgumentError(
+    `${op.name}(): argument '${p.name}'${at} must be ${expected}, not ${got}`,
+  );
+}
+
+/** One overload of a union parameter, as PyTorch lists it: `Tensor input, Number other`. */
+function describe(op: OpSchema, union: Param, kind: Kind): string {
+  return op.params
+    .filter((q) => q.required || q === union)
+    .map(
+      (q) =>
+        `${q === union ? KIND_NAMES[kind] : KIND_NAMES[q.kinds[0]!]} ${q.name}`,
+    )
+    .join(", ");
+}
