@@ -11,7 +11,6 @@ pub mod cpu;
 mod kernels;
 mod kernels_conv;
 pub mod timing;
-#[path = "webgpu/mod.rs"]
 pub mod webgpu;
 
 use std::future::Future;
