@@ -1,11 +1,13 @@
-//! The engine's per-thread state: the backends that exist and which device is the default.
-//! The CPU backend always exists; the WebGPU backend exists once `init` found an adapter.
+//! The engine's per-thread state: the backends that exist, which device is the default, and the
+//! tuning knobs. The CPU backend always exists; the WebGPU backend exists once `init` found an
+//! adapter.
 
 use crate::cell::RefCell;
 use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
 use crate::backend::cpu::CpuBackend;
+use crate::backend::tuning::Tuning;
 use crate::backend::{Backend, Device};
 use crate::error::Result;
 
@@ -13,8 +15,7 @@ struct Engine {
     cpu: Rc<dyn Backend>,
     gpu: Option<Rc<dyn Backend>>,
     default: Device,
-    /// `torch.webgpu.set_batch_delay`: ms after the first unsubmitted op until a flush (0: off).
-    delay_ms: u32,
+    tuning: Tuning,
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     timer_armed: bool,
     /// Nesting depth of `torch.webgpu.batch(fn)` scopes; the timer waits while inside one.
@@ -28,7 +29,7 @@ thread_local! {
         cpu: Rc::new(CpuBackend::new()),
         gpu: None,
         default: Device::Cpu,
-        delay_ms: 16,
+        tuning: Tuning::default(),
         timer_armed: false,
         batch_depth: 0,
     }));
@@ -50,6 +51,16 @@ pub fn backend(device: Device) -> Result<Rc<dyn Backend>> {
             }),
         }
     })
+}
+
+/// Reads the tuning knobs. `f` must not call back into the engine (it runs inside its borrow).
+pub fn tuning<R>(f: impl FnOnce(&Tuning) -> R) -> R {
+    ENGINE.with(|e| f(&e.borrow().tuning))
+}
+
+/// Changes the tuning knobs. `f` must not call back into the engine (it runs inside its borrow).
+pub fn tune<R>(f: impl FnOnce(&mut Tuning) -> R) -> R {
+    ENGINE.with(|e| f(&mut e.borrow_mut().tuning))
 }
 
 /// An `OutOfMemoryError` unless the host-side tables an op builds from caller-chosen sizes
@@ -124,10 +135,6 @@ pub fn flush_all() -> Result<()> {
     computed
 }
 
-pub fn set_batch_delay(ms: u32) {
-    ENGINE.with(|e| e.borrow_mut().delay_ms = ms);
-}
-
 /// Enters a `batch(fn)` scope: no timer flushes and no threshold submits until the outermost
 /// scope ends (then one flush).
 pub fn begin_batch() {
@@ -166,11 +173,11 @@ pub fn note_work() {
         use wasm_bindgen::JsCast;
         let arm = ENGINE.with(|e| {
             let mut e = e.borrow_mut();
-            if e.timer_armed || e.delay_ms == 0 || e.gpu.is_none() {
+            if e.timer_armed || e.tuning.batch_delay_ms == 0 || e.gpu.is_none() {
                 return None;
             }
             e.timer_armed = true;
-            Some(e.delay_ms)
+            Some(e.tuning.batch_delay_ms)
         });
         if let Some(ms) = arm {
             // The TS layer's timer calls `timer_flush` through its guard (a trap in the flush

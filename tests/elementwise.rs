@@ -9,8 +9,6 @@ mod common;
 
 use common::{assert_close, devices, values};
 use webtorch::autograd::{self, ops as ag};
-use webtorch::backend::webgpu::elementwise::set_elementwise_x4;
-use webtorch::tensor::fusion;
 use webtorch::{DType, Device, Op, Tensor};
 
 fn gpu() -> bool {
@@ -39,11 +37,11 @@ fn t(v: &[f64], dtype: DType) -> Tensor {
 
 /// `f` run with the vec4 variant and without it: the same bits (NaN as NaN), and close to the CPU.
 fn same_both_ways(what: &str, f: impl Fn(Device) -> Tensor) {
-    set_elementwise_x4(true);
+    webtorch::engine::tune(|t| t.elementwise_x4 = true);
     let x4 = values(&f(Device::WebGpu));
-    set_elementwise_x4(false);
+    webtorch::engine::tune(|t| t.elementwise_x4 = false);
     let general = values(&f(Device::WebGpu));
-    set_elementwise_x4(true);
+    webtorch::engine::tune(|t| t.elementwise_x4 = true);
     assert_eq!(x4.len(), general.len(), "{what}: length");
     for (i, (a, b)) in x4.iter().zip(&general).enumerate() {
         assert!(a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()), "{what}: element {i}: {a} vs {b}");
@@ -59,9 +57,9 @@ fn the_vec4_variant_matches_the_general_kernel_bit_for_bit() {
     if !gpu() {
         return;
     }
-    fusion::with_config(|c| {
-        c.enabled = true;
-        c.min_size = 1;
+    webtorch::engine::tune(|t| {
+        t.fusion_enabled = true;
+        t.fusion_min_size = 1;
     });
     for n in SIZES {
         let (xv, yv) = (data(n, 1 + n as u64), data(n, 2 + n as u64));
@@ -129,7 +127,7 @@ fn strided_views_and_the_vec4_variant() {
     if !gpu() {
         return;
     }
-    set_elementwise_x4(true);
+    webtorch::engine::tune(|t| t.elementwise_x4 = true);
     let xv = data(48, 7);
     let x = t(&xv, DType::Float32).reshape(&[6, 8]).unwrap();
     let cpu = Tensor::from_f64(&xv, &[6, 8], DType::Float32, Device::Cpu).unwrap();
@@ -192,13 +190,13 @@ fn gelu_erf_and_gelu_backward_against_pytorch() {
     }
     let (gelu, erf, grad) = fixture();
     for x4 in [true, false] {
-        set_elementwise_x4(x4);
+        webtorch::engine::tune(|t| t.elementwise_x4 = x4);
         let got = values(&t(&grid(200_000), DType::Float32).unary(Op::Gelu).unwrap());
         let (abs, rel) = errors(&got, &gelu, 0.1);
         // The bar of the erfc-based gelu it replaced (errors that include PyTorch's own).
         assert!(abs <= 1.2e-6 && rel <= 1.1e-6, "gelu (x4 {x4}): max absolute {abs:e}, relative {rel:e}");
     }
-    set_elementwise_x4(true);
+    webtorch::engine::tune(|t| t.elementwise_x4 = true);
     let x = grid(20_000);
     let got = values(&t(&x, DType::Float32).unary(Op::Erf).unwrap());
     let (abs, rel) = errors(&got, &erf, 0.0);

@@ -5,7 +5,6 @@
 mod common;
 
 use common::{assert_close, devices, values};
-use webtorch::backend::webgpu::batched::set_batched_launches;
 use webtorch::tensor::fusion;
 use webtorch::{DType, Device, ErrorKind, Op, Tensor};
 
@@ -186,8 +185,8 @@ fn batching_and_pool_counters() {
     let gpu = webtorch::engine::backend(Device::WebGpu).unwrap();
     // Count dispatches one per op: this test is about batching dispatches into submits, not
     // fusion, nor tiny ops sharing launches (`tiny_ops_share_launches` in tests/kernels.rs).
-    fusion::with_config(|c| c.enabled = false);
-    set_batched_launches(Some(false));
+    webtorch::engine::tune(|t| t.fusion_enabled = false);
+    webtorch::engine::tune(|t| t.batched_launches = Some(false));
     gpu.set_batch_threshold(64);
     let mut x = Tensor::full(&[1024], 1.0, DType::Float32, Device::WebGpu).unwrap();
     gpu.flush();
@@ -215,7 +214,7 @@ fn batching_and_pool_counters() {
     let _z = y.unary(Op::Exp).unwrap().unary(Op::Neg).unwrap();
     assert_eq!(gpu.stats().submits - s0, 3);
     gpu.set_batch_threshold(64);
-    set_batched_launches(None);
+    webtorch::engine::tune(|t| t.batched_launches = None);
 }
 
 /// Bind groups bind a uniform slot each (no dynamic offsets): dispatches over the same buffers
@@ -227,8 +226,8 @@ fn uniform_slots_bind_groups_and_their_reuse() {
         return;
     }
     let gpu = webtorch::engine::backend(Device::WebGpu).unwrap();
-    fusion::with_config(|c| c.enabled = false);
-    set_batched_launches(Some(false));
+    webtorch::engine::tune(|t| t.fusion_enabled = false);
+    webtorch::engine::tune(|t| t.batched_launches = Some(false));
     gpu.set_batch_threshold(64);
     let a = Tensor::full(&[256], 1.0, DType::Float32, Device::WebGpu).unwrap();
     // x = x + k for k = 1..=150: a few pooled buffers, so the same buffers come back within a
@@ -266,8 +265,8 @@ fn uniform_slots_bind_groups_and_their_reuse() {
     }
     assert_eq!(values(&x)[0], 51.0);
     assert!(gpu.stats().bind_groups - s2.bind_groups < 10, "{:?}", gpu.stats());
-    fusion::with_config(|c| c.enabled = true);
-    set_batched_launches(None);
+    webtorch::engine::tune(|t| t.fusion_enabled = true);
+    webtorch::engine::tune(|t| t.batched_launches = None);
 }
 
 /// Every op-table row compiles to WGSL and agrees with the CPU reference, for floats (over a
@@ -345,11 +344,11 @@ fn elementwise_chains_fuse_into_one_kernel() {
         let used = if dev == Device::WebGpu { gpu_dispatches() - before } else { 0 };
         (v, used, pending)
     };
-    fusion::with_config(|c| {
-        c.enabled = true;
-        c.min_size = 1024;
-        c.stats = Default::default();
+    webtorch::engine::tune(|t| {
+        t.fusion_enabled = true;
+        t.fusion_min_size = 1024;
     });
+    fusion::with_config(|c| c.stats = Default::default());
     let (fused, dispatches, pending) = program(Device::WebGpu);
     assert!(pending, "the chain stays an expression until read");
     assert_eq!(dispatches, 1, "6 ops, 1 kernel");
@@ -358,9 +357,9 @@ fn elementwise_chains_fuse_into_one_kernel() {
     assert_eq!(stats.patterns.get("add_relu"), Some(&1));
     assert_eq!(stats.patterns.get("scale_shift"), Some(&1));
     let (cpu, _, _) = program(Device::Cpu);
-    fusion::with_config(|c| c.enabled = false);
+    webtorch::engine::tune(|t| t.fusion_enabled = false);
     let (unfused, n, _) = program(Device::WebGpu);
-    fusion::with_config(|c| c.enabled = true);
+    webtorch::engine::tune(|t| t.fusion_enabled = true);
     assert_eq!(n, 6);
     assert_eq!(fused, unfused, "fused and unfused GPU results are identical");
     assert_eq!(fused, cpu);
@@ -389,10 +388,10 @@ fn fusion_window_min_size_and_limits() {
     if !devices().contains(&Device::WebGpu) {
         return;
     }
-    fusion::with_config(|c| {
-        c.enabled = true;
-        c.window = 4;
-        c.min_size = 1024;
+    webtorch::engine::tune(|t| {
+        t.fusion_enabled = true;
+        t.fusion_window = 4;
+        t.fusion_min_size = 1024;
     });
     let dev = Device::WebGpu;
     // Below min_size: every op runs at once (a bypass).
@@ -514,19 +513,19 @@ fn elementwise_prologues_fuse_into_reductions() {
         let v = values(&r);
         (v, if dev == Device::WebGpu { gpu_dispatches() - before } else { 0 })
     };
-    fusion::with_config(|c| {
-        c.enabled = true;
-        c.window = 4;
-        c.min_size = 1024;
+    webtorch::engine::tune(|t| {
+        t.fusion_enabled = true;
+        t.fusion_window = 4;
+        t.fusion_min_size = 1024;
     });
     for (name, f) in cases {
         let f0 = fusion::with_config(|c| c.stats.fusions);
         let (fused, n) = run(Device::WebGpu, f);
         assert_eq!(n, 1, "{name}: expression and reduction in one dispatch");
         assert_eq!(fusion::with_config(|c| c.stats.fusions) - f0, 1, "{name}");
-        fusion::with_config(|c| c.enabled = false);
+        webtorch::engine::tune(|t| t.fusion_enabled = false);
         let (unfused, n) = run(Device::WebGpu, f);
-        fusion::with_config(|c| c.enabled = true);
+        webtorch::engine::tune(|t| t.fusion_enabled = true);
         assert!(n >= 2, "{name}: unfused, the expression is its own kernel");
         assert_eq!(fused, unfused, "{name}: fused and unfused GPU results are identical");
         let (cpu, _) = run(Device::Cpu, f);
@@ -551,9 +550,9 @@ fn elementwise_prologues_fuse_into_reductions() {
     for broadcast in [false, true] {
         let (fused, n) = mse(Device::WebGpu, broadcast);
         assert_eq!(n, if broadcast { 3 } else { 2 }, "two-pass mse, broadcast {broadcast}");
-        fusion::with_config(|c| c.enabled = false);
+        webtorch::engine::tune(|t| t.fusion_enabled = false);
         let (unfused, n) = mse(Device::WebGpu, broadcast);
-        fusion::with_config(|c| c.enabled = true);
+        webtorch::engine::tune(|t| t.fusion_enabled = true);
         assert_eq!(n, 4, "sub, square and two passes");
         assert_eq!(fused, unfused, "two-pass mse, broadcast {broadcast}");
         assert_close(&fused, &mse(Device::Cpu, broadcast).0, 1e-5, 0.0, "two-pass mse");

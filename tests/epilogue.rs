@@ -27,19 +27,19 @@ fn on(v: &[f64], shape: &[usize], dev: Device) -> Tensor {
 /// Runs `f` on the GPU with fusion on and off and on the CPU; returns (fused, dispatches fused,
 /// dispatches unfused) after checking that the three agree.
 fn three_ways(name: &str, f: &dyn Fn(Device) -> Tensor) -> (u64, u64) {
-    fusion::with_config(|c| {
-        c.enabled = true;
-        c.window = 4;
-        c.min_size = 1024;
+    webtorch::engine::tune(|t| {
+        t.fusion_enabled = true;
+        t.fusion_window = 4;
+        t.fusion_min_size = 1024;
     });
     let d0 = dispatches();
     let fused = values(&f(Device::WebGpu));
     let n_fused = dispatches() - d0;
-    fusion::with_config(|c| c.enabled = false);
+    webtorch::engine::tune(|t| t.fusion_enabled = false);
     let d0 = dispatches();
     let unfused = values(&f(Device::WebGpu));
     let n_unfused = dispatches() - d0;
-    fusion::with_config(|c| c.enabled = true);
+    webtorch::engine::tune(|t| t.fusion_enabled = true);
     let cpu = values(&f(Device::Cpu));
     assert_close(&fused, &unfused, 1e-5, 1e-5, &format!("{name}: fused vs unfused GPU"));
     assert_close(&fused, &cpu, 1e-4, 1e-4, &format!("{name}: fused GPU vs CPU"));
@@ -145,7 +145,7 @@ fn gradients_and_in_place_writes_stay_correct() {
         autograd::backward(&loss, None, false, false).unwrap();
         vec![values(&loss), values(&w.grad().unwrap()), values(&b.grad().unwrap())]
     };
-    fusion::with_config(|c| c.min_size = 1024);
+    webtorch::engine::tune(|t| t.fusion_min_size = 1024);
     let (gpu, cpu) = (grads(Device::WebGpu), grads(Device::Cpu));
     for (i, what) in ["loss", "dw", "db"].iter().enumerate() {
         assert_close(&gpu[i], &cpu[i], 1e-4, 1e-3, what);

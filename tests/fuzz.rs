@@ -9,8 +9,6 @@
 mod common;
 
 use common::{assert_close, devices};
-use webtorch::backend::webgpu::batched::set_batched_launches;
-use webtorch::tensor::fusion;
 use webtorch::{DType, Device, Op, Tensor};
 
 /// A small deterministic generator (SplitMix64), so a failing program can be replayed by seed.
@@ -247,12 +245,12 @@ fn random_programs_agree_across_backends() {
         // Unfused, fused, and unfused with tiny ops in batched launches (forced: lavapipe
         // emulates a GPU on the CPU, where they are off by default).
         for (min_size, batched) in [(1024, false), (1, false), (1024, true)] {
-            fusion::with_config(|c| c.min_size = min_size);
-            set_batched_launches(Some(batched));
+            webtorch::engine::tune(|t| t.fusion_min_size = min_size);
+            webtorch::engine::tune(|t| t.batched_launches = Some(batched));
             let b0 = webtorch::engine::backend(Device::WebGpu).unwrap().stats().batched_ops;
             let gpu = run(&program, &shape, seed, Device::WebGpu);
             batched_ops += webtorch::engine::backend(Device::WebGpu).unwrap().stats().batched_ops - b0;
-            set_batched_launches(None);
+            webtorch::engine::tune(|t| t.batched_launches = None);
             let what = format!("case {case} (min_size {min_size}, batched {batched}): {shape:?} {program:?}");
             match (&cpu, &gpu) {
                 (Ok((cs, cv)), Ok((gs, gv))) => {
@@ -265,7 +263,7 @@ fn random_programs_agree_across_backends() {
             }
         }
     }
-    fusion::with_config(|c| c.min_size = 1024);
+    webtorch::engine::tune(|t| t.fusion_min_size = 1024);
     if has_gpu {
         assert!(checked >= cases as usize, "only {checked} programs compared");
         // The batched configuration did batch (89 ops in the default 150 programs: views,

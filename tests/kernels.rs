@@ -64,11 +64,11 @@ fn where_fuses_with_its_neighbours() {
         let picked = Tensor::where_(&mask, TensorOrScalar::Tensor(&doubled), TensorOrScalar::Tensor(&y)).unwrap();
         picked.unary(Op::Exp).unwrap()
     };
-    fusion::with_config(|c| {
-        c.enabled = true;
-        c.min_size = 1024;
-        c.stats = Default::default();
+    webtorch::engine::tune(|t| {
+        t.fusion_enabled = true;
+        t.fusion_min_size = 1024;
     });
+    fusion::with_config(|c| c.stats = Default::default());
     let gpu = webtorch::engine::backend(Device::WebGpu).unwrap();
     let before = gpu.stats().dispatches;
     let out = run(Device::WebGpu);
@@ -399,8 +399,8 @@ fn attention_in_one_kernel_matches_the_composition() {
     // (they do only where the products' scores would not fit one binding, far from these sizes).
     let tiles = [(0, 0, false), (128, 16, false), (32, 32, false), (0, 0, true)];
     for (tile, &(qs, s, ev, causal, scale, view)) in tiles.iter().flat_map(|t| cases.iter().map(move |c| (*t, c))) {
-        webtorch::backend::webgpu::attention::set_attention_tile(tile.0, tile.1);
-        webtorch::backend::webgpu::attention::set_attention_wide(tile.2);
+        webtorch::engine::tune(|t| t.attention_tile = (tile.0, tile.1));
+        webtorch::engine::tune(|t| t.attention_wide = tile.2);
         let i = cases.iter().position(|c| c.0 == qs && c.1 == s).unwrap();
         let n = qs.len();
         let e = qs[n - 1];
@@ -445,8 +445,8 @@ fn attention_in_one_kernel_matches_the_composition() {
             assert!(after.dispatches - before.dispatches >= 3, "case {i}: the products and softmax");
         }
     }
-    webtorch::backend::webgpu::attention::set_attention_tile(0, 0);
-    webtorch::backend::webgpu::attention::set_attention_wide(false);
+    webtorch::engine::tune(|t| t.attention_tile = (0, 0));
+    webtorch::engine::tune(|t| t.attention_wide = false);
     // With inputs that need gradients the forward is the same kernel and the backward
     // recomputes P: its outputs and gradients against the composition's (products, softmax).
     for (causal, e) in [(false, 16), (true, 16), (false, 64), (true, 64)] {
@@ -870,7 +870,7 @@ fn conv2d_reads_its_input_windows_directly() {
     ];
     let gpu = devices().contains(&Device::WebGpu);
     // The implicit GEMM and the depthwise kernel, not the window kernel (its own test below).
-    webtorch::backend::webgpu::conv::set_conv_window(Some(false));
+    webtorch::engine::tune(|t| t.conv_window = Some(false));
     for (i, case) in cases.iter().enumerate() {
         let xs: Vec<usize> = if case.view { vec![case.x[0], case.x[1], case.x[3], case.x[2]] } else { case.x.to_vec() };
         let (x, w) = (randn(&xs, 400 + i as u64), randn(case.w, 500 + i as u64));
@@ -922,24 +922,24 @@ fn conv2d_reads_its_input_windows_directly() {
             "case {i}: {} dispatches",
             after.dispatches - before.dispatches
         );
-        webtorch::backend::webgpu::conv::set_conv_direct(false);
+        webtorch::engine::tune(|t| t.conv_direct = false);
         let im2col = values(&conv(Device::WebGpu));
-        webtorch::backend::webgpu::conv::set_conv_direct(true);
+        webtorch::engine::tune(|t| t.conv_direct = true);
         assert_close(&im2col, &want, 1e-5, 1e-5, &format!("conv2d case {i} by im2col"));
         let gy = randn(y.shape(), 800 + i as u64);
         let (gw, gw_cpu) = (values(&wgrad(Device::WebGpu, &gy)), values(&wgrad(Device::Cpu, &gy)));
         assert_close(&gw, &gw_cpu, 1e-4, 1e-4, &format!("case {i}: weight gradient"));
         // In three slices of the output positions (the split a first layer's gradient takes:
         // a last slice short, or past the end and all zeros, where positions do not divide).
-        webtorch::backend::webgpu::conv::set_conv_splits(Some(3));
+        webtorch::engine::tune(|t| t.conv_splits = Some(3));
         let gw3 = values(&wgrad(Device::WebGpu, &gy));
-        webtorch::backend::webgpu::conv::set_conv_splits(None);
+        webtorch::engine::tune(|t| t.conv_splits = None);
         assert_close(&gw3, &gw_cpu, 1e-4, 1e-4, &format!("case {i}: weight gradient in slices"));
         // Two images summed per block (the deep layers' rule; of three images, a last chunk
         // of one), and the rule's choice once more.
-        webtorch::backend::webgpu::conv::set_conv_images(Some(2));
+        webtorch::engine::tune(|t| t.conv_images = Some(2));
         let gw2 = values(&wgrad(Device::WebGpu, &gy));
-        webtorch::backend::webgpu::conv::set_conv_images(None);
+        webtorch::engine::tune(|t| t.conv_images = None);
         assert_close(&gw2, &gw_cpu, 1e-4, 1e-4, &format!("case {i}: weight gradient two images a block"));
         let labels = be.kernel_labels();
         let label = if depthwise { "webtorch:conv2d_depthwise_weight_grad:" } else { "webtorch:conv2d_weight_grad:" };
@@ -961,7 +961,7 @@ fn conv2d_reads_its_input_windows_directly() {
             );
         }
     }
-    webtorch::backend::webgpu::conv::set_conv_window(None);
+    webtorch::engine::tune(|t| t.conv_window = None);
 }
 
 /// A geometry the conv kernels decline (a 9×9 kernel: more than the implicit GEMM's 64 kernel
@@ -983,7 +983,7 @@ fn conv2d_declined_geometry_allocates_nothing_first() {
     let be = webtorch::engine::backend(Device::WebGpu).unwrap();
     let mut counts = vec![];
     for direct in [true, false] {
-        webtorch::backend::webgpu::conv::set_conv_direct(direct);
+        webtorch::engine::tune(|t| t.conv_direct = direct);
         pollster::block_on(be.sync()).unwrap();
         let before = be.stats();
         let y = conv(Device::WebGpu);
@@ -995,7 +995,7 @@ fn conv2d_declined_geometry_allocates_nothing_first() {
             (after.allocations + after.reuses) - (before.allocations + before.reuses),
         ));
     }
-    webtorch::backend::webgpu::conv::set_conv_direct(true);
+    webtorch::engine::tune(|t| t.conv_direct = true);
     assert_eq!(counts[0], counts[1], "(dispatches, buffers) with the kernels on, then off");
 }
 
@@ -1068,7 +1068,6 @@ fn conv1d_runs_as_a_two_dimensional_convolution() {
 #[test]
 fn conv2d_window_kernel_matches_the_cpu() {
     use webtorch::autograd::conv as agc;
-    use webtorch::backend::webgpu::conv::set_conv_window;
     use webtorch::tensor::conv::Padding;
     // (input, weight, stride, padding, dilation, groups, a transposed view, forced on)
     type Case<'a> = (&'a [usize], &'a [usize], i64, i64, i64, i64, bool, bool);
@@ -1101,7 +1100,7 @@ fn conv2d_window_kernel_matches_the_cpu() {
             agc::conv_nd(&xt, &on(d, &w, ws), None, &[stride], &p, &[dil], groups).unwrap()
         };
         let want = values(&conv(Device::Cpu));
-        set_conv_window(forced.then_some(true));
+        webtorch::engine::tune(|t| t.conv_window = forced.then_some(true));
         pollster::block_on(be.sync()).unwrap();
         let before = be.stats().dispatches;
         let got = values(&conv(Device::WebGpu));
@@ -1113,9 +1112,9 @@ fn conv2d_window_kernel_matches_the_cpu() {
             labels.iter().any(|l| l.starts_with("webtorch:conv2d_window:")),
             "window case {i}: no window kernel among {labels:?}"
         );
-        set_conv_window(Some(false));
+        webtorch::engine::tune(|t| t.conv_window = Some(false));
         let other = values(&conv(Device::WebGpu));
-        set_conv_window(None);
+        webtorch::engine::tune(|t| t.conv_window = None);
         assert_close(&other, &want, 1e-5, 1e-5, &format!("window case {i}, kernel off"));
     }
 }
@@ -1149,7 +1148,7 @@ fn strided_input_gradients_run_by_phases() {
             // The input's gradient (first order, then the gradient of its sum of squares with
             // respect to the weight: a second derivative through the recorded rule).
             let run = |phases: bool| {
-                webtorch::autograd::conv::set_conv_grad_phases(phases);
+                webtorch::engine::tune(|t| t.conv_grad_phases = phases);
                 let mut xt = on(dev, &x, xs);
                 let mut wt = on(dev, &w, ws);
                 xt.set_requires_grad(true).unwrap();
@@ -1197,7 +1196,7 @@ fn strided_input_gradients_run_by_phases() {
                     webtorch::autograd::ops::sum(&webtorch::autograd::ops::mul(&dx, &dx).unwrap(), &[], false).unwrap();
                 let dw =
                     webtorch::autograd::grad(&[sq], &[wt], &[None], false, false, false).unwrap().remove(0).unwrap();
-                webtorch::autograd::conv::set_conv_grad_phases(true);
+                webtorch::engine::tune(|t| t.conv_grad_phases = true);
                 (first, values(&dw), peak, dispatches)
             };
             let (dx0, dw0, peak0, d0) = run(false);
@@ -1352,7 +1351,6 @@ fn max_pool_kernels_match_the_composition() {
 /// lavapipe emulates a GPU on the CPU, where the default leaves batching off.)
 #[test]
 fn tiny_ops_share_launches() {
-    use webtorch::backend::webgpu::batched::set_batched_launches;
     if !devices().contains(&Device::WebGpu) {
         return;
     }
@@ -1374,7 +1372,7 @@ fn tiny_ops_share_launches() {
     };
     let want = values(&chain(Device::Cpu));
     for batched in [true, false] {
-        set_batched_launches(Some(batched));
+        webtorch::engine::tune(|t| t.batched_launches = Some(batched));
         let (d0, b0) = (gpu.stats().dispatches, gpu.stats().batched_ops);
         let got = values(&chain(Device::WebGpu));
         let (d, b) = (gpu.stats().dispatches - d0, gpu.stats().batched_ops - b0);
@@ -1386,7 +1384,7 @@ fn tiny_ops_share_launches() {
             assert_eq!((d, b), (100, 0), "dispatches and batched ops");
         }
     }
-    set_batched_launches(Some(true));
+    webtorch::engine::tune(|t| t.batched_launches = Some(true));
 
     // A batch of one op runs that op's own kernel (a lone op read back at once is not delayed by
     // the interpreter); two ops share one launch.
@@ -1420,11 +1418,11 @@ fn tiny_ops_share_launches() {
     let batched: Vec<Tensor> = all_ops(Device::WebGpu);
     gpu.flush();
     let batched_dispatches = gpu.stats().dispatches - d0;
-    set_batched_launches(Some(false));
+    webtorch::engine::tune(|t| t.batched_launches = Some(false));
     let d1 = gpu.stats().dispatches;
     let single: Vec<Tensor> = all_ops(Device::WebGpu);
     let single_dispatches = gpu.stats().dispatches - d1;
-    set_batched_launches(Some(true));
+    webtorch::engine::tune(|t| t.batched_launches = Some(true));
     let cpu = all_ops(Device::Cpu);
     let names: Vec<&str> = webtorch::ops::TABLE
         .iter()
@@ -1475,5 +1473,5 @@ fn tiny_ops_share_launches() {
     // Every op of `mixed` but the sum: 4 elementwise, 2 products, tanh, 12 × 3 in the loop,
     // the copy and the last add.
     assert_eq!(gpu.stats().batched_ops - b0, 45, "batched ops");
-    set_batched_launches(None);
+    webtorch::engine::tune(|t| t.batched_launches = None);
 }

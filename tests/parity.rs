@@ -316,9 +316,9 @@ fn pytorch_parity_on_every_native_backend() {
         columns.push(("webgpu-fused", Device::WebGpu, 1));
     }
     for &(column, dev, min_size) in &columns {
-        webtorch::tensor::fusion::with_config(|c| {
-            c.enabled = true;
-            c.min_size = min_size;
+        webtorch::engine::tune(|t| {
+            t.fusion_enabled = true;
+            t.fusion_min_size = min_size;
         });
         for case in &cases {
             // Ragged nested data is rejected by the TS layer (it builds the flat buffer); the

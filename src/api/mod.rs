@@ -231,7 +231,7 @@ pub fn set_batch_threshold(n: u32) {
 
 #[wasm_bindgen]
 pub fn set_batch_delay(ms: u32) {
-    engine::set_batch_delay(ms);
+    engine::tune(|t| t.batch_delay_ms = ms);
 }
 
 #[wasm_bindgen]
@@ -247,35 +247,35 @@ pub fn end_batch() -> JsResult<()> {
 /// `torch.webgpu.enable_fusion()` / `disable_fusion()`.
 #[wasm_bindgen]
 pub fn set_fusion_enabled(on: bool) -> JsResult<()> {
-    fusion::with_config(|c| c.enabled = on);
+    engine::tune(|t| t.fusion_enabled = on);
     Ok(())
 }
 
 #[wasm_bindgen]
 pub fn is_fusion_enabled() -> bool {
-    fusion::with_config(|c| c.enabled)
+    engine::tuning(|t| t.fusion_enabled)
 }
 
 #[wasm_bindgen]
 pub fn set_fusion_window(n: u32) {
-    fusion::with_config(|c| c.window = n as u64);
+    engine::tune(|t| t.fusion_window = n as u64);
 }
 
 #[wasm_bindgen]
 pub fn set_fusion_min_size(n: u32) {
-    fusion::with_config(|c| c.min_size = n as usize);
+    engine::tune(|t| t.fusion_min_size = n as usize);
 }
 
 /// The fusion `min_size` kernel-graph captures use (default 0: a captured step fuses small
 /// chains too); for benchmarks comparing a replay with the eager step's own kernels.
 #[wasm_bindgen]
 pub fn set_capture_fusion_min_size(n: u32) {
-    fusion::with_config(|c| c.capture_min_size = n as usize);
+    engine::tune(|t| t.capture_fusion_min_size = n as usize);
 }
 
 #[wasm_bindgen]
 pub fn fusion_config() -> JsValue {
-    let (window, min_size) = fusion::with_config(|c| (c.window, c.min_size));
+    let (window, min_size) = engine::tuning(|t| (t.fusion_window, t.fusion_min_size));
     let o = js_sys::Object::new();
     let _ = Reflect::set(&o, &"window".into(), &JsValue::from_f64(window as f64));
     let _ = Reflect::set(&o, &"min_size".into(), &JsValue::from_f64(min_size as f64));
@@ -398,21 +398,21 @@ pub fn clear_matmul_tuned() {
 /// tests comparing them with one dispatch per op.
 #[wasm_bindgen]
 pub fn set_batched_launches(on: Option<bool>) {
-    crate::backend::webgpu::batched::set_batched_launches(on)
+    engine::tune(|t| t.batched_launches = on)
 }
 
 /// Turns the vec4 variant of contiguous elementwise kernels on or off (default on; see
 /// `backend/webgpu/elementwise.rs`), for benchmarks comparing it with the general kernel.
 #[wasm_bindgen]
 pub fn set_elementwise_x4(on: bool) {
-    crate::backend::webgpu::elementwise::set_elementwise_x4(on)
+    engine::tune(|t| t.elementwise_x4 = on)
 }
 
 /// Turns the conv kernels (implicit GEMM and depthwise; see `backend/webgpu/conv.rs`) on or off
 /// (default on), for benchmarks comparing them with the im2col route.
 #[wasm_bindgen]
 pub fn set_conv_direct(on: bool) {
-    crate::backend::webgpu::conv::set_conv_direct(on)
+    engine::tune(|t| t.conv_direct = on)
 }
 
 /// Forces the conv2d window kernel (`backend/webgpu/conv.rs`, short weight rows and depthwise
@@ -431,8 +431,10 @@ pub fn set_conv_window(mode: &str) -> JsResult<()> {
         "off" => Some(false),
         _ => return Err(to_js(crate::err!(Torch, "set_conv_window: expected auto, on, on:N or off, but got {mode}"))),
     };
-    crate::backend::webgpu::conv::set_conv_window_block(ocb);
-    crate::backend::webgpu::conv::set_conv_window(m);
+    engine::tune(|t| {
+        t.conv_window_block = ocb;
+        t.conv_window = m;
+    });
     Ok(())
 }
 
@@ -440,42 +442,42 @@ pub fn set_conv_window(mode: &str) -> JsResult<()> {
 /// (`autograd/conv.rs`) on or off (default on; off: zero insertion), for benchmarks.
 #[wasm_bindgen]
 pub fn set_conv_grad_phases(on: bool) {
-    crate::autograd::conv::set_conv_grad_phases(on)
+    engine::tune(|t| t.conv_grad_phases = on)
 }
 
 /// Forces the conv2d weight gradient's slices of output positions (`backend/webgpu/conv.rs`
 /// `splits`; 1: none, 0: the rule), for benchmarks.
 #[wasm_bindgen]
 pub fn set_conv_splits(n: u32) {
-    crate::backend::webgpu::conv::set_conv_splits((n > 0).then_some(n as usize))
+    engine::tune(|t| t.conv_splits = (n > 0).then_some(n as usize))
 }
 
 /// Forces the conv2d weight gradient's images per block (`backend/webgpu/conv.rs` `splits`; 0:
 /// the rule), for benchmarks.
 #[wasm_bindgen]
 pub fn set_conv_images(n: u32) {
-    crate::backend::webgpu::conv::set_conv_images((n > 0).then_some(n as usize))
+    engine::tune(|t| t.conv_images = (n > 0).then_some(n as usize))
 }
 
 /// Turns the one-kernel attention (`backend/webgpu/attention.rs`) on or off (default on), for
 /// benchmarks comparing it with the products and softmax.
 #[wasm_bindgen]
 pub fn set_attention_fused(on: bool) {
-    crate::backend::webgpu::attention::set_attention_fused(on)
+    engine::tune(|t| t.attention_fused = on)
 }
 
 /// Makes heads wider than 64 take the one-kernel attention whatever their scores' size (for
 /// benchmarks of that form).
 #[wasm_bindgen]
 pub fn set_attention_wide(on: bool) {
-    crate::backend::webgpu::attention::set_attention_wide(on)
+    engine::tune(|t| t.attention_wide = on)
 }
 
 /// Forces the one-kernel attention's query rows per workgroup and keys per chunk (0: default),
 /// for benchmarks.
 #[wasm_bindgen]
 pub fn set_attention_tile(rows: u32, keys: u32) {
-    crate::backend::webgpu::attention::set_attention_tile(rows, keys)
+    engine::tune(|t| t.attention_tile = (rows, keys))
 }
 
 /// Sets the bytes of one `L × S` tensor the attention backward makes at once after a one-kernel
@@ -497,7 +499,7 @@ pub fn set_attention_backward_kernels_from(bytes: f64) {
 /// benchmarks comparing factors (see `backend/webgpu/matmul.rs` `split_k`).
 #[wasm_bindgen]
 pub fn set_split_k(s: u32) {
-    crate::backend::webgpu::matmul::set_split_k((s > 0).then_some(s as usize))
+    engine::tune(|t| t.split_k = (s > 0).then_some(s as usize))
 }
 
 /// Sets how many vectors per invocation the row kernels' plans aim at (1…8, default 8; see

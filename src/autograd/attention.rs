@@ -19,11 +19,11 @@ use super::ops as o;
 use super::{is_grad_enabled, needs_grad};
 use crate::backend::Tri;
 use crate::bail;
+use crate::engine;
 use crate::error::Result;
 use crate::ops::Op;
 use crate::shape::fmt_shape;
 use crate::tensor::Tensor;
-use std::cell::Cell;
 
 /// `F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=scale)` for `q (…, L, E)`,
 /// `k (…, S, E)` and `v (…, S, Ev)`, batch dims broadcasting as in `matmul`.
@@ -108,7 +108,7 @@ pub fn attention(
                     let n = q2.ndim();
                     let scores = (q2.shape()[..n - 1].iter().product::<usize>() * k2.shape()[n - 2]) as u64
                         * q2.dtype.word_bytes();
-                    let from = match KERNELS_FROM.get() {
+                    let from = match engine::tuning(|t| t.attention_backward_kernels_from) {
                         u64::MAX => u64::MAX,
                         b => b.min(q2.backend().max_tensor_bytes()),
                     };
@@ -120,7 +120,7 @@ pub fn attention(
                             return sums(&[(&dq, &q2), (&dk, &k2), (&dv, &v2)]);
                         }
                     }
-                    let limit = BACKWARD_BUDGET.get().min(q2.backend().max_tensor_bytes());
+                    let limit = engine::tuning(|t| t.attention_backward_budget).min(q2.backend().max_tensor_bytes());
                     let (q, k, v, g, lse) = (q2.clone(), k2.clone(), v2.clone(), g.clone(), lse.clone());
                     recompute(&Inputs { q, k, v, g, lse, dot }, mask.as_ref(), scale, causal, limit)
                 }
@@ -143,13 +143,6 @@ enum Saved {
     Lse(Tensor),
 }
 
-thread_local! {
-    /// Bytes of one `L × S` tensor the recomputing backward makes at once (`recompute`).
-    static BACKWARD_BUDGET: Cell<u64> = const { Cell::new(DEFAULT_BUDGET) };
-    /// Bytes of one `L × S` tensor from which the backend's backward kernels run instead.
-    static KERNELS_FROM: Cell<u64> = const { Cell::new(DEFAULT_KERNELS_FROM) };
-}
-
 /// 512 MiB: below it the products recompute the probabilities (two `L × S` tensors at once, so
 /// at most ~1 GiB held) and are the faster route; from it, and wherever the products would run
 /// in pieces past a binding (adapters of 128–256 MiB bindings), the backward's kernels (no
@@ -159,26 +152,26 @@ thread_local! {
 /// batch 8 (402 MB of scores) stays with the products: the kernels made its step 3–7 % slower
 /// for 6 % less peak memory in a 12-layer stack (36 % in one block); 12 heads × 4,096² causal
 /// (805 MB) take the kernels: 1,644 → 96 MiB of peak for 0.85× the speed.
-const DEFAULT_KERNELS_FROM: u64 = 512 << 20;
+pub(crate) const DEFAULT_KERNELS_FROM: u64 = 512 << 20;
 
 /// Sets the size of one `L × S` tensor (bytes) from which attention's backward after a
 /// one-kernel forward runs the backend's backward kernels rather than products (0: the default,
 /// 512 MiB, or the largest tensor a binding holds if less; 1: always where the backend has them;
 /// `u64::MAX`: never, the products in pieces past the budget).
 pub fn set_attention_backward_kernels_from(bytes: u64) {
-    KERNELS_FROM.set(if bytes == 0 { DEFAULT_KERNELS_FROM } else { bytes });
+    engine::tune(|t| t.attention_backward_kernels_from = if bytes == 0 { DEFAULT_KERNELS_FROM } else { bytes });
 }
 
 /// 1 GiB: GPT-2-small's block at batch 8 (0.4 GB of scores) runs whole; 12 heads × 8,192 causal
 /// tokens (3.2 GB, past a 2 GB binding) run as three groups of four heads. Smaller pieces cost
 /// speed (their narrow gradient products fill less of a large GPU; bench/KERNELS.md).
-const DEFAULT_BUDGET: u64 = 1 << 30;
+pub(crate) const DEFAULT_BUDGET: u64 = 1 << 30;
 
 /// Sets the bytes of one `L × S` tensor (scores, probabilities, their gradients) the attention
 /// backward makes at once after a one-kernel forward (0: the default, 1 GiB); larger problems
 /// run in pieces of batch entries or query rows. The backend's binding limit caps it.
 pub fn set_attention_backward_budget(bytes: u64) {
-    BACKWARD_BUDGET.set(if bytes == 0 { DEFAULT_BUDGET } else { bytes });
+    engine::tune(|t| t.attention_backward_budget = if bytes == 0 { DEFAULT_BUDGET } else { bytes });
 }
 
 /// What the forward's products leave to the backward: `dV = Pᵀ dO`, `dS = P ⊙ (dO Vᵀ − dot)`

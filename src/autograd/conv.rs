@@ -118,7 +118,11 @@ fn conv_input_grad(g: &Tensor, w: &Tensor, a: &ConvArgs, size: &[usize]) -> Resu
     // on an H100, a depthwise 3×3 stride-2 layer (9 products a value) lost 0.64 → 0.40 TFLOP/s,
     // ResNet's 3×3 and 1×1 stride-2 layers gained 54–70 % (bench/KERNELS.md).
     let products = w.shape()[0] / a.groups * w.shape()[2..].iter().product::<usize>();
-    if PHASES.get() && a.stride.iter().any(|&s| s > 1) && a.dilation.iter().all(|&d| d == 1) && products >= 32 {
+    if crate::engine::tuning(|t| t.conv_grad_phases)
+        && a.stride.iter().any(|&s| s > 1)
+        && a.dilation.iter().all(|&d| d == 1)
+        && products >= 32
+    {
         return conv_input_grad_phases(g, w, a, size);
     }
     let spec: Vec<(i64, i64, usize)> = (0..k)
@@ -139,16 +143,6 @@ fn conv_input_grad(g: &Tensor, w: &Tensor, a: &ConvArgs, size: &[usize]) -> Resu
         groups: a.groups,
     };
     conv(&gq, &flip_transpose(w, a.groups)?, None, &unit)
-}
-
-thread_local! {
-    static PHASES: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
-}
-
-/// Turns the phase route of strided input gradients (and transposed convolutions) on or off
-/// (default on; off: zero insertion), for benchmarks and tests comparing the two.
-pub fn set_conv_grad_phases(on: bool) {
-    PHASES.set(on);
 }
 
 /// The input gradient of a strided convolution (dilation 1) without zero insertion, by phases:

@@ -469,7 +469,7 @@ pub struct UserKernel {
 
 /// The update an `OptimStep` applies: PyTorch's single-tensor algorithm of each optimizer
 /// (`torch/optim/*.py`, `foreach=False`), op for op in f32 (`shaders/optim.wgsl` and
-/// `cpu_optim.rs` are twins).
+/// `cpu/optim.rs` are twins).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OptimKind {
     Sgd,

@@ -11,7 +11,7 @@ pub mod cpu;
 mod kernels;
 mod kernels_conv;
 pub mod timing;
-#[path = "webgpu/mod.rs"]
+pub mod tuning;
 pub mod webgpu;
 
 use std::future::Future;

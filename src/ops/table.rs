@@ -1,5 +1,5 @@
 //! The op table: one row per elementwise op. The WGSL kernels (`backend/webgpu/codegen.rs`), the
-//! CPU reference kernels (`backend/cpu.rs`), `op_names()` for the TS layer and its coverage test all
+//! CPU reference kernels (`backend/cpu/`), `op_names()` for the TS layer and its coverage test all
 //! come from these rows. Adding an op is one row here, one TS function/method, one fixture entry.
 //!
 //! Columns: variant, torch name, result kind, WGSL expression, CPU float fn, CPU integer fn.

@@ -1,4 +1,4 @@
-//! What kernel-graph capture (`api/graph.rs`, `backend/webgpu/graph.rs`) needs from tensors:
+//! What kernel-graph capture (`api/tensor/graph.rs`, `backend/webgpu/graph.rs`) needs from tensors:
 //! their ready buffers, whether two tensors share a storage, pointing a storage at another
 //! buffer, and tensors over the fresh buffers a graph replay fills.
 

@@ -6,17 +6,19 @@
 //! inlined through, or a flush (batch threshold, the 16 ms timer, `sync_device`). A reduction
 //! reads a pending input as its kernel's prologue instead (`reduction_prologue`).
 //!
-//! The seed's knobs govern it: ops on fewer than `min_size` elements run at once (a bypass);
-//! a pending input is inlined only if it was made within the last `window` ops, else it is
-//! materialized first; `patterns` name op sequences that the statistics count.
+//! The seed's knobs (`Tuning`'s `fusion_*`) govern it: ops on fewer than `min_size` elements run
+//! at once (a bypass); a pending input is inlined only if it was made within the last `window`
+//! ops, else it is materialized first; `patterns` name op sequences that the statistics count.
 
 use crate::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::{Rc, Weak};
 
 use super::{Leaf, MatmulRoot, Pending, State, Storage, Tensor};
+use crate::backend::tuning::Tuning;
 use crate::backend::{Arg, Backend, BufId, Elementwise, Epilogue, Func, Matmul, Node, Operand as KernelOperand};
 use crate::dtype::{Compute, DType};
+use crate::engine;
 use crate::error::Result;
 use crate::shape::Layout;
 
@@ -47,11 +49,6 @@ pub struct FusionStats {
 }
 
 pub struct Config {
-    pub enabled: bool,
-    pub window: u64,
-    pub min_size: usize,
-    /// `min_size` while a kernel graph is captured (0: captured steps fuse small chains too).
-    pub capture_min_size: usize,
     pub patterns: Vec<Pattern>,
     pub stats: FusionStats,
     seq: u64,
@@ -75,10 +72,6 @@ fn builtin_patterns() -> Vec<Pattern> {
 
 thread_local! {
     static CONFIG: RefCell<Config> = RefCell::new(Config {
-        enabled: true,
-        window: 4,
-        min_size: 1024,
-        capture_min_size: 0,
         patterns: builtin_patterns(),
         stats: FusionStats::default(),
         seq: 0,
@@ -86,7 +79,8 @@ thread_local! {
     });
 }
 
-/// Reads or changes the fusion settings and statistics.
+/// Reads or changes the fusion patterns, statistics and pending chains (the settings are
+/// `Tuning`'s `fusion_*`, through `engine::tuning`).
 pub fn with_config<R>(f: impl FnOnce(&mut Config) -> R) -> R {
     CONFIG.with(|c| f(&mut c.borrow_mut()))
 }
@@ -97,9 +91,9 @@ pub fn with_config<R>(f: impl FnOnce(&mut Config) -> R) -> R {
 /// recomputed where read instead of written out and read back.
 pub(crate) fn with_wider_window<R>(extra: u64, f: impl FnOnce() -> R) -> R {
     scoped(
-        |c| {
-            if c.window > 0 {
-                c.window = c.window.saturating_add(extra);
+        |t| {
+            if t.fusion_window > 0 {
+                t.fusion_window = t.fusion_window.saturating_add(extra);
             }
         },
         f,
@@ -111,18 +105,18 @@ pub(crate) fn with_wider_window<R>(extra: u64, f: impl FnOnce() -> R) -> R {
 /// backward's coefficients dx's — so they are computed inside those kernels (a broadcast leaf
 /// inlined) instead of as one tiny dispatch each.
 pub(crate) fn with_small_fused<R>(f: impl FnOnce() -> R) -> R {
-    scoped(|c| c.min_size = 0, f)
+    scoped(|t| t.fusion_min_size = 0, f)
 }
 
 /// Runs `f` with the window and `min_size` as `set` leaves them, restored after.
-fn scoped<R>(set: impl FnOnce(&mut Config), f: impl FnOnce() -> R) -> R {
-    let saved = with_config(|c| {
-        let saved = (c.window, c.min_size);
-        set(c);
+fn scoped<R>(set: impl FnOnce(&mut Tuning), f: impl FnOnce() -> R) -> R {
+    let saved = engine::tune(|t| {
+        let saved = (t.fusion_window, t.fusion_min_size);
+        set(t);
         saved
     });
     let r = f();
-    with_config(|c| (c.window, c.min_size) = saved);
+    engine::tune(|t| (t.fusion_window, t.fusion_min_size) = saved);
     r
 }
 
@@ -152,7 +146,7 @@ pub(crate) fn record(
     inline: bool,
 ) -> Result<Pending> {
     let seq = tick();
-    let window = with_config(|c| c.window);
+    let window = engine::tuning(|t| t.fusion_window);
     let mut p = Pending {
         nodes: vec![],
         leaves: vec![],
@@ -325,7 +319,8 @@ const MAX_REDUCE_LEAVES: usize = 5;
 /// now (pending, viewed whole and contiguously, within the window), and it fits the reduction
 /// kernel's limits. The expression is marked absorbed: a flush need not compute it.
 pub(crate) fn reduction_prologue(t: &Tensor) -> Option<Rc<Pending>> {
-    let (enabled, window, now) = with_config(|c| (c.enabled, c.window, c.seq));
+    let (enabled, window) = engine::tuning(|k| (k.fusion_enabled, k.fusion_window));
+    let now = with_config(|c| c.seq);
     if !enabled || !t.backend().supports_fusion() {
         return None;
     }
@@ -389,7 +384,7 @@ fn count_ops(names: Vec<String>) {
 /// Whether matmuls may start pending expressions (fusion on, a fusing device, at least
 /// `min_size` outputs).
 pub(crate) fn fuses_matmul(backend: &Rc<dyn Backend>, outputs: usize) -> bool {
-    backend.supports_fusion() && with_config(|c| c.enabled && outputs >= c.min_size)
+    backend.supports_fusion() && engine::tuning(|t| t.fusion_enabled && outputs >= t.fusion_min_size)
 }
 
 /// A pending product `root` (its expression is the product itself, `Arg::Acc`): elementwise ops

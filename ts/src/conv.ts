@@ -1,7 +1,7 @@
 /**
  * The convolution family: `conv1d`/`conv2d`/`conv3d`, `conv_transpose1d`/`conv_transpose2d`,
  * max and average pooling (1d/2d), adaptive average pooling, `batch_norm` and `F.pad`. Each is one
- * core call (`src/api/conv.rs`): the core checks the arguments with PyTorch's messages, computes
+ * core call (`src/api/tensor/conv.rs`): the core checks the arguments with PyTorch's messages, computes
  * (2-D convolutions on WebGPU as an implicit GEMM or depthwise kernels; otherwise im2col + the
  * tiled matmul) and records the gradient.
  *

@@ -8,13 +8,12 @@
 //! invocation); `supports` says which shapes take either. Both add a float mask
 //! (`Attention::mask`) to the scores.
 
-use std::cell::Cell;
-
 use super::codegen::{fill, KernelKey};
 use super::launch::put;
 use super::{WebGpuBackend, MAX_GROUPS};
 use crate::backend::{Attention, AttentionShape};
 use crate::dtype::DType;
+use crate::engine;
 use crate::error::Result;
 
 const ATTENTION: &str = include_str!("../../../shaders/attention.wgsl");
@@ -34,28 +33,6 @@ pub struct AttentionKey {
     pub bc: u32,
 }
 
-thread_local! {
-    static ON: Cell<bool> = const { Cell::new(true) };
-    static WIDE: Cell<bool> = const { Cell::new(false) };
-    static TILE: Cell<(u32, u32)> = const { Cell::new((0, 0)) };
-}
-
-/// Turns the one-kernel attention on or off (default on), for benchmarks and tests comparing it
-/// with the products and softmax.
-pub fn set_attention_fused(on: bool) {
-    ON.with(|c| c.set(on));
-}
-
-/// Makes heads wider than 64 take the kernel whatever their scores' size (tests of that form).
-pub fn set_attention_wide(on: bool) {
-    WIDE.with(|c| c.set(on));
-}
-
-/// Forces the query rows per workgroup and the keys per chunk (0: the default), for benchmarks.
-pub fn set_attention_tile(br: u32, bc: u32) {
-    TILE.with(|c| c.set((br, bc)));
-}
-
 /// Whether a kernel takes attention of these shapes, given the largest buffer a binding may hold
 /// and the workgroup memory. The register-tiled kernel where E is a multiple of 16 and Ev is 64
 /// or 128 (on an H100: 0.95–1.13× the products and softmax at E = 64, 9–33× less memory;
@@ -66,17 +43,18 @@ pub fn supports(a: &AttentionShape, binding_limit: u64, wg_limit: u32) -> bool {
     let (e, ev) = (a.e, a.ev);
     let fits = |n: usize| n.is_multiple_of(4) && (4..=128).contains(&n);
     let scores = (a.batch as u64).saturating_mul(a.l as u64).saturating_mul(a.s as u64).saturating_mul(4);
-    ON.with(|c| c.get())
+    let (fused, wide) = engine::tuning(|t| (t.attention_fused, t.attention_wide));
+    fused
         && a.dtype == DType::Float32
         && fits(e)
         && fits(ev)
         && a.batch <= MAX_GROUPS as usize
-        && (tiled(a, wg_limit) || e.max(ev) <= 64 || scores > binding_limit || WIDE.with(|c| c.get()))
+        && (tiled(a, wg_limit) || e.max(ev) <= 64 || scores > binding_limit || wide)
 }
 
 /// Whether the register-tiled kernel takes these head dims (and no tile is forced).
 fn tiled(a: &AttentionShape, wg_limit: u32) -> bool {
-    TILE.with(|c| c.get()) == (0, 0)
+    engine::tuning(|t| t.attention_tile) == (0, 0)
         && a.e.is_multiple_of(16)
         && a.e <= 128
         && (a.ev == 64 || a.ev == 128)
@@ -89,7 +67,7 @@ fn tiled(a: &AttentionShape, wg_limit: u32) -> bool {
 /// A forced tile (`set_attention_tile`) applies, its chunk shortened to fit `wg_limit` bytes.
 fn key(a: &AttentionShape, wg_limit: u32) -> AttentionKey {
     let (e4, ev4) = ((a.e / 4) as u32, (a.ev / 4) as u32);
-    let (fbr, fbc) = TILE.with(|c| c.get());
+    let (fbr, fbc) = engine::tuning(|t| t.attention_tile);
     if tiled(a, wg_limit) {
         return AttentionKey { mask: a.masked, tiled: true, br: 64, e4, ev4, bc: 64 };
     }

@@ -21,8 +21,6 @@
 //! other (`graph.rs`): they bind all their buffers writable, so a replay copies the inputs and
 //! outputs they touch rather than binding the caller's buffers in place.
 
-use std::cell::Cell;
-
 use super::codegen::{fill, KernelKey, MATH};
 use super::launch::Plan;
 use super::{State, WebGpuBackend, SLOT_WORDS};
@@ -47,22 +45,6 @@ const HEAD: usize = 4;
 const COPY: u32 = 254;
 const PRODUCT: u32 = 255;
 const PRODUCT_WORDS: usize = 11;
-
-thread_local! {
-    /// `None`: on unless the adapter is emulated on the CPU.
-    static ENABLED: Cell<Option<bool>> = const { Cell::new(None) };
-}
-
-/// Turns batching of tiny ops on or off, or (`None`, the default) on except on adapters that
-/// emulate a GPU on the CPU: benchmarks compare the two, tests force it on to cover it there.
-///
-/// Why not on emulated adapters: SwiftShader runs every case of the interpreter's op switch
-/// for every element (it emulates lanes with masks and does not skip cases no lane takes), so
-/// a batched tiny add there took ~2 ms against 0.04 ms as a dispatch of its own (measured on the
-/// development machine), while its per-dispatch host cost is small beside its kernels' time.
-pub fn set_batched_launches(on: Option<bool>) {
-    ENABLED.with(|e| e.set(on));
-}
 
 /// Whether an adapter emulates a GPU on the CPU (SwiftShader, llvmpipe/lavapipe).
 pub(super) fn emulated(info: &wgpu::AdapterInfo) -> bool {
@@ -178,7 +160,7 @@ fn leaf_mode(o: &Operand, shape: &[usize], contiguous: &[usize]) -> Option<Mode>
 impl WebGpuBackend {
     /// Whether tiny ops are batched on this device (checked before any work on an op).
     fn batching_on(&self) -> bool {
-        ENABLED.with(|e| e.get()).unwrap_or(!self.emulated)
+        crate::engine::tuning(|t| t.batched_launches).unwrap_or(!self.emulated)
     }
 
     /// Appends a tiny elementwise kernel to the batch; false (nothing done) when it is not one.

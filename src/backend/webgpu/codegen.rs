@@ -202,7 +202,7 @@ pub(super) fn fill(template: &str, holes: &[(&str, &str)]) -> String {
     format!("{COMMON}\n{s}")
 }
 
-/// `v` (of compute type `c`) converted to `out`'s storage type (twin of `store` in `cpu.rs`).
+/// `v` (of compute type `c`) converted to `out`'s storage type (twin of `store` in `cpu/mod.rs`).
 pub(super) fn store(v: &str, c: Compute, out: DType) -> String {
     match (c, out) {
         (Compute::F32, DType::Float32) | (Compute::I32, DType::Int32 | DType::Int64) => v.to_string(),

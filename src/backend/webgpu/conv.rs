@@ -17,8 +17,6 @@
 //! convolutions arrive as 2-D ones over rows of one (`tensor/conv.rs`). Anything else declines
 //! and runs im2col.
 
-use std::cell::Cell;
-
 use super::codegen::fill;
 use super::codegen::KernelKey;
 use super::launch::{f32_fill, put};
@@ -26,6 +24,7 @@ use super::matmul::{self, TiledKey, Variant, T128K16P, T128X64P, T64P};
 use super::{WebGpuBackend, MAX_GROUPS};
 use crate::backend::{Conv2d, ConvGeometry};
 use crate::dtype::DType;
+use crate::engine;
 use crate::error::Result;
 
 const CONV2D: &str = include_str!("../../../shaders/conv2d.wgsl");
@@ -86,41 +85,9 @@ pub fn source(key: &TiledKey, wgrad: bool) -> String {
     fill(CONV2D, &holes)
 }
 
-thread_local! {
-    static DIRECT: Cell<bool> = const { Cell::new(true) };
-    static WINDOW: Cell<Option<bool>> = const { Cell::new(None) };
-    static WINDOW_OCB: Cell<usize> = const { Cell::new(0) };
-    static SPLITS: Cell<Option<usize>> = const { Cell::new(None) };
-    static IMAGES: Cell<Option<usize>> = const { Cell::new(None) };
-}
-
-/// Forces the weight gradient's images per block (one slice each), or the rule again
-/// (`None`), for benchmarks and tests.
-pub fn set_conv_images(n: Option<usize>) {
-    IMAGES.with(|c| c.set(n));
-}
-
-/// Forces the window kernel's output channels per invocation (0: its rule), for benchmarks.
-pub fn set_conv_window_block(ocb: usize) {
-    WINDOW_OCB.with(|c| c.set(ocb));
-}
-
-/// Forces the window kernel on (`Some(true)`: every forward it can take) or off (`Some(false)`:
-/// the implicit GEMM or the depthwise kernel), or leaves the choice to `window`'s rule (`None`),
-/// for benchmarks and tests.
-pub fn set_conv_window(mode: Option<bool>) {
-    WINDOW.with(|c| c.set(mode));
-}
-
-/// Turns this module's kernels (implicit GEMM and depthwise) on or off (default on), for
-/// benchmarks and tests comparing them with the im2col route.
-pub fn set_conv_direct(on: bool) {
-    DIRECT.with(|c| c.set(on));
-}
-
-/// Whether this module's kernels are on (`set_conv_direct`).
+/// Whether this module's kernels are on (`Tuning::conv_direct`).
 pub fn enabled() -> bool {
-    DIRECT.with(|d| d.get())
+    engine::tuning(|t| t.conv_direct)
 }
 
 /// The tile for a convolution's product with rows of `row` values (`None`: decline). A forced
@@ -194,10 +161,11 @@ pub fn splits(k: &ConvGeometry, row: usize, wg_limit: u32) -> (usize, usize) {
     };
     let l = k.out_hw[0] * k.out_hw[1];
     let n = k.input[0];
-    if let Some(i) = IMAGES.with(|c| c.get()) {
+    let (forced_images, forced_splits) = engine::tuning(|t| (t.conv_images, t.conv_splits));
+    if let Some(i) = forced_images {
         return (i.clamp(1, n), 1);
     }
-    if let Some(s) = SPLITS.with(|c| c.get()) {
+    if let Some(s) = forced_splits {
         return (1, s.clamp(1, l.div_ceil(key.tile.bk as usize)));
     }
     let og = k.o / k.groups;
@@ -214,12 +182,6 @@ pub fn splits(k: &ConvGeometry, row: usize, wg_limit: u32) -> (usize, usize) {
         s /= 2;
     }
     (1, s)
-}
-
-/// Forces the weight gradient's slices of output positions (`Some(1)`: none), or the rule
-/// again (`None`), for benchmarks and tests.
-pub fn set_conv_splits(s: Option<usize>) {
-    SPLITS.with(|c| c.set(s));
 }
 
 const DEPTHWISE: &str = include_str!("../../../shaders/conv2d_depthwise.wgsl");
@@ -279,7 +241,7 @@ const WINDOW_TAPS: usize = 160;
 fn window(k: &ConvGeometry, wg_limit: u32) -> Option<WindowKey> {
     let og = k.o / k.groups;
     let taps = k.weight_row();
-    let forced = WINDOW.with(|c| c.get());
+    let (forced, forced_ocb) = engine::tuning(|t| (t.conv_window, t.conv_window_block));
     let rule = og < 16 || taps <= WINDOW_TAPS;
     if k.weight_grad
         || k.dtype != DType::Float32
@@ -293,7 +255,7 @@ fn window(k: &ConvGeometry, wg_limit: u32) -> Option<WindowKey> {
         return None;
     }
     let mut ocb = if og < 4 { og } else { og.next_multiple_of(4).min(16) };
-    if let Some(f) = Some(WINDOW_OCB.with(|c| c.get())).filter(|&f| f > 0) {
+    if let Some(f) = Some(forced_ocb).filter(|&f| f > 0) {
         ocb = f.min(og.next_multiple_of(4));
     }
     let budget = (16 * 1024).min(wg_limit as usize) / 4;

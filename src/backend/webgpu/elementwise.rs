@@ -7,27 +7,9 @@
 use super::codegen::{fill, key_nodes, nodes_code, nodes_code_with, storage_type, KernelKey, KeyNode, MATH};
 use crate::backend::Elementwise;
 use crate::dtype::{Compute, DType};
-use std::cell::Cell;
 
 const ELEMENTWISE: &str = include_str!("../../../shaders/elementwise.wgsl");
 const ELEMENTWISE_X4: &str = include_str!("../../../shaders/elementwise_x4.wgsl");
-
-thread_local! {
-    /// Whether contiguous kernels take the vec4 variant (`set_elementwise_x4`; on unless a
-    /// benchmark asks).
-    static X4: Cell<bool> = const { Cell::new(true) };
-}
-
-/// Turns the vec4 variant of contiguous elementwise kernels on or off (for benchmarks comparing
-/// the two; on by default).
-pub fn set_elementwise_x4(on: bool) {
-    X4.with(|x| x.set(on));
-}
-
-/// Whether contiguous elementwise kernels may take the vec4 variant.
-pub fn x4_enabled() -> bool {
-    X4.with(|x| x.get())
-}
 
 /// The key of an elementwise kernel (`contiguous[k]`: leaf k is read at `offset + i`; `x4`: the
 /// vec4 variant, which `launch.rs` chooses), and the scalar operands in slot order.

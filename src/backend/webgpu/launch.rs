@@ -105,7 +105,7 @@ impl WebGpuBackend {
     /// multiples of 64 bytes; others, such as imported ones, may not be). Strided leaves are
     /// read element by element (the caller checked that their rows come in fours).
     fn takes_x4(st: &State, k: &Elementwise, n: usize, is_contig: &[bool]) -> bool {
-        if !super::elementwise::x4_enabled() || k.out_view.is_some() {
+        if !crate::engine::tuning(|t| t.elementwise_x4) || k.out_view.is_some() {
             return false;
         }
         let words = |offset: usize| 4 * (offset + n.next_multiple_of(4)) as u64;

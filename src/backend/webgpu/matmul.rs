@@ -6,12 +6,9 @@
 //! or odd shapes, integer dtypes, views it cannot read as vec4) runs the 16×16 kernel of
 //! `shaders/matmul.wgsl`. `bench/KERNELS.md` records each variant's prediction and measurement.
 
-use crate::cell::RefCell;
-use std::cell::Cell;
-use std::collections::HashMap;
-
 use crate::backend::Matmul;
 use crate::dtype::DType;
+use crate::engine;
 
 /// A tiled variant: BM×BN outputs per workgroup of 256 threads (so TM = BM/16 and TN = BN/16
 /// outputs per thread), K staged BK at a time. Workgroup memory: (BM + BN) · BK · 4 bytes.
@@ -89,13 +86,6 @@ pub enum Variant {
     Tiled(Tile),
 }
 
-thread_local! {
-    static FORCED: Cell<Option<Option<Variant>>> = const { Cell::new(None) };
-    /// The autotuner's choices by shape class (`shape_class`), set from TS (`torch.webgpu.
-    /// autotune_matmul` measures the variants on this adapter; a saved table reloads them).
-    static TUNED: RefCell<HashMap<String, Variant>> = RefCell::new(HashMap::new());
-}
-
 /// The autotuner's shape class of a product: M, N, K and the batch count, each rounded up to a
 /// power of two (`m512n64k256b1`). Products of one class share a tuned variant.
 pub fn shape_class(m: usize, n: usize, k: usize, batches: usize) -> String {
@@ -110,12 +100,9 @@ pub fn set_tuned(class: &str, variant: &str) -> bool {
         return false;
     }
     let Some((_, v)) = VARIANTS.iter().find(|(n, _)| *n == variant) else { return false };
-    TUNED.with(|t| {
-        let mut t = t.borrow_mut();
-        match v {
-            Some(v) => t.insert(class.to_string(), *v),
-            None => t.remove(class),
-        }
+    engine::tune(|t| match v {
+        Some(v) => t.matmul_tuned.insert(class.to_string(), *v),
+        None => t.matmul_tuned.remove(class),
     });
     true
 }
@@ -123,14 +110,14 @@ pub fn set_tuned(class: &str, variant: &str) -> bool {
 /// The tuned table as (class, variant name) pairs, sorted by class.
 pub fn tuned() -> Vec<(String, String)> {
     let name = |v: &Variant| VARIANTS.iter().find(|(_, x)| *x == Some(*v)).map_or("auto", |(n, _)| *n).to_string();
-    let mut out: Vec<_> = TUNED.with(|t| t.borrow().iter().map(|(c, v)| (c.clone(), name(v))).collect());
+    let mut out: Vec<_> = engine::tuning(|t| t.matmul_tuned.iter().map(|(c, v)| (c.clone(), name(v))).collect());
     out.sort();
     out
 }
 
 /// Forgets every tuned class.
 pub fn clear_tuned() {
-    TUNED.with(|t| t.borrow_mut().clear());
+    engine::tune(|t| t.matmul_tuned.clear());
 }
 
 fn valid_class(class: &str) -> bool {
@@ -147,12 +134,11 @@ fn valid_class(class: &str) -> bool {
 }
 
 fn tuned_for(m: usize, n: usize, k: usize, batches: usize) -> Option<Variant> {
-    TUNED.with(|t| {
-        let t = t.borrow();
-        if t.is_empty() {
+    engine::tuning(|t| {
+        if t.matmul_tuned.is_empty() {
             return None;
         }
-        t.get(&shape_class(m, n, k, batches)).copied()
+        t.matmul_tuned.get(&shape_class(m, n, k, batches)).copied()
     })
 }
 
@@ -183,7 +169,7 @@ pub const VARIANTS: &[(&str, Option<Variant>)] = &[
 pub fn set_variant(name: &str) -> bool {
     match VARIANTS.iter().find(|(n, _)| *n == name) {
         Some((_, v)) => {
-            FORCED.with(|c| c.set(Some(*v)));
+            engine::tune(|t| t.matmul_variant = *v);
             true
         }
         None => false,
@@ -196,18 +182,17 @@ pub fn forced_variant() -> Option<Variant> {
 }
 
 fn forced() -> Option<Variant> {
-    FORCED.with(|c| {
-        if c.get().is_none() {
-            #[cfg(not(target_arch = "wasm32"))]
-            let v = std::env::var("WEBTORCH_MATMUL")
-                .ok()
-                .and_then(|n| VARIANTS.iter().find(|(name, _)| *name == n).and_then(|(_, v)| *v));
-            #[cfg(target_arch = "wasm32")]
-            let v = None;
-            c.set(Some(v));
-        }
-        c.get().flatten()
-    })
+    engine::tuning(|t| t.matmul_variant)
+}
+
+/// The variant `WEBTORCH_MATMUL` names natively (the default of `Tuning::matmul_variant`).
+pub(crate) fn env_variant() -> Option<Variant> {
+    if cfg!(target_arch = "wasm32") {
+        return None;
+    }
+    std::env::var("WEBTORCH_MATMUL")
+        .ok()
+        .and_then(|n| VARIANTS.iter().find(|(name, _)| *name == n).and_then(|(_, v)| *v))
 }
 
 /// The tiled kernel for this product, or `None` for the 16×16 one. `batch_strides` are the
@@ -296,7 +281,7 @@ pub fn split_k(k: &Matmul) -> Option<usize> {
     if k.dtype != DType::Float32 || k.epilogue.is_some() || !k.batch.is_empty() || forced().is_some() {
         return None;
     }
-    if let Some(s) = SPLIT.with(|c| c.get()) {
+    if let Some(s) = engine::tuning(|t| t.split_k) {
         return (s > 1 && k.k.is_multiple_of(4 * s)).then_some(s);
     }
     if k.k < 4096 || k.m * k.n < 256 * 256 {
@@ -331,17 +316,6 @@ pub fn copies_b(k: &Matmul) -> bool {
         && k.a.strides[1] == 1
         && k.b.strides[0] == 1
         && k.b.strides[1] >= k.k
-}
-
-thread_local! {
-    /// A split-K factor every eligible product takes instead of the rule's (`set_split_k`).
-    static SPLIT: Cell<Option<usize>> = const { Cell::new(None) };
-}
-
-/// Makes every product that may split K take `s` slices (1: none), or the rule again (`None`);
-/// for benchmarks comparing factors.
-pub fn set_split_k(s: Option<usize>) {
-    SPLIT.with(|c| c.set(s));
 }
 
 /// The dispatch grid of a tiled key.

@@ -13,23 +13,17 @@
 use super::codegen::KernelKey;
 use crate::backend::{Reduce, ReduceOp, RowOp, Rowwise};
 use crate::dtype::{Compute, DType};
-
-use std::cell::Cell;
+use crate::engine;
 
 /// Values per invocation held in registers at most.
-const MAX_PER_THREAD: usize = 8;
-
-thread_local! {
-    /// Vectors per invocation the plan aims at (`set_row_vectors`; 8 unless a benchmark asks).
-    static TARGET: Cell<usize> = const { Cell::new(MAX_PER_THREAD) };
-}
+pub(crate) const MAX_PER_THREAD: usize = 8;
 
 /// Sets the vectors per invocation that row plans aim at (1…8), for benchmarks comparing plans;
 /// false (and no change) outside that range.
 pub fn set_row_vectors(n: usize) -> bool {
     let ok = (1..=MAX_PER_THREAD).contains(&n);
     if ok {
-        TARGET.with(|t| t.set(n));
+        engine::tune(|t| t.row_vectors = n);
     }
     ok
 }
@@ -76,9 +70,9 @@ fn strides_by4(shape: &[usize], strides: &[usize]) -> bool {
     shape.iter().zip(strides).all(|(&s, &st)| s == 1 || st.is_multiple_of(4))
 }
 
-/// Segment size for rows of `n` vectors: about `TARGET` vectors per invocation.
+/// Segment size for rows of `n` vectors: about `Tuning::row_vectors` vectors per invocation.
 fn threads_for(nv: usize) -> u32 {
-    nv.div_ceil(TARGET.with(Cell::get)).next_power_of_two().clamp(1, 256) as u32
+    nv.div_ceil(engine::tuning(|t| t.row_vectors)).next_power_of_two().clamp(1, 256) as u32
 }
 
 /// The plan for a row-wise kernel, or `None` for the general kernel.

@@ -7,21 +7,13 @@ use wasm_bindgen::prelude::*;
 
 use super::{js, JsResult, LIVE_HANDLES};
 
-#[path = "conv.rs"]
 mod conv;
-#[path = "custom.rs"]
 mod custom;
-#[path = "function.rs"]
 mod function;
-#[path = "graph.rs"]
 mod graph;
-#[path = "kernels.rs"]
 mod kernels;
-#[path = "optim.rs"]
 mod optim;
-#[path = "plan.rs"]
 mod plan;
-#[path = "sort.rs"]
 mod sort;
 use crate::autograd::{self, ops as ag};
 use crate::backend::Device;

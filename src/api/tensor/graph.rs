@@ -122,7 +122,7 @@ impl GraphCapture {
 }
 
 fn set_min_size(n: usize) {
-    crate::tensor::fusion::with_config(|c| c.min_size = n);
+    crate::engine::tune(|t| t.fusion_min_size = n);
 }
 
 impl GraphCapture {
@@ -159,7 +159,7 @@ impl GraphCapture {
         // elementwise chains whatever their size: eager's `min_size` bypass (small ops run at
         // once, seeds/000) is lifted until the capture closes. Fused chains compute each value
         // as the unfused kernels do, so results are the same.
-        let min_size = crate::tensor::fusion::with_config(|c| std::mem::replace(&mut c.min_size, c.capture_min_size));
+        let min_size = crate::engine::tune(|t| std::mem::replace(&mut t.fusion_min_size, t.capture_fusion_min_size));
         Ok(GraphCapture {
             backend,
             inputs: copies,

@@ -4,15 +4,10 @@
 
 use crate::cell::RefCell;
 
-#[path = "cpu_index.rs"]
 mod index;
-#[path = "cpu_optim.rs"]
 mod optim;
-#[path = "cpu_reduce.rs"]
 mod reduce;
-#[path = "cpu_rowwise.rs"]
 mod rowwise;
-#[path = "cpu_sort.rs"]
 mod sort;
 use reduce::reduce_row;
 

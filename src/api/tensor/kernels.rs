@@ -1,6 +1,6 @@
 //! `RawTensor` methods of the hand-written kernel families (reductions beyond sum/mean, row-wise
 //! NN kernels, where/masked_fill, joining and indexing); a second `#[wasm_bindgen] impl` block
-//! so these families grow without touching the core methods in `tensor.rs`. Dims are `Int32Array`s
+//! so these families grow without touching the core methods in `mod.rs`. Dims are `Int32Array`s
 //! (empty = all dims), tuple results are arrays of handles.
 
 use wasm_bindgen::prelude::*;
