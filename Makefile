@@ -156,6 +156,8 @@ test-wasm:
 # Type checks of the published .d.ts: good code compiles, misuse does not.
 test-types: $(PKG_STAMP)
 	tsc -p tests/types
+	@# Every schema op has its wrapper, with the schema's parameters (scripts/check-schema.mjs).
+	node scripts/check-schema.mjs
 	@# The API reference builds from the TSDoc with every {@link} resolved (make docs writes it).
 	@out=$$(mktemp -d) && typedoc --out $$out --treatWarningsAsErrors --logLevel Warn; rc=$$?; rm -rf $$out; exit $$rc
 

@@ -345,7 +345,7 @@ function fusedNll(input: Tensor, target: Tensor): boolean {
 export function nll_loss(
   input: Tensor,
   target: Tensor,
-  options?: ClassLossOptions,
+  options?: Omit<ClassLossOptions, "label_smoothing">,
 ): Tensor {
   const a = args("nn.functional.nll_loss", arguments);
   ({ input, target } = a);

@@ -1,0 +1,164 @@
+// The schema's consistency check (make lint-ts, after make pkg): every op of schema/*.yaml has
+// its public wrapper in each namespace it names, with the schema's parameters — the positional
+// ones by name and in order, the keyword-only ones as fields of the trailing options object — and
+// a Tensor method (and in-place method) where the schema says so. In the namespaces the schema
+// covers completely (COMPLETE below), every public function must have its entry. The functions
+// still without one are listed by `--pending` (docs/COVERAGE.md counts them).
+//   node scripts/check-schema.mjs [--pending]
+import path from "node:path";
+import ts from "typescript";
+import { loadSchema, root } from "./schema.mjs";
+
+// Namespaces whose every public function parses through the schema.
+const COMPLETE = new Set(["nn.functional"]);
+
+const dts = path.join(root, "pkg/dist/index.d.ts");
+const program = ts.createProgram([dts], { strict: true, skipLibCheck: true });
+const checker = program.getTypeChecker();
+const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(dts));
+
+const resolve = (sym) =>
+  sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
+
+/** The exported functions of a namespace path ("torch", "nn.functional"): name → symbol. */
+function namespaceFunctions(ns) {
+  let exports = checker.getExportsOfModule(moduleSymbol);
+  if (ns !== "torch") {
+    for (const part of ns.split(".")) {
+      const sym = exports.find((e) => e.name === part);
+      if (!sym) return new Map();
+      exports = checker.getExportsOfModule(resolve(sym));
+    }
+  }
+  const out = new Map();
+  for (const e of exports) {
+    const sym = resolve(e);
+    const decl = sym.valueDeclaration ?? sym.declarations?.[0];
+    if (!decl || /^[A-Z]/.test(e.name)) continue;
+    const type = checker.getTypeOfSymbolAtLocation(sym, decl);
+    if (type.getCallSignatures().length > 0)
+      out.set(e.name, { sym, type, decl });
+  }
+  return out;
+}
+
+/** A signature's parameters: positional names, and the options object's field names if any. */
+function shape(sig, decl) {
+  // A rest parameter of a labelled tuple type (`...extra: [options?: AlphaOptions]`) counts as
+  // its elements.
+  const params = [];
+  for (const p of sig.getParameters()) {
+    const type = checker.getTypeOfSymbolAtLocation(p, decl);
+    const labels = type.target?.labeledElementDeclarations;
+    if (p.valueDeclaration?.dotDotDotToken && labels)
+      labels.forEach((l, i) =>
+        params.push({
+          name: l.name.text,
+          type: checker.getTypeArguments(type)[i],
+        }),
+      );
+    else params.push({ name: p.name, type });
+  }
+  const names = params.map((p) => p.name);
+  const last = params.at(-1);
+  let options = null;
+  if (last && last.name === "options") {
+    const t = checker.getNonNullableType(last.type);
+    options = t.getProperties().map((p) => p.name);
+    names.pop();
+  }
+  return { names, options };
+}
+
+function mismatch(op, sigs, decl, skipFirst) {
+  const params = skipFirst ? op.params.slice(1) : op.params;
+  const positional = params.filter((p) => !p.kwOnly).map((p) => p.name);
+  const keywords = params.filter((p) => p.kwOnly).map((p) => p.name);
+  const problems = [];
+  for (const sig of sigs) {
+    const { names, options } = shape(sig, decl);
+    const why = [];
+    if (names.join() !== positional.join())
+      why.push(
+        `parameters (${names.join(", ")}) are not the schema's (${positional.join(", ")})`,
+      );
+    const missing = keywords.filter((k) => !(options ?? []).includes(k));
+    if (missing.length > 0) why.push(`options lack ${missing.join(", ")}`);
+    const extra = (options ?? []).filter(
+      (k) => !params.some((p) => p.name === k),
+    );
+    if (extra.length > 0)
+      why.push(`options have ${extra.join(", ")}, not in the schema`);
+    if (why.length === 0) return null;
+    problems.push(why.join("; "));
+  }
+  return problems[0];
+}
+
+const ops = loadSchema();
+const errors = [];
+const covered = new Map();
+const tensorType = (() => {
+  const sym = checker
+    .getExportsOfModule(moduleSymbol)
+    .find((e) => e.name === "Tensor");
+  return checker.getDeclaredTypeOfSymbol(resolve(sym));
+})();
+const fnsByNs = new Map();
+const functionsOf = (ns) => {
+  if (!fnsByNs.has(ns)) fnsByNs.set(ns, namespaceFunctions(ns));
+  return fnsByNs.get(ns);
+};
+
+for (const op of ops) {
+  for (const ns of [op.namespace, ...op.alsoIn]) {
+    const fn = functionsOf(ns).get(op.name);
+    const where = `${ns === "torch" ? "torch" : `torch.${ns}`}.${op.name}`;
+    if (!fn) {
+      errors.push(`${op.file}: ${where} is not exported`);
+      continue;
+    }
+    if (!covered.has(ns)) covered.set(ns, new Set());
+    covered.get(ns).add(op.name);
+    if (op.aliasOf) continue;
+    const why = mismatch(op, fn.type.getCallSignatures(), fn.decl, false);
+    if (why) errors.push(`${op.file}: ${where}: ${why}`);
+  }
+  const methods = [];
+  if (op.method) methods.push(op.name);
+  if (op.inplace) methods.push(`${op.name}_`);
+  for (const m of methods) {
+    const prop = tensorType.getProperty(m);
+    if (!prop) {
+      errors.push(`${op.file}: Tensor.${m} is not declared`);
+      continue;
+    }
+    const decl = prop.valueDeclaration ?? prop.declarations?.[0];
+    const type = checker.getTypeOfSymbolAtLocation(prop, decl);
+    const why = mismatch(op, type.getCallSignatures(), decl, true);
+    if (why) errors.push(`${op.file}: Tensor.${m}: ${why}`);
+  }
+}
+
+const pending = [];
+for (const ns of ["torch", "nn.functional", "special"]) {
+  for (const name of functionsOf(ns).keys()) {
+    if (covered.get(ns)?.has(name)) continue;
+    pending.push(`${ns}.${name}`);
+    if (COMPLETE.has(ns))
+      errors.push(`torch.${ns}.${name} has no schema entry (schema/*.yaml)`);
+  }
+}
+
+if (process.argv.includes("--pending")) {
+  console.log(pending.join("\n"));
+} else if (errors.length > 0) {
+  console.error(
+    `schema check: ${errors.length} problems\n  ${errors.join("\n  ")}`,
+  );
+  process.exit(1);
+} else {
+  console.log(
+    `schema check: ${ops.length} ops match their wrappers; ${pending.length} public functions have no entry yet`,
+  );
+}
