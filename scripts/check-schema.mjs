@@ -111,7 +111,7 @@ const functionsOf = (ns) => {
 };
 
 for (const op of ops) {
-  for (const ns of [op.namespace, ...op.alsoIn]) {
+  for (const ns of op.function ? [op.namespace, ...op.alsoIn] : []) {
     const fn = functionsOf(ns).get(op.name);
     const where = `${ns === "torch" ? "torch" : `torch.${ns}`}.${op.name}`;
     if (!fn) {

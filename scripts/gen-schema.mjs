@@ -39,6 +39,7 @@ function tsType(p) {
     );
   }
   let t = [...new Set(types)].join(" | ");
+  if (p.varargs) t = `(${t})[]`;
   if (p.nullable || (p.default === null && !p.required)) t += " | null";
   return t;
 }
@@ -51,6 +52,7 @@ function entry(op) {
       `items: ${JSON.stringify(p.items)}`,
       `list: ${p.list}`,
       `nullable: ${p.nullable}`,
+      `varargs: ${p.varargs}`,
       `kwOnly: ${p.kwOnly}`,
       `required: ${p.required}`,
     ];

@@ -17,6 +17,7 @@ export const schemaDir = path.join(root, "schema");
 const FIELDS = {
   func: "the signature: name(Type arg, …, *, Type kw=default) -> Return",
   method: "also a Tensor method (true/false)",
+  function: "also a function of its namespace (default true; false: a Tensor method only)",
   inplace: "has the in-place method name_ (true/false)",
   dtype: "the result dtype rule (DTYPE_RULES)",
   backward: "the backward: a rule name in src/autograd, 'composite', or 'none'",
@@ -117,12 +118,12 @@ export function parseSignature(func, where) {
       continue;
     }
     const pm =
-      /^([A-Za-z|\[\]\d]+)(\?)?\s+([a-z_][a-z0-9_]*)(?:\s*=\s*(.+))?$/s.exec(
+      /^([A-Za-z|\[\]\d]+)(\?)?(\.\.\.)?\s+([a-z_][a-z0-9_]*)(?:\s*=\s*(.+))?$/s.exec(
         part,
       );
     if (!pm)
       throw new SchemaError(`${where}: cannot read the argument "${part}"`);
-    const [, types, nullable, pname, def] = pm;
+    const [, types, nullable, varargs, pname, def] = pm;
     // Each member of a union is a kind, or a list of a kind: `int[2]|str`, `int|int[]`.
     const kinds = [];
     const items = [];
@@ -147,12 +148,13 @@ export function parseSignature(func, where) {
       items,
       list,
       nullable: nullable === "?",
+      varargs: varargs === "...",
       kwOnly,
       required: def === undefined,
     };
     if (def !== undefined) {
       param.default = literal(def, `${where} ${pname}`);
-      if (param.default === null && !param.nullable)
+      if (param.default === null && !param.nullable && !kinds.includes("any"))
         throw new SchemaError(
           `${where}: ${pname} defaults to None but is not T?`,
         );
@@ -239,6 +241,7 @@ export function loadSchema() {
         params: sig.params,
         returns: sig.returns,
         method: entry.method === true,
+        function: entry.function !== false,
         inplace: entry.inplace === true,
         dtype: entry.dtype ?? null,
         backward: entry.backward ?? null,

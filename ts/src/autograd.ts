@@ -17,7 +17,7 @@ import { DTypeError, TorchError } from "./errors.js";
 import { scalarTypeName } from "./dtype.js";
 import { can_cast } from "./state.js";
 import { divRounding, roundDecimals } from "./op_rows.js";
-import { methodArgs } from "./schema/index.js";
+import { args, methodArgs, omit } from "./schema/index.js";
 import { writeBack } from "./write_back.js";
 import { BINARY_OPS, UNARY_OPS } from "./opnames.js";
 import { type Scalar, Tensor, checkTensor, wrap } from "./tensor.js";
@@ -150,6 +150,7 @@ export function is_grad_enabled(): boolean {
 
 /** Turns recording on or off (prefer the scoped {@link no_grad} / {@link enable_grad}). */
 export function set_grad_enabled(mode: boolean): void {
+  ({ mode } = args("set_grad_enabled", arguments));
   core.set_grad_enabled(mode);
 }
 
@@ -177,11 +178,13 @@ function withGradMode<T>(mode: boolean, fn: () => T): T {
 
 /** `with torch.no_grad():` — runs `fn` (sync or async) without recording ops for autograd. */
 export function no_grad<T>(fn: () => T): T {
+  ({ fn } = args("no_grad", arguments));
   return withGradMode(false, fn);
 }
 
 /** `with torch.enable_grad():` — runs `fn` with recording on, even inside {@link no_grad}. */
 export function enable_grad<T>(fn: () => T): T {
+  ({ fn } = args("enable_grad", arguments));
   return withGradMode(true, fn);
 }
 
@@ -190,6 +193,7 @@ export function enable_grad<T>(fn: () => T): T {
  * inference tensors; nothing is recorded either way).
  */
 export function inference_mode<T>(fn: () => T): T {
+  ({ fn } = args("inference_mode", arguments));
   return withGradMode(false, fn);
 }
 
@@ -224,8 +228,11 @@ function asList(
 export function grad(
   outputs: Tensor | readonly Tensor[],
   inputs: Tensor | readonly Tensor[],
-  options: GradOptions = {},
+  options?: GradOptions,
 ): (Tensor | null)[] {
+  const a = args("autograd.grad", arguments);
+  ({ outputs, inputs } = a);
+  options = omit(a, "outputs", "inputs") as GradOptions;
   const outs = asList("grad", "outputs", outputs);
   const ins = asList("grad", "inputs", inputs);
   const gos =
@@ -269,8 +276,11 @@ export function grad(
 export function backward(
   tensors: Tensor | readonly Tensor[],
   grad_tensors?: Tensor | readonly (Tensor | null | undefined)[] | null,
-  options: BackwardOptions = {},
+  options?: BackwardOptions,
 ): void {
+  const a = args("autograd.backward", arguments);
+  ({ tensors, grad_tensors } = a);
+  options = omit(a, "tensors", "grad_tensors") as BackwardOptions;
   const ts = asList("backward", "tensors", tensors);
   const gs =
     grad_tensors === undefined || grad_tensors === null
@@ -476,6 +486,11 @@ proto.clamp_ = proto.clip_ = function (
   min?: number | null,
   max?: number | null,
 ): Tensor {
+  const bounds = methodArgs("clamp", this, arguments, "clamp_");
+  if (bounds.min instanceof Tensor || bounds.max instanceof Tensor)
+    return writeBack(this, this.clamp(bounds.min, bounds.max));
+  min = bounds.min === null ? null : Number(bounds.min);
+  max = bounds.max === null ? null : Number(bounds.max);
   if (
     (min === undefined || min === null) &&
     (max === undefined || max === null)

@@ -659,8 +659,9 @@ export function pad(
 export function constant_pad_nd(
   input: Tensor,
   pad: readonly number[],
-  value = 0,
+  value?: number,
 ): Tensor {
+  ({ input, pad, value } = args("constant_pad_nd", arguments));
   const x = checkTensor("constant_pad_nd", "input", input);
   return wrap(
     x._raw.pad_constant(

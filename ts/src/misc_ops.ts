@@ -7,6 +7,7 @@
  * @module
  */
 
+import { args } from "./schema/index.js";
 import { isFloatingPoint } from "./dtype.js";
 import { checkHostAlloc, checkInts, pyTypeName } from "./args.js";
 import { DTypeError, TorchError } from "./errors.js";
@@ -107,6 +108,7 @@ export function unravel_index(
   indices: Tensor,
   shape: number | readonly number[],
 ): Tensor[] {
+  ({ indices, shape } = args("unravel_index", arguments));
   const idx = checkTensor("unravel_index", "indices", indices);
   if (isFloatingPoint(idx.dtype) || idx.dtype === "bool")
     throw new DTypeError(

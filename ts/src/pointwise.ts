@@ -12,6 +12,7 @@
  * @module
  */
 
+import { args, methodArgs } from "./schema/index.js";
 import { isFloatingPoint, scalarTypeName } from "./dtype.js";
 import { checkInts } from "./args.js";
 import { TorchError } from "./errors.js";
@@ -92,28 +93,34 @@ function isBound(b: Bound): b is number | Tensor {
 }
 
 function clampImpl(this: Tensor, min?: Bound, max?: Bound): Tensor {
+  ({ min, max } = methodArgs("clamp", this, arguments));
+  return clamped(this, min, max);
+}
+
+/** `min(max(x, min), max)` with either bound absent; PyTorch's errors for none and for bool. */
+function clamped(x: Tensor, min: Bound, max: Bound): Tensor {
   if (!isBound(min) && !isBound(max))
     throw new TorchError(
       "torch.clamp: At least one of 'min' or 'max' must not be None",
     );
-  if (this.dtype === "bool")
+  if (x.dtype === "bool")
     throw new TorchError(`"clamp_cpu" not implemented for 'Bool'`);
   return scope(() => {
-    let y: Tensor = this;
+    let y: Tensor = x;
     if (isBound(min)) y = where(y.lt(min), min, y);
     if (isBound(max)) y = where(y.gt(max), max, y);
     // A bound of a wider dtype promotes the result even where it was not chosen.
-    if (y === this) y = this.clone();
+    if (y === x) y = x.clone();
     return y;
   });
 }
 proto.clamp = clampImpl;
 proto.clip = clampImpl;
-proto.clamp_min = function (this: Tensor, min: number | Tensor) {
-  return clampImpl.call(this, min, null);
+proto.clamp_min = function (this: Tensor) {
+  return clamped(this, methodArgs("clamp_min", this, arguments).min, null);
 };
-proto.clamp_max = function (this: Tensor, max: number | Tensor) {
-  return clampImpl.call(this, null, max);
+proto.clamp_max = function (this: Tensor) {
+  return clamped(this, null, methodArgs("clamp_max", this, arguments).max);
 };
 
 proto.lerp = function (this: Tensor, end: Tensor, weight: number | Tensor) {
@@ -241,6 +248,7 @@ proto.roll = function (
   shifts: number | readonly number[],
   dims?: number | readonly number[],
 ) {
+  ({ shifts, dims } = methodArgs("roll", this, arguments));
   const sh = checkInts(
     "roll",
     "shifts",
@@ -328,17 +336,20 @@ proto.triu = function (this: Tensor, diagonal = 0) {
 
 /** Clamped to `[min, max]`. See {@link Tensor.clamp}. */
 export function clamp(input: Tensor, min?: Bound, max?: Bound): Tensor {
-  return checkTensor("clamp", "input", input).clamp(min, max);
+  ({ input, min, max } = args("clamp", arguments));
+  return clamped(input, min, max);
 }
 /** Alias of {@link clamp}. */
 export const clip = clamp;
 /** `clamp(input, min, null)`. */
 export function clamp_min(input: Tensor, min: number | Tensor): Tensor {
-  return checkTensor("clamp_min", "input", input).clamp_min(min);
+  ({ input, min } = args("clamp_min", arguments));
+  return clamped(input, min, null);
 }
 /** `clamp(input, null, max)`. */
 export function clamp_max(input: Tensor, max: number | Tensor): Tensor {
-  return checkTensor("clamp_max", "input", input).clamp_max(max);
+  ({ input, max } = args("clamp_max", arguments));
+  return clamped(input, null, max);
 }
 /** `input + weight * (end - input)`. See {@link Tensor.lerp}. */
 export function lerp(
@@ -404,7 +415,8 @@ export function roll(
   shifts: number | readonly number[],
   dims?: number | readonly number[],
 ): Tensor {
-  return checkTensor("roll", "input", input).roll(shifts, dims);
+  ({ input, shifts, dims } = args("roll", arguments));
+  return input.roll(shifts, dims);
 }
 /** Rotated by 90° `k` times. See {@link Tensor.rot90}. */
 export function rot90(

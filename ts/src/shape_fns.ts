@@ -6,6 +6,7 @@
  * @module
  */
 
+import { args } from "./schema/index.js";
 import { type Shape, checkInts } from "./args.js";
 import { ShapeError, TorchError } from "./errors.js";
 import {
@@ -148,6 +149,7 @@ export const dsplit: (
 
 /** The shape `shapes` broadcast to (PyTorch's rules: align right, size 1 stretches). */
 export function broadcast_shapes(...shapes: (number | Shape)[]): number[] {
+  ({ shapes } = args("broadcast_shapes", arguments));
   const lists = shapes.map((s) => ints("broadcast_shapes", "shape", s));
   const rank = Math.max(0, ...lists.map((s) => s.length));
   const out = new Array<number>(rank).fill(1);

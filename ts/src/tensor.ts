@@ -8,6 +8,7 @@
  * @module
  */
 
+import { methodArgs } from "./schema/index.js";
 import { track, untrack } from "./lifetime.js";
 import type { RawTensor } from "./wasm/webtorch_core.js";
 import { IndexError, TorchError } from "./errors.js";
@@ -175,17 +176,19 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
   size(): Readonly<S>;
   size(dim: number): number;
   size(dim?: number): number | readonly number[] {
-    return dim === undefined
+    const d = methodArgs("size", this, arguments).dim;
+    return d === null
       ? this.shape
-      : (this.shape as readonly number[])[wrapDim(dim, this.ndim)]!;
+      : (this.shape as readonly number[])[wrapDim(d, this.ndim)]!;
   }
 
   /** The strides in elements, or the stride of one dim. */
   stride(): readonly number[];
   stride(dim: number): number;
   stride(dim?: number): number | readonly number[] {
+    const d = methodArgs("stride", this, arguments).dim;
     const strides = Array.from(this._raw.strides());
-    return dim === undefined ? strides : strides[wrapDim(dim, this.ndim)]!;
+    return d === null ? strides : strides[wrapDim(d, this.ndim)]!;
   }
 
   /** Whether the elements are laid out densely in row-major order. */

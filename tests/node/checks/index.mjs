@@ -13,6 +13,7 @@ import { checks as badinput } from "./badinput.mjs";
 import { checks as fuzzParsers } from "./fuzz_parsers.mjs";
 import { checks as limits } from "./limits.mjs";
 import { checks as fuzzSizes } from "./fuzz_sizes.mjs";
+import { checks as fuzzArgs } from "./fuzz_args.mjs";
 
 /**
  * @typedef {{ name: string, run: (torch: any, ctx: { device: "webgpu" | "cpu", where: "node" | "browser" }) => Promise<void> }} Check
@@ -31,4 +32,5 @@ export const checks = [
   ...fuzzParsers,
   ...limits,
   ...fuzzSizes,
+  ...fuzzArgs,
 ];

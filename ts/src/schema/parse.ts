@@ -46,6 +46,8 @@ export interface Param {
    * times, as `stride=2` is `[2, 2]`); 0 when it takes no list.
    */
   readonly list: number;
+  /** Takes every remaining positional argument, each one value of it (`int[]... shapes`). */
+  readonly varargs: boolean;
   /** Whether `None` (JS `null` or `undefined`) is a value (`int?`). */
   readonly nullable: boolean;
   /** Keyword-only (after `*` in the signature). */
@@ -148,11 +150,33 @@ export function parseArgs(
   }
   let positional = 0;
   let minimum = 0;
+  let varargs = -1;
   for (let i = first; i < params.length; i++) {
     const p = params[i]!;
     if (p.kwOnly) break;
+    if (p.varargs) varargs = i;
     positional++;
     if (p.required) minimum = positional;
+  }
+  if (varargs >= 0) {
+    // The positional arguments before it parse as usual; it takes all the others.
+    const p = params[varargs]!;
+    const before = varargs - first;
+    const rest: unknown[] = [];
+    for (let i = before; i < count; i++)
+      rest.push(check(op, p, args[i], i + 1, {}));
+    const head = Array.from(
+      { length: Math.min(before, count) },
+      (_, i) => args[i],
+    );
+    if (kwargs !== undefined) head.push(kwargs);
+    const parsed = parseArgs(
+      { ...op, params: params.filter((q) => q !== p) },
+      head,
+      self,
+    );
+    parsed[p.name] = rest;
+    return parsed;
   }
   if (count > positional) {
     if (self !== undefined && positional === 0 && !op.python)
