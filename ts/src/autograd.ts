@@ -16,7 +16,7 @@ import { core, opId } from "./runtime.js";
 import { DTypeError, TorchError } from "./errors.js";
 import { scalarTypeName } from "./dtype.js";
 import { can_cast } from "./state.js";
-import { divRounding, roundDecimals } from "./op_rows.js";
+import { divRounding, isOperand, roundDecimals } from "./op_rows.js";
 import { args, methodArgs, omit } from "./schema/index.js";
 import { writeBack } from "./write_back.js";
 import { BINARY_OPS, UNARY_OPS } from "./opnames.js";
@@ -406,7 +406,7 @@ proto.register_hook = function (this: Tensor, hook: GradHook): RemovableHandle {
 for (const op of UNARY_OPS) {
   if ((NO_INPLACE_UNARY as readonly string[]).includes(op)) continue;
   proto[`${op}_`] = function (this: Tensor): Tensor {
-    methodArgs(op, this, arguments, `${op}_`);
+    if (arguments.length > 0) methodArgs(op, this, arguments, `${op}_`); // throws
     this._raw.unary_(opId(op));
     return this;
   };
@@ -434,11 +434,15 @@ for (const op of BINARY_OPS) {
   if ((NO_INPLACE_BINARY as readonly string[]).includes(op)) continue;
   proto[`${op}_`] =
     op === "add" || op === "sub"
-      ? function (this: Tensor): Tensor {
+      ? function (this: Tensor, other: unknown): Tensor {
+          if (arguments.length === 1 && isOperand(other))
+            return inplaceBinary(this, op, other);
           const a = methodArgs(op, this, arguments, `${op}_`);
           return inplaceBinary(this, op, a.other, Number(a.alpha));
         }
-      : function (this: Tensor): Tensor {
+      : function (this: Tensor, other: unknown): Tensor {
+          if (arguments.length === 1 && isOperand(other))
+            return inplaceBinary(this, op, other);
           return inplaceBinary(
             this,
             op,

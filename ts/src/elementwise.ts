@@ -19,6 +19,7 @@ import {
 import {
   binary,
   divRounding,
+  isOperand,
   roundDecimals,
   unary,
   withAlpha,
@@ -262,24 +263,31 @@ type Methods = Record<string, (this: Tensor, ...args: never[]) => Tensor>;
 const proto = Tensor.prototype as unknown as Methods;
 for (const op of UNARY_OPS) {
   proto[op] = function (this: Tensor): Tensor {
-    return unary(op, methodArgs(op, this, arguments).input);
+    if (arguments.length > 0) methodArgs(op, this, arguments); // throws
+    return unary(op, this);
   };
 }
 for (const op of BINARY_OPS) {
   proto[op] =
     op === "add" || op === "sub"
-      ? function (this: Tensor): Tensor {
+      ? function (this: Tensor, other: unknown): Tensor {
+          if (arguments.length === 1 && isOperand(other))
+            return binary(op, this, other);
           const a = methodArgs(op, this, arguments);
           return withAlpha(op, this, a.other, { alpha: Number(a.alpha) });
         }
-      : function (this: Tensor): Tensor {
+      : function (this: Tensor, other: unknown): Tensor {
+          if (arguments.length === 1 && isOperand(other))
+            return binary(op, this, other);
           return binary(op, this, methodArgs(op, this, arguments).other);
         };
 }
 proto.round = function (this: Tensor): Tensor {
   return roundDecimals(this, methodArgs("round", this, arguments).decimals);
 };
-proto.div = function (this: Tensor): Tensor {
+proto.div = function (this: Tensor, other: unknown): Tensor {
+  if (arguments.length === 1 && isOperand(other))
+    return binary("div", this, other);
   const a = methodArgs("div", this, arguments);
   return divRounding(this, a.other, a.rounding_mode);
 };

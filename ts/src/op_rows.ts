@@ -20,6 +20,14 @@ import {
   wrap,
 } from "./tensor.js";
 
+/**
+ * Whether `v` is an operand a binary row takes as it is (a tensor or a number): the call shape
+ * the wrappers send straight to the core, the parser handling every other.
+ */
+export function isOperand(v: unknown): v is Tensor | number {
+  return v instanceof Tensor || typeof v === "number";
+}
+
 /** Applies a unary op-table row. */
 export function unary(op: UnaryOp, input: Tensor): Tensor {
   return wrap(checkTensor(op, "input", input)._raw.unary(opId(op)));

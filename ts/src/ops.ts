@@ -22,6 +22,7 @@ import {
 import {
   binary,
   divRounding,
+  isOperand,
   roundDecimals,
   unary,
   withAlpha,
@@ -32,7 +33,10 @@ import { args } from "./schema/index.js";
 
 /** A `torch.*` function for a unary row: `torch.exp(x)` is `x.exp()`. */
 function unaryFn(op: UnaryOp): (input: Tensor) => Tensor {
-  return function () {
+  // The common call, one tensor, skips the parser: it could find nothing wrong with it.
+  return function (input) {
+    if (arguments.length === 1 && input instanceof Tensor)
+      return unary(op, input);
     return unary(op, args(op, arguments).input);
   };
 }
@@ -41,7 +45,9 @@ function unaryFn(op: UnaryOp): (input: Tensor) => Tensor {
 function binaryFn(
   op: BinaryOp,
 ): (input: Tensor | Scalar, other: Tensor | Scalar) => Tensor {
-  return function () {
+  return function (input, other) {
+    if (arguments.length === 2 && input instanceof Tensor && isOperand(other))
+      return binary(op, input, other);
     const a = args(op, arguments);
     return binary(op, a.input, a.other);
   };
@@ -195,6 +201,8 @@ export function add(
   other: Tensor | Scalar,
   options?: AlphaOptions,
 ): Tensor {
+  if (arguments.length === 2 && input instanceof Tensor && isOperand(other))
+    return binary("add", input, other);
   const a = args("add", arguments);
   return withAlpha("add", a.input, a.other, { alpha: Number(a.alpha) });
 }
@@ -204,6 +212,8 @@ export function sub(
   other: Tensor | Scalar,
   options?: AlphaOptions,
 ): Tensor {
+  if (arguments.length === 2 && input instanceof Tensor && isOperand(other))
+    return binary("sub", input, other);
   const a = args("sub", arguments);
   return withAlpha("sub", a.input, a.other, { alpha: Number(a.alpha) });
 }
@@ -218,6 +228,8 @@ export function div(
   other: Tensor | Scalar,
   options?: DivOptions,
 ): Tensor {
+  if (arguments.length === 2 && input instanceof Tensor && isOperand(other))
+    return binary("div", input, other);
   const a = args("div", arguments);
   return divRounding(a.input, a.other, a.rounding_mode);
 }

@@ -122,10 +122,47 @@ function isOptions(v: unknown): v is Record<string, unknown> {
 const plural = (n: number, word: string): string =>
   `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/** Positional counts of an entry, called as a function (`[0]`) or as a method (`[1]`). */
+interface Layout {
+  /** Parameters that may be given by position. */
+  readonly positional: number;
+  /** The positional parameters up to the last required one. */
+  readonly minimum: number;
+  /** The index of the varargs parameter, or -1. */
+  readonly varargs: number;
+}
+const layouts = new WeakMap<OpSchema, [Layout, Layout]>();
+
+function layoutOf(op: OpSchema, first: number): Layout {
+  let both = layouts.get(op);
+  if (both === undefined) {
+    const make = (from: number): Layout => {
+      let positional = 0;
+      let minimum = 0;
+      let varargs = -1;
+      for (let i = from; i < op.params.length; i++) {
+        const p = op.params[i]!;
+        if (p.kwOnly) break;
+        if (p.varargs) varargs = i;
+        positional++;
+        if (p.required) minimum = positional;
+      }
+      return { positional, minimum, varargs };
+    };
+    both = [make(0), make(1)];
+    layouts.set(op, both);
+  }
+  return both[first]!;
+}
+
+// A parameter not given (distinct from every value, `undefined` and `null` included).
+const UNSET: unique symbol = Symbol("unset");
+
 /**
  * Parses `args` (a call's arguments; for a method, `self` is the tensor it was called on and
- * takes the first parameter; `name` replaces the op's name in messages) against `schema`. Returns every parameter by name: the value given,
- * else its default (`None` as `null`); a `Dim` comes back wrapped into `[0, ndim)`.
+ * takes the first parameter; `name` replaces the op's name in messages) against `schema`.
+ * Returns every parameter by name, in the schema's order: the value given, else its default
+ * (`None` as `null`); a `Dim` comes back wrapped into `[0, ndim)`.
  */
 export function parseArgs(
   schema: OpSchema,
@@ -148,23 +185,14 @@ export function parseArgs(
       count--;
     }
   }
-  let positional = 0;
-  let minimum = 0;
-  let varargs = -1;
-  for (let i = first; i < params.length; i++) {
-    const p = params[i]!;
-    if (p.kwOnly) break;
-    if (p.varargs) varargs = i;
-    positional++;
-    if (p.required) minimum = positional;
-  }
+  const { positional, minimum, varargs } = layoutOf(schema, first);
   if (varargs >= 0) {
     // The positional arguments before it parse as usual; it takes all the others.
     const p = params[varargs]!;
     const before = varargs - first;
     const rest: unknown[] = [];
     for (let i = before; i < count; i++)
-      rest.push(check(op, p, args[i], i + 1, {}));
+      rest.push(check(op, p, args[i], i + 1, params, []));
     const head = Array.from(
       { length: Math.min(before, count) },
       (_, i) => args[i],
@@ -191,12 +219,8 @@ export function parseArgs(
       `${op.name}() takes ${takes} but ${count} ${count === 1 ? "was" : "were"} given`,
     );
   }
-  const out: Record<string, unknown> = {};
-  const given = new Array<boolean>(params.length).fill(false);
-  if (self !== undefined) {
-    out[params[0]!.name] = self;
-    given[0] = true;
-  }
+  const values = new Array<unknown>(params.length).fill(UNSET);
+  if (self !== undefined) values[0] = self;
   for (let i = 0; i < count; i++) {
     const p = params[first + i]!;
     const v = args[i];
@@ -205,37 +229,45 @@ export function parseArgs(
       if (p.required) throw typeError(op, p, v, i + 1);
       continue;
     }
-    out[p.name] = check(op, p, v, i + 1, out);
-    given[first + i] = true;
+    values[first + i] = check(op, p, v, i + 1, params, values);
   }
   if (kwargs !== undefined) {
     for (const key of Object.keys(kwargs)) {
       const v = kwargs[key];
-      const index = params.findIndex((p) => p.name === key);
-      if (index < first) {
+      let index = -1;
+      for (let i = first; i < params.length; i++)
+        if (params[i]!.name === key) index = i;
+      if (index < 0) {
         throw new ArgumentError(
           `${op.name}() got an unexpected keyword argument '${key}'`,
         );
       }
       if (v === undefined) continue;
-      if (given[index])
+      if (values[index] !== UNSET)
         throw new ArgumentError(
           `${op.name}() got multiple values for argument '${key}'`,
         );
-      out[key] = check(op, params[index]!, v, 0, out);
-      given[index] = true;
+      values[index] = check(op, params[index]!, v, 0, params, values);
     }
   }
-  const missing: string[] = [];
-  for (let i = first; i < params.length; i++) {
+  const out: Record<string, unknown> = {};
+  let missing: string[] | undefined;
+  for (let i = 0; i < params.length; i++) {
     const p = params[i]!;
-    if (given[i]) continue;
-    if (p.required && i - first < args.length)
+    const v = values[i];
+    if (v !== UNSET) {
+      out[p.name] = v;
+      continue;
+    }
+    if (!p.required) {
+      out[p.name] = p.default === undefined ? null : p.default;
+      continue;
+    }
+    if (i - first < args.length)
       throw typeError(op, p, undefined, i - first + 1);
-    if (p.required) missing.push(p.name);
-    else out[p.name] = p.default === undefined ? null : p.default;
+    (missing ??= []).push(p.name);
   }
-  if (missing.length > 0) {
+  if (missing !== undefined) {
     const names = op.python
       ? missing.map((m) => `'${m}'`).join(" and ")
       : missing.map((m) => `"${m}"`).join(", ");
@@ -254,7 +286,8 @@ function check(
   p: Param,
   v: unknown,
   position: number,
-  sofar: Record<string, unknown>,
+  params: readonly Param[],
+  values: readonly unknown[],
 ): unknown {
   if (v === null) {
     if (p.nullable || p.kinds.includes("any")) return null;
@@ -264,7 +297,7 @@ function check(
     const items = Array.from(v as ArrayLike<unknown>);
     // A list of another length than `int[2]`'s is left to the op, whose message names the dims
     // it expected ("a list of 2 values to match the convolution dimensions").
-    const values = items.map((item, i) => {
+    const list = items.map((item, i) => {
       if (!accepts(p.items, item)) {
         if (p.items.includes("Tensor"))
           throw new ArgumentError(
@@ -274,14 +307,14 @@ function check(
           `${op.name}(): argument '${p.name}' must be ${listName(p)}, but found element of type ${pyTypeName(item)} at pos ${i}`,
         );
       }
-      return refine(op, p, item, sofar);
+      return refine(op, p, item, params, values);
     });
-    if (p.items.includes("Dim")) checkDistinct(values as number[]);
-    return values;
+    if (p.items.includes("Dim")) checkDistinct(list as number[]);
+    return list;
   }
-  if (accepts(p.kinds, v)) return refine(op, p, v, sofar);
+  if (accepts(p.kinds, v)) return refine(op, p, v, params, values);
   if (p.list > 0 && accepts(p.items, v))
-    return new Array<unknown>(p.list).fill(refine(op, p, v, sofar));
+    return new Array<unknown>(p.list).fill(refine(op, p, v, params, values));
   throw typeError(op, p, v, position);
 }
 
@@ -339,22 +372,23 @@ function refine(
   op: OpSchema,
   p: Param,
   v: unknown,
-  sofar: Record<string, unknown>,
+  params: readonly Param[],
+  values: readonly unknown[],
 ): unknown {
   if (v instanceof Tensor) {
     void v._raw; // throws "Tensor has been disposed"
     return v;
   }
-  const all = p.items.length > 0 ? [...p.kinds, ...p.items] : p.kinds;
+  const has = (kind: Kind): boolean =>
+    p.kinds.includes(kind) || p.items.includes(kind);
   if (typeof v === "number" && Number.isInteger(v)) {
-    const integral = all.includes("int") || all.includes("Dim");
-    if (integral && !all.includes("float") && Math.abs(v) > INT32_MAX)
+    if (Math.abs(v) > INT32_MAX && (has("int") || has("Dim")) && !has("float"))
       throw new ArgumentError(
         `${op.name}(): argument '${p.name}' value ${v} is out of range (32-bit integers only)`,
       );
-    if (all.includes("Dim")) return wrapDim(v, reference(op, sofar));
+    if (has("Dim")) return wrapDim(v, reference(params, values));
   }
-  if (typeof v === "string" && all.includes("ScalarType") && !DTYPES.has(v))
+  if (typeof v === "string" && has("ScalarType") && !DTYPES.has(v))
     throw new ArgumentError(
       `${op.name}(): argument '${p.name}' must be torch.dtype, not str ('${v}' is not a dtype)`,
     );
@@ -383,11 +417,11 @@ function refine(
 
 /** The rank dims are counted against: the op's first tensor argument, once parsed. */
 function reference(
-  op: OpSchema,
-  sofar: Record<string, unknown>,
+  params: readonly Param[],
+  values: readonly unknown[],
 ): number | undefined {
-  for (const p of op.params) {
-    const v = sofar[p.name];
+  for (let i = 0; i < params.length; i++) {
+    const v = values[i];
     if (v instanceof Tensor) return v.shape.length;
   }
   return undefined;
