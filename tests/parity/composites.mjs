@@ -85,6 +85,10 @@ export function callComposite(torch, op, a, inputs, device) {
     case "vdot":
     case "inner":
     case "outer":
+    case "div_rounding":
+      return torch.div(x, y, { rounding_mode: a.rounding_mode });
+    case "round_decimals":
+      return torch.round(x, { decimals: a.decimals });
     case "kron":
     case "fmax":
     case "fmin":

@@ -98,6 +98,9 @@ CALLS = {
     "fmin": lambda x, a: torch.fmin(x[0], x[1]),
     "heaviside": lambda x, a: torch.heaviside(x[0], x[1]),
     "true_divide": lambda x, a: torch.true_divide(x[0], x[1]),
+    # div and round with their options (the op-table rows div and round take none).
+    "div_rounding": lambda x, a: torch.div(x[0], x[1], rounding_mode=a["rounding_mode"]),
+    "round_decimals": lambda x, a: torch.round(x[0], decimals=a["decimals"]),
     "float_power": lambda x, a: torch.float_power(x[0], x[1]).float(),
     "ldexp": lambda x, a: torch.ldexp(x[0], x[1]),
     "nansum": lambda x, a: torch.nansum(x[0], **_opt(a, "dim", "keepdim")),
@@ -259,6 +262,9 @@ COMPOSITE_TOL = {
                          "prelu", "leaky_relu", "rrelu", "index_add", "kron", "outer")},
     "index_put": R6,
     **{op: R6 for op in ("divide", "dequantize")},
+    # The quotient rounded is exact; round(x, decimals) divides back by 10^d (one rounding).
+    "div_rounding": (0.0, 0.0),
+    "round_decimals": R6,
     **{op: R5 for op in ("scaled_dot_product_attention", "group_norm")},
     **{op: R5 for op in ("arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2")},
 }

@@ -39,6 +39,26 @@ def build(fam, rng):
     c("dtype", "heaviside", [x([3]), I(rng, [3], "int64")], error="DTypeError")
     c("basic", "true_divide", [x([2, 3]), F(rng, [3], 0.5, 2)])
     c("int", "true_divide", [I(rng, [4]), I(rng, [4], lo=1, hi=5)])
+    # div's rounding modes: the quotient rounded toward zero or down, in the promoted dtype.
+    signs = T([7, -7, 7, -7, 6, -6, 0.5, -0.5, 5.5, -5.5], "float32")
+    divisors = T([2, 2, -2, -2, 3, 3, 2, 2, -2, -2], "float32")
+    for mode in ("trunc", "floor"):
+        m = {"rounding_mode": mode}
+        c(f"{mode}_signs", "div_rounding", [signs, divisors], args=m)
+        c(f"{mode}_random", "div_rounding", [x([2, 3]), F(rng, [3], 0.5, 2)], args=m)
+        c(f"{mode}_int", "div_rounding", [I(rng, [6], lo=-9, hi=9), I(rng, [6], lo=1, hi=4)], args=m)
+        c(f"{mode}_int_negative", "div_rounding",
+          [T([7, -7, 7, -7, 6, -6], "int32"), T([2, 2, -2, -2, -3, 3], "int32")], args=m)
+        c(f"{mode}_int64", "div_rounding", [I(rng, [4], "int64", -20, 20), I(rng, [4], "int64", 1, 5)], args=m)
+        c(f"{mode}_scalar", "div_rounding", [x([4]), {"scalar": -1.5}], args=m)
+        c(f"{mode}_int_scalar", "div_rounding", [I(rng, [4], lo=-9, hi=9), {"scalar": 2}], args=m)
+    c("bad_mode", "div_rounding", [x([2]), x([2])], args={"rounding_mode": "flor"}, error="TorchError")
+    # round with decimals: x * 10^d rounded half to even, divided back (negative d: tens, …).
+    for d in (1, 2, 3, -1, -2):
+        c(f"decimals_{d}", "round_decimals", [F(rng, [2, 4], -500, 500)], args={"decimals": d})
+    c("decimals_halves", "round_decimals", [T([0.125, 0.375, -0.125, 0.625, 1.5, 0.5], "float32")],
+      args={"decimals": 2})
+    c("decimals_int", "round_decimals", [I(rng, [3])], args={"decimals": 1}, error="DTypeError")
     c("basic", "float_power", [F(rng, [2, 3], 0.5, 2), x([3])])
     c("int", "float_power", [I(rng, [4], lo=1, hi=4), I(rng, [4], lo=-2, hi=3)])
     c("basic", "ldexp", [x([2, 3]), I(rng, [3], "int64", -3, 4)])
