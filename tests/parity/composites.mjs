@@ -15,6 +15,10 @@ export function callComposite(torch, op, a, inputs, device) {
   const opts = { device, ...(a.dtype !== undefined && { dtype: a.dtype }) };
   const list = (r) => [...r];
   switch (op) {
+    case "div_rounding":
+      return torch.div(x, y, { rounding_mode: a.rounding_mode });
+    case "round_decimals":
+      return torch.round(x, { decimals: a.decimals });
     case "narrow":
     case "narrow_copy":
       return torch[op](x, a.dim, a.start, a.length);
@@ -85,10 +89,6 @@ export function callComposite(torch, op, a, inputs, device) {
     case "vdot":
     case "inner":
     case "outer":
-    case "div_rounding":
-      return torch.div(x, y, { rounding_mode: a.rounding_mode });
-    case "round_decimals":
-      return torch.round(x, { decimals: a.decimals });
     case "kron":
     case "fmax":
     case "fmin":
