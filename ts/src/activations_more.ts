@@ -14,9 +14,9 @@ import { ShapeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { where } from "./conditional.js";
 import { arange, full, rand } from "./creation.js";
-import { Tensor, checkTensor, wrapDim } from "./tensor.js";
+import { Tensor, checkTensor, wrapDim } from "./tensor/tensor.js";
 
-declare module "./tensor.js" {
+declare module "./tensor/tensor.js" {
   interface Tensor {
     /** `index_add`: `source` slices added at `index` along `dim` (times `alpha`). */
     index_add(

@@ -21,7 +21,7 @@ import {
   Tensor,
   checkTensor,
   wrap,
-} from "./tensor.js";
+} from "./tensor/tensor.js";
 
 export {
   Function,
@@ -90,7 +90,7 @@ export type InPlaceBinaryMethods = {
   [K in InPlaceBinaryOp as `${K}_`]: (other: Tensor | Scalar) => Tensor;
 };
 
-declare module "./tensor.js" {
+declare module "./tensor/tensor.js" {
   interface Tensor extends InPlaceUnaryMethods, InPlaceBinaryMethods {
     /** Whether autograd records ops on this tensor. Settable on leaves (floating point only). */
     requires_grad: boolean;

@@ -15,7 +15,7 @@ import { core } from "./runtime.js";
 import { randn } from "./creation.js";
 import { profile } from "./profiler.js";
 import { getCapabilities } from "./webgpu.js";
-import type { Tensor } from "./tensor.js";
+import type { Tensor } from "./tensor/tensor.js";
 
 /** A product to tune: `[m, n, k]` or `[m, n, k, batch]` (an m×k @ k×n product, batched). */
 export type MatmulShape =

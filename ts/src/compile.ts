@@ -16,7 +16,7 @@
  */
 
 import { TorchError } from "./errors.js";
-import { Tensor } from "./tensor.js";
+import { Tensor } from "./tensor/tensor.js";
 import {
   build,
   capture,

@@ -7,7 +7,7 @@
  */
 
 import { core } from "./runtime.js";
-import { Tensor, wrap } from "./tensor.js";
+import { Tensor, wrap } from "./tensor/tensor.js";
 import type { Graph, Plan, RawTensor } from "./wasm/webtorch_core.js";
 
 type Arg =

@@ -21,7 +21,13 @@ import { where } from "./conditional.js";
 import { cat } from "./indexing.js";
 import { full } from "./creation.js";
 import { type VarOptions } from "./reductions.js";
-import { type Scalar, Tensor, checkTensor, wrap, wrapDim } from "./tensor.js";
+import {
+  type Scalar,
+  Tensor,
+  checkTensor,
+  wrap,
+  wrapDim,
+} from "./tensor/tensor.js";
 import { binary } from "./op_rows.js";
 
 /** `[min, max]` with names, as `torch.aminmax` returns. */
@@ -40,7 +46,7 @@ export interface CloseOptions {
   equal_nan?: boolean;
 }
 
-declare module "./tensor.js" {
+declare module "./tensor/tensor.js" {
   interface Tensor {
     /** `|this - other| <= atol + rtol * |other|` elementwise (equal infinities are close). */
     isclose(other: Tensor, options?: CloseOptions): Tensor;

@@ -10,7 +10,7 @@
 
 import { TorchError } from "./errors.js";
 import { checkInts } from "./args.js";
-import { Tensor, checkTensor, wrap } from "./tensor.js";
+import { Tensor, checkTensor, wrap } from "./tensor/tensor.js";
 import type { DType } from "./dtype.js";
 import type {
   AdaptiveShape,

@@ -20,7 +20,7 @@ import {
   pyTypeName,
 } from "./args.js";
 import { get_default_device } from "./runtime.js";
-import { Tensor, wrap } from "./tensor.js";
+import { Tensor, wrap } from "./tensor/tensor.js";
 import type {
   DataDType,
   DataShape,

@@ -26,7 +26,7 @@ import type { OptionDType, SizesOf } from "./shapes.js";
 import { type DType, isFloatingPoint } from "./dtype.js";
 import { scope } from "./lifetime.js";
 import { get_default_device } from "./runtime.js";
-import { type Scalar, Tensor, checkTensor, wrap } from "./tensor.js";
+import { type Scalar, Tensor, checkTensor, wrap } from "./tensor/tensor.js";
 import {
   type TensorData,
   arange,
@@ -40,7 +40,7 @@ import {
 import { where } from "./conditional.js";
 import { pow } from "./ops.js";
 
-declare module "./tensor.js" {
+declare module "./tensor/tensor.js" {
   interface Tensor {
     /** Zeros of `size`, with this tensor's dtype and device unless given. */
     new_zeros(size: Shape, options?: CreationOptions): Tensor;

@@ -18,7 +18,7 @@
 
 import { DTypeError, TorchError } from "./errors.js";
 import { type DType, dtypeCode, isFloatingPoint } from "./dtype.js";
-import { Tensor, wrap } from "./tensor.js";
+import { Tensor, wrap } from "./tensor/tensor.js";
 import type { RawTensor } from "./wasm/webtorch_core.js";
 
 /** What {@link register_dtype} takes. */

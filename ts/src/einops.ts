@@ -14,7 +14,7 @@
 
 import type { DType } from "./dtype.js";
 import type { CheckOf, Dims, ShapeOf } from "./shapes.js";
-import type { DTypeT, ShapeT, ShapesOf } from "./tensor.js";
+import type { DTypeT, ShapeT, ShapesOf } from "./tensor/tensor.js";
 import type {
   CheckUnpack,
   EinopsLengths,
@@ -28,7 +28,7 @@ import type {
 import { EinopsError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { stack, cat } from "./indexing.js";
-import { Tensor, checkTensor } from "./tensor.js";
+import { Tensor, checkTensor } from "./tensor/tensor.js";
 import {
   AnonymousAxis,
   ELLIPSIS,

@@ -22,7 +22,7 @@ import { ExpressionError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { where } from "./conditional.js";
 import { BINARY_OPS, UNARY_OPS } from "./opnames.js";
-import { Tensor } from "./tensor.js";
+import { Tensor } from "./tensor/tensor.js";
 import * as ops from "./ops.js";
 
 /** A value in an expression: a tensor or a number (booleans count as 1 and 0). */

@@ -26,7 +26,7 @@ import type {
   Transpose,
   Unsqueeze,
 } from "./shapes.js";
-import type { Tensor } from "./tensor.js";
+import type { Tensor } from "./tensor/tensor.js";
 
 /** The named values of an expression: tensors and numbers. */
 export type ExprEnv = Readonly<

@@ -14,7 +14,7 @@
  */
 
 import { init } from "./runtime.js";
-import "./elementwise.js"; // installs the elementwise Tensor methods
+import "./tensor/elementwise.js"; // installs the elementwise Tensor methods
 
 export {
   init,
@@ -57,7 +57,7 @@ export {
   type Scalar,
   type NestedList,
   type AlphaOptions,
-} from "./tensor.js";
+} from "./tensor/tensor.js";
 export * from "./ops.js";
 export * from "./creation.js";
 export * from "./reductions.js";
@@ -72,8 +72,8 @@ export * from "./pointwise.js";
 export * from "./scatter_more.js";
 export * from "./index_put.js";
 export * from "./masked_scatter.js";
-import "./index_expr.js";
-export type { IndexItem, IndexShape } from "./index_types.js";
+import "./tensor/index_expr.js";
+export type { IndexItem, IndexShape } from "./tensor/index_types.js";
 export {
   conv1d,
   conv2d,
@@ -120,7 +120,7 @@ export {
 } from "./serialization.js";
 export { scope, keep } from "./lifetime.js";
 export * as profiler from "./profiler.js";
-export * from "./shape_ops.js";
+export * from "./tensor/shape_ops.js";
 export * from "./joins.js";
 export * from "./creation_more.js";
 export * from "./linalg.js";
@@ -134,7 +134,7 @@ export type { ExprShape, ExprEnv } from "./expr_types.js";
 export * from "./composites.js";
 export * from "./activations_more.js";
 export * from "./state.js";
-import "./printing.js"; // installs Tensor.format and Tensor.print
+import "./tensor/printing.js"; // installs Tensor.format and Tensor.print
 export * from "./misc_ops.js";
 export {
   ops,

@@ -37,10 +37,10 @@ import { DTypeError, IndexError, ShapeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { arange, full, zeros } from "./creation.js";
 import { where } from "./conditional.js";
-import { writeBack } from "./write_back.js";
-import { Tensor, checkTensor } from "./tensor.js";
+import { writeBack } from "./tensor/write_back.js";
+import { Tensor, checkTensor } from "./tensor/tensor.js";
 
-declare module "./tensor.js" {
+declare module "./tensor/tensor.js" {
   interface Tensor {
     /**
      * `this[indices] = values` in place (`accumulate`: `this[indices] += values`, repeated

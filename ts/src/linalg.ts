@@ -16,8 +16,8 @@ import { cat, stack as torchStack } from "./indexing.js";
 import { scope } from "./lifetime.js";
 import { where } from "./conditional.js";
 import { arange, zeros } from "./creation.js";
-import { broadcast_tensors } from "./shape_ops.js";
-import { Tensor, checkTensor, wrapDim } from "./tensor.js";
+import { broadcast_tensors } from "./tensor/shape_ops.js";
+import { Tensor, checkTensor, wrapDim } from "./tensor/tensor.js";
 
 /** `beta` and `alpha` of the `add*` forms: `beta * input + alpha * product`. */
 export interface BetaAlpha {
@@ -28,10 +28,10 @@ export interface BetaAlpha {
 }
 
 import type { BMM, CheckOf, Dims, MM, ShapeOf } from "./shapes.js";
-import type { DTypeT, Promote, ShapeT } from "./tensor.js";
+import type { DTypeT, Promote, ShapeT } from "./tensor/tensor.js";
 import type { DType } from "./dtype.js";
 
-declare module "./tensor.js" {
+declare module "./tensor/tensor.js" {
   interface Tensor {
     /** Matrix × matrix (both 2-D). */
     mm<Self extends Tensor<Dims>, O extends Dims, E extends DType>(

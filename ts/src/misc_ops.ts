@@ -11,12 +11,12 @@ import { isFloatingPoint } from "./dtype.js";
 import { checkHostAlloc, checkInts, pyTypeName } from "./args.js";
 import { DTypeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
-import { broadcast_shapes } from "./shape_ops.js";
+import { broadcast_shapes } from "./tensor/shape_ops.js";
 import { tensor } from "./creation.js";
-import { type Scalar, Tensor, checkTensor } from "./tensor.js";
+import { type Scalar, Tensor, checkTensor } from "./tensor/tensor.js";
 import { binary } from "./op_rows.js";
 
-declare module "./tensor.js" {
+declare module "./tensor/tensor.js" {
   interface Tensor {
     /** {@link Tensor.scatter} in place (returns this tensor). */
     scatter_(dim: number, index: Tensor, src: Tensor | number | boolean): this;

@@ -16,7 +16,7 @@ import {
   Tensor,
   checkTensor,
   wrap,
-} from "./tensor.js";
+} from "./tensor/tensor.js";
 
 /** Applies a unary op-table row. */
 export function unary(op: UnaryOp, input: Tensor): Tensor {

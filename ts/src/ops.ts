@@ -16,7 +16,7 @@ import {
   Tensor,
   checkTensor,
   type Promote,
-} from "./tensor.js";
+} from "./tensor/tensor.js";
 import { binary, unary, withAlpha } from "./op_rows.js";
 
 // One function per op-table row (opnames.ts), in table order.

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { pair } from "./tuples.js";
+import { pair } from "./tensor/tuples.js";
 import {
   type ReduceOptions,
   type Shape,
@@ -22,7 +22,7 @@ import {
   Tensor,
   checkTensor,
   wrap,
-} from "./tensor.js";
+} from "./tensor/tensor.js";
 import { binary } from "./op_rows.js";
 import type { DType } from "./dtype.js";
 import type {
@@ -184,7 +184,7 @@ export interface VarMethod<Fn extends string> {
   >;
 }
 
-declare module "./tensor.js" {
+declare module "./tensor/tensor.js" {
   interface Tensor {
     /** Product over `dim` (all dims when absent); integers and bools multiply in int64. */
     prod: ReduceMethod<"prod", "prod">;

@@ -14,7 +14,7 @@ import { core } from "./runtime.js";
 import { pyTypeName } from "./args.js";
 import { DeviceError, DTypeError, TorchError } from "./errors.js";
 import { type DType, dtypeCode, isFloatingPoint } from "./dtype.js";
-import { Tensor, type TypedArray, wrap } from "./tensor.js";
+import { Tensor, type TypedArray, wrap } from "./tensor/tensor.js";
 import { _untraceable } from "./compile_trace.js";
 import {
   Function,

@@ -13,14 +13,14 @@ import { TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { arange } from "./creation.js";
 import { where } from "./conditional.js";
-import { Tensor, checkTensor, wrap, wrapDim } from "./tensor.js";
-import { valuesIndices } from "./tuples.js";
+import { Tensor, checkTensor, wrap, wrapDim } from "./tensor/tensor.js";
+import { valuesIndices } from "./tensor/tuples.js";
 import type { SortResult } from "./sorting.js";
 
 /** The reductions of {@link scatter_reduce}. */
 export type ScatterReduce = "sum" | "prod" | "mean" | "amax" | "amin";
 
-declare module "./tensor.js" {
+declare module "./tensor/tensor.js" {
   interface Tensor {
     /**
      * `this` with `src` reduced into it at `index` along `dim` (`include_self`: the existing

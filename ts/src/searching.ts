@@ -13,7 +13,7 @@ import { checkValues } from "./value_checks.js";
 import { scope } from "./lifetime.js";
 import { rand, tensor, zeros } from "./creation.js";
 import { where } from "./conditional.js";
-import { Tensor, checkTensor, wrap } from "./tensor.js";
+import { Tensor, checkTensor, wrap } from "./tensor/tensor.js";
 import type { SearchOptions } from "./sorting.js";
 import "./sorting.js"; // Tensor.argsort, cumsum, topk
 

@@ -16,7 +16,7 @@ import { zeros } from "./creation.js";
 import { cat } from "./indexing.js";
 import { QuantizedTensor, has_dtype, register_dtype } from "./custom_dtypes.js";
 import * as ops from "./ops.js";
-import { Tensor, checkTensor } from "./tensor.js";
+import { Tensor, checkTensor } from "./tensor/tensor.js";
 
 /** alias → the op it names (PyTorch's NumPy-compatible spellings). */
 const ALIASES = {
@@ -34,7 +34,7 @@ const ALIASES = {
   fix: "trunc",
 } as const;
 
-declare module "./tensor.js" {
+declare module "./tensor/tensor.js" {
   interface Tensor {
     /** `abs`. */
     absolute(): Tensor;

@@ -26,7 +26,7 @@ import { RawTensor } from "./wasm/webtorch_core.js";
 import { DTypeError, OutOfMemoryError, TorchError } from "./errors.js";
 import { type DType, type Device, deviceCode, dtypeCode } from "./dtype.js";
 import { core, get_default_device } from "./runtime.js";
-import { Tensor, wrap } from "./tensor.js";
+import { Tensor, wrap } from "./tensor/tensor.js";
 import { uncounted } from "./pressure.js";
 import {
   type FileHandleLike,

@@ -14,7 +14,7 @@ import {
   Tensor,
   checkTensor,
   wrap,
-} from "./tensor.js";
+} from "./tensor/tensor.js";
 import type { CheckOf, Dims, RemoveDim, ShapeOf } from "./shapes.js";
 import type { NarrowDim } from "./shapes/narrow.js";
 

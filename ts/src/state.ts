@@ -9,7 +9,7 @@
 
 import { DTypeError, TorchError } from "./errors.js";
 import { type DType, isFloatingPoint } from "./dtype.js";
-import { type Scalar, Tensor } from "./tensor.js";
+import { type Scalar, Tensor } from "./tensor/tensor.js";
 
 // ---- default dtype ----
 

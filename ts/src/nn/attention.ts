@@ -9,7 +9,7 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import { full, zeros } from "../creation.js";
 import { cat } from "../indexing.js";
 import { scope } from "../lifetime.js";

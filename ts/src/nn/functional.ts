@@ -12,7 +12,7 @@
 
 import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { checkValues } from "../value_checks.js";
-import { Tensor, wrap } from "../tensor.js";
+import { Tensor, wrap } from "../tensor/tensor.js";
 import { arange, rand } from "../creation.js";
 import * as kernels from "../nn_kernels.js";
 import { kernelOr, temps } from "./functional_util.js";

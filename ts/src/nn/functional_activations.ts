@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import { no_grad } from "../autograd.js";
 import * as kernels from "../nn_kernels.js";
 import { kernelOr, temps } from "./functional_util.js";

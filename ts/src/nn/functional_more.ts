@@ -8,7 +8,7 @@
 
 import { TorchError } from "../errors.js";
 import { checkHostAlloc, checkInts, pyTypeName } from "../args.js";
-import { Tensor, checkTensor, wrap } from "../tensor.js";
+import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
 import { no_grad } from "../autograd.js";
 import { arange, full, tensor, zeros } from "../creation.js";
 import { cat } from "../indexing.js";

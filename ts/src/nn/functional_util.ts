@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import { is_grad_enabled } from "../autograd.js";
 
 /** Whether grad mode is on and some of `ts` requires grad. */

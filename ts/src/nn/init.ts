@@ -8,7 +8,7 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import { no_grad } from "../autograd.js";
 import { rand, randn } from "../creation.js";
 import { cat } from "../indexing.js";

@@ -7,7 +7,7 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import type { CheckLast, Dims, ReplaceLast, ShapeOf } from "../shapes.js";
 import { arange, full } from "../creation.js";
 import { where } from "../conditional.js";

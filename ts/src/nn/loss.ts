@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import * as F from "./functional.js";
 import { Module } from "./module.js";
 

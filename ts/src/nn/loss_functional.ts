@@ -10,7 +10,7 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import { arange, full, tensor } from "../creation.js";
 import { cat } from "../indexing.js";
 import { where } from "../conditional.js";

@@ -18,7 +18,7 @@
  */
 
 import { DeviceError, ShapeError, TorchError } from "../errors.js";
-import { Tensor } from "../tensor.js";
+import { Tensor } from "../tensor/tensor.js";
 import { no_grad, type RemovableHandle } from "../autograd.js";
 import { zeros } from "../creation.js";
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import * as C from "../conv.js";
 import type { IntOrTuple } from "../conv.js";
 import { Module } from "./module.js";

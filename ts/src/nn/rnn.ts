@@ -14,7 +14,7 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import { full, zeros } from "../creation.js";
 import { GATES, step, type CellWeights, type Mode } from "./rnn_cells.js";
 import { stack, cat } from "../indexing.js";

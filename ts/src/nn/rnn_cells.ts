@@ -8,7 +8,7 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import { full, zeros } from "../creation.js";
 import { scope } from "../lifetime.js";
 import * as F from "./functional.js";

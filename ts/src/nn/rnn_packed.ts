@@ -10,7 +10,7 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import { zeros } from "../creation.js";
 import { cat, stack } from "../indexing.js";
 import { scope } from "../lifetime.js";

@@ -12,7 +12,7 @@
 
 import { core } from "../runtime.js";
 import { TorchError } from "../errors.js";
-import { Tensor } from "../tensor.js";
+import { Tensor } from "../tensor/tensor.js";
 import { full, tensor } from "../creation.js";
 import { cat, stack } from "../indexing.js";
 

@@ -11,7 +11,7 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import { scope } from "../lifetime.js";
 import * as F from "./functional.js";
 import { causalMask } from "./functional_more.js";

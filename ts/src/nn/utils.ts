@@ -7,7 +7,7 @@
  */
 
 import { TorchError } from "../errors.js";
-import { Tensor } from "../tensor.js";
+import { Tensor } from "../tensor/tensor.js";
 import { no_grad } from "../autograd.js";
 import { arange, zeros } from "../creation.js";
 import { cat } from "../indexing.js";

@@ -10,7 +10,7 @@
  */
 
 import { TorchError } from "../errors.js";
-import { Tensor } from "../tensor.js";
+import { Tensor } from "../tensor/tensor.js";
 import { enable_grad, no_grad } from "../autograd.js";
 import { cat } from "../indexing.js";
 import { zeros } from "../creation.js";

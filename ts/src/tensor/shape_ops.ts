@@ -10,8 +10,8 @@
  * @module
  */
 
-import { type Shape, checkHostAlloc, checkInts } from "./args.js";
-import { TorchError } from "./errors.js";
+import { type Shape, checkHostAlloc, checkInts } from "../args.js";
+import { TorchError } from "../errors.js";
 import {
   type DTypeT,
   type ShapeT,
@@ -20,7 +20,7 @@ import {
   wrap,
   wrapDim,
 } from "./tensor.js";
-import type { DType } from "./dtype.js";
+import type { DType } from "../dtype.js";
 import type {
   CheckOf,
   Dims,
@@ -36,7 +36,7 @@ import type {
   Unflatten,
   Unsqueeze,
   NarrowDim,
-} from "./shapes.js";
+} from "../shapes.js";
 
 declare module "./tensor.js" {
   interface Tensor<S extends Dims = number[], D extends DType = DType> {
@@ -449,4 +449,4 @@ proto.dsplit = function (this: Tensor, spec: number | Shape) {
 
 // The torch.* functions (`torch.narrow`, `torch.broadcast_shapes`, `atleast_Nd`, …) live in
 // shape_fns.ts; re-exported here so their importers keep one module to import from.
-export * from "./shape_fns.js";
+export * from "../shape_fns.js";

@@ -14,17 +14,17 @@
  * @module
  */
 
-import type { DType } from "./dtype.js";
+import type { DType } from "../dtype.js";
 import type {
   Broadcast,
   Dims,
   IsTuple,
   ShapeMismatch,
   ShapeString,
-} from "./shapes.js";
+} from "../shapes.js";
 import type { Tensor } from "./tensor.js";
-import type { Add, Big, DivMod, FromBig, Sub, ToBig } from "./shapes/arith.js";
-import type { Reverse } from "./shapes/core.js";
+import type { Add, Big, DivMod, FromBig, Sub, ToBig } from "../shapes/arith.js";
+import type { Reverse } from "../shapes/core.js";
 
 /**
  * One index of `x.index(...)`: an integer, a slice or several items as a string (`"1:-1:2"`,

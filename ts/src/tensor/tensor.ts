@@ -8,9 +8,9 @@
  * @module
  */
 
-import { track, untrack } from "./lifetime.js";
-import type { RawTensor } from "./wasm/webtorch_core.js";
-import { IndexError, TorchError } from "./errors.js";
+import { track, untrack } from "../lifetime.js";
+import type { RawTensor } from "../wasm/webtorch_core.js";
+import { IndexError, TorchError } from "../errors.js";
 import {
   type DType,
   type Device,
@@ -18,7 +18,7 @@ import {
   dtypeFromCode,
   isFloatingPoint,
   deviceFromCode,
-} from "./dtype.js";
+} from "../dtype.js";
 import {
   type ReduceOptions,
   type Shape,
@@ -26,7 +26,7 @@ import {
   parseDimArgs,
   pyTypeName,
   parseReduceArgs,
-} from "./args.js";
+} from "../args.js";
 import type {
   CheckOf,
   Dims,
@@ -43,8 +43,8 @@ import type {
   ShapeOf,
   T2,
   Transpose,
-} from "./shapes.js";
-import { metaShape } from "./runtime.js";
+} from "../shapes.js";
+import { metaShape } from "../runtime.js";
 
 // `using t = …` needs Symbol.dispose; older runtimes get the registered symbol TS falls back to.
 (Symbol as { dispose?: symbol }).dispose ??= Symbol.for("Symbol.dispose");

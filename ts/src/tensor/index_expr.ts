@@ -17,7 +17,7 @@
  * @module
  */
 
-import type { Dims, ShapeOf, CheckOf } from "./shapes.js";
+import type { Dims, ShapeOf, CheckOf } from "../shapes.js";
 import type { DTypeT, ShapeT } from "./tensor.js";
 import type {
   CheckSetValue,
@@ -25,12 +25,12 @@ import type {
   IndexShape,
   SetShape,
 } from "./index_types.js";
-import { IndexError, TorchError } from "./errors.js";
-import { scope } from "./lifetime.js";
-import { arange, tensor as makeTensor } from "./creation.js";
-import { where } from "./conditional.js";
-import { nonzero } from "./unique.js";
-import { is_grad_enabled } from "./autograd.js";
+import { IndexError, TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
+import { arange, tensor as makeTensor } from "../creation.js";
+import { where } from "../conditional.js";
+import { nonzero } from "../unique.js";
+import { is_grad_enabled } from "../autograd.js";
 import { Tensor } from "./tensor.js";
 
 declare module "./tensor.js" {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { BINARY_OPS, UNARY_OPS } from "./opnames.js";
+import { BINARY_OPS, UNARY_OPS } from "../opnames.js";
 import {
   type AlphaOptions,
   type Scalar,
@@ -17,9 +17,9 @@ import {
   type Promote,
   type ShapeT,
 } from "./tensor.js";
-import { binary, unary, withAlpha } from "./op_rows.js";
-import type { DType } from "./dtype.js";
-import type { BroadcastShape, CheckBroadcast, Dims } from "./shapes.js";
+import { binary, unary, withAlpha } from "../op_rows.js";
+import type { DType } from "../dtype.js";
+import type { BroadcastShape, CheckBroadcast, Dims } from "../shapes.js";
 
 declare module "./tensor.js" {
   interface Tensor<S extends Dims = number[], D extends DType = DType> {

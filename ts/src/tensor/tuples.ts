@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { ValuesIndices } from "./reductions.js";
+import type { ValuesIndices } from "../reductions.js";
 import { type Tensor, wrap } from "./tensor.js";
-import type { RawTensor } from "./wasm/webtorch_core.js";
+import type { RawTensor } from "../wasm/webtorch_core.js";
 
 /** The named tuple of two tensors. */
 export function valuesIndices(values: Tensor, indices: Tensor): ValuesIndices {
