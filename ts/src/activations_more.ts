@@ -12,8 +12,8 @@
 import { checkInts } from "./args.js";
 import { ShapeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
-import { where } from "./conditional.js";
-import { arange, full, rand } from "./creation.js";
+import { where } from "./ops/conditional.js";
+import { arange, full, rand } from "./ops/creation.js";
 import { Tensor, checkTensor, wrapDim } from "./tensor/tensor.js";
 
 declare module "./tensor/tensor.js" {

@@ -14,7 +14,7 @@
 import { GradRequest, type RawTensor } from "./wasm/webtorch_core.js";
 import { core, opId } from "./runtime.js";
 import { TorchError } from "./errors.js";
-import { BINARY_OPS, UNARY_OPS } from "./opnames.js";
+import { BINARY_OPS, UNARY_OPS } from "./ops/opnames.js";
 import {
   type AlphaOptions,
   type Scalar,

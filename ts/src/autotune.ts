@@ -12,7 +12,7 @@
 
 import { TorchError } from "./errors.js";
 import { core } from "./runtime.js";
-import { randn } from "./creation.js";
+import { randn } from "./ops/creation.js";
 import { profile } from "./profiler.js";
 import { getCapabilities } from "./webgpu.js";
 import type { Tensor } from "./tensor/tensor.js";

@@ -21,7 +21,7 @@ import {
   parseSizeArgs,
 } from "./args.js";
 import { TorchError } from "./errors.js";
-import { checkValues } from "./value_checks.js";
+import { checkValues } from "./ops/value_checks.js";
 import type { OptionDType, SizesOf } from "./shapes.js";
 import { type DType, isFloatingPoint } from "./dtype.js";
 import { scope } from "./lifetime.js";
@@ -36,9 +36,9 @@ import {
   randn,
   tensor,
   zeros,
-} from "./creation.js";
-import { where } from "./conditional.js";
-import { pow } from "./ops.js";
+} from "./ops/creation.js";
+import { where } from "./ops/conditional.js";
+import { pow } from "./ops/ops.js";
 
 declare module "./tensor/tensor.js" {
   interface Tensor {

@@ -19,7 +19,7 @@ import { core } from "./runtime.js";
 import { DeviceError, TorchError } from "./errors.js";
 import { type DType, type Device } from "./dtype.js";
 import { Tensor, type TypedArray } from "./tensor/tensor.js";
-import { BINARY_OPS, UNARY_OPS } from "./opnames.js";
+import { BINARY_OPS, UNARY_OPS } from "./ops/opnames.js";
 import { broadcast_shapes } from "./tensor/shape_ops.js";
 import { fromValues } from "./registry.js";
 import { _untraceable } from "./compile_trace.js";

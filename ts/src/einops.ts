@@ -27,7 +27,7 @@ import type {
 } from "./einops_types.js";
 import { EinopsError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
-import { stack, cat } from "./indexing.js";
+import { stack, cat } from "./ops/indexing.js";
 import { Tensor, checkTensor } from "./tensor/tensor.js";
 import {
   AnonymousAxis,

@@ -20,10 +20,10 @@ import type { ShapeOf, CheckOf } from "./shapes.js";
 import type { ExprDType, ExprShape, ExprEnv } from "./expr_types.js";
 import { ExpressionError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
-import { where } from "./conditional.js";
-import { BINARY_OPS, UNARY_OPS } from "./opnames.js";
+import { where } from "./ops/conditional.js";
+import { BINARY_OPS, UNARY_OPS } from "./ops/opnames.js";
 import { Tensor } from "./tensor/tensor.js";
-import * as ops from "./ops.js";
+import * as ops from "./ops/ops.js";
 
 /** A value in an expression: a tensor or a number (booleans count as 1 and 0). */
 export type ExprValue = Tensor | number | boolean;

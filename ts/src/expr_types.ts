@@ -13,7 +13,7 @@
  */
 
 import type { DType } from "./dtype.js";
-import type { BinaryOp, UnaryOp } from "./opnames.js";
+import type { BinaryOp, UnaryOp } from "./ops/opnames.js";
 import type {
   Broadcast,
   Dims,

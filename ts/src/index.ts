@@ -44,7 +44,7 @@ export {
   BINARY_OPS,
   type UnaryOp,
   type BinaryOp,
-} from "./opnames.js";
+} from "./ops/opnames.js";
 export type * from "./shapes.js";
 export {
   Tensor,
@@ -58,20 +58,20 @@ export {
   type NestedList,
   type AlphaOptions,
 } from "./tensor/tensor.js";
-export * from "./ops.js";
-export * from "./creation.js";
-export * from "./reductions.js";
-export * from "./nn_kernels.js";
-export * from "./conditional.js";
-export * from "./indexing.js";
-export * from "./sorting.js";
-export * from "./searching.js";
-export * from "./unique.js";
+export * from "./ops/ops.js";
+export * from "./ops/creation.js";
+export * from "./ops/reductions.js";
+export * from "./ops/nn_kernels.js";
+export * from "./ops/conditional.js";
+export * from "./ops/indexing.js";
+export * from "./ops/sorting.js";
+export * from "./ops/searching.js";
+export * from "./ops/unique.js";
 export * from "./seed_ops.js";
-export * from "./pointwise.js";
-export * from "./scatter_more.js";
-export * from "./index_put.js";
-export * from "./masked_scatter.js";
+export * from "./ops/pointwise.js";
+export * from "./ops/scatter.js";
+export * from "./ops/index_put.js";
+export * from "./ops/masked_scatter.js";
 import "./tensor/index_expr.js";
 export type { IndexItem, IndexShape } from "./tensor/index_types.js";
 export {
@@ -87,7 +87,7 @@ export {
   batch_norm,
   constant_pad_nd,
   type IntOrTuple,
-} from "./conv.js";
+} from "./ops/conv.js";
 export * as webgpu from "./webgpu.js";
 export * as cpu from "./cpu.js";
 export * as special from "./special.js";
@@ -121,17 +121,17 @@ export {
 export { scope, keep } from "./lifetime.js";
 export * as profiler from "./profiler.js";
 export * from "./tensor/shape_ops.js";
-export * from "./joins.js";
+export * from "./ops/joins.js";
 export * from "./creation_more.js";
-export * from "./linalg.js";
-export * from "./einsum.js";
+export * from "./ops/linalg.js";
+export * from "./ops/einsum.js";
 export * as einops from "./einops.js";
 // torch.js spells them as torch.* functions too.
 export { rearrange, reduce, repeat, pack, unpack } from "./einops.js";
 export type * from "./einops_types.js";
 export { $, type ExprValue } from "./expr.js";
 export type { ExprShape, ExprEnv } from "./expr_types.js";
-export * from "./composites.js";
+export * from "./ops/composites.js";
 export * from "./activations_more.js";
 export * from "./state.js";
 import "./tensor/printing.js"; // installs Tensor.format and Tensor.print

@@ -14,7 +14,7 @@
 import { TorchError } from "./errors.js";
 import { checkHostAlloc, pyTypeName } from "./args.js";
 import { scope } from "./lifetime.js";
-import { tensor } from "./creation.js";
+import { tensor } from "./ops/creation.js";
 import { Tensor, checkTensor } from "./tensor/tensor.js";
 
 /** Options of {@link interpolate}. */

@@ -12,9 +12,9 @@ import { checkHostAlloc, checkInts, pyTypeName } from "./args.js";
 import { DTypeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import { broadcast_shapes } from "./tensor/shape_ops.js";
-import { tensor } from "./creation.js";
+import { tensor } from "./ops/creation.js";
 import { type Scalar, Tensor, checkTensor } from "./tensor/tensor.js";
-import { binary } from "./op_rows.js";
+import { binary } from "./ops/op_rows.js";
 
 declare module "./tensor/tensor.js" {
   interface Tensor {

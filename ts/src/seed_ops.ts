@@ -12,10 +12,10 @@ import { type DType } from "./dtype.js";
 import { DTypeError, TorchError } from "./errors.js";
 import { scope } from "./lifetime.js";
 import type { CreationOptions } from "./args.js";
-import { zeros } from "./creation.js";
-import { cat } from "./indexing.js";
+import { zeros } from "./ops/creation.js";
+import { cat } from "./ops/indexing.js";
 import { QuantizedTensor, has_dtype, register_dtype } from "./custom_dtypes.js";
-import * as ops from "./ops.js";
+import * as ops from "./ops/ops.js";
 import { Tensor, checkTensor } from "./tensor/tensor.js";
 
 /** alias → the op it names (PyTorch's NumPy-compatible spellings). */

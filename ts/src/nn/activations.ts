@@ -8,7 +8,7 @@
 
 import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor/tensor.js";
-import { full, rand } from "../creation.js";
+import { full, rand } from "../ops/creation.js";
 import { scope } from "../lifetime.js";
 import * as A from "../activations_more.js";
 import * as F from "./functional.js";

@@ -10,8 +10,8 @@
 
 import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor/tensor.js";
-import { full, zeros } from "../creation.js";
-import { cat } from "../indexing.js";
+import { full, zeros } from "../ops/creation.js";
+import { cat } from "../ops/indexing.js";
 import { scope } from "../lifetime.js";
 import * as F from "./functional.js";
 import { attentionNode, causalMask, causalSoftmax } from "./functional_more.js";

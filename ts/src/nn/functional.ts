@@ -11,10 +11,10 @@
  */
 
 import { DTypeError, ShapeError, TorchError } from "../errors.js";
-import { checkValues } from "../value_checks.js";
+import { checkValues } from "../ops/value_checks.js";
 import { Tensor, wrap } from "../tensor/tensor.js";
-import { arange, rand } from "../creation.js";
-import * as kernels from "../nn_kernels.js";
+import { arange, rand } from "../ops/creation.js";
+import * as kernels from "../ops/nn_kernels.js";
 import { kernelOr, temps } from "./functional_util.js";
 import { log_softmax } from "./functional_activations.js";
 
@@ -31,7 +31,7 @@ export {
   relu6,
   sigmoid,
   tanh,
-} from "../ops.js";
+} from "../ops/ops.js";
 
 export {
   gelu,
@@ -59,7 +59,7 @@ export {
   adaptive_avg_pool2d,
   batch_norm,
   pad,
-} from "../conv.js";
+} from "../ops/conv.js";
 
 /** Reduction of a loss: `"mean"` (default), `"sum"` or `"none"`. */
 export type Reduction = "mean" | "sum" | "none";

@@ -8,7 +8,7 @@
 
 import type { Tensor } from "../tensor/tensor.js";
 import { no_grad } from "../autograd.js";
-import * as kernels from "../nn_kernels.js";
+import * as kernels from "../ops/nn_kernels.js";
 import { kernelOr, temps } from "./functional_util.js";
 
 /** GELU: exact (`approximate: "none"`, the default) or the tanh approximation. */

@@ -10,11 +10,11 @@ import { TorchError } from "../errors.js";
 import { checkHostAlloc, checkInts, pyTypeName } from "../args.js";
 import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
 import { no_grad } from "../autograd.js";
-import { arange, full, tensor, zeros } from "../creation.js";
-import { cat } from "../indexing.js";
-import { where } from "../conditional.js";
+import { arange, full, tensor, zeros } from "../ops/creation.js";
+import { cat } from "../ops/indexing.js";
+import { where } from "../ops/conditional.js";
 import { scope } from "../lifetime.js";
-import { batch_norm } from "../conv.js";
+import { batch_norm } from "../ops/conv.js";
 import { dropout, embedding, softmax } from "./functional.js";
 
 const shapeStr = (t: Tensor) => `[${t.shape.join(", ")}]`;

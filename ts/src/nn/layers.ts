@@ -9,8 +9,8 @@
 import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor/tensor.js";
 import type { CheckLast, Dims, ReplaceLast, ShapeOf } from "../shapes.js";
-import { arange, full } from "../creation.js";
-import { where } from "../conditional.js";
+import { arange, full } from "../ops/creation.js";
+import { where } from "../ops/conditional.js";
 import { scope } from "../lifetime.js";
 import { no_grad } from "../autograd.js";
 import * as F from "./functional.js";

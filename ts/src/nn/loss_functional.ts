@@ -11,9 +11,9 @@
 
 import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor/tensor.js";
-import { arange, full, tensor } from "../creation.js";
-import { cat } from "../indexing.js";
-import { where } from "../conditional.js";
+import { arange, full, tensor } from "../ops/creation.js";
+import { cat } from "../ops/indexing.js";
+import { where } from "../ops/conditional.js";
 import { scope } from "../lifetime.js";
 import type { Reduction } from "./functional.js";
 

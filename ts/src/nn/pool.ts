@@ -7,8 +7,8 @@
  */
 
 import type { Tensor } from "../tensor/tensor.js";
-import * as C from "../conv.js";
-import type { IntOrTuple } from "../conv.js";
+import * as C from "../ops/conv.js";
+import type { IntOrTuple } from "../ops/conv.js";
 import { Module } from "./module.js";
 import type {
   AdaptiveShape,

@@ -9,7 +9,7 @@
 
 import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor/tensor.js";
-import { full, zeros } from "../creation.js";
+import { full, zeros } from "../ops/creation.js";
 import { scope } from "../lifetime.js";
 import * as F from "./functional.js";
 import * as init from "./init.js";

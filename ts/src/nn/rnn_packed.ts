@@ -11,8 +11,8 @@
 
 import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor/tensor.js";
-import { zeros } from "../creation.js";
-import { cat, stack } from "../indexing.js";
+import { zeros } from "../ops/creation.js";
+import { cat, stack } from "../ops/indexing.js";
 import { scope } from "../lifetime.js";
 import * as F from "./functional.js";
 import type { CellWeights, Mode } from "./rnn_cells.js";

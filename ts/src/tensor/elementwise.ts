@@ -7,7 +7,7 @@
  * @module
  */
 
-import { BINARY_OPS, UNARY_OPS } from "../opnames.js";
+import { BINARY_OPS, UNARY_OPS } from "../ops/opnames.js";
 import {
   type AlphaOptions,
   type Scalar,
@@ -17,7 +17,7 @@ import {
   type Promote,
   type ShapeT,
 } from "./tensor.js";
-import { binary, unary, withAlpha } from "../op_rows.js";
+import { binary, unary, withAlpha } from "../ops/op_rows.js";
 import type { DType } from "../dtype.js";
 import type { BroadcastShape, CheckBroadcast, Dims } from "../shapes.js";
 

@@ -27,9 +27,9 @@ import type {
 } from "./index_types.js";
 import { IndexError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
-import { arange, tensor as makeTensor } from "../creation.js";
-import { where } from "../conditional.js";
-import { nonzero } from "../unique.js";
+import { arange, tensor as makeTensor } from "../ops/creation.js";
+import { where } from "../ops/conditional.js";
+import { nonzero } from "../ops/unique.js";
 import { is_grad_enabled } from "../autograd.js";
 import { Tensor } from "./tensor.js";
 

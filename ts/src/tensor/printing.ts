@@ -20,11 +20,11 @@
 
 import { Tensor, type TypedArray } from "./tensor.js";
 import { no_grad } from "../autograd.js";
-import { tensor } from "../creation.js";
+import { tensor } from "../ops/creation.js";
 import { get_default_device } from "../runtime.js";
 import { get_printoptions, type PrintOptions } from "../state.js";
 import { Parameter } from "../nn/module.js";
-import "../indexing.js"; // installs index_select, which summarising uses
+import "../ops/indexing.js"; // installs index_select, which summarising uses
 
 declare module "./tensor.js" {
   interface Tensor {

@@ -449,4 +449,4 @@ proto.dsplit = function (this: Tensor, spec: number | Shape) {
 
 // The torch.* functions (`torch.narrow`, `torch.broadcast_shapes`, `atleast_Nd`, …) live in
 // shape_fns.ts; re-exported here so their importers keep one module to import from.
-export * from "../shape_fns.js";
+export * from "../ops/shape_fns.js";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ValuesIndices } from "../reductions.js";
+import type { ValuesIndices } from "../ops/reductions.js";
 import { type Tensor, wrap } from "./tensor.js";
 import type { RawTensor } from "../wasm/webtorch_core.js";
 

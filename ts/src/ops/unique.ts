@@ -13,18 +13,18 @@
  * @module
  */
 
-import { isFloatingPoint } from "./dtype.js";
-import { TorchError } from "./errors.js";
-import { checkHostAlloc, pyTypeName } from "./args.js";
-import { scope } from "./lifetime.js";
+import { isFloatingPoint } from "../dtype.js";
+import { TorchError } from "../errors.js";
+import { checkHostAlloc, pyTypeName } from "../args.js";
+import { scope } from "../lifetime.js";
 import { arange, ones, tensor, zeros } from "./creation.js";
-import { broadcast_tensors } from "./tensor/shape_ops.js";
+import { broadcast_tensors } from "../tensor/shape_ops.js";
 import { cat } from "./indexing.js";
 import { where } from "./conditional.js";
-import { Tensor, checkTensor, wrapDim } from "./tensor/tensor.js";
+import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
 import "./sorting.js"; // Tensor.sort, cumsum
 
-declare module "./tensor/tensor.js" {
+declare module "../tensor/tensor.js" {
   interface Tensor {
     /** {@link unique} of this tensor (a `Promise`: the size depends on the values). */
     unique(options?: UniqueOptions): Promise<Tensor | Tensor[]>;

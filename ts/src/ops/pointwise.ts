@@ -12,14 +12,14 @@
  * @module
  */
 
-import { isFloatingPoint, scalarTypeName } from "./dtype.js";
-import { checkInts } from "./args.js";
-import { TorchError } from "./errors.js";
-import { scope } from "./lifetime.js";
+import { isFloatingPoint, scalarTypeName } from "../dtype.js";
+import { checkInts } from "../args.js";
+import { TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
 import { arange } from "./creation.js";
 import { where } from "./conditional.js";
 import { cat } from "./indexing.js";
-import { Tensor, checkTensor, wrap, wrapDim } from "./tensor/tensor.js";
+import { Tensor, checkTensor, wrap, wrapDim } from "../tensor/tensor.js";
 
 /** A clamp bound: a number, a tensor (broadcast), or null/undefined for none. */
 export type Bound = number | Tensor | null | undefined;
@@ -40,7 +40,7 @@ export interface NanToNumOptions {
   neginf?: number | null;
 }
 
-declare module "./tensor/tensor.js" {
+declare module "../tensor/tensor.js" {
   interface Tensor {
     /** Elementwise `min(max(x, min), max)`; either bound may be absent, a number or a tensor. */
     clamp(min?: Bound, max?: Bound): Tensor;

@@ -7,13 +7,13 @@
  * @module
  */
 
-import { pair } from "./tensor/tuples.js";
+import { pair } from "../tensor/tuples.js";
 import {
   type ReduceOptions,
   type Shape,
   checkDim,
   parseReduceArgs,
-} from "./args.js";
+} from "../args.js";
 import {
   type DTypeT,
   type FloatOf,
@@ -22,9 +22,9 @@ import {
   Tensor,
   checkTensor,
   wrap,
-} from "./tensor/tensor.js";
+} from "../tensor/tensor.js";
 import { binary } from "./op_rows.js";
-import type { DType } from "./dtype.js";
+import type { DType } from "../dtype.js";
 import type {
   BroadcastShape,
   CheckBroadcast,
@@ -34,8 +34,8 @@ import type {
   Reduce,
   ReduceOf,
   ShapeOf,
-} from "./shapes.js";
-import type { DimArg } from "./shapes/reduce.js";
+} from "../shapes.js";
+import type { DimArg } from "../shapes/reduce.js";
 
 /**
  * `t.max(dim)` / `t.min(dim)`: PyTorch's named tuple, as a `[values, indices]` pair with names.
@@ -184,7 +184,7 @@ export interface VarMethod<Fn extends string> {
   >;
 }
 
-declare module "./tensor/tensor.js" {
+declare module "../tensor/tensor.js" {
   interface Tensor {
     /** Product over `dim` (all dims when absent); integers and bools multiply in int64. */
     prod: ReduceMethod<"prod", "prod">;

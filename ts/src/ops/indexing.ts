@@ -7,14 +7,14 @@
  * @module
  */
 
-import { RawTensor, RawTensorList } from "./wasm/webtorch_core.js";
-import { checkInts, pyTypeName } from "./args.js";
-import { Tensor, checkTensor, wrap } from "./tensor/tensor.js";
-import { TorchError } from "./errors.js";
-import type { Cat, CheckOf, Dims, ShapeOf, Stack } from "./shapes.js";
-import type { ShapesOf } from "./tensor/tensor.js";
+import { RawTensor, RawTensorList } from "../wasm/webtorch_core.js";
+import { checkInts, pyTypeName } from "../args.js";
+import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
+import { TorchError } from "../errors.js";
+import type { Cat, CheckOf, Dims, ShapeOf, Stack } from "../shapes.js";
+import type { ShapesOf } from "../tensor/tensor.js";
 
-declare module "./tensor/tensor.js" {
+declare module "../tensor/tensor.js" {
   interface Tensor {
     /** The slices at `index` (a 1-D int64/int32 tensor) along `dim`. */
     index_select(dim: number, index: Tensor): Tensor;

@@ -6,17 +6,17 @@
  * @module
  */
 
-import { type Shape, checkInts } from "./args.js";
-import { ShapeError, TorchError } from "./errors.js";
+import { type Shape, checkInts } from "../args.js";
+import { ShapeError, TorchError } from "../errors.js";
 import {
   type DTypeT,
   type ShapeT,
   Tensor,
   checkTensor,
   wrap,
-} from "./tensor/tensor.js";
-import type { CheckOf, Dims, RemoveDim, ShapeOf } from "./shapes.js";
-import type { NarrowDim } from "./shapes/narrow.js";
+} from "../tensor/tensor.js";
+import type { CheckOf, Dims, RemoveDim, ShapeOf } from "../shapes.js";
+import type { NarrowDim } from "../shapes/narrow.js";
 
 function ints(fn: string, arg: string, v: number | Shape): number[] {
   return checkInts(fn, arg, typeof v === "number" ? [v] : Array.from(v));

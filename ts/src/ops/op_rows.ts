@@ -6,17 +6,17 @@
  * @module
  */
 
-import { TorchError } from "./errors.js";
-import { pyTypeName } from "./args.js";
+import { TorchError } from "../errors.js";
+import { pyTypeName } from "../args.js";
 import type { BinaryOp, UnaryOp } from "./opnames.js";
-import { opId } from "./runtime.js";
+import { opId } from "../runtime.js";
 import {
   type AlphaOptions,
   type Scalar,
   Tensor,
   checkTensor,
   wrap,
-} from "./tensor/tensor.js";
+} from "../tensor/tensor.js";
 
 /** Applies a unary op-table row. */
 export function unary(op: UnaryOp, input: Tensor): Tensor {

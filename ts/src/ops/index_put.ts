@@ -32,15 +32,15 @@
  */
 
 import { checkValues } from "./value_checks.js";
-import { scalarTypeName } from "./dtype.js";
-import { DTypeError, IndexError, ShapeError, TorchError } from "./errors.js";
-import { scope } from "./lifetime.js";
+import { scalarTypeName } from "../dtype.js";
+import { DTypeError, IndexError, ShapeError, TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
 import { arange, full, zeros } from "./creation.js";
 import { where } from "./conditional.js";
-import { writeBack } from "./tensor/write_back.js";
-import { Tensor, checkTensor } from "./tensor/tensor.js";
+import { writeBack } from "../tensor/write_back.js";
+import { Tensor, checkTensor } from "../tensor/tensor.js";
 
-declare module "./tensor/tensor.js" {
+declare module "../tensor/tensor.js" {
   interface Tensor {
     /**
      * `this[indices] = values` in place (`accumulate`: `this[indices] += values`, repeated

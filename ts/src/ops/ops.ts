@@ -6,17 +6,17 @@
  * @module
  */
 
-import type { ReduceOptions, Shape } from "./args.js";
+import type { ReduceOptions, Shape } from "../args.js";
 import type { BinaryOp, UnaryOp } from "./opnames.js";
-import type { DType } from "./dtype.js";
-import type { CheckOf, Dims, Matmul, ShapeOf } from "./shapes.js";
+import type { DType } from "../dtype.js";
+import type { CheckOf, Dims, Matmul, ShapeOf } from "../shapes.js";
 import {
   type AlphaOptions,
   type Scalar,
   Tensor,
   checkTensor,
   type Promote,
-} from "./tensor/tensor.js";
+} from "../tensor/tensor.js";
 import { binary, unary, withAlpha } from "./op_rows.js";
 
 // One function per op-table row (opnames.ts), in table order.

@@ -10,11 +10,11 @@
  * @module
  */
 
-import type { CheckOf, Dims, Einsum, ShapeOf } from "./shapes.js";
-import type { ShapesOf } from "./tensor/tensor.js";
-import { ShapeError, TorchError } from "./errors.js";
-import { scope } from "./lifetime.js";
-import { Tensor, checkTensor } from "./tensor/tensor.js";
+import type { CheckOf, Dims, Einsum, ShapeOf } from "../shapes.js";
+import type { ShapesOf } from "../tensor/tensor.js";
+import { ShapeError, TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
+import { Tensor, checkTensor } from "../tensor/tensor.js";
 
 /** An operand with one label per dim. Ellipsis dims get labels "…0", "…1", … (aligned right). */
 interface Term {

@@ -6,15 +6,15 @@
  * @module
  */
 
-import { type Shape, checkInts, parseDimArgs, pyTypeName } from "./args.js";
-import { TorchError } from "./errors.js";
+import { type Shape, checkInts, parseDimArgs, pyTypeName } from "../args.js";
+import { TorchError } from "../errors.js";
 import { cat } from "./indexing.js";
-import { scope } from "./lifetime.js";
-import { atleast_1d, atleast_2d, atleast_3d } from "./tensor/shape_ops.js";
-import { Tensor, checkTensor, wrapDim } from "./tensor/tensor.js";
+import { scope } from "../lifetime.js";
+import { atleast_1d, atleast_2d, atleast_3d } from "../tensor/shape_ops.js";
+import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
 import { zeros } from "./creation.js";
 
-declare module "./tensor/tensor.js" {
+declare module "../tensor/tensor.js" {
   interface Tensor {
     /**
      * The tensor repeated `sizes[i]` times along each dim (`sizes` may have more entries than

@@ -9,15 +9,15 @@
  * @module
  */
 
-import { scalarTypeName } from "./dtype.js";
-import { type Shape, checkInts } from "./args.js";
-import { DTypeError, ShapeError, TorchError } from "./errors.js";
+import { scalarTypeName } from "../dtype.js";
+import { type Shape, checkInts } from "../args.js";
+import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { cat, stack as torchStack } from "./indexing.js";
-import { scope } from "./lifetime.js";
+import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
 import { arange, zeros } from "./creation.js";
-import { broadcast_tensors } from "./tensor/shape_ops.js";
-import { Tensor, checkTensor, wrapDim } from "./tensor/tensor.js";
+import { broadcast_tensors } from "../tensor/shape_ops.js";
+import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
 
 /** `beta` and `alpha` of the `add*` forms: `beta * input + alpha * product`. */
 export interface BetaAlpha {
@@ -27,11 +27,11 @@ export interface BetaAlpha {
   alpha?: number;
 }
 
-import type { BMM, CheckOf, Dims, MM, ShapeOf } from "./shapes.js";
-import type { DTypeT, Promote, ShapeT } from "./tensor/tensor.js";
-import type { DType } from "./dtype.js";
+import type { BMM, CheckOf, Dims, MM, ShapeOf } from "../shapes.js";
+import type { DTypeT, Promote, ShapeT } from "../tensor/tensor.js";
+import type { DType } from "../dtype.js";
 
-declare module "./tensor/tensor.js" {
+declare module "../tensor/tensor.js" {
   interface Tensor {
     /** Matrix × matrix (both 2-D). */
     mm<Self extends Tensor<Dims>, O extends Dims, E extends DType>(

@@ -9,15 +9,15 @@
  * @module
  */
 
-import { checkInts } from "./args.js";
-import { type DType, dtypeCode, isFloatingPoint } from "./dtype.js";
-import { TorchError } from "./errors.js";
-import { scope } from "./lifetime.js";
+import { checkInts } from "../args.js";
+import { type DType, dtypeCode, isFloatingPoint } from "../dtype.js";
+import { TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
 import { tensor, zeros } from "./creation.js";
 import { where } from "./conditional.js";
-import { Tensor, checkTensor, wrap, wrapDim } from "./tensor/tensor.js";
+import { Tensor, checkTensor, wrap, wrapDim } from "../tensor/tensor.js";
 import type { ValuesIndices } from "./reductions.js";
-import { pair, valuesIndices } from "./tensor/tuples.js";
+import { pair, valuesIndices } from "../tensor/tuples.js";
 
 /** PyTorch's `(values, indices)` named tuple (the type `max(dim)` returns). */
 export type SortResult = ValuesIndices;
@@ -77,7 +77,7 @@ export interface QuantileOptions {
   interpolation?: "linear" | "lower" | "higher" | "nearest" | "midpoint";
 }
 
-declare module "./tensor/tensor.js" {
+declare module "../tensor/tensor.js" {
   interface Tensor {
     /** Cumulative sum along `dim` (integers and bool accumulate in int64). */
     cumsum(dim: number, options?: CumulativeOptions): Tensor;

@@ -7,12 +7,12 @@
  * @module
  */
 
-import { type Shape, checkDim, checkInts } from "./args.js";
-import { type FloatOf, Tensor, checkTensor, wrap } from "./tensor/tensor.js";
-import type { DType } from "./dtype.js";
-import type { Dims } from "./shapes.js";
+import { type Shape, checkDim, checkInts } from "../args.js";
+import { type FloatOf, Tensor, checkTensor, wrap } from "../tensor/tensor.js";
+import type { DType } from "../dtype.js";
+import type { Dims } from "../shapes.js";
 
-declare module "./tensor/tensor.js" {
+declare module "../tensor/tensor.js" {
   interface Tensor<S extends Dims = number[], D extends DType = DType> {
     /** `exp(x) / sum(exp(x))` along `dim`, computed stably. Floating point only. */
     softmax(dim: number): Tensor<S, FloatOf<D>>;

@@ -7,7 +7,7 @@
  * does. On WebGPU they live on the device: a check kernel runs with the op, and the next read or
  * sync throws the same error (CUDA's device-side assert, with the CPU's message; docs/webgpu.md).
  */
-import { type Tensor } from "./tensor/tensor.js";
+import { type Tensor } from "../tensor/tensor.js";
 
 /** What {@link checkValues} raises. */
 export interface ValueCheckMessage {

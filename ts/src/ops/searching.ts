@@ -6,14 +6,14 @@
  * @module
  */
 
-import { checkInts } from "./args.js";
-import { type DType, isFloatingPoint, scalarTypeName } from "./dtype.js";
-import { TorchError } from "./errors.js";
+import { checkInts } from "../args.js";
+import { type DType, isFloatingPoint, scalarTypeName } from "../dtype.js";
+import { TorchError } from "../errors.js";
 import { checkValues } from "./value_checks.js";
-import { scope } from "./lifetime.js";
+import { scope } from "../lifetime.js";
 import { rand, tensor, zeros } from "./creation.js";
 import { where } from "./conditional.js";
-import { Tensor, checkTensor, wrap } from "./tensor/tensor.js";
+import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
 import type { SearchOptions } from "./sorting.js";
 import "./sorting.js"; // Tensor.argsort, cumsum, topk
 

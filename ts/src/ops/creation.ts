@@ -8,9 +8,9 @@
 import {
   RawTensor,
   manual_seed as coreManualSeed,
-} from "./wasm/webtorch_core.js";
-import { TorchError } from "./errors.js";
-import { type DType, deviceCode, dtypeCode } from "./dtype.js";
+} from "../wasm/webtorch_core.js";
+import { TorchError } from "../errors.js";
+import { type DType, deviceCode, dtypeCode } from "../dtype.js";
 import {
   type CreationOptions,
   type Shape,
@@ -18,9 +18,9 @@ import {
   checkInts,
   parseSizeArgs,
   pyTypeName,
-} from "./args.js";
-import { get_default_device } from "./runtime.js";
-import { Tensor, wrap } from "./tensor/tensor.js";
+} from "../args.js";
+import { get_default_device } from "../runtime.js";
+import { Tensor, wrap } from "../tensor/tensor.js";
 import type {
   DataDType,
   DataShape,
@@ -28,7 +28,7 @@ import type {
   Mutable,
   OptionDType,
   SizesOf,
-} from "./shapes.js";
+} from "../shapes.js";
 
 /** Typed arrays `torch.tensor` accepts, and the dtype each gives by default. */
 export type TypedArrayData =

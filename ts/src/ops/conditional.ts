@@ -6,10 +6,10 @@
  * @module
  */
 
-import { type Scalar, Tensor, checkTensor, wrap } from "./tensor/tensor.js";
-import { TorchError } from "./errors.js";
+import { type Scalar, Tensor, checkTensor, wrap } from "../tensor/tensor.js";
+import { TorchError } from "../errors.js";
 
-declare module "./tensor/tensor.js" {
+declare module "../tensor/tensor.js" {
   interface Tensor {
     /** `torch.where(condition, this, other)`. */
     where(condition: Tensor, other: Tensor | Scalar): Tensor;

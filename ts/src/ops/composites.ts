@@ -12,11 +12,11 @@
  * @module
  */
 
-import { scalarTypeName } from "./dtype.js";
-import { isFloatingPoint } from "./dtype.js";
-import { type Shape, parseReduceArgs } from "./args.js";
-import { DTypeError, TorchError } from "./errors.js";
-import { scope } from "./lifetime.js";
+import { scalarTypeName } from "../dtype.js";
+import { isFloatingPoint } from "../dtype.js";
+import { type Shape, parseReduceArgs } from "../args.js";
+import { DTypeError, TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
 import { cat } from "./indexing.js";
 import { full } from "./creation.js";
@@ -27,7 +27,7 @@ import {
   checkTensor,
   wrap,
   wrapDim,
-} from "./tensor/tensor.js";
+} from "../tensor/tensor.js";
 import { binary } from "./op_rows.js";
 
 /** `[min, max]` with names, as `torch.aminmax` returns. */
@@ -46,7 +46,7 @@ export interface CloseOptions {
   equal_nan?: boolean;
 }
 
-declare module "./tensor/tensor.js" {
+declare module "../tensor/tensor.js" {
   interface Tensor {
     /** `|this - other| <= atol + rtol * |other|` elementwise (equal infinities are close). */
     isclose(other: Tensor, options?: CloseOptions): Tensor;

@@ -9,12 +9,12 @@
  */
 
 import { checkValues } from "./value_checks.js";
-import { scalarTypeName } from "./dtype.js";
-import { DTypeError, ShapeError } from "./errors.js";
-import { scope } from "./lifetime.js";
+import { scalarTypeName } from "../dtype.js";
+import { DTypeError, ShapeError } from "../errors.js";
+import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
-import { Tensor, checkTensor } from "./tensor/tensor.js";
-import { writeBack } from "./tensor/write_back.js";
+import { Tensor, checkTensor } from "../tensor/tensor.js";
+import { writeBack } from "../tensor/write_back.js";
 
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;

@@ -8,10 +8,10 @@
  * @module
  */
 
-import { TorchError } from "./errors.js";
-import { checkInts } from "./args.js";
-import { Tensor, checkTensor, wrap } from "./tensor/tensor.js";
-import type { DType } from "./dtype.js";
+import { TorchError } from "../errors.js";
+import { checkInts } from "../args.js";
+import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
+import type { DType } from "../dtype.js";
 import type {
   AdaptiveShape,
   CheckShape,
@@ -20,7 +20,7 @@ import type {
   Multiply,
   PoolShape,
   ShapeOf,
-} from "./shapes.js";
+} from "../shapes.js";
 
 /**
  * `F.conv1d`/`F.conv2d`'s output shape from the input's and the weight's (`[Out, C/groups,

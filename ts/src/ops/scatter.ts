@@ -8,19 +8,19 @@
  * @module
  */
 
-import { checkInts } from "./args.js";
-import { TorchError } from "./errors.js";
-import { scope } from "./lifetime.js";
+import { checkInts } from "../args.js";
+import { TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
 import { arange } from "./creation.js";
 import { where } from "./conditional.js";
-import { Tensor, checkTensor, wrap, wrapDim } from "./tensor/tensor.js";
-import { valuesIndices } from "./tensor/tuples.js";
+import { Tensor, checkTensor, wrap, wrapDim } from "../tensor/tensor.js";
+import { valuesIndices } from "../tensor/tuples.js";
 import type { SortResult } from "./sorting.js";
 
 /** The reductions of {@link scatter_reduce}. */
 export type ScatterReduce = "sum" | "prod" | "mean" | "amax" | "amin";
 
-declare module "./tensor/tensor.js" {
+declare module "../tensor/tensor.js" {
   interface Tensor {
     /**
      * `this` with `src` reduced into it at `index` along `dim` (`include_self`: the existing
