@@ -67,7 +67,8 @@ export * from "./ops/indexing.js";
 export * from "./ops/sorting.js";
 export * from "./ops/searching.js";
 export * from "./ops/unique.js";
-export * from "./seed_ops.js";
+export * from "./ops/aliases.js";
+export * from "./ops/quantization.js";
 export * from "./ops/pointwise.js";
 export * from "./ops/scatter.js";
 export * from "./ops/index_put.js";
@@ -122,7 +123,9 @@ export { scope, keep } from "./lifetime.js";
 export * as profiler from "./profiler.js";
 export * from "./tensor/shape_ops.js";
 export * from "./ops/joins.js";
-export * from "./creation_more.js";
+export * from "./ops/creation_like.js";
+export * from "./ops/random.js";
+export * from "./ops/windows.js";
 export * from "./ops/linalg.js";
 export * from "./ops/einsum.js";
 export * as einops from "./einops.js";
@@ -132,10 +135,11 @@ export type * from "./einops_types.js";
 export { $, type ExprValue } from "./expr.js";
 export type { ExprShape, ExprEnv } from "./expr_types.js";
 export * from "./ops/composites.js";
-export * from "./activations_more.js";
+export * from "./ops/activations.js";
 export * from "./state.js";
 import "./tensor/printing.js"; // installs Tensor.format and Tensor.print
-export * from "./misc_ops.js";
+export * from "./ops/bitwise.js";
+export * from "./ops/statistics.js";
 export {
   ops,
   register_function,

@@ -518,4 +518,4 @@ export {
   glu,
   prelu,
   rrelu,
-} from "../activations_more.js";
+} from "../ops/activations.js";

@@ -2,7 +2,8 @@
  * Elementwise and reduction composites: functions PyTorch has that are a few core ops each —
  * comparisons (`isclose`, `allclose`, `equal`, `isneginf`, `isposinf`, `isreal`, `isin`,
  * `is_nonzero`), NaN-aware math (`fmax`, `fmin`, `nansum`, `nanmean`), `heaviside`,
- * `true_divide`, `float_power`, `ldexp`, `angle`, `real`/`conj`, `diff`, `trapezoid`, the fused
+ * `true_divide`, `float_power`, `ldexp`, `angle`, `real`/`conj`, `imag` (which PyTorch refuses
+ * for real dtypes, as here), `diff`, `trapezoid`, the fused
  * reductions (`aminmax`, `var_mean`, `std_mean`), and the activations with arguments
  * (`hardshrink`, `softshrink`, `threshold`, `glu`, `prelu`, `rrelu`, in-place `*_`).
  *
@@ -528,3 +529,11 @@ export function trapezoid(
 
 /** Alias of {@link trapezoid}. */
 export const trapz = trapezoid;
+
+/** The imaginary part: refused for real dtypes, as PyTorch does (webtorch has no complex ones). */
+export function imag(input: Tensor): Tensor {
+  checkTensor("imag", "input", input);
+  throw new TorchError(
+    "imag is not implemented for tensors with non-complex dtypes.",
+  );
+}

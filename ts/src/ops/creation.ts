@@ -1,6 +1,9 @@
 /**
  * Creating tensors: `torch.tensor` from JS data, and the factories (`zeros`, `ones`, `full`,
- * `arange`, `rand`, `randn`) with PyTorch's signatures and dtype inference.
+ * `arange`, `rand`, `randn`) with PyTorch's signatures and dtype inference; and the factories
+ * composed from them: `empty` (zero-filled: WebGPU buffers start zeroed, so there is nothing to
+ * gain from garbage), `empty_strided`, `linspace`, `logspace`, `eye`,
+ * `tril_indices`/`triu_indices` and `as_tensor`.
  *
  * @module
  */
@@ -15,11 +18,15 @@ import {
   type CreationOptions,
   type Shape,
   type SizeArgs,
+  checkHostAlloc,
   checkInts,
   parseSizeArgs,
   pyTypeName,
 } from "../args.js";
 import { get_default_device } from "../runtime.js";
+import { scope } from "../lifetime.js";
+import { where } from "./conditional.js";
+import { pow } from "./ops.js";
 import { Tensor, wrap } from "../tensor/tensor.js";
 import type {
   DataDType,
@@ -416,4 +423,200 @@ export function randn(...args: SizeArgs<CreationOptions>): Tensor {
 export function manual_seed(seed: number): void {
   checkInts("manual_seed", "seed", [seed]);
   coreManualSeed(seed);
+}
+
+/**
+ * A tensor of `size` with the given `stride` (PyTorch's `empty_strided`): zero-filled storage just
+ * large enough, viewed with `as_strided` — so `stride()` reports `stride`.
+ */
+export function empty_strided(
+  size: readonly number[],
+  stride: readonly number[],
+  options: CreationOptions = {},
+): Tensor {
+  const sz = checkInts("empty_strided", "size", size);
+  const st = checkInts("empty_strided", "stride", stride);
+  if (sz.length !== st.length)
+    throw new TorchError(
+      `dimensionality of sizes (${sz.length}) must match dimensionality of strides (${st.length})`,
+    );
+  if (sz.some((n) => n < 0))
+    throw new TorchError(
+      `Trying to create tensor with negative dimension ${sz.find((n) => n < 0)}: [${sz.join(", ")}]`,
+    );
+  const numel = sz.reduce((a, b) => a * b, 1);
+  const storage =
+    numel === 0 ? 0 : 1 + sz.reduce((a, n, i) => a + (n - 1) * st[i]!, 0);
+  return scope(() => zeros(storage, options).as_strided(sz, st));
+}
+
+/** An uninitialised tensor in PyTorch; here zero-filled (see the module notes). */
+export function empty<const A extends SizeArgs<CreationOptions>>(
+  ...args: A
+): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
+export function empty(...args: SizeArgs<CreationOptions>): Tensor {
+  const [sizes, options] = parseSizeArgs<CreationOptions>("empty", args);
+  return zeros(sizes, options);
+}
+
+/**
+ * `steps` values from `start` to `end` inclusive, evenly spaced (float32 unless `dtype`). As
+ * PyTorch, the first half counts up from `start` and the second down from `end`, so both ends are
+ * exact.
+ */
+export function linspace(
+  start: number,
+  end: number,
+  steps: number,
+  options: CreationOptions = {},
+): Tensor {
+  const n = checkInts("linspace", "steps", [steps])[0]!;
+  if (n < 0) throw new TorchError("number of steps must be non-negative");
+  const dtype = options.dtype ?? "float32";
+  const device = options.device ?? get_default_device();
+  if (n <= 1) return full([n], start, { dtype, device });
+  const step = (end - start) / (n - 1);
+  return scope(() => {
+    const i = arange(n, { dtype: "float32", device });
+    const up = i.mul(step).add(start);
+    const down = i
+      .sub(n - 1)
+      .mul(step)
+      .add(end);
+    const out = where(i.lt(Math.floor(n / 2)), up, down);
+    return dtype === "float32" ? out : out.to(dtype);
+  });
+}
+
+/** `base ** linspace(start, end, steps)` (base 10 by default). */
+export function logspace(
+  start: number,
+  end: number,
+  steps: number,
+  base = 10,
+  options: CreationOptions = {},
+): Tensor {
+  return scope(() => {
+    const exps = linspace(start, end, steps, { device: options.device });
+    const out = pow(base, exps);
+    return options.dtype === undefined || options.dtype === "float32"
+      ? out
+      : out.to(options.dtype);
+  });
+}
+
+/** The `n × m` identity (m = n by default), float32 unless `dtype`. */
+export function eye(
+  n: number,
+  m?: number | CreationOptions,
+  options: CreationOptions = {},
+): Tensor {
+  if (typeof m === "object") [m, options] = [undefined, m];
+  const [rows, cols] = checkInts("eye", "n", [n, m ?? n]);
+  if (rows! < 0)
+    throw new TorchError(`n must be greater or equal to 0, got ${rows}`);
+  if (cols! < 0)
+    throw new TorchError(`m must be greater or equal to 0, got ${cols}`);
+  const device = options.device ?? get_default_device();
+  return scope(() =>
+    arange(rows!, { device })
+      .unsqueeze(1)
+      .eq(arange(cols!, { device }))
+      .to(options.dtype ?? "float32"),
+  );
+}
+
+/**
+ * `Σ_{r < rows} clamp(r + a, 0, cols)` in closed form: the length of the triangle's rows summed
+ * without visiting them (a float: only compared against the budget when it is large).
+ */
+function clampedRowSum(rows: number, cols: number, a: number): number {
+  if (rows === 0 || cols === 0) return 0;
+  const lo = Math.min(Math.max(1 - a, 0), rows); // first row with r + a >= 1
+  const hi = Math.min(Math.max(cols - a, 0), rows); // first row with r + a >= cols
+  return ((hi - lo) * (lo + a + (hi - 1 + a))) / 2 + cols * (rows - hi);
+}
+
+function triIndices(
+  fn: string,
+  row: number,
+  col: number,
+  offset: number,
+  lower: boolean,
+  options: CreationOptions,
+): Tensor {
+  checkInts(fn, "row", [row, col, offset]);
+  if (row < 0) throw new TorchError(`row must be non-negative, got${row}`);
+  if (col < 0) throw new TorchError(`col must be non-negative, got${col}`);
+  // Row r holds columns [0, clamp(r + offset + 1, 0, col)) (tril) or [clamp(r + offset, 0, col),
+  // col) (triu). The count comes first, so that the table is checked against the budget before it
+  // exists; the fill then visits the non-empty rows only (time proportional to the count).
+  const count = lower
+    ? clampedRowSum(row, col, offset + 1)
+    : row * col - clampedRowSum(row, col, offset);
+  checkHostAlloc(fn, 2 * count, 4 + 8);
+  const n = count;
+  const coords = new Int32Array(2 * n);
+  let k = 0;
+  const first = n === 0 ? row : lower ? Math.max(0, -offset) : 0;
+  const last = lower ? row : Math.min(row, col - offset);
+  for (let r = first; r < last; r++) {
+    const from = lower ? 0 : Math.min(Math.max(r + offset, 0), col);
+    const to = lower ? Math.min(r + offset + 1, col) : col;
+    for (let c = from; c < to; c++) {
+      coords[k] = r;
+      coords[n + k] = c;
+      k++;
+    }
+  }
+  return scope(() =>
+    tensor(coords, {
+      dtype: options.dtype ?? "int64",
+      device: options.device ?? get_default_device(),
+    }).reshape(2, n),
+  );
+}
+
+/** The `[2, N]` coordinates (row-major) of the lower triangle of a `row × col` matrix. */
+export function tril_indices(
+  row: number,
+  col: number,
+  offset = 0,
+  options: CreationOptions = {},
+): Tensor {
+  return triIndices("tril_indices", row, col, offset, true, options);
+}
+
+/** The `[2, N]` coordinates (row-major) of the upper triangle of a `row × col` matrix. */
+export function triu_indices(
+  row: number,
+  col: number,
+  offset = 0,
+  options: CreationOptions = {},
+): Tensor {
+  return triIndices("triu_indices", row, col, offset, false, options);
+}
+
+/**
+ * `data` as a tensor, sharing it when it already is one of the requested dtype and device (the
+ * same object, as PyTorch returns); otherwise a converted copy as {@link tensor} makes.
+ */
+export function as_tensor(
+  data: TensorData | Tensor,
+  options: CreationOptions = {},
+): Tensor {
+  if (data instanceof Tensor) {
+    const sameDtype =
+      options.dtype === undefined || options.dtype === data.dtype;
+    const sameDevice =
+      options.device === undefined || options.device === data.device;
+    if (sameDtype && sameDevice) return data;
+    return scope(() =>
+      tensor(data, {
+        dtype: options.dtype ?? data.dtype,
+        device: options.device ?? data.device,
+      }),
+    );
+  }
+  return tensor(data, options);
 }

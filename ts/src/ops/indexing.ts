@@ -1,6 +1,7 @@
 /**
  * Indexing and joining: `index_select`, `gather`, `take_along_dim`, `cat` (alias `concat`) and
- * `stack`, as `torch.*` functions and `Tensor` methods where PyTorch has them. Indices are
+ * `stack`, as `torch.*` functions and `Tensor` methods where PyTorch has them, and
+ * `unravel_index` (flat indices to coordinates). Indices are
  * int64 (or int32) tensors; an index outside the indexed dim reads as 0 (the GPU cannot throw,
  * see the core's tensor/indexing.rs) where PyTorch raises.
  *
@@ -10,7 +11,10 @@
 import { RawTensor, RawTensorList } from "../wasm/webtorch_core.js";
 import { checkInts, pyTypeName } from "../args.js";
 import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
-import { TorchError } from "../errors.js";
+import { DTypeError, TorchError } from "../errors.js";
+import { isFloatingPoint } from "../dtype.js";
+import { scope } from "../lifetime.js";
+import { binary } from "./op_rows.js";
 import type { Cat, CheckOf, Dims, ShapeOf, Stack } from "../shapes.js";
 import type { ShapesOf } from "../tensor/tensor.js";
 
@@ -197,5 +201,35 @@ export function stack<
 export function stack(tensors: readonly Tensor[], dim = 0): Tensor {
   return withList("stack", tensors, (l) =>
     wrap(RawTensor.stack(l, dimArg("stack", dim))),
+  );
+}
+
+/** The coordinates in `shape` of flat `indices`: one int64 tensor per dim. */
+export function unravel_index(
+  indices: Tensor,
+  shape: number | readonly number[],
+): Tensor[] {
+  const idx = checkTensor("unravel_index", "indices", indices);
+  if (isFloatingPoint(idx.dtype) || idx.dtype === "bool")
+    throw new DTypeError(
+      "expected 'indices' to be integer dtype, but got " + idx.dtype,
+    );
+  const dims = checkInts(
+    "unravel_index",
+    "shape",
+    typeof shape === "number" ? [shape] : [...shape],
+  );
+  if (dims.some((d) => d < 0))
+    throw new TorchError(
+      "'shape' cannot have negative values, but got (" + dims.join(", ") + ")",
+    );
+  // Row-major strides of `shape`; coordinate k is floor(i / stride_k) mod size_k.
+  const strides = dims.map((_, k) =>
+    dims.slice(k + 1).reduce((a, b) => a * b, 1),
+  );
+  return scope(() =>
+    dims.map((d, k) =>
+      binary("floor_divide", idx, strides[k]!).remainder(d).to("int64"),
+    ),
   );
 }

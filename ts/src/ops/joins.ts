@@ -1,18 +1,25 @@
 /**
  * Joining and repeating, composed from `cat`, views and `expand` + `reshape`: `hstack`,
  * `vstack`/`row_stack`, `dstack`, `column_stack`, `repeat`, `tile`, `repeat_interleave` (integer
- * repeats), `block_diag` and `cartesian_prod`. Each differentiates through the ops it is made of.
+ * repeats), `block_diag`, `cartesian_prod` and `combinations`. Each differentiates through the
+ * ops it is made of.
  *
  * @module
  */
 
-import { type Shape, checkInts, parseDimArgs, pyTypeName } from "../args.js";
+import {
+  type Shape,
+  checkHostAlloc,
+  checkInts,
+  parseDimArgs,
+  pyTypeName,
+} from "../args.js";
 import { TorchError } from "../errors.js";
 import { cat } from "./indexing.js";
 import { scope } from "../lifetime.js";
 import { atleast_1d, atleast_2d, atleast_3d } from "../tensor/shape_ops.js";
 import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
-import { zeros } from "./creation.js";
+import { tensor, zeros } from "./creation.js";
 
 declare module "../tensor/tensor.js" {
   interface Tensor {
@@ -237,4 +244,55 @@ export function meshgrid(
       return t.reshape(sizes.map((s, j) => (j === pos ? s : 1))).expand(sizes);
     }),
   );
+}
+
+/** The length-`r` combinations of the elements of the 1-D `input` (with repetition if asked). */
+export function combinations(
+  input: Tensor,
+  r = 2,
+  with_replacement = false,
+): Tensor {
+  const t = checkTensor("combinations", "input", input);
+  if (t.ndim !== 1)
+    throw new TorchError(
+      `Expect a 1D vector, but got shape [${t.shape.join(", ")}]`,
+    );
+  if (typeof r !== "number" || !Number.isInteger(r))
+    throw new TorchError(
+      `combinations(): argument 'r' (position 2) must be int, not ${pyTypeName(r)}`,
+    );
+  r = checkInts("combinations", "r", [r])[0]!;
+  if (r < 0) throw new TorchError(`Expect a non-negative number, but got ${r}`);
+  if (r === 0) return tensor([], { dtype: t.dtype, device: t.device });
+  const n = t.shape[0]!;
+  // The index tuples depend on n and r alone: listed here (lexicographic, as itertools does),
+  // after their count — C(n, r), or C(n + r - 1, r) with replacement — is checked against the
+  // budget (an int32 table plus tensor's float64 copy), so that no n and r exhaust V8's heap.
+  const m = with_replacement ? n + r - 1 : n;
+  let count = r > m ? 0 : 1;
+  for (let i = 0; i < Math.min(r, m - r) && count > 0; i++) {
+    count = (count * (m - i)) / (i + 1);
+    if (!(count * r <= Number.MAX_SAFE_INTEGER)) break;
+  }
+  count = Math.round(count);
+  checkHostAlloc("combinations", count * r, 4 + 8);
+  const table = new Int32Array(count * r);
+  const acc = new Int32Array(r);
+  // The first tuple, then each next one: bump the rightmost position that can still grow and
+  // reset the positions after it to their smallest values.
+  for (let j = 0; j < r; j++) acc[j] = with_replacement ? 0 : j;
+  for (let row = 0; row < count; row++) {
+    table.set(acc, row * r);
+    let j = r - 1;
+    while (j >= 0 && acc[j]! >= (with_replacement ? n - 1 : n - r + j)) j--;
+    if (j < 0) break;
+    acc[j]!++;
+    for (let q = j + 1; q < r; q++)
+      acc[q] = with_replacement ? acc[j]! : acc[q - 1]! + 1;
+  }
+  return scope(() => {
+    const index = tensor(table, { dtype: "int64", device: t.device });
+    const picked = t.index_select(0, index);
+    return r === 1 ? picked : picked.reshape(count, r);
+  });
 }

@@ -331,3 +331,8 @@ export function is_floating_point(input: Tensor): boolean {
 export function numel(input: Tensor): number {
   return checkTensor("numel", "input", input).numel();
 }
+
+/** `input.detach()`: the same values, cut from the autograd graph. */
+export function detach(input: Tensor): Tensor {
+  return checkTensor("detach", "input", input).detach();
+}

@@ -2,12 +2,14 @@
  * Reductions beyond `sum`/`mean`: `prod`, `amax`/`amin`, `max`/`min` (all elements, or values +
  * indices along a dim), `argmax`/`argmin`, `all`/`any`, `count_nonzero`, `var`/`std`,
  * `logsumexp` and `norm` — as `torch.*` functions and `Tensor` methods (declared here, merged
- * into the `Tensor` interface and installed on its prototype). Each is one core call.
+ * into the `Tensor` interface and installed on its prototype). Each is one core call except `mode`
+ * (the most frequent value), which counts equal pairs along the dim (O(n²) memory per row: fine
+ * for the sizes it sees, stated here because it is not PyTorch's cost).
  *
  * @module
  */
 
-import { pair } from "../tensor/tuples.js";
+import { pair, valuesIndices } from "../tensor/tuples.js";
 import {
   type ReduceOptions,
   type Shape,
@@ -22,7 +24,13 @@ import {
   Tensor,
   checkTensor,
   wrap,
+  wrapDim,
 } from "../tensor/tensor.js";
+import { TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
+import { arange } from "./creation.js";
+import { where } from "./conditional.js";
+import type { SortResult } from "./sorting.js";
 import { binary } from "./op_rows.js";
 import type { DType } from "../dtype.js";
 import type {
@@ -546,4 +554,50 @@ export function norm(
   keepdim?: boolean,
 ): Tensor {
   return checkTensor("norm", "input", input).norm(p as number, dim, keepdim);
+}
+
+// ---- mode ----
+
+declare module "../tensor/tensor.js" {
+  interface Tensor {
+    /** The most frequent value along `dim` (the smallest on ties) and the last index where it occurs. */
+    mode(dim?: number, keepdim?: boolean): SortResult;
+  }
+}
+
+proto.mode = function (this: Tensor, dim = -1, keepdim = false) {
+  if (this.ndim === 0) {
+    wrapDim(dim, 1);
+    return valuesIndices(this.clone(), this.mul(0).to("int64"));
+  }
+  const d = wrapDim(dim, this.ndim);
+  const n = this.shape[d]!;
+  if (n === 0)
+    throw new TorchError(
+      "mode(): Expected reduction dim 0 to have non-zero size.",
+    );
+  return scope(() => {
+    const x = this.movedim(d, -1);
+    const counts = x.unsqueeze(-1).eq(x.unsqueeze(-2)).sum(-1);
+    const best = counts.amax(-1, true);
+    const big = x.amax(-1, true);
+    const value = where(counts.eq(best), x, big).amin(-1, true);
+    const pos = arange(n, { dtype: "int64", device: this.device });
+    const index = where(x.eq(value), pos, -1).amax(-1, true);
+    // The value read at its index, so the gradient goes there (as PyTorch's mode backward).
+    const v = x.gather(-1, index).movedim(-1, d);
+    const i = index.movedim(-1, d);
+    return keepdim
+      ? valuesIndices(v, i)
+      : valuesIndices(v.squeeze(d), i.squeeze(d));
+  });
+};
+
+/** The most frequent value along `dim`. See {@link Tensor.mode}. */
+export function mode(
+  input: Tensor,
+  dim?: number,
+  keepdim?: boolean,
+): SortResult {
+  return checkTensor("mode", "input", input).mode(dim, keepdim);
 }

@@ -1,6 +1,7 @@
 /**
  * Ops whose output size depends on the values: `unique` (flattened or along a dim),
- * `unique_consecutive`, `bincount`, `nonzero`, `argwhere`, `masked_select`. They read from the
+ * `unique_consecutive`, `bincount`, `nonzero`, `argwhere`, `masked_select` and
+ * `masked_select_async` (which reads the mask first). They read from the
  * device before they can size their result, so each returns a `Promise` where PyTorch returns a
  * tensor.
  *
@@ -14,11 +15,11 @@
  */
 
 import { isFloatingPoint } from "../dtype.js";
-import { TorchError } from "../errors.js";
+import { DTypeError, TorchError } from "../errors.js";
 import { checkHostAlloc, pyTypeName } from "../args.js";
 import { scope } from "../lifetime.js";
 import { arange, ones, tensor, zeros } from "./creation.js";
-import { broadcast_tensors } from "../tensor/shape_ops.js";
+import { broadcast_shapes, broadcast_tensors } from "../tensor/shape_ops.js";
 import { cat } from "./indexing.js";
 import { where } from "./conditional.js";
 import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
@@ -312,4 +313,35 @@ export async function masked_select(
   const [xb, mb] = broadcast_tensors(x, m) as [Tensor, Tensor];
   const idx = (await nonzero(mb.reshape(-1), { as_tuple: true })) as Tensor[];
   return scope(() => xb.reshape(-1).index_select(0, idx[0]!));
+}
+
+/**
+ * The elements of `input` where `mask` (broadcast together) is true, as a 1-D tensor. The result's
+ * length depends on the mask's values, so the mask is read back first (hence async; PyTorch's
+ * `masked_select` blocks on the device the same way).
+ */
+export async function masked_select_async(
+  input: Tensor,
+  mask: Tensor,
+): Promise<Tensor> {
+  const t = checkTensor("masked_select", "input", input);
+  const m = checkTensor("masked_select", "mask", mask);
+  if (m.dtype !== "bool")
+    throw new DTypeError(`masked_select: expected BoolTensor for mask`);
+  const shape = broadcast_shapes(t.shape, m.shape);
+  const flatMask = scope(() => m.expand(shape).reshape(-1).contiguous());
+  let values: ArrayLike<number>;
+  try {
+    values = await flatMask.toArray();
+  } finally {
+    flatMask.dispose();
+  }
+  const picked: number[] = [];
+  for (let i = 0; i < values.length; i++) if (values[i]) picked.push(i);
+  return scope(() =>
+    t
+      .expand(shape)
+      .reshape(-1)
+      .index_select(0, tensor(picked, { dtype: "int64", device: t.device })),
+  );
 }

@@ -5,13 +5,17 @@
  * (`broadcast_to`, `broadcast_tensors`, `broadcast_shapes`, `expand_as`), `atleast_Nd`, `ravel`,
  * `swapaxes`, and splitting (`split`, `chunk`, `tensor_split`, `unbind`, `hsplit`/`vsplit`/
  * `dsplit`). Every result is a view (no copy) and differentiable where the core view is.
- * Joining and repeating (`hstack`, `repeat`, `tile`, …) live in joins.ts.
+ * Joining and repeating (`hstack`, `repeat`, `tile`, …) live in ops/joins.ts. Also
+ * `Tensor.resize_`, which gives a tensor a new shape in place.
  *
  * @module
  */
 
 import { type Shape, checkHostAlloc, checkInts } from "../args.js";
 import { TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
+import { zeros } from "../ops/creation.js";
+import { cat } from "../ops/indexing.js";
 import {
   type DTypeT,
   type ShapeT,
@@ -450,3 +454,57 @@ proto.dsplit = function (this: Tensor, spec: number | Shape) {
 // The torch.* functions (`torch.narrow`, `torch.broadcast_shapes`, `atleast_Nd`, …) live in
 // shape_fns.ts; re-exported here so their importers keep one module to import from.
 export * from "../ops/shape_fns.js";
+
+declare module "./tensor.js" {
+  interface Tensor {
+    /**
+     * Gives this tensor the shape `sizes` in place (PyTorch's `resize_`): a contiguous tensor that
+     * does not grow keeps its storage (a view of its first elements); otherwise the values are
+     * copied in row-major order into new storage, the added elements zero (PyTorch leaves them
+     * uninitialized). Refused for tensors that require grad, as in PyTorch.
+     */
+    resize_(...sizes: (number | readonly number[])[]): this;
+  }
+}
+
+proto.resize_ = function (
+  this: Tensor,
+  ...args: (number | readonly number[])[]
+) {
+  const sizes = checkInts(
+    "resize_",
+    "size",
+    args.length === 1 && Array.isArray(args[0])
+      ? (args[0] as readonly number[])
+      : (args as number[]),
+  );
+  // PyTorch's wording for a negative size in resize_.
+  if (sizes.some((n) => n < 0))
+    throw new TorchError("numel: integer multiplication overflow");
+  if (this.requires_grad)
+    throw new TorchError("cannot resize variables that require grad");
+  const numel = sizes.reduce((a, b) => a * b, 1);
+  const next = scope(() => {
+    if (this.is_contiguous() && numel <= this.numel()) {
+      const strides = sizes.map((_, i) =>
+        sizes.slice(i + 1).reduce((a, b) => a * b, 1),
+      );
+      return this.as_strided(sizes, strides, this.storage_offset());
+    }
+    const flat = this.reshape(-1);
+    const grown =
+      numel > flat.numel()
+        ? cat([
+            flat,
+            zeros(numel - flat.numel(), {
+              dtype: this.dtype,
+              device: this.device,
+            }),
+          ])
+        : flat;
+    return grown.narrow(0, 0, numel).contiguous().reshape(sizes);
+  });
+  this._setRaw(next._raw.handle());
+  next.dispose();
+  return this;
+};
