@@ -15,6 +15,7 @@
 
 import { init } from "./runtime.js";
 import "./tensor/elementwise.js"; // installs the elementwise Tensor methods
+import "./tensor/autograd.js"; // installs the autograd Tensor members (requires_grad, backward, in-place _ forms)
 
 export {
   init,
@@ -105,8 +106,8 @@ export {
   type GradFn,
   type GradHook,
   type RemovableHandle,
-} from "./autograd.js";
-export * as autograd from "./autograd.js";
+} from "./autograd/index.js";
+export * as autograd from "./autograd/index.js";
 export * as nn from "./nn/index.js";
 export * as optim from "./optim/index.js";
 export {

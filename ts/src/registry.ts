@@ -20,7 +20,7 @@ import {
   Function,
   type FunctionCtx,
   type FunctionGrads,
-} from "./autograd_function.js";
+} from "./autograd/function.js";
 
 /** What a WGSL kernel's shape rule sees: the input shapes and the scalar arguments. */
 export type ShapeRule = (

@@ -9,7 +9,7 @@
 import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor/tensor.js";
 import { full } from "../ops/creation.js";
-import { no_grad } from "../autograd.js";
+import { no_grad } from "../autograd/grad_mode.js";
 import * as C from "../ops/conv.js";
 import type { IntOrTuple } from "../ops/conv.js";
 import * as init from "./init.js";

@@ -7,7 +7,7 @@
  */
 
 import type { Tensor } from "../tensor/tensor.js";
-import { no_grad } from "../autograd.js";
+import { no_grad } from "../autograd/grad_mode.js";
 import * as kernels from "../ops/nn_kernels.js";
 import { kernelOr, temps } from "./functional_util.js";
 

@@ -9,7 +9,7 @@
 import { TorchError } from "../errors.js";
 import { checkHostAlloc, checkInts, pyTypeName } from "../args.js";
 import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
-import { no_grad } from "../autograd.js";
+import { no_grad } from "../autograd/grad_mode.js";
 import { arange, full, tensor, zeros } from "../ops/creation.js";
 import { cat } from "../ops/indexing.js";
 import { where } from "../ops/conditional.js";

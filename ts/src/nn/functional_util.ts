@@ -5,7 +5,7 @@
  */
 
 import type { Tensor } from "../tensor/tensor.js";
-import { is_grad_enabled } from "../autograd.js";
+import { is_grad_enabled } from "../autograd/grad_mode.js";
 
 /** Whether grad mode is on and some of `ts` requires grad. */
 export function needsGrad(...ts: (Tensor | null | undefined)[]): boolean {

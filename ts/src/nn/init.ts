@@ -9,7 +9,7 @@
 
 import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor/tensor.js";
-import { no_grad } from "../autograd.js";
+import { no_grad } from "../autograd/grad_mode.js";
 import { rand, randn } from "../ops/creation.js";
 import { cat } from "../ops/indexing.js";
 import { scope } from "../lifetime.js";

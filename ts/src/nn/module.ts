@@ -19,7 +19,8 @@
 
 import { DeviceError, ShapeError, TorchError } from "../errors.js";
 import { Tensor } from "../tensor/tensor.js";
-import { no_grad, type RemovableHandle } from "../autograd.js";
+import { no_grad } from "../autograd/grad_mode.js";
+import type { RemovableHandle } from "../tensor/autograd.js";
 import { zeros } from "../ops/creation.js";
 
 /**

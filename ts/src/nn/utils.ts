@@ -8,7 +8,7 @@
 
 import { TorchError } from "../errors.js";
 import { Tensor } from "../tensor/tensor.js";
-import { no_grad } from "../autograd.js";
+import { no_grad } from "../autograd/grad_mode.js";
 import { arange, zeros } from "../ops/creation.js";
 import { cat } from "../ops/indexing.js";
 

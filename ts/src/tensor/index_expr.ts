@@ -30,7 +30,7 @@ import { scope } from "../lifetime.js";
 import { arange, tensor as makeTensor } from "../ops/creation.js";
 import { where } from "../ops/conditional.js";
 import { nonzero } from "../ops/unique.js";
-import { is_grad_enabled } from "../autograd.js";
+import { is_grad_enabled } from "../autograd/grad_mode.js";
 import { Tensor } from "./tensor.js";
 
 declare module "./tensor.js" {

@@ -19,7 +19,7 @@
  */
 
 import { Tensor, type TypedArray } from "./tensor.js";
-import { no_grad } from "../autograd.js";
+import { no_grad } from "../autograd/grad_mode.js";
 import { tensor } from "../ops/creation.js";
 import { get_default_device } from "../runtime.js";
 import { get_printoptions, type PrintOptions } from "../state.js";

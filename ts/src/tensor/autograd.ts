@@ -1,8 +1,7 @@
 /**
  * Autograd on the TS side: the `Tensor` members PyTorch users reach for (`requires_grad`, `.grad`,
- * `backward`, `detach`, hooks, the in-place `_` methods) and the grad-mode scopes
- * (`torch.no_grad`, `torch.enable_grad`, `torch.inference_mode`) plus `torch.autograd.grad` /
- * `torch.autograd.backward`.
+ * `backward`, `detach`, hooks, the in-place `_` methods) and their types. The grad-mode scopes
+ * and `torch.autograd.grad` / `torch.autograd.backward` are in autograd/.
  *
  * The tape and every backward rule live in the Rust core (`src/autograd/`); each member here is one
  * core call. Declared by merging into the `Tensor` interface and installed on its prototype, as
@@ -11,23 +10,17 @@
  * @module
  */
 
-import { GradRequest, type RawTensor } from "./wasm/webtorch_core.js";
-import { core, opId } from "./runtime.js";
-import { TorchError } from "./errors.js";
-import { BINARY_OPS, UNARY_OPS } from "./ops/opnames.js";
+import type { RawTensor } from "../wasm/webtorch_core.js";
+import { opId } from "../runtime.js";
+import { TorchError } from "../errors.js";
+import { BINARY_OPS, UNARY_OPS } from "../ops/opnames.js";
 import {
   type AlphaOptions,
   type Scalar,
   Tensor,
   checkTensor,
   wrap,
-} from "./tensor/tensor.js";
-
-export {
-  Function,
-  FunctionCtx,
-  type FunctionGrads,
-} from "./autograd_function.js";
+} from "./tensor.js";
 
 /** What `t.grad_fn` returns for a tensor made by a recorded op: its backward node's name. */
 export interface GradFn {
@@ -35,7 +28,7 @@ export interface GradFn {
   readonly name: string;
 }
 
-/** Options of {@link Tensor.backward} and {@link backward}. */
+/** Options of {@link Tensor.backward} and `torch.autograd.backward`. */
 export interface BackwardOptions {
   /** Keep the graph so that backward can run through it again. Default: `create_graph`. */
   retain_graph?: boolean;
@@ -90,7 +83,7 @@ export type InPlaceBinaryMethods = {
   [K in InPlaceBinaryOp as `${K}_`]: (other: Tensor | Scalar) => Tensor;
 };
 
-declare module "./tensor/tensor.js" {
+declare module "./tensor.js" {
   interface Tensor extends InPlaceUnaryMethods, InPlaceBinaryMethods {
     /** Whether autograd records ops on this tensor. Settable on leaves (floating point only). */
     requires_grad: boolean;
@@ -136,153 +129,6 @@ declare module "./tensor/tensor.js" {
     /** Alias of {@link clamp_}. */
     clip_(min?: number | null, max?: number | null): this;
   }
-}
-
-// ---- grad mode ----
-
-/** Whether ops are recorded for autograd right now. */
-export function is_grad_enabled(): boolean {
-  return core.is_grad_enabled();
-}
-
-/** Turns recording on or off (prefer the scoped {@link no_grad} / {@link enable_grad}). */
-export function set_grad_enabled(mode: boolean): void {
-  core.set_grad_enabled(mode);
-}
-
-/**
- * Runs `fn` with grad mode set to `mode` and restores the previous mode afterwards — when `fn`
- * returns, throws, or (for an async `fn`) when its promise settles. NOTE: grad mode is global to
- * the core, as it is per thread in PyTorch; other code running while an async `fn` awaits sees
- * the same mode.
- */
-function withGradMode<T>(mode: boolean, fn: () => T): T {
-  const previous = core.set_grad_enabled(mode);
-  let result: T;
-  try {
-    result = fn();
-  } catch (err) {
-    core.set_grad_enabled(previous);
-    throw err;
-  }
-  if (result instanceof Promise) {
-    return result.finally(() => core.set_grad_enabled(previous)) as T;
-  }
-  core.set_grad_enabled(previous);
-  return result;
-}
-
-/** `with torch.no_grad():` — runs `fn` (sync or async) without recording ops for autograd. */
-export function no_grad<T>(fn: () => T): T {
-  return withGradMode(false, fn);
-}
-
-/** `with torch.enable_grad():` — runs `fn` with recording on, even inside {@link no_grad}. */
-export function enable_grad<T>(fn: () => T): T {
-  return withGradMode(true, fn);
-}
-
-/**
- * `with torch.inference_mode():` — here the same as {@link no_grad} (the core has no separate
- * inference tensors; nothing is recorded either way).
- */
-export function inference_mode<T>(fn: () => T): T {
-  return withGradMode(false, fn);
-}
-
-// ---- torch.autograd ----
-
-/** Options of {@link grad}. */
-export interface GradOptions {
-  /** The gradient of each output (required for outputs with more than one element). */
-  grad_outputs?: Tensor | readonly (Tensor | null | undefined)[] | null;
-  /** Keep the graph for another backward pass. Default: `create_graph`. */
-  retain_graph?: boolean;
-  /** Record the gradient computation, for higher-order gradients. Default `false`. */
-  create_graph?: boolean;
-  /** Return `null` for inputs the outputs do not depend on instead of throwing. Default `false`. */
-  allow_unused?: boolean;
-}
-
-function asList(
-  fn: string,
-  arg: string,
-  value: Tensor | readonly Tensor[],
-): Tensor[] {
-  const list = value instanceof Tensor ? [value] : Array.from(value);
-  list.forEach((t, i) => checkTensor(fn, `${arg}[${i}]`, t));
-  return list;
-}
-
-/**
- * `torch.autograd.grad(outputs, inputs, …)`: the gradients of `outputs` w.r.t. each of `inputs`
- * (one entry per input; `null` for an unused input with `allow_unused`). Does not touch `.grad`.
- */
-export function grad(
-  outputs: Tensor | readonly Tensor[],
-  inputs: Tensor | readonly Tensor[],
-  options: GradOptions = {},
-): (Tensor | null)[] {
-  const outs = asList("grad", "outputs", outputs);
-  const ins = asList("grad", "inputs", inputs);
-  const gos =
-    options.grad_outputs === undefined || options.grad_outputs === null
-      ? []
-      : options.grad_outputs instanceof Tensor
-        ? [options.grad_outputs]
-        : Array.from(options.grad_outputs);
-  if (gos.length > 0 && gos.length !== outs.length) {
-    throw new TorchError(
-      `grad requires one grad_output per output: got ${gos.length} grad_outputs and ${outs.length} outputs`,
-    );
-  }
-  const request = new GradRequest();
-  try {
-    outs.forEach((t, i) => {
-      const g = gos[i];
-      request.add_output(t._raw, g ? g._raw.handle() : undefined);
-    });
-    for (const t of ins) request.add_input(t._raw);
-    const create = options.create_graph ?? false;
-    request.run(
-      options.retain_graph ?? create,
-      create,
-      options.allow_unused ?? false,
-    );
-    return ins.map((_, i) => {
-      const r = request.result(i);
-      return r === undefined ? null : wrap(r);
-    });
-  } finally {
-    request.free();
-  }
-}
-
-/**
- * `torch.autograd.backward(tensors, grad_tensors)`: `backward` of each tensor with its gradient,
- * accumulating into the leaves' `.grad`. The graph is kept between the tensors (they may share
- * it) and released after the last unless `retain_graph`.
- */
-export function backward(
-  tensors: Tensor | readonly Tensor[],
-  grad_tensors?: Tensor | readonly (Tensor | null | undefined)[] | null,
-  options: BackwardOptions = {},
-): void {
-  const ts = asList("backward", "tensors", tensors);
-  const gs =
-    grad_tensors === undefined || grad_tensors === null
-      ? []
-      : grad_tensors instanceof Tensor
-        ? [grad_tensors]
-        : Array.from(grad_tensors);
-  const create = options.create_graph ?? false;
-  const retain = options.retain_graph ?? create;
-  ts.forEach((t, i) =>
-    t.backward(gs[i] ?? null, {
-      retain_graph: i < ts.length - 1 ? true : retain,
-      create_graph: create,
-    }),
-  );
 }
 
 // ---- Tensor members ----

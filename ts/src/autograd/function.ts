@@ -24,12 +24,12 @@
  * @module
  */
 
-import { CustomFunction, type RawTensor } from "./wasm/webtorch_core.js";
-import { TorchError } from "./errors.js";
-import { Tensor, wrap } from "./tensor/tensor.js";
-import { keep } from "./lifetime.js";
-import { zeros } from "./ops/creation.js";
-import { is_grad_enabled, no_grad } from "./autograd.js";
+import { CustomFunction, type RawTensor } from "../wasm/webtorch_core.js";
+import { TorchError } from "../errors.js";
+import { Tensor, wrap } from "../tensor/tensor.js";
+import { keep } from "../lifetime.js";
+import { zeros } from "../ops/creation.js";
+import { is_grad_enabled, no_grad } from "./grad_mode.js";
 
 /** The context a custom function's `forward` fills and its `backward` reads. */
 export class FunctionCtx {
