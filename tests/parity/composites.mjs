@@ -299,7 +299,7 @@ export function callComposite(torch, op, a, inputs, device) {
     case "triu":
       return torch[op](x, a.diagonal ?? 0);
   }
-  // interpolate.ts, ops/scatter.ts, mode (ops/reductions.ts), detach (ops/ops.ts)
+  // nn/functional/interpolate.ts, ops/scatter.ts, mode (ops/reductions.ts), detach (ops/ops.ts)
   switch (op) {
     case "interpolate":
       return F.interpolate(x, {

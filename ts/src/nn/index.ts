@@ -24,6 +24,6 @@ export * from "./rnn.js";
 export { RNNCell, LSTMCell, GRUCell } from "./rnn_cells.js";
 export * from "./attention.js";
 export * from "./transformer.js";
-export * as functional from "./functional.js";
+export * as functional from "./functional/index.js";
 export * as init from "./init.js";
 export * as utils from "./utils.js";

@@ -13,7 +13,7 @@ import { arange, full } from "../ops/creation.js";
 import { where } from "../ops/conditional.js";
 import { scope } from "../lifetime.js";
 import { no_grad } from "../autograd/grad_mode.js";
-import * as F from "./functional.js";
+import * as F from "./functional/index.js";
 import * as init from "./init.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 

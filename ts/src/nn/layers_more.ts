@@ -9,7 +9,7 @@ import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor/tensor.js";
 import { full } from "../ops/creation.js";
 import { no_grad } from "../autograd/grad_mode.js";
-import * as F from "./functional.js";
+import * as F from "./functional/index.js";
 import * as init from "./init.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 import type { FactoryOptions } from "./layers.js";

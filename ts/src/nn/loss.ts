@@ -6,7 +6,7 @@
  */
 
 import type { Tensor } from "../tensor/tensor.js";
-import * as F from "./functional.js";
+import * as F from "./functional/index.js";
 import { Module } from "./module.js";
 
 /** `reduction` option shared by every loss. */

@@ -7,7 +7,7 @@
  */
 
 import type { Tensor } from "../tensor/tensor.js";
-import * as F from "./functional.js";
+import * as F from "./functional/index.js";
 import { Module } from "./module.js";
 import type { LossOptions } from "./loss.js";
 

@@ -19,7 +19,7 @@ import { full, zeros } from "../ops/creation.js";
 import { GATES, step, type CellWeights, type Mode } from "./rnn_cells.js";
 import { stack, cat } from "../ops/indexing.js";
 import { scope } from "../lifetime.js";
-import * as F from "./functional.js";
+import * as F from "./functional/index.js";
 import * as init from "./init.js";
 import { Module, ownedParameter } from "./module.js";
 import type { FactoryOptions } from "./layers.js";

@@ -11,7 +11,7 @@ import { TorchError } from "../errors.js";
 import type { Tensor } from "../tensor/tensor.js";
 import { full, zeros } from "../ops/creation.js";
 import { scope } from "../lifetime.js";
-import * as F from "./functional.js";
+import * as F from "./functional/index.js";
 import * as init from "./init.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 import type { FactoryOptions } from "./layers.js";

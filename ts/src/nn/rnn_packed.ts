@@ -14,7 +14,7 @@ import type { Tensor } from "../tensor/tensor.js";
 import { zeros } from "../ops/creation.js";
 import { cat, stack } from "../ops/indexing.js";
 import { scope } from "../lifetime.js";
-import * as F from "./functional.js";
+import * as F from "./functional/index.js";
 import type { CellWeights, Mode } from "./rnn_cells.js";
 import { PackedSequence } from "./rnn_utils.js";
 

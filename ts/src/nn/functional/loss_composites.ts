@@ -1,21 +1,22 @@
 /**
- * The rest of PyTorch's losses in `nn.functional` (re-exported by functional.ts): huber, kl_div,
- * poisson_nll, gaussian_nll, margin_ranking, hinge_embedding, soft_margin,
- * multilabel_soft_margin, multilabel_margin, multi_margin, cosine_embedding, triplet_margin
- * (with and without a distance function), plus `pairwise_distance` and `cosine_similarity`.
+ * `torch.nn.functional`'s losses composed from core ops, beyond the regression and classification
+ * ones of losses.ts: huber, kl_div, poisson_nll, gaussian_nll, margin_ranking, hinge_embedding,
+ * soft_margin, multilabel_soft_margin, multilabel_margin, multi_margin, cosine_embedding,
+ * triplet_margin (with and without a distance function) and ctc.
  * Each follows PyTorch's formula (ATen's `Loss.cpp` or `torch/nn/functional.py`) with
  * differentiable core ops inside a {@link scope}.
  *
  * @module
  */
 
-import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor/tensor.js";
-import { arange, full, tensor } from "../ops/creation.js";
-import { cat } from "../ops/indexing.js";
-import { where } from "../ops/conditional.js";
-import { scope } from "../lifetime.js";
-import type { Reduction } from "./functional.js";
+import { TorchError } from "../../errors.js";
+import type { Tensor } from "../../tensor/tensor.js";
+import { arange, full, tensor } from "../../ops/creation.js";
+import { cat } from "../../ops/indexing.js";
+import { where } from "../../ops/conditional.js";
+import { scope } from "../../lifetime.js";
+import type { Reduction } from "./losses.js";
+import { pairwise_distance } from "./distance.js";
 
 function reduce(loss: Tensor, reduction: Reduction): Tensor {
   if (reduction === "none") return loss;
@@ -273,40 +274,6 @@ export function multi_margin_loss(
     let loss = h.sum(1).div(C);
     if (input.ndim === 1) loss = loss.squeeze(0);
     return reduce(loss, options.reduction ?? "mean");
-  });
-}
-
-/** `‖x1 - x2 + eps‖_p` along the last dim. */
-export function pairwise_distance(
-  x1: Tensor,
-  x2: Tensor,
-  p = 2,
-  eps = 1e-6,
-  keepdim = false,
-): Tensor {
-  return scope(() => {
-    const d = x1.sub(x2).add(eps).abs();
-    if (p === Infinity) return d.amax(-1, keepdim);
-    if (p === 1) return d.sum(-1, keepdim);
-    if (p === 2) return d.square().sum(-1, keepdim).sqrt();
-    return d
-      .pow(p)
-      .sum(-1, keepdim)
-      .pow(1 / p);
-  });
-}
-
-/** `x1·x2 / max(‖x1‖·‖x2‖, eps)` along `dim`. */
-export function cosine_similarity(
-  x1: Tensor,
-  x2: Tensor,
-  dim = 1,
-  eps = 1e-8,
-): Tensor {
-  return scope(() => {
-    const n1 = x1.square().sum(dim).sqrt();
-    const n2 = x2.square().sum(dim).sqrt();
-    return x1.mul(x2).sum(dim).div(n1.mul(n2).maximum(eps));
   });
 }
 

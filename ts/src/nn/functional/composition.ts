@@ -1,11 +1,18 @@
 /**
- * Helpers of `torch.nn.functional`'s compositions (functional.ts and the files it re-exports).
+ * Helpers of `torch.nn.functional`'s compositions (the files of nn/functional/): the kernel or
+ * its composition (the core's row kernels, softmax, log_softmax, layer_norm, index_select,
+ * gather …, do not record every gradient; a function that could use one calls the kernel when
+ * no gradient is needed, or when the kernel's result does record one, and otherwise composes the
+ * same math from differentiable elementwise ops and reductions, which the core fuses), the
+ * temporaries of a composition, and shapes in messages.
  *
  * @module
  */
 
-import type { Tensor } from "../tensor/tensor.js";
-import { is_grad_enabled } from "../autograd/grad_mode.js";
+import type { Tensor } from "../../tensor/tensor.js";
+import { is_grad_enabled } from "../../autograd/grad_mode.js";
+
+export const shapeStr = (t: Tensor) => `[${t.shape.join(", ")}]`;
 
 /** Whether grad mode is on and some of `ts` requires grad. */
 export function needsGrad(...ts: (Tensor | null | undefined)[]): boolean {

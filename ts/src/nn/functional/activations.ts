@@ -1,15 +1,15 @@
 /**
  * `torch.nn.functional`'s activations that take arguments or run a row kernel (gelu, softplus,
  * elu, celu, leaky_relu, hardtanh, softmax, softmin, log_softmax); the argument-free ones are the
- * op-table rows (ops.ts). Re-exported by functional.ts.
+ * op-table rows (ops/ops.ts). Re-exported by index.ts.
  *
  * @module
  */
 
-import type { Tensor } from "../tensor/tensor.js";
-import { no_grad } from "../autograd/grad_mode.js";
-import * as kernels from "../ops/nn_kernels.js";
-import { kernelOr, temps } from "./functional_util.js";
+import type { Tensor } from "../../tensor/tensor.js";
+import { no_grad } from "../../autograd/grad_mode.js";
+import * as kernels from "../../ops/nn_kernels.js";
+import { kernelOr, temps } from "./composition.js";
 
 /** GELU: exact (`approximate: "none"`, the default) or the tanh approximation. */
 export function gelu(

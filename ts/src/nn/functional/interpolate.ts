@@ -11,11 +11,11 @@
  * @module
  */
 
-import { TorchError } from "./errors.js";
-import { checkHostAlloc, pyTypeName } from "./args.js";
-import { scope } from "./lifetime.js";
-import { tensor } from "./ops/creation.js";
-import { Tensor, checkTensor } from "./tensor/tensor.js";
+import { TorchError } from "../../errors.js";
+import { checkHostAlloc, pyTypeName } from "../../args.js";
+import { scope } from "../../lifetime.js";
+import { tensor } from "../../ops/creation.js";
+import { Tensor, checkTensor } from "../../tensor/tensor.js";
 
 /** Options of {@link interpolate}. */
 export interface InterpolateOptions {
