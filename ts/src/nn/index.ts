@@ -15,11 +15,12 @@ export {
 export { Sequential, ModuleList, ModuleDict } from "./containers.js";
 export * from "./layers.js";
 export * from "./loss.js";
-export * from "./loss_more.js";
+export * from "./loss_composites.js";
+export * from "./distance.js";
 export * from "./activations.js";
 export * from "./conv.js";
 export * from "./pool.js";
-export * from "./layers_more.js";
+export * from "./normalization.js";
 export * from "./rnn.js";
 export { RNNCell, LSTMCell, GRUCell } from "./rnn_cells.js";
 export * from "./attention.js";

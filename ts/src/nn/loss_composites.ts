@@ -1,7 +1,8 @@
 /**
- * The remaining loss modules (over loss_functional.ts), with PyTorch's constructor options (a
- * class `weight` is a buffer, as in PyTorch's state dicts), plus `PairwiseDistance` and
- * `CosineSimilarity`.
+ * The loss modules over `nn.functional`'s composite losses (functional/loss_composites.ts):
+ * `HuberLoss`, `KLDivLoss`, the likelihood, margin and embedding losses and `CTCLoss`, with
+ * PyTorch's constructor options (a class `weight` is a buffer, as in PyTorch's state dicts). The
+ * modules of the regression and classification losses are in loss.ts.
  *
  * @module
  */
@@ -217,32 +218,5 @@ export class CTCLoss extends Loss {
       reduction: this.reduction,
       zero_infinity: this.zero_infinity,
     });
-  }
-}
-
-/** `‖x1 - x2 + eps‖_p` along the last dim. */
-export class PairwiseDistance extends Module {
-  constructor(
-    readonly norm = 2,
-    readonly eps = 1e-6,
-    readonly keepdim = false,
-  ) {
-    super();
-  }
-  override forward(x1: Tensor, x2: Tensor): Tensor {
-    return F.pairwise_distance(x1, x2, this.norm, this.eps, this.keepdim);
-  }
-}
-
-/** Cosine similarity along `dim`. */
-export class CosineSimilarity extends Module {
-  constructor(
-    readonly dim = 1,
-    readonly eps = 1e-8,
-  ) {
-    super();
-  }
-  override forward(x1: Tensor, x2: Tensor): Tensor {
-    return F.cosine_similarity(x1, x2, this.dim, this.eps);
   }
 }

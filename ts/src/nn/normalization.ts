@@ -1,6 +1,7 @@
 /**
- * More layers: `GroupNorm`, `InstanceNorm1d/2d/3d`, `Bilinear`, `EmbeddingBag` and
- * `AdaptiveMaxPool1d/2d`, with PyTorch's parameter names, buffers and initialisation.
+ * Normalization layers over groups and instances: `GroupNorm` and `InstanceNorm1d/2d/3d`, with
+ * PyTorch's parameter names, buffers and initialisation (`LayerNorm` and `RMSNorm` are in
+ * layers.ts, `BatchNorm1d/2d` in conv.ts).
  *
  * @module
  */
@@ -10,7 +11,6 @@ import type { Tensor } from "../tensor/tensor.js";
 import { full } from "../ops/creation.js";
 import { no_grad } from "../autograd/grad_mode.js";
 import * as F from "./functional/index.js";
-import * as init from "./init.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 import type { FactoryOptions } from "./layers.js";
 
@@ -179,137 +179,5 @@ export class InstanceNorm3d extends InstanceNormNd {
   protected readonly spatial = 3;
   constructor(num_features: number, options: InstanceNormOptions = {}) {
     super(num_features, options);
-  }
-}
-
-/**
- * `y = x1ᵀ A x2 + b`: weight `(out_features, in1_features, in2_features)` and bias from
- * U(-1/√in1, 1/√in1), as PyTorch's `reset_parameters`.
- */
-export class Bilinear extends Module {
-  weight: Parameter;
-  bias: Parameter | null = null;
-
-  constructor(
-    readonly in1_features: number,
-    readonly in2_features: number,
-    readonly out_features: number,
-    bias = true,
-    options: FactoryOptions = {},
-  ) {
-    super();
-    const d = options.device;
-    this.weight = ownedParameter(
-      full([out_features, in1_features, in2_features], 0, {
-        dtype: "float32",
-        device: d,
-      }),
-    );
-    if (bias) this.bias = ownedParameter(vec(out_features, 0, options));
-    else this.register_parameter("bias", null);
-    this.reset_parameters();
-  }
-
-  /** PyTorch's initialisation (see the class doc). */
-  reset_parameters(): void {
-    const bound = 1 / Math.sqrt(this.weight.shape[1]!);
-    init.uniform_(this.weight, -bound, bound);
-    if (this.bias) init.uniform_(this.bias, -bound, bound);
-  }
-
-  override forward(input1: Tensor, input2: Tensor): Tensor {
-    return F.bilinear(input1, input2, this.weight, this.bias);
-  }
-
-  override extra_repr(): string {
-    return `in1_features=${this.in1_features}, in2_features=${this.in2_features}, out_features=${this.out_features}, bias=${this.bias ? "True" : "False"}`;
-  }
-}
-
-/** Options of {@link EmbeddingBag}. */
-export interface EmbeddingBagLayerOptions extends FactoryOptions {
-  /** How each bag is reduced: `"sum"`, `"mean"` (default) or `"max"`. */
-  mode?: "sum" | "mean" | "max";
-  /** `offsets` has one more entry than bags, the last being the size of `input` (default false). */
-  include_last_offset?: boolean;
-  /** An index whose rows do not contribute to bags and get no gradient. */
-  padding_idx?: number | null;
-}
-
-/**
- * Sums, means or maxes of bags of embeddings (`F.embedding_bag`); weight from N(0, 1) with the
- * `padding_idx` row zeroed, as PyTorch's `reset_parameters`.
- */
-export class EmbeddingBag extends Module {
-  readonly mode: "sum" | "mean" | "max";
-  readonly include_last_offset: boolean;
-  readonly padding_idx: number | null;
-  weight: Parameter;
-
-  constructor(
-    readonly num_embeddings: number,
-    readonly embedding_dim: number,
-    options: EmbeddingBagLayerOptions = {},
-  ) {
-    super();
-    this.mode = options.mode ?? "mean";
-    this.include_last_offset = options.include_last_offset ?? false;
-    let p = options.padding_idx ?? null;
-    if (p !== null) {
-      if (p >= num_embeddings || p < -num_embeddings)
-        throw new TorchError("padding_idx must be within num_embeddings");
-      if (p < 0) p += num_embeddings;
-    }
-    this.padding_idx = p;
-    this.weight = ownedParameter(
-      full([num_embeddings, embedding_dim], 0, {
-        dtype: "float32",
-        device: options.device,
-      }),
-    );
-    init.normal_(this.weight);
-    if (p !== null) {
-      const w = this.weight;
-      no_grad(() => w.narrow(0, p, 1).zero_());
-    }
-  }
-
-  /** Bags of `input` (rows of a 2-D input, or 1-D `input` cut at `offsets`). */
-  override forward(
-    input: Tensor,
-    offsets: Tensor | null = null,
-    per_sample_weights: Tensor | null = null,
-  ): Tensor {
-    return F.embedding_bag(input, this.weight, {
-      offsets,
-      mode: this.mode,
-      per_sample_weights,
-      include_last_offset: this.include_last_offset,
-      padding_idx: this.padding_idx,
-    });
-  }
-
-  override extra_repr(): string {
-    return `${this.num_embeddings}, ${this.embedding_dim}, mode='${this.mode}'`;
-  }
-}
-
-/** Max pooling of `(N, C, L)` / `(C, L)` to `output_size` positions (`F.adaptive_max_pool1d`). */
-export class AdaptiveMaxPool1d extends Module {
-  constructor(readonly output_size: number) {
-    super();
-  }
-  override forward(input: Tensor): Tensor {
-    return F.adaptive_max_pool1d(input, this.output_size);
-  }
-}
-
-/** Max pooling of `(N, C, H, W)` / `(C, H, W)` to `output_size` (`F.adaptive_max_pool2d`). */
-export class AdaptiveMaxPool2d extends Module {
-  constructor(readonly output_size: number | readonly (number | null)[]) {
-    super();
-  }
-  override forward(input: Tensor): Tensor {
-    return F.adaptive_max_pool2d(input, this.output_size);
   }
 }
