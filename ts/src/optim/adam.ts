@@ -1,13 +1,61 @@
 /**
- * More optimizers: Adamax, NAdam, RAdam, ASGD, Adadelta and Rprop — PyTorch's options,
- * defaults and argument checks, stepped by the core's fused update as in algorithms.ts. Scalars
- * that PyTorch keeps in float32 state tensors (NAdam's `mu_product`, ASGD's `eta` and `mu`) are
- * float32 in the core too, so trajectories match to float32 rounding.
+ * The Adam family: Adam (with AMSGrad), AdamW (decoupled weight decay), Adamax (infinity norm),
+ * NAdam (Nesterov momentum) and RAdam (rectified variance) — PyTorch's options, defaults and
+ * argument checks; each step is the core's fused update of PyTorch's
+ * single-tensor algorithm (`torch/optim/*.py`, `foreach=False`), op for op, so that N steps
+ * match PyTorch to float32 rounding (fused.ts, src/optim.rs). Scalars that PyTorch keeps in float32 state tensors (NAdam's
+ * `mu_product`) are float32 in the core too.
  *
  * @module
  */
 
 import { FusedOptimizer, type Params } from "./fused.js";
+
+/** Options of {@link Adam} and {@link AdamW}. */
+export interface AdamOptions {
+  /** Learning rate. */
+  lr: number;
+  /** Coefficients of the running averages of the gradient and of its square. */
+  betas: [number, number];
+  /** Term added for numerical stability. */
+  eps: number;
+  /** L2 penalty added to the gradient (default 0). */
+  weight_decay: number;
+  /** Use the maximum of past squared-gradient averages (AMSGrad; default false). */
+  amsgrad: boolean;
+  /** Maximize the objective instead of minimizing it (default false). */
+  maximize: boolean;
+  /** AdamW's weight decay (`p *= 1 - lr·wd` before the update) instead of L2. */
+  decoupled_weight_decay: boolean;
+}
+
+const ADAM_CHECKS = ["lr", "eps", "betas", "weight_decay"] as const;
+
+function adamDefaults(weight_decay: number, decoupled: boolean): AdamOptions {
+  return {
+    lr: 1e-3,
+    betas: [0.9, 0.999],
+    eps: 1e-8,
+    weight_decay,
+    amsgrad: false,
+    maximize: false,
+    decoupled_weight_decay: decoupled,
+  };
+}
+
+/** Adam (L2 weight decay added to the gradient), with optional AMSGrad. */
+export class Adam extends FusedOptimizer<AdamOptions> {
+  constructor(params: Params, options: Partial<AdamOptions> = {}) {
+    super("Adam", params, adamDefaults(0, false), options, ADAM_CHECKS);
+  }
+}
+
+/** AdamW: Adam with decoupled weight decay (default 1e-2). */
+export class AdamW extends FusedOptimizer<AdamOptions> {
+  constructor(params: Params, options: Partial<AdamOptions> = {}) {
+    super("AdamW", params, adamDefaults(1e-2, true), options, ADAM_CHECKS);
+  }
+}
 
 /** Options of {@link Adamax}. */
 export interface AdamaxOptions {
@@ -115,94 +163,5 @@ export class RAdam extends FusedOptimizer<RAdamOptions> {
       "betas",
       "weight_decay",
     ]);
-  }
-}
-
-/** Options of {@link ASGD}. */
-export interface ASGDOptions {
-  /** Learning rate. */
-  lr: number;
-  /** Decay term (default 1e-4). */
-  lambd: number;
-  /** Power of the step-size decay, `lr / (1 + lambd·lr·t)^alpha` (default 0.75). */
-  alpha: number;
-  /** Step at which averaging starts (default 1e6). */
-  t0: number;
-  /** L2 penalty added to the gradient (default 0). */
-  weight_decay: number;
-  /** Maximize the objective instead of minimizing it (default false). */
-  maximize: boolean;
-}
-
-/** Averaged SGD; the running average of the parameters is `state.ax`. */
-export class ASGD extends FusedOptimizer<ASGDOptions> {
-  constructor(params: Params, options: Partial<ASGDOptions> = {}) {
-    const defaults: ASGDOptions = {
-      lr: 1e-2,
-      lambd: 1e-4,
-      alpha: 0.75,
-      t0: 1e6,
-      weight_decay: 0,
-      maximize: false,
-    };
-    super("ASGD", params, defaults, options, ["lr", "weight_decay"]);
-  }
-}
-
-/** Options of {@link Adadelta}. */
-export interface AdadeltaOptions {
-  /** Learning rate. */
-  lr: number;
-  /** Decay of the running averages (default 0.9). */
-  rho: number;
-  /** Term added for numerical stability. */
-  eps: number;
-  /** L2 penalty added to the gradient (default 0). */
-  weight_decay: number;
-  /** Maximize the objective instead of minimizing it (default false). */
-  maximize: boolean;
-}
-
-/** Adadelta (Zeiler): step sizes from running averages of squared gradients and updates. */
-export class Adadelta extends FusedOptimizer<AdadeltaOptions> {
-  constructor(params: Params, options: Partial<AdadeltaOptions> = {}) {
-    const defaults: AdadeltaOptions = {
-      lr: 1,
-      rho: 0.9,
-      eps: 1e-6,
-      weight_decay: 0,
-      maximize: false,
-    };
-    super("Adadelta", params, defaults, options, [
-      "lr",
-      "rho",
-      "eps",
-      "weight_decay",
-    ]);
-  }
-}
-
-/** Options of {@link Rprop}. */
-export interface RpropOptions {
-  /** Learning rate. */
-  lr: number;
-  /** Multiplicative decrease and increase factors of the step sizes (default [0.5, 1.2]). */
-  etas: [number, number];
-  /** Minimal and maximal step sizes (default [1e-6, 50]). */
-  step_sizes: [number, number];
-  /** Maximize the objective instead of minimizing it (default false). */
-  maximize: boolean;
-}
-
-/** Resilient backpropagation: per-element step sizes grown or shrunk by the gradient's sign. */
-export class Rprop extends FusedOptimizer<RpropOptions> {
-  constructor(params: Params, options: Partial<RpropOptions> = {}) {
-    const defaults: RpropOptions = {
-      lr: 1e-2,
-      etas: [0.5, 1.2],
-      step_sizes: [1e-6, 50],
-      maximize: false,
-    };
-    super("Rprop", params, defaults, options, ["lr", "etas", "step_sizes"]);
   }
 }

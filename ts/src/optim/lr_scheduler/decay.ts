@@ -1,105 +1,14 @@
 /**
- * `torch.optim.lr_scheduler`: the base class and StepLR, MultiStepLR, ExponentialLR,
- * CosineAnnealingLR, LambdaLR, LinearLR (more in lr_scheduler_more.ts). Each uses PyTorch's recursive ("chainable") update, so that a schedule — and several
- * schedulers on one optimizer — give PyTorch's learning rates step for step. As in PyTorch, the
- * constructor takes the first step (epoch 0) and `step()` is called after `optimizer.step()`.
+ * The decaying schedules of `torch.optim.lr_scheduler`: StepLR, MultiStepLR, ExponentialLR,
+ * CosineAnnealingLR, LambdaLR, LinearLR, MultiplicativeLR, ConstantLR and PolynomialLR — PyTorch's
+ * recursions and closed forms, so learning rates match PyTorch's step for step.
  *
  * @module
  */
 
-import { TorchError } from "../errors.js";
-import type { Optimizer } from "./optimizer.js";
-
-/** The base class (`torch.optim.lr_scheduler.LRScheduler`). */
-export abstract class LRScheduler {
-  /** The learning rate of each group when the scheduler was made (`initial_lr`). */
-  readonly base_lrs: number[];
-  /** The epoch count: 0 after construction, +1 per `step()`. */
-  last_epoch: number;
-  #lastLr: number[] = [];
-  protected _step_count = 0;
-
-  constructor(
-    readonly optimizer: Optimizer,
-    last_epoch = -1,
-  ) {
-    for (const g of optimizer.param_groups) {
-      if (last_epoch === -1) g.initial_lr ??= g.lr;
-      else if (g.initial_lr === undefined)
-        throw new TorchError(
-          "param 'initial_lr' is not specified in param_groups when resuming an optimizer",
-        );
-    }
-    this.base_lrs = optimizer.param_groups.map((g) => g.initial_lr as number);
-    this.last_epoch = last_epoch;
-  }
-
-  /** The learning rates for the current `last_epoch`, from the groups' current ones. */
-  abstract get_lr(): number[];
-
-  /**
-   * The learning rates at `last_epoch` computed from the base rates alone, for schedulers that
-   * have such a form (used by `step(epoch)`, as PyTorch's `_get_closed_form_lr`).
-   */
-  protected _get_closed_form_lr(): number[] | null {
-    return null;
-  }
-
-  /**
-   * Advances one epoch and sets each group's `lr`. With `epoch` (PyTorch's deprecated form, used
-   * by SequentialLR at milestones), jumps to that epoch using the closed form when there is one.
-   */
-  step(epoch?: number): void {
-    this._step_count += 1;
-    let lrs: number[];
-    if (epoch === undefined) {
-      this.last_epoch += 1;
-      lrs = this.get_lr();
-    } else {
-      this.last_epoch = epoch;
-      lrs = this._get_closed_form_lr() ?? this.get_lr();
-    }
-    this._set_lrs(lrs);
-  }
-
-  /** Sets each group's `lr` and remembers them for {@link get_last_lr}. */
-  protected _set_lrs(lrs: number[]): void {
-    this.optimizer.param_groups.forEach((g, i) => (g.lr = lrs[i]!));
-    this.#lastLr = [...lrs];
-  }
-
-  /** Restarts the count (`_initial_step`): SequentialLR replays a scheduler's first step. */
-  _initial_step(): void {
-    this._step_count = 0;
-    this.step();
-  }
-
-  /** The learning rates the last `step()` set. */
-  get_last_lr(): number[] {
-    return [...this.#lastLr];
-  }
-
-  /** `{ last_epoch, base_lrs, _step_count, _last_lr }` (no optimizer, no functions). */
-  state_dict(): Record<string, unknown> {
-    return {
-      last_epoch: this.last_epoch,
-      base_lrs: [...this.base_lrs],
-      _step_count: this._step_count,
-      _last_lr: [...this.#lastLr],
-    };
-  }
-
-  /** Restores what `state_dict()` returned. */
-  load_state_dict(state: Record<string, unknown>): void {
-    this.last_epoch = state.last_epoch as number;
-    this._step_count = state._step_count as number;
-    this.#lastLr = [...(state._last_lr as number[])];
-  }
-
-  protected groupLrs(): number[] {
-    return this.optimizer.param_groups.map((g) => g.lr);
-  }
-}
+import { TorchError } from "../../errors.js";
+import type { Optimizer } from "../optimizer.js";
+import { LRScheduler } from "./lr_scheduler.js";
 
 /** Multiplies the rate by `gamma` every `step_size` epochs. */
 export class StepLR extends LRScheduler {
@@ -271,6 +180,87 @@ export class LinearLR extends LRScheduler {
   protected override _get_closed_form_lr(): number[] {
     const t = Math.min(this.total_iters, this.last_epoch) / this.total_iters;
     const f = this.start_factor + (this.end_factor - this.start_factor) * t;
+    return this.base_lrs.map((b) => b * f);
+  }
+}
+
+/** The rate times `lr_lambda(epoch)` each epoch (compounding). */
+export class MultiplicativeLR extends LRScheduler {
+  readonly lr_lambdas: ((epoch: number) => number)[];
+  constructor(
+    optimizer: Optimizer,
+    lr_lambda: ((epoch: number) => number) | ((epoch: number) => number)[],
+    last_epoch = -1,
+  ) {
+    super(optimizer, last_epoch);
+    const n = optimizer.param_groups.length;
+    this.lr_lambdas = Array.isArray(lr_lambda)
+      ? [...lr_lambda]
+      : Array(n).fill(lr_lambda);
+    if (this.lr_lambdas.length !== n)
+      throw new TorchError(
+        `Expected ${n} lr_lambdas, but got ${this.lr_lambdas.length}`,
+      );
+    this.step();
+  }
+  get_lr(): number[] {
+    const lrs = this.groupLrs();
+    if (this.last_epoch <= 0) return lrs;
+    return lrs.map((lr, i) => lr * this.lr_lambdas[i]!(this.last_epoch));
+  }
+}
+
+/** The rate times `factor` until epoch `total_iters`, then the base rate. */
+export class ConstantLR extends LRScheduler {
+  constructor(
+    optimizer: Optimizer,
+    readonly factor = 1 / 3,
+    readonly total_iters = 5,
+    last_epoch = -1,
+  ) {
+    if (factor > 1 || factor < 0)
+      throw new TorchError(
+        "Constant multiplicative factor expected to be between 0 and 1.",
+      );
+    super(optimizer, last_epoch);
+    this.step();
+  }
+  get_lr(): number[] {
+    const e = this.last_epoch;
+    const lrs = this.groupLrs();
+    if (e === 0) return lrs.map((lr) => lr * this.factor);
+    if (e !== this.total_iters) return lrs;
+    return lrs.map((lr) => lr * (1 / this.factor));
+  }
+  protected override _get_closed_form_lr(): number[] {
+    const f =
+      this.factor + (this.last_epoch >= this.total_iters ? 1 - this.factor : 0);
+    return this.base_lrs.map((b) => b * f);
+  }
+}
+
+/** Decays the rate to 0 over `total_iters` epochs as a polynomial of degree `power`. */
+export class PolynomialLR extends LRScheduler {
+  constructor(
+    optimizer: Optimizer,
+    readonly total_iters = 5,
+    readonly power = 1,
+    last_epoch = -1,
+  ) {
+    super(optimizer, last_epoch);
+    this.step();
+  }
+  get_lr(): number[] {
+    const e = this.last_epoch;
+    const T = this.total_iters;
+    const lrs = this.groupLrs();
+    if (e === 0 || e > T) return lrs;
+    const f = ((1 - e / T) / (1 - (e - 1) / T)) ** this.power;
+    return lrs.map((lr) => lr * f);
+  }
+  protected override _get_closed_form_lr(): number[] {
+    const T = this.total_iters;
+    const f = (1 - Math.min(T, this.last_epoch) / T) ** this.power;
     return this.base_lrs.map((b) => b * f);
   }
 }

@@ -1,97 +1,15 @@
 /**
- * More of `torch.optim.lr_scheduler`: MultiplicativeLR, ConstantLR, PolynomialLR,
- * CosineAnnealingWarmRestarts, CyclicLR and OneCycleLR — PyTorch's recursions and closed forms,
- * so learning rates (and, for the cyclic ones, momenta) match PyTorch's step for step. The
- * composing schedulers and ReduceLROnPlateau are in lr_scheduler_compose.ts.
+ * The cyclic schedules of `torch.optim.lr_scheduler`: CosineAnnealingWarmRestarts, CyclicLR and
+ * OneCycleLR — PyTorch's recursions and closed forms, so learning rates (and, for the cyclic
+ * ones, momenta) match PyTorch's step for step.
  *
  * @module
  */
 
-import { TorchError } from "../errors.js";
-import type { Optimizer, ParamGroup } from "./optimizer.js";
+import { TorchError } from "../../errors.js";
+import type { Optimizer, ParamGroup } from "../optimizer.js";
 import { LRScheduler } from "./lr_scheduler.js";
-import { perGroup } from "./options.js";
-
-/** The rate times `lr_lambda(epoch)` each epoch (compounding). */
-export class MultiplicativeLR extends LRScheduler {
-  readonly lr_lambdas: ((epoch: number) => number)[];
-  constructor(
-    optimizer: Optimizer,
-    lr_lambda: ((epoch: number) => number) | ((epoch: number) => number)[],
-    last_epoch = -1,
-  ) {
-    super(optimizer, last_epoch);
-    const n = optimizer.param_groups.length;
-    this.lr_lambdas = Array.isArray(lr_lambda)
-      ? [...lr_lambda]
-      : Array(n).fill(lr_lambda);
-    if (this.lr_lambdas.length !== n)
-      throw new TorchError(
-        `Expected ${n} lr_lambdas, but got ${this.lr_lambdas.length}`,
-      );
-    this.step();
-  }
-  get_lr(): number[] {
-    const lrs = this.groupLrs();
-    if (this.last_epoch <= 0) return lrs;
-    return lrs.map((lr, i) => lr * this.lr_lambdas[i]!(this.last_epoch));
-  }
-}
-
-/** The rate times `factor` until epoch `total_iters`, then the base rate. */
-export class ConstantLR extends LRScheduler {
-  constructor(
-    optimizer: Optimizer,
-    readonly factor = 1 / 3,
-    readonly total_iters = 5,
-    last_epoch = -1,
-  ) {
-    if (factor > 1 || factor < 0)
-      throw new TorchError(
-        "Constant multiplicative factor expected to be between 0 and 1.",
-      );
-    super(optimizer, last_epoch);
-    this.step();
-  }
-  get_lr(): number[] {
-    const e = this.last_epoch;
-    const lrs = this.groupLrs();
-    if (e === 0) return lrs.map((lr) => lr * this.factor);
-    if (e !== this.total_iters) return lrs;
-    return lrs.map((lr) => lr * (1 / this.factor));
-  }
-  protected override _get_closed_form_lr(): number[] {
-    const f =
-      this.factor + (this.last_epoch >= this.total_iters ? 1 - this.factor : 0);
-    return this.base_lrs.map((b) => b * f);
-  }
-}
-
-/** Decays the rate to 0 over `total_iters` epochs as a polynomial of degree `power`. */
-export class PolynomialLR extends LRScheduler {
-  constructor(
-    optimizer: Optimizer,
-    readonly total_iters = 5,
-    readonly power = 1,
-    last_epoch = -1,
-  ) {
-    super(optimizer, last_epoch);
-    this.step();
-  }
-  get_lr(): number[] {
-    const e = this.last_epoch;
-    const T = this.total_iters;
-    const lrs = this.groupLrs();
-    if (e === 0 || e > T) return lrs;
-    const f = ((1 - e / T) / (1 - (e - 1) / T)) ** this.power;
-    return lrs.map((lr) => lr * f);
-  }
-  protected override _get_closed_form_lr(): number[] {
-    const T = this.total_iters;
-    const f = (1 - Math.min(T, this.last_epoch) / T) ** this.power;
-    return this.base_lrs.map((b) => b * f);
-  }
-}
+import { perGroup } from "../options.js";
 
 /** SGDR: cosine annealing restarted every `T_i` epochs, `T_i` growing by `T_mult`. */
 export class CosineAnnealingWarmRestarts extends LRScheduler {

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { TorchError } from "../errors.js";
-import type { Optimizer } from "./optimizer.js";
+import { TorchError } from "../../errors.js";
+import type { Optimizer } from "../optimizer.js";
 import { LRScheduler } from "./lr_scheduler.js";
-import { perGroup } from "./options.js";
+import { perGroup } from "../options.js";
 
 /** Runs `schedulers` one after another, switching at each of `milestones` (epochs). */
 export class SequentialLR extends LRScheduler {
