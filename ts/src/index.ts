@@ -90,7 +90,7 @@ export {
   constant_pad_nd,
   type IntOrTuple,
 } from "./ops/conv.js";
-export * as webgpu from "./webgpu.js";
+export * as webgpu from "./webgpu/index.js";
 export * as cpu from "./cpu.js";
 export * as special from "./special.js";
 export * as _C from "./internal.js";
@@ -119,7 +119,7 @@ export {
   type LoadSource,
   type FileHandleLike,
   type SaveOptions,
-} from "./serialization.js";
+} from "./serialization/safetensors.js";
 export { scope, keep } from "./lifetime.js";
 export * as profiler from "./profiler.js";
 export * from "./tensor/shape_ops.js";
@@ -129,12 +129,12 @@ export * from "./ops/random.js";
 export * from "./ops/windows.js";
 export * from "./ops/linalg.js";
 export * from "./ops/einsum.js";
-export * as einops from "./einops.js";
+export * as einops from "./einops/index.js";
 // torch.js spells them as torch.* functions too.
-export { rearrange, reduce, repeat, pack, unpack } from "./einops.js";
-export type * from "./einops_types.js";
-export { $, type ExprValue } from "./expr.js";
-export type { ExprShape, ExprEnv } from "./expr_types.js";
+export { rearrange, reduce, repeat, pack, unpack } from "./einops/index.js";
+export type * from "./einops/types.js";
+export { $, type ExprValue } from "./expr/expr.js";
+export type { ExprShape, ExprEnv } from "./expr/types.js";
 export * from "./ops/composites.js";
 export * from "./ops/activations.js";
 export * from "./state.js";
@@ -164,7 +164,7 @@ export {
   type ForwardFn,
   type OpInfo,
   type CoverageReport,
-} from "./registry.js";
+} from "./extend/registry.js";
 export {
   register_dtype,
   unregister_dtype,
@@ -174,7 +174,7 @@ export {
   QuantizedTensor,
   type DTypeConfig,
   type DTypeInfo,
-} from "./custom_dtypes.js";
+} from "./extend/custom_dtypes.js";
 export {
   register_device,
   unregister_device,
@@ -192,14 +192,17 @@ export {
   type DeviceBuffer,
   type BufferUsage,
   type DispatchConfig,
-} from "./devices.js";
-export { get_device_module, type DeviceModule } from "./device_module.js";
+} from "./extend/devices.js";
+export {
+  get_device_module,
+  type DeviceModule,
+} from "./extend/device_module.js";
 export {
   compile,
   compiler,
   type CompileOptions,
   type CompileStats,
   type Compiled,
-} from "./compile.js";
+} from "./compile/compile.js";
 /** torch.js's top-level `empty_cache()`: frees pooled device memory (`torch.webgpu.empty_cache`). */
-export { empty_cache } from "./webgpu.js";
+export { empty_cache } from "./webgpu/index.js";

@@ -82,7 +82,7 @@ type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
 for (const [alias, op] of Object.entries(ALIASES)) {
   proto[alias] = proto[op]!;
-  // The in-place forms are installed later (autograd.ts): look them up at call time.
+  // The in-place forms are installed later (tensor/autograd.ts): look them up at call time.
   proto[`${alias}_`] = function (this: Tensor, ...args: never[]) {
     return (proto[`${op}_`] as (...a: never[]) => unknown).apply(this, args);
   };

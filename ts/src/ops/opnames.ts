@@ -1,6 +1,6 @@
 /**
  * The op-table rows the TS layer exposes, by torch name, in the core's table order
- * (`src/ops/table.rs`). Each name has a `Tensor` method (`elementwise.ts`) and a `torch.*`
+ * (`src/ops/table.rs`). Each name has a `Tensor` method (`tensor/elementwise.ts`) and a `torch.*`
  * function (`ops.ts`); tests/types checks both at compile time, and the Node and browser tests
  * check these lists against the core's `op_names()` in both directions.
  *

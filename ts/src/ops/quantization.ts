@@ -13,7 +13,7 @@ import {
   QuantizedTensor,
   has_dtype,
   register_dtype,
-} from "../custom_dtypes.js";
+} from "../extend/custom_dtypes.js";
 import { type Tensor, checkTensor } from "../tensor/tensor.js";
 
 /** PyTorch's quantized dtypes: their storage and range. */

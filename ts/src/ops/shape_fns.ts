@@ -1,5 +1,5 @@
 /**
- * The `torch.*` functions of the view and reshape methods (shape_ops.ts): `torch.narrow`,
+ * The `torch.*` functions of the view and reshape methods (tensor/shape_ops.ts): `torch.narrow`,
  * `torch.select`, `torch.flatten`, …, each a call of the method on `input`; and the shape
  * functions PyTorch builds from them: `broadcast_shapes`, `broadcast_tensors`, `atleast_Nd`.
  *

@@ -1,8 +1,8 @@
 /**
- * The elementwise `Tensor` methods: one per op-table row (`opnames.ts`), each a single core call.
- * Declared here (merged into the `Tensor` interface) and installed on `Tensor.prototype` from the
- * op lists: a new row is its name in `opnames.ts`, its declaration below and its function in
- * `ops.ts` (tests/types fails to compile when one of the three is missing).
+ * The elementwise `Tensor` methods: one per op-table row (`ops/opnames.ts`), each a single core
+ * call. Declared here (merged into the `Tensor` interface) and installed on `Tensor.prototype`
+ * from the op lists: a new row is its name in `ops/opnames.ts`, its declaration below and its
+ * function in `ops/ops.ts` (tests/types fails to compile when one of the three is missing).
  *
  * @module
  */

@@ -15,8 +15,8 @@
  * @module
  */
 
-import { TorchError } from "./errors.js";
-import { Tensor } from "./tensor/tensor.js";
+import { TorchError } from "../errors.js";
+import { Tensor } from "../tensor/tensor.js";
 import {
   build,
   capture,
@@ -27,9 +27,9 @@ import {
   runPlan,
   trace,
   type Entry,
-} from "./compile_trace.js";
+} from "./trace.js";
 
-export { _untraceable } from "./compile_trace.js";
+export { _untraceable } from "./trace.js";
 
 /** Options of {@link compile}. */
 export interface CompileOptions {

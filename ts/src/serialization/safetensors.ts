@@ -22,12 +22,12 @@
  * @module
  */
 
-import { RawTensor } from "./wasm/webtorch_core.js";
-import { DTypeError, OutOfMemoryError, TorchError } from "./errors.js";
-import { type DType, type Device, deviceCode, dtypeCode } from "./dtype.js";
-import { core, get_default_device } from "./runtime.js";
-import { Tensor, wrap } from "./tensor/tensor.js";
-import { uncounted } from "./pressure.js";
+import { RawTensor } from "../wasm/webtorch_core.js";
+import { DTypeError, OutOfMemoryError, TorchError } from "../errors.js";
+import { type DType, type Device, deviceCode, dtypeCode } from "../dtype.js";
+import { core, get_default_device } from "../runtime.js";
+import { Tensor, wrap } from "../tensor/tensor.js";
+import { uncounted } from "../webgpu/pressure.js";
 import {
   type FileHandleLike,
   type Reader,
@@ -43,7 +43,7 @@ import {
   type DTypeConfig,
   QuantizedTensor,
   _dtype_for_file,
-} from "./custom_dtypes.js";
+} from "../extend/custom_dtypes.js";
 
 /** Tensors by name, as `state_dict()` returns and `load_state_dict()` takes. */
 export type TensorDict = Record<string, Tensor>;

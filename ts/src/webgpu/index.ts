@@ -6,9 +6,9 @@
  * @module
  */
 
-import { TorchError } from "./errors.js";
-import { core } from "./runtime.js";
-import { budgetArg } from "./args.js";
+import { TorchError } from "../errors.js";
+import { core } from "../runtime.js";
+import { budgetArg } from "../args.js";
 import {
   memoryWarningState,
   setMemoryWarning,

@@ -2,7 +2,7 @@
  * Tensor expressions: `torch.$("relu(x @ w + b)", { x, w, b })` evaluates a small expression
  * language over named tensors and numbers as the equivalent webtorch ops, so the result is lazy,
  * fuses and differentiates exactly as the hand-written chain would. With literal shapes the
- * expression is also parsed and checked by the type checker (expr_types.ts).
+ * expression is also parsed and checked by the type checker (types.ts).
  *
  * The language is Python's arithmetic as PyTorch code writes it: `+ - * / // % @ **`, unary `-`,
  * comparisons `< <= > >= == !=`, parentheses, numbers (and `true`, `false`, `inf`, `nan`), `x.T`/`x.mT`, and calls of tensor
@@ -16,14 +16,14 @@
  * @module
  */
 
-import type { ShapeOf, CheckOf } from "./shapes.js";
-import type { ExprDType, ExprShape, ExprEnv } from "./expr_types.js";
-import { ExpressionError, TorchError } from "./errors.js";
-import { scope } from "./lifetime.js";
-import { where } from "./ops/conditional.js";
-import { BINARY_OPS, UNARY_OPS } from "./ops/opnames.js";
-import { Tensor } from "./tensor/tensor.js";
-import * as ops from "./ops/ops.js";
+import type { ShapeOf, CheckOf } from "../shapes.js";
+import type { ExprDType, ExprShape, ExprEnv } from "./types.js";
+import { ExpressionError, TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
+import { where } from "../ops/conditional.js";
+import { BINARY_OPS, UNARY_OPS } from "../ops/opnames.js";
+import { Tensor } from "../tensor/tensor.js";
+import * as ops from "../ops/ops.js";
 
 /** A value in an expression: a tensor or a number (booleans count as 1 and 0). */
 export type ExprValue = Tensor | number | boolean;

@@ -16,10 +16,10 @@
  * @module
  */
 
-import { DTypeError, TorchError } from "./errors.js";
-import { type DType, dtypeCode, isFloatingPoint } from "./dtype.js";
-import { Tensor, wrap } from "./tensor/tensor.js";
-import type { RawTensor } from "./wasm/webtorch_core.js";
+import { DTypeError, TorchError } from "../errors.js";
+import { type DType, dtypeCode, isFloatingPoint } from "../dtype.js";
+import { Tensor, wrap } from "../tensor/tensor.js";
+import type { RawTensor } from "../wasm/webtorch_core.js";
 
 /** What {@link register_dtype} takes. */
 export interface DTypeConfig {

@@ -4,15 +4,15 @@
  * rank, a size a group cannot divide, an axis on one side only) is a compile error naming the
  * pattern, the shape and einops' rule. Types only: nothing here exists at run time.
  *
- * What the types give up on (the run-time checks in einops.ts always run): an input shape of
+ * What the types give up on (the run-time checks in index.ts always run): an input shape of
  * unknown rank (the output is then one `number` per output group), sizes typed `number`, and a
  * pattern typed `string`.
  *
  * @module
  */
 
-import type { Add2 } from "./shapes/arith.js";
-import type { Plus, Tup } from "./shapes/core.js";
+import type { Add2 } from "../shapes/arith.js";
+import type { Plus, Tup } from "../shapes/core.js";
 import type {
   DivideExact,
   Dims,
@@ -20,7 +20,7 @@ import type {
   Multiply,
   ShapeMismatch,
   ShapeString,
-} from "./shapes.js";
+} from "../shapes.js";
 
 /** Axis lengths given to an einops call: `{ h: 2, w: 3 }`. */
 export type EinopsLengths = Readonly<Record<string, number>>;

@@ -6,9 +6,9 @@
  * @module
  */
 
-import { core } from "./runtime.js";
-import { Tensor, wrap } from "./tensor/tensor.js";
-import type { Graph, Plan, RawTensor } from "./wasm/webtorch_core.js";
+import { core } from "../runtime.js";
+import { Tensor, wrap } from "../tensor/tensor.js";
+import type { Graph, Plan, RawTensor } from "../wasm/webtorch_core.js";
 
 type Arg =
   | { k: "slot"; i: number }

@@ -15,14 +15,14 @@
  * @module
  */
 
-import { core } from "./runtime.js";
-import { DeviceError, TorchError } from "./errors.js";
-import { type DType, type Device } from "./dtype.js";
-import { Tensor, type TypedArray } from "./tensor/tensor.js";
-import { BINARY_OPS, UNARY_OPS } from "./ops/opnames.js";
-import { broadcast_shapes } from "./tensor/shape_ops.js";
+import { core } from "../runtime.js";
+import { DeviceError, TorchError } from "../errors.js";
+import { type DType, type Device } from "../dtype.js";
+import { Tensor, type TypedArray } from "../tensor/tensor.js";
+import { BINARY_OPS, UNARY_OPS } from "../ops/opnames.js";
+import { broadcast_shapes } from "../tensor/shape_ops.js";
 import { fromValues } from "./registry.js";
-import { _untraceable } from "./compile_trace.js";
+import { _untraceable } from "../compile/trace.js";
 
 export type {
   BufferUsage,
@@ -494,7 +494,7 @@ function toDevice(t: Tensor, device: string): DeviceTensor {
   ) as DeviceTensor;
 }
 
-declare module "./tensor/tensor.js" {
+declare module "../tensor/tensor.js" {
   interface Tensor {
     /** A copy on device `"cpu"` or `"webgpu"` (from `"webgpu"`: use {@link Tensor.to_async}). */
     to(device: Device): Tensor;

@@ -23,8 +23,8 @@
  * @module
  */
 
-import { core } from "./runtime.js";
-import { TorchError } from "./errors.js";
+import { core } from "../runtime.js";
+import { TorchError } from "../errors.js";
 
 /** Settings of the memory-pressure warning (`torch.webgpu.set_memory_warning`). */
 export interface MemoryWarningOptions {
@@ -218,8 +218,8 @@ function message(from: number, to: number, ops: number): string {
   return lines.join("\n");
 }
 
-/** This package's folder, to skip its own frames in a creation stack. */
-const PACKAGE_DIR = new URL(".", import.meta.url).href;
+/** This package's folder (the one above webgpu/), to skip its own frames in a creation stack. */
+const PACKAGE_DIR = new URL("..", import.meta.url).href;
 
 /** The first frame of a creation stack outside webtorch (the caller's line), or null. */
 function callerFrame(stack: string): string | null {

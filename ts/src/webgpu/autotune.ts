@@ -10,12 +10,12 @@
  * @module
  */
 
-import { TorchError } from "./errors.js";
-import { core } from "./runtime.js";
-import { randn } from "./ops/creation.js";
-import { profile } from "./profiler.js";
-import { getCapabilities } from "./webgpu.js";
-import type { Tensor } from "./tensor/tensor.js";
+import { TorchError } from "../errors.js";
+import { core } from "../runtime.js";
+import { randn } from "../ops/creation.js";
+import { profile } from "../profiler.js";
+import { getCapabilities } from "./index.js";
+import type { Tensor } from "../tensor/tensor.js";
 
 /** A product to tune: `[m, n, k]` or `[m, n, k, batch]` (an m×k @ k×n product, batched). */
 export type MatmulShape =

@@ -10,17 +10,17 @@
  * @module
  */
 
-import { core } from "./runtime.js";
-import { pyTypeName } from "./args.js";
-import { DeviceError, DTypeError, TorchError } from "./errors.js";
-import { type DType, dtypeCode, isFloatingPoint } from "./dtype.js";
-import { Tensor, type TypedArray, wrap } from "./tensor/tensor.js";
-import { _untraceable } from "./compile_trace.js";
+import { core } from "../runtime.js";
+import { pyTypeName } from "../args.js";
+import { DeviceError, DTypeError, TorchError } from "../errors.js";
+import { type DType, dtypeCode, isFloatingPoint } from "../dtype.js";
+import { Tensor, type TypedArray, wrap } from "../tensor/tensor.js";
+import { _untraceable } from "../compile/trace.js";
 import {
   Function,
   type FunctionCtx,
   type FunctionGrads,
-} from "./autograd/function.js";
+} from "../autograd/function.js";
 
 /** What a WGSL kernel's shape rule sees: the input shapes and the scalar arguments. */
 export type ShapeRule = (

@@ -12,8 +12,8 @@
  * @module
  */
 
-import type { DType } from "./dtype.js";
-import type { BinaryOp, UnaryOp } from "./ops/opnames.js";
+import type { DType } from "../dtype.js";
+import type { BinaryOp, UnaryOp } from "../ops/opnames.js";
 import type {
   Broadcast,
   Dims,
@@ -25,8 +25,8 @@ import type {
   T2,
   Transpose,
   Unsqueeze,
-} from "./shapes.js";
-import type { Tensor } from "./tensor/tensor.js";
+} from "../shapes.js";
+import type { Tensor } from "../tensor/tensor.js";
 
 /** The named values of an expression: tensors and numbers. */
 export type ExprEnv = Readonly<

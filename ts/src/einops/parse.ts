@@ -7,7 +7,7 @@
  * @module
  */
 
-import { EinopsError } from "./errors.js";
+import { EinopsError } from "../errors.js";
 
 /** The one-character stand-in for `...` while parsing (einops uses the same character). */
 export const ELLIPSIS = "\u2026";

@@ -1,13 +1,13 @@
 /**
  * Readers of a file's bytes in order, a chunk at a time, from what a page or Node has: a
  * `ReadableStream` or async iterable (a fetch body, a Node stream), a `Blob`/`File`, a Node
- * `FileHandle`. `torch.load` (serialization.ts) parses what they give.
+ * `FileHandle`. `torch.load` (safetensors.ts) parses what they give.
  *
  * @module
  */
 
-import { TorchError } from "./errors.js";
-import { importOptional } from "./runtime.js";
+import { TorchError } from "../errors.js";
+import { importOptional } from "../runtime.js";
 
 /**
  * A file opened for reading with Node's `fs/promises` (`await fs.open(path)`): what

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { DType } from "./dtype.js";
+import type { DType } from "../dtype.js";
 
 /** How a buffer is used (WebGPU's usage flags, by name). */
 export type BufferUsage =

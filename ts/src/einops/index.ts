@@ -7,14 +7,14 @@
  * axes, a reduction over the axes the output drops, a `permute`, an `expand` for new axes
  * (`repeat`), one final `reshape`. Those are views where the layout allows, so the result stays
  * lazy, fuses and differentiates like any other op. Patterns with a literal input shape are also
- * checked and typed by the compiler (einops_types.ts).
+ * checked and typed by the compiler (types.ts).
  *
  * @module
  */
 
-import type { DType } from "./dtype.js";
-import type { CheckOf, Dims, ShapeOf } from "./shapes.js";
-import type { DTypeT, ShapeT, ShapesOf } from "./tensor/tensor.js";
+import type { DType } from "../dtype.js";
+import type { CheckOf, Dims, ShapeOf } from "../shapes.js";
+import type { DTypeT, ShapeT, ShapesOf } from "../tensor/tensor.js";
 import type {
   CheckUnpack,
   EinopsLengths,
@@ -24,11 +24,11 @@ import type {
   RearrangeShape,
   ReduceShape,
   RepeatShape,
-} from "./einops_types.js";
-import { EinopsError, TorchError } from "./errors.js";
-import { scope } from "./lifetime.js";
-import { stack, cat } from "./ops/indexing.js";
-import { Tensor, checkTensor } from "./tensor/tensor.js";
+} from "./types.js";
+import { EinopsError, TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
+import { stack, cat } from "../ops/indexing.js";
+import { Tensor, checkTensor } from "../tensor/tensor.js";
 import {
   AnonymousAxis,
   ELLIPSIS,
@@ -37,7 +37,7 @@ import {
   pyRepr,
   wrapError,
   type Axis,
-} from "./einops_parse.js";
+} from "./parse.js";
 
 /** A reduction of {@link reduce}: a name, or a function of the tensor and the dims to reduce. */
 export type Reduction =

@@ -7,10 +7,10 @@
  */
 
 import { get_device_config, has_device } from "./devices.js";
-import { DeviceError } from "./errors.js";
-import { get_default_device } from "./runtime.js";
-import * as cpu from "./cpu.js";
-import * as webgpu from "./webgpu.js";
+import { DeviceError } from "../errors.js";
+import { get_default_device } from "../runtime.js";
+import * as cpu from "../cpu.js";
+import * as webgpu from "../webgpu/index.js";
 
 /** The members PyTorch's device modules share (`torch.cpu`, `torch.cuda`, …). */
 export interface DeviceModule {
