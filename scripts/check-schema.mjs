@@ -4,6 +4,8 @@
 // a Tensor method (and in-place method) where the schema says so. In the namespaces the schema
 // covers completely (COMPLETE below), every public function must have its entry. The functions
 // still without one are listed by `--pending` (docs/COVERAGE.md counts them).
+// Then, on the built package, that each wrapper parses through its entry before anything else:
+// called with only an unknown keyword option it must raise the parser's "unexpected keyword".
 //   node scripts/check-schema.mjs [--pending]
 import path from "node:path";
 import ts from "typescript";
@@ -149,6 +151,38 @@ for (const ns of ["torch", "nn.functional", "special"]) {
       errors.push(`torch.${ns}.${name} has no schema entry (schema/*.yaml)`);
   }
 }
+
+/** Each wrapper, called with an unknown keyword only, must raise the parser's error for it. */
+async function probeWrappers() {
+  const torch = await import(path.join(root, "pkg/dist/index.js"));
+  await torch.init({ device: "cpu" });
+  const probe = { __schema_probe__: 1 };
+  const expect = "got an unexpected keyword argument '__schema_probe__'";
+  const nsObject = (ns) =>
+    ns === "torch" ? torch : ns.split(".").reduce((o, k) => o?.[k], torch);
+  const calls = [];
+  for (const op of ops) {
+    for (const ns of op.function ? [op.namespace, ...op.alsoIn] : []) {
+      const fn = nsObject(ns)?.[op.name];
+      if (typeof fn === "function")
+        calls.push([`${ns}.${op.name}`, () => fn(probe)]);
+    }
+    const x = torch.ones(2, 3);
+    if (op.method) calls.push([`Tensor.${op.name}`, () => x[op.name](probe)]);
+    if (op.inplace)
+      calls.push([`Tensor.${op.name}_`, () => x.clone()[`${op.name}_`](probe)]);
+  }
+  for (const [what, call] of calls) {
+    try {
+      call();
+      errors.push(`${what} accepted an unknown keyword option`);
+    } catch (e) {
+      if (!String(e?.message).includes(expect))
+        errors.push(`${what} does not parse through its schema entry first: ${e?.message}`);
+    }
+  }
+}
+if (!process.argv.includes("--pending")) await probeWrappers();
 
 if (process.argv.includes("--pending")) {
   console.log(pending.join("\n"));

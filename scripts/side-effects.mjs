@@ -4,7 +4,7 @@
 //
 //   node scripts/side-effects.mjs pkg
 //
-// Most of the TS layer installs Tensor methods on the prototype at load (elementwise.ts,
+// Most of the TS layer installs Tensor methods on the prototype at load (tensor/elementwise.ts,
 // reductions.ts, …) and the entry awaits init(): a bundler must keep those modules even when none
 // of their exports is used, while pure modules may be dropped. Scanning the compiled output keeps
 // the list right as modules are added, instead of a hand-kept list in pkg-template/.

@@ -37,8 +37,8 @@ test("sideEffects names the modules with top-level side effects, and only those"
   assert.ok(Array.isArray(listed), "sideEffects is a list");
   for (const m of [
     "./dist/index.js",
-    "./dist/tensor.js",
-    "./dist/elementwise.js",
+    "./dist/tensor/tensor.js",
+    "./dist/tensor/elementwise.js",
     "./dist/wasm/webtorch_core.js",
   ]) {
     assert.ok(

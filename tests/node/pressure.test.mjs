@@ -1,4 +1,4 @@
-// The memory-pressure warning (torch.webgpu.set_memory_warning, ts/src/pressure.ts): one
+// The memory-pressure warning (torch.webgpu.set_memory_warning, ts/src/webgpu/pressure.ts): one
 // console.warn when live tensor memory keeps growing over many tensors made outside any scope
 // with almost none disposed; silent for scoped, disposing and training loops and for weights
 // allocated once. Small thresholds keep the runs short; the CPU backend first, then WebGPU.

@@ -303,7 +303,7 @@ export function callComposite(torch, op, a, inputs, device) {
     case "triu":
       return torch[op](x, a.diagonal ?? 0);
   }
-  // interpolate.ts, scatter_more.ts
+  // nn/functional/interpolate.ts, ops/scatter.ts, mode (ops/reductions.ts), detach (ops/ops.ts)
   switch (op) {
     case "interpolate":
       return F.interpolate(x, {
@@ -320,7 +320,7 @@ export function callComposite(torch, op, a, inputs, device) {
       return list(torch.mode(x, a.dim ?? -1, a.keepdim ?? false));
     case "detach":
       return torch.detach(x);
-    // seed_ops.ts
+    // the seeds' remaining ops: NumPy-style aliases (ops/aliases.ts), resize_, …
     case "absolute":
     case "arccos":
     case "arccosh":

@@ -187,13 +187,13 @@ CALLS = {
     "rot90": lambda x, a: torch.rot90(x[0], **_opt(a, "k", "dims")),
     "tril": lambda x, a: torch.tril(x[0], **_opt(a, "diagonal")),
     "triu": lambda x, a: torch.triu(x[0], **_opt(a, "diagonal")),
-    # interpolate.ts, scatter_more.ts
+    # nn/functional/interpolate.ts, ops/scatter.ts, mode (ops/reductions.ts), detach (ops/ops.ts)
     "interpolate": lambda x, a: F.interpolate(x[0], **_opt(a, "size", "scale_factor", "mode", "align_corners")),
     "scatter_reduce": lambda x, a: torch.scatter_reduce(x[0], a["dim"], x[1], x[2], a["reduce"],
                                                         **_opt(a, "include_self")),
     "mode": lambda x, a: tuple(torch.mode(x[0], **_opt(a, "dim", "keepdim"))),
     "detach": lambda x, a: torch.detach(x[0]),
-    # seed_ops.ts
+    # the seeds' remaining ops: NumPy-style aliases (ops/aliases.ts), resize_, …
     **{op: (lambda op: lambda x, a: _alias(op, x, a))(op) for op in (
         "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "divide",
         "multiply", "subtract", "negative", "fix")},

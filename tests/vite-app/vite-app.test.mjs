@@ -61,7 +61,7 @@ test("npm pack pkg/ gives a tarball with the built files only", async () => {
     "README.md",
     "dist/index.js",
     "dist/index.d.ts",
-    "dist/tensor.js",
+    "dist/tensor/tensor.js",
     "dist/wasm/webtorch_core.js",
     "dist/wasm/webtorch_core_bg.wasm",
   ]) {

@@ -8,7 +8,13 @@
 
 import { OutOfMemoryError, TorchError } from "./errors.js";
 import { core } from "./runtime.js";
-import type { DType, Device } from "./dtype.js";
+import {
+  type DType,
+  type Device,
+  isFloatingPoint,
+  scalarTypeName,
+} from "./dtype.js";
+import type { Tensor } from "./tensor/tensor.js";
 
 /** A shape or list of dims as users pass it. */
 export type Shape = readonly number[];
@@ -213,4 +219,25 @@ export function budgetArg(bytes: number | null): number {
       `set_memory_budget(): expected a non-negative integer number of bytes or null, got ${String(bytes)}`,
     );
   return bytes ?? -1;
+}
+
+/** The options of `t.new_*()` and `*_like(t)`: `t`'s dtype and device unless given. */
+export function like(
+  t: Tensor,
+  options: CreationOptions = {},
+): Required<Omit<CreationOptions, "requires_grad">> {
+  return {
+    dtype: options.dtype ?? t.dtype,
+    device: options.device ?? t.device,
+  };
+}
+
+export function checkFloat(fn: string, dtype: DType): void {
+  if (!isFloatingPoint(dtype))
+    throw new TorchError(`"${fn}" not implemented for '${dtypeTitle(dtype)}'`);
+}
+
+/** PyTorch's scalar type names in messages ("Long", "Float"). */
+function dtypeTitle(dtype: DType): string {
+  return scalarTypeName(dtype);
 }

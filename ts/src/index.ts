@@ -14,7 +14,8 @@
  */
 
 import { init } from "./runtime.js";
-import "./elementwise.js"; // installs the elementwise Tensor methods
+import "./tensor/elementwise.js"; // installs the elementwise Tensor methods
+import "./tensor/autograd.js"; // installs the autograd Tensor members (requires_grad, backward, in-place _ forms)
 
 export {
   init,
@@ -44,7 +45,7 @@ export {
   BINARY_OPS,
   type UnaryOp,
   type BinaryOp,
-} from "./opnames.js";
+} from "./ops/opnames.js";
 export type * from "./shapes.js";
 export {
   Tensor,
@@ -57,23 +58,24 @@ export {
   type Scalar,
   type NestedList,
   type AlphaOptions,
-} from "./tensor.js";
-export * from "./ops.js";
-export * from "./creation.js";
-export * from "./reductions.js";
-export * from "./nn_kernels.js";
-export * from "./conditional.js";
-export * from "./indexing.js";
-export * from "./sorting.js";
-export * from "./searching.js";
-export * from "./unique.js";
-export * from "./seed_ops.js";
-export * from "./pointwise.js";
-export * from "./scatter_more.js";
-export * from "./index_put.js";
-export * from "./masked_scatter.js";
-import "./index_expr.js";
-export type { IndexItem, IndexShape } from "./index_types.js";
+} from "./tensor/tensor.js";
+export * from "./ops/ops.js";
+export * from "./ops/creation.js";
+export * from "./ops/reductions.js";
+export * from "./ops/nn_kernels.js";
+export * from "./ops/conditional.js";
+export * from "./ops/indexing.js";
+export * from "./ops/sorting.js";
+export * from "./ops/searching.js";
+export * from "./ops/unique.js";
+export * from "./ops/aliases.js";
+export * from "./ops/quantization.js";
+export * from "./ops/pointwise.js";
+export * from "./ops/scatter.js";
+export * from "./ops/index_put.js";
+export * from "./ops/masked_scatter.js";
+import "./tensor/index_expr.js";
+export type { IndexItem, IndexShape } from "./tensor/index_types.js";
 export {
   conv1d,
   conv2d,
@@ -87,8 +89,8 @@ export {
   batch_norm,
   constant_pad_nd,
   type IntOrTuple,
-} from "./conv.js";
-export * as webgpu from "./webgpu.js";
+} from "./ops/conv.js";
+export * as webgpu from "./webgpu/index.js";
 export * as cpu from "./cpu.js";
 export * as special from "./special.js";
 export * as _C from "./internal.js";
@@ -104,8 +106,8 @@ export {
   type GradFn,
   type GradHook,
   type RemovableHandle,
-} from "./autograd.js";
-export * as autograd from "./autograd.js";
+} from "./autograd/index.js";
+export * as autograd from "./autograd/index.js";
 export * as nn from "./nn/index.js";
 export * as optim from "./optim/index.js";
 export {
@@ -117,25 +119,28 @@ export {
   type LoadSource,
   type FileHandleLike,
   type SaveOptions,
-} from "./serialization.js";
+} from "./serialization/safetensors.js";
 export { scope, keep } from "./lifetime.js";
 export * as profiler from "./profiler.js";
-export * from "./shape_ops.js";
-export * from "./joins.js";
-export * from "./creation_more.js";
-export * from "./linalg.js";
-export * from "./einsum.js";
-export * as einops from "./einops.js";
+export * from "./tensor/shape_ops.js";
+export * from "./ops/joins.js";
+export * from "./ops/creation_like.js";
+export * from "./ops/random.js";
+export * from "./ops/windows.js";
+export * from "./ops/linalg.js";
+export * from "./ops/einsum.js";
+export * as einops from "./einops/index.js";
 // torch.js spells them as torch.* functions too.
-export { rearrange, reduce, repeat, pack, unpack } from "./einops.js";
-export type * from "./einops_types.js";
-export { $, type ExprValue } from "./expr.js";
-export type { ExprShape, ExprEnv } from "./expr_types.js";
-export * from "./composites.js";
-export * from "./activations_more.js";
+export { rearrange, reduce, repeat, pack, unpack } from "./einops/index.js";
+export type * from "./einops/types.js";
+export { $, type ExprValue } from "./expr/expr.js";
+export type { ExprShape, ExprEnv } from "./expr/types.js";
+export * from "./ops/composites.js";
+export * from "./ops/activations.js";
 export * from "./state.js";
-import "./printing.js"; // installs Tensor.format and Tensor.print
-export * from "./misc_ops.js";
+import "./tensor/printing.js"; // installs Tensor.format and Tensor.print
+export * from "./ops/bitwise.js";
+export * from "./ops/statistics.js";
 export {
   ops,
   register_function,
@@ -159,7 +164,7 @@ export {
   type ForwardFn,
   type OpInfo,
   type CoverageReport,
-} from "./registry.js";
+} from "./extend/registry.js";
 export {
   register_dtype,
   unregister_dtype,
@@ -169,7 +174,7 @@ export {
   QuantizedTensor,
   type DTypeConfig,
   type DTypeInfo,
-} from "./custom_dtypes.js";
+} from "./extend/custom_dtypes.js";
 export {
   register_device,
   unregister_device,
@@ -187,14 +192,17 @@ export {
   type DeviceBuffer,
   type BufferUsage,
   type DispatchConfig,
-} from "./devices.js";
-export { get_device_module, type DeviceModule } from "./device_module.js";
+} from "./extend/devices.js";
+export {
+  get_device_module,
+  type DeviceModule,
+} from "./extend/device_module.js";
 export {
   compile,
   compiler,
   type CompileOptions,
   type CompileStats,
   type Compiled,
-} from "./compile.js";
+} from "./compile/compile.js";
 /** torch.js's top-level `empty_cache()`: frees pooled device memory (`torch.webgpu.empty_cache`). */
-export { empty_cache } from "./webgpu.js";
+export { empty_cache } from "./webgpu/index.js";

@@ -9,7 +9,7 @@
 
 import { TorchError } from "./errors.js";
 import { pyTypeName } from "./args.js";
-import { noteDisposed, noteMade } from "./pressure.js";
+import { noteDisposed, noteMade } from "./webgpu/pressure.js";
 
 /** What the lifetime machinery needs of a tensor (kept structural to avoid an import cycle). */
 interface Disposable {
@@ -30,7 +30,7 @@ let closing = 0;
 
 /**
  * Called by the Tensor constructor. A tensor made outside every scope is counted by the
- * memory-pressure warning (pressure.ts): only such tensors can be left to the garbage collector.
+ * memory-pressure warning (webgpu/pressure.ts): only such tensors can be left to the garbage collector.
  */
 export function track(t: Disposable): void {
   const s = scopes.at(-1);

@@ -23,7 +23,7 @@ import {
   special_i1,
   special_i1e,
   xlogy,
-} from "./ops.js";
+} from "./ops/ops.js";
 
 export {
   digamma,

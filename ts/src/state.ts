@@ -1,7 +1,8 @@
 /**
  * torch-level settings and dtype queries that need no device: the default dtype, print options,
  * the determinism and anomaly switches, thread counts, autocast state, and PyTorch's type
- * promotion (`promote_types`, `result_type`, `can_cast`). Settings webtorch cannot change are
+ * promotion (`promote_types`, `result_type`, `can_cast`), `set_default_tensor_type` (float32
+ * only). Settings webtorch cannot change are
  * accepted where PyTorch's value is the only one webtorch has, and refused otherwise, with why.
  *
  * @module
@@ -9,7 +10,7 @@
 
 import { DTypeError, TorchError } from "./errors.js";
 import { type DType, isFloatingPoint } from "./dtype.js";
-import { type Scalar, Tensor } from "./tensor.js";
+import { type Scalar, Tensor } from "./tensor/tensor.js";
 
 // ---- default dtype ----
 
@@ -316,4 +317,12 @@ export function result_type(
 /** Whether a value of `from` may be written into `to` under PyTorch's casting rule (no lower kind). */
 export function can_cast(from: DType, to: DType): boolean {
   return category(from) <= category(to);
+}
+
+/** Accepts only float32 tensor types (`"torch.FloatTensor"` or `"float32"`); others throw. */
+export function set_default_tensor_type(t: string): void {
+  if (t !== "torch.FloatTensor" && t !== "float32")
+    throw new DTypeError(
+      "only floating-point types are supported as the default type",
+    );
 }

@@ -65,7 +65,7 @@ function print(...values) {
     const parts = await Promise.all(
       values.map((v) =>
         v instanceof torch.Tensor
-          ? v.format() // PyTorch's repr (ts/src/printing.ts)
+          ? v.format() // PyTorch's repr (ts/src/tensor/printing.ts)
           : typeof v === "string"
             ? v
             : v instanceof Error

@@ -7,11 +7,11 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
-import { full, rand } from "../creation.js";
+import type { Tensor } from "../tensor/tensor.js";
+import { full, rand } from "../ops/creation.js";
 import { scope } from "../lifetime.js";
-import * as A from "../activations_more.js";
-import * as F from "./functional.js";
+import * as A from "../ops/activations.js";
+import * as F from "./functional/index.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 import type { FactoryOptions } from "./layers.js";
 

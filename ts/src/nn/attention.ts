@@ -9,12 +9,16 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
-import { full, zeros } from "../creation.js";
-import { cat } from "../indexing.js";
+import type { Tensor } from "../tensor/tensor.js";
+import { full, zeros } from "../ops/creation.js";
+import { cat } from "../ops/indexing.js";
 import { scope } from "../lifetime.js";
-import * as F from "./functional.js";
-import { attentionNode, causalMask, causalSoftmax } from "./functional_more.js";
+import * as F from "./functional/index.js";
+import {
+  attentionNode,
+  causalMask,
+  causalSoftmax,
+} from "./functional/attention.js";
 import * as init from "./init.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 import { Linear, type FactoryOptions } from "./layers.js";

@@ -7,11 +7,11 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
-import { full } from "../creation.js";
-import { no_grad } from "../autograd.js";
-import * as C from "../conv.js";
-import type { IntOrTuple } from "../conv.js";
+import type { Tensor } from "../tensor/tensor.js";
+import { full } from "../ops/creation.js";
+import { no_grad } from "../autograd/grad_mode.js";
+import * as C from "../ops/conv.js";
+import type { IntOrTuple } from "../ops/conv.js";
 import * as init from "./init.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 import type { FactoryOptions } from "./layers.js";

@@ -8,10 +8,10 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
-import { no_grad } from "../autograd.js";
-import { rand, randn } from "../creation.js";
-import { cat } from "../indexing.js";
+import type { Tensor } from "../tensor/tensor.js";
+import { no_grad } from "../autograd/grad_mode.js";
+import { rand, randn } from "../ops/creation.js";
+import { cat } from "../ops/indexing.js";
 import { scope } from "../lifetime.js";
 
 /** The nonlinearities {@link calculate_gain} knows. */

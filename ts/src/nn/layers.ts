@@ -1,19 +1,20 @@
 /**
- * Layers: `Linear`, `Identity`, `Flatten`/`Unflatten`, the activation modules, `Dropout`,
- * `Embedding`, `LayerNorm`, `RMSNorm`, `Softmax`/`LogSoftmax`/`Softmin`. Each initialises its
+ * Layers: `Linear`, `Bilinear`, `Identity`, `Flatten`/`Unflatten`, the activation modules,
+ * `Dropout`, `Embedding`, `EmbeddingBag`, `LayerNorm`, `RMSNorm`, `Softmax`/`LogSoftmax`/`Softmin`
+ * (more normalizations in normalization.ts). Each initialises its
  * parameters as PyTorch does (same distributions and fan computations).
  *
  * @module
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import type { CheckLast, Dims, ReplaceLast, ShapeOf } from "../shapes.js";
-import { arange, full } from "../creation.js";
-import { where } from "../conditional.js";
+import { arange, full } from "../ops/creation.js";
+import { where } from "../ops/conditional.js";
 import { scope } from "../lifetime.js";
-import { no_grad } from "../autograd.js";
-import * as F from "./functional.js";
+import { no_grad } from "../autograd/grad_mode.js";
+import * as F from "./functional/index.js";
 import * as init from "./init.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 
@@ -423,5 +424,120 @@ export class RMSNorm extends Module {
 
   override forward(input: Tensor): Tensor {
     return F.rms_norm(input, this.normalized_shape, this.weight, this.eps);
+  }
+}
+
+const vec = (n: number, v: number, o: FactoryOptions) =>
+  full([n], v, { dtype: "float32", device: o.device });
+
+/**
+ * `y = x1ᵀ A x2 + b`: weight `(out_features, in1_features, in2_features)` and bias from
+ * U(-1/√in1, 1/√in1), as PyTorch's `reset_parameters`.
+ */
+export class Bilinear extends Module {
+  weight: Parameter;
+  bias: Parameter | null = null;
+
+  constructor(
+    readonly in1_features: number,
+    readonly in2_features: number,
+    readonly out_features: number,
+    bias = true,
+    options: FactoryOptions = {},
+  ) {
+    super();
+    const d = options.device;
+    this.weight = ownedParameter(
+      full([out_features, in1_features, in2_features], 0, {
+        dtype: "float32",
+        device: d,
+      }),
+    );
+    if (bias) this.bias = ownedParameter(vec(out_features, 0, options));
+    else this.register_parameter("bias", null);
+    this.reset_parameters();
+  }
+
+  /** PyTorch's initialisation (see the class doc). */
+  reset_parameters(): void {
+    const bound = 1 / Math.sqrt(this.weight.shape[1]!);
+    init.uniform_(this.weight, -bound, bound);
+    if (this.bias) init.uniform_(this.bias, -bound, bound);
+  }
+
+  override forward(input1: Tensor, input2: Tensor): Tensor {
+    return F.bilinear(input1, input2, this.weight, this.bias);
+  }
+
+  override extra_repr(): string {
+    return `in1_features=${this.in1_features}, in2_features=${this.in2_features}, out_features=${this.out_features}, bias=${this.bias ? "True" : "False"}`;
+  }
+}
+
+/** Options of {@link EmbeddingBag}. */
+export interface EmbeddingBagLayerOptions extends FactoryOptions {
+  /** How each bag is reduced: `"sum"`, `"mean"` (default) or `"max"`. */
+  mode?: "sum" | "mean" | "max";
+  /** `offsets` has one more entry than bags, the last being the size of `input` (default false). */
+  include_last_offset?: boolean;
+  /** An index whose rows do not contribute to bags and get no gradient. */
+  padding_idx?: number | null;
+}
+
+/**
+ * Sums, means or maxes of bags of embeddings (`F.embedding_bag`); weight from N(0, 1) with the
+ * `padding_idx` row zeroed, as PyTorch's `reset_parameters`.
+ */
+export class EmbeddingBag extends Module {
+  readonly mode: "sum" | "mean" | "max";
+  readonly include_last_offset: boolean;
+  readonly padding_idx: number | null;
+  weight: Parameter;
+
+  constructor(
+    readonly num_embeddings: number,
+    readonly embedding_dim: number,
+    options: EmbeddingBagLayerOptions = {},
+  ) {
+    super();
+    this.mode = options.mode ?? "mean";
+    this.include_last_offset = options.include_last_offset ?? false;
+    let p = options.padding_idx ?? null;
+    if (p !== null) {
+      if (p >= num_embeddings || p < -num_embeddings)
+        throw new TorchError("padding_idx must be within num_embeddings");
+      if (p < 0) p += num_embeddings;
+    }
+    this.padding_idx = p;
+    this.weight = ownedParameter(
+      full([num_embeddings, embedding_dim], 0, {
+        dtype: "float32",
+        device: options.device,
+      }),
+    );
+    init.normal_(this.weight);
+    if (p !== null) {
+      const w = this.weight;
+      no_grad(() => w.narrow(0, p, 1).zero_());
+    }
+  }
+
+  /** Bags of `input` (rows of a 2-D input, or 1-D `input` cut at `offsets`). */
+  override forward(
+    input: Tensor,
+    offsets: Tensor | null = null,
+    per_sample_weights: Tensor | null = null,
+  ): Tensor {
+    return F.embedding_bag(input, this.weight, {
+      offsets,
+      mode: this.mode,
+      per_sample_weights,
+      include_last_offset: this.include_last_offset,
+      padding_idx: this.padding_idx,
+    });
+  }
+
+  override extra_repr(): string {
+    return `${this.num_embeddings}, ${this.embedding_dim}, mode='${this.mode}'`;
   }
 }

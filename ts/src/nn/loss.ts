@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { Tensor } from "../tensor.js";
-import * as F from "./functional.js";
+import type { Tensor } from "../tensor/tensor.js";
+import * as F from "./functional/index.js";
 import { Module } from "./module.js";
 
 /** `reduction` option shared by every loss. */

@@ -18,9 +18,10 @@
  */
 
 import { DeviceError, ShapeError, TorchError } from "../errors.js";
-import { Tensor } from "../tensor.js";
-import { no_grad, type RemovableHandle } from "../autograd.js";
-import { zeros } from "../creation.js";
+import { Tensor } from "../tensor/tensor.js";
+import { no_grad } from "../autograd/grad_mode.js";
+import type { RemovableHandle } from "../tensor/autograd.js";
+import { zeros } from "../ops/creation.js";
 
 /**
  * A tensor that is a module parameter: a leaf with `requires_grad` (unless told otherwise) that

@@ -1,14 +1,15 @@
 /**
  * Pooling layers: `MaxPool1d`/`MaxPool2d`, `AvgPool1d`/`AvgPool2d`,
  * `AdaptiveAvgPool1d`/`AdaptiveAvgPool2d`, typed at the shape level when their window and
- * options are literals.
+ * options are literals, and `AdaptiveMaxPool1d`/`AdaptiveMaxPool2d`.
  *
  * @module
  */
 
-import type { Tensor } from "../tensor.js";
-import * as C from "../conv.js";
-import type { IntOrTuple } from "../conv.js";
+import type { Tensor } from "../tensor/tensor.js";
+import * as C from "../ops/conv.js";
+import type { IntOrTuple } from "../ops/conv.js";
+import * as F from "./functional/index.js";
 import { Module } from "./module.js";
 import type {
   AdaptiveShape,
@@ -231,5 +232,25 @@ export class AdaptiveAvgPool1d<
   ): Tensor<ShapeOf<AdaptiveShape<S, 1, Os>>>;
   override forward(input: Tensor): Tensor {
     return C.adaptive_avg_pool1d(input, this.output_size);
+  }
+}
+
+/** Max pooling of `(N, C, L)` / `(C, L)` to `output_size` positions (`F.adaptive_max_pool1d`). */
+export class AdaptiveMaxPool1d extends Module {
+  constructor(readonly output_size: number) {
+    super();
+  }
+  override forward(input: Tensor): Tensor {
+    return F.adaptive_max_pool1d(input, this.output_size);
+  }
+}
+
+/** Max pooling of `(N, C, H, W)` / `(C, H, W)` to `output_size` (`F.adaptive_max_pool2d`). */
+export class AdaptiveMaxPool2d extends Module {
+  constructor(readonly output_size: number | readonly (number | null)[]) {
+    super();
+  }
+  override forward(input: Tensor): Tensor {
+    return F.adaptive_max_pool2d(input, this.output_size);
   }
 }

@@ -8,10 +8,10 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
-import { full, zeros } from "../creation.js";
+import type { Tensor } from "../tensor/tensor.js";
+import { full, zeros } from "../ops/creation.js";
 import { scope } from "../lifetime.js";
-import * as F from "./functional.js";
+import * as F from "./functional/index.js";
 import * as init from "./init.js";
 import { Module, Parameter, ownedParameter } from "./module.js";
 import type { FactoryOptions } from "./layers.js";

@@ -10,11 +10,11 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
-import { zeros } from "../creation.js";
-import { cat, stack } from "../indexing.js";
+import type { Tensor } from "../tensor/tensor.js";
+import { zeros } from "../ops/creation.js";
+import { cat, stack } from "../ops/indexing.js";
 import { scope } from "../lifetime.js";
-import * as F from "./functional.js";
+import * as F from "./functional/index.js";
 import type { CellWeights, Mode } from "./rnn_cells.js";
 import { PackedSequence } from "./rnn_utils.js";
 

@@ -12,9 +12,9 @@
 
 import { core } from "../runtime.js";
 import { TorchError } from "../errors.js";
-import { Tensor } from "../tensor.js";
-import { full, tensor } from "../creation.js";
-import { cat, stack } from "../indexing.js";
+import { Tensor } from "../tensor/tensor.js";
+import { full, tensor } from "../ops/creation.js";
+import { cat, stack } from "../ops/indexing.js";
 
 /** Lengths as PyTorch takes them: a list of numbers or a 1-D CPU integer tensor. */
 export type Lengths = readonly number[] | Tensor;

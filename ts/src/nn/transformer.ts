@@ -11,10 +11,10 @@
  */
 
 import { TorchError } from "../errors.js";
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import { scope } from "../lifetime.js";
-import * as F from "./functional.js";
-import { causalMask } from "./functional_more.js";
+import * as F from "./functional/index.js";
+import { causalMask } from "./functional/attention.js";
 import * as init from "./init.js";
 import { Module } from "./module.js";
 import { ModuleList } from "./containers.js";

@@ -7,10 +7,10 @@
  */
 
 import { TorchError } from "../errors.js";
-import { Tensor } from "../tensor.js";
-import { no_grad } from "../autograd.js";
-import { arange, zeros } from "../creation.js";
-import { cat } from "../indexing.js";
+import { Tensor } from "../tensor/tensor.js";
+import { no_grad } from "../autograd/grad_mode.js";
+import { arange, zeros } from "../ops/creation.js";
+import { cat } from "../ops/indexing.js";
 
 function list(parameters: Tensor | Iterable<Tensor>): Tensor[] {
   return parameters instanceof Tensor ? [parameters] : [...parameters];

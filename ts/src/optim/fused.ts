@@ -11,8 +11,8 @@
 
 import { core } from "../runtime.js";
 import { TorchError } from "../errors.js";
-import { Tensor, wrap } from "../tensor.js";
-import { enable_grad } from "../autograd.js";
+import { Tensor, wrap } from "../tensor/tensor.js";
+import { enable_grad } from "../autograd/grad_mode.js";
 import type { OptimGroup } from "../wasm/webtorch_core.js";
 import {
   Optimizer,

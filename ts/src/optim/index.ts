@@ -11,7 +11,8 @@ export {
   type ParamState,
   type OptimizerStateDict,
 } from "./optimizer.js";
-export * from "./algorithms.js";
-export * from "./algorithms_more.js";
+export * from "./sgd.js";
+export * from "./adam.js";
+export * from "./adaptive.js";
 export { LBFGS, type LBFGSOptions } from "./lbfgs.js";
-export * as lr_scheduler from "./schedulers.js";
+export * as lr_scheduler from "./lr_scheduler/index.js";

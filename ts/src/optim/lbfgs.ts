@@ -10,10 +10,10 @@
  */
 
 import { TorchError } from "../errors.js";
-import { Tensor } from "../tensor.js";
-import { enable_grad, no_grad } from "../autograd.js";
-import { cat } from "../indexing.js";
-import { zeros } from "../creation.js";
+import { Tensor } from "../tensor/tensor.js";
+import { enable_grad, no_grad } from "../autograd/grad_mode.js";
+import { cat } from "../ops/indexing.js";
+import { zeros } from "../ops/creation.js";
 import { keep as keepAlive } from "../lifetime.js";
 import {
   Optimizer,

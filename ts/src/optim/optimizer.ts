@@ -9,8 +9,8 @@
 
 import { keep as keepAlive } from "../lifetime.js";
 import { TorchError } from "../errors.js";
-import { Tensor } from "../tensor.js";
-import { enable_grad, no_grad } from "../autograd.js";
+import { Tensor } from "../tensor/tensor.js";
+import { enable_grad, no_grad } from "../autograd/grad_mode.js";
 
 /** A parameter group: its parameters and its options (`lr`, `momentum`, …). */
 export interface ParamGroup {

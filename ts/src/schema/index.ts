@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { Tensor } from "../tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
 import { type Args, OPS } from "./generated.js";
 import { parseArgs } from "./parse.js";
 

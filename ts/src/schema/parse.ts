@@ -16,7 +16,7 @@
 
 import { ArgumentError, IndexError, TorchError } from "../errors.js";
 import { pyTypeName } from "../args.js";
-import { Tensor } from "../tensor.js";
+import { Tensor } from "../tensor/tensor.js";
 
 /** The value kinds a parameter may take (a union lists several). */
 export type Kind =

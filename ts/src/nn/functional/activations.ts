@@ -1,0 +1,117 @@
+/**
+ * `torch.nn.functional`'s activations that take arguments or run a row kernel (gelu, softplus,
+ * elu, celu, leaky_relu, hardtanh, softmax, softmin, log_softmax); the argument-free ones are the
+ * op-table rows (ops/ops.ts). Re-exported by index.ts.
+ *
+ * @module
+ */
+
+import { args, omit } from "../../schema/index.js";
+import type { Tensor } from "../../tensor/tensor.js";
+import { no_grad } from "../../autograd/grad_mode.js";
+import * as kernels from "../../ops/nn_kernels.js";
+import { kernelOr, temps } from "./composition.js";
+
+/** GELU: exact (`approximate: "none"`, the default) or the tanh approximation. */
+export function gelu(
+  input: Tensor,
+  options?: { approximate?: "none" | "tanh" },
+): Tensor {
+  const a = args("nn.functional.gelu", arguments);
+  ({ input } = a);
+  options = omit(a, "input");
+  if ((options.approximate ?? "none") === "none") return input.gelu();
+  // 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))
+  return temps((k) => {
+    const inner = k(k(k(input.pow(3)).mul(0.044715)).add(input)).mul(
+      Math.sqrt(2 / Math.PI),
+    );
+    return k(k(k(inner).tanh()).add(1)).mul(k(input.mul(0.5)));
+  });
+}
+
+/** `log(1 + exp(beta x)) / beta`, linear above `threshold` (as PyTorch). */
+export function softplus(
+  input: Tensor,
+  beta?: number,
+  threshold?: number,
+): Tensor {
+  ({ input, beta, threshold } = args("nn.functional.softplus", arguments));
+  if (beta === 1 && threshold === 20) return input.softplus();
+  return temps((k) => {
+    const bx = k(input.mul(beta));
+    const soft = k(k(bx.softplus()).div(beta));
+    // where(bx > threshold, x, soft) as a blend (where has no gradient rule yet).
+    const over = k(k(bx.gt(threshold)).to("float32"));
+    return k(k(input.mul(over)).sub(k(soft.mul(over)))).add(soft);
+  });
+}
+
+/** ELU with `alpha`: `x` above 0, `alpha (eˣ - 1)` below. */
+export function elu(input: Tensor, alpha?: number): Tensor {
+  ({ input, alpha } = args("nn.functional.elu", arguments));
+  if (alpha === 1) return input.elu();
+  return temps((k) =>
+    k(input.relu()).add(k(k(k(input.expm1()).mul(alpha)).minimum(0))),
+  );
+}
+
+/** CELU with `alpha`: `max(0, x) + min(0, alpha (e^(x/alpha) - 1))`. */
+export function celu(input: Tensor, alpha?: number): Tensor {
+  ({ input, alpha } = args("nn.functional.celu", arguments));
+  if (alpha === 1) return input.celu();
+  return temps((k) =>
+    k(input.relu()).add(
+      k(k(k(k(input.div(alpha)).expm1()).mul(alpha)).minimum(0)),
+    ),
+  );
+}
+
+/** `max(0, x) + negative_slope * min(0, x)`. */
+export function leaky_relu(input: Tensor, negative_slope?: number): Tensor {
+  ({ input, negative_slope } = args("nn.functional.leaky_relu", arguments));
+  return temps((k) =>
+    k(input.relu()).add(k(k(input.minimum(0)).mul(negative_slope))),
+  );
+}
+
+/** `clamp(x, min_val, max_val)`. */
+export function hardtanh(
+  input: Tensor,
+  min_val?: number,
+  max_val?: number,
+): Tensor {
+  ({ input, min_val, max_val } = args("nn.functional.hardtanh", arguments));
+  return temps((k) => k(input.maximum(min_val)).minimum(max_val));
+}
+
+/** Softmax along `dim`. */
+export function softmax(input: Tensor, dim: number): Tensor {
+  ({ input, dim } = args("nn.functional.softmax", arguments));
+  return kernelOr(
+    [input],
+    () => kernels.softmax(input, dim),
+    () => temps((k) => k(log_softmax(input, dim)).exp()),
+  );
+}
+
+/** `softmax(-x)`. */
+export function softmin(input: Tensor, dim: number): Tensor {
+  ({ input, dim } = args("nn.functional.softmin", arguments));
+  return temps((k) => softmax(k(input.neg()), dim));
+}
+
+/** `x - logsumexp(x)` along `dim`, with the max subtracted first. */
+export function log_softmax(input: Tensor, dim: number): Tensor {
+  ({ input, dim } = args("nn.functional.log_softmax", arguments));
+  return kernelOr(
+    [input],
+    () => kernels.log_softmax(input, dim),
+    () =>
+      temps((k) => {
+        const m = k(no_grad(() => input.detach().amax(dim, true)));
+        const shifted = k(input.sub(m));
+        return shifted.sub(k(k(k(shifted.exp()).sum(dim, true)).log()));
+      }),
+  );
+}

@@ -1,0 +1,158 @@
+/**
+ * Activations with arguments (`hardshrink`, `softshrink`, `threshold`, `glu`, `prelu`, `rrelu`,
+ * `leaky_relu`, `hardtanh`) as `torch.*` functions (also re-exported by `torch.nn.functional`
+ * callers through these names) and their in-place `*_` forms. Each is a `where` or product of
+ * core ops, so it differentiates; an in-place form writes the out-of-place result back with
+ * `copy_`.
+ *
+ * @module
+ */
+
+import { args } from "../schema/index.js";
+import { ShapeError, TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
+import { where } from "./conditional.js";
+import { rand } from "./creation.js";
+import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
+
+/** `x` where `|x| > lambd`, else 0. */
+export function hardshrink(input: Tensor, lambd?: number): Tensor {
+  ({ input, lambd } = args("nn.functional.hardshrink", arguments));
+  return checkTensor("hardshrink", "input", input).hardshrink(lambd);
+}
+
+/** `x - lambd` above `lambd`, `x + lambd` below `-lambd`, else 0 (NaN stays NaN). */
+export function softshrink(input: Tensor, lambd?: number): Tensor {
+  ({ input, lambd } = args("nn.functional.softshrink", arguments));
+  const x = checkTensor("softshrink", "input", input);
+  if (lambd < 0)
+    throw new TorchError(
+      `lambda must be greater or equal to 0, but found to be ${lambd}.`,
+    );
+  return scope(() =>
+    where(
+      x.gt(lambd),
+      x.sub(lambd),
+      where(x.lt(-lambd), x.add(lambd), x.mul(0)),
+    ),
+  );
+}
+
+/** `x` where `x > threshold`, else `value`. */
+export function threshold(
+  input: Tensor,
+  threshold: number,
+  value: number,
+): Tensor {
+  ({ input, threshold, value } = args("nn.functional.threshold", arguments));
+  const x = checkTensor("threshold", "input", input);
+  return scope(() => where(x.le(threshold), value, x));
+}
+
+/** `a * sigmoid(b)` for the halves `a`, `b` of `dim` (default -1). */
+export function glu(input: Tensor, dim?: number): Tensor {
+  ({ input, dim } = args("nn.functional.glu", arguments));
+  const x = checkTensor("glu", "input", input);
+  if (x.ndim === 0)
+    throw new TorchError(
+      "glu does not support scalars because halving size must be even",
+    );
+  const d = wrapDim(dim, x.ndim);
+  const n = x.shape[d]!;
+  if (n % 2 !== 0)
+    throw new ShapeError(
+      `Halving dimension must be even, but dimension ${d} is size ${n}`,
+    );
+  return scope(() =>
+    x.narrow(d, 0, n / 2).mul(x.narrow(d, n / 2, n / 2).sigmoid()),
+  );
+}
+
+/** `x` above 0, `weight * x` below; `weight` has 1 or `channels` (dim 1) elements. */
+export function prelu(input: Tensor, weight: Tensor): Tensor {
+  ({ input, weight } = args("nn.functional.prelu", arguments));
+  const x = checkTensor("prelu", "input", input);
+  const w = checkTensor("prelu", "weight", weight);
+  const n = w.numel();
+  const channels = x.ndim >= 2 ? x.shape[1]! : 1;
+  if (n !== 1 && n !== channels)
+    throw new ShapeError(
+      `Mismatch of parameter numbers and input channel size. Found parameter numbers = ${n} and channel size = ${channels}.`,
+    );
+  return scope(() => {
+    const ws =
+      n === 1 || x.ndim < 2
+        ? w.reshape([])
+        : w.reshape([n, ...new Array<number>(x.ndim - 2).fill(1)]);
+    return where(x.gt(0), x, x.mul(ws));
+  });
+}
+
+/** `max(0, x) + negative_slope * min(0, x)`. */
+export function leaky_relu(input: Tensor, negative_slope = 0.01): Tensor {
+  const x = checkTensor("leaky_relu", "input", input);
+  return scope(() => where(x.gt(0), x, x.mul(negative_slope)));
+}
+
+/** `x` clamped to `[min_val, max_val]`. */
+export function hardtanh(input: Tensor, min_val = -1, max_val = 1): Tensor {
+  const x = checkTensor("hardtanh", "input", input);
+  return scope(() => x.maximum(min_val).minimum(max_val));
+}
+
+/**
+ * Randomized leaky ReLU: in training, each negative element is scaled by a slope drawn uniformly
+ * from `[lower, upper]`; in evaluation (the default) by their mean.
+ */
+export function rrelu(
+  input: Tensor,
+  lower?: number,
+  upper?: number,
+  training?: boolean,
+): Tensor {
+  ({ input, lower, upper, training } = args("nn.functional.rrelu", arguments));
+  const x = checkTensor("rrelu", "input", input);
+  if (!training) return leaky_relu(x, (lower + upper) / 2);
+  return scope(() => {
+    const slope = rand(x.shape, { device: x.device })
+      .mul(upper - lower)
+      .add(lower);
+    return where(x.ge(0), x, x.mul(slope));
+  });
+}
+
+function inPlace(input: Tensor, fn: (x: Tensor) => Tensor): Tensor {
+  const y = fn(input);
+  try {
+    input.copy_(y);
+  } finally {
+    y.dispose();
+  }
+  return input;
+}
+
+/** {@link threshold} in place. */
+export function threshold_(
+  input: Tensor,
+  thresh: number,
+  value: number,
+): Tensor {
+  return inPlace(input, (x) => threshold(x, thresh, value));
+}
+/** {@link leaky_relu} in place. */
+export function leaky_relu_(input: Tensor, negative_slope = 0.01): Tensor {
+  return inPlace(input, (x) => leaky_relu(x, negative_slope));
+}
+/** {@link hardtanh} in place. */
+export function hardtanh_(input: Tensor, min_val = -1, max_val = 1): Tensor {
+  return inPlace(input, (x) => hardtanh(x, min_val, max_val));
+}
+/** {@link rrelu} in place. */
+export function rrelu_(
+  input: Tensor,
+  lower = 1 / 8,
+  upper = 1 / 3,
+  training = false,
+): Tensor {
+  return inPlace(input, (x) => rrelu(x, lower, upper, training));
+}

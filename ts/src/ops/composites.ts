@@ -1,0 +1,539 @@
+/**
+ * Elementwise and reduction composites: functions PyTorch has that are a few core ops each —
+ * comparisons (`isclose`, `allclose`, `equal`, `isneginf`, `isposinf`, `isreal`, `isin`,
+ * `is_nonzero`), NaN-aware math (`fmax`, `fmin`, `nansum`, `nanmean`), `heaviside`,
+ * `true_divide`, `float_power`, `ldexp`, `angle`, `real`/`conj`, `imag` (which PyTorch refuses
+ * for real dtypes, as here), `diff`, `trapezoid`, the fused
+ * reductions (`aminmax`, `var_mean`, `std_mean`), and the activations with arguments
+ * (`hardshrink`, `softshrink`, `threshold`, `glu`, `prelu`, `rrelu`, in-place `*_`).
+ *
+ * Functions that answer a question about values (`allclose`, `equal`, `is_nonzero`) must read
+ * them back from the device, so they return a `Promise<boolean>` where PyTorch returns a bool.
+ *
+ * @module
+ */
+
+import { scalarTypeName } from "../dtype.js";
+import { isFloatingPoint } from "../dtype.js";
+import { type Shape, parseReduceArgs } from "../args.js";
+import { DTypeError, TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
+import { where } from "./conditional.js";
+import { cat } from "./indexing.js";
+import { full } from "./creation.js";
+import { type VarOptions } from "./reductions.js";
+import {
+  type Scalar,
+  Tensor,
+  checkTensor,
+  wrap,
+  wrapDim,
+} from "../tensor/tensor.js";
+import { binary } from "./op_rows.js";
+
+/** `[min, max]` with names, as `torch.aminmax` returns. */
+export type MinMax = [Tensor, Tensor] & {
+  readonly min: Tensor;
+  readonly max: Tensor;
+};
+
+/** Options of `isclose`/`allclose`. */
+export interface CloseOptions {
+  /** Relative tolerance. Default 1e-5. */
+  rtol?: number;
+  /** Absolute tolerance. Default 1e-8. */
+  atol?: number;
+  /** Whether NaN equals NaN. Default `false`. */
+  equal_nan?: boolean;
+}
+
+declare module "../tensor/tensor.js" {
+  interface Tensor {
+    /** `|this - other| <= atol + rtol * |other|` elementwise (equal infinities are close). */
+    isclose(other: Tensor, options?: CloseOptions): Tensor;
+    /** Whether every element {@link isclose} (reads the device: a promise). */
+    allclose(other: Tensor, options?: CloseOptions): Promise<boolean>;
+    /** Whether the shapes and all the values are equal (reads the device: a promise). */
+    equal(other: Tensor): Promise<boolean>;
+    /** Whether each element is -∞ (bool). */
+    isneginf(): Tensor;
+    /** Whether each element is +∞ (bool). */
+    isposinf(): Tensor;
+    /** Whether each element is real: always true for webtorch's real dtypes (bool). */
+    isreal(): Tensor;
+    /** Whether the only element is nonzero (reads the device: a promise). */
+    is_nonzero(): Promise<boolean>;
+    /** Elementwise maximum ignoring NaN (NaN only where both are). */
+    fmax(other: Tensor): Tensor;
+    /** Elementwise minimum ignoring NaN (NaN only where both are). */
+    fmin(other: Tensor): Tensor;
+    /** 0 below 0, 1 above, `values` at 0 (same dtypes). */
+    heaviside(values: Tensor): Tensor;
+    /** Alias of `div` (true division). */
+    true_divide(other: Tensor | Scalar): Tensor;
+    /** `this ** exponent` in floating point (float32 here; PyTorch computes in float64). */
+    float_power(exponent: Tensor | Scalar): Tensor;
+    /** `this * 2 ** other`. */
+    ldexp(other: Tensor): Tensor;
+    /** The sum treating NaN as 0. */
+    nansum(dim?: number | Shape, keepdim?: boolean): Tensor;
+    /** The mean over the non-NaN elements. */
+    nanmean(dim?: number | Shape, keepdim?: boolean): Tensor;
+    /** `[amin, amax]` over `dim` (all elements without one). */
+    aminmax(options?: { dim?: number; keepdim?: boolean }): MinMax;
+    /** The `n`-th forward difference along `dim` (default the last), with optional ends. */
+    diff(
+      n?: number,
+      dim?: number,
+      prepend?: Tensor | null,
+      append?: Tensor | null,
+    ): Tensor;
+    /** `where(|x| <= lambd, 0, x)`. */
+    hardshrink(lambd?: number): Tensor;
+    /** The element's angle: 0 for non-negative reals, π for negative ones (NaN stays NaN). */
+    angle(): Tensor;
+    /** The tensor itself (real dtypes have no imaginary part): a new handle. */
+    conj(): Tensor;
+    /** {@link Tensor.conj}. */
+    resolve_conj(): Tensor;
+    /** {@link Tensor.conj}. */
+    resolve_neg(): Tensor;
+    /** The values at the flat indices `index` (negative ones count from the end). */
+    take(index: Tensor): Tensor;
+  }
+}
+
+type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
+const proto = Tensor.prototype as unknown as Methods;
+
+function title(t: Tensor): string {
+  return scalarTypeName(t.dtype);
+}
+
+proto.isclose = function (
+  this: Tensor,
+  other: Tensor,
+  options: CloseOptions = {},
+) {
+  const o = checkTensor("isclose", "other", other);
+  if (this.dtype !== o.dtype)
+    throw new DTypeError(`${title(this)} did not match ${title(o)}`);
+  const { rtol = 1e-5, atol = 1e-8, equal_nan = false } = options;
+  if (rtol < 0)
+    throw new TorchError(
+      `rtol must be greater than or equal to zero, but got ${rtol}`,
+    );
+  if (atol < 0)
+    throw new TorchError(
+      `atol must be greater than or equal to zero, but got ${atol}`,
+    );
+  return scope(() => {
+    let close = this.eq(o);
+    if (equal_nan)
+      close = close.logical_or(this.isnan().logical_and(o.isnan()));
+    if (this.dtype === "bool") return close;
+    // Finite `other` only: an infinite one would pass |a - inf| <= inf.
+    const within = this.sub(o).abs().le(o.abs().mul(rtol).add(atol));
+    return close.logical_or(within.logical_and(o.isfinite()));
+  });
+};
+proto.allclose = async function (
+  this: Tensor,
+  other: Tensor,
+  options?: CloseOptions,
+) {
+  const all = scope(() => this.isclose(other, options).all());
+  try {
+    return (await all.item()) as boolean;
+  } finally {
+    all.dispose();
+  }
+};
+proto.equal = async function (this: Tensor, other: Tensor) {
+  const o = checkTensor("equal", "other", other);
+  if (
+    this.shape.length !== o.shape.length ||
+    this.shape.some((s, i) => s !== o.shape[i])
+  )
+    return false;
+  const all = scope(() => this.eq(o).all());
+  try {
+    return (await all.item()) as boolean;
+  } finally {
+    all.dispose();
+  }
+};
+proto.isneginf = function (this: Tensor) {
+  return this.eq(-Infinity);
+};
+proto.isposinf = function (this: Tensor) {
+  return this.eq(Infinity);
+};
+proto.isreal = function (this: Tensor) {
+  return full(this.shape, true, { device: this.device });
+};
+proto.is_nonzero = async function (this: Tensor) {
+  const n = this.numel();
+  if (n !== 1)
+    throw new TorchError(
+      n === 0
+        ? "Boolean value of Tensor with no values is ambiguous"
+        : "Boolean value of Tensor with more than one value is ambiguous",
+    );
+  return (await this.item()) !== 0 && (await this.item()) !== false;
+};
+proto.fmax = function (this: Tensor, other: Tensor) {
+  const o = checkTensor("fmax", "other", other);
+  // PyTorch's rule, gradient included: `this` where this >= other or other is NaN.
+  return scope(() => where(this.ge(o).logical_or(o.isnan()), this, o));
+};
+proto.fmin = function (this: Tensor, other: Tensor) {
+  const o = checkTensor("fmin", "other", other);
+  return scope(() => where(this.le(o).logical_or(o.isnan()), this, o));
+};
+proto.heaviside = function (this: Tensor, values: Tensor) {
+  const v = checkTensor("heaviside", "values", values);
+  if (this.dtype !== v.dtype)
+    throw new DTypeError(
+      "heaviside is not yet implemented for tensors with different dtypes.",
+    );
+  return scope(() => where(this.eq(0), v, this.gt(0).to(this.dtype)));
+};
+proto.true_divide = function (this: Tensor, other: Tensor | Scalar) {
+  return binary("div", this, other);
+};
+proto.float_power = function (this: Tensor, exponent: Tensor | Scalar) {
+  return scope(() =>
+    binary(
+      "pow",
+      this.to("float32"),
+      exponent instanceof Tensor ? exponent.to("float32") : exponent,
+    ),
+  );
+};
+proto.ldexp = function (this: Tensor, other: Tensor) {
+  const o = checkTensor("ldexp", "other", other);
+  return scope(() => this.mul(binary("pow", 2, o.to("float32"))));
+};
+proto.nansum = function (
+  this: Tensor,
+  dim?: number | Shape,
+  keepdim?: boolean,
+) {
+  const [dims, keep] = parseReduceArgs("nansum", dim, keepdim);
+  if (!isFloatingPoint(this.dtype)) return this.sum([...dims], keep);
+  return scope(() => where(this.isnan(), 0, this).sum([...dims], keep));
+};
+proto.nanmean = function (
+  this: Tensor,
+  dim?: number | Shape,
+  keepdim?: boolean,
+) {
+  if (!isFloatingPoint(this.dtype))
+    throw new DTypeError(
+      `nanmean(): expected input to have floating point or complex dtype but got ${title(this)}`,
+    );
+  const [dims, keep] = parseReduceArgs("nanmean", dim, keepdim);
+  return scope(() =>
+    this.nansum([...dims], keep).div(
+      this.isnan()
+        .logical_not()
+        .sum([...dims], keep),
+    ),
+  );
+};
+proto.aminmax = function (
+  this: Tensor,
+  options: { dim?: number; keepdim?: boolean } = {},
+) {
+  const { dim, keepdim = false } = options;
+  if (
+    this.numel() === 0 &&
+    (dim === undefined || this.shape[wrapDim(dim, this.ndim)] === 0)
+  )
+    throw new TorchError(
+      "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.",
+    );
+  const d = dim === undefined ? undefined : [dim];
+  const mn = d === undefined ? this.amin() : this.amin(d, keepdim);
+  const mx = d === undefined ? this.amax() : this.amax(d, keepdim);
+  return Object.assign([mn, mx] as [Tensor, Tensor], { min: mn, max: mx });
+};
+proto.diff = function (
+  this: Tensor,
+  n = 1,
+  dim = -1,
+  prepend: Tensor | null = null,
+  append: Tensor | null = null,
+) {
+  if (this.ndim === 0)
+    throw new TorchError("diff expects input to be at least one-dimensional");
+  if (n < 0) throw new TorchError(`order must be non-negative but got ${n}`);
+  const d = wrapDim(dim, this.ndim);
+  return scope(() => {
+    let x: Tensor =
+      prepend || append
+        ? cat(
+            [prepend, this, append].filter((t): t is Tensor => !!t),
+            d,
+          )
+        : this;
+    for (let i = 0; i < n && x.shape[d]! > 0; i++) {
+      const len = x.shape[d]! - 1;
+      const hi = x.narrow(d, 1, len);
+      const lo = x.narrow(d, 0, len);
+      x = x.dtype === "bool" ? hi.logical_xor(lo) : hi.sub(lo);
+    }
+    return x === this ? this.clone() : x;
+  });
+};
+proto.hardshrink = function (this: Tensor, lambd = 0.5) {
+  return scope(() => where(this.abs().le(lambd), 0, this));
+};
+proto.angle = function (this: Tensor) {
+  // NaN stays NaN (x * 0), the rest is π below 0.
+  return scope(() => where(this.lt(0), Math.PI, this.to("float32").mul(0)));
+};
+proto.conj = function (this: Tensor) {
+  return wrap(this._raw.handle());
+};
+proto.resolve_conj = proto.conj;
+proto.resolve_neg = proto.conj;
+proto.take = function (this: Tensor, index: Tensor) {
+  const i = checkTensor("take", "index", index);
+  const n = this.numel();
+  return scope(() => {
+    const flat = i.reshape(-1);
+    const wrapped = where(flat.lt(0), flat.add(n), flat);
+    return this.reshape(-1).index_select(0, wrapped).reshape(i.shape);
+  });
+};
+
+// ---- torch.* functions ----
+
+/** `input.isclose(other, options)`. See {@link Tensor.isclose}. */
+export function isclose(
+  input: Tensor,
+  other: Tensor,
+  options?: CloseOptions,
+): Tensor {
+  return checkTensor("isclose", "input", input).isclose(other, options);
+}
+/** Whether all of `input` is close to `other` (a promise: the answer is read from the device). */
+export function allclose(
+  input: Tensor,
+  other: Tensor,
+  options?: CloseOptions,
+): Promise<boolean> {
+  return checkTensor("allclose", "input", input).allclose(other, options);
+}
+/** Whether `input` and `other` have the same shape and values (a promise). */
+export function equal(input: Tensor, other: Tensor): Promise<boolean> {
+  return checkTensor("equal", "input", input).equal(other);
+}
+/** Whether each element is -∞. */
+export function isneginf(input: Tensor): Tensor {
+  return checkTensor("isneginf", "input", input).isneginf();
+}
+/** Whether each element is +∞. */
+export function isposinf(input: Tensor): Tensor {
+  return checkTensor("isposinf", "input", input).isposinf();
+}
+/** Whether each element is real (always, for webtorch's dtypes). */
+export function isreal(input: Tensor): Tensor {
+  return checkTensor("isreal", "input", input).isreal();
+}
+/** Whether the one element of `input` is nonzero (a promise). */
+export function is_nonzero(input: Tensor): Promise<boolean> {
+  return checkTensor("is_nonzero", "input", input).is_nonzero();
+}
+/** Whether each element of `elements` is in `test_elements` (bool; `invert` negates). */
+export function isin(
+  elements: Tensor,
+  test_elements: Tensor,
+  options: { invert?: boolean } = {},
+): Tensor {
+  const e = checkTensor("isin", "elements", elements);
+  const t = checkTensor("isin", "test_elements", test_elements);
+  return scope(() => {
+    const found = e.unsqueeze(-1).eq(t.reshape(-1)).any(-1);
+    return options.invert ? found.logical_not() : found;
+  });
+}
+/** NaN-ignoring maximum. See {@link Tensor.fmax}. */
+export function fmax(input: Tensor, other: Tensor): Tensor {
+  return checkTensor("fmax", "input", input).fmax(other);
+}
+/** NaN-ignoring minimum. See {@link Tensor.fmin}. */
+export function fmin(input: Tensor, other: Tensor): Tensor {
+  return checkTensor("fmin", "input", input).fmin(other);
+}
+/** The Heaviside step function. See {@link Tensor.heaviside}. */
+export function heaviside(input: Tensor, values: Tensor): Tensor {
+  return checkTensor("heaviside", "input", input).heaviside(values);
+}
+/** Alias of `div`. */
+export function true_divide(
+  input: Tensor | Scalar,
+  other: Tensor | Scalar,
+): Tensor {
+  return binary("div", input, other);
+}
+/** `input ** exponent` in float32 (PyTorch: float64). */
+export function float_power(
+  input: Tensor | Scalar,
+  exponent: Tensor | Scalar,
+): Tensor {
+  if (input instanceof Tensor) return input.float_power(exponent);
+  return scope(() =>
+    binary(
+      "pow",
+      input,
+      checkTensor("float_power", "exponent", exponent).to("float32"),
+    ),
+  );
+}
+/** `input * 2 ** other`. */
+export function ldexp(input: Tensor, other: Tensor): Tensor {
+  return checkTensor("ldexp", "input", input).ldexp(other);
+}
+/** The sum treating NaN as 0. */
+export function nansum(
+  input: Tensor,
+  dim?: number | Shape,
+  keepdim?: boolean,
+): Tensor {
+  return checkTensor("nansum", "input", input).nansum(dim, keepdim);
+}
+/** The mean of the non-NaN elements. */
+export function nanmean(
+  input: Tensor,
+  dim?: number | Shape,
+  keepdim?: boolean,
+): Tensor {
+  return checkTensor("nanmean", "input", input).nanmean(dim, keepdim);
+}
+/** `[amin, amax]` (named `min`, `max`). */
+export function aminmax(
+  input: Tensor,
+  options?: { dim?: number; keepdim?: boolean },
+): MinMax {
+  return checkTensor("aminmax", "input", input).aminmax(options);
+}
+
+function statsMean(
+  fn: "var" | "std",
+  input: Tensor,
+  dim: number | Shape | VarOptions | null | undefined,
+  options: VarOptions | undefined,
+): [Tensor, Tensor] {
+  const t = checkTensor(`${fn}_mean`, "input", input);
+  let o: VarOptions = { ...options };
+  let d: number | Shape | undefined;
+  if (dim !== null && typeof dim === "object" && !Array.isArray(dim)) {
+    o = { ...(dim as VarOptions), ...o };
+    d = o.dim;
+  } else {
+    d = (dim ?? undefined) as number | Shape | undefined;
+  }
+  const keep = o.keepdim ?? false;
+  const s = fn === "var" ? t.var(d ?? null, o) : t.std(d ?? null, o);
+  const all = t.shape.map((_, i) => i);
+  const m = t.mean(d ?? all, keep);
+  return [s, m];
+}
+/** `[var, mean]` over `dim` (see `var` for the options). */
+export function var_mean(
+  input: Tensor,
+  dim?: number | Shape | VarOptions | null,
+  options?: VarOptions,
+): [Tensor, Tensor] {
+  return statsMean("var", input, dim, options);
+}
+/** `[std, mean]` over `dim`. */
+export function std_mean(
+  input: Tensor,
+  dim?: number | Shape | VarOptions | null,
+  options?: VarOptions,
+): [Tensor, Tensor] {
+  return statsMean("std", input, dim, options);
+}
+/** The `n`-th forward difference. See {@link Tensor.diff}. */
+export function diff(
+  input: Tensor,
+  n = 1,
+  dim = -1,
+  prepend: Tensor | null = null,
+  append: Tensor | null = null,
+): Tensor {
+  return checkTensor("diff", "input", input).diff(n, dim, prepend, append);
+}
+/** The angle of each element (0 or π for reals). */
+export function angle(input: Tensor): Tensor {
+  return checkTensor("angle", "input", input).angle();
+}
+/** The real part: the tensor itself for real dtypes (a new handle). */
+export function real(input: Tensor): Tensor {
+  return checkTensor("real", "input", input).conj();
+}
+/** The conjugate: the tensor itself for real dtypes (a new handle). */
+export function conj(input: Tensor): Tensor {
+  return checkTensor("conj", "input", input).conj();
+}
+/** {@link conj} (there is no lazy conjugation to materialise). */
+export function conj_physical(input: Tensor): Tensor {
+  return checkTensor("conj_physical", "input", input).clone();
+}
+/** Values at flat indices. See {@link Tensor.take}. */
+export function take(input: Tensor, index: Tensor): Tensor {
+  return checkTensor("take", "input", input).take(index);
+}
+
+/**
+ * The trapezoid rule along `dim` (default the last): `trapezoid(y)` with unit spacing,
+ * `trapezoid(y, { dx })`, or `trapezoid(y, x)` with sample points `x`.
+ */
+export function trapezoid(
+  y: Tensor,
+  x?: Tensor | { dx?: number; dim?: number } | null,
+  options: { dim?: number } = {},
+): Tensor {
+  checkTensor("trapezoid", "y", y);
+  const opts =
+    x instanceof Tensor || x === null || x === undefined ? options : x;
+  const dim = opts.dim ?? -1;
+  if (y.ndim === 0)
+    throw new TorchError(
+      `Dimension specified as ${dim} but tensor has no dimensions`,
+    );
+  const d = wrapDim(dim, y.ndim);
+  const n = y.shape[d]!;
+  return scope(() => {
+    if (n === 0) return y.sum(d);
+    const pairs = y.narrow(d, 1, n - 1).add(y.narrow(d, 0, n - 1));
+    if (x instanceof Tensor) {
+      const xs =
+        x.ndim === 1
+          ? x.reshape([n, ...new Array<number>(y.ndim - 1 - d).fill(1)])
+          : x;
+      const dd = x.ndim === 1 ? 0 : d;
+      const dx = xs.narrow(dd, 1, n - 1).sub(xs.narrow(dd, 0, n - 1));
+      return dx.mul(pairs).sum(d).div(2);
+    }
+    // PyTorch's formula for uniform spacing: (sum - (first + last) / 2) * dx.
+    const dx = (opts as { dx?: number }).dx ?? 1;
+    const ends = y.select(d, 0).add(y.select(d, -1)).mul(0.5);
+    return y.sum(d).sub(ends).mul(dx);
+  });
+}
+
+/** Alias of {@link trapezoid}. */
+export const trapz = trapezoid;
+
+/** The imaginary part: refused for real dtypes, as PyTorch does (webtorch has no complex ones). */
+export function imag(input: Tensor): Tensor {
+  checkTensor("imag", "input", input);
+  throw new TorchError(
+    "imag is not implemented for tensors with non-complex dtypes.",
+  );
+}

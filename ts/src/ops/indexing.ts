@@ -1,0 +1,237 @@
+/**
+ * Indexing and joining: `index_select`, `gather`, `take_along_dim`, `cat` (alias `concat`) and
+ * `stack`, as `torch.*` functions and `Tensor` methods where PyTorch has them, and
+ * `unravel_index` (flat indices to coordinates). Indices are
+ * int64 (or int32) tensors; an index outside the indexed dim reads as 0 (the GPU cannot throw,
+ * see the core's tensor/indexing.rs) where PyTorch raises.
+ *
+ * @module
+ */
+
+import { args } from "../schema/index.js";
+import { RawTensor, RawTensorList } from "../wasm/webtorch_core.js";
+import { checkInts, pyTypeName } from "../args.js";
+import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
+import { DTypeError, TorchError } from "../errors.js";
+import { isFloatingPoint } from "../dtype.js";
+import { scope } from "../lifetime.js";
+import { binary } from "./op_rows.js";
+import type { Cat, CheckOf, Dims, ShapeOf, Stack } from "../shapes.js";
+import type { ShapesOf } from "../tensor/tensor.js";
+
+declare module "../tensor/tensor.js" {
+  interface Tensor {
+    /** The slices at `index` (a 1-D int64/int32 tensor) along `dim`. */
+    index_select(dim: number, index: Tensor): Tensor;
+    /** `out[i][j] = this[index[i][j]][j]` (dim 0; likewise for other dims). */
+    gather(dim: number, index: Tensor): Tensor;
+    /** `torch.take_along_dim(this, indices, dim)`. */
+    take_along_dim(indices: Tensor, dim?: number | null): Tensor;
+    /**
+     * A copy with `src` (a tensor, or a number cast to this dtype) written along `dim` at
+     * `index`: `out[index[i][j]][j] = src[i][j]` (dim 0). Repeated indices: unspecified winner.
+     */
+    scatter(dim: number, index: Tensor, src: Tensor | number | boolean): Tensor;
+    /** A copy with `src` added along `dim` at `index` (repeated indices accumulate). */
+    scatter_add(dim: number, index: Tensor, src: Tensor): Tensor;
+  }
+}
+
+function dimArg(fn: string, dim: unknown): number {
+  return checkInts(fn, "dim", [dim])[0]!;
+}
+
+const proto = Tensor.prototype as unknown as Record<
+  string,
+  (this: Tensor, ...args: never[]) => Tensor
+>;
+proto.index_select = function (
+  this: Tensor,
+  dim: number,
+  index: Tensor,
+): Tensor {
+  const i = checkTensor("index_select", "index", index);
+  return wrap(this._raw.index_select(dimArg("index_select", dim), i._raw));
+};
+proto.gather = function (this: Tensor, dim: number, index: Tensor): Tensor {
+  const i = checkTensor("gather", "index", index);
+  return wrap(this._raw.gather(dimArg("gather", dim), i._raw));
+};
+proto.take_along_dim = function (
+  this: Tensor,
+  indices: Tensor,
+  dim?: number | null,
+): Tensor {
+  const i = checkTensor("take_along_dim", "indices", indices);
+  const d =
+    dim === undefined || dim === null
+      ? undefined
+      : dimArg("take_along_dim", dim);
+  return wrap(this._raw.take_along_dim(i._raw, d));
+};
+
+proto.scatter = function (
+  this: Tensor,
+  dim: number,
+  index: Tensor,
+  src: Tensor | number | boolean,
+): Tensor {
+  const i = checkTensor("scatter", "index", index);
+  const d = dimArg("scatter", dim);
+  if (src instanceof Tensor)
+    return wrap(this._raw.scatter(d, i._raw, src._raw));
+  if (typeof src !== "number" && typeof src !== "boolean") {
+    throw new TorchError(
+      `scatter(): argument 'src' must be Tensor or Number, not ${typeof src}`,
+    );
+  }
+  return wrap(this._raw.scatter_value(d, i._raw, Number(src)));
+};
+proto.scatter_add = function (
+  this: Tensor,
+  dim: number,
+  index: Tensor,
+  src: Tensor,
+): Tensor {
+  const i = checkTensor("scatter_add", "index", index);
+  const s = checkTensor("scatter_add", "src", src);
+  return wrap(
+    this._raw.scatter_add(dimArg("scatter_add", dim), i._raw, s._raw),
+  );
+};
+
+/** `input.scatter(dim, index, src)`. See {@link Tensor.scatter}. */
+export function scatter(
+  input: Tensor,
+  dim: number,
+  index: Tensor,
+  src: Tensor | number | boolean,
+): Tensor {
+  return checkTensor("scatter", "input", input).scatter(dim, index, src);
+}
+
+/** `input.scatter_add(dim, index, src)`. See {@link Tensor.scatter_add}. */
+export function scatter_add(
+  input: Tensor,
+  dim: number,
+  index: Tensor,
+  src: Tensor,
+): Tensor {
+  return checkTensor("scatter_add", "input", input).scatter_add(
+    dim,
+    index,
+    src,
+  );
+}
+
+/** The slices of `input` at `index` along `dim`. See {@link Tensor.index_select}. */
+export function index_select(
+  input: Tensor,
+  dim: number,
+  index: Tensor,
+): Tensor {
+  return checkTensor("index_select", "input", input).index_select(dim, index);
+}
+
+/** Values of `input` along `dim` at `index`. See {@link Tensor.gather}. */
+export function gather(input: Tensor, dim: number, index: Tensor): Tensor {
+  return checkTensor("gather", "input", input).gather(dim, index);
+}
+
+/** `gather` with `input` and `indices` broadcast outside `dim` (the flattened input without `dim`). */
+export function take_along_dim(
+  input: Tensor,
+  indices: Tensor,
+  dim?: number | null,
+): Tensor {
+  return checkTensor("take_along_dim", "input", input).take_along_dim(
+    indices,
+    dim,
+  );
+}
+
+function withList(
+  fn: string,
+  tensors: readonly Tensor[],
+  run: (list: RawTensorList) => Tensor,
+): Tensor {
+  if (!Array.isArray(tensors))
+    throw new TorchError(
+      `${fn}(): argument 'tensors' (position 1) must be tuple of Tensors, not ${pyTypeName(tensors)}`,
+    );
+  tensors.forEach((t, i) => {
+    if (!(t instanceof Tensor))
+      throw new TorchError(
+        `expected Tensor as element ${i} in argument 0, but got ${pyTypeName(t)}`,
+      );
+  });
+  const list = new RawTensorList();
+  try {
+    tensors.forEach((t) => list.push(t._raw));
+    return run(list);
+  } finally {
+    list.free();
+  }
+}
+
+/** Joins `tensors` along `dim` (default 0), promoting to one dtype. */
+export function cat<
+  const Ts extends readonly Tensor<Dims>[],
+  Dm extends number = 0,
+>(
+  tensors: Ts & CheckOf<Cat<ShapesOf<Ts>, Dm>>,
+  dim?: Dm,
+): Tensor<ShapeOf<Cat<ShapesOf<Ts>, Dm>>>;
+export function cat(tensors: readonly Tensor[], dim = 0): Tensor {
+  return withList("cat", tensors, (l) =>
+    wrap(RawTensor.cat(l, dimArg("cat", dim))),
+  );
+}
+
+/** Alias of {@link cat}. */
+export const concat = cat;
+
+/** Stacks equally shaped `tensors` along a new dim `dim` (default 0). */
+export function stack<
+  const Ts extends readonly Tensor<Dims>[],
+  Dm extends number = 0,
+>(
+  tensors: Ts & CheckOf<Stack<ShapesOf<Ts>, Dm>>,
+  dim?: Dm,
+): Tensor<ShapeOf<Stack<ShapesOf<Ts>, Dm>>>;
+export function stack(tensors: readonly Tensor[], dim = 0): Tensor {
+  return withList("stack", tensors, (l) =>
+    wrap(RawTensor.stack(l, dimArg("stack", dim))),
+  );
+}
+
+/** The coordinates in `shape` of flat `indices`: one int64 tensor per dim. */
+export function unravel_index(
+  indices: Tensor,
+  shape: number | readonly number[],
+): Tensor[] {
+  ({ indices, shape } = args("unravel_index", arguments));
+  const idx = checkTensor("unravel_index", "indices", indices);
+  if (isFloatingPoint(idx.dtype) || idx.dtype === "bool")
+    throw new DTypeError(
+      "expected 'indices' to be integer dtype, but got " + idx.dtype,
+    );
+  const dims = checkInts(
+    "unravel_index",
+    "shape",
+    typeof shape === "number" ? [shape] : [...shape],
+  );
+  if (dims.some((d) => d < 0))
+    throw new TorchError(
+      "'shape' cannot have negative values, but got (" + dims.join(", ") + ")",
+    );
+  // Row-major strides of `shape`; coordinate k is floor(i / stride_k) mod size_k.
+  const strides = dims.map((_, k) =>
+    dims.slice(k + 1).reduce((a, b) => a * b, 1),
+  );
+  return scope(() =>
+    dims.map((d, k) =>
+      binary("floor_divide", idx, strides[k]!).remainder(d).to("int64"),
+    ),
+  );
+}

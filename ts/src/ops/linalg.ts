@@ -1,0 +1,529 @@
+/**
+ * Linear algebra composed from `matmul`, views, broadcasting and reductions: `mm`, `bmm`, `mv`,
+ * `dot`/`vdot`/`inner`/`outer`/`ger`, the `add*` fused forms (`addmm`, `addmv`, `addr`,
+ * `baddbmm`, `addbmm`: `beta * input + alpha * product`), `kron`, `tensordot`, `chain_matmul`,
+ * `trace`, `diag`/`diagflat`/`diag_embed`, `cross`, `cdist`, `dist` and `adjoint`. The checks
+ * that PyTorch makes before its kernels run are made here, with its messages; the math is the
+ * core's (matmul runs the tiled kernel, so these are as fast as `matmul`).
+ *
+ * @module
+ */
+
+import { scalarTypeName } from "../dtype.js";
+import { type Shape, checkInts } from "../args.js";
+import { DTypeError, ShapeError, TorchError } from "../errors.js";
+import { cat, stack as torchStack } from "./indexing.js";
+import { scope } from "../lifetime.js";
+import { where } from "./conditional.js";
+import { arange, zeros } from "./creation.js";
+import { broadcast_tensors } from "../tensor/shape_ops.js";
+import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
+
+/** `beta` and `alpha` of the `add*` forms: `beta * input + alpha * product`. */
+export interface BetaAlpha {
+  /** Multiplier of `input` (0: `input` is ignored, NaN included). Default 1. */
+  beta?: number;
+  /** Multiplier of the product. Default 1. */
+  alpha?: number;
+}
+
+import type { BMM, CheckOf, Dims, MM, ShapeOf } from "../shapes.js";
+import type { DTypeT, Promote, ShapeT } from "../tensor/tensor.js";
+import type { DType } from "../dtype.js";
+
+declare module "../tensor/tensor.js" {
+  interface Tensor {
+    /** Matrix × matrix (both 2-D). */
+    mm<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      mat2: Tensor<O, E> & CheckOf<MM<ShapeT<Self>, O>>,
+    ): Tensor<ShapeOf<MM<ShapeT<Self>, O>>, Promote<DTypeT<Self>, E>>;
+    /** Batched matrix × matrix (both 3-D, the same batch size). */
+    bmm<Self extends Tensor<Dims>, O extends Dims, E extends DType>(
+      this: Self,
+      mat2: Tensor<O, E> & CheckOf<BMM<ShapeT<Self>, O>>,
+    ): Tensor<ShapeOf<BMM<ShapeT<Self>, O>>, Promote<DTypeT<Self>, E>>;
+    /** Matrix × vector. */
+    mv(vec: Tensor): Tensor;
+    /** The dot product of two 1-D tensors of one length and dtype. */
+    dot(other: Tensor): Tensor;
+    /** {@link Tensor.dot} (no complex conjugation to do for real tensors). */
+    vdot(other: Tensor): Tensor;
+    /** Sum of products over the last dims of both tensors. */
+    inner(other: Tensor): Tensor;
+    /** The outer product of two 1-D tensors. */
+    outer(vec2: Tensor): Tensor;
+    /** Alias of {@link Tensor.outer}. */
+    ger(vec2: Tensor): Tensor;
+    /** `beta * this + alpha * (mat1 @ mat2)`. */
+    addmm(mat1: Tensor, mat2: Tensor, options?: BetaAlpha): Tensor;
+    /** `beta * this + alpha * (mat @ vec)`. */
+    addmv(mat: Tensor, vec: Tensor, options?: BetaAlpha): Tensor;
+    /** `beta * this + alpha * outer(vec1, vec2)`. */
+    addr(vec1: Tensor, vec2: Tensor, options?: BetaAlpha): Tensor;
+    /** `beta * this + alpha * bmm(batch1, batch2)`. */
+    baddbmm(batch1: Tensor, batch2: Tensor, options?: BetaAlpha): Tensor;
+    /** `beta * this + alpha * sum_b(batch1[b] @ batch2[b])`. */
+    addbmm(batch1: Tensor, batch2: Tensor, options?: BetaAlpha): Tensor;
+    /** The Kronecker product. */
+    kron(other: Tensor): Tensor;
+    /** The sum of the main diagonal of a 2-D tensor. */
+    trace(): Tensor;
+    /** 1-D: the matrix with this on diagonal `diagonal`; 2-D: that diagonal (a copy). */
+    diag(diagonal?: number): Tensor;
+    /** The flattened tensor on diagonal `offset` of a square matrix. */
+    diagflat(offset?: number): Tensor;
+    /** The last dim placed on the diagonal of new dims `dim1`, `dim2` (zeros elsewhere). */
+    diag_embed(offset?: number, dim1?: number, dim2?: number): Tensor;
+    /** The 3-vector cross product along `dim` (default: the first dim of size 3). */
+    cross(other: Tensor, dim?: number | null): Tensor;
+    /** The p-norm of `this - other`. */
+    dist(other: Tensor, p?: number): Tensor;
+    /** The transpose of the last two dims (a view; the conjugate transpose for real tensors). */
+    adjoint(): Tensor;
+  }
+}
+
+function combine(
+  input: Tensor,
+  product: Tensor,
+  { beta = 1, alpha = 1 }: BetaAlpha,
+): Tensor {
+  // `input` broadcasts to the product's shape (expand's error when it cannot); beta = 0 ignores
+  // its values entirely, NaN and inf included (PyTorch's rule).
+  const base = input.expand(product.shape);
+  const scaled = alpha === 1 ? product : product.mul(alpha);
+  if (beta === 0) return scaled;
+  return (beta === 1 ? base : base.mul(beta)).add(scaled);
+}
+
+type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
+const proto = Tensor.prototype as unknown as Methods;
+
+function requireDims(t: Tensor, n: number, message: string): void {
+  if (t.ndim !== n) throw new ShapeError(message);
+}
+
+proto.mm = function (this: Tensor, mat2: Tensor) {
+  const m2 = checkTensor("mm", "mat2", mat2);
+  requireDims(this, 2, `mm: self must be a matrix, got ${this.ndim}-D tensor`);
+  requireDims(m2, 2, `mm: mat2 must be a matrix, got ${m2.ndim}-D tensor`);
+  if (this.shape[1] !== m2.shape[0])
+    throw new ShapeError(
+      `mm: mat1 and mat2 shapes cannot be multiplied (${this.shape.join("x")} and ${m2.shape.join("x")})`,
+    );
+  return this.matmul(m2);
+};
+proto.bmm = function (this: Tensor, mat2: Tensor) {
+  const m2 = checkTensor("bmm", "mat2", mat2);
+  requireDims(this, 3, "batch1 must be a 3D tensor");
+  requireDims(m2, 3, "batch2 must be a 3D tensor");
+  const want = [this.shape[0]!, this.shape[2]!];
+  if (m2.shape[0] !== want[0] || m2.shape[1] !== want[1])
+    throw new ShapeError(
+      `Expected size for first two dimensions of batch2 tensor to be: [${want.join(", ")}] but got: [${m2.shape[0]}, ${m2.shape[1]}].`,
+    );
+  return this.matmul(m2);
+};
+proto.mv = function (this: Tensor, vec: Tensor) {
+  const v = checkTensor("mv", "vec", vec);
+  if (this.ndim !== 2 || v.ndim !== 1)
+    throw new ShapeError(
+      `vector + matrix @ vector expected, got 1, ${this.ndim}, ${v.ndim}`,
+    );
+  if (this.shape[1] !== v.shape[0])
+    throw new ShapeError(
+      `size mismatch, got input (${this.shape[0]}), mat (${this.shape.join("x")}), vec (${v.shape[0]})`,
+    );
+  return this.matmul(v);
+};
+proto.dot = function (this: Tensor, other: Tensor) {
+  const o = checkTensor("dot", "other", other);
+  if (this.ndim !== 1 || o.ndim !== 1)
+    throw new ShapeError(
+      `1D tensors expected, but got ${this.ndim}D and ${o.ndim}D tensors`,
+    );
+  if (this.dtype !== o.dtype)
+    throw new DTypeError(
+      `dot : expected both vectors to have same dtype, but found ${title(this)} and ${title(o)}`,
+    );
+  if (this.shape[0] !== o.shape[0])
+    throw new ShapeError(
+      `inconsistent tensor size, expected tensor [${this.shape[0]}] and src [${o.shape[0]}] to have the same number of elements, but got ${this.shape[0]} and ${o.shape[0]} elements respectively`,
+    );
+  return this.matmul(o);
+};
+proto.vdot = function (this: Tensor, other: Tensor) {
+  return this.dot(other);
+};
+proto.inner = function (this: Tensor, other: Tensor) {
+  const o = checkTensor("inner", "other", other);
+  if (this.ndim === 0 || o.ndim === 0) return this.mul(o);
+  const k = this.shape[this.ndim - 1]!;
+  if (o.shape[o.ndim - 1] !== k)
+    throw new ShapeError(
+      `inner() the last dimension must match on both input tensors but got shapes [${this.shape.join(", ")}] and [${o.shape.join(", ")}]`,
+    );
+  return scope(() =>
+    this.reshape(-1, k)
+      .matmul(o.reshape(-1, k).t())
+      .reshape([...this.shape.slice(0, -1), ...o.shape.slice(0, -1)]),
+  );
+};
+proto.outer = function (this: Tensor, vec2: Tensor) {
+  const v = checkTensor("outer", "vec2", vec2);
+  if (this.ndim !== 1)
+    throw new ShapeError(
+      `outer: Expected 1-D argument self, but got ${this.ndim}-D`,
+    );
+  if (v.ndim !== 1)
+    throw new ShapeError(
+      `outer: Expected 1-D argument vec2, but got ${v.ndim}-D`,
+    );
+  return scope(() => this.unsqueeze(1).mul(v));
+};
+proto.ger = proto.outer;
+proto.addmm = function (
+  this: Tensor,
+  mat1: Tensor,
+  mat2: Tensor,
+  options: BetaAlpha = {},
+) {
+  return scope(() =>
+    combine(this, checkTensor("addmm", "mat1", mat1).mm(mat2), options),
+  );
+};
+proto.addmv = function (
+  this: Tensor,
+  mat: Tensor,
+  vec: Tensor,
+  options: BetaAlpha = {},
+) {
+  return scope(() =>
+    combine(this, checkTensor("addmv", "mat", mat).mv(vec), options),
+  );
+};
+proto.addr = function (
+  this: Tensor,
+  vec1: Tensor,
+  vec2: Tensor,
+  options: BetaAlpha = {},
+) {
+  return scope(() =>
+    combine(this, checkTensor("addr", "vec1", vec1).outer(vec2), options),
+  );
+};
+proto.baddbmm = function (
+  this: Tensor,
+  b1: Tensor,
+  b2: Tensor,
+  options: BetaAlpha = {},
+) {
+  return scope(() =>
+    combine(this, checkTensor("baddbmm", "batch1", b1).bmm(b2), options),
+  );
+};
+proto.addbmm = function (
+  this: Tensor,
+  b1: Tensor,
+  b2: Tensor,
+  options: BetaAlpha = {},
+) {
+  return scope(() =>
+    combine(this, checkTensor("addbmm", "batch1", b1).bmm(b2).sum(0), options),
+  );
+};
+proto.kron = function (this: Tensor, other: Tensor) {
+  const o = checkTensor("kron", "other", other);
+  const nd = Math.max(this.ndim, o.ndim);
+  const a = [...new Array<number>(nd - this.ndim).fill(1), ...this.shape];
+  const b = [...new Array<number>(nd - o.ndim).fill(1), ...o.shape];
+  // out[i * bs + j] = a[i] * b[j]: a as [a0, 1, a1, 1, …] times b as [1, b0, 1, b1, …].
+  return scope(() =>
+    this.reshape(a.flatMap((s) => [s, 1]))
+      .mul(o.reshape(b.flatMap((s) => [1, s])))
+      .reshape(a.map((s, i) => s * b[i]!)),
+  );
+};
+proto.trace = function (this: Tensor) {
+  if (this.ndim !== 2)
+    throw new ShapeError(
+      `trace: expected a matrix, but got tensor with dim ${this.ndim}`,
+    );
+  return scope(() => this.diagonal().sum());
+};
+proto.diag = function (this: Tensor, diagonal = 0) {
+  const k = checkInts("diag", "diagonal", [diagonal])[0]!;
+  if (this.ndim === 2)
+    return scope(() => this.diagonal(k).contiguous().clone());
+  if (this.ndim !== 1)
+    throw new ShapeError(
+      `diag(): Supports 1D or 2D tensors. Got ${this.ndim}D`,
+    );
+  return this.diag_embed(k, 0, 1);
+};
+proto.diagflat = function (this: Tensor, offset = 0) {
+  return scope(() => this.reshape(-1).diag_embed(offset, 0, 1));
+};
+proto.diag_embed = function (this: Tensor, offset = 0, dim1 = -2, dim2 = -1) {
+  const [k] = checkInts("diag_embed", "offset", [offset, dim1, dim2]);
+  const nd = this.ndim + 1;
+  const d1 = wrapDim(dim1, nd);
+  const d2 = wrapDim(dim2, nd);
+  if (d1 === d2)
+    throw new TorchError(
+      `diagonal dimensions cannot be identical ${dim1}, ${dim2}`,
+    );
+  const src = this.ndim === 0 ? null : this;
+  const n = this.shape[this.ndim - 1] ?? 1;
+  const size = n + Math.abs(k!);
+  const device = this.device;
+  return scope(() => {
+    const x = src ?? this.reshape(1);
+    // Rows of the result for the n diagonal entries: out[…, i, i + k] = x[…, i] (k ≥ 0), or
+    // out[…, i - k, i] = x[…, i] (k < 0); the |k| rows without an entry are zeros.
+    const cols = arange(size, { device });
+    const rows = arange(n, { device }).add(Math.max(k!, 0)).unsqueeze(1);
+    let out = where(rows.eq(cols), x.unsqueeze(-1), 0);
+    const pad = zeros([...x.shape.slice(0, -1), Math.abs(k!), size], {
+      dtype: out.dtype,
+      device,
+    });
+    if (k! > 0) out = cat([out, pad], -2);
+    if (k! < 0) out = cat([pad, out], -2);
+    return out.movedim([-2, -1], [d1, d2]).contiguous();
+  });
+};
+proto.cross = function (this: Tensor, other: Tensor, dim?: number | null) {
+  const o = checkTensor("cross", "other", other);
+  if (this.ndim !== o.ndim)
+    throw new ShapeError(
+      `linalg.cross: inputs must have the same number of dimensions.`,
+    );
+  return scope(() => {
+    const [a, b] = broadcast_tensors(this, o) as [Tensor, Tensor];
+    // No dim: the first dim of size 3 (PyTorch's deprecated default).
+    const d =
+      dim === undefined || dim === null
+        ? a.shape.findIndex((s) => s === 3)
+        : wrapDim(dim, a.ndim);
+    if (d < 0 || a.shape[d] !== 3)
+      throw new ShapeError(
+        d < 0
+          ? "no dimension of size 3 in input"
+          : `linalg.cross: inputs dimension ${dim} must have length 3. Got ${this.shape[d]} and ${o.shape[d]}`,
+      );
+    const [a0, a1, a2] = a.unbind(d) as [Tensor, Tensor, Tensor];
+    const [b0, b1, b2] = b.unbind(d) as [Tensor, Tensor, Tensor];
+    const c0 = a1.mul(b2).sub(a2.mul(b1));
+    const c1 = a2.mul(b0).sub(a0.mul(b2));
+    const c2 = a0.mul(b1).sub(a1.mul(b0));
+    return torchStack([c0, c1, c2], d);
+  });
+};
+proto.dist = function (this: Tensor, other: Tensor, p = 2) {
+  return scope(() => this.sub(checkTensor("dist", "other", other)).norm(p));
+};
+proto.adjoint = function (this: Tensor) {
+  return this.transpose(-2, -1);
+};
+
+function title(t: Tensor): string {
+  return scalarTypeName(t.dtype);
+}
+
+// ---- torch.* functions ----
+
+function method2(name: string) {
+  return (input: Tensor, other: Tensor): Tensor =>
+    (
+      checkTensor(name, "input", input) as unknown as Record<
+        string,
+        (o: Tensor) => Tensor
+      >
+    )[name]!(other);
+}
+
+function method3(name: string) {
+  return (input: Tensor, a: Tensor, b: Tensor, options?: BetaAlpha): Tensor =>
+    (
+      checkTensor(name, "input", input) as unknown as Record<
+        string,
+        (a: Tensor, b: Tensor, o?: BetaAlpha) => Tensor
+      >
+    )[name]!(a, b, options);
+}
+
+/** `input.mm(mat2)`. */
+export const mm = method2("mm");
+/** `input.bmm(mat2)`. */
+export const bmm = method2("bmm");
+/** `input.mv(vec)`. */
+export const mv = method2("mv");
+/** `input.dot(other)`. */
+export const dot = method2("dot");
+/** `input.vdot(other)`. */
+export const vdot = method2("vdot");
+/** `input.inner(other)`. */
+export const inner = method2("inner");
+/** `input.outer(vec2)`. */
+export const outer = method2("outer");
+/** Alias of {@link outer}. */
+export const ger = outer;
+/** `input.kron(other)`. */
+export const kron = method2("kron");
+/** `beta * input + alpha * (mat1 @ mat2)`. */
+export const addmm = method3("addmm");
+/** `beta * input + alpha * (mat @ vec)`. */
+export const addmv = method3("addmv");
+/** `beta * input + alpha * outer(vec1, vec2)`. */
+export const addr = method3("addr");
+/** `beta * input + alpha * bmm(batch1, batch2)`. */
+export const baddbmm = method3("baddbmm");
+/** `beta * input + alpha * sum over the batch of bmm(batch1, batch2)`. */
+export const addbmm = method3("addbmm");
+
+/** The sum of the main diagonal of a matrix. */
+export function trace(input: Tensor): Tensor {
+  return checkTensor("trace", "input", input).trace();
+}
+/** `input.diag(diagonal)`. See {@link Tensor.diag}. */
+export function diag(input: Tensor, diagonal = 0): Tensor {
+  return checkTensor("diag", "input", input).diag(diagonal);
+}
+/** `input.diagflat(offset)`. */
+export function diagflat(input: Tensor, offset = 0): Tensor {
+  return checkTensor("diagflat", "input", input).diagflat(offset);
+}
+/** `input.diag_embed(offset, dim1, dim2)`. */
+export function diag_embed(
+  input: Tensor,
+  offset = 0,
+  dim1 = -2,
+  dim2 = -1,
+): Tensor {
+  return checkTensor("diag_embed", "input", input).diag_embed(
+    offset,
+    dim1,
+    dim2,
+  );
+}
+/** `input.cross(other, dim)`. */
+export function cross(
+  input: Tensor,
+  other: Tensor,
+  dim?: number | null,
+): Tensor {
+  return checkTensor("cross", "input", input).cross(other, dim);
+}
+/** The p-norm (default 2) of `input - other`. */
+export function dist(input: Tensor, other: Tensor, p = 2): Tensor {
+  return checkTensor("dist", "input", input).dist(other, p);
+}
+/** `input.adjoint()`: the last two dims swapped (a view). */
+export function adjoint(input: Tensor): Tensor {
+  return checkTensor("adjoint", "input", input).adjoint();
+}
+
+/** The product of the matrices, left to right (`torch.linalg.multi_dot` without reordering). */
+export function chain_matmul(...matrices: Tensor[]): Tensor {
+  if (matrices.length === 0)
+    throw new TorchError("chain_matmul(): Expected one or more matrices");
+  matrices.forEach((m, i) => {
+    checkTensor("chain_matmul", `matrices[${i}]`, m);
+    if (m.ndim !== 2)
+      throw new ShapeError(
+        `Tensor dimension is ${m.ndim}, expected 2 instead.`,
+      );
+  });
+  if (matrices.length === 1) return matrices[0]!.clone();
+  return scope(() =>
+    matrices.slice(1).reduce((acc, m) => acc.mm(m), matrices[0]!),
+  );
+}
+
+/**
+ * Sums the products of `a` and `b` over `dims`: an integer (the last `dims` dims of `a` with the
+ * first of `b`) or two lists of dims `[dims_a, dims_b]`.
+ */
+export function tensordot(
+  a: Tensor,
+  b: Tensor,
+  dims: number | [Shape, Shape] = 2,
+): Tensor {
+  checkTensor("tensordot", "a", a);
+  checkTensor("tensordot", "b", b);
+  let da: number[];
+  let db: number[];
+  if (typeof dims === "number") {
+    if (dims < 0)
+      throw new TorchError(`tensordot expects dims >= 0, but got dims=${dims}`);
+    if (dims > a.ndim || dims > b.ndim)
+      throw new TorchError(
+        `tensordot expects dims < ndim_a or ndim_b, but got dims=${dims}`,
+      );
+    da = Array.from({ length: dims }, (_, i) => a.ndim - dims + i);
+    db = Array.from({ length: dims }, (_, i) => i);
+  } else {
+    da = checkInts("tensordot", "dims", Array.from(dims[0])).map((d) =>
+      wrapDim(d, a.ndim),
+    );
+    db = checkInts("tensordot", "dims", Array.from(dims[1])).map((d) =>
+      wrapDim(d, b.ndim),
+    );
+    if (da.length !== db.length)
+      throw new TorchError("both dimension lists should have same length");
+  }
+  da.forEach((d, i) => {
+    if (a.shape[d] !== b.shape[db[i]!])
+      throw new ShapeError(
+        `contracted dimensions need to match, but first has size ${a.shape[d]} in dim ${d} and second has size ${b.shape[db[i]!]} in dim ${db[i]}`,
+      );
+  });
+  const freeA = a.shape.map((_, i) => i).filter((i) => !da.includes(i));
+  const freeB = b.shape.map((_, i) => i).filter((i) => !db.includes(i));
+  const k = da.reduce((p, d) => p * a.shape[d]!, 1);
+  return scope(() =>
+    a
+      .permute([...freeA, ...da])
+      .reshape(
+        freeA.reduce((p, d) => p * a.shape[d]!, 1),
+        k,
+      )
+      .matmul(
+        b.permute([...db, ...freeB]).reshape(
+          k,
+          freeB.reduce((p, d) => p * b.shape[d]!, 1),
+        ),
+      )
+      .reshape([
+        ...freeA.map((d) => a.shape[d]!),
+        ...freeB.map((d) => b.shape[d]!),
+      ]),
+  );
+}
+
+/**
+ * The p-norm distance between each row of `x1` (`[…, P, M]`) and each row of `x2` (`[…, R, M]`):
+ * `[…, P, R]`. Differences are taken directly (PyTorch's exact path; no matmul expansion).
+ */
+export function cdist(x1: Tensor, x2: Tensor, p = 2): Tensor {
+  checkTensor("cdist", "x1", x1);
+  checkTensor("cdist", "x2", x2);
+  if (x1.ndim < 2)
+    throw new ShapeError(
+      `cdist only supports at least 2D tensors, X1 got: ${x1.ndim}D`,
+    );
+  if (x2.ndim < 2)
+    throw new ShapeError(
+      `cdist only supports at least 2D tensors, X2 got: ${x2.ndim}D`,
+    );
+  const c1 = x1.shape[x1.ndim - 1];
+  const c2 = x2.shape[x2.ndim - 1];
+  if (c1 !== c2)
+    throw new ShapeError(
+      `X1 and X2 must have the same number of columns. X1: ${c1} X2: ${c2}`,
+    );
+  if (p < 0) throw new TorchError(`cdist only supports non-negative p values`);
+  return scope(() => x1.unsqueeze(-2).sub(x2.unsqueeze(-3)).norm(p, -1));
+}

@@ -1,0 +1,95 @@
+/**
+ * `masked_scatter`/`masked_scatter_`: the elements where a mask is true replaced, in row-major
+ * order, by the leading elements of `source` — each true element's rank among the true ones (a
+ * cumulative sum of the mask) picks its source element, so nothing is read back. A source shorter
+ * than the mask's true count raises PyTorch's error (on WebGPU at the next read or sync). The
+ * methods are declared with `index_put` (./index_put.ts).
+ *
+ * @module
+ */
+
+import { checkValues } from "./value_checks.js";
+import { scalarTypeName } from "../dtype.js";
+import { DTypeError, ShapeError } from "../errors.js";
+import { scope } from "../lifetime.js";
+import { where } from "./conditional.js";
+import { Tensor, checkTensor } from "../tensor/tensor.js";
+import { writeBack } from "../tensor/write_back.js";
+
+type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
+const proto = Tensor.prototype as unknown as Methods;
+
+function maskedScatter(
+  self: Tensor,
+  mask: Tensor,
+  source: Tensor,
+  inPlace: boolean,
+): Tensor {
+  const m = checkTensor("masked_scatter", "mask", mask);
+  const s = checkTensor("masked_scatter", "source", source);
+  if (m.dtype !== "bool")
+    throw new DTypeError(
+      `masked_scatter_ only supports boolean masks, but got mask with dtype ${scalarTypeName(m.dtype)}`,
+    );
+  if (s.dtype !== self.dtype)
+    throw new DTypeError(
+      `masked_scatter: expected self and source to have same dtypes but got${scalarTypeName(self.dtype)} and ${scalarTypeName(s.dtype)}`,
+    );
+  return scope(() => {
+    let x = self;
+    let mb = m;
+    if (inPlace) mb = m.expand(self.shape);
+    else {
+      const [a, c] = broadcastPair(self, m);
+      x = a;
+      mb = c;
+    }
+    const flat = mb.reshape(-1);
+    const ones = flat.to("int64");
+    // PyTorch's check, on the device where the mask is (raised at the next read or sync there).
+    checkValues(ones.sum(), 0, s.numel(), {
+      low: "Number of elements of source < number of ones in mask",
+    });
+    const rank = ones.cumsum(0).sub(1).clamp_min(0);
+    const src = s.reshape(-1);
+    const v =
+      src.numel() === 0
+        ? x
+        : src.index_select(0, rank.clamp_max(src.numel() - 1)).reshape(x.shape);
+    return where(mb, v, x);
+  });
+}
+
+function broadcastPair(a: Tensor, b: Tensor): [Tensor, Tensor] {
+  const rank = Math.max(a.ndim, b.ndim);
+  const shape: number[] = [];
+  for (let i = 0; i < rank; i++) {
+    const x = a.shape[a.ndim - rank + i] ?? 1;
+    const y = b.shape[b.ndim - rank + i] ?? 1;
+    if (x !== y && x !== 1 && y !== 1)
+      throw new ShapeError(
+        `The size of tensor a (${x}) must match the size of tensor b (${y}) at non-singleton dimension ${i}`,
+      );
+    shape.push(x === 1 ? y : x);
+  }
+  return [a.expand(shape), b.expand(shape)];
+}
+
+proto.masked_scatter = function (this: Tensor, mask: Tensor, source: Tensor) {
+  return maskedScatter(this, mask, source, false);
+};
+proto.masked_scatter_ = function (this: Tensor, mask: Tensor, source: Tensor) {
+  return writeBack(this, maskedScatter(this, mask, source, true));
+};
+
+/** `input` with its masked elements replaced by `source`'s. See {@link Tensor.masked_scatter}. */
+export function masked_scatter(
+  input: Tensor,
+  mask: Tensor,
+  source: Tensor,
+): Tensor {
+  return checkTensor("masked_scatter", "input", input).masked_scatter(
+    mask,
+    source,
+  );
+}

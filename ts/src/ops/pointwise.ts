@@ -1,0 +1,436 @@
+/**
+ * Pointwise composites and reorderings built from core ops (so they fuse on WebGPU and carry
+ * gradients): `clamp`/`clip`/`clamp_min`/`clamp_max` (number or tensor bounds), `lerp`,
+ * `addcmul`, `addcdiv`, `nan_to_num`, and `flip`/`fliplr`/`flipud`, `roll`, `rot90`,
+ * `tril`/`triu`.
+ *
+ * `clamp` is two `where`s — `x < min ? min : x`, then `> max ? max : ·` — so NaN passes
+ * through, `min > max` gives `max` everywhere and the gradient is 1 on the closed interval, as in
+ * PyTorch. `flip` gathers by reversed positions (PyTorch copies too: strides are never
+ * negative).
+ *
+ * @module
+ */
+
+import { args, methodArgs } from "../schema/index.js";
+import { isFloatingPoint, scalarTypeName } from "../dtype.js";
+import { checkInts } from "../args.js";
+import { TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
+import { arange } from "./creation.js";
+import { where } from "./conditional.js";
+import { cat } from "./indexing.js";
+import { Tensor, checkTensor, wrap, wrapDim } from "../tensor/tensor.js";
+
+/** A clamp bound: a number, a tensor (broadcast), or null/undefined for none. */
+export type Bound = number | Tensor | null | undefined;
+
+/** Options of `addcmul`/`addcdiv`. */
+export interface ValueOptions {
+  /** The multiplier of the product/quotient. Default 1. */
+  value?: number;
+}
+
+/** Options of `nan_to_num`. */
+export interface NanToNumOptions {
+  /** What NaN becomes. Default 0. */
+  nan?: number;
+  /** What +∞ becomes. Default the dtype's largest finite value. */
+  posinf?: number | null;
+  /** What -∞ becomes. Default the dtype's smallest finite value. */
+  neginf?: number | null;
+}
+
+declare module "../tensor/tensor.js" {
+  interface Tensor {
+    /** Elementwise `min(max(x, min), max)`; either bound may be absent, a number or a tensor. */
+    clamp(min?: Bound, max?: Bound): Tensor;
+    /** Alias of {@link Tensor.clamp}. */
+    clip(min?: Bound, max?: Bound): Tensor;
+    /** `clamp(min, null)`. */
+    clamp_min(min: number | Tensor): Tensor;
+    /** `clamp(null, max)`. */
+    clamp_max(max: number | Tensor): Tensor;
+    /** `this + weight * (end - this)` (PyTorch's two-sided formula for accuracy near 1). */
+    lerp(end: Tensor, weight: number | Tensor): Tensor;
+    /** `this + value * tensor1 * tensor2`. */
+    addcmul(tensor1: Tensor, tensor2: Tensor, options?: ValueOptions): Tensor;
+    /** `this + value * tensor1 / tensor2`. */
+    addcdiv(tensor1: Tensor, tensor2: Tensor, options?: ValueOptions): Tensor;
+    /** NaN, +∞ and -∞ replaced by finite values. */
+    nan_to_num(
+      nan?: number,
+      posinf?: number | null,
+      neginf?: number | null,
+    ): Tensor;
+    nan_to_num(options: NanToNumOptions): Tensor;
+    /** Reversed along each of `dims` (a copy). */
+    flip(...dims: number[]): Tensor;
+    flip(dims: readonly number[]): Tensor;
+    /** Reversed along dim 1. */
+    fliplr(): Tensor;
+    /** Reversed along dim 0. */
+    flipud(): Tensor;
+    /** Elements shifted along `dims` with wrap-around (flattened when `dims` is absent). */
+    roll(
+      shifts: number | readonly number[],
+      dims?: number | readonly number[],
+    ): Tensor;
+    /** Rotated by 90° `k` times in the plane of `dims` (default [0, 1]), from the first toward the second. */
+    rot90(k?: number, dims?: readonly number[]): Tensor;
+    /** The lower triangle of the last two dims (on and below diagonal `diagonal`), zeros elsewhere. */
+    tril(diagonal?: number): Tensor;
+    /** The upper triangle of the last two dims (on and above diagonal `diagonal`), zeros elsewhere. */
+    triu(diagonal?: number): Tensor;
+  }
+}
+
+type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
+const proto = Tensor.prototype as unknown as Methods;
+
+function isBound(b: Bound): b is number | Tensor {
+  return b !== null && b !== undefined;
+}
+
+function clampImpl(this: Tensor, min?: Bound, max?: Bound): Tensor {
+  ({ min, max } = methodArgs("clamp", this, arguments));
+  return clamped(this, min, max);
+}
+
+/** `min(max(x, min), max)` with either bound absent; PyTorch's errors for none and for bool. */
+function clamped(x: Tensor, min: Bound, max: Bound): Tensor {
+  if (!isBound(min) && !isBound(max))
+    throw new TorchError(
+      "torch.clamp: At least one of 'min' or 'max' must not be None",
+    );
+  if (x.dtype === "bool")
+    throw new TorchError(`"clamp_cpu" not implemented for 'Bool'`);
+  return scope(() => {
+    let y: Tensor = x;
+    if (isBound(min)) y = where(y.lt(min), min, y);
+    if (isBound(max)) y = where(y.gt(max), max, y);
+    // A bound of a wider dtype promotes the result even where it was not chosen.
+    if (y === x) y = x.clone();
+    return y;
+  });
+}
+proto.clamp = clampImpl;
+proto.clip = clampImpl;
+proto.clamp_min = function (this: Tensor) {
+  return clamped(this, methodArgs("clamp_min", this, arguments).min, null);
+};
+proto.clamp_max = function (this: Tensor) {
+  return clamped(this, null, methodArgs("clamp_max", this, arguments).max);
+};
+
+proto.lerp = function (this: Tensor, end: Tensor, weight: number | Tensor) {
+  checkTensor("lerp", "end", end);
+  if (!isFloatingPoint(this.dtype) || !isFloatingPoint(end.dtype))
+    throw new TorchError(
+      `"lerp_kernel_scalar" not implemented for '${scalarTypeName(this.dtype)}'`,
+    );
+  return scope(() => {
+    const diff = end.sub(this);
+    // weight < 0.5: start + w·(end - start); else end - (end - start)·(1 - w), as PyTorch.
+    if (typeof weight === "number") {
+      return weight < 0.5
+        ? this.add(diff.mul(weight))
+        : end.sub(diff.mul(1 - weight));
+    }
+    const w = checkTensor("lerp", "weight", weight);
+    const low = this.add(diff.mul(w));
+    const high = end.sub(diff.mul(w.neg().add(1)));
+    return where(w.abs().lt(0.5), low, high);
+  });
+};
+
+proto.addcmul = function (
+  this: Tensor,
+  t1: Tensor,
+  t2: Tensor,
+  options: ValueOptions = {},
+) {
+  const a = checkTensor("addcmul", "tensor1", t1);
+  const b = checkTensor("addcmul", "tensor2", t2);
+  const value = options.value ?? 1;
+  // PyTorch's order: self + (value * tensor1) * tensor2.
+  return scope(() => this.add((value === 1 ? a : a.mul(value)).mul(b)));
+};
+
+proto.addcdiv = function (
+  this: Tensor,
+  t1: Tensor,
+  t2: Tensor,
+  options: ValueOptions = {},
+) {
+  const a = checkTensor("addcdiv", "tensor1", t1);
+  const b = checkTensor("addcdiv", "tensor2", t2);
+  if (!isFloatingPoint(a.dtype) && !isFloatingPoint(b.dtype))
+    throw new TorchError(
+      "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.",
+    );
+  const value = options.value ?? 1;
+  return scope(() => {
+    const q = a.div(b);
+    return this.add(value === 1 ? q : q.mul(value));
+  });
+};
+
+const F32_MAX = 3.4028234663852886e38;
+
+proto.nan_to_num = function (
+  this: Tensor,
+  a?: number | NanToNumOptions,
+  posinf?: number | null,
+  neginf?: number | null,
+) {
+  const o: NanToNumOptions =
+    typeof a === "object" && a !== null ? a : { nan: a, posinf, neginf };
+  if (!isFloatingPoint(this.dtype)) return this.clone();
+  return scope(() => {
+    let y = where(this.isnan(), o.nan ?? 0, this);
+    y = where(y.isposinf(), o.posinf ?? F32_MAX, y);
+    y = where(y.isneginf(), o.neginf ?? -F32_MAX, y);
+    return y;
+  });
+};
+
+function dimsArg(fn: string, args: unknown[]): number[] {
+  const list =
+    args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
+  return checkInts(fn, "dims", list);
+}
+
+/** `t` reversed along dim `d` (wrapped): one gather by host-made positions, unchecked. */
+function flipDim(t: Tensor, d: number): Tensor {
+  return wrap(t._raw.flip(d));
+}
+
+proto.flip = function (this: Tensor, ...args: unknown[]) {
+  const dims = dimsArg("flip", args).map((d) =>
+    wrapDim(d, Math.max(this.ndim, 1)),
+  );
+  const seen = new Set<number>();
+  for (const d of dims) {
+    if (seen.has(d))
+      throw new TorchError(
+        `dim ${d} appears multiple times in the list of dims`,
+      );
+    seen.add(d);
+  }
+  if (this.ndim === 0) return this.clone();
+  return scope(() => {
+    let y: Tensor = this;
+    for (const d of dims) y = flipDim(y, d);
+    return y === this ? this.clone() : y;
+  });
+};
+proto.fliplr = function (this: Tensor) {
+  if (this.ndim < 2) throw new TorchError("Input must be >= 2-d.");
+  return this.flip(1);
+};
+proto.flipud = function (this: Tensor) {
+  if (this.ndim < 1) throw new TorchError("Input must be >= 1-d.");
+  return this.flip(0);
+};
+
+/** `t` rolled by `shift` along dim `d`: the last `shift` elements move to the front. */
+function rollDim(t: Tensor, shift: number, d: number): Tensor {
+  const n = t.shape[d]!;
+  if (n === 0) return t;
+  const s = ((shift % n) + n) % n;
+  if (s === 0) return t;
+  return cat([t.narrow(d, n - s, s), t.narrow(d, 0, n - s)], d);
+}
+
+proto.roll = function (
+  this: Tensor,
+  shifts: number | readonly number[],
+  dims?: number | readonly number[],
+) {
+  ({ shifts, dims } = methodArgs("roll", this, arguments));
+  const sh = checkInts(
+    "roll",
+    "shifts",
+    typeof shifts === "number" ? [shifts] : [...shifts],
+  );
+  const ds =
+    dims === undefined
+      ? []
+      : checkInts(
+          "roll",
+          "dims",
+          typeof dims === "number" ? [dims] : [...dims],
+        );
+  if (ds.length === 0) {
+    if (sh.length !== 1)
+      throw new TorchError(
+        `shifts and dimensions must align. shifts: ${sh.length}, dims:0`,
+      );
+    return scope(() =>
+      rollDim(this.reshape(-1), sh[0]!, 0).reshape(this.shape),
+    );
+  }
+  if (sh.length !== ds.length)
+    throw new TorchError(
+      `shifts and dimensions must align. shifts: ${sh.length}, dims:${ds.length}`,
+    );
+  return scope(() => {
+    let y: Tensor = this;
+    ds.forEach((d, i) => {
+      y = rollDim(y, sh[i]!, wrapDim(d, this.ndim));
+    });
+    return y === this ? this.clone() : y;
+  });
+};
+
+proto.rot90 = function (this: Tensor, k = 1, dims: readonly number[] = [0, 1]) {
+  const [kk] = checkInts("rot90", "k", [k]);
+  if (dims.length !== 2)
+    throw new TorchError(
+      `expected total rotation dims == 2, but got dims = ${dims.length}`,
+    );
+  if (this.ndim < 2)
+    throw new TorchError(
+      `expected total dims >= 2, but got total dims = ${this.ndim}`,
+    );
+  const d0 = wrapDim(dims[0]!, this.ndim);
+  const d1 = wrapDim(dims[1]!, this.ndim);
+  if (d0 === d1)
+    throw new TorchError(
+      `expected rotation dims to be different, but got dim0 = ${d0} and dim1 = ${d1}`,
+    );
+  const r = ((kk! % 4) + 4) % 4;
+  return scope(() => {
+    let y: Tensor;
+    if (r === 1) y = this.flip(d1).transpose(d0, d1);
+    else if (r === 2) y = this.flip(d0, d1);
+    else if (r === 3) y = this.flip(d0).transpose(d0, d1);
+    else y = this.clone();
+    return y;
+  });
+};
+
+function triangle(t: Tensor, fn: "tril" | "triu", diagonal: number): Tensor {
+  if (t.ndim < 2)
+    throw new TorchError(`${fn}: input tensor must have at least 2 dimensions`);
+  const [k] = checkInts(fn, "diagonal", [diagonal]);
+  const rows = t.shape[t.ndim - 2]!;
+  const cols = t.shape[t.ndim - 1]!;
+  return scope(() => {
+    const i = arange(rows, { dtype: "int64", device: t.device }).unsqueeze(1);
+    const j = arange(cols, { dtype: "int64", device: t.device });
+    // tril keeps j - i <= k; triu keeps j - i >= k.
+    const d = j.sub(i);
+    const keepMask = fn === "tril" ? d.le(k!) : d.ge(k!);
+    return where(keepMask, t, 0).to(t.dtype);
+  });
+}
+
+proto.tril = function (this: Tensor, diagonal = 0) {
+  return triangle(this, "tril", diagonal);
+};
+proto.triu = function (this: Tensor, diagonal = 0) {
+  return triangle(this, "triu", diagonal);
+};
+
+/** Clamped to `[min, max]`. See {@link Tensor.clamp}. */
+export function clamp(input: Tensor, min?: Bound, max?: Bound): Tensor {
+  ({ input, min, max } = args("clamp", arguments));
+  return clamped(input, min, max);
+}
+/** Alias of {@link clamp}. */
+export const clip = clamp;
+/** `clamp(input, min, null)`. */
+export function clamp_min(input: Tensor, min: number | Tensor): Tensor {
+  ({ input, min } = args("clamp_min", arguments));
+  return clamped(input, min, null);
+}
+/** `clamp(input, null, max)`. */
+export function clamp_max(input: Tensor, max: number | Tensor): Tensor {
+  ({ input, max } = args("clamp_max", arguments));
+  return clamped(input, null, max);
+}
+/** `input + weight * (end - input)`. See {@link Tensor.lerp}. */
+export function lerp(
+  input: Tensor,
+  end: Tensor,
+  weight: number | Tensor,
+): Tensor {
+  return checkTensor("lerp", "input", input).lerp(end, weight);
+}
+/** `input + value * tensor1 * tensor2`. */
+export function addcmul(
+  input: Tensor,
+  tensor1: Tensor,
+  tensor2: Tensor,
+  options?: ValueOptions,
+): Tensor {
+  return checkTensor("addcmul", "input", input).addcmul(
+    tensor1,
+    tensor2,
+    options,
+  );
+}
+/** `input + value * tensor1 / tensor2`. */
+export function addcdiv(
+  input: Tensor,
+  tensor1: Tensor,
+  tensor2: Tensor,
+  options?: ValueOptions,
+): Tensor {
+  return checkTensor("addcdiv", "input", input).addcdiv(
+    tensor1,
+    tensor2,
+    options,
+  );
+}
+/** NaN and infinities replaced by finite values. See {@link Tensor.nan_to_num}. */
+export function nan_to_num(
+  input: Tensor,
+  nan?: number | NanToNumOptions,
+  posinf?: number | null,
+  neginf?: number | null,
+): Tensor {
+  const t = checkTensor("nan_to_num", "input", input);
+  return typeof nan === "object"
+    ? t.nan_to_num(nan)
+    : t.nan_to_num(nan, posinf, neginf);
+}
+/** Reversed along `dims`. See {@link Tensor.flip}. */
+export function flip(input: Tensor, dims: readonly number[]): Tensor {
+  return checkTensor("flip", "input", input).flip(dims);
+}
+/** Reversed along dim 1. */
+export function fliplr(input: Tensor): Tensor {
+  return checkTensor("fliplr", "input", input).fliplr();
+}
+/** Reversed along dim 0. */
+export function flipud(input: Tensor): Tensor {
+  return checkTensor("flipud", "input", input).flipud();
+}
+/** Rolled with wrap-around. See {@link Tensor.roll}. */
+export function roll(
+  input: Tensor,
+  shifts: number | readonly number[],
+  dims?: number | readonly number[],
+): Tensor {
+  ({ input, shifts, dims } = args("roll", arguments));
+  return input.roll(shifts, dims);
+}
+/** Rotated by 90° `k` times. See {@link Tensor.rot90}. */
+export function rot90(
+  input: Tensor,
+  k?: number,
+  dims?: readonly number[],
+): Tensor {
+  return checkTensor("rot90", "input", input).rot90(k, dims);
+}
+/** The lower triangle. See {@link Tensor.tril}. */
+export function tril(input: Tensor, diagonal?: number): Tensor {
+  return checkTensor("tril", "input", input).tril(diagonal);
+}
+/** The upper triangle. See {@link Tensor.triu}. */
+export function triu(input: Tensor, diagonal?: number): Tensor {
+  return checkTensor("triu", "input", input).triu(diagonal);
+}

@@ -1,0 +1,166 @@
+/**
+ * Random sampling composed from the core's `rand` and `randn`: `rand_like`, `randn_like`,
+ * `randint`, `randint_like`, `bernoulli`, `normal`, and `poisson` (a core kernel).
+ *
+ * Random factories draw from the core's Philox generator (`manual_seed` gives the same numbers on
+ * every device); they are not PyTorch's streams, so fixtures check their shapes, dtypes and
+ * ranges, not their values.
+ *
+ * @module
+ */
+
+import {
+  type CreationOptions,
+  type Shape,
+  checkFloat,
+  checkInts,
+  like,
+} from "../args.js";
+import { TorchError } from "../errors.js";
+import { checkValues } from "./value_checks.js";
+import { scope } from "../lifetime.js";
+import { get_default_device } from "../runtime.js";
+import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
+import { rand, randn } from "./creation.js";
+
+/** Uniform [0, 1) numbers shaped like `input` (floating point dtypes only). */
+export function rand_like(input: Tensor, options?: CreationOptions): Tensor {
+  const o = like(checkTensor("rand_like", "input", input), options);
+  checkFloat("check_uniform_bounds", o.dtype);
+  return rand(input.shape, o);
+}
+
+/** Standard normal numbers shaped like `input` (floating point dtypes only). */
+export function randn_like(input: Tensor, options?: CreationOptions): Tensor {
+  const o = like(checkTensor("randn_like", "input", input), options);
+  checkFloat("normal_kernel_cpu", o.dtype);
+  return randn(input.shape, o);
+}
+
+/**
+ * Integers uniform in `[low, high)` (int64 unless `dtype`): `randint(10, [3])`,
+ * `randint(-5, 5, [2, 2])`. Drawn as `floor(low + u * (high - low))` from float32 uniforms, so
+ * ranges beyond 2^24 are not uniform.
+ */
+export function randint(
+  high: number,
+  size: Shape,
+  options?: CreationOptions,
+): Tensor;
+export function randint(
+  low: number,
+  high: number,
+  size: Shape,
+  options?: CreationOptions,
+): Tensor;
+export function randint(...args: unknown[]): Tensor {
+  const options = (
+    typeof args[args.length - 1] === "object" &&
+    !Array.isArray(args[args.length - 1])
+      ? args.pop()
+      : {}
+  ) as CreationOptions;
+  const [low, high] = (
+    args.length === 2 ? [0, args[0]] : [args[0], args[1]]
+  ) as [number, number];
+  const size = args[args.length - 1] as Shape;
+  checkInts("randint", "low", [low, high]);
+  return drawInts(low, high, checkInts("randint", "size", Array.from(size)), {
+    dtype: options.dtype ?? "int64",
+    device: options.device ?? get_default_device(),
+  });
+}
+
+function drawInts(
+  low: number,
+  high: number,
+  size: number[],
+  options: Required<Omit<CreationOptions, "requires_grad">>,
+): Tensor {
+  if (low >= high)
+    throw new TorchError(
+      `random_ expects 'from' to be less than 'to', but got from=${low} >= to=${high}`,
+    );
+  return scope(() =>
+    rand(size, { device: options.device })
+      .mul(high - low)
+      .floor()
+      .minimum(high - low - 1) // a float32 product may round up to the bound itself
+      .add(low)
+      .to(options.dtype),
+  );
+}
+
+/** {@link randint} shaped like `input` (its dtype unless given): `randint_like(t, high)` or `(t, low, high)`. */
+export function randint_like(
+  input: Tensor,
+  low: number,
+  high?: number,
+  options?: CreationOptions,
+): Tensor {
+  const t = checkTensor("randint_like", "input", input);
+  const [lo, hi] = high === undefined ? [0, low] : [low, high];
+  checkInts("randint_like", "low", [lo, hi]);
+  return drawInts(lo, hi, [...t.shape], like(t, options));
+}
+
+/** 1 with probability `p` (default: the elements of `input`), else 0, in `input`'s dtype. */
+export function bernoulli(input: Tensor, p?: number): Tensor {
+  const t = checkTensor("bernoulli", "input", input);
+  if (p !== undefined && !(p >= 0 && p <= 1))
+    throw new TorchError(
+      `bernoulli_ expects p to be in [0, 1], but got p=${p}`,
+    );
+  if (p === undefined)
+    checkValues(t, 0, 1, {
+      low: "Expected p_in >= 0 && p_in <= 1 to be true, but got false.",
+    });
+  return scope(() =>
+    rand(t.shape, { device: t.device })
+      .lt(p ?? t)
+      .to(t.dtype),
+  );
+}
+
+/**
+ * Poisson draws with the rates in `input` (a float tensor; rates >= 0), of its shape and dtype.
+ * Each element draws from its own Philox stream of the `manual_seed` generator, so WebGPU and
+ * the CPU backend give the same numbers (not PyTorch's: its generator differs), up to rare draws
+ * above rate 10 that sit on a rounding boundary (docs/dtypes.md, "Random numbers"). Knuth's method
+ * below rate 10, transformed rejection (PTRS) above. A negative or NaN rate raises PyTorch's error
+ * on the CPU backend and draws NaN on WebGPU (the rates are on the device).
+ */
+export function poisson(input: Tensor): Tensor {
+  const t = checkTensor("poisson", "input", input);
+  return wrap(t._raw.poisson());
+}
+
+/**
+ * Normal random numbers: `normal(mean, std)` with tensors (broadcast) or numbers, and
+ * `normal(mean, std, size)` with numbers.
+ */
+export function normal(
+  mean: Tensor | number,
+  std: Tensor | number,
+  size?: Shape,
+  options?: CreationOptions,
+): Tensor {
+  if (typeof std === "number" && std < 0)
+    throw new TorchError(`normal expects std >= 0.0, but found std ${std}`);
+  const shapes = [mean, std]
+    .filter((v): v is Tensor => v instanceof Tensor)
+    .map((t) => t.shape);
+  const shape =
+    shapes.length === 0
+      ? checkInts("normal", "size", Array.from(size ?? []))
+      : shapes.length === 1
+        ? shapes[0]!
+        : shapes[0]!.length >= shapes[1]!.length
+          ? shapes[0]!
+          : shapes[1]!;
+  return scope(() =>
+    randn(shape, options ?? {})
+      .mul(std)
+      .add(mean),
+  );
+}

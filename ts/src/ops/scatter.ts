@@ -1,0 +1,365 @@
+/**
+ * Scatters beyond the core's `scatter`/`scatter_add` (ops/indexing.ts): `scatter_reduce` (sum,
+ * prod, mean, amax, amin; `include_self`: the core's Scatter kernel, the reductions atomic on the
+ * GPU), the in-place `scatter_`/`scatter_add_` (written back with `copy_`), and the scatter-based
+ * indexing composites (`index_add`, `index_copy`, `index_fill`, `select_scatter`,
+ * `slice_scatter`, `diagonal_scatter`), each a `scatter` or product of core ops, so it
+ * differentiates.
+ *
+ * @module
+ */
+
+import { checkInts } from "../args.js";
+import { ShapeError, TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
+import { arange, full } from "./creation.js";
+import { Tensor, checkTensor, wrap, wrapDim } from "../tensor/tensor.js";
+
+/** The reductions of {@link scatter_reduce}. */
+export type ScatterReduce = "sum" | "prod" | "mean" | "amax" | "amin";
+
+declare module "../tensor/tensor.js" {
+  interface Tensor {
+    /**
+     * `this` with `src` reduced into it at `index` along `dim` (`include_self`: the existing
+     * values take part; default true).
+     */
+    scatter_reduce(
+      dim: number,
+      index: Tensor,
+      src: Tensor,
+      reduce: ScatterReduce,
+      options?: { include_self?: boolean },
+    ): Tensor;
+  }
+}
+
+declare module "../tensor/tensor.js" {
+  interface Tensor {
+    /** {@link Tensor.scatter} in place (returns this tensor). */
+    scatter_(dim: number, index: Tensor, src: Tensor | number | boolean): this;
+    /** {@link Tensor.scatter_add} in place (returns this tensor). */
+    scatter_add_(dim: number, index: Tensor, src: Tensor): this;
+  }
+}
+
+declare module "../tensor/tensor.js" {
+  interface Tensor {
+    /** `index_add`: `source` slices added at `index` along `dim` (times `alpha`). */
+    index_add(
+      dim: number,
+      index: Tensor,
+      source: Tensor,
+      options?: { alpha?: number },
+    ): Tensor;
+    /** `index_copy`: `source` slices written at `index` along `dim`. */
+    index_copy(dim: number, index: Tensor, source: Tensor): Tensor;
+    /** `index_fill`: `value` written into the slices at `index` along `dim`. */
+    index_fill(dim: number, index: Tensor, value: number | boolean): Tensor;
+    /** A copy with the slice at `index` along `dim` replaced by `src`. */
+    select_scatter(src: Tensor, dim: number, index: number): Tensor;
+    /** A copy with `this[start:end:step]` along `dim` replaced by `src`. */
+    slice_scatter(
+      src: Tensor,
+      dim?: number,
+      start?: number | null,
+      end?: number | null,
+      step?: number,
+    ): Tensor;
+    /** A copy with diagonal `offset` of dims `dim1`, `dim2` replaced by `src`. */
+    diagonal_scatter(
+      src: Tensor,
+      offset?: number,
+      dim1?: number,
+      dim2?: number,
+    ): Tensor;
+  }
+}
+
+type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
+const proto = Tensor.prototype as unknown as Methods;
+
+proto.scatter_reduce = function (
+  this: Tensor,
+  dim: number,
+  index: Tensor,
+  src: Tensor,
+  reduce: ScatterReduce,
+  options: { include_self?: boolean } = {},
+) {
+  const idx = checkTensor("scatter_reduce", "index", index);
+  const s = checkTensor("scatter_reduce", "src", src);
+  const d = checkInts("scatter_reduce", "dim", [dim])[0]!;
+  return wrap(
+    this._raw.scatter_reduce(
+      d,
+      idx._raw,
+      s._raw,
+      String(reduce),
+      options.include_self ?? true,
+    ),
+  );
+};
+
+function writeBack(target: Tensor, result: Tensor): Tensor {
+  try {
+    target.copy_(result);
+  } finally {
+    result.dispose();
+  }
+  return target;
+}
+
+proto.scatter_ = function (
+  this: Tensor,
+  dim: number,
+  index: Tensor,
+  src: Tensor | number,
+) {
+  return writeBack(this, this.scatter(dim, index, src));
+};
+proto.scatter_add_ = function (
+  this: Tensor,
+  dim: number,
+  index: Tensor,
+  src: Tensor,
+) {
+  return writeBack(this, this.scatter_add(dim, index, src));
+};
+
+/** `input` with `src` reduced in at `index`. See {@link Tensor.scatter_reduce}. */
+export function scatter_reduce(
+  input: Tensor,
+  dim: number,
+  index: Tensor,
+  src: Tensor,
+  reduce: ScatterReduce,
+  options?: { include_self?: boolean },
+): Tensor {
+  return checkTensor("scatter_reduce", "input", input).scatter_reduce(
+    dim,
+    index,
+    src,
+    reduce,
+    options,
+  );
+}
+
+// ---- indexing through scatter ----
+
+/** `index` (1-D) laid along `dim` and expanded to `shape`: the index tensor of a scatter. */
+function along(index: Tensor, dim: number, shape: readonly number[]): Tensor {
+  const view = shape.map((_, i) => (i === dim ? index.numel() : 1));
+  return index
+    .reshape(view)
+    .expand(shape.map((s, i) => (i === dim ? index.numel() : s)));
+}
+
+function checkIndex(fn: string, index: Tensor): void {
+  if (index.ndim > 1)
+    throw new ShapeError(`${fn}(): Index is supposed to be a vector`);
+  if (index.dtype !== "int64" && index.dtype !== "int32")
+    throw new TorchError(`${fn}(): Expected dtype int32/int64 for index`);
+}
+
+proto.index_add = function (
+  this: Tensor,
+  dim: number,
+  index: Tensor,
+  source: Tensor,
+  options: { alpha?: number } = {},
+) {
+  const i = checkTensor("index_add", "index", index);
+  const s = checkTensor("index_add", "source", source);
+  checkIndex("index_add_", i);
+  const d = wrapDim(dim, Math.max(this.ndim, 1));
+  const count = s.ndim === 0 ? 1 : s.shape[d]!;
+  if (i.numel() !== count)
+    throw new ShapeError(
+      `index_add_(): Number of indices (${i.numel()}) should be equal to source.size(dim): (${count}), for dim: ${d}`,
+    );
+  if (
+    s.ndim === this.ndim &&
+    s.shape.some((n, k) => k !== d && n !== this.shape[k])
+  )
+    throw new ShapeError(
+      `source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = [${this.shape.join(", ")}] source.shape = [${s.shape.join(", ")}]`,
+    );
+  const alpha = options.alpha ?? 1;
+  return scope(() =>
+    this.scatter_add(d, along(i, d, s.shape), alpha === 1 ? s : s.mul(alpha)),
+  );
+};
+proto.index_copy = function (
+  this: Tensor,
+  dim: number,
+  index: Tensor,
+  source: Tensor,
+) {
+  const i = checkTensor("index_copy", "index", index);
+  const s = checkTensor("index_copy", "source", source);
+  checkIndex("index_copy_", i);
+  const d = wrapDim(dim, Math.max(this.ndim, 1));
+  return scope(() => this.scatter(d, along(i, d, s.shape), s));
+};
+proto.index_fill = function (
+  this: Tensor,
+  dim: number,
+  index: Tensor,
+  value: number | boolean,
+) {
+  const i = checkTensor("index_fill", "index", index);
+  checkIndex("index_fill_", i);
+  const d = wrapDim(dim, Math.max(this.ndim, 1));
+  if (i.numel() === 0) return this.clone();
+  return scope(() => this.scatter(d, along(i, d, this.shape), value));
+};
+proto.select_scatter = function (
+  this: Tensor,
+  src: Tensor,
+  dim: number,
+  index: number,
+) {
+  const s = checkTensor("select_scatter", "src", src);
+  const d = wrapDim(dim, this.ndim);
+  const n = this.shape[d]!;
+  const k = checkInts("select_scatter", "index", [index])[0]!;
+  if (k < -n || k >= n)
+    throw new TorchError(
+      `select(): index ${k} out of range for tensor of size [${this.shape.join(", ")}] at dimension ${d}`,
+    );
+  const slice = this.shape.filter((_, i) => i !== d);
+  if (s.ndim !== slice.length || s.shape.some((v, i) => v !== slice[i]))
+    throw new ShapeError(
+      `expected src to have a size equal to the slice of self. src size = [${s.shape.join(", ")}], slice size = [${slice.join(", ")}]`,
+    );
+  return scope(() => {
+    const at = full(s.unsqueeze(d).shape, k < 0 ? k + n : k, {
+      dtype: "int64",
+      device: this.device,
+    });
+    return this.scatter(d, at, s.unsqueeze(d));
+  });
+};
+proto.slice_scatter = function (
+  this: Tensor,
+  src: Tensor,
+  dim = 0,
+  start: number | null = null,
+  end: number | null = null,
+  step = 1,
+) {
+  const s = checkTensor("slice_scatter", "src", src);
+  const d = wrapDim(dim, this.ndim);
+  const n = this.shape[d]!;
+  if (step <= 0) throw new TorchError("slice step must be positive");
+  // Python's slice bounds: negative from the end, then clamped to [0, n].
+  const clamp = (v: number) => Math.min(Math.max(v < 0 ? v + n : v, 0), n);
+  const lo = clamp(start ?? 0);
+  const hi = Math.max(clamp(end ?? n), lo);
+  const count = Math.ceil((hi - lo) / step);
+  const slice = this.shape.map((v, i) => (i === d ? count : v));
+  if (s.ndim !== slice.length || s.shape.some((v, i) => v !== slice[i]))
+    throw new ShapeError(
+      `expected src to have a size equal to the slice of self. src size = [${s.shape.join(", ")}], slice size = [${slice.join(", ")}]`,
+    );
+  if (count === 0) return this.clone();
+  return scope(() =>
+    this.scatter(
+      d,
+      along(arange(lo, hi, step, { device: this.device }), d, s.shape),
+      s,
+    ),
+  );
+};
+proto.diagonal_scatter = function (
+  this: Tensor,
+  src: Tensor,
+  offset = 0,
+  dim1 = 0,
+  dim2 = 1,
+) {
+  const s = checkTensor("diagonal_scatter", "src", src);
+  return scope(() => {
+    const diag = this.diagonal(offset, dim1, dim2);
+    if (s.ndim !== diag.ndim || s.shape.some((v, i) => v !== diag.shape[i]))
+      throw new ShapeError(
+        `expected src to have a size equal to the slice of self. src size = [${s.shape.join(", ")}], slice size = [${diag.shape.join(", ")}]`,
+      );
+    // Move the two dims last: [..., R, C]; the diagonal entry i sits at (i, i + k) for k >= 0
+    // (scattered along the columns of the first L rows) or (i - k, i) for k < 0 (along the rows
+    // of the first L columns).
+    const d1 = wrapDim(dim1, this.ndim);
+    const d2 = wrapDim(dim2, this.ndim);
+    const x = this.movedim([d1, d2], [-2, -1]);
+    const L = s.shape[s.ndim - 1]!;
+    const batch = x.shape.slice(0, -2);
+    const pos = arange(L, { device: this.device }).add(Math.abs(offset));
+    let out: Tensor;
+    if (offset >= 0) {
+      const idx = pos.reshape(L, 1).expand([...batch, L, 1]);
+      out = x.scatter(-1, idx, s.unsqueeze(-1));
+    } else {
+      const idx = pos.reshape(1, L).expand([...batch, 1, L]);
+      out = x.scatter(-2, idx, s.unsqueeze(-2));
+    }
+    return out.movedim([-2, -1], [d1, d2]).contiguous();
+  });
+};
+
+function fn4<A extends unknown[]>(name: string) {
+  return (input: Tensor, ...args: A): Tensor =>
+    (
+      checkTensor(name, "input", input) as unknown as Record<
+        string,
+        (...a: A) => Tensor
+      >
+    )[name]!(...args);
+}
+
+/** `input.index_add(dim, index, source, { alpha })`. */
+export const index_add: (
+  input: Tensor,
+  dim: number,
+  index: Tensor,
+  source: Tensor,
+  options?: { alpha?: number },
+) => Tensor = fn4("index_add");
+/** `input.index_copy(dim, index, source)`. */
+export const index_copy: (
+  input: Tensor,
+  dim: number,
+  index: Tensor,
+  source: Tensor,
+) => Tensor = fn4("index_copy");
+/** `input.index_fill(dim, index, value)`. */
+export const index_fill: (
+  input: Tensor,
+  dim: number,
+  index: Tensor,
+  value: number | boolean,
+) => Tensor = fn4("index_fill");
+/** `input.select_scatter(src, dim, index)`. */
+export const select_scatter: (
+  input: Tensor,
+  src: Tensor,
+  dim: number,
+  index: number,
+) => Tensor = fn4("select_scatter");
+/** `input.slice_scatter(src, dim, start, end, step)`. */
+export const slice_scatter: (
+  input: Tensor,
+  src: Tensor,
+  dim?: number,
+  start?: number | null,
+  end?: number | null,
+  step?: number,
+) => Tensor = fn4("slice_scatter");
+/** `input.diagonal_scatter(src, offset, dim1, dim2)`. */
+export const diagonal_scatter: (
+  input: Tensor,
+  src: Tensor,
+  offset?: number,
+  dim1?: number,
+  dim2?: number,
+) => Tensor = fn4("diagonal_scatter");

@@ -1,0 +1,176 @@
+/**
+ * Searching and sampling on the sort kernels: `searchsorted`/`bucketize` (the core's binary
+ * search), `histc` (a scatter_add of bin counts), `randperm` (the argsort of uniform draws) and
+ * `multinomial` (the inverted cumulative distribution, or Gumbel-top-k without replacement).
+ *
+ * @module
+ */
+
+import { checkInts } from "../args.js";
+import { type DType, isFloatingPoint, scalarTypeName } from "../dtype.js";
+import { TorchError } from "../errors.js";
+import { checkValues } from "./value_checks.js";
+import { scope } from "../lifetime.js";
+import { rand, tensor, zeros } from "./creation.js";
+import { where } from "./conditional.js";
+import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
+import type { SearchOptions } from "./sorting.js";
+import "./sorting.js"; // Tensor.argsort, cumsum, topk
+
+function rightOf(fn: string, o: SearchOptions): boolean {
+  if (o.side !== undefined && o.side !== "left" && o.side !== "right")
+    throw new TorchError(
+      `${fn}(): side can only be 'left' or 'right' but got ${String(o.side)}`,
+    );
+  if (
+    o.side !== undefined &&
+    o.right !== undefined &&
+    (o.side === "right") !== o.right
+  )
+    throw new TorchError(
+      `${fn}(): side and right can't be set to opposites, got side of ${o.side} while right was ${o.right}`,
+    );
+  return o.side === "right" || Boolean(o.right);
+}
+
+/**
+ * Insertion points of `values` into the innermost rows of `sorted_sequence` (1-D, or the same
+ * leading dims as `values`) that keep them sorted: the first position whose element is `>= v`
+ * (`> v` with `right`). int64 (int32 with `out_int32`).
+ */
+export function searchsorted(
+  sorted_sequence: Tensor,
+  values: Tensor | number,
+  options: SearchOptions = {},
+): Tensor {
+  const seq = checkTensor("searchsorted", "sorted_sequence", sorted_sequence);
+  const right = rightOf("searchsorted", options);
+  return scope(() => {
+    const v =
+      typeof values === "number"
+        ? tensor(values, { device: seq.device })
+        : checkTensor("searchsorted", "input", values);
+    const sorted =
+      options.sorter === undefined ? seq : seq.gather(-1, options.sorter);
+    const flat = v.ndim === 0 ? v.reshape(1) : v;
+    const r = wrap(
+      sorted._raw.searchsorted(flat._raw, right, Boolean(options.out_int32)),
+    );
+    return v.ndim === 0 ? r.reshape([]) : r;
+  });
+}
+
+/** The bucket of each element of `input` given 1-D ascending `boundaries`. */
+export function bucketize(
+  input: Tensor | number,
+  boundaries: Tensor,
+  options: Pick<SearchOptions, "out_int32" | "right"> = {},
+): Tensor {
+  const b = checkTensor("bucketize", "boundaries", boundaries);
+  if (b.ndim !== 1)
+    throw new TorchError(
+      `boundaries tensor must be 1 dimension, but got dim(${b.ndim})`,
+    );
+  return searchsorted(b, input, options);
+}
+
+/**
+ * A histogram of `bins` equal-width bins over `[min, max]` (the data's range when both are 0);
+ * elements outside are ignored, `max` itself falls in the last bin.
+ */
+export function histc(input: Tensor, bins = 100, min = 0, max = 0): Tensor {
+  const x = checkTensor("histc", "input", input);
+  const [nb] = checkInts("histc", "bins", [bins]);
+  if (nb! <= 0)
+    throw new TorchError(
+      `torch.histogram(): bins must be > 0, but got ${nb} for dimension 0`,
+    );
+  if (!isFloatingPoint(x.dtype))
+    throw new TorchError(`"histogram_cpu" not implemented for '${x.dtype}'`);
+  if (min > max) throw new TorchError("max must be larger than min");
+  return scope(() => {
+    const v = x.reshape(-1);
+    let lo: Tensor | number = min;
+    let hi: Tensor | number = max;
+    if (min === max && v.numel() > 0) {
+      lo = v.amin();
+      hi = v.amax();
+    }
+    const loT = typeof lo === "number" ? tensor(lo, { device: x.device }) : lo;
+    let hiT = typeof hi === "number" ? tensor(hi, { device: x.device }) : hi;
+    // An empty range widens by 1 each side, as PyTorch does.
+    const same = hiT.eq(loT);
+    const loE = where(same, loT.sub(1), loT);
+    hiT = where(same, hiT.add(1), hiT);
+    const inside = v.ge(loE).logical_and(v.le(hiT));
+    const bin = v
+      .sub(loE)
+      .mul(nb!)
+      .div(hiT.sub(loE))
+      .floor()
+      .clamp(0, nb! - 1)
+      .nan_to_num(0)
+      .to("int64");
+    const out = zeros(nb!, { device: x.device });
+    return out.scatter_add(0, bin, inside.to("float32"));
+  });
+}
+
+/** A random permutation of `0..n-1` (int64): the argsort of `n` uniform draws. */
+export function randperm(
+  n: number,
+  options: { dtype?: DType; device?: Tensor["device"] } = {},
+): Tensor {
+  const [nn] = checkInts("randperm", "n", [n]);
+  if (nn! < 0) throw new TorchError(`n must be non-negative, got${nn}`);
+  return scope(() => {
+    const r = rand(nn!, { device: options.device }).argsort();
+    return options.dtype === undefined ? r : r.to(options.dtype);
+  });
+}
+
+/**
+ * `num_samples` draws of category indices from each row of non-negative weights `input` (1-D or
+ * 2-D): with replacement by inverting the cumulative distribution, without by the Gumbel-top-k
+ * trick. Draws come from the Philox stream (`manual_seed`), so they differ from PyTorch's.
+ */
+export function multinomial(
+  input: Tensor,
+  num_samples: number,
+  replacement = false,
+): Tensor {
+  const p = checkTensor("multinomial", "input", input);
+  if (p.ndim < 1 || p.ndim > 2)
+    throw new TorchError("prob_dist must be 1 or 2 dim");
+  if (!isFloatingPoint(p.dtype))
+    throw new TorchError(
+      "multinomial only supports floating-point dtypes for input, got: " +
+        scalarTypeName(p.dtype),
+    );
+  checkValues(p, 0, Number.MAX_VALUE, {
+    low: "probability tensor contains either `inf`, `nan` or element < 0",
+  });
+  const [k] = checkInts("multinomial", "num_samples", [num_samples]);
+  if (k! <= 0) throw new TorchError("cannot sample n_sample <= 0 samples");
+  const n = p.shape[p.ndim - 1]!;
+  if (!replacement && k! > n)
+    throw new TorchError(
+      "cannot sample n_sample > prob_dist.size(-1) samples without replacement",
+    );
+  return scope(() => {
+    const rows = p.ndim === 1 ? p.unsqueeze(0) : p;
+    let r: Tensor;
+    if (replacement) {
+      const cdf = rows.cumsum(-1);
+      const total = cdf.narrow(-1, n - 1, 1);
+      const u = rand([rows.shape[0]!, k!], { device: p.device }).mul(total);
+      r = searchsorted(cdf, u, { right: true }).clamp(null, n - 1);
+    } else {
+      // Gumbel-top-k: the k largest of log(p) - log(-log(u)) are a draw without replacement.
+      const u = rand(rows.shape, { device: p.device }).clamp(1e-20, null);
+      const g = rows.log().sub(u.log().neg().log());
+      r = g.topk(k!, -1)[1];
+    }
+    return p.ndim === 1 ? r.squeeze(0) : r;
+  });
+}

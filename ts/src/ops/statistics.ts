@@ -1,0 +1,44 @@
+/**
+ * Statistics of variables: `cov` (the covariance matrix of the rows) and `corrcoef` (Pearson
+ * correlation coefficients), composed from `mean`, `matmul` and `diagonal`.
+ *
+ * @module
+ */
+
+import { TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
+import { type Tensor, checkTensor } from "../tensor/tensor.js";
+
+/**
+ * The covariance matrix of the variables in the rows of `input` (observations in the columns),
+ * divided by `N - correction`.
+ */
+export function cov(
+  input: Tensor,
+  options: { correction?: number } = {},
+): Tensor {
+  const t = checkTensor("cov", "input", input);
+  if (t.ndim > 2)
+    throw new TorchError(
+      `cov(): expected input to have two or fewer dimensions but got an input with ${t.ndim} dimensions`,
+    );
+  const correction = options.correction ?? 1;
+  return scope(() => {
+    const x = t.ndim < 2 ? t.reshape(1, -1) : t;
+    const n = x.shape[1]!;
+    const centered = x.sub(x.mean(1, true));
+    const c = centered.matmul(centered.t()).div(Math.max(n - correction, 0));
+    return t.ndim < 2 ? c.reshape([]) : c;
+  });
+}
+
+/** Pearson correlation coefficients of the rows of `input`, clamped to [-1, 1]. */
+export function corrcoef(input: Tensor): Tensor {
+  const t = checkTensor("corrcoef", "input", input);
+  return scope(() => {
+    const c = cov(t);
+    if (c.ndim === 0) return c.div(c);
+    const sd = c.diagonal().sqrt();
+    return c.div(sd.unsqueeze(1)).div(sd).maximum(-1).minimum(1);
+  });
+}

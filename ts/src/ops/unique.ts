@@ -1,0 +1,347 @@
+/**
+ * Ops whose output size depends on the values: `unique` (flattened or along a dim),
+ * `unique_consecutive`, `bincount`, `nonzero`, `argwhere`, `masked_select` and
+ * `masked_select_async` (which reads the mask first). They read from the
+ * device before they can size their result, so each returns a `Promise` where PyTorch returns a
+ * tensor.
+ *
+ * `unique` and `unique_consecutive` run on the device: a stable sort of the rows (one sort per
+ * column, last column first, for `dim`), a compare of neighbours, a cumulative sum numbering the
+ * groups, and scatters for the first row, the count and the inverse of each group; only the
+ * number of groups is read back. NaN is unequal to itself, so every NaN is its own value, as in
+ * PyTorch.
+ *
+ * @module
+ */
+
+import { isFloatingPoint } from "../dtype.js";
+import { DTypeError, TorchError } from "../errors.js";
+import { checkHostAlloc, pyTypeName } from "../args.js";
+import { scope } from "../lifetime.js";
+import { arange, ones, tensor, zeros } from "./creation.js";
+import { broadcast_shapes, broadcast_tensors } from "../tensor/shape_ops.js";
+import { cat } from "./indexing.js";
+import { where } from "./conditional.js";
+import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
+import "./sorting.js"; // Tensor.sort, cumsum
+
+declare module "../tensor/tensor.js" {
+  interface Tensor {
+    /** {@link unique} of this tensor (a `Promise`: the size depends on the values). */
+    unique(options?: UniqueOptions): Promise<Tensor | Tensor[]>;
+    /** {@link unique_consecutive} of this tensor (a `Promise`). */
+    unique_consecutive(
+      options?: UniqueConsecutiveOptions,
+    ): Promise<Tensor | Tensor[]>;
+  }
+}
+
+/** Options of `unique_consecutive`. */
+export interface UniqueConsecutiveOptions {
+  /** Also return, for each input element (or slice along `dim`), the index of its group. */
+  return_inverse?: boolean;
+  /** Also return the size of each group. */
+  return_counts?: boolean;
+  /** Compare the slices along `dim` instead of the flattened elements. */
+  dim?: number | null;
+}
+
+/** Options of `unique`. */
+export interface UniqueOptions extends UniqueConsecutiveOptions {
+  /** Accepted for PyTorch compatibility: results are always sorted. */
+  sorted?: boolean;
+}
+
+/** The distinct rows of `rows` (`[n, m]`), consecutive runs only unless `sortFirst`. */
+async function uniqueRows(
+  rows: Tensor,
+  sortFirst: boolean,
+): Promise<{ values: Tensor; inverse: Tensor; counts: Tensor }> {
+  const n = rows.shape[0]!;
+  const m = rows.shape[1]!;
+  const device = rows.device;
+  const long = { dtype: "int64", device } as const;
+  if (n === 0)
+    return {
+      values: rows.clone(),
+      inverse: zeros(0, long),
+      counts: zeros(0, long),
+    };
+  // On the device: sort (stable, by each column from the last), number the runs.
+  const [sorted, perm, first, group, last] = scope(() => {
+    let perm = arange(n, long);
+    if (sortFirst) {
+      const keys =
+        rows.dtype === "bool" || rows.dtype === "uint8"
+          ? rows.to("int32")
+          : rows;
+      for (let c = m - 1; c >= 0; c--) {
+        const [, p] = keys.select(1, c).index_select(0, perm).sort(0);
+        perm = perm.index_select(0, p);
+      }
+    }
+    const sorted = sortFirst ? rows.index_select(0, perm) : rows.clone();
+    const first =
+      n === 1
+        ? ones(1, { dtype: "bool", device })
+        : cat([
+            ones(1, { dtype: "bool", device }),
+            sorted
+              .narrow(0, 1, n - 1)
+              .ne(sorted.narrow(0, 0, n - 1))
+              .any(1),
+          ]);
+    const group = first.to("int64").cumsum(0).sub(1);
+    return [sorted, perm, first, group, group.narrow(0, n - 1, 1)];
+  });
+  try {
+    const k = Number(await last.item()) + 1;
+    return scope(() => {
+      // Each group's first row: its position scattered to the group's slot (others to a spare).
+      const at = where(first, group, k);
+      const pos = zeros(k + 1, long)
+        .scatter(0, at, arange(n, long))
+        .narrow(0, 0, k);
+      return {
+        values: sorted.index_select(0, pos),
+        counts: zeros(k, long).scatter_add(0, group, ones(n, long)),
+        inverse: sortFirst
+          ? zeros(n, long).scatter(0, perm, group)
+          : group.clone(),
+      };
+    });
+  } finally {
+    for (const t of [sorted, perm, first, group, last]) t.dispose();
+  }
+}
+
+async function uniqueImpl(
+  fn: string,
+  input: Tensor,
+  o: UniqueConsecutiveOptions,
+  sortFirst: boolean,
+): Promise<Tensor | Tensor[]> {
+  const x = checkTensor(fn, "input", input);
+  let out: Tensor[];
+  if (o.dim === undefined || o.dim === null) {
+    const r = await uniqueRows(
+      scope(() => x.reshape(-1, 1)),
+      sortFirst,
+    );
+    out = [
+      scope(() => r.values.reshape(-1)),
+      scope(() => r.inverse.reshape(x.shape)),
+      r.counts,
+    ];
+    r.values.dispose();
+    r.inverse.dispose();
+  } else {
+    const d = wrapDim(o.dim, Math.max(x.ndim, 1));
+    const moved = x.ndim === 0 ? x.reshape(1) : x.movedim(d, 0);
+    const rest = moved.shape.slice(1);
+    const r = await uniqueRows(
+      scope(() =>
+        moved.reshape(
+          moved.shape[0]!,
+          rest.reduce((a, b) => a * b, 1),
+        ),
+      ),
+      sortFirst,
+    );
+    out = [
+      scope(() =>
+        r.values
+          .reshape([r.values.shape[0]!, ...rest])
+          .movedim(0, x.ndim === 0 ? 0 : d),
+      ),
+      r.inverse,
+      r.counts,
+    ];
+    r.values.dispose();
+    if (moved !== x) moved.dispose();
+  }
+  const keep = [true, Boolean(o.return_inverse), Boolean(o.return_counts)];
+  out.forEach((t, i) => {
+    if (!keep[i]) t.dispose();
+  });
+  const result = out.filter((_, i) => keep[i]);
+  return result.length === 1 ? result[0]! : result;
+}
+
+/**
+ * The sorted distinct values of `input` (flattened; with `dim`, the distinct slices along
+ * `dim`), with optional inverse indices and counts: `[values, inverse?, counts?]` when either is
+ * asked for. The output size depends on the values: a `Promise`.
+ */
+export function unique(
+  input: Tensor,
+  options: UniqueOptions = {},
+): Promise<Tensor | Tensor[]> {
+  return uniqueImpl("unique", input, options, true);
+}
+
+/**
+ * `input` with each run of equal consecutive elements (or slices along `dim`) reduced to one,
+ * with optional inverse indices and run lengths. A `Promise`, like {@link unique}.
+ */
+export function unique_consecutive(
+  input: Tensor,
+  options: UniqueConsecutiveOptions = {},
+): Promise<Tensor | Tensor[]> {
+  return uniqueImpl("unique_consecutive", input, options, false);
+}
+
+type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
+const proto = Tensor.prototype as unknown as Methods;
+proto.unique = function (this: Tensor, options?: UniqueOptions) {
+  return unique(this, options);
+};
+proto.unique_consecutive = function (
+  this: Tensor,
+  options?: UniqueConsecutiveOptions,
+) {
+  return unique_consecutive(this, options);
+};
+
+/**
+ * How often each non-negative integer occurs in 1-D `input` (weighted by `weights`), over at
+ * least `minlength` bins. Reads the tensor back (the size is its maximum + 1): a `Promise`.
+ */
+export async function bincount(
+  input: Tensor,
+  weights: Tensor | null = null,
+  minlength = 0,
+): Promise<Tensor> {
+  const x = checkTensor("bincount", "input", input);
+  if (typeof minlength !== "number" || !Number.isInteger(minlength))
+    throw new TorchError(
+      `bincount(): argument 'minlength' must be int, not ${pyTypeName(minlength)}`,
+    );
+  if (minlength < 0) throw new TorchError("minlength should be >= 0");
+  if (x.ndim !== 1)
+    throw new TorchError(
+      "bincount only supports 1-d non-negative integral inputs.",
+    );
+  if (isFloatingPoint(x.dtype) || x.dtype === "bool")
+    throw new TorchError(
+      `"bincount_cpu" not implemented for '${x.dtype === "bool" ? "Bool" : "Float"}'`,
+    );
+  const data = Array.from(await x.toArray(), Number);
+  if (data.some((v) => v < 0))
+    throw new TorchError(
+      "bincount only supports 1-d non-negative integral inputs.",
+    );
+  // A loop, not Math.max(...data): spreading a long array overflows the call stack.
+  let size = minlength;
+  for (const v of data) if (v + 1 > size) size = v + 1;
+  return scope(() => {
+    const w =
+      weights ?? zeros(x.shape, { dtype: "int64", device: x.device }).add(1);
+    const out = zeros(size, {
+      dtype: weights ? "float32" : "int64",
+      device: x.device,
+    });
+    return out.scatter_add(0, x.to("int64"), weights ? w.to("float32") : w);
+  });
+}
+
+/**
+ * The indices of the nonzero elements, one row per element (`[n, ndim]`, int64); with
+ * `as_tuple`, one 1-D tensor per dim. Reads the tensor back: a `Promise`.
+ */
+export async function nonzero(
+  input: Tensor,
+  options: { as_tuple?: boolean } = {},
+): Promise<Tensor | Tensor[]> {
+  const x = checkTensor("nonzero", "input", input);
+  const data = await x.toArray();
+  const shape = x.shape;
+  const ndim = Math.max(x.ndim, 1);
+  let count = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] !== 0) count++;
+  // The coordinate table (count × ndim int32, plus tensor's float64 copy) is sized by the data:
+  // checked against the budget before it exists.
+  checkHostAlloc("nonzero", count * ndim, 4 + 8);
+  const strides = shape.map((_, d) =>
+    shape.slice(d + 1).reduce((a, b) => a * b, 1),
+  );
+  // coords[d * count + k]: dim d's coordinate of the k-th nonzero element.
+  const coords = new Int32Array(count * x.ndim);
+  let k = 0;
+  for (let i = 0; i < data.length; i++) {
+    if (data[i] === 0) continue;
+    for (let d = 0; d < x.ndim; d++)
+      coords[d * count + k] = Math.floor(i / strides[d]!) % shape[d]!;
+    k++;
+  }
+  const device = x.device;
+  if (options.as_tuple) {
+    if (x.ndim === 0)
+      return [tensor(data[0] !== 0 ? [0] : [], { dtype: "int64", device })];
+    return shape.map((_, d) =>
+      tensor(coords.subarray(d * count, (d + 1) * count), {
+        dtype: "int64",
+        device,
+      }),
+    );
+  }
+  return scope(() =>
+    tensor(coords, { dtype: "int64", device })
+      .reshape([x.ndim, count])
+      .t()
+      .contiguous(),
+  );
+}
+
+/** {@link nonzero} as a `[n, ndim]` tensor. */
+export async function argwhere(input: Tensor): Promise<Tensor> {
+  return (await nonzero(input)) as Tensor;
+}
+
+/**
+ * The elements of `input` where `mask` (broadcast together) is true, as a 1-D tensor; it
+ * carries gradients to `input`. Reads the mask back: a `Promise`.
+ */
+export async function masked_select(
+  input: Tensor,
+  mask: Tensor,
+): Promise<Tensor> {
+  const x = checkTensor("masked_select", "input", input);
+  const m = checkTensor("masked_select", "mask", mask);
+  if (m.dtype !== "bool")
+    throw new TorchError(`masked_select: expected BoolTensor for mask`);
+  const [xb, mb] = broadcast_tensors(x, m) as [Tensor, Tensor];
+  const idx = (await nonzero(mb.reshape(-1), { as_tuple: true })) as Tensor[];
+  return scope(() => xb.reshape(-1).index_select(0, idx[0]!));
+}
+
+/**
+ * The elements of `input` where `mask` (broadcast together) is true, as a 1-D tensor. The result's
+ * length depends on the mask's values, so the mask is read back first (hence async; PyTorch's
+ * `masked_select` blocks on the device the same way).
+ */
+export async function masked_select_async(
+  input: Tensor,
+  mask: Tensor,
+): Promise<Tensor> {
+  const t = checkTensor("masked_select", "input", input);
+  const m = checkTensor("masked_select", "mask", mask);
+  if (m.dtype !== "bool")
+    throw new DTypeError(`masked_select: expected BoolTensor for mask`);
+  const shape = broadcast_shapes(t.shape, m.shape);
+  const flatMask = scope(() => m.expand(shape).reshape(-1).contiguous());
+  let values: ArrayLike<number>;
+  try {
+    values = await flatMask.toArray();
+  } finally {
+    flatMask.dispose();
+  }
+  const picked: number[] = [];
+  for (let i = 0; i < values.length; i++) if (values[i]) picked.push(i);
+  return scope(() =>
+    t
+      .expand(shape)
+      .reshape(-1)
+      .index_select(0, tensor(picked, { dtype: "int64", device: t.device })),
+  );
+}
