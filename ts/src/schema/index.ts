@@ -50,7 +50,10 @@ export function omit<T extends object, K extends keyof T>(
   parsed: T,
   ...names: K[]
 ): Omit<T, K> {
-  const rest = { ...parsed };
-  for (const name of names) delete rest[name];
-  return rest;
+  // Copied key by key: `delete` would turn the object into a slow dictionary.
+  const rest: Record<string, unknown> = {};
+  for (const key in parsed)
+    if (!(names as readonly string[]).includes(key))
+      rest[key] = (parsed as Record<string, unknown>)[key];
+  return rest as Omit<T, K>;
 }
