@@ -29,6 +29,9 @@ const FIELDS = {
   overloaded: "PyTorch reports a wrong union argument as 'invalid combination'",
   python: "written in Python in PyTorch (arity errors in Python's wording)",
   alias_of: "the op this name is an alias of",
+  doc: "an op-table row's TSDoc, for its generated torch.* function (and method)",
+  method_doc: "an op-table row's TSDoc for its Tensor method, where it differs from `doc`",
+  options: "an op-table row's TS type of its keyword-only options (RoundOptions)",
   also_in:
     "other namespaces exporting the same function: [torch, nn.functional]",
 };
@@ -252,6 +255,12 @@ export function loadSchema() {
         python: entry.python ?? namespace.startsWith("nn."),
         overloaded: entry.overloaded === true,
         file: `schema/${file}`,
+        // An op-table row (schema/elementwise.yaml: `rows: true`): its TS lists, method type
+        // and torch.* function are generated (scripts/gen-schema.mjs).
+        row: doc.rows === true,
+        doc: entry.doc ?? null,
+        methodDoc: entry.method_doc ?? entry.doc ?? null,
+        options: entry.options ?? null,
       });
     }
   }

@@ -6,10 +6,10 @@
  * @module
  */
 
-import { DTypeError } from "../errors.js";
+import { DTypeError, TorchError } from "../errors.js";
 import { isFloatingPoint, scalarTypeName } from "../dtype.js";
 import { result_type } from "../state.js";
-import { TorchError } from "../errors.js";
+import { args } from "../schema/index.js";
 import { pyTypeName } from "../args.js";
 import type { BinaryOp, UnaryOp } from "./opnames.js";
 import { opId } from "../runtime.js";
@@ -195,4 +195,26 @@ export function roundDecimals(input: Tensor, decimals: number): Tensor {
   } finally {
     scaled.dispose();
   }
+}
+
+/** A `torch.*` function for a unary row: `torch.exp(x)` is `x.exp()`. */
+export function unaryFn(op: UnaryOp): (input: Tensor) => Tensor {
+  // The common call, one tensor, skips the parser: it could find nothing wrong with it.
+  return function (input) {
+    if (arguments.length === 1 && input instanceof Tensor)
+      return unary(op, input);
+    return unary(op, args(op, arguments).input);
+  };
+}
+
+/** A `torch.*` function for a binary row; either operand may be a scalar (`torch.pow(2, x)`). */
+export function binaryFn(
+  op: BinaryOp,
+): (input: Tensor | Scalar, other: Tensor | Scalar) => Tensor {
+  return function (input, other) {
+    if (arguments.length === 2 && input instanceof Tensor && isOperand(other))
+      return binary(op, input, other);
+    const a = args(op, arguments);
+    return binary(op, a.input, a.other);
+  };
 }

@@ -1,114 +1,16 @@
 /**
  * The op-table rows the TS layer exposes, by torch name, in the core's table order
- * (`src/ops/table.rs`). Each name has a `Tensor` method (`tensor/elementwise.ts`) and a `torch.*`
- * function (`ops.ts`); tests/types checks both at compile time, and the Node and browser tests
- * check these lists against the core's `op_names()` in both directions.
+ * (`src/ops/table.rs`), as the schema lists them (schema/elementwise.yaml, generated into
+ * `schema/generated_rows.ts`). Each name has a `Tensor` method and a `torch.*` function, both
+ * generated from the same entries; tests/types checks them at compile time, and the Node and
+ * browser tests check these lists against the core's `op_names()` in both directions.
  *
  * @module
  */
 
-/** Elementwise ops of one tensor (op-table rows of arity 1). */
-export const UNARY_OPS = [
-  "neg",
-  "relu",
-  "abs",
-  "square",
-  "ceil",
-  "floor",
-  "round",
-  "trunc",
-  "sign",
-  "positive",
-  "frac",
-  "bitwise_not",
-  "exp",
-  "sqrt",
-  "log",
-  "sigmoid",
-  "tanh",
-  "sin",
-  "cos",
-  "tan",
-  "asin",
-  "acos",
-  "atan",
-  "sinh",
-  "cosh",
-  "asinh",
-  "acosh",
-  "atanh",
-  "expm1",
-  "exp2",
-  "log1p",
-  "log2",
-  "log10",
-  "rsqrt",
-  "reciprocal",
-  "erf",
-  "erfc",
-  "erfinv",
-  "lgamma",
-  "digamma",
-  "trigamma",
-  "sinc",
-  "logit",
-  "i0",
-  "special_i0e",
-  "special_i1",
-  "special_i1e",
-  "deg2rad",
-  "rad2deg",
-  "silu",
-  "gelu",
-  "mish",
-  "softplus",
-  "logsigmoid",
-  "softsign",
-  "tanhshrink",
-  "hardsigmoid",
-  "hardswish",
-  "selu",
-  "elu",
-  "celu",
-  "relu6",
-  "isnan",
-  "isinf",
-  "isfinite",
-  "signbit",
-  "logical_not",
-] as const;
+import { BINARY_OPS, UNARY_OPS } from "../schema/generated_rows.js";
 
-/** Elementwise ops of two operands, with broadcasting (op-table rows of arity 2). */
-export const BINARY_OPS = [
-  "add",
-  "sub",
-  "mul",
-  "div",
-  "maximum",
-  "minimum",
-  "pow",
-  "fmod",
-  "remainder",
-  "floor_divide",
-  "bitwise_and",
-  "bitwise_or",
-  "bitwise_xor",
-  "atan2",
-  "hypot",
-  "xlogy",
-  "logaddexp",
-  "logaddexp2",
-  "copysign",
-  "eq",
-  "ne",
-  "lt",
-  "le",
-  "gt",
-  "ge",
-  "logical_and",
-  "logical_or",
-  "logical_xor",
-] as const;
+export { BINARY_OPS, UNARY_OPS };
 
 /** A unary op-table row name. */
 export type UnaryOp = (typeof UNARY_OPS)[number];

@@ -20,6 +20,10 @@ import type { RawTensor } from "../wasm/webtorch_core.js";
 import { opId } from "../runtime.js";
 import { TorchError } from "../errors.js";
 import { BINARY_OPS, UNARY_OPS } from "../ops/opnames.js";
+import {
+  NO_INPLACE_BINARY,
+  NO_INPLACE_UNARY,
+} from "../schema/generated_rows.js";
 import { type Scalar, Tensor, checkTensor, wrap } from "./tensor.js";
 
 /** What `t.grad_fn` returns for a tensor made by a recorded op: its backward node's name. */
@@ -45,25 +49,7 @@ export interface RemovableHandle {
 /** A gradient hook: return a tensor to replace the gradient, or nothing to keep it. */
 export type GradHook = (grad: Tensor) => Tensor | void | undefined | null;
 
-/** Unary rows without an in-place form (predicates give bool; `positive` is a no-op). */
-const NO_INPLACE_UNARY = [
-  "isnan",
-  "isinf",
-  "isfinite",
-  "signbit",
-  "positive",
-  // torch.special functions: no Tensor method, so no in-place one (i0_ exists).
-  "special_i0e",
-  "special_i1",
-  "special_i1e",
-] as const;
-/** Binary rows PyTorch has no in-place form of. */
-const NO_INPLACE_BINARY = [
-  "maximum",
-  "minimum",
-  "logaddexp",
-  "logaddexp2",
-] as const;
+// The rows PyTorch has no in-place form of come from their schema entries (no `inplace`).
 
 type InPlaceUnaryOp = Exclude<
   (typeof UNARY_OPS)[number],
