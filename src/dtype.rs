@@ -182,6 +182,29 @@ pub fn promote_tensors(a: DType, a_zero_dim: bool, b: DType, b_zero_dim: bool) -
     }
 }
 
+/// How much an operand of `torch.result_type` counts: dimensioned tensors decide, zero-dim tensors
+/// and then Python scalars count only when of a higher category (`combine_categories`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Priority {
+    Dimensioned,
+    ZeroDim,
+    Scalar,
+}
+
+/// `torch.result_type` of any operands: each dtype with its priority (a scalar's dtype is its
+/// kind's default: bool, int64 or float32). `None` when there are none.
+pub fn result_type(operands: &[(DType, Priority)]) -> Option<DType> {
+    let level = |p: Priority| operands.iter().filter(|(_, q)| *q == p).map(|(d, _)| *d).reduce(promote_types);
+    let mut out: Option<DType> = None;
+    for p in [Priority::Dimensioned, Priority::ZeroDim, Priority::Scalar] {
+        out = match (out, level(p)) {
+            (Some(hi), Some(lo)) => Some(combine_categories(hi, lo)),
+            (hi, lo) => hi.or(lo),
+        };
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,5 +224,12 @@ mod tests {
         assert_eq!(promote_types(DType::BFloat16, DType::Float32), DType::Float32);
         assert_eq!(promote_with_scalar(DType::BFloat16, ScalarKind::Float), DType::BFloat16);
         assert_eq!(promote_tensors(DType::Int32, false, DType::Float16, true), DType::Float16);
+        use Priority::*;
+        assert_eq!(result_type(&[(DType::Int32, Dimensioned), (DType::Int64, Scalar)]), Some(DType::Int32));
+        assert_eq!(result_type(&[(DType::Int32, Dimensioned), (DType::Float32, Scalar)]), Some(DType::Float32));
+        assert_eq!(result_type(&[(DType::UInt8, ZeroDim), (DType::Int64, Scalar)]), Some(DType::UInt8));
+        assert_eq!(result_type(&[(DType::Bool, ZeroDim), (DType::Int64, Scalar)]), Some(DType::Int64));
+        assert_eq!(result_type(&[(DType::Int64, Scalar), (DType::Float32, Scalar)]), Some(DType::Float32));
+        assert_eq!(result_type(&[]), None);
     }
 }

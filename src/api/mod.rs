@@ -2,6 +2,7 @@
 //! engine and `torch.webgpu`, and `RawTensor`, the handle class behind every TS `Tensor`.
 //! Errors become instances of the TS `TorchError` classes registered at init.
 
+mod dtype;
 mod leaks;
 mod profiler;
 mod tensor;

@@ -9,7 +9,13 @@
  */
 
 import { DTypeError, TorchError } from "./errors.js";
-import { type DType, isFloatingPoint } from "./dtype.js";
+import {
+  type DType,
+  dtypeCode,
+  dtypeFromCode,
+  isFloatingPoint,
+} from "./dtype.js";
+import { core } from "./runtime.js";
 import { type Scalar, Tensor } from "./tensor/tensor.js";
 
 // ---- default dtype ----
@@ -249,69 +255,40 @@ export function is_complex(input: Tensor): boolean {
 
 // ---- type promotion ----
 
-const ORDER: readonly DType[] = [
-  "bool",
-  "uint8",
-  "int32",
-  "int64",
-  "float16",
-  "bfloat16",
-  "float32",
-];
-
 function category(d: DType): number {
   return d === "bool" ? 0 : isFloatingPoint(d) ? 2 : 1;
 }
 
-/** The smallest dtype both `type1` and `type2` convert to without losing range or kind. */
+/**
+ * The smallest dtype both `type1` and `type2` convert to without losing range or kind (the core's
+ * rule, the one its ops promote by).
+ */
 export function promote_types(type1: DType, type2: DType): DType {
-  for (const d of [type1, type2])
-    if (!ORDER.includes(d))
-      throw new DTypeError(`unsupported dtype '${String(d)}'`);
-  // float16 and bfloat16 meet at float32 (neither holds the other).
-  if (
-    (type1 === "float16" && type2 === "bfloat16") ||
-    (type1 === "bfloat16" && type2 === "float16")
-  )
-    return "float32";
-  return ORDER[Math.max(ORDER.indexOf(type1), ORDER.indexOf(type2))]!;
+  return dtypeFromCode(core.promote_types(dtypeCode(type1), dtypeCode(type2)));
 }
 
 /**
- * The dtype an elementwise op on these operands gives (PyTorch's rules): tensors with dims
- * decide; 0-D tensors, then Python-like scalars (an integral number is an int, a boolean a bool),
- * count only when they are of a higher kind (bool < integer < floating point).
+ * The dtype an elementwise op on these operands gives (PyTorch's rules, computed by the core):
+ * tensors with dims decide; 0-D tensors, then Python-like scalars (an integral number is an int,
+ * a boolean a bool), count only when they are of a higher kind (bool < integer < floating point).
  */
 export function result_type(
   tensor1: Tensor | Scalar,
   tensor2: Tensor | Scalar,
 ): DType {
-  let dims: DType | undefined;
-  let zero: DType | undefined;
-  let wrapped: DType | undefined;
-  const join = (a: DType | undefined, b: DType) =>
-    a === undefined ? b : promote_types(a, b);
+  const operands: number[] = [];
   for (const x of [tensor1, tensor2]) {
-    if (x instanceof Tensor) {
-      if (x.ndim > 0) dims = join(dims, x.dtype);
-      else zero = join(zero, x.dtype);
-    } else if (typeof x === "boolean") wrapped = join(wrapped, "bool");
+    if (x instanceof Tensor)
+      operands.push(dtypeCode(x.dtype), x.ndim > 0 ? 0 : 1);
+    else if (typeof x === "boolean") operands.push(dtypeCode("bool"), 2);
     else if (typeof x === "number")
-      wrapped = join(wrapped, Number.isInteger(x) ? "int64" : "float32");
+      operands.push(dtypeCode(Number.isInteger(x) ? "int64" : "float32"), 2);
     else
       throw new TorchError(
         `result_type(): argument 'tensor' must be Tensor or Number`,
       );
   }
-  const combine = (
-    hi: DType | undefined,
-    lo: DType | undefined,
-  ): DType | undefined => {
-    if (hi === undefined) return lo;
-    if (lo === undefined || category(lo) <= category(hi)) return hi;
-    return promote_types(hi, lo);
-  };
-  return combine(combine(dims, zero), wrapped)!;
+  return dtypeFromCode(core.result_type(Uint32Array.from(operands)));
 }
 
 /** Whether a value of `from` may be written into `to` under PyTorch's casting rule (no lower kind). */
