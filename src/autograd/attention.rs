@@ -146,12 +146,10 @@ enum Saved {
 /// 512 MiB: below it the products recompute the probabilities (two `L × S` tensors at once, so
 /// at most ~1 GiB held) and are the faster route; from it, and wherever the products would run
 /// in pieces past a binding (adapters of 128–256 MiB bindings), the backward's kernels (no
-/// `L × S` tensor; on an H200 0.75–0.97× the products' speed, their scores and `dO Vᵀ`
-/// computed twice, at 5–17× less peak memory; bench/KERNELS.md, "Attention's backward in two
-/// kernels"). GPT-2 small's block at
-/// batch 8 (402 MB of scores) stays with the products: the kernels made its step 3–7 % slower
-/// for 6 % less peak memory in a 12-layer stack (36 % in one block); 12 heads × 4,096² causal
-/// (805 MB) take the kernels: 1,644 → 96 MiB of peak for 0.85× the speed.
+/// `L × S` tensor: somewhat slower than the products, their scores and `dO Vᵀ` computed twice,
+/// at a fraction of the peak memory). GPT-2 small's block at batch 8 (402 MB of scores) stays
+/// with the products; 12 heads × 4,096² causal (805 MB) take the kernels. Figures:
+/// bench/KERNELS.md, "Attention's backward in two kernels".
 pub(crate) const DEFAULT_KERNELS_FROM: u64 = 512 << 20;
 
 /// Sets the size of one `L × S` tensor (bytes) from which attention's backward after a

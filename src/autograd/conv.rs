@@ -114,9 +114,9 @@ fn flip_transpose(w: &Tensor, groups: usize) -> Result<Tensor> {
 fn conv_input_grad(g: &Tensor, w: &Tensor, a: &ConvArgs, size: &[usize]) -> Result<Tensor> {
     let k = w.ndim() - 2;
     // Phases where each output value gathers enough products to outweigh their extra dispatches
-    // (stride^k convolutions and writes against a zero insertion and one convolution): measured
-    // on an H100, a depthwise 3×3 stride-2 layer (9 products a value) lost 0.64 → 0.40 TFLOP/s,
-    // ResNet's 3×3 and 1×1 stride-2 layers gained 54–70 % (bench/KERNELS.md).
+    // (stride^k convolutions and writes against a zero insertion and one convolution): a
+    // depthwise 3×3 stride-2 layer (9 products a value) is slower by phases, ResNet's 3×3 and
+    // 1×1 stride-2 layers faster (bench/KERNELS.md, "Strided input gradients by phases").
     let products = w.shape()[0] / a.groups * w.shape()[2..].iter().product::<usize>();
     if crate::engine::tuning(|t| t.conv_grad_phases)
         && a.stride.iter().any(|&s| s > 1)

@@ -145,9 +145,8 @@ pub fn max_pool(
 /// the forward keeps each window's first maximum's position, the backward sums the gradient
 /// into those positions (one pass over the input, no atomics). The composition over windows
 /// materialised every window (`[N, C, oh, ow, kh·kw]`), reduced it twice (values, positions)
-/// and scattered the gradient back through the padded input: on a ResNet-18 step (batch 32)
-/// about 2.5 ms of GPU time, the kernels ~0.4 ms (bench/KERNELS.md, "The ResNet-18 step,
-/// traced"). A 1-D pooling is a 2-D one of height 1; a missing batch dim is 1. With
+/// and scattered the gradient back through the padded input, several times the kernels' GPU
+/// time on a ResNet-18 step (bench/KERNELS.md, "The ResNet-18 step, traced"). A 1-D pooling is a 2-D one of height 1; a missing batch dim is 1. With
 /// `create_graph` the backward is a differentiable scatter_add at the same positions.
 fn max_pool_kernel(x: &Tensor, p: &Pool) -> Result<Option<Tensor>> {
     let k = p.kernel.len();

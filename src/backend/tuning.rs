@@ -57,8 +57,8 @@ pub struct Tuning {
     ///
     /// Why not on emulated adapters: SwiftShader runs every case of the interpreter's op switch
     /// for every element (it emulates lanes with masks and does not skip cases no lane takes), so
-    /// a batched tiny add there took ~2 ms against 0.04 ms as a dispatch of its own (measured on the
-    /// development machine), while its per-dispatch host cost is small beside its kernels' time.
+    /// a batched tiny add there is far slower than a dispatch of its own, while its per-dispatch
+    /// host cost is small beside its kernels' time (bench/KERNELS.md, "Batched tiny ops").
     pub batched_launches: Option<bool>,
     /// Vectors per invocation the row kernels' plans aim at (`rows::set_row_vectors`, 1…8).
     /// Default 8.

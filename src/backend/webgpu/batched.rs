@@ -2,8 +2,8 @@
 //! not dispatched on its own but appended to a list that one interpreter kernel
 //! (`shaders/batched.wgsl`, one workgroup) runs op after op, with a storage barrier between
 //! them. A chain of tiny dependent ops then costs one dispatch per batch instead of one per op:
-//! on Dawn a dispatch's `setBindGroup` + `dispatchWorkgroups` cost 2.8–3.0 µs of host time
-//! (bench/KERNELS.md, "Host path"), more than the rest of a tiny op's recording.
+//! on Dawn a dispatch's `setBindGroup` + `dispatchWorkgroups` cost more host time than the rest
+//! of a tiny op's recording (bench/KERNELS.md, "Host path").
 //!
 //! This is not fusion: every op still stores its result, and the contract's `min_size` (no
 //! fusion below 1,024 elements) is kept; it only shares the launch. The list is a dispatch
@@ -62,7 +62,7 @@ pub(super) struct Queue {
     bufs: Vec<wgpu::Buffer>,
     /// The first op's own dispatch (key, meta, buffers, grid) where it has one: a batch of one
     /// op runs it, since the interpreter made a lone tiny op's latency (read back at once)
-    /// 6–10 µs longer on the H100 (bench/KERNELS.md, "Batched tiny ops").
+    /// longer (bench/KERNELS.md, "Batched tiny ops").
     lone: Option<Plan<wgpu::Buffer>>,
 }
 

@@ -229,23 +229,20 @@ pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>], wg_limit
         Some(Variant::Tiled(t)) => t,
         Some(Variant::Simple) => return None,
         None => {
-            // Measured on an H100 through Dawn (bench/KERNELS.md): up to 256² outputs the 16×16
-            // kernel is as fast (launch-bound); 128×128 tiles with a 16-deep K step and the next
-            // step's loads in flight win once there are ≥ 256 of them (N = 768 included: 37.8
-            // TFLOP/s at 8192×768×3072 against 35.2 for 128×64); 128×64 tiles win below that
-            // (more workgroups to fill the GPU).
-            // Batches count: attention's P·V (12 × 1024×64 outputs) is 786k outputs, not 65k.
-            // Fewer than ~100 tiles of 128×64 leave most of 132 SMs idle: there 64×64 tiles
-            // give twice the workgroups (P·V at 12×1024×64: 96 → 192).
+            // Up to 256² outputs the 16×16 kernel is as fast (launch-bound); 128×128 tiles with
+            // a 16-deep K step and the next step's loads in flight win once there are ≥ 256 of
+            // them (N = 768 included); 128×64 tiles win below that (more workgroups to fill the
+            // GPU). Batches count: attention's P·V (12 × 1024×64) is 786k outputs, not 65k.
+            // Fewer than ~100 tiles of 128×64 leave most of a large GPU's SMs idle: there 64×64
+            // tiles give twice the workgroups. Figures: bench/KERNELS.md ("v1 auto choice",
+            // "Matmul choice for batched narrow products").
             if k.m * k.n * batches <= 256 * 256 || k.k < 16 {
                 return None;
             }
-            // With neither operand transposed, staging `a` (read along K) column-major
-            // (`cm`) won 11 of 12 H100 measurements at ≥ 256 tiles (+0.3 to +2.5 TFLOP/s:
-            // 4096³ 42.0 → 42.6, the block's dY·W products 38–40 → 40–42); with `b`
-            // transposed it lost 1–1.6 (bench/KERNELS.md, "Matmul layouts in the block").
-            // N ≤ 64 would leave half of every 128-wide tile idle: conv2d's product (32 ×
-            // 3136×64, K 576) ran at 16 TFLOP/s in 128×128 tiles and 28.8 in 128×64.
+            // With neither operand transposed, staging `a` (read along K) column-major (`cm`)
+            // is faster at ≥ 256 tiles; with `b` transposed it is slower (bench/KERNELS.md,
+            // "Matmul layouts in the block"). N ≤ 64 would leave half of every 128-wide tile
+            // idle (conv2d's products: "Narrow products").
             let tiles = k.m.div_ceil(128) * k.n.div_ceil(128) * batches;
             if tiles >= 256 && k.n > 64 && !a_t && !b_t {
                 T128K16PC
@@ -269,14 +266,14 @@ pub fn choose(k: &Matmul, batches: usize, batch_strides: &[Vec<usize>], wg_limit
 
 /// Split-K: how many slices of K a plain 2-D float32 product is cut into, or `None`. Long-K
 /// products with few output tiles (a weight gradient `xᵀ · dy` over 8,192 tokens: 3072×768
-/// outputs are 144 tiles of 128×128, about one per SM of an H100) leave the GPU short of work;
-/// each slice runs as one batch of a batched product into a scratch buffer, then a reduction
-/// adds the slices. Forced variants (benchmarks, tests of a kernel) and epilogues never split.
+/// outputs are 144 tiles of 128×128, about one per SM of a large GPU) leave the GPU short of
+/// work; each slice runs as one batch of a batched product into a scratch buffer, then a
+/// reduction adds the slices. Forced variants (benchmarks, tests of a kernel) and epilogues
+/// never split.
 ///
-/// The factor is the smallest of 2…16 that makes ≥ 800 tiles of 128×128 (about six per SM of
-/// an H100), while each slice keeps ≥ 512 of K. Measured there (bench/KERNELS.md, "Split-K
-/// v2"): 3072×768 and 768×3072 over K = 8,192 at 40 TFLOP/s with 8 slices against 31 with the
-/// earlier rule's 2; 2304×768 at 38.5 (8) against 34.5 (4); 768×768 at 32 (16) against 29 (8).
+/// The factor is the smallest of 2…16 that makes ≥ 800 tiles of 128×128 (several per SM),
+/// while each slice keeps ≥ 512 of K (figures: bench/KERNELS.md, "Split-K for long-K
+/// products").
 pub fn split_k(k: &Matmul) -> Option<usize> {
     if k.dtype != DType::Float32 || k.epilogue.is_some() || !k.batch.is_empty() || forced().is_some() {
         return None;
@@ -299,10 +296,10 @@ pub fn split_k(k: &Matmul) -> Option<usize> {
 }
 
 /// Whether a product that reads `b` transposed (`x · wᵀ`: every `nn.Linear` forward) should
-/// copy `b` to row-major first and run as a plain product. Staging a transposed `b` costs the
-/// tiled kernel 12–15 % on an H100 (8192×3072×768: 37.3 TFLOP/s against 41.5–42.4 plain, with
-/// `cm` staging of `a`), while the copy moves only K·N values: with M ≥ 2,048 rows it costs
-/// under 4 % of the product. Forced variants, batched and causal products never copy.
+/// copy `b` to row-major first and run as a plain product. Staging a transposed `b` slows the
+/// tiled kernel more than the copy costs, which moves only K·N values: a small part of the
+/// product once M ≥ 2,048 rows (bench/KERNELS.md, "Matmul layouts in the block"). Forced
+/// variants, batched and causal products never copy.
 pub fn copies_b(k: &Matmul) -> bool {
     let d4 = |x: usize| x.is_multiple_of(4);
     k.dtype == DType::Float32
