@@ -1,5 +1,5 @@
 //! webtorch's core: tensors, ops and their kernels, and the WebGPU runtime, compiled to wasm for
-//! the TS layer in `ts/` (and natively for tests and benchmarks). See DESIGN.md for the layers.
+//! the TS layer in `ts/` (and natively for tests and benchmarks). docs/ARCHITECTURE.md describes the layers.
 
 pub mod error;
 

@@ -1,4 +1,4 @@
-//! Autograd (DESIGN.md §5): a tape in Rust. A differentiable op (`ops.rs`) computes its result
+//! Autograd: a tape in Rust. A differentiable op (`ops.rs`) computes its result
 //! with the engine, then, when grad mode is on and an input requires grad, gives the result a
 //! `Node` whose backward closure is written with differentiable ops (`rules.rs`), so backward
 //! passes fuse like forward ones and can themselves be differentiated (double backward).

@@ -1,4 +1,4 @@
-//! Op rules: the table of elementwise rows, and (in `tensor.rs`) the shape and dtype rules of the
+//! Op rules: the table of elementwise rows, and (in `crate::tensor`) the shape and dtype rules of the
 //! hand-written families (reductions, matmul, views).
 
 pub mod math;

@@ -1,4 +1,4 @@
-//! General elementwise fusion (DESIGN.md §6). On a device that fuses, an elementwise op does not
+//! General elementwise fusion. On a device that fuses, an elementwise op does not
 //! dispatch: its result is *pending*, an expression over its inputs. A later elementwise op that
 //! consumes a pending tensor inlines that expression, so a chain of any length, with broadcasting,
 //! scalars and casts, becomes one generated kernel. A pending tensor is computed ("materialized")

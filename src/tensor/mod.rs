@@ -1,4 +1,4 @@
-//! `Tensor`: a storage handle plus layout and dtype (DESIGN.md §3–4). Ops are split by family:
+//! `Tensor`: a storage handle plus layout and dtype. Ops are split by family:
 //! `elementwise.rs`, `reduce.rs`, `linalg.rs`, `view.rs`; creation and reads live here.
 
 pub mod capture;

@@ -1,5 +1,5 @@
 /**
- * Tensor lifetimes (DESIGN.md §8): `dispose()`, `using`, {@link scope}, and a
+ * Tensor lifetimes: `dispose()`, `using`, {@link scope}, and a
  * `FinalizationRegistry` backstop (the wasm-bindgen glue's, on every core handle) that frees the
  * core handle of a tensor the garbage collector found unreachable. The core frees a storage when its last handle goes and its buffer returns to
  * the pool, so `memory_stats()` comes back to its baseline after a scope.

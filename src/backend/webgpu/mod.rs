@@ -2,7 +2,7 @@
 //!
 //! Work is recorded into one open compute pass and submitted when `batch_threshold` dispatches
 //! are pending (16 for the first submit after a read or a sync: `IDLE_FIRST`), when the 16 ms
-//! timer fires (wasm), or on read/sync (DESIGN.md "path of one call").
+//! timer fires (wasm), or on read/sync (docs/ARCHITECTURE.md, "The path of one call").
 //! Kernel parameters go into a uniform arena (a 512-byte slot per dispatch) written once per
 //! submit, so recording a dispatch allocates no GPU memory; bind groups bind a slot each, so
 //! none is set with dynamic offsets (`binding.rs`).

@@ -1,7 +1,7 @@
 /**
  * Grad mode: whether ops are recorded for autograd, and the scopes that set it —
- * `torch.no_grad`, `torch.enable_grad`, `torch.inference_mode` (PyTorch's
- * `torch/autograd/grad_mode.py`). The mode is the core's.
+ * `torch.no_grad`, `torch.enable_grad`, `torch.inference_mode` (PyTorch's context managers, as
+ * functions that run a callback). The mode is the core's.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * `torch.optim.LBFGS`: limited-memory BFGS with an optional strong-Wolfe line search, PyTorch's
- * algorithm (`torch/optim/lbfgs.py`) step for step. Its decisions (convergence tests, the line
+ * algorithm step for step. Its decisions (convergence tests, the line
  * search's bracketing) read values on the host, which in JS is asynchronous: `step(closure)`
  * returns a Promise, and `closure` may be async. PyTorch mixes Python floats with float32 0-d
  * tensors in those scalar computations; {@link Num} keeps track of which is which so that the

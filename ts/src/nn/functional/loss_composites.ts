@@ -3,7 +3,7 @@
  * ones of losses.ts: huber, kl_div, poisson_nll, gaussian_nll, margin_ranking, hinge_embedding,
  * soft_margin, multilabel_soft_margin, multilabel_margin, multi_margin, cosine_embedding,
  * triplet_margin (with and without a distance function) and ctc.
- * Each follows PyTorch's formula (ATen's `Loss.cpp` or `torch/nn/functional.py`) with
+ * Each follows PyTorch's formula with
  * differentiable core ops inside a {@link scope}.
  *
  * @module
