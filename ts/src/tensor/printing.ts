@@ -2,7 +2,7 @@
  * Printing tensors as PyTorch does: `await t.format()` is the text `repr(t)` gives in Python
  * (`tensor([[1., 2.],\n        [3., 4.]])`), and `await t.print()` writes it to the console.
  *
- * The rules follow PyTorch's `torch/_tensor_str.py`: one formatter per tensor picks integer mode
+ * The rules follow PyTorch's printing: one formatter per tensor picks integer mode
  * (floats that are all whole print as `1.`), scientific notation (when the largest and smallest
  * nonzero finite magnitudes differ by more than 1000×, or one is above 1e8 or below 1e-4) and a
  * common width; rows wrap at `linewidth`; tensors of more than `threshold` elements are summarised
