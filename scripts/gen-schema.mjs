@@ -65,7 +65,8 @@ function entry(op) {
     return `{ ${fields.join(", ")} }`;
   });
   const fields = [
-    `name: ${JSON.stringify(op.name)}`,
+    // A constructor's messages name it as Python does: `Linear.__init__() missing …`.
+    `name: ${JSON.stringify(op.class ? `${op.name}.__init__` : op.name)}`,
     `params: [${params.join(", ")}]`,
     `python: ${op.python}`,
     `overloaded: ${op.overloaded}`,
