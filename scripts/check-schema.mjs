@@ -194,13 +194,15 @@ async function probeWrappers() {
   const calls = [];
   for (const op of ops) {
     if (op.class) {
-      // Required leading `any` parameters (an optimizer's params) take a placeholder list, so
-      // that the probe is the keyword options.
+      // Leading `any` parameters (an optimizer's params, ModuleDict's modules, Sequential's
+      // named form) take a plain object as their value: each gets a placeholder list, so that
+      // the probe is read as the options.
       const Cls = nsObject(op.namespace)?.[op.name];
       const lead = [];
       for (const p of op.params) {
-        if (p.kwOnly || !p.required || !p.kinds.includes("any")) break;
+        if (p.kwOnly || !p.kinds.includes("any")) break;
         lead.push([]);
+        if (p.varargs) break;
       }
       if (typeof Cls === "function")
         calls.push([

@@ -19,7 +19,7 @@ const TS_KINDS = {
   ScalarType: "DType",
   Device: "string",
   Generator: "object",
-  Callable: "(...args: any[]) => any",
+  Callable: "((...args: any[]) => any)",
   // Checked by the wrapper's body, whose parameter type says what it takes.
   any: "any",
 };
