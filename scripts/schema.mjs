@@ -121,7 +121,7 @@ export function parseSignature(func, where) {
       continue;
     }
     const pm =
-      /^([A-Za-z|\[\]\d]+)(\?)?(\.\.\.)?\s+([a-z_][a-z0-9_]*)(?:\s*=\s*(.+))?$/s.exec(
+      /^([A-Za-z|\[\]\d]+)(\?)?(\.\.\.)?\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s*=\s*(.+))?$/s.exec(
         part,
       );
     if (!pm)
