@@ -44,6 +44,24 @@ function namespaceFunctions(ns) {
   return out;
 }
 
+/** The exported class `name` of a namespace path ("nn", "optim"), or null. */
+function namespaceClass(ns, name) {
+  let exports = checker.getExportsOfModule(moduleSymbol);
+  for (const part of ns.split(".")) {
+    const sym = exports.find((e) => e.name === part);
+    if (!sym) return null;
+    exports = checker.getExportsOfModule(resolve(sym));
+  }
+  const e = exports.find((x) => x.name === name);
+  if (!e) return null;
+  const sym = resolve(e);
+  const decl = sym.valueDeclaration ?? sym.declarations?.[0];
+  if (!decl) return null;
+  const type = checker.getTypeOfSymbolAtLocation(sym, decl);
+  const sigs = type.getConstructSignatures();
+  return sigs.length > 0 ? { sigs, decl } : null;
+}
+
 /** A signature's parameters: positional names, and the options object's field names if any. */
 function shape(sig, decl) {
   // A rest parameter of a labelled tuple type (`...extra: [options?: AlphaOptions]`) counts as
@@ -98,6 +116,7 @@ function mismatch(op, sigs, decl, skipFirst) {
 }
 
 const ops = loadSchema();
+const classes = ops.filter((op) => op.class).length;
 const errors = [];
 const covered = new Map();
 const tensorType = (() => {
@@ -113,6 +132,18 @@ const functionsOf = (ns) => {
 };
 
 for (const op of ops) {
+  if (op.class) {
+    // A class: its constructor takes the schema's parameters, as a function would.
+    const where = `torch.${op.namespace}.${op.name}`;
+    const cls = namespaceClass(op.namespace, op.name);
+    if (!cls) {
+      errors.push(`${op.file}: ${where} is not an exported class`);
+      continue;
+    }
+    const why = mismatch(op, cls.sigs, cls.decl, false);
+    if (why) errors.push(`${op.file}: new ${where}: ${why}`);
+    continue;
+  }
   for (const ns of op.function ? [op.namespace, ...op.alsoIn] : []) {
     const fn = functionsOf(ns).get(op.name);
     const where = `${ns === "torch" ? "torch" : `torch.${ns}`}.${op.name}`;
@@ -162,6 +193,24 @@ async function probeWrappers() {
     ns === "torch" ? torch : ns.split(".").reduce((o, k) => o?.[k], torch);
   const calls = [];
   for (const op of ops) {
+    if (op.class) {
+      // Leading `any` parameters (an optimizer's params, ModuleDict's modules, Sequential's
+      // named form) take a plain object as their value: each gets a placeholder list, so that
+      // the probe is read as the options.
+      const Cls = nsObject(op.namespace)?.[op.name];
+      const lead = [];
+      for (const p of op.params) {
+        if (p.kwOnly || !p.kinds.includes("any")) break;
+        lead.push([]);
+        if (p.varargs) break;
+      }
+      if (typeof Cls === "function")
+        calls.push([
+          `new ${op.namespace}.${op.name}`,
+          () => new Cls(...lead, probe),
+        ]);
+      continue;
+    }
     for (const ns of op.function ? [op.namespace, ...op.alsoIn] : []) {
       const fn = nsObject(ns)?.[op.name];
       if (typeof fn === "function")
@@ -178,7 +227,9 @@ async function probeWrappers() {
       errors.push(`${what} accepted an unknown keyword option`);
     } catch (e) {
       if (!String(e?.message).includes(expect))
-        errors.push(`${what} does not parse through its schema entry first: ${e?.message}`);
+        errors.push(
+          `${what} does not parse through its schema entry first: ${e?.message}`,
+        );
     }
   }
 }
@@ -193,6 +244,6 @@ if (process.argv.includes("--pending")) {
   process.exit(1);
 } else {
   console.log(
-    `schema check: ${ops.length} ops match their wrappers; ${pending.length} public functions have no entry yet`,
+    `schema check: ${ops.length - classes} ops and ${classes} classes match their wrappers; ${pending.length} public functions have no entry yet`,
   );
 }

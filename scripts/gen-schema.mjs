@@ -23,7 +23,7 @@ const TS_KINDS = {
   ScalarType: "DType",
   Device: "string",
   Generator: "object",
-  Callable: "(...args: any[]) => any",
+  Callable: "((...args: any[]) => any)",
   // Checked by the wrapper's body, whose parameter type says what it takes.
   any: "any",
 };
@@ -69,7 +69,8 @@ function entry(op) {
     return `{ ${fields.join(", ")} }`;
   });
   const fields = [
-    `name: ${JSON.stringify(op.name)}`,
+    // A constructor's messages name it as Python does: `Linear.__init__() missing …`.
+    `name: ${JSON.stringify(op.class ? `${op.name}.__init__` : op.name)}`,
     `params: [${params.join(", ")}]`,
     `python: ${op.python}`,
     `overloaded: ${op.overloaded}`,

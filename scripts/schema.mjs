@@ -17,7 +17,8 @@ export const schemaDir = path.join(root, "schema");
 const FIELDS = {
   func: "the signature: name(Type arg, …, *, Type kw=default) -> Return",
   method: "also a Tensor method (true/false)",
-  function: "also a function of its namespace (default true; false: a Tensor method only)",
+  function:
+    "also a function of its namespace (default true; false: a Tensor method only)",
   inplace: "has the in-place method name_ (true/false)",
   dtype: "the result dtype rule (DTYPE_RULES)",
   backward: "the backward: a rule name in src/autograd, 'composite', or 'none'",
@@ -34,6 +35,8 @@ const FIELDS = {
   options: "an op-table row's TS type of its keyword-only options (RoundOptions)",
   also_in:
     "other namespaces exporting the same function: [torch, nn.functional]",
+  class:
+    "a class of the namespace (nn.Linear, optim.SGD): the signature is its constructor's",
 };
 
 /** The result dtype rules (docs/dtypes.md): how an op's dtype follows from its inputs'. */
@@ -108,7 +111,7 @@ function splitTop(text) {
 /** Parses `name.overload(args) -> ret` into {name, overload, params, returns}. */
 export function parseSignature(func, where) {
   const m =
-    /^([a-z_][a-z0-9_]*)(?:\.([A-Za-z0-9_]+))?\((.*)\)(?:\s*->\s*(.+))?$/s.exec(
+    /^([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z0-9_]+))?\((.*)\)(?:\s*->\s*(.+))?$/s.exec(
       func.trim(),
     );
   if (!m) throw new SchemaError(`${where}: not a signature: ${func}`);
@@ -121,7 +124,7 @@ export function parseSignature(func, where) {
       continue;
     }
     const pm =
-      /^([A-Za-z|\[\]\d]+)(\?)?(\.\.\.)?\s+([a-z_][a-z0-9_]*)(?:\s*=\s*(.+))?$/s.exec(
+      /^([A-Za-z|\[\]\d]+)(\?)?(\.\.\.)?\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s*=\s*(.+))?$/s.exec(
         part,
       );
     if (!pm)
@@ -206,7 +209,17 @@ export function loadSchema() {
       if (keys.has(key))
         throw new SchemaError(`${at}: also declared in ${keys.get(key)}`);
       keys.set(key, where);
+      const isClass = entry.class === true;
+      // A class's constructor returns no tensor of its own: its dtype and backward default to none.
       if (entry.alias_of === undefined) {
+        if (isClass) {
+          entry.dtype ??= "none";
+          entry.backward ??= "none";
+        }
+        if (isClass !== /^[A-Z]/.test(sig.name))
+          throw new SchemaError(
+            `${at}: a class's name is capitalized, a function's is not`,
+          );
         if (!(entry.dtype in DTYPE_RULES))
           throw new SchemaError(
             `${at}: dtype must be one of ${Object.keys(DTYPE_RULES)}`,
@@ -252,7 +265,9 @@ export function loadSchema() {
         tol: entry.tol ?? null,
         aliasOf: entry.alias_of ?? null,
         alsoIn: entry.also_in ?? [],
-        python: entry.python ?? namespace.startsWith("nn."),
+        class: entry.class === true,
+        python:
+          entry.python ?? (namespace.startsWith("nn.") || entry.class === true),
         overloaded: entry.overloaded === true,
         file: `schema/${file}`,
         // An op-table row (schema/elementwise.yaml: `rows: true`): its TS lists, method type

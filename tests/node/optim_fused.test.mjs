@@ -242,7 +242,7 @@ for (const device of devices) {
         ],
         [
           () => new optim.Adam(p, { lr: "0.1" }),
-          "optimizer option 'lr' must be a number, got string",
+          "Adam.__init__(): argument 'lr' must be float, not str",
         ],
       ];
       for (const [make, message] of cases)

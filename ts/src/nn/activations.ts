@@ -7,6 +7,7 @@
  */
 
 import { TorchError } from "../errors.js";
+import { args } from "../schema/index.js";
 import type { Tensor } from "../tensor/tensor.js";
 import { full, rand } from "../ops/creation.js";
 import { scope } from "../lifetime.js";
@@ -19,6 +20,7 @@ import type { FactoryOptions } from "./layers.js";
 export class Hardshrink extends Module {
   constructor(readonly lambd = 0.5) {
     super();
+    Object.assign(this, args("nn.Hardshrink", arguments));
   }
   override forward(input: Tensor): Tensor {
     return A.hardshrink(input, this.lambd);
@@ -29,6 +31,7 @@ export class Hardshrink extends Module {
 export class Softshrink extends Module {
   constructor(readonly lambd = 0.5) {
     super();
+    Object.assign(this, args("nn.Softshrink", arguments));
   }
   override forward(input: Tensor): Tensor {
     return A.softshrink(input, this.lambd);
@@ -42,6 +45,7 @@ export class Threshold extends Module {
     readonly value: number,
   ) {
     super();
+    Object.assign(this, args("nn.Threshold", arguments));
   }
   override forward(input: Tensor): Tensor {
     return A.threshold(input, this.threshold, this.value);
@@ -52,6 +56,7 @@ export class Threshold extends Module {
 export class GLU extends Module {
   constructor(readonly dim = -1) {
     super();
+    Object.assign(this, args("nn.GLU", arguments));
   }
   override forward(input: Tensor): Tensor {
     return A.glu(input, this.dim);
@@ -67,6 +72,10 @@ export class PReLU extends Module {
     options: FactoryOptions = {},
   ) {
     super();
+    const a = args("nn.PReLU", arguments);
+    ({ num_parameters, init } = a);
+    this.num_parameters = num_parameters;
+    options = { device: a.device as FactoryOptions["device"] };
     this.weight = ownedParameter(
       full([num_parameters], init, {
         dtype: "float32",
@@ -86,6 +95,7 @@ export class RReLU extends Module {
     readonly upper = 1 / 3,
   ) {
     super();
+    Object.assign(this, args("nn.RReLU", arguments));
   }
   override forward(input: Tensor): Tensor {
     return A.rrelu(input, this.lower, this.upper, this.training);
@@ -94,6 +104,10 @@ export class RReLU extends Module {
 
 /** Softmax over the channels of `(N, C, H, W)` or `(C, H, W)`. */
 export class Softmax2d extends Module {
+  constructor() {
+    super();
+    args("nn.Softmax2d", arguments);
+  }
   override forward(input: Tensor): Tensor {
     if (input.ndim !== 3 && input.ndim !== 4)
       throw new TorchError(
@@ -135,6 +149,11 @@ abstract class ChannelDropout extends Module {
   protected abstract readonly spatial: number;
   constructor(readonly p = 0.5) {
     super();
+    // The subclass's entry: nn.Dropout1d, nn.Dropout2d, nn.Dropout3d.
+    ({ p } = Object.assign(
+      this,
+      args(`nn.${new.target.name}` as "nn.Dropout1d", arguments),
+    ));
     if (p < 0 || p > 1)
       throw new TorchError(
         `dropout probability has to be between 0 and 1, but got ${p}`,
@@ -173,6 +192,7 @@ export class Dropout3d extends ChannelDropout {
 export class AlphaDropout extends Module {
   constructor(readonly p = 0.5) {
     super();
+    Object.assign(this, args("nn.AlphaDropout", arguments));
   }
   override forward(input: Tensor): Tensor {
     const p = this.p;

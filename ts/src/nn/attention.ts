@@ -9,6 +9,7 @@
  */
 
 import { TorchError } from "../errors.js";
+import { args, omit } from "../schema/index.js";
 import type { Tensor } from "../tensor/tensor.js";
 import { full, zeros } from "../ops/creation.js";
 import { cat } from "../ops/indexing.js";
@@ -89,9 +90,15 @@ export class MultiheadAttention extends Module {
   constructor(
     readonly embed_dim: number,
     readonly num_heads: number,
-    o: MultiheadAttentionOptions = {},
+    options: MultiheadAttentionOptions = {},
   ) {
     super();
+    const a = args("nn.MultiheadAttention", arguments);
+    ({ embed_dim, num_heads } = Object.assign(this, {
+      embed_dim: a.embed_dim,
+      num_heads: a.num_heads,
+    }));
+    const o = omit(a, "embed_dim", "num_heads") as MultiheadAttentionOptions;
     if (embed_dim <= 0 || num_heads <= 0)
       throw new TorchError(
         `embed_dim and num_heads must be greater than 0, got embed_dim=${embed_dim} and num_heads=${num_heads} instead`,
@@ -121,7 +128,9 @@ export class MultiheadAttention extends Module {
       this.register_parameter("in_proj_weight", null);
     }
     this.register_parameter("in_proj_bias", bias ? p([3 * embed_dim]) : null);
-    this.out_proj = new Linear(embed_dim, embed_dim, bias, o);
+    this.out_proj = new Linear(embed_dim, embed_dim, bias, {
+      device: o.device,
+    });
     if (o.add_bias_kv) {
       this.register_parameter("bias_k", p([1, 1, embed_dim]));
       this.register_parameter("bias_v", p([1, 1, embed_dim]));

@@ -7,12 +7,24 @@
 
 import { IndexError, TorchError } from "../errors.js";
 import { Module } from "./module.js";
+import { args } from "../schema/index.js";
+import { pyTypeName } from "../args.js";
 
 function wrapIndex(i: number, n: number, what: string): number {
   if (!Number.isInteger(i) || i < -n || i >= n)
     throw new IndexError(`index ${i} is out of range`);
   void what;
   return i < 0 ? i + n : i;
+}
+
+/** Whether `v` is an object with `[Symbol.iterator]` (arrays, maps, generators). */
+function isIterable(v: unknown): v is Iterable<unknown> {
+  return (
+    v !== null &&
+    typeof v === "object" &&
+    typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] ===
+      "function"
+  );
 }
 
 /**
@@ -24,6 +36,8 @@ export class Sequential extends Module {
 
   constructor(...modules: Module[] | [Record<string, Module>]) {
     super();
+    modules = args("nn.Sequential", arguments).modules as
+      Module[] | [Record<string, Module>];
     const first = modules[0];
     if (
       modules.length === 1 &&
@@ -78,7 +92,12 @@ export class ModuleList extends Module {
 
   constructor(modules: Iterable<Module> = []) {
     super();
-    for (const m of modules) this.append(m);
+    const given: unknown = args("nn.ModuleList", arguments).modules ?? [];
+    if (!isIterable(given))
+      throw new TorchError(
+        `ModuleList.extend should be called with an iterable, but got ${pyTypeName(given)}`,
+      );
+    for (const m of given as Iterable<Module>) this.append(m);
   }
 
   /** The module at position `i` (negative from the end). */
@@ -122,10 +141,14 @@ export class ModuleDict extends Module {
     modules: Record<string, Module> | Iterable<[string, Module]> = {},
   ) {
     super();
-    const entries =
-      Symbol.iterator in modules
-        ? (modules as Iterable<[string, Module]>)
-        : Object.entries(modules);
+    const given: unknown = args("nn.ModuleDict", arguments).modules ?? {};
+    if (given === null || typeof given !== "object")
+      throw new TorchError(
+        `ModuleDict.update should be called with an iterable of key/value pairs, but got ${pyTypeName(given)}`,
+      );
+    const entries = isIterable(given)
+      ? (given as Iterable<[string, Module]>)
+      : Object.entries(given as Record<string, Module>);
     for (const [k, m] of entries) this.set(k, m);
   }
 

@@ -7,6 +7,7 @@
  */
 
 import { TorchError } from "../errors.js";
+import { type Args, args } from "../schema/index.js";
 import type { Tensor } from "../tensor/tensor.js";
 import { full } from "../ops/creation.js";
 import { no_grad } from "../autograd/grad_mode.js";
@@ -125,26 +126,24 @@ export interface ConvOptions extends FactoryOptions {
   padding_mode?: string;
 }
 
+/** ConvNd's arguments from a Conv layer's parsed constructor arguments. */
 function makeConv(
   k: number,
-  in_channels: number,
-  out_channels: number,
-  kernel_size: IntOrTuple,
-  o: ConvOptions,
+  a: Args["nn.Conv1d"] | Args["nn.Conv2d"],
 ): ConstructorParameters<typeof ConvNd> {
   return [
     k,
     false,
-    in_channels,
-    out_channels,
-    kernel_size,
-    o.stride ?? 1,
-    o.padding ?? 0,
-    o.dilation ?? 1,
-    o.groups ?? 1,
-    o.bias ?? true,
-    o.padding_mode ?? "zeros",
-    o,
+    a.in_channels,
+    a.out_channels,
+    a.kernel_size,
+    a.stride,
+    a.padding as IntOrTuple | "same" | "valid",
+    a.dilation,
+    a.groups,
+    a.bias,
+    a.padding_mode,
+    { device: a.device as FactoryOptions["device"] },
   ];
 }
 
@@ -186,7 +185,7 @@ export class Conv2d<
     kernel_size: K,
     options: O = {} as O,
   ) {
-    super(...makeConv(2, in_channels, out_channels, kernel_size, options));
+    super(...makeConv(2, args("nn.Conv2d", arguments)));
   }
 
   /** The convolution of `input` (`[N, In, H, W]` or `[In, H, W]`). */
@@ -219,7 +218,7 @@ export class Conv1d<
     kernel_size: K,
     options: O = {} as O,
   ) {
-    super(...makeConv(1, in_channels, out_channels, kernel_size, options));
+    super(...makeConv(1, args("nn.Conv1d", arguments)));
   }
 
   /** The convolution of `input` (`[N, In, L]` or `[In, L]`). */
@@ -258,28 +257,26 @@ export interface ConvTransposeOptions extends FactoryOptions {
 abstract class ConvTransposeNd extends ConvNd {
   readonly output_padding: number[];
 
+  /** `a`: a ConvTranspose layer's parsed constructor arguments. */
   constructor(
     k: number,
-    in_channels: number,
-    out_channels: number,
-    kernel_size: IntOrTuple,
-    o: ConvTransposeOptions,
+    a: Args["nn.ConvTranspose1d"] | Args["nn.ConvTranspose2d"],
   ) {
     super(
       k,
       true,
-      in_channels,
-      out_channels,
-      kernel_size,
-      o.stride ?? 1,
-      o.padding ?? 0,
-      o.dilation ?? 1,
-      o.groups ?? 1,
-      o.bias ?? true,
+      a.in_channels,
+      a.out_channels,
+      a.kernel_size,
+      a.stride,
+      a.padding,
+      a.dilation,
+      a.groups,
+      a.bias,
       "zeros",
-      o,
+      { device: a.device as FactoryOptions["device"] },
     );
-    this.output_padding = tuple(o.output_padding ?? 0, k);
+    this.output_padding = tuple(a.output_padding, k);
   }
 
   protected run(f: typeof C.conv_transpose2d, input: Tensor): Tensor {
@@ -304,7 +301,7 @@ export class ConvTranspose2d extends ConvTransposeNd {
     kernel_size: IntOrTuple,
     options: ConvTransposeOptions = {},
   ) {
-    super(2, in_channels, out_channels, kernel_size, options);
+    super(2, args("nn.ConvTranspose2d", arguments));
   }
 
   override forward(input: Tensor): Tensor {
@@ -320,7 +317,7 @@ export class ConvTranspose1d extends ConvTransposeNd {
     kernel_size: IntOrTuple,
     options: ConvTransposeOptions = {},
   ) {
-    super(1, in_channels, out_channels, kernel_size, options);
+    super(1, args("nn.ConvTranspose1d", arguments));
   }
 
   override forward(input: Tensor): Tensor {
@@ -351,20 +348,25 @@ abstract class BatchNormNd extends Module {
   declare running_var: Tensor | null;
   declare num_batches_tracked: Tensor | null;
 
-  constructor(
-    readonly num_features: number,
-    o: BatchNormOptions,
-  ) {
+  readonly num_features: number;
+
+  /** `o`: a BatchNorm layer's parsed constructor arguments. */
+  constructor(o: Args["nn.BatchNorm1d"] | Args["nn.BatchNorm2d"]) {
     super();
-    this.eps = o.eps ?? 1e-5;
-    this.momentum = o.momentum === undefined ? 0.1 : o.momentum;
-    this.affine = o.affine ?? true;
-    this.track_running_stats = o.track_running_stats ?? true;
+    const num_features = (this.num_features = o.num_features);
+    this.eps = o.eps;
+    this.momentum = o.momentum;
+    this.affine = o.affine;
+    this.track_running_stats = o.track_running_stats;
     const f = (
       v: number,
       dtype: "float32" | "int64" = "float32",
       shape = [num_features],
-    ) => full(shape, v, { dtype, device: o.device });
+    ) =>
+      full(shape, v, {
+        dtype,
+        device: o.device as FactoryOptions["device"],
+      });
     if (this.affine) {
       this.weight = ownedParameter(f(1));
       this.bias = ownedParameter(f(0));
@@ -419,7 +421,7 @@ abstract class BatchNormNd extends Module {
 /** Batch normalization over `(N, C)` or `(N, C, L)`. */
 export class BatchNorm1d extends BatchNormNd {
   constructor(num_features: number, options: BatchNormOptions = {}) {
-    super(num_features, options);
+    super(args("nn.BatchNorm1d", arguments));
   }
 
   protected checkInput(input: Tensor): void {
@@ -433,7 +435,7 @@ export class BatchNorm1d extends BatchNormNd {
 /** Batch normalization over `(N, C, H, W)`. */
 export class BatchNorm2d extends BatchNormNd {
   constructor(num_features: number, options: BatchNormOptions = {}) {
-    super(num_features, options);
+    super(args("nn.BatchNorm2d", arguments));
   }
 
   protected checkInput(input: Tensor): void {

@@ -8,6 +8,7 @@
  */
 
 import { TorchError } from "../errors.js";
+import { args, omit } from "../schema/index.js";
 import type { Tensor } from "../tensor/tensor.js";
 import type { CheckLast, Dims, ReplaceLast, ShapeOf } from "../shapes.js";
 import { arange, full } from "../ops/creation.js";
@@ -37,6 +38,10 @@ function empty(
 
 /** Returns its input. */
 export class Identity extends Module {
+  constructor() {
+    super();
+    args("nn.Identity", arguments);
+  }
   override forward(input: Tensor): Tensor {
     return input;
   }
@@ -62,6 +67,12 @@ export class Linear<
     options: FactoryOptions = {},
   ) {
     super();
+    const a = args("nn.Linear", arguments);
+    ({ in_features, out_features, bias } = a as typeof a & {
+      in_features: In;
+      out_features: Out;
+    });
+    options = { device: a.device as FactoryOptions["device"] };
     this.in_features = in_features;
     this.out_features = out_features;
     this.weight = ownedParameter(empty([out_features, in_features], options));
@@ -103,6 +114,7 @@ export class Flatten extends Module {
     readonly end_dim = -1,
   ) {
     super();
+    Object.assign(this, args("nn.Flatten", arguments));
   }
 
   override forward(input: Tensor): Tensor {
@@ -134,6 +146,7 @@ export class Unflatten extends Module {
     readonly unflattened_size: readonly number[],
   ) {
     super();
+    Object.assign(this, args("nn.Unflatten", arguments));
   }
 
   override forward(input: Tensor): Tensor {
@@ -156,6 +169,10 @@ function activation(
   fn: (x: Tensor) => Tensor,
 ): new () => Module & { forward(input: Tensor): Tensor } {
   const cls = class extends Module {
+    constructor() {
+      super();
+      args(`nn.${name}` as "nn.ReLU", arguments);
+    }
     override forward(input: Tensor): Tensor {
       return fn(input);
     }
@@ -193,6 +210,7 @@ export const SELU = activation("SELU", (x) => x.selu());
 export class GELU extends Module {
   constructor(readonly approximate: "none" | "tanh" = "none") {
     super();
+    Object.assign(this, args("nn.GELU", arguments));
   }
   override forward(input: Tensor): Tensor {
     return F.gelu(input, { approximate: this.approximate });
@@ -203,6 +221,7 @@ export class GELU extends Module {
 export class ELU extends Module {
   constructor(readonly alpha = 1) {
     super();
+    Object.assign(this, args("nn.ELU", arguments));
   }
   override forward(input: Tensor): Tensor {
     return F.elu(input, this.alpha);
@@ -213,6 +232,7 @@ export class ELU extends Module {
 export class CELU extends Module {
   constructor(readonly alpha = 1) {
     super();
+    Object.assign(this, args("nn.CELU", arguments));
   }
   override forward(input: Tensor): Tensor {
     return F.celu(input, this.alpha);
@@ -223,6 +243,7 @@ export class CELU extends Module {
 export class LeakyReLU extends Module {
   constructor(readonly negative_slope = 0.01) {
     super();
+    Object.assign(this, args("nn.LeakyReLU", arguments));
   }
   override forward(input: Tensor): Tensor {
     return F.leaky_relu(input, this.negative_slope);
@@ -236,6 +257,7 @@ export class Hardtanh extends Module {
     readonly max_val = 1,
   ) {
     super();
+    Object.assign(this, args("nn.Hardtanh", arguments));
   }
   override forward(input: Tensor): Tensor {
     return F.hardtanh(input, this.min_val, this.max_val);
@@ -249,6 +271,7 @@ export class Softplus extends Module {
     readonly threshold = 20,
   ) {
     super();
+    Object.assign(this, args("nn.Softplus", arguments));
   }
   override forward(input: Tensor): Tensor {
     return F.softplus(input, this.beta, this.threshold);
@@ -259,6 +282,7 @@ export class Softplus extends Module {
 export class Softmax extends Module {
   constructor(readonly dim: number) {
     super();
+    Object.assign(this, args("nn.Softmax", arguments));
   }
   override forward(input: Tensor): Tensor {
     return F.softmax(input, this.dim);
@@ -269,6 +293,7 @@ export class Softmax extends Module {
 export class LogSoftmax extends Module {
   constructor(readonly dim: number) {
     super();
+    Object.assign(this, args("nn.LogSoftmax", arguments));
   }
   override forward(input: Tensor): Tensor {
     return F.log_softmax(input, this.dim);
@@ -279,6 +304,7 @@ export class LogSoftmax extends Module {
 export class Softmin extends Module {
   constructor(readonly dim: number) {
     super();
+    Object.assign(this, args("nn.Softmin", arguments));
   }
   override forward(input: Tensor): Tensor {
     return F.softmin(input, this.dim);
@@ -289,6 +315,7 @@ export class Softmin extends Module {
 export class Dropout extends Module {
   constructor(readonly p = 0.5) {
     super();
+    ({ p } = Object.assign(this, args("nn.Dropout", arguments)));
     if (p < 0 || p > 1)
       throw new TorchError(
         `dropout probability has to be between 0 and 1, but got ${p}`,
@@ -316,6 +343,13 @@ export class Embedding extends Module {
     options: FactoryOptions = {},
   ) {
     super();
+    const a = args("nn.Embedding", arguments);
+    ({ num_embeddings, embedding_dim, padding_idx } = Object.assign(this, {
+      num_embeddings: a.num_embeddings,
+      embedding_dim: a.embedding_dim,
+      padding_idx: a.padding_idx,
+    }));
+    options = { device: a.device as FactoryOptions["device"] };
     this.weight = ownedParameter(
       empty([num_embeddings, embedding_dim], options),
     );
@@ -365,6 +399,10 @@ export class LayerNorm extends Module {
     options: FactoryOptions = {},
   ) {
     super();
+    const a = args("nn.LayerNorm", arguments);
+    ({ normalized_shape, eps, elementwise_affine, bias } = a);
+    Object.assign(this, { eps, elementwise_affine });
+    options = { device: a.device as FactoryOptions["device"] };
     this.normalized_shape =
       typeof normalized_shape === "number"
         ? [normalized_shape]
@@ -411,6 +449,10 @@ export class RMSNorm extends Module {
     options: FactoryOptions = {},
   ) {
     super();
+    const a = args("nn.RMSNorm", arguments);
+    ({ normalized_shape, eps, elementwise_affine } = a);
+    Object.assign(this, { eps, elementwise_affine });
+    options = { device: a.device as FactoryOptions["device"] };
     this.normalized_shape =
       typeof normalized_shape === "number"
         ? [normalized_shape]
@@ -446,6 +488,10 @@ export class Bilinear extends Module {
     options: FactoryOptions = {},
   ) {
     super();
+    const a = args("nn.Bilinear", arguments);
+    ({ in1_features, in2_features, out_features, bias } = a);
+    Object.assign(this, { in1_features, in2_features, out_features });
+    options = { device: a.device as FactoryOptions["device"] };
     const d = options.device;
     this.weight = ownedParameter(
       full([out_features, in1_features, in2_features], 0, {
@@ -500,6 +546,16 @@ export class EmbeddingBag extends Module {
     options: EmbeddingBagLayerOptions = {},
   ) {
     super();
+    const a = args("nn.EmbeddingBag", arguments);
+    ({ num_embeddings, embedding_dim } = Object.assign(this, {
+      num_embeddings: a.num_embeddings,
+      embedding_dim: a.embedding_dim,
+    }));
+    options = omit(
+      a,
+      "num_embeddings",
+      "embedding_dim",
+    ) as EmbeddingBagLayerOptions;
     this.mode = options.mode ?? "mean";
     this.include_last_offset = options.include_last_offset ?? false;
     let p = options.padding_idx ?? null;

@@ -7,6 +7,7 @@
 
 import type { Tensor } from "../tensor/tensor.js";
 import * as F from "./functional/index.js";
+import { args } from "../schema/index.js";
 import { Module } from "./module.js";
 
 /** `reduction` option shared by every loss. */
@@ -26,6 +27,9 @@ abstract class Loss extends Module {
 
 /** Mean squared error. */
 export class MSELoss extends Loss {
+  constructor(options: LossOptions = {}) {
+    super((options = args("nn.MSELoss", arguments) as typeof options));
+  }
   override forward(input: Tensor, target: Tensor): Tensor {
     return F.mse_loss(input, target, this.reduction);
   }
@@ -33,6 +37,9 @@ export class MSELoss extends Loss {
 
 /** Mean absolute error. */
 export class L1Loss extends Loss {
+  constructor(options: LossOptions = {}) {
+    super((options = args("nn.L1Loss", arguments) as typeof options));
+  }
   override forward(input: Tensor, target: Tensor): Tensor {
     return F.l1_loss(input, target, this.reduction);
   }
@@ -42,7 +49,7 @@ export class L1Loss extends Loss {
 export class SmoothL1Loss extends Loss {
   readonly beta: number;
   constructor(options: LossOptions & { beta?: number } = {}) {
-    super(options);
+    super((options = args("nn.SmoothL1Loss", arguments) as typeof options));
     this.beta = options.beta ?? 1;
   }
   override forward(input: Tensor, target: Tensor): Tensor {
@@ -52,8 +59,10 @@ export class SmoothL1Loss extends Loss {
 
 /** Negative log likelihood of log-probabilities (see `F.nll_loss`). */
 export class NLLLoss extends Loss {
-  constructor(readonly options: F.ClassLossOptions = {}) {
-    super(options);
+  constructor(
+    readonly options: Omit<F.ClassLossOptions, "label_smoothing"> = {},
+  ) {
+    super((options = args("nn.NLLLoss", arguments) as typeof options));
     // A buffer, as in PyTorch (state dicts carry it).
     this.register_buffer("weight", options.weight ?? null);
   }
@@ -68,7 +77,7 @@ export class NLLLoss extends Loss {
 /** Cross entropy of logits (see `F.cross_entropy`). */
 export class CrossEntropyLoss extends Loss {
   constructor(readonly options: F.ClassLossOptions = {}) {
-    super(options);
+    super((options = args("nn.CrossEntropyLoss", arguments) as typeof options));
     // A buffer, as in PyTorch (state dicts carry it).
     this.register_buffer("weight", options.weight ?? null);
   }
@@ -83,7 +92,7 @@ export class CrossEntropyLoss extends Loss {
 /** Binary cross entropy of probabilities. */
 export class BCELoss extends Loss {
   constructor(readonly options: LossOptions & { weight?: Tensor | null } = {}) {
-    super(options);
+    super((options = args("nn.BCELoss", arguments) as typeof options));
     // A buffer, as in PyTorch (state dicts carry it).
     this.register_buffer("weight", options.weight ?? null);
   }
@@ -103,7 +112,9 @@ export class BCEWithLogitsLoss extends Loss {
       pos_weight?: Tensor | null;
     } = {},
   ) {
-    super(options);
+    super(
+      (options = args("nn.BCEWithLogitsLoss", arguments) as typeof options),
+    );
     // Buffers, as in PyTorch (state dicts carry them).
     this.register_buffer("weight", options.weight ?? null);
     this.register_buffer("pos_weight", options.pos_weight ?? null);

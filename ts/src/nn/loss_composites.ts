@@ -9,6 +9,7 @@
 
 import type { Tensor } from "../tensor/tensor.js";
 import * as F from "./functional/index.js";
+import { args } from "../schema/index.js";
 import { Module } from "./module.js";
 import type { LossOptions } from "./loss.js";
 
@@ -24,7 +25,7 @@ abstract class Loss extends Module {
 export class HuberLoss extends Loss {
   readonly delta: number;
   constructor(options: LossOptions & { delta?: number } = {}) {
-    super(options);
+    super((options = args("nn.HuberLoss", arguments) as typeof options));
     this.delta = options.delta ?? 1;
   }
   override forward(input: Tensor, target: Tensor): Tensor {
@@ -43,6 +44,7 @@ export class KLDivLoss extends Module {
     } = {},
   ) {
     super();
+    options = args("nn.KLDivLoss", arguments);
     this.reduction = options.reduction ?? "mean";
     this.log_target = options.log_target ?? false;
   }
@@ -54,7 +56,7 @@ export class KLDivLoss extends Module {
 /** Poisson negative log likelihood. */
 export class PoissonNLLLoss extends Loss {
   constructor(readonly options: F.PoissonNLLOptions = {}) {
-    super(options);
+    super((options = args("nn.PoissonNLLLoss", arguments) as typeof options));
   }
   override forward(log_input: Tensor, target: Tensor): Tensor {
     return F.poisson_nll_loss(log_input, target, {
@@ -67,7 +69,7 @@ export class PoissonNLLLoss extends Loss {
 /** Gaussian negative log likelihood: `call(input, target, var)`. */
 export class GaussianNLLLoss extends Loss {
   constructor(readonly options: F.GaussianNLLOptions = {}) {
-    super(options);
+    super((options = args("nn.GaussianNLLLoss", arguments) as typeof options));
   }
   override forward(input: Tensor, target: Tensor, variance: Tensor): Tensor {
     return F.gaussian_nll_loss(input, target, variance, {
@@ -81,7 +83,9 @@ export class GaussianNLLLoss extends Loss {
 export class MarginRankingLoss extends Loss {
   readonly margin: number;
   constructor(options: LossOptions & { margin?: number } = {}) {
-    super(options);
+    super(
+      (options = args("nn.MarginRankingLoss", arguments) as typeof options),
+    );
     this.margin = options.margin ?? 0;
   }
   override forward(input1: Tensor, input2: Tensor, target: Tensor): Tensor {
@@ -99,7 +103,9 @@ export class MarginRankingLoss extends Loss {
 export class HingeEmbeddingLoss extends Loss {
   readonly margin: number;
   constructor(options: LossOptions & { margin?: number } = {}) {
-    super(options);
+    super(
+      (options = args("nn.HingeEmbeddingLoss", arguments) as typeof options),
+    );
     this.margin = options.margin ?? 1;
   }
   override forward(input: Tensor, target: Tensor): Tensor {
@@ -109,6 +115,9 @@ export class HingeEmbeddingLoss extends Loss {
 
 /** Two-class logistic loss. */
 export class SoftMarginLoss extends Loss {
+  constructor(options: LossOptions = {}) {
+    super((options = args("nn.SoftMarginLoss", arguments) as typeof options));
+  }
   override forward(input: Tensor, target: Tensor): Tensor {
     return F.soft_margin_loss(input, target, this.reduction);
   }
@@ -118,7 +127,12 @@ export class SoftMarginLoss extends Loss {
 export class MultiLabelSoftMarginLoss extends Loss {
   declare weight: Tensor | null;
   constructor(options: LossOptions & { weight?: Tensor | null } = {}) {
-    super(options);
+    super(
+      (options = args(
+        "nn.MultiLabelSoftMarginLoss",
+        arguments,
+      ) as typeof options),
+    );
     this.register_buffer("weight", options.weight ?? null);
   }
   override forward(input: Tensor, target: Tensor): Tensor {
@@ -133,6 +147,11 @@ export class MultiLabelSoftMarginLoss extends Loss {
 
 /** Multi-class multi-label hinge loss (targets: class indices ended by -1). */
 export class MultiLabelMarginLoss extends Loss {
+  constructor(options: LossOptions = {}) {
+    super(
+      (options = args("nn.MultiLabelMarginLoss", arguments) as typeof options),
+    );
+  }
   override forward(input: Tensor, target: Tensor): Tensor {
     return F.multilabel_margin_loss(input, target, this.reduction);
   }
@@ -142,7 +161,7 @@ export class MultiLabelMarginLoss extends Loss {
 export class MultiMarginLoss extends Loss {
   declare weight: Tensor | null;
   constructor(readonly options: F.MultiMarginOptions = {}) {
-    super(options);
+    super((options = args("nn.MultiMarginLoss", arguments) as typeof options));
     this.register_buffer("weight", options.weight ?? null);
   }
   override forward(input: Tensor, target: Tensor): Tensor {
@@ -158,7 +177,9 @@ export class MultiMarginLoss extends Loss {
 export class CosineEmbeddingLoss extends Loss {
   readonly margin: number;
   constructor(options: LossOptions & { margin?: number } = {}) {
-    super(options);
+    super(
+      (options = args("nn.CosineEmbeddingLoss", arguments) as typeof options),
+    );
     this.margin = options.margin ?? 0;
   }
   override forward(input1: Tensor, input2: Tensor, target: Tensor): Tensor {
@@ -175,7 +196,9 @@ export class CosineEmbeddingLoss extends Loss {
 /** Triplet loss with the p-norm distance: `call(anchor, positive, negative)`. */
 export class TripletMarginLoss extends Loss {
   constructor(readonly options: F.TripletMarginOptions = {}) {
-    super(options);
+    super(
+      (options = args("nn.TripletMarginLoss", arguments) as typeof options),
+    );
   }
   override forward(anchor: Tensor, positive: Tensor, negative: Tensor): Tensor {
     return F.triplet_margin_loss(anchor, positive, negative, {
@@ -188,7 +211,12 @@ export class TripletMarginLoss extends Loss {
 /** Triplet loss with any distance function. */
 export class TripletMarginWithDistanceLoss extends Loss {
   constructor(readonly options: F.TripletDistanceOptions = {}) {
-    super(options);
+    super(
+      (options = args(
+        "nn.TripletMarginWithDistanceLoss",
+        arguments,
+      ) as typeof options),
+    );
   }
   override forward(anchor: Tensor, positive: Tensor, negative: Tensor): Tensor {
     return F.triplet_margin_with_distance_loss(anchor, positive, negative, {
@@ -203,7 +231,7 @@ export class CTCLoss extends Loss {
   readonly blank: number;
   readonly zero_infinity: boolean;
   constructor(options: F.CTCLossOptions = {}) {
-    super(options);
+    super((options = args("nn.CTCLoss", arguments) as typeof options));
     this.blank = options.blank ?? 0;
     this.zero_infinity = options.zero_infinity ?? false;
   }

@@ -22,6 +22,7 @@ import { Tensor } from "../tensor/tensor.js";
 import { no_grad } from "../autograd/grad_mode.js";
 import type { RemovableHandle } from "../tensor/autograd.js";
 import { zeros } from "../ops/creation.js";
+import { args } from "../schema/index.js";
 
 /**
  * A tensor that is a module parameter: a leaf with `requires_grad` (unless told otherwise) that
@@ -30,10 +31,11 @@ import { zeros } from "../ops/creation.js";
 export class Parameter extends Tensor {
   /** Wraps `data` (sharing its storage, detached from any graph); an empty tensor when absent. */
   constructor(data?: Tensor, requires_grad = true) {
-    const base = data ?? zeros(0);
+    const a = args("nn.Parameter", arguments);
+    const base = a.data ?? zeros(0);
     super(base._raw.detach());
-    if (data === undefined) base.dispose();
-    if (requires_grad) this._raw.set_requires_grad(true);
+    if (a.data === null) base.dispose();
+    if (a.requires_grad) this._raw.set_requires_grad(true);
   }
 
   override toString(): string {

@@ -7,6 +7,7 @@
  */
 
 import { TorchError } from "../errors.js";
+import { type Args, args } from "../schema/index.js";
 import type { Tensor } from "../tensor/tensor.js";
 import { full } from "../ops/creation.js";
 import { no_grad } from "../autograd/grad_mode.js";
@@ -38,6 +39,16 @@ export class GroupNorm extends Module {
     options: GroupNormOptions = {},
   ) {
     super();
+    const a = args("nn.GroupNorm", arguments);
+    ({ num_groups, num_channels } = Object.assign(this, {
+      num_groups: a.num_groups,
+      num_channels: a.num_channels,
+    }));
+    options = {
+      eps: a.eps,
+      affine: a.affine,
+      device: a.device as GroupNormOptions["device"],
+    };
     if (num_channels % num_groups !== 0)
       throw new TorchError("num_channels must be divisible by num_groups");
     this.eps = options.eps ?? 1e-5;
@@ -90,15 +101,17 @@ abstract class InstanceNormNd extends Module {
   declare num_batches_tracked: Tensor | null;
   protected abstract readonly spatial: number;
 
-  constructor(
-    readonly num_features: number,
-    o: InstanceNormOptions,
-  ) {
+  readonly num_features: number;
+
+  /** `a`: an InstanceNorm layer's parsed constructor arguments. */
+  constructor(a: Args["nn.InstanceNorm1d"]) {
     super();
-    this.eps = o.eps ?? 1e-5;
-    this.momentum = o.momentum ?? 0.1;
-    this.affine = o.affine ?? false;
-    this.track_running_stats = o.track_running_stats ?? false;
+    const num_features = (this.num_features = a.num_features);
+    const o = { device: a.device as InstanceNormOptions["device"] };
+    this.eps = a.eps;
+    this.momentum = a.momentum;
+    this.affine = a.affine;
+    this.track_running_stats = a.track_running_stats;
     if (this.affine) {
       this.weight = ownedParameter(vec(num_features, 1, o));
       this.bias = ownedParameter(vec(num_features, 0, o));
@@ -162,7 +175,7 @@ abstract class InstanceNormNd extends Module {
 export class InstanceNorm1d extends InstanceNormNd {
   protected readonly spatial = 1;
   constructor(num_features: number, options: InstanceNormOptions = {}) {
-    super(num_features, options);
+    super(args("nn.InstanceNorm1d", arguments));
   }
 }
 
@@ -170,7 +183,7 @@ export class InstanceNorm1d extends InstanceNormNd {
 export class InstanceNorm2d extends InstanceNormNd {
   protected readonly spatial = 2;
   constructor(num_features: number, options: InstanceNormOptions = {}) {
-    super(num_features, options);
+    super(args("nn.InstanceNorm2d", arguments));
   }
 }
 
@@ -178,6 +191,6 @@ export class InstanceNorm2d extends InstanceNormNd {
 export class InstanceNorm3d extends InstanceNormNd {
   protected readonly spatial = 3;
   constructor(num_features: number, options: InstanceNormOptions = {}) {
-    super(num_features, options);
+    super(args("nn.InstanceNorm3d", arguments));
   }
 }

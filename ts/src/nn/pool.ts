@@ -10,6 +10,7 @@ import type { Tensor } from "../tensor/tensor.js";
 import * as C from "../ops/conv.js";
 import type { IntOrTuple } from "../ops/conv.js";
 import * as F from "./functional/index.js";
+import { args, omit } from "../schema/index.js";
 import { Module } from "./module.js";
 import type {
   AdaptiveShape,
@@ -35,6 +36,16 @@ export interface PoolOptions {
   /** Average pooling divides by this instead of the window size. */
   divisor_override?: number | null;
 }
+
+/** Options of {@link MaxPool1d} and {@link MaxPool2d}. */
+export type MaxPoolOptions = Omit<
+  PoolOptions,
+  "count_include_pad" | "divisor_override"
+>;
+/** Options of {@link AvgPool2d}. */
+export type AvgPoolOptions = Omit<PoolOptions, "dilation">;
+/** Options of {@link AvgPool1d}. */
+export type AvgPool1dOptions = Omit<AvgPoolOptions, "divisor_override">;
 
 /** A pooling layer's output shape for input shape `S` (see {@link PoolShape}). */
 type PoolOut<
@@ -90,10 +101,11 @@ abstract class MaxPoolNd extends Module {
  */
 export class MaxPool2d<
   const K extends IntOrTuple = IntOrTuple,
-  const O extends PoolOptions = {},
+  const O extends MaxPoolOptions = {},
 > extends MaxPoolNd {
   constructor(kernel_size: K, options: O = {} as O) {
-    super(kernel_size, options);
+    const a = args("nn.MaxPool2d", arguments);
+    super(a.kernel_size, omit(a, "kernel_size"));
   }
 
   /** The pooled `input`. */
@@ -108,10 +120,11 @@ export class MaxPool2d<
 /** 1-D max pooling (typed as {@link MaxPool2d}: `[N, C, L]` → `[N, C, L']`). */
 export class MaxPool1d<
   const K extends IntOrTuple = IntOrTuple,
-  const O extends PoolOptions = {},
+  const O extends MaxPoolOptions = {},
 > extends MaxPoolNd {
   constructor(kernel_size: K, options: O = {} as O) {
-    super(kernel_size, options, 1);
+    const a = args("nn.MaxPool1d", arguments);
+    super(a.kernel_size, omit(a, "kernel_size"), 1);
   }
 
   /** The pooled `input`. */
@@ -157,10 +170,11 @@ abstract class AvgPoolNd extends Module {
 /** 2-D average pooling (typed as {@link MaxPool2d}). */
 export class AvgPool2d<
   const K extends IntOrTuple = IntOrTuple,
-  const O extends PoolOptions = {},
+  const O extends AvgPoolOptions = {},
 > extends AvgPoolNd {
   constructor(kernel_size: K, options: O = {} as O) {
-    super(kernel_size, options);
+    const a = args("nn.AvgPool2d", arguments);
+    super(a.kernel_size, omit(a, "kernel_size"));
   }
 
   /** The pooled `input`. */
@@ -175,10 +189,11 @@ export class AvgPool2d<
 /** 1-D average pooling (typed as {@link MaxPool1d}). */
 export class AvgPool1d<
   const K extends IntOrTuple = IntOrTuple,
-  const O extends PoolOptions = {},
+  const O extends AvgPool1dOptions = {},
 > extends AvgPoolNd {
   constructor(kernel_size: K, options: O = {} as O) {
-    super(kernel_size, options, 1);
+    const a = args("nn.AvgPool1d", arguments);
+    super(a.kernel_size, omit(a, "kernel_size"), 1);
   }
 
   /** The pooled `input`. */
@@ -206,7 +221,7 @@ export class AdaptiveAvgPool2d<
   const Os extends IntOrTuple = IntOrTuple,
 > extends AdaptiveAvgPoolNd {
   constructor(output_size: Os) {
-    super(output_size);
+    super(args("nn.AdaptiveAvgPool2d", arguments).output_size);
   }
 
   /** The pooled `input` (`[N, C, H, W]` or `[C, H, W]`). */
@@ -223,7 +238,7 @@ export class AdaptiveAvgPool1d<
   const Os extends IntOrTuple = IntOrTuple,
 > extends AdaptiveAvgPoolNd {
   constructor(output_size: Os) {
-    super(output_size);
+    super(args("nn.AdaptiveAvgPool1d", arguments).output_size);
   }
 
   /** The pooled `input` (`[N, C, L]` or `[C, L]`). */
@@ -239,6 +254,7 @@ export class AdaptiveAvgPool1d<
 export class AdaptiveMaxPool1d extends Module {
   constructor(readonly output_size: number) {
     super();
+    Object.assign(this, args("nn.AdaptiveMaxPool1d", arguments));
   }
   override forward(input: Tensor): Tensor {
     return F.adaptive_max_pool1d(input, this.output_size);
@@ -249,6 +265,7 @@ export class AdaptiveMaxPool1d extends Module {
 export class AdaptiveMaxPool2d extends Module {
   constructor(readonly output_size: number | readonly (number | null)[]) {
     super();
+    Object.assign(this, args("nn.AdaptiveMaxPool2d", arguments));
   }
   override forward(input: Tensor): Tensor {
     return F.adaptive_max_pool2d(input, this.output_size);

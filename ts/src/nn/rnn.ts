@@ -14,6 +14,7 @@
  */
 
 import { TorchError } from "../errors.js";
+import { args, omit } from "../schema/index.js";
 import type { Tensor } from "../tensor/tensor.js";
 import { full, zeros } from "../ops/creation.js";
 import { GATES, step, type CellWeights, type Mode } from "./rnn_cells.js";
@@ -48,6 +49,9 @@ export interface RNNOptions extends FactoryOptions {
   proj_size?: number;
 }
 
+/** Options of {@link LSTM} and {@link GRU} (and of {@link RNNBase}): no `nonlinearity`. */
+export type LSTMOptions = Omit<RNNOptions, "nonlinearity">;
+
 /** The base class's `call` (hooks, then `forward`) on arguments its overloads have typed. */
 function callModule(m: Module, args: unknown[]): unknown {
   const call = Module.prototype.call as (
@@ -71,9 +75,16 @@ export abstract class RNNBase extends Module {
     mode: Mode,
     readonly input_size: number,
     readonly hidden_size: number,
-    o: RNNOptions,
+    options: LSTMOptions = {},
   ) {
     super();
+    const a = args("nn.RNNBase", arguments);
+    mode = a.mode;
+    ({ input_size, hidden_size } = Object.assign(this, {
+      input_size: a.input_size,
+      hidden_size: a.hidden_size,
+    }));
+    const o = omit(a, "mode", "input_size", "hidden_size") as LSTMOptions;
     this.mode = mode;
     this.num_layers = o.num_layers ?? 1;
     this.bias = o.bias ?? true;
@@ -301,16 +312,13 @@ export class RNN extends RNNBase {
     hidden_size: number,
     options: RNNOptions = {},
   ) {
-    const nl = options.nonlinearity ?? "tanh";
-    if (nl !== "tanh" && nl !== "relu")
-      throw new TorchError(
-        `Unknown nonlinearity '${String(nl)}'. Select from 'tanh' or 'relu'.`,
-      );
+    const a = args("nn.RNN", arguments);
+    const nl = a.nonlinearity;
     super(
       nl === "tanh" ? "RNN_TANH" : "RNN_RELU",
-      input_size,
-      hidden_size,
-      options,
+      a.input_size,
+      a.hidden_size,
+      omit(a, "input_size", "hidden_size", "nonlinearity") as LSTMOptions,
     );
     this.nonlinearity = nl;
   }
@@ -344,9 +352,15 @@ export class LSTM extends RNNBase {
   constructor(
     input_size: number,
     hidden_size: number,
-    options: RNNOptions = {},
+    options: LSTMOptions = {},
   ) {
-    super("LSTM", input_size, hidden_size, options);
+    const a = args("nn.LSTM", arguments);
+    super(
+      "LSTM",
+      a.input_size,
+      a.hidden_size,
+      omit(a, "input_size", "hidden_size") as LSTMOptions,
+    );
   }
 
   /**
@@ -387,9 +401,15 @@ export class GRU extends RNNBase {
   constructor(
     input_size: number,
     hidden_size: number,
-    options: RNNOptions = {},
+    options: LSTMOptions = {},
   ) {
-    super("GRU", input_size, hidden_size, options);
+    const a = args("nn.GRU", arguments);
+    super(
+      "GRU",
+      a.input_size,
+      a.hidden_size,
+      omit(a, "input_size", "hidden_size") as LSTMOptions,
+    );
   }
 
   /** `[output, h_n]` (a packed input gives a packed output). */

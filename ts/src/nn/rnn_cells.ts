@@ -8,6 +8,7 @@
  */
 
 import { TorchError } from "../errors.js";
+import { args } from "../schema/index.js";
 import type { Tensor } from "../tensor/tensor.js";
 import { full, zeros } from "../ops/creation.js";
 import { scope } from "../lifetime.js";
@@ -154,13 +155,15 @@ export class RNNCell extends RNNCellBase {
     readonly nonlinearity: "tanh" | "relu" = "tanh",
     options: FactoryOptions = {},
   ) {
+    const a = args("nn.RNNCell", arguments);
     super(
-      nonlinearity === "relu" ? "RNN_RELU" : "RNN_TANH",
-      input_size,
-      hidden_size,
-      bias,
-      options,
+      a.nonlinearity === "relu" ? "RNN_RELU" : "RNN_TANH",
+      a.input_size,
+      a.hidden_size,
+      a.bias,
+      { device: a.device as FactoryOptions["device"] },
     );
+    this.nonlinearity = a.nonlinearity;
   }
 
   /** `h'`. */
@@ -177,7 +180,10 @@ export class LSTMCell extends RNNCellBase {
     bias = true,
     options: FactoryOptions = {},
   ) {
-    super("LSTM", input_size, hidden_size, bias, options);
+    const a = args("nn.LSTMCell", arguments);
+    super("LSTM", a.input_size, a.hidden_size, a.bias, {
+      device: a.device as FactoryOptions["device"],
+    });
   }
 
   /** `[h', c']`; `hx` is `[h, c]` or absent (zeros). */
@@ -198,7 +204,10 @@ export class GRUCell extends RNNCellBase {
     bias = true,
     options: FactoryOptions = {},
   ) {
-    super("GRU", input_size, hidden_size, bias, options);
+    const a = args("nn.GRUCell", arguments);
+    super("GRU", a.input_size, a.hidden_size, a.bias, {
+      device: a.device as FactoryOptions["device"],
+    });
   }
 
   /** `h'`. */

@@ -11,6 +11,8 @@
  */
 
 import { TorchError } from "../errors.js";
+import { args, omit } from "../schema/index.js";
+import { pyTypeName } from "../args.js";
 import type { Tensor } from "../tensor/tensor.js";
 import { scope } from "../lifetime.js";
 import * as F from "./functional/index.js";
@@ -78,7 +80,16 @@ export class TransformerEncoderLayer extends Module {
     readonly options: TransformerLayerOptions = {},
   ) {
     super();
-    const o = options;
+    const a = args("nn.TransformerEncoderLayer", arguments);
+    ({ d_model, nhead } = Object.assign(this, {
+      d_model: a.d_model,
+      nhead: a.nhead,
+    }));
+    const o = (this.options = omit(
+      a,
+      "d_model",
+      "nhead",
+    ) as TransformerLayerOptions);
     const ff = o.dim_feedforward ?? 2048;
     const p = o.dropout ?? 0.1;
     const bias = o.bias ?? true;
@@ -89,12 +100,12 @@ export class TransformerEncoderLayer extends Module {
       batch_first: o.batch_first ?? false,
       device: o.device,
     });
-    this.linear1 = new Linear(d_model, ff, bias, o);
+    this.linear1 = new Linear(d_model, ff, bias, { device: o.device });
     this.dropout = new Dropout(p);
-    this.linear2 = new Linear(ff, d_model, bias, o);
+    this.linear2 = new Linear(ff, d_model, bias, { device: o.device });
     this.norm_first = o.norm_first ?? false;
-    this.norm1 = new LayerNorm(d_model, eps, true, bias, o);
-    this.norm2 = new LayerNorm(d_model, eps, true, bias, o);
+    this.norm1 = new LayerNorm(d_model, eps, true, bias, { device: o.device });
+    this.norm2 = new LayerNorm(d_model, eps, true, bias, { device: o.device });
     this.dropout1 = new Dropout(p);
     this.dropout2 = new Dropout(p);
     this.activation = o.activation ?? "relu";
@@ -180,7 +191,16 @@ export class TransformerDecoderLayer extends Module {
     readonly options: TransformerLayerOptions = {},
   ) {
     super();
-    const o = options;
+    const a = args("nn.TransformerDecoderLayer", arguments);
+    ({ d_model, nhead } = Object.assign(this, {
+      d_model: a.d_model,
+      nhead: a.nhead,
+    }));
+    const o = (this.options = omit(
+      a,
+      "d_model",
+      "nhead",
+    ) as TransformerLayerOptions);
     const ff = o.dim_feedforward ?? 2048;
     const p = o.dropout ?? 0.1;
     const bias = o.bias ?? true;
@@ -194,13 +214,13 @@ export class TransformerDecoderLayer extends Module {
       });
     this.self_attn = mha();
     this.multihead_attn = mha();
-    this.linear1 = new Linear(d_model, ff, bias, o);
+    this.linear1 = new Linear(d_model, ff, bias, { device: o.device });
     this.dropout = new Dropout(p);
-    this.linear2 = new Linear(ff, d_model, bias, o);
+    this.linear2 = new Linear(ff, d_model, bias, { device: o.device });
     this.norm_first = o.norm_first ?? false;
-    this.norm1 = new LayerNorm(d_model, eps, true, bias, o);
-    this.norm2 = new LayerNorm(d_model, eps, true, bias, o);
-    this.norm3 = new LayerNorm(d_model, eps, true, bias, o);
+    this.norm1 = new LayerNorm(d_model, eps, true, bias, { device: o.device });
+    this.norm2 = new LayerNorm(d_model, eps, true, bias, { device: o.device });
+    this.norm3 = new LayerNorm(d_model, eps, true, bias, { device: o.device });
     this.dropout1 = new Dropout(p);
     this.dropout2 = new Dropout(p);
     this.dropout3 = new Dropout(p);
@@ -275,6 +295,18 @@ export class TransformerEncoder extends Module {
     norm: Module | null = null,
   ) {
     super();
+    const a = args("nn.TransformerEncoder", arguments);
+    if (!(a.encoder_layer instanceof TransformerEncoderLayer))
+      throw new TorchError(
+        `TransformerEncoder: encoder_layer must be a TransformerEncoderLayer, got ${pyTypeName(a.encoder_layer)}`,
+      );
+    if (a.norm !== null && !(a.norm instanceof Module))
+      throw new TorchError(
+        `TransformerEncoder: norm must be a Module or None, got ${pyTypeName(a.norm)}`,
+      );
+    encoder_layer = a.encoder_layer;
+    norm = a.norm as Module | null;
+    ({ num_layers } = Object.assign(this, { num_layers: a.num_layers }));
     this.layers = new ModuleList(
       Array.from({ length: num_layers }, () => encoder_layer._copy()),
     );
@@ -315,6 +347,18 @@ export class TransformerDecoder extends Module {
     norm: Module | null = null,
   ) {
     super();
+    const a = args("nn.TransformerDecoder", arguments);
+    if (!(a.decoder_layer instanceof TransformerDecoderLayer))
+      throw new TorchError(
+        `TransformerDecoder: decoder_layer must be a TransformerDecoderLayer, got ${pyTypeName(a.decoder_layer)}`,
+      );
+    if (a.norm !== null && !(a.norm instanceof Module))
+      throw new TorchError(
+        `TransformerDecoder: norm must be a Module or None, got ${pyTypeName(a.norm)}`,
+      );
+    decoder_layer = a.decoder_layer;
+    norm = a.norm as Module | null;
+    ({ num_layers } = Object.assign(this, { num_layers: a.num_layers }));
     this.layers = new ModuleList(
       Array.from({ length: num_layers }, () => decoder_layer._copy()),
     );
@@ -370,22 +414,31 @@ export class Transformer extends Module {
   readonly nhead: number;
   readonly batch_first: boolean;
 
-  constructor(o: TransformerOptions = {}) {
+  constructor(options: TransformerOptions = {}) {
     super();
+    const a = args("nn.Transformer", arguments);
+    const o = a as TransformerOptions;
+    const layer = omit(
+      a,
+      "d_model",
+      "nhead",
+      "num_encoder_layers",
+      "num_decoder_layers",
+    ) as TransformerLayerOptions;
     this.d_model = o.d_model ?? 512;
     this.nhead = o.nhead ?? 8;
     this.batch_first = o.batch_first ?? false;
     const eps = o.layer_norm_eps ?? 1e-5;
     const bias = o.bias ?? true;
     this.encoder = new TransformerEncoder(
-      new TransformerEncoderLayer(this.d_model, this.nhead, o),
+      new TransformerEncoderLayer(this.d_model, this.nhead, layer),
       o.num_encoder_layers ?? 6,
-      new LayerNorm(this.d_model, eps, true, bias, o),
+      new LayerNorm(this.d_model, eps, true, bias, { device: o.device }),
     );
     this.decoder = new TransformerDecoder(
-      new TransformerDecoderLayer(this.d_model, this.nhead, o),
+      new TransformerDecoderLayer(this.d_model, this.nhead, layer),
       o.num_decoder_layers ?? 6,
-      new LayerNorm(this.d_model, eps, true, bias, o),
+      new LayerNorm(this.d_model, eps, true, bias, { device: o.device }),
     );
     for (const p of this.parameters()) if (p.ndim > 1) init.xavier_uniform_(p);
   }

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { args, omit } from "../schema/index.js";
 import { FusedOptimizer, type Params } from "./fused.js";
 
 /** Options of {@link Adam} and {@link AdamW}. */
@@ -46,6 +47,9 @@ function adamDefaults(weight_decay: number, decoupled: boolean): AdamOptions {
 /** Adam (L2 weight decay added to the gradient), with optional AMSGrad. */
 export class Adam extends FusedOptimizer<AdamOptions> {
   constructor(params: Params, options: Partial<AdamOptions> = {}) {
+    const a = args("optim.Adam", arguments);
+    params = a.params as Params;
+    options = omit(a, "params") as Partial<AdamOptions>;
     super("Adam", params, adamDefaults(0, false), options, ADAM_CHECKS);
   }
 }
@@ -53,6 +57,9 @@ export class Adam extends FusedOptimizer<AdamOptions> {
 /** AdamW: Adam with decoupled weight decay (default 1e-2). */
 export class AdamW extends FusedOptimizer<AdamOptions> {
   constructor(params: Params, options: Partial<AdamOptions> = {}) {
+    const a = args("optim.AdamW", arguments);
+    params = a.params as Params;
+    options = omit(a, "params") as Partial<AdamOptions>;
     super("AdamW", params, adamDefaults(1e-2, true), options, ADAM_CHECKS);
   }
 }
@@ -74,6 +81,9 @@ export interface AdamaxOptions {
 /** Adamax: Adam with the infinity norm of past gradients in place of the second moment. */
 export class Adamax extends FusedOptimizer<AdamaxOptions> {
   constructor(params: Params, options: Partial<AdamaxOptions> = {}) {
+    const a = args("optim.Adamax", arguments);
+    params = a.params as Params;
+    options = omit(a, "params") as Partial<AdamaxOptions>;
     const defaults: AdamaxOptions = {
       lr: 2e-3,
       betas: [0.9, 0.999],
@@ -111,6 +121,9 @@ export interface NAdamOptions {
 /** NAdam: Adam with Nesterov momentum (Dozat), with PyTorch's momentum-decay schedule. */
 export class NAdam extends FusedOptimizer<NAdamOptions> {
   constructor(params: Params, options: Partial<NAdamOptions> = {}) {
+    const a = args("optim.NAdam", arguments);
+    params = a.params as Params;
+    options = omit(a, "params") as Partial<NAdamOptions>;
     const defaults: NAdamOptions = {
       lr: 2e-3,
       betas: [0.9, 0.999],
@@ -149,6 +162,9 @@ export interface RAdamOptions {
 /** RAdam: Adam with the variance of the adaptive learning rate rectified (Liu et al.). */
 export class RAdam extends FusedOptimizer<RAdamOptions> {
   constructor(params: Params, options: Partial<RAdamOptions> = {}) {
+    const a = args("optim.RAdam", arguments);
+    params = a.params as Params;
+    options = omit(a, "params") as Partial<RAdamOptions>;
     const defaults: RAdamOptions = {
       lr: 1e-3,
       betas: [0.9, 0.999],

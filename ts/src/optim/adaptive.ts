@@ -7,6 +7,7 @@
  * @module
  */
 
+import { args, omit } from "../schema/index.js";
 import { FusedOptimizer, type Params } from "./fused.js";
 
 /** Options of {@link RMSprop}. */
@@ -30,6 +31,9 @@ export interface RMSpropOptions {
 /** RMSprop (optionally centered, with momentum). */
 export class RMSprop extends FusedOptimizer<RMSpropOptions> {
   constructor(params: Params, options: Partial<RMSpropOptions> = {}) {
+    const a = args("optim.RMSprop", arguments);
+    params = a.params as Params;
+    options = omit(a, "params") as Partial<RMSpropOptions>;
     const defaults: RMSpropOptions = {
       lr: 1e-2,
       alpha: 0.99,
@@ -68,6 +72,9 @@ export interface AdagradOptions {
 /** Adagrad (its accumulators exist from the constructor on, as in PyTorch). */
 export class Adagrad extends FusedOptimizer<AdagradOptions> {
   constructor(params: Params, options: Partial<AdagradOptions> = {}) {
+    const a = args("optim.Adagrad", arguments);
+    params = a.params as Params;
+    options = omit(a, "params") as Partial<AdagradOptions>;
     const defaults: AdagradOptions = {
       lr: 1e-2,
       lr_decay: 0,
@@ -103,6 +110,9 @@ export interface AdadeltaOptions {
 /** Adadelta (Zeiler): step sizes from running averages of squared gradients and updates. */
 export class Adadelta extends FusedOptimizer<AdadeltaOptions> {
   constructor(params: Params, options: Partial<AdadeltaOptions> = {}) {
+    const a = args("optim.Adadelta", arguments);
+    params = a.params as Params;
+    options = omit(a, "params") as Partial<AdadeltaOptions>;
     const defaults: AdadeltaOptions = {
       lr: 1,
       rho: 0.9,
@@ -134,6 +144,9 @@ export interface RpropOptions {
 /** Resilient backpropagation: per-element step sizes grown or shrunk by the gradient's sign. */
 export class Rprop extends FusedOptimizer<RpropOptions> {
   constructor(params: Params, options: Partial<RpropOptions> = {}) {
+    const a = args("optim.Rprop", arguments);
+    params = a.params as Params;
+    options = omit(a, "params") as Partial<RpropOptions>;
     const defaults: RpropOptions = {
       lr: 1e-2,
       etas: [0.5, 1.2],

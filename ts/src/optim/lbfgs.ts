@@ -21,6 +21,7 @@ import {
   type ParamState,
 } from "./optimizer.js";
 import { resolveOptions } from "./options.js";
+import { args, omit } from "../schema/index.js";
 
 /** Options of {@link LBFGS}. */
 export interface LBFGSOptions {
@@ -153,6 +154,9 @@ export class LBFGS extends Optimizer<LBFGSOptions> {
     params: Iterable<Tensor> | Iterable<ParamGroupInput>,
     options: Partial<LBFGSOptions> = {},
   ) {
+    const a = args("optim.LBFGS", arguments);
+    params = a.params as Iterable<Tensor>;
+    options = omit(a, "params") as Partial<LBFGSOptions>;
     const defaults: LBFGSOptions = {
       lr: 1,
       max_iter: 20,

@@ -10,6 +10,7 @@
 import { keep as keepAlive } from "../lifetime.js";
 import { TorchError } from "../errors.js";
 import { Tensor } from "../tensor/tensor.js";
+import { pyTypeName } from "../args.js";
 import { enable_grad, no_grad } from "../autograd/grad_mode.js";
 
 /** A parameter group: its parameters and its options (`lr`, `momentum`, …). */
@@ -49,6 +50,38 @@ export function copyStateValue(v: ParamState[string]): ParamState[string] {
 /** Collects temporaries and disposes them at the end of a parameter's update. */
 export type Keep = <T extends Tensor>(t: T) => T;
 
+/** Whether `v` can be spread (arrays, sets, generators; not strings). */
+function iterable(v: unknown): v is Iterable<unknown> {
+  return (
+    v !== null &&
+    typeof v === "object" &&
+    typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] ===
+      "function"
+  );
+}
+
+/** An optimizer's `params` as a list, checked as PyTorch checks it. */
+function paramList(params: unknown): (Tensor | ParamGroupInput)[] {
+  if (params instanceof Tensor || !iterable(params))
+    throw new TorchError(
+      `params argument given to the optimizer should be an iterable of Tensors or dicts, but got ${pyTypeName(params)}`,
+    );
+  const list = [...params];
+  for (const p of list)
+    if (!(p instanceof Tensor) && !isGroup(p))
+      throw new TorchError(
+        `optimizer can only optimize Tensors, but one of the params is ${pyTypeName(p)}`,
+      );
+  return list as (Tensor | ParamGroupInput)[];
+}
+
+/** A param group: a plain object whose `params` is a Tensor or an iterable of them. */
+function isGroup(g: unknown): g is ParamGroupInput {
+  if (g === null || typeof g !== "object" || Array.isArray(g)) return false;
+  const proto = Object.getPrototypeOf(g);
+  return proto === Object.prototype || proto === null;
+}
+
 /** The base class of the optimizers (`torch.optim.Optimizer`). */
 export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
   readonly defaults: O;
@@ -65,7 +98,7 @@ export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
     defaults: O,
   ) {
     this.defaults = defaults;
-    const list = [...(params as Iterable<Tensor | ParamGroupInput>)];
+    const list = paramList(params);
     if (list.length === 0)
       throw new TorchError("optimizer got an empty parameter list");
     if (list.every((p) => p instanceof Tensor)) {
@@ -83,6 +116,14 @@ export abstract class Optimizer<O extends { lr: number } = { lr: number }> {
 
   /** Adds a group: its options fall back to the optimizer's defaults. */
   add_param_group(group: ParamGroupInput): void {
+    if (!isGroup(group))
+      throw new TorchError(
+        `param_group must be a dict, but got ${pyTypeName(group)}`,
+      );
+    if (!(group.params instanceof Tensor) && !iterable(group.params))
+      throw new TorchError(
+        `optimizer parameters need to be an iterable of Tensors, but got ${pyTypeName(group.params)}`,
+      );
     const params =
       group.params instanceof Tensor ? [group.params] : [...group.params];
     const seen = new Set(this.param_groups.flatMap((g) => g.params));

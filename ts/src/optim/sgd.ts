@@ -9,6 +9,7 @@
  */
 
 import { TorchError } from "../errors.js";
+import { args, omit } from "../schema/index.js";
 import { FusedOptimizer, type Params } from "./fused.js";
 
 /** Options of {@link SGD}. */
@@ -30,6 +31,9 @@ export interface SGDOptions {
 /** Stochastic gradient descent with optional momentum (Nesterov), dampening, weight decay. */
 export class SGD extends FusedOptimizer<SGDOptions> {
   constructor(params: Params, options: Partial<SGDOptions> = {}) {
+    const a = args("optim.SGD", arguments);
+    params = a.params as Params;
+    options = omit(a, "params") as Partial<SGDOptions>;
     const defaults: SGDOptions = {
       lr: 1e-3,
       momentum: 0,
@@ -66,6 +70,9 @@ export interface ASGDOptions {
 /** Averaged SGD; the running average of the parameters is `state.ax`. */
 export class ASGD extends FusedOptimizer<ASGDOptions> {
   constructor(params: Params, options: Partial<ASGDOptions> = {}) {
+    const a = args("optim.ASGD", arguments);
+    params = a.params as Params;
+    options = omit(a, "params") as Partial<ASGDOptions>;
     const defaults: ASGDOptions = {
       lr: 1e-2,
       lambd: 1e-4,

@@ -7,8 +7,27 @@
 
 import { TorchError } from "../../errors.js";
 import type { Optimizer } from "../optimizer.js";
-import { LRScheduler } from "./lr_scheduler.js";
+import { LRScheduler, checkOptimizer } from "./lr_scheduler.js";
+import { args, omit } from "../../schema/index.js";
+import { pyTypeName } from "../../args.js";
 import { perGroup } from "../options.js";
+
+/** Raises unless `schedulers` is a list of {@link LRScheduler}s. */
+function checkSchedulers(
+  name: string,
+  schedulers: unknown,
+): asserts schedulers is LRScheduler[] {
+  if (!Array.isArray(schedulers))
+    throw new TorchError(
+      `${name} expects a list of schedulers, but got ${pyTypeName(schedulers)}`,
+    );
+  schedulers.forEach((s: unknown, i) => {
+    if (!(s instanceof LRScheduler))
+      throw new TorchError(
+        `${name} expects a list of schedulers, but got ${pyTypeName(s)} at index ${i}`,
+      );
+  });
+}
 
 /** Runs `schedulers` one after another, switching at each of `milestones` (epochs). */
 export class SequentialLR extends LRScheduler {
@@ -21,6 +40,15 @@ export class SequentialLR extends LRScheduler {
     milestones: readonly number[],
     last_epoch = -1,
   ) {
+    const a = args("optim.lr_scheduler.SequentialLR", arguments);
+    checkOptimizer(a.optimizer);
+    checkSchedulers("SequentialLR", a.schedulers);
+    ({ optimizer, schedulers, milestones, last_epoch } = a as {
+      optimizer: Optimizer;
+      schedulers: LRScheduler[];
+      milestones: number[];
+      last_epoch: number;
+    });
     if (schedulers.length < 1)
       throw new TorchError(
         "SequentialLR expects at least one scheduler, but got no scheduler.",
@@ -66,6 +94,11 @@ export class ChainedScheduler extends LRScheduler {
   readonly #schedulers: LRScheduler[];
 
   constructor(schedulers: readonly LRScheduler[], optimizer?: Optimizer) {
+    const a = args("optim.lr_scheduler.ChainedScheduler", arguments);
+    checkSchedulers("ChainedScheduler", a.schedulers);
+    if (a.optimizer !== null) checkOptimizer(a.optimizer);
+    schedulers = a.schedulers as LRScheduler[];
+    optimizer = (a.optimizer as Optimizer | null) ?? undefined;
     const opt = optimizer ?? schedulers[0]?.optimizer;
     if (!opt)
       throw new TorchError(
@@ -130,8 +163,12 @@ export class ReduceLROnPlateau {
 
   constructor(
     readonly optimizer: Optimizer,
-    o: ReduceLROnPlateauOptions = {},
+    options: ReduceLROnPlateauOptions = {},
   ) {
+    const a = args("optim.lr_scheduler.ReduceLROnPlateau", arguments);
+    checkOptimizer(a.optimizer);
+    this.optimizer = a.optimizer;
+    const o = omit(a, "optimizer") as ReduceLROnPlateauOptions;
     this.factor = o.factor ?? 0.1;
     if (this.factor >= 1) throw new TorchError("Factor should be < 1.0.");
     this.mode = o.mode ?? "min";

@@ -7,8 +7,9 @@
  */
 
 import { TorchError } from "../../errors.js";
+import { args, omit } from "../../schema/index.js";
 import type { Optimizer, ParamGroup } from "../optimizer.js";
-import { LRScheduler } from "./lr_scheduler.js";
+import { LRScheduler, checkOptimizer } from "./lr_scheduler.js";
 import { perGroup } from "../options.js";
 
 /** SGDR: cosine annealing restarted every `T_i` epochs, `T_i` growing by `T_mult`. */
@@ -22,6 +23,16 @@ export class CosineAnnealingWarmRestarts extends LRScheduler {
     readonly eta_min = 0,
     last_epoch = -1,
   ) {
+    ({ optimizer, T_0, T_mult, eta_min, last_epoch } = args(
+      "optim.lr_scheduler.CosineAnnealingWarmRestarts",
+      arguments,
+    ) as {
+      optimizer: typeof optimizer;
+      T_0: typeof T_0;
+      T_mult: typeof T_mult;
+      eta_min: typeof eta_min;
+      last_epoch: typeof last_epoch;
+    });
     if (!(Number.isInteger(T_0) && T_0 > 0))
       throw new TorchError(`Expected positive integer T_0, but got ${T_0}`);
     if (!(Number.isInteger(T_mult) && T_mult >= 1))
@@ -139,7 +150,11 @@ export class CyclicLR extends LRScheduler {
   readonly #scale: (x: number) => number;
   readonly #key: "momentum" | "betas" | null = null;
 
-  constructor(optimizer: Optimizer, o: CyclicLROptions) {
+  constructor(optimizer: Optimizer, options: CyclicLROptions) {
+    const a = args("optim.lr_scheduler.CyclicLR", arguments);
+    checkOptimizer(a.optimizer);
+    optimizer = a.optimizer;
+    const o = omit(a, "optimizer") as CyclicLROptions;
     const last = o.last_epoch ?? -1;
     const base = perGroup("base_lr", optimizer, o.base_lr);
     if (last === -1)
@@ -261,7 +276,11 @@ export class OneCycleLR extends LRScheduler {
   readonly #anneal: (start: number, end: number, pct: number) => number;
   readonly #key: "momentum" | "betas" | null = null;
 
-  constructor(optimizer: Optimizer, o: OneCycleLROptions) {
+  constructor(optimizer: Optimizer, options: OneCycleLROptions) {
+    const a = args("optim.lr_scheduler.OneCycleLR", arguments);
+    checkOptimizer(a.optimizer);
+    optimizer = a.optimizer;
+    const o = omit(a, "optimizer") as OneCycleLROptions;
     let total: number;
     if (o.total_steps !== undefined && o.total_steps !== null) {
       if (!(Number.isInteger(o.total_steps) && o.total_steps > 0))

@@ -7,6 +7,8 @@
  */
 
 import { TorchError } from "../../errors.js";
+import { args } from "../../schema/index.js";
+import { pyTypeName } from "../../args.js";
 import type { Optimizer } from "../optimizer.js";
 import { LRScheduler } from "./lr_scheduler.js";
 
@@ -18,6 +20,15 @@ export class StepLR extends LRScheduler {
     readonly gamma = 0.1,
     last_epoch = -1,
   ) {
+    ({ optimizer, step_size, gamma, last_epoch } = args(
+      "optim.lr_scheduler.StepLR",
+      arguments,
+    ) as {
+      optimizer: typeof optimizer;
+      step_size: typeof step_size;
+      gamma: typeof gamma;
+      last_epoch: typeof last_epoch;
+    });
     super(optimizer, last_epoch);
     this.step();
   }
@@ -41,6 +52,15 @@ export class MultiStepLR extends LRScheduler {
     readonly gamma = 0.1,
     last_epoch = -1,
   ) {
+    ({ optimizer, milestones, gamma, last_epoch } = args(
+      "optim.lr_scheduler.MultiStepLR",
+      arguments,
+    ) as {
+      optimizer: typeof optimizer;
+      milestones: typeof milestones;
+      gamma: typeof gamma;
+      last_epoch: typeof last_epoch;
+    });
     super(optimizer, last_epoch);
     this.milestones = [...milestones].sort((a, b) => a - b);
     this.step();
@@ -63,6 +83,14 @@ export class ExponentialLR extends LRScheduler {
     readonly gamma: number,
     last_epoch = -1,
   ) {
+    ({ optimizer, gamma, last_epoch } = args(
+      "optim.lr_scheduler.ExponentialLR",
+      arguments,
+    ) as {
+      optimizer: typeof optimizer;
+      gamma: typeof gamma;
+      last_epoch: typeof last_epoch;
+    });
     super(optimizer, last_epoch);
     this.step();
   }
@@ -83,6 +111,15 @@ export class CosineAnnealingLR extends LRScheduler {
     readonly eta_min = 0,
     last_epoch = -1,
   ) {
+    ({ optimizer, T_max, eta_min, last_epoch } = args(
+      "optim.lr_scheduler.CosineAnnealingLR",
+      arguments,
+    ) as {
+      optimizer: typeof optimizer;
+      T_max: typeof T_max;
+      eta_min: typeof eta_min;
+      last_epoch: typeof last_epoch;
+    });
     super(optimizer, last_epoch);
     this.step();
   }
@@ -128,6 +165,14 @@ export class LambdaLR extends LRScheduler {
     lr_lambda: ((epoch: number) => number) | ((epoch: number) => number)[],
     last_epoch = -1,
   ) {
+    ({ optimizer, lr_lambda, last_epoch } = args(
+      "optim.lr_scheduler.LambdaLR",
+      arguments,
+    ) as {
+      optimizer: typeof optimizer;
+      lr_lambda: typeof lr_lambda;
+      last_epoch: typeof last_epoch;
+    });
     super(optimizer, last_epoch);
     const n = optimizer.param_groups.length;
     this.lr_lambdas = Array.isArray(lr_lambda)
@@ -137,6 +182,11 @@ export class LambdaLR extends LRScheduler {
       throw new TorchError(
         `Expected ${n} lr_lambdas, but got ${this.lr_lambdas.length}`,
       );
+    for (const f of this.lr_lambdas)
+      if (typeof f !== "function")
+        throw new TorchError(
+          `lr_lambda must be a function or a list of functions, but got ${pyTypeName(f)}`,
+        );
     this.step();
   }
   get_lr(): number[] {
@@ -155,6 +205,16 @@ export class LinearLR extends LRScheduler {
     readonly total_iters = 5,
     last_epoch = -1,
   ) {
+    ({ optimizer, start_factor, end_factor, total_iters, last_epoch } = args(
+      "optim.lr_scheduler.LinearLR",
+      arguments,
+    ) as {
+      optimizer: typeof optimizer;
+      start_factor: typeof start_factor;
+      end_factor: typeof end_factor;
+      total_iters: typeof total_iters;
+      last_epoch: typeof last_epoch;
+    });
     if (!(start_factor > 0 && start_factor <= 1))
       throw new TorchError(
         "Starting multiplicative factor expected to be greater than 0 and less or equal to 1.",
@@ -192,6 +252,14 @@ export class MultiplicativeLR extends LRScheduler {
     lr_lambda: ((epoch: number) => number) | ((epoch: number) => number)[],
     last_epoch = -1,
   ) {
+    ({ optimizer, lr_lambda, last_epoch } = args(
+      "optim.lr_scheduler.MultiplicativeLR",
+      arguments,
+    ) as {
+      optimizer: typeof optimizer;
+      lr_lambda: typeof lr_lambda;
+      last_epoch: typeof last_epoch;
+    });
     super(optimizer, last_epoch);
     const n = optimizer.param_groups.length;
     this.lr_lambdas = Array.isArray(lr_lambda)
@@ -201,6 +269,11 @@ export class MultiplicativeLR extends LRScheduler {
       throw new TorchError(
         `Expected ${n} lr_lambdas, but got ${this.lr_lambdas.length}`,
       );
+    for (const f of this.lr_lambdas)
+      if (typeof f !== "function")
+        throw new TorchError(
+          `lr_lambda must be a function or a list of functions, but got ${pyTypeName(f)}`,
+        );
     this.step();
   }
   get_lr(): number[] {
@@ -218,6 +291,15 @@ export class ConstantLR extends LRScheduler {
     readonly total_iters = 5,
     last_epoch = -1,
   ) {
+    ({ optimizer, factor, total_iters, last_epoch } = args(
+      "optim.lr_scheduler.ConstantLR",
+      arguments,
+    ) as {
+      optimizer: typeof optimizer;
+      factor: typeof factor;
+      total_iters: typeof total_iters;
+      last_epoch: typeof last_epoch;
+    });
     if (factor > 1 || factor < 0)
       throw new TorchError(
         "Constant multiplicative factor expected to be between 0 and 1.",
@@ -247,6 +329,15 @@ export class PolynomialLR extends LRScheduler {
     readonly power = 1,
     last_epoch = -1,
   ) {
+    ({ optimizer, total_iters, power, last_epoch } = args(
+      "optim.lr_scheduler.PolynomialLR",
+      arguments,
+    ) as {
+      optimizer: typeof optimizer;
+      total_iters: typeof total_iters;
+      power: typeof power;
+      last_epoch: typeof last_epoch;
+    });
     super(optimizer, last_epoch);
     this.step();
   }

@@ -8,7 +8,16 @@
  */
 
 import { TorchError } from "../../errors.js";
-import type { Optimizer } from "../optimizer.js";
+import { Optimizer } from "../optimizer.js";
+import { pyTypeName } from "../../args.js";
+
+/** Raises PyTorch's error unless `optimizer` is an {@link Optimizer}. */
+export function checkOptimizer(
+  optimizer: unknown,
+): asserts optimizer is Optimizer {
+  if (!(optimizer instanceof Optimizer))
+    throw new TorchError(`${pyTypeName(optimizer)} is not an Optimizer`);
+}
 
 /** The base class (`torch.optim.lr_scheduler.LRScheduler`). */
 export abstract class LRScheduler {
@@ -23,6 +32,7 @@ export abstract class LRScheduler {
     readonly optimizer: Optimizer,
     last_epoch = -1,
   ) {
+    checkOptimizer(optimizer);
     for (const g of optimizer.param_groups) {
       if (last_epoch === -1) g.initial_lr ??= g.lr;
       else if (g.initial_lr === undefined)
