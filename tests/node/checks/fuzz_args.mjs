@@ -51,13 +51,10 @@ const PENDING = new Set([
   "torch.empty_strided",
   "torch.full",
   "torch.hamming_window",
-  "torch.median",
-  "Tensor.median",
   "torch.get_device_context",
   "Tensor.new_tensor",
   "Tensor.new_full",
   "Tensor.to_async",
-  "Tensor.cumsum",
   "Tensor.stride",
 ]);
 const pendingClass = (name) =>
