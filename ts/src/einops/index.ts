@@ -28,7 +28,7 @@ import type {
 import { EinopsError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { stack, cat } from "../ops/indexing.js";
-import { Tensor, checkTensor } from "../tensor/tensor.js";
+import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
 import {
   AnonymousAxis,
   ELLIPSIS,
@@ -244,7 +244,8 @@ function reduceDims(t: Tensor, op: Reduction, dims: number[]): Tensor {
     case "mean":
       return t.mean(dims);
     case "prod":
-      return t.prod(dims);
+      // torch.prod takes one dim; the core's kernel reduces several at once.
+      return wrap(t._raw.prod(Int32Array.from(dims), false));
     case "any":
       return t.any(dims);
     default:

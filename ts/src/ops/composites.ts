@@ -15,13 +15,16 @@
 
 import { scalarTypeName } from "../dtype.js";
 import { isFloatingPoint } from "../dtype.js";
-import { type Shape, parseReduceArgs } from "../args.js";
+import type { ReduceOptions, Shape } from "../args.js";
+import type { DType } from "../dtype.js";
 import { DTypeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
 import { cat } from "./indexing.js";
 import { full } from "./creation.js";
-import { type VarOptions } from "./reductions.js";
+import type { VarOptions } from "./reductions.js";
+import { castFor, varCorrection } from "./reduce_args.js";
+import { type Args, args, methodArgs } from "../schema/index.js";
 import {
   type Scalar,
   Tensor,
@@ -76,9 +79,19 @@ declare module "../tensor/tensor.js" {
     /** `this * 2 ** other`. */
     ldexp(other: Tensor): Tensor;
     /** The sum treating NaN as 0. */
-    nansum(dim?: number | Shape, keepdim?: boolean): Tensor;
+    nansum(
+      dim?: number | Shape | null,
+      keepdim?: boolean,
+      options?: { dtype?: DType },
+    ): Tensor;
+    nansum(options: ReduceOptions & { dtype?: DType }): Tensor;
     /** The mean over the non-NaN elements. */
-    nanmean(dim?: number | Shape, keepdim?: boolean): Tensor;
+    nanmean(
+      dim?: number | Shape | null,
+      keepdim?: boolean,
+      options?: { dtype?: DType },
+    ): Tensor;
+    nanmean(options: ReduceOptions & { dtype?: DType }): Tensor;
     /** `[amin, amax]` over `dim` (all elements without one). */
     aminmax(options?: { dim?: number; keepdim?: boolean }): MinMax;
     /** The `n`-th forward difference along `dim` (default the last), with optional ends. */
@@ -215,49 +228,49 @@ proto.ldexp = function (this: Tensor, other: Tensor) {
   const o = checkTensor("ldexp", "other", other);
   return scope(() => this.mul(binary("pow", 2, o.to("float32"))));
 };
-proto.nansum = function (
-  this: Tensor,
-  dim?: number | Shape,
-  keepdim?: boolean,
-) {
-  const [dims, keep] = parseReduceArgs("nansum", dim, keepdim);
-  if (!isFloatingPoint(this.dtype)) return this.sum([...dims], keep);
-  return scope(() => where(this.isnan(), 0, this).sum([...dims], keep));
-};
-proto.nanmean = function (
-  this: Tensor,
-  dim?: number | Shape,
-  keepdim?: boolean,
-) {
-  if (!isFloatingPoint(this.dtype))
+function nansumImpl(a: Args["nansum"]): Tensor {
+  return scope(() => {
+    const x = castFor(a.input, a.dtype);
+    const dim = a.dim ?? [];
+    if (!isFloatingPoint(x.dtype)) return x.sum(dim, a.keepdim);
+    return where(x.isnan(), 0, x).sum(dim, a.keepdim);
+  });
+}
+function nanmeanImpl(a: Args["nanmean"]): Tensor {
+  const x0 = a.input;
+  if (!isFloatingPoint(a.dtype ?? x0.dtype))
     throw new DTypeError(
-      `nanmean(): expected input to have floating point or complex dtype but got ${title(this)}`,
+      a.dtype === null
+        ? `nanmean(): expected input to have floating point or complex dtype but got ${title(x0)}`
+        : `nanmean(): expected dtype to be floating point or complex but got ${scalarTypeName(a.dtype)}`,
     );
-  const [dims, keep] = parseReduceArgs("nanmean", dim, keepdim);
-  return scope(() =>
-    this.nansum([...dims], keep).div(
-      this.isnan()
-        .logical_not()
-        .sum([...dims], keep),
-    ),
-  );
-};
-proto.aminmax = function (
-  this: Tensor,
-  options: { dim?: number; keepdim?: boolean } = {},
-) {
-  const { dim, keepdim = false } = options;
-  if (
-    this.numel() === 0 &&
-    (dim === undefined || this.shape[wrapDim(dim, this.ndim)] === 0)
-  )
+  return scope(() => {
+    const x = castFor(x0, a.dtype);
+    const dim = a.dim ?? [];
+    return nansumImpl({ input: x, dim, keepdim: a.keepdim, dtype: null }).div(
+      x.isnan().logical_not().sum(dim, a.keepdim),
+    );
+  });
+}
+function aminmaxImpl(a: Args["aminmax"]): MinMax {
+  const { input, dim, keepdim } = a;
+  if (input.numel() === 0 && (dim === null || input.shape[dim] === 0))
     throw new TorchError(
       "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.",
     );
-  const d = dim === undefined ? undefined : [dim];
-  const mn = d === undefined ? this.amin() : this.amin(d, keepdim);
-  const mx = d === undefined ? this.amax() : this.amax(d, keepdim);
+  const d = dim === null ? [] : [dim];
+  const mn = input.amin(d, dim === null ? false : keepdim);
+  const mx = input.amax(d, dim === null ? false : keepdim);
   return Object.assign([mn, mx] as [Tensor, Tensor], { min: mn, max: mx });
+}
+proto.nansum = function (this: Tensor) {
+  return nansumImpl(methodArgs("nansum", this, arguments));
+};
+proto.nanmean = function (this: Tensor) {
+  return nanmeanImpl(methodArgs("nanmean", this, arguments));
+};
+proto.aminmax = function (this: Tensor) {
+  return aminmaxImpl(methodArgs("aminmax", this, arguments));
 };
 proto.diff = function (
   this: Tensor,
@@ -400,46 +413,49 @@ export function ldexp(input: Tensor, other: Tensor): Tensor {
 /** The sum treating NaN as 0. */
 export function nansum(
   input: Tensor,
-  dim?: number | Shape,
+  dim?: number | Shape | null,
   keepdim?: boolean,
-): Tensor {
-  return checkTensor("nansum", "input", input).nansum(dim, keepdim);
+  options?: { dtype?: DType },
+): Tensor;
+export function nansum(
+  input: Tensor,
+  options?: ReduceOptions & { dtype?: DType },
+): Tensor;
+export function nansum(): Tensor {
+  return nansumImpl(args("nansum", arguments));
 }
 /** The mean of the non-NaN elements. */
 export function nanmean(
   input: Tensor,
-  dim?: number | Shape,
+  dim?: number | Shape | null,
   keepdim?: boolean,
-): Tensor {
-  return checkTensor("nanmean", "input", input).nanmean(dim, keepdim);
+  options?: { dtype?: DType },
+): Tensor;
+export function nanmean(
+  input: Tensor,
+  options?: ReduceOptions & { dtype?: DType },
+): Tensor;
+export function nanmean(): Tensor {
+  return nanmeanImpl(args("nanmean", arguments));
 }
 /** `[amin, amax]` (named `min`, `max`). */
 export function aminmax(
   input: Tensor,
-  options?: { dim?: number; keepdim?: boolean },
+  options?: { dim?: number | null; keepdim?: boolean },
 ): MinMax {
-  return checkTensor("aminmax", "input", input).aminmax(options);
+  return aminmaxImpl(args("aminmax", arguments));
 }
 
-function statsMean(
-  fn: "var" | "std",
-  input: Tensor,
-  dim: number | Shape | VarOptions | null | undefined,
-  options: VarOptions | undefined,
-): [Tensor, Tensor] {
-  const t = checkTensor(`${fn}_mean`, "input", input);
-  let o: VarOptions = { ...options };
-  let d: number | Shape | undefined;
-  if (dim !== null && typeof dim === "object" && !Array.isArray(dim)) {
-    o = { ...(dim as VarOptions), ...o };
-    d = o.dim;
-  } else {
-    d = (dim ?? undefined) as number | Shape | undefined;
-  }
-  const keep = o.keepdim ?? false;
-  const s = fn === "var" ? t.var(d ?? null, o) : t.std(d ?? null, o);
-  const all = t.shape.map((_, i) => i);
-  const m = t.mean(d ?? all, keep);
+function statsMean(fn: "var" | "std", a: Args["var_mean"]): [Tensor, Tensor] {
+  const correction = varCorrection(a);
+  const dims = Int32Array.from(a.dim ?? []);
+  const raw = a.input._raw;
+  const s = wrap(
+    fn === "var"
+      ? raw.var(dims, correction, a.keepdim)
+      : raw.std(dims, correction, a.keepdim),
+  );
+  const m = a.input.mean(a.dim ?? [], a.keepdim);
   return [s, m];
 }
 /** `[var, mean]` over `dim` (see `var` for the options). */
@@ -448,7 +464,7 @@ export function var_mean(
   dim?: number | Shape | VarOptions | null,
   options?: VarOptions,
 ): [Tensor, Tensor] {
-  return statsMean("var", input, dim, options);
+  return statsMean("var", args("var_mean", arguments));
 }
 /** `[std, mean]` over `dim`. */
 export function std_mean(
@@ -456,7 +472,7 @@ export function std_mean(
   dim?: number | Shape | VarOptions | null,
   options?: VarOptions,
 ): [Tensor, Tensor] {
-  return statsMean("std", input, dim, options);
+  return statsMean("std", args("std_mean", arguments));
 }
 /** The `n`-th forward difference. See {@link Tensor.diff}. */
 export function diff(

@@ -17,6 +17,7 @@ import {
   type Scalar,
   Tensor,
   checkTensor,
+  reduceTo,
   type Promote,
 } from "../tensor/tensor.js";
 import {
@@ -81,36 +82,33 @@ export function div(
 // ---- reductions ----
 
 /** Sum over `dim` (all dims when absent). See {@link Tensor.sum}. */
-export function sum(input: Tensor, options?: ReduceOptions): Tensor;
 export function sum(
   input: Tensor,
-  dim: number | Shape,
-  keepdim?: boolean,
+  options?: ReduceOptions & { dtype?: DType },
 ): Tensor;
 export function sum(
   input: Tensor,
-  dim?: number | Shape | ReduceOptions,
+  dim?: number | Shape | null,
   keepdim?: boolean,
-): Tensor {
-  return checkTensor("sum", "input", input).sum(dim as number | Shape, keepdim);
+  options?: { dtype?: DType },
+): Tensor;
+export function sum(input: Tensor): Tensor {
+  return reduceTo("sum", args("sum", arguments));
 }
 
 /** Mean over `dim` (all dims when absent). See {@link Tensor.mean}. */
-export function mean(input: Tensor, options?: ReduceOptions): Tensor;
 export function mean(
   input: Tensor,
-  dim: number | Shape,
-  keepdim?: boolean,
+  options?: ReduceOptions & { dtype?: DType },
 ): Tensor;
 export function mean(
   input: Tensor,
-  dim?: number | Shape | ReduceOptions,
+  dim?: number | Shape | null,
   keepdim?: boolean,
-): Tensor {
-  return checkTensor("mean", "input", input).mean(
-    dim as number | Shape,
-    keepdim,
-  );
+  options?: { dtype?: DType },
+): Tensor;
+export function mean(input: Tensor): Tensor {
+  return reduceTo("mean", args("mean", arguments));
 }
 
 // ---- linear algebra, shapes, copies ----

@@ -10,23 +10,19 @@
  */
 
 import { pair, valuesIndices } from "../tensor/tuples.js";
-import {
-  type ReduceOptions,
-  type Shape,
-  checkDim,
-  parseReduceArgs,
-} from "../args.js";
+import type { ReduceOptions, Shape } from "../args.js";
+import { type Args, args, methodArgs } from "../schema/index.js";
 import {
   type DTypeT,
   type FloatOf,
   type Promote,
   type ShapeT,
   Tensor,
-  checkTensor,
   wrap,
   wrapDim,
 } from "../tensor/tensor.js";
-import { TorchError } from "../errors.js";
+import { ArgumentError, TorchError } from "../errors.js";
+import { castFor, varCorrection } from "./reduce_args.js";
 import { scope } from "../lifetime.js";
 import { arange } from "./creation.js";
 import { where } from "./conditional.js";
@@ -73,6 +69,12 @@ export interface VarOptions extends ReduceOptions {
   correction?: number;
   /** Legacy spelling: `true` is correction 1, `false` correction 0. */
   unbiased?: boolean;
+}
+
+/** Options of `prod` (and of `sum`, `mean`, `nansum`, `nanmean`): the dims and the dtype. */
+export interface DTypeReduceOptions extends ReduceOptions {
+  /** Cast the input to this dtype before reducing (the result's dtype). */
+  dtype?: DType;
 }
 
 /** Options of `norm`. */
@@ -123,6 +125,27 @@ export interface ReduceMethod<Fn extends string, R extends string> {
     ShapeOf<Reduce<ShapeT<Self>, Dm, K>>,
     ReducedDType<R, DTypeT<Self>>
   >;
+}
+
+/**
+ * {@link ReduceMethod} and a trailing `{ dtype }` (`t.prod(1, false, { dtype: "float32" })`): the
+ * input cast to `dtype` first.
+ */
+export interface DTypeReduceMethod<
+  Fn extends string,
+  R extends string,
+> extends ReduceMethod<Fn, R> {
+  <
+    Self extends Tensor<Dims>,
+    const Dm extends number | Shape,
+    K extends boolean,
+    T extends DType,
+  >(
+    this: Self,
+    dim: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, K, Fn>>,
+    keepdim: K | undefined,
+    options: { dtype: T },
+  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>, T>;
 }
 
 /** `argmax`/`argmin`: one dim or none (the flattened index), as int64. */
@@ -195,7 +218,7 @@ export interface VarMethod<Fn extends string> {
 declare module "../tensor/tensor.js" {
   interface Tensor {
     /** Product over `dim` (all dims when absent); integers and bools multiply in int64. */
-    prod: ReduceMethod<"prod", "prod">;
+    prod: DTypeReduceMethod<"prod", "prod">;
     /** Largest value over `dim` (all dims when absent); NaN propagates. */
     amax: ReduceMethod<"amax", "keep">;
     /** Smallest value over `dim` (all dims when absent); NaN propagates. */
@@ -262,148 +285,113 @@ declare module "../tensor/tensor.js" {
   }
 }
 
-type ReduceArg = number | Shape | ReduceOptions | undefined;
+// The dims a parsed `Dim[1]?` argument names: every dim when absent.
+const dimsOf = (dim: number[] | null): Int32Array => Int32Array.from(dim ?? []);
 
 function extreme(
   fn: "max" | "min",
   t: Tensor,
-  dim: number | Tensor | { dim: number; keepdim?: boolean } | undefined,
-  keepdim: boolean | undefined,
+  dim: number | Tensor | null,
+  keepdim: boolean,
 ): Tensor | ValuesIndices {
-  if (dim === undefined)
+  if (dim === null)
     return wrap(fn === "max" ? t._raw.max_all() : t._raw.min_all());
-  if (dim instanceof Tensor)
+  if (dim instanceof Tensor) {
+    if (keepdim)
+      throw new ArgumentError(
+        `${fn}() received an invalid combination of arguments - got (Tensor, Tensor, bool), but expected one of: (Tensor input), (Tensor input, Tensor other), (Tensor input, int dim, bool keepdim)`,
+      );
     return binary(fn === "max" ? "maximum" : "minimum", t, dim);
-  if (typeof dim === "object") {
-    keepdim ??= dim.keepdim;
-    dim = dim.dim;
   }
-  const d = checkDim(fn, dim);
-  const keep = keepdim ?? false;
-  return pair(fn === "max" ? t._raw.max_dim(d, keep) : t._raw.min_dim(d, keep));
+  return pair(
+    fn === "max" ? t._raw.max_dim(dim, keepdim) : t._raw.min_dim(dim, keepdim),
+  );
 }
 
 function argExtreme(
   fn: "argmax" | "argmin",
   t: Tensor,
-  dim: number | ArgReduceOptions | undefined,
-  keepdim: boolean | undefined,
+  dim: number | null,
+  keepdim: boolean,
 ): Tensor {
-  if (typeof dim === "object") {
-    keepdim ??= dim.keepdim;
-    dim = dim.dim;
-  }
-  const d = dim === undefined || dim === null ? undefined : checkDim(fn, dim);
-  const keep = keepdim ?? false;
+  const d = dim ?? undefined;
   return wrap(
-    fn === "argmax" ? t._raw.argmax(d, keep) : t._raw.argmin(d, keep),
+    fn === "argmax" ? t._raw.argmax(d, keepdim) : t._raw.argmin(d, keepdim),
   );
 }
 
-function varArgs(
-  fn: string,
-  dim: number | Shape | VarOptions | null | undefined,
-  options: VarOptions | undefined,
-): [Int32Array, number, boolean] {
-  let opts: VarOptions = options ?? {};
-  let d: number | Shape | undefined;
-  if (dim !== null && typeof dim === "object" && !Array.isArray(dim)) {
-    opts = { ...(dim as VarOptions), ...opts };
-    d = opts.dim;
-  } else {
-    d = (dim ?? undefined) as number | Shape | undefined;
-  }
-  const [dims, keep] = parseReduceArgs(fn, d, opts.keepdim);
-  const correction = opts.correction ?? (opts.unbiased === false ? 0 : 1);
-  return [dims, correction, keep];
+function varStd(fn: "var" | "std", a: Args["var"]): Tensor {
+  const correction = varCorrection(a);
+  const raw = a.input._raw;
+  const dims = dimsOf(a.dim);
+  return wrap(
+    fn === "var"
+      ? raw.var(dims, correction, a.keepdim)
+      : raw.std(dims, correction, a.keepdim),
+  );
 }
 
-function normArgs(
-  p: number | "fro" | NormOptions | undefined,
-  dim: number | Shape | null | undefined,
-  keepdim: boolean | undefined,
-): [number, Int32Array, boolean] {
-  let order: number | "fro" | undefined;
-  if (p !== undefined && typeof p === "object") {
-    order = p.p;
-    dim = p.dim;
-    keepdim ??= p.keepdim;
-  } else {
-    order = p;
-  }
-  const [dims, keep] = parseReduceArgs("norm", dim ?? undefined, keepdim);
-  return [order === undefined || order === "fro" ? 2 : order, dims, keep];
+function prodImpl(a: Args["prod"]): Tensor {
+  return scope(() => {
+    const x = castFor(a.input, a.dtype);
+    return wrap(
+      x._raw.prod(a.dim === null ? dimsOf(null) : dimsOf([a.dim]), a.keepdim),
+    );
+  });
+}
+
+function normImpl(a: Args["norm"]): Tensor {
+  const p = a.p === null || a.p === "fro" ? 2 : a.p;
+  return wrap(a.input._raw.norm(p, dimsOf(a.dim), a.keepdim));
 }
 
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
 
-for (const fn of ["prod", "amax", "amin", "all", "any"] as const) {
-  proto[fn] = function (
-    this: Tensor,
-    dim?: ReduceArg,
-    keepdim?: boolean,
-  ): Tensor {
-    const [dims, keep] = parseReduceArgs(fn, dim, keepdim);
-    return wrap(this._raw[fn](dims, keep));
+for (const fn of ["amax", "amin", "all", "any"] as const) {
+  proto[fn] = function (this: Tensor): Tensor {
+    const a = methodArgs(fn, this, arguments);
+    return wrap(this._raw[fn](dimsOf(a.dim), a.keepdim));
   };
 }
-proto.max = function (this: Tensor, dim?: number | Tensor, keepdim?: boolean) {
-  return extreme("max", this, dim, keepdim);
+proto.prod = function (this: Tensor) {
+  return prodImpl(methodArgs("prod", this, arguments));
 };
-proto.min = function (this: Tensor, dim?: number | Tensor, keepdim?: boolean) {
-  return extreme("min", this, dim, keepdim);
+proto.max = function (this: Tensor) {
+  if (arguments.length === 0) return wrap(this._raw.max_all());
+  const a = methodArgs("max", this, arguments);
+  return extreme("max", this, a.dim, a.keepdim);
 };
-proto.argmax = function (
-  this: Tensor,
-  dim?: number | ArgReduceOptions,
-  keepdim?: boolean,
-) {
-  return argExtreme("argmax", this, dim, keepdim);
+proto.min = function (this: Tensor) {
+  if (arguments.length === 0) return wrap(this._raw.min_all());
+  const a = methodArgs("min", this, arguments);
+  return extreme("min", this, a.dim, a.keepdim);
 };
-proto.argmin = function (
-  this: Tensor,
-  dim?: number | ArgReduceOptions,
-  keepdim?: boolean,
-) {
-  return argExtreme("argmin", this, dim, keepdim);
+proto.argmax = function (this: Tensor) {
+  const a = methodArgs("argmax", this, arguments);
+  return argExtreme("argmax", this, a.dim, a.keepdim);
 };
-proto.count_nonzero = function (this: Tensor, dim?: number | Shape): Tensor {
-  const [dims] = parseReduceArgs("count_nonzero", dim, undefined);
-  return wrap(this._raw.count_nonzero(dims));
+proto.argmin = function (this: Tensor) {
+  const a = methodArgs("argmin", this, arguments);
+  return argExtreme("argmin", this, a.dim, a.keepdim);
 };
-proto.var = function (
-  this: Tensor,
-  dim?: number | Shape | VarOptions | null,
-  options?: VarOptions,
-) {
-  const [dims, correction, keep] = varArgs("var", dim, options);
-  return wrap(this._raw.var(dims, correction, keep));
+proto.count_nonzero = function (this: Tensor): Tensor {
+  const a = methodArgs("count_nonzero", this, arguments);
+  return wrap(this._raw.count_nonzero(dimsOf(a.dim)));
 };
-proto.std = function (
-  this: Tensor,
-  dim?: number | Shape | VarOptions | null,
-  options?: VarOptions,
-) {
-  const [dims, correction, keep] = varArgs("std", dim, options);
-  return wrap(this._raw.std(dims, correction, keep));
+proto.var = function (this: Tensor) {
+  return varStd("var", methodArgs("var", this, arguments));
 };
-proto.logsumexp = function (
-  this: Tensor,
-  dim: number | Shape,
-  keepdim?: boolean,
-): Tensor {
-  const [dims, keep] = parseReduceArgs("logsumexp", dim, keepdim);
-  return wrap(this._raw.logsumexp(dims, keep));
+proto.std = function (this: Tensor) {
+  return varStd("std", methodArgs("std", this, arguments));
 };
-proto.norm = function (
-  this: Tensor,
-  p?: number | "fro" | NormOptions,
-  dim?: number | Shape | null,
-  keepdim?: boolean,
-): Tensor {
-  const [order, dims, keep] = normArgs(p, dim, keepdim);
-  return wrap(this._raw.norm(order, dims, keep));
+proto.logsumexp = function (this: Tensor): Tensor {
+  void this._raw; // a disposed tensor is the first error, before a missing dim
+  const a = methodArgs("logsumexp", this, arguments);
+  return wrap(this._raw.logsumexp(dimsOf(a.dim), a.keepdim));
+};
+proto.norm = function (this: Tensor): Tensor {
+  return normImpl(methodArgs("norm", this, arguments));
 };
 
 // ---- torch.* functions ----
@@ -411,10 +399,13 @@ proto.norm = function (
 /** Product over `dim` (all dims when absent). See {@link Tensor.prod}. */
 export function prod(
   input: Tensor,
-  dim?: number | Shape | ReduceOptions,
+  dim?: number | null,
   keepdim?: boolean,
-): Tensor {
-  return checkTensor("prod", "input", input).prod(dim as number, keepdim);
+  options?: DTypeReduceOptions,
+): Tensor;
+export function prod(input: Tensor, options?: DTypeReduceOptions): Tensor;
+export function prod(): Tensor {
+  return prodImpl(args("prod", arguments));
 }
 
 /** Largest value over `dim`. See {@link Tensor.amax}. */
@@ -423,7 +414,8 @@ export function amax(
   dim?: number | Shape | ReduceOptions,
   keepdim?: boolean,
 ): Tensor {
-  return checkTensor("amax", "input", input).amax(dim as number, keepdim);
+  const a = args("amax", arguments);
+  return wrap(a.input._raw.amax(dimsOf(a.dim), a.keepdim));
 }
 
 /** Smallest value over `dim`. See {@link Tensor.amin}. */
@@ -432,7 +424,8 @@ export function amin(
   dim?: number | Shape | ReduceOptions,
   keepdim?: boolean,
 ): Tensor {
-  return checkTensor("amin", "input", input).amin(dim as number, keepdim);
+  const a = args("amin", arguments);
+  return wrap(a.input._raw.amin(dimsOf(a.dim), a.keepdim));
 }
 
 /** `torch.max(t)`, `torch.max(t, dim, keepdim)` (values, indices) or `torch.max(t, other)`. */
@@ -448,7 +441,8 @@ export function max(
   dim?: number | Tensor,
   keepdim?: boolean,
 ): Tensor | ValuesIndices {
-  return extreme("max", checkTensor("max", "input", input), dim, keepdim);
+  const a = args("max", arguments);
+  return extreme("max", a.input, a.dim, a.keepdim);
 }
 
 /** `torch.min(t)`, `torch.min(t, dim, keepdim)` (values, indices) or `torch.min(t, other)`. */
@@ -464,58 +458,57 @@ export function min(
   dim?: number | Tensor,
   keepdim?: boolean,
 ): Tensor | ValuesIndices {
-  return extreme("min", checkTensor("min", "input", input), dim, keepdim);
+  const a = args("min", arguments);
+  return extreme("min", a.input, a.dim, a.keepdim);
 }
 
 /** Index of the largest element. See {@link Tensor.argmax}. */
 export function argmax(
   input: Tensor,
-  dim?: number | ArgReduceOptions,
+  dim?: number | ArgReduceOptions | null,
   keepdim?: boolean,
 ): Tensor {
-  return argExtreme(
-    "argmax",
-    checkTensor("argmax", "input", input),
-    dim,
-    keepdim,
-  );
+  const a = args("argmax", arguments);
+  return argExtreme("argmax", a.input, a.dim, a.keepdim);
 }
 
 /** Index of the smallest element. See {@link Tensor.argmin}. */
 export function argmin(
   input: Tensor,
-  dim?: number | ArgReduceOptions,
+  dim?: number | ArgReduceOptions | null,
   keepdim?: boolean,
 ): Tensor {
-  return argExtreme(
-    "argmin",
-    checkTensor("argmin", "input", input),
-    dim,
-    keepdim,
-  );
+  const a = args("argmin", arguments);
+  return argExtreme("argmin", a.input, a.dim, a.keepdim);
 }
 
 /** Whether every element is nonzero. See {@link Tensor.all}. */
 export function all(
   input: Tensor,
-  dim?: number | Shape | ReduceOptions,
+  dim?: number | Shape | ReduceOptions | null,
   keepdim?: boolean,
 ): Tensor {
-  return checkTensor("all", "input", input).all(dim as number, keepdim);
+  const a = args("all", arguments);
+  return wrap(a.input._raw.all(dimsOf(a.dim), a.keepdim));
 }
 
 /** Whether any element is nonzero. See {@link Tensor.any}. */
 export function any(
   input: Tensor,
-  dim?: number | Shape | ReduceOptions,
+  dim?: number | Shape | ReduceOptions | null,
   keepdim?: boolean,
 ): Tensor {
-  return checkTensor("any", "input", input).any(dim as number, keepdim);
+  const a = args("any", arguments);
+  return wrap(a.input._raw.any(dimsOf(a.dim), a.keepdim));
 }
 
 /** The number of nonzero elements over `dim`. See {@link Tensor.count_nonzero}. */
-export function count_nonzero(input: Tensor, dim?: number | Shape): Tensor {
-  return checkTensor("count_nonzero", "input", input).count_nonzero(dim);
+export function count_nonzero(
+  input: Tensor,
+  dim?: number | Shape | null,
+): Tensor {
+  const a = args("count_nonzero", arguments);
+  return wrap(a.input._raw.count_nonzero(dimsOf(a.dim)));
 }
 
 /** Variance. See {@link Tensor.var}. */
@@ -524,7 +517,7 @@ function var_(
   dim?: number | Shape | VarOptions | null,
   options?: VarOptions,
 ): Tensor {
-  return checkTensor("var", "input", input).var(dim as number, options);
+  return varStd("var", args("var", arguments));
 }
 export { var_ as var };
 
@@ -534,7 +527,7 @@ export function std(
   dim?: number | Shape | VarOptions | null,
   options?: VarOptions,
 ): Tensor {
-  return checkTensor("std", "input", input).std(dim as number, options);
+  return varStd("std", args("std", arguments));
 }
 
 /** `log(sum(exp(input), dim))`, stably. See {@link Tensor.logsumexp}. */
@@ -543,17 +536,18 @@ export function logsumexp(
   dim: number | Shape,
   keepdim?: boolean,
 ): Tensor {
-  return checkTensor("logsumexp", "input", input).logsumexp(dim, keepdim);
+  const a = args("logsumexp", arguments);
+  return wrap(a.input._raw.logsumexp(dimsOf(a.dim), a.keepdim));
 }
 
 /** The vector p-norm (`torch.norm(input, p, dim, keepdim)`). See {@link Tensor.norm}. */
 export function norm(
   input: Tensor,
-  p?: number | "fro" | NormOptions,
+  p?: number | "fro" | NormOptions | null,
   dim?: number | Shape | null,
   keepdim?: boolean,
 ): Tensor {
-  return checkTensor("norm", "input", input).norm(p as number, dim, keepdim);
+  return normImpl(args("norm", arguments));
 }
 
 // ---- mode ----
@@ -562,27 +556,28 @@ declare module "../tensor/tensor.js" {
   interface Tensor {
     /** The most frequent value along `dim` (the smallest on ties) and the last index where it occurs. */
     mode(dim?: number, keepdim?: boolean): SortResult;
+    mode(options: { dim?: number; keepdim?: boolean }): SortResult;
   }
 }
 
-proto.mode = function (this: Tensor, dim = -1, keepdim = false) {
-  if (this.ndim === 0) {
-    wrapDim(dim, 1);
-    return valuesIndices(this.clone(), this.mul(0).to("int64"));
-  }
-  const d = wrapDim(dim, this.ndim);
-  const n = this.shape[d]!;
+function modeImpl(a: Args["mode"]): SortResult {
+  const { input, keepdim } = a;
+  // The default -1 comes unwrapped (the parser wraps the dims it is given).
+  const d = wrapDim(a.dim, Math.max(input.ndim, 1));
+  if (input.ndim === 0)
+    return valuesIndices(input.clone(), input.mul(0).to("int64"));
+  const n = input.shape[d]!;
   if (n === 0)
     throw new TorchError(
       "mode(): Expected reduction dim 0 to have non-zero size.",
     );
   return scope(() => {
-    const x = this.movedim(d, -1);
+    const x = input.movedim(d, -1);
     const counts = x.unsqueeze(-1).eq(x.unsqueeze(-2)).sum(-1);
     const best = counts.amax(-1, true);
     const big = x.amax(-1, true);
     const value = where(counts.eq(best), x, big).amin(-1, true);
-    const pos = arange(n, { dtype: "int64", device: this.device });
+    const pos = arange(n, { dtype: "int64", device: input.device });
     const index = where(x.eq(value), pos, -1).amax(-1, true);
     // The value read at its index, so the gradient goes there (as PyTorch's mode backward).
     const v = x.gather(-1, index).movedim(-1, d);
@@ -591,6 +586,10 @@ proto.mode = function (this: Tensor, dim = -1, keepdim = false) {
       ? valuesIndices(v, i)
       : valuesIndices(v.squeeze(d), i.squeeze(d));
   });
+}
+
+proto.mode = function (this: Tensor) {
+  return modeImpl(methodArgs("mode", this, arguments));
 };
 
 /** The most frequent value along `dim`. See {@link Tensor.mode}. */
@@ -599,5 +598,5 @@ export function mode(
   dim?: number,
   keepdim?: boolean,
 ): SortResult {
-  return checkTensor("mode", "input", input).mode(dim, keepdim);
+  return modeImpl(args("mode", arguments));
 }

@@ -8,6 +8,7 @@
 
 import { checkInts } from "../args.js";
 import { type DType, isFloatingPoint, scalarTypeName } from "../dtype.js";
+import { args } from "../schema/index.js";
 import { TorchError } from "../errors.js";
 import { checkValues } from "./value_checks.js";
 import { scope } from "../lifetime.js";
@@ -17,20 +18,16 @@ import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
 import type { SearchOptions } from "./sorting.js";
 import "./sorting.js"; // Tensor.argsort, cumsum, topk
 
-function rightOf(fn: string, o: SearchOptions): boolean {
-  if (o.side !== undefined && o.side !== "left" && o.side !== "right")
+function rightOf(
+  fn: string,
+  side: "left" | "right" | null,
+  right: boolean,
+): boolean {
+  if (side !== null && right && side !== "right")
     throw new TorchError(
-      `${fn}(): side can only be 'left' or 'right' but got ${String(o.side)}`,
+      `${fn}(): side and right can't be set to opposites, got side of ${side} while right was ${right}`,
     );
-  if (
-    o.side !== undefined &&
-    o.right !== undefined &&
-    (o.side === "right") !== o.right
-  )
-    throw new TorchError(
-      `${fn}(): side and right can't be set to opposites, got side of ${o.side} while right was ${o.right}`,
-    );
-  return o.side === "right" || Boolean(o.right);
+  return side === "right" || right;
 }
 
 /**
@@ -41,21 +38,32 @@ function rightOf(fn: string, o: SearchOptions): boolean {
 export function searchsorted(
   sorted_sequence: Tensor,
   values: Tensor | number,
-  options: SearchOptions = {},
+  options?: SearchOptions,
 ): Tensor {
-  const seq = checkTensor("searchsorted", "sorted_sequence", sorted_sequence);
-  const right = rightOf("searchsorted", options);
+  const a = args("searchsorted", arguments);
+  return search("searchsorted", a.sorted_sequence, a.values, a);
+}
+
+function search(
+  fn: string,
+  seq: Tensor,
+  values: Tensor | number | boolean,
+  o: {
+    out_int32: boolean;
+    right: boolean;
+    side?: "left" | "right" | null;
+    sorter?: Tensor | null;
+  },
+): Tensor {
+  const right = rightOf(fn, o.side ?? null, o.right);
   return scope(() => {
     const v =
-      typeof values === "number"
-        ? tensor(values, { device: seq.device })
-        : checkTensor("searchsorted", "input", values);
-    const sorted =
-      options.sorter === undefined ? seq : seq.gather(-1, options.sorter);
+      values instanceof Tensor
+        ? values
+        : tensor(Number(values), { device: seq.device });
+    const sorted = o.sorter == null ? seq : seq.gather(-1, o.sorter);
     const flat = v.ndim === 0 ? v.reshape(1) : v;
-    const r = wrap(
-      sorted._raw.searchsorted(flat._raw, right, Boolean(options.out_int32)),
-    );
+    const r = wrap(sorted._raw.searchsorted(flat._raw, right, o.out_int32));
     return v.ndim === 0 ? r.reshape([]) : r;
   });
 }
@@ -64,23 +72,30 @@ export function searchsorted(
 export function bucketize(
   input: Tensor | number,
   boundaries: Tensor,
-  options: Pick<SearchOptions, "out_int32" | "right"> = {},
+  options?: Pick<SearchOptions, "out_int32" | "right">,
 ): Tensor {
-  const b = checkTensor("bucketize", "boundaries", boundaries);
+  const a = args("bucketize", arguments);
+  const b = a.boundaries;
   if (b.ndim !== 1)
     throw new TorchError(
       `boundaries tensor must be 1 dimension, but got dim(${b.ndim})`,
     );
-  return searchsorted(b, input, options);
+  return search("bucketize", b, a.input, a);
 }
 
 /**
  * A histogram of `bins` equal-width bins over `[min, max]` (the data's range when both are 0);
  * elements outside are ignored, `max` itself falls in the last bin.
  */
-export function histc(input: Tensor, bins = 100, min = 0, max = 0): Tensor {
-  const x = checkTensor("histc", "input", input);
-  const [nb] = checkInts("histc", "bins", [bins]);
+export function histc(
+  input: Tensor,
+  bins?: number,
+  min?: number,
+  max?: number,
+): Tensor {
+  ({ input, bins, min, max } = args("histc", arguments));
+  const x = input;
+  const nb = bins;
   if (nb! <= 0)
     throw new TorchError(
       `torch.histogram(): bins must be > 0, but got ${nb} for dimension 0`,

@@ -9,13 +9,13 @@
  * @module
  */
 
-import { checkInts } from "../args.js";
+import { type Args, args, methodArgs } from "../schema/index.js";
 import { type DType, dtypeCode, isFloatingPoint } from "../dtype.js";
 import { TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { tensor, zeros } from "./creation.js";
 import { where } from "./conditional.js";
-import { Tensor, checkTensor, wrap, wrapDim } from "../tensor/tensor.js";
+import { Tensor, wrap, wrapDim } from "../tensor/tensor.js";
 import type { ValuesIndices } from "./reductions.js";
 import { pair, valuesIndices } from "../tensor/tuples.js";
 
@@ -24,10 +24,6 @@ export type SortResult = ValuesIndices;
 
 const named = valuesIndices;
 const pairOf = pair;
-
-function dimArg(fn: string, dim: unknown): number {
-  return checkInts(fn, "dim", [dim])[0]!;
-}
 
 /** Options of `cumsum`/`cumprod`. */
 export interface CumulativeOptions {
@@ -81,8 +77,10 @@ declare module "../tensor/tensor.js" {
   interface Tensor {
     /** Cumulative sum along `dim` (integers and bool accumulate in int64). */
     cumsum(dim: number, options?: CumulativeOptions): Tensor;
+    cumsum(options: CumulativeOptions & { dim: number }): Tensor;
     /** Cumulative product along `dim` (integers and bool accumulate in int64). */
     cumprod(dim: number, options?: CumulativeOptions): Tensor;
+    cumprod(options: CumulativeOptions & { dim: number }): Tensor;
     /** `log(cumsum(exp(x)))` along `dim`, computed stably. Floating point only. */
     logcumsumexp(dim: number): Tensor;
     /** Running maximum along `dim` and the index where it was reached. */
@@ -90,10 +88,18 @@ declare module "../tensor/tensor.js" {
     /** Running minimum along `dim` and the index where it was reached. */
     cummin(dim: number): SortResult;
     /** Sorted values and the permutation, along `dim` (default -1). Stable. */
-    sort(dim?: number, descending?: boolean): SortResult;
+    sort(
+      dim?: number,
+      descending?: boolean,
+      options?: { stable?: boolean },
+    ): SortResult;
     sort(options: SortOptions): SortResult;
     /** The permutation that sorts along `dim` (default -1). Stable. */
-    argsort(dim?: number, descending?: boolean): Tensor;
+    argsort(
+      dim?: number,
+      descending?: boolean,
+      options?: { stable?: boolean },
+    ): Tensor;
     argsort(options: SortOptions): Tensor;
     /** Sorted along dim 0. */
     msort(): Tensor;
@@ -107,78 +113,83 @@ declare module "../tensor/tensor.js" {
     topk(k: number, options: TopkOptions): SortResult;
     /** The `k`-th smallest element (1-based) along `dim` (default -1) and its index. */
     kthvalue(k: number, dim?: number, keepdim?: boolean): SortResult;
+    kthvalue(
+      k: number,
+      options: { dim?: number; keepdim?: boolean },
+    ): SortResult;
     /** The lower median of all elements; NaN when any is NaN. */
     median(): Tensor;
     /** The lower median along `dim` and its index; NaN (at a NaN's index) when the row has one. */
     median(dim: number, keepdim?: boolean): SortResult;
+    median(options: { dim: number; keepdim?: boolean }): SortResult;
     /** {@link Tensor.median} ignoring NaN. */
     nanmedian(): Tensor;
     nanmedian(dim: number, keepdim?: boolean): SortResult;
+    nanmedian(options: { dim: number; keepdim?: boolean }): SortResult;
     /** The `q`-th quantiles (q in [0, 1], a number or a 1-D tensor). */
     quantile(q: number | Tensor, options?: QuantileOptions): Tensor;
+    quantile(
+      q: number | Tensor,
+      dim?: number | null,
+      keepdim?: boolean,
+      options?: QuantileOptions,
+    ): Tensor;
     /** {@link Tensor.quantile} ignoring NaN. */
     nanquantile(q: number | Tensor, options?: QuantileOptions): Tensor;
+    nanquantile(
+      q: number | Tensor,
+      dim?: number | null,
+      keepdim?: boolean,
+      options?: QuantileOptions,
+    ): Tensor;
   }
 }
 
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
 
-function cumulative(
-  fn: "cumsum" | "cumprod",
-  t: Tensor,
-  dim: number,
-  options: CumulativeOptions = {},
-): Tensor {
-  const code = options.dtype === undefined ? -1 : dtypeCode(options.dtype);
-  return wrap(t._raw[fn](dimArg(fn, dim), code));
+function cumulative(fn: "cumsum" | "cumprod", a: Args["cumsum"]): Tensor {
+  const code = a.dtype === null ? -1 : dtypeCode(a.dtype);
+  return wrap(a.input._raw[fn](a.dim, code));
 }
 
-proto.cumsum = function (this: Tensor, dim: number, o?: CumulativeOptions) {
-  return cumulative("cumsum", this, dim, o);
+proto.cumsum = function (this: Tensor) {
+  return cumulative("cumsum", methodArgs("cumsum", this, arguments));
 };
-proto.cumprod = function (this: Tensor, dim: number, o?: CumulativeOptions) {
-  return cumulative("cumprod", this, dim, o);
+proto.cumprod = function (this: Tensor) {
+  return cumulative("cumprod", methodArgs("cumprod", this, arguments));
 };
-proto.logcumsumexp = function (this: Tensor, dim: number) {
-  return wrap(this._raw.logcumsumexp(dimArg("logcumsumexp", dim)));
+proto.logcumsumexp = function (this: Tensor) {
+  const { dim } = methodArgs("logcumsumexp", this, arguments);
+  return wrap(this._raw.logcumsumexp(dim));
 };
-proto.cummax = function (this: Tensor, dim: number) {
-  return pairOf(this._raw.cummax(dimArg("cummax", dim)));
+proto.cummax = function (this: Tensor) {
+  const { dim } = methodArgs("cummax", this, arguments);
+  return pairOf(this._raw.cummax(dim));
 };
-proto.cummin = function (this: Tensor, dim: number) {
-  return pairOf(this._raw.cummin(dimArg("cummin", dim)));
+proto.cummin = function (this: Tensor) {
+  const { dim } = methodArgs("cummin", this, arguments);
+  return pairOf(this._raw.cummin(dim));
 };
 
-function sortArgs(
-  fn: string,
-  a: number | SortOptions | undefined,
-  descending: boolean | undefined,
-): [number, boolean] {
-  const o: SortOptions =
-    typeof a === "object" && a !== null ? a : { dim: a, descending };
-  return [dimArg(fn, o.dim ?? -1), Boolean(o.descending)];
+// webtorch's sort is always stable, which `stable: false` (any order of ties) also admits.
+function sortImpl(a: Args["sort"]): SortResult {
+  return pairOf(a.input._raw.sort(a.dim, a.descending));
 }
-
-proto.sort = function (
-  this: Tensor,
-  a?: number | SortOptions,
-  descending?: boolean,
-) {
-  const [dim, desc] = sortArgs("sort", a, descending);
-  return pairOf(this._raw.sort(dim, desc));
-};
-proto.argsort = function (
-  this: Tensor,
-  a?: number | SortOptions,
-  descending?: boolean,
-) {
-  const [dim, desc] = sortArgs("argsort", a, descending);
-  const [values, indices] = pairOf(this._raw.sort(dim, desc));
+function argsortImpl(a: Args["argsort"]): Tensor {
+  const [values, indices] = sortImpl(a);
   values.dispose();
   return indices;
+}
+
+proto.sort = function (this: Tensor) {
+  return sortImpl(methodArgs("sort", this, arguments));
+};
+proto.argsort = function (this: Tensor) {
+  return argsortImpl(methodArgs("argsort", this, arguments));
 };
 proto.msort = function (this: Tensor) {
+  methodArgs("msort", this, arguments);
   const [values, indices] = this.sort(0);
   indices.dispose();
   return values;
@@ -194,22 +205,19 @@ function sizeAlong(t: Tensor, dim: number): [number, number] {
   return [d, t.shape[d]!];
 }
 
-proto.topk = function (
-  this: Tensor,
-  k: number,
-  a?: number | TopkOptions,
-  largest?: boolean,
-) {
-  const o: TopkOptions =
-    typeof a === "object" && a !== null ? a : { dim: a, largest };
-  const [kk] = checkInts("topk", "k", [k]);
-  const [d, n] = sizeAlong(this, o.dim ?? -1);
-  if (kk! < 0 || kk! > n) throw new TorchError("selected index k out of range");
+// Results are always sorted, which `sorted: false` (any order) also admits.
+function topkImpl(a: Args["topk"]): SortResult {
+  const { input, k } = a;
+  const [d, n] = sizeAlong(input, a.dim);
+  if (k < 0 || k > n) throw new TorchError("selected index k out of range");
   return scope(() => {
-    const [values, indices] = this.sort(d, o.largest ?? true);
-    if (this.ndim === 0) return named(values, indices);
-    return named(values.narrow(d, 0, kk!), indices.narrow(d, 0, kk!));
+    const [values, indices] = input.sort(d, a.largest);
+    if (input.ndim === 0) return named(values, indices);
+    return named(values.narrow(d, 0, k), indices.narrow(d, 0, k));
   });
+}
+proto.topk = function (this: Tensor) {
+  return topkImpl(methodArgs("topk", this, arguments));
 };
 
 /** Picks position `pos` (an int64 tensor broadcastable over the kept dims) of each sorted row. */
@@ -237,22 +245,25 @@ function positionsLike(t: Tensor, d: number, p: number): Tensor {
   return zeros(shape, { dtype: "int64", device: t.device }).add(p);
 }
 
-proto.kthvalue = function (this: Tensor, k: number, dim = -1, keepdim = false) {
-  const [kk] = checkInts("kthvalue", "k", [k]);
-  const [d, n] = sizeAlong(this, dim);
-  if (kk! < 1 || kk! > n)
+function kthvalueImpl(a: Args["kthvalue"]): SortResult {
+  const { input, k, keepdim } = a;
+  const [d, n] = sizeAlong(input, a.dim);
+  if (k < 1 || k > n)
     throw new TorchError(
       `kthvalue(): selected number k out of range for dimension ${d}`,
     );
-  if (this.ndim === 0)
+  if (input.ndim === 0)
     return named(
-      this.clone(),
-      zeros([], { dtype: "int64", device: this.device }),
+      input.clone(),
+      zeros([], { dtype: "int64", device: input.device }),
     );
   return scope(() => {
-    const pos = positionsLike(this, d, kk! - 1);
-    return pick(this, d, pos, false, keepdim);
+    const pos = positionsLike(input, d, k - 1);
+    return pick(input, d, pos, false, keepdim);
   });
+}
+proto.kthvalue = function (this: Tensor) {
+  return kthvalueImpl(methodArgs("kthvalue", this, arguments));
 };
 
 /**
@@ -277,42 +288,41 @@ function medianAlong(
 }
 
 function medianImpl(
-  this: Tensor,
+  a: Args["median"],
   ignoreNan: boolean,
   fn: string,
-  dim?: number,
-  keepdim = false,
 ): Tensor | SortResult {
-  if (dim === undefined) {
-    if (this.numel() === 0) {
-      return zeros([], { device: this.device }).add(NaN).to(this.dtype);
+  const { input, dim, keepdim } = a;
+  if (dim === null) {
+    if (input.numel() === 0) {
+      return zeros([], { device: input.device }).add(NaN).to(input.dtype);
     }
-    return scope(() => medianAlong(this.reshape(-1), 0, false, ignoreNan)[0]);
+    return scope(() => medianAlong(input.reshape(-1), 0, false, ignoreNan)[0]);
   }
-  const [d, n] = sizeAlong(this, dim);
+  const [d, n] = sizeAlong(input, dim);
   if (n === 0)
     throw new TorchError(`${fn}() cannot compute ${fn} for empty dimension`);
-  if (this.ndim === 0)
+  if (input.ndim === 0)
     return named(
-      this.clone(),
-      zeros([], { dtype: "int64", device: this.device }),
+      input.clone(),
+      zeros([], { dtype: "int64", device: input.device }),
     );
-  return medianAlong(this, d, keepdim, ignoreNan);
+  return medianAlong(input, d, keepdim, ignoreNan);
 }
 
-proto.median = function (this: Tensor, dim?: number, keepdim?: boolean) {
-  return medianImpl.call(this, false, "median", dim, keepdim);
+proto.median = function (this: Tensor) {
+  return medianImpl(methodArgs("median", this, arguments), false, "median");
 };
-proto.nanmedian = function (this: Tensor, dim?: number, keepdim?: boolean) {
-  return medianImpl.call(this, true, "nanmedian", dim, keepdim);
+proto.nanmedian = function (this: Tensor) {
+  return medianImpl(
+    methodArgs("nanmedian", this, arguments),
+    true,
+    "nanmedian",
+  );
 };
 
-function quantileImpl(
-  t: Tensor,
-  q: number | Tensor,
-  options: QuantileOptions,
-  ignoreNan: boolean,
-): Tensor {
+function quantileImpl(a: Args["quantile"], ignoreNan: boolean): Tensor {
+  const { input: t, q, interpolation } = a;
   const fn = ignoreNan ? "nanquantile" : "quantile";
   if (!isFloatingPoint(t.dtype))
     throw new TorchError(
@@ -324,26 +334,15 @@ function quantileImpl(
     throw new TorchError(
       `quantile() q must be in the range [0, 1] but got ${q}`,
     );
-  const interpolation = options.interpolation ?? "linear";
-  if (
-    !["linear", "lower", "higher", "nearest", "midpoint"].includes(
-      interpolation,
-    )
-  )
-    throw new TorchError(
-      `${fn}() interpolation must be one of linear, lower, higher, midpoint or nearest. Got ${interpolation}`,
-    );
   return scope(() => {
-    const keepdim = options.keepdim ?? false;
-    const dim = options.dim ?? null;
+    const { keepdim, dim } = a;
     let x = dim === null ? t.reshape(-1) : t;
     const d = dim === null ? 0 : wrapDim(dim, Math.max(t.ndim, 1));
     if (x.ndim === 0) x = x.reshape(1);
     const n = x.shape[d]!;
     if (n === 0) throw new TorchError(`${fn}() input tensor must be non-empty`);
-    const qs = scalarQ
-      ? tensor([q], { device: t.device })
-      : checkTensor(fn, "q", q).reshape(-1);
+    const qs =
+      typeof q === "number" ? tensor([q], { device: t.device }) : q.reshape(-1);
     // Rows move last; sorted ascending, NaN last.
     const rows = x.movedim(d, -1);
     const sorted = rows.sort(-1)[0];
@@ -391,11 +390,11 @@ function quantileImpl(
   });
 }
 
-proto.quantile = function (this: Tensor, q: number | Tensor, o = {}) {
-  return quantileImpl(this, q, o, false);
+proto.quantile = function (this: Tensor) {
+  return quantileImpl(methodArgs("quantile", this, arguments), false);
 };
-proto.nanquantile = function (this: Tensor, q: number | Tensor, o = {}) {
-  return quantileImpl(this, q, o, true);
+proto.nanquantile = function (this: Tensor) {
+  return quantileImpl(methodArgs("nanquantile", this, arguments), true);
 };
 
 /** Cumulative sum along `dim`. See {@link Tensor.cumsum}. */
@@ -404,7 +403,7 @@ export function cumsum(
   dim: number,
   options?: CumulativeOptions,
 ): Tensor {
-  return checkTensor("cumsum", "input", input).cumsum(dim, options);
+  return cumulative("cumsum", args("cumsum", arguments));
 }
 
 /** Cumulative product along `dim`. See {@link Tensor.cumprod}. */
@@ -413,61 +412,72 @@ export function cumprod(
   dim: number,
   options?: CumulativeOptions,
 ): Tensor {
-  return checkTensor("cumprod", "input", input).cumprod(dim, options);
+  return cumulative("cumprod", args("cumprod", arguments));
 }
 
 /** `log(cumsum(exp(x)))` along `dim`. See {@link Tensor.logcumsumexp}. */
 export function logcumsumexp(input: Tensor, dim: number): Tensor {
-  return checkTensor("logcumsumexp", "input", input).logcumsumexp(dim);
+  ({ input, dim } = args("logcumsumexp", arguments));
+  return wrap(input._raw.logcumsumexp(dim));
 }
 
 /** Running maximum and its index. See {@link Tensor.cummax}. */
 export function cummax(input: Tensor, dim: number): SortResult {
-  return checkTensor("cummax", "input", input).cummax(dim);
+  ({ input, dim } = args("cummax", arguments));
+  return pairOf(input._raw.cummax(dim));
 }
 
 /** Running minimum and its index. See {@link Tensor.cummin}. */
 export function cummin(input: Tensor, dim: number): SortResult {
-  return checkTensor("cummin", "input", input).cummin(dim);
+  ({ input, dim } = args("cummin", arguments));
+  return pairOf(input._raw.cummin(dim));
 }
 
 /** Sorted values and permutation. See {@link Tensor.sort}. */
 export function sort(
   input: Tensor,
-  dim?: number | SortOptions,
+  dim?: number,
   descending?: boolean,
-): SortResult {
-  const t = checkTensor("sort", "input", input);
-  return typeof dim === "object" ? t.sort(dim) : t.sort(dim, descending);
+  options?: { stable?: boolean },
+): SortResult;
+export function sort(input: Tensor, options: SortOptions): SortResult;
+export function sort(): SortResult {
+  return sortImpl(args("sort", arguments));
 }
 
 /** The sorting permutation. See {@link Tensor.argsort}. */
 export function argsort(
   input: Tensor,
-  dim?: number | SortOptions,
+  dim?: number,
   descending?: boolean,
-): Tensor {
-  const t = checkTensor("argsort", "input", input);
-  return typeof dim === "object" ? t.argsort(dim) : t.argsort(dim, descending);
+  options?: { stable?: boolean },
+): Tensor;
+export function argsort(input: Tensor, options: SortOptions): Tensor;
+export function argsort(): Tensor {
+  return argsortImpl(args("argsort", arguments));
 }
 
 /** Sorted along dim 0. */
 export function msort(input: Tensor): Tensor {
-  return checkTensor("msort", "input", input).msort();
+  ({ input } = args("msort", arguments));
+  return input.msort();
 }
 
 /** The `k` largest (or smallest) elements. See {@link Tensor.topk}. */
 export function topk(
   input: Tensor,
   k: number,
-  dim?: number | TopkOptions,
+  dim?: number,
   largest?: boolean,
   sorted?: boolean,
-): SortResult {
-  const t = checkTensor("topk", "input", input);
-  return typeof dim === "object"
-    ? t.topk(k, dim)
-    : t.topk(k, dim, largest, sorted);
+): SortResult;
+export function topk(
+  input: Tensor,
+  k: number,
+  options: TopkOptions,
+): SortResult;
+export function topk(): SortResult {
+  return topkImpl(args("topk", arguments));
 }
 
 /** The `k`-th smallest element. See {@link Tensor.kthvalue}. */
@@ -477,7 +487,7 @@ export function kthvalue(
   dim?: number,
   keepdim?: boolean,
 ): SortResult {
-  return checkTensor("kthvalue", "input", input).kthvalue(k, dim, keepdim);
+  return kthvalueImpl(args("kthvalue", arguments));
 }
 
 /** The lower median. See {@link Tensor.median}. */
@@ -492,8 +502,7 @@ export function median(
   dim?: number,
   keepdim?: boolean,
 ): Tensor | SortResult {
-  const t = checkTensor("median", "input", input);
-  return dim === undefined ? t.median() : t.median(dim, keepdim);
+  return medianImpl(args("median", arguments), false, "median");
 }
 
 /** The lower median ignoring NaN. See {@link Tensor.nanmedian}. */
@@ -508,8 +517,7 @@ export function nanmedian(
   dim?: number,
   keepdim?: boolean,
 ): Tensor | SortResult {
-  const t = checkTensor("nanmedian", "input", input);
-  return dim === undefined ? t.nanmedian() : t.nanmedian(dim, keepdim);
+  return medianImpl(args("nanmedian", arguments), true, "nanmedian");
 }
 
 /** Quantiles. See {@link Tensor.quantile}. */
@@ -517,8 +525,16 @@ export function quantile(
   input: Tensor,
   q: number | Tensor,
   options?: QuantileOptions,
-): Tensor {
-  return checkTensor("quantile", "input", input).quantile(q, options);
+): Tensor;
+export function quantile(
+  input: Tensor,
+  q: number | Tensor,
+  dim?: number | null,
+  keepdim?: boolean,
+  options?: QuantileOptions,
+): Tensor;
+export function quantile(): Tensor {
+  return quantileImpl(args("quantile", arguments), false);
 }
 
 /** Quantiles ignoring NaN. See {@link Tensor.nanquantile}. */
@@ -526,6 +542,14 @@ export function nanquantile(
   input: Tensor,
   q: number | Tensor,
   options?: QuantileOptions,
-): Tensor {
-  return checkTensor("nanquantile", "input", input).nanquantile(q, options);
+): Tensor;
+export function nanquantile(
+  input: Tensor,
+  q: number | Tensor,
+  dim?: number | null,
+  keepdim?: boolean,
+  options?: QuantileOptions,
+): Tensor;
+export function nanquantile(): Tensor {
+  return quantileImpl(args("nanquantile", arguments), true);
 }

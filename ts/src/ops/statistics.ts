@@ -7,22 +7,19 @@
 
 import { TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
-import { type Tensor, checkTensor } from "../tensor/tensor.js";
+import type { Tensor } from "../tensor/tensor.js";
+import { args } from "../schema/index.js";
 
 /**
  * The covariance matrix of the variables in the rows of `input` (observations in the columns),
  * divided by `N - correction`.
  */
-export function cov(
-  input: Tensor,
-  options: { correction?: number } = {},
-): Tensor {
-  const t = checkTensor("cov", "input", input);
+export function cov(input: Tensor, options?: { correction?: number }): Tensor {
+  const { input: t, correction } = args("cov", arguments);
   if (t.ndim > 2)
     throw new TorchError(
       `cov(): expected input to have two or fewer dimensions but got an input with ${t.ndim} dimensions`,
     );
-  const correction = options.correction ?? 1;
   return scope(() => {
     const x = t.ndim < 2 ? t.reshape(1, -1) : t;
     const n = x.shape[1]!;
@@ -34,7 +31,7 @@ export function cov(
 
 /** Pearson correlation coefficients of the rows of `input`, clamped to [-1, 1]. */
 export function corrcoef(input: Tensor): Tensor {
-  const t = checkTensor("corrcoef", "input", input);
+  const { input: t } = args("corrcoef", arguments);
   return scope(() => {
     const c = cov(t);
     if (c.ndim === 0) return c.div(c);

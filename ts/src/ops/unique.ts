@@ -16,13 +16,14 @@
 
 import { isFloatingPoint } from "../dtype.js";
 import { DTypeError, TorchError } from "../errors.js";
-import { checkHostAlloc, pyTypeName } from "../args.js";
+import { checkHostAlloc } from "../args.js";
 import { scope } from "../lifetime.js";
 import { arange, ones, tensor, zeros } from "./creation.js";
 import { broadcast_shapes, broadcast_tensors } from "../tensor/shape_ops.js";
 import { cat } from "./indexing.js";
 import { where } from "./conditional.js";
 import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
+import { args, methodArgs } from "../schema/index.js";
 import "./sorting.js"; // Tensor.sort, cumsum
 
 declare module "../tensor/tensor.js" {
@@ -175,9 +176,11 @@ async function uniqueImpl(
  */
 export function unique(
   input: Tensor,
-  options: UniqueOptions = {},
+  options?: UniqueOptions,
 ): Promise<Tensor | Tensor[]> {
-  return uniqueImpl("unique", input, options, true);
+  const a = args("unique", arguments);
+  // Results are always sorted, which `sorted: false` (any order) also admits.
+  return uniqueImpl("unique", a.input, a, true);
 }
 
 /**
@@ -186,37 +189,42 @@ export function unique(
  */
 export function unique_consecutive(
   input: Tensor,
-  options: UniqueConsecutiveOptions = {},
+  options?: UniqueConsecutiveOptions,
 ): Promise<Tensor | Tensor[]> {
-  return uniqueImpl("unique_consecutive", input, options, false);
+  const a = args("unique_consecutive", arguments);
+  return uniqueImpl("unique_consecutive", a.input, a, false);
 }
 
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
-proto.unique = function (this: Tensor, options?: UniqueOptions) {
-  return unique(this, options);
+proto.unique = function (this: Tensor) {
+  const a = methodArgs("unique", this, arguments);
+  return uniqueImpl("unique", this, a, true);
 };
-proto.unique_consecutive = function (
-  this: Tensor,
-  options?: UniqueConsecutiveOptions,
-) {
-  return unique_consecutive(this, options);
+proto.unique_consecutive = function (this: Tensor) {
+  const a = methodArgs("unique_consecutive", this, arguments);
+  return uniqueImpl("unique_consecutive", this, a, false);
 };
 
 /**
  * How often each non-negative integer occurs in 1-D `input` (weighted by `weights`), over at
  * least `minlength` bins. Reads the tensor back (the size is its maximum + 1): a `Promise`.
  */
-export async function bincount(
+export function bincount(
   input: Tensor,
-  weights: Tensor | null = null,
-  minlength = 0,
+  weights?: Tensor | null,
+  minlength?: number,
 ): Promise<Tensor> {
-  const x = checkTensor("bincount", "input", input);
-  if (typeof minlength !== "number" || !Number.isInteger(minlength))
-    throw new TorchError(
-      `bincount(): argument 'minlength' must be int, not ${pyTypeName(minlength)}`,
-    );
+  // Parsed before the read-back, so that a wrong argument throws rather than rejects.
+  const a = args("bincount", arguments);
+  return bincountImpl(a.input, a.weights, a.minlength);
+}
+
+async function bincountImpl(
+  x: Tensor,
+  weights: Tensor | null,
+  minlength: number,
+): Promise<Tensor> {
   if (minlength < 0) throw new TorchError("minlength should be >= 0");
   if (x.ndim !== 1)
     throw new TorchError(

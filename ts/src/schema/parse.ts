@@ -192,7 +192,7 @@ export function parseArgs(
     const before = varargs - first;
     const rest: unknown[] = [];
     for (let i = before; i < count; i++)
-      rest.push(check(op, p, args[i], i + 1, params, []));
+      rest.push(check(op, p, args[i], i + 1, params, [], first === 1));
     const head = Array.from(
       { length: Math.min(before, count) },
       (_, i) => args[i],
@@ -226,10 +226,10 @@ export function parseArgs(
     const v = args[i];
     if (v === undefined) {
       // An explicit `undefined` is None: the default, or a type error where none is allowed.
-      if (p.required) throw typeError(op, p, v, i + 1);
+      if (p.required) throw typeError(op, p, v, i + 1, first === 1);
       continue;
     }
-    values[first + i] = check(op, p, v, i + 1, params, values);
+    values[first + i] = check(op, p, v, i + 1, params, values, first === 1);
   }
   if (kwargs !== undefined) {
     for (const key of Object.keys(kwargs)) {
@@ -247,7 +247,15 @@ export function parseArgs(
         throw new ArgumentError(
           `${op.name}() got multiple values for argument '${key}'`,
         );
-      values[index] = check(op, params[index]!, v, 0, params, values);
+      values[index] = check(
+        op,
+        params[index]!,
+        v,
+        0,
+        params,
+        values,
+        first === 1,
+      );
     }
   }
   const out: Record<string, unknown> = {};
@@ -264,7 +272,7 @@ export function parseArgs(
       continue;
     }
     if (i - first < args.length)
-      throw typeError(op, p, undefined, i - first + 1);
+      throw typeError(op, p, undefined, i - first + 1, first === 1);
     (missing ??= []).push(p.name);
   }
   if (missing !== undefined) {
@@ -288,10 +296,11 @@ function check(
   position: number,
   params: readonly Param[],
   values: readonly unknown[],
+  self: boolean,
 ): unknown {
   if (v === null) {
     if (p.nullable || p.kinds.includes("any")) return null;
-    throw typeError(op, p, v, position);
+    throw typeError(op, p, v, position, self);
   }
   if (p.items.length > 0 && (Array.isArray(v) || ArrayBuffer.isView(v))) {
     const items = Array.from(v as ArrayLike<unknown>);
@@ -315,7 +324,7 @@ function check(
   if (accepts(p.kinds, v)) return refine(op, p, v, params, values);
   if (p.list > 0 && accepts(p.items, v))
     return new Array<unknown>(p.list).fill(refine(op, p, v, params, values));
-  throw typeError(op, p, v, position);
+  throw typeError(op, p, v, position, self);
 }
 
 function checkDistinct(dims: number[]): void {
@@ -448,13 +457,19 @@ function typeError(
   p: Param,
   v: unknown,
   position: number,
+  self = false,
 ): ArgumentError {
   const got = pyTypeName(v);
-  if (op.overloaded && p.kinds.length > 1) {
-    const signatures = p.kinds.map((k) => `(${describe(op, p, k)})`).join(", ");
+  // An overloaded binding reports any argument it cannot match as a wrong combination.
+  if (op.overloaded) {
+    const kinds = [...new Set([...p.kinds, ...p.items])];
+    const signatures = kinds.map((k) => `(${describe(op, p, k)})`).join(", ");
+    // A method's message leaves out the tensor it was called on, as PyTorch's does.
+    const given = op.params
+      .slice(self ? 1 : 0)
+      .filter((q) => q === p || q.required);
     return new ArgumentError(
-      `${op.name}() received an invalid combination of arguments - got (${op.params
-        .filter((q) => q === p || q.required)
+      `${op.name}() received an invalid combination of arguments - got (${given
         .map((q) => (q === p ? got : "Tensor"))
         .join(", ")}), but expected one of: ${signatures}`,
     );

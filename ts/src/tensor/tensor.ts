@@ -8,7 +8,7 @@
  * @module
  */
 
-import { methodArgs } from "../schema/index.js";
+import { type Args, methodArgs } from "../schema/index.js";
 import { track, untrack } from "../lifetime.js";
 import type { RawTensor } from "../wasm/webtorch_core.js";
 import { IndexError, TorchError } from "../errors.js";
@@ -26,7 +26,6 @@ import {
   checkInts,
   parseDimArgs,
   pyTypeName,
-  parseReduceArgs,
 } from "../args.js";
 import type {
   CheckOf,
@@ -209,7 +208,10 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
    * Sum over `dim` (all dims when absent): `t.sum()`, `t.sum(1)`, `t.sum([0, 1], true)`,
    * `t.sum({ dim: -1, keepdim: true })`.
    */
-  sum<Self extends Tensor<Dims>, const O extends ReduceOptions = object>(
+  sum<
+    Self extends Tensor<Dims>,
+    const O extends ReduceOptions & { dtype?: DType } = object,
+  >(
     this: Self,
     options?: O & CheckOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>, "sum">>,
   ): Tensor<ShapeOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>>>>;
@@ -221,14 +223,24 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     this: Self,
     dim: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, K, "sum">>,
     keepdim?: K,
+    options?: { dtype?: DType },
   ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>>;
-  sum(dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
-    const [dims, keep] = parseReduceArgs("sum", dim, keepdim);
-    return wrap(this._raw.sum(dims, keep));
+  sum(
+    dim?: number | Shape | ReduceOptions | null,
+    keepdim?: boolean,
+    options?: { dtype?: DType },
+  ): Tensor {
+    // The common call, every dim, cannot be wrong.
+    if (arguments.length === 0)
+      return wrap(this._raw.sum(new Int32Array(0), false));
+    return reduceTo("sum", methodArgs("sum", this, arguments));
   }
 
   /** Mean over `dim` (all dims when absent); floating-point inputs only, as in PyTorch. */
-  mean<Self extends Tensor<Dims>, const O extends ReduceOptions = object>(
+  mean<
+    Self extends Tensor<Dims>,
+    const O extends ReduceOptions & { dtype?: DType } = object,
+  >(
     this: Self,
     options?: O & CheckOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>, "mean">>,
   ): Tensor<
@@ -243,10 +255,17 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     this: Self,
     dim: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, K, "mean">>,
     keepdim?: K,
+    options?: { dtype?: DType },
   ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>, FloatOf<DTypeT<Self>>>;
-  mean(dim?: number | Shape | ReduceOptions, keepdim?: boolean): Tensor {
-    const [dims, keep] = parseReduceArgs("mean", dim, keepdim);
-    return wrap(this._raw.mean(dims, keep));
+  mean(
+    dim?: number | Shape | ReduceOptions | null,
+    keepdim?: boolean,
+    options?: { dtype?: DType },
+  ): Tensor {
+    // The common call, every dim, cannot be wrong.
+    if (arguments.length === 0)
+      return wrap(this._raw.mean(new Int32Array(0), false));
+    return reduceTo("mean", methodArgs("mean", this, arguments));
   }
 
   // ---- linear algebra ----
@@ -510,6 +529,22 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
 type AnyTensor = Tensor<any, any>;
 
 /** Wraps a core handle returned by an op. */
+/**
+ * `sum`/`mean` of parsed arguments, the input cast to `dtype` first when one is given. Internal
+ * (shared with `torch.sum`/`torch.mean`).
+ */
+export function reduceTo(fn: "sum" | "mean", a: Args["sum"]): Tensor {
+  const dims = Int32Array.from(a.dim ?? []);
+  if (a.dtype === null || a.dtype === a.input.dtype)
+    return wrap(a.input._raw[fn](dims, a.keepdim));
+  const cast = a.input.to(a.dtype);
+  try {
+    return wrap(cast._raw[fn](dims, a.keepdim));
+  } finally {
+    cast.dispose();
+  }
+}
+
 export function wrap(raw: RawTensor): Tensor {
   return new Tensor(raw);
 }
