@@ -17,7 +17,7 @@ import { scalarTypeName } from "../dtype.js";
 import { isFloatingPoint } from "../dtype.js";
 import type { ReduceOptions, Shape } from "../args.js";
 import type { DType } from "../dtype.js";
-import { DTypeError, TorchError } from "../errors.js";
+import { ArgumentError, DTypeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
 import { cat } from "./indexing.js";
@@ -512,32 +512,35 @@ export function take(input: Tensor, index: Tensor): Tensor {
 export function trapezoid(
   y: Tensor,
   x?: Tensor | { dx?: number; dim?: number } | null,
-  options: { dim?: number } = {},
+  options?: { dx?: number; dim?: number },
 ): Tensor {
-  checkTensor("trapezoid", "y", y);
-  const opts =
-    x instanceof Tensor || x === null || x === undefined ? options : x;
-  const dim = opts.dim ?? -1;
+  const a = args("trapezoid", arguments);
+  y = a.y;
+  const xt = a.x;
+  if (xt !== null && a.dx !== null)
+    throw new ArgumentError(
+      "trapezoid() received an invalid combination of arguments - got (Tensor, Tensor, dx=float), but expected one of: (Tensor y, Tensor x, *, int dim = -1), (Tensor y, *, Number dx = 1, int dim = -1)",
+    );
   if (y.ndim === 0)
     throw new TorchError(
-      `Dimension specified as ${dim} but tensor has no dimensions`,
+      `Dimension specified as ${a.dim} but tensor has no dimensions`,
     );
-  const d = wrapDim(dim, y.ndim);
+  const d = wrapDim(a.dim, y.ndim);
   const n = y.shape[d]!;
   return scope(() => {
     if (n === 0) return y.sum(d);
     const pairs = y.narrow(d, 1, n - 1).add(y.narrow(d, 0, n - 1));
-    if (x instanceof Tensor) {
+    if (xt !== null) {
       const xs =
-        x.ndim === 1
-          ? x.reshape([n, ...new Array<number>(y.ndim - 1 - d).fill(1)])
-          : x;
-      const dd = x.ndim === 1 ? 0 : d;
+        xt.ndim === 1
+          ? xt.reshape([n, ...new Array<number>(y.ndim - 1 - d).fill(1)])
+          : xt;
+      const dd = xt.ndim === 1 ? 0 : d;
       const dx = xs.narrow(dd, 1, n - 1).sub(xs.narrow(dd, 0, n - 1));
       return dx.mul(pairs).sum(d).div(2);
     }
     // PyTorch's formula for uniform spacing: (sum - (first + last) / 2) * dx.
-    const dx = (opts as { dx?: number }).dx ?? 1;
+    const dx = a.dx ?? 1;
     const ends = y.select(d, 0).add(y.select(d, -1)).mul(0.5);
     return y.sum(d).sub(ends).mul(dx);
   });
