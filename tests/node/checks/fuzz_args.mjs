@@ -61,7 +61,6 @@ const PENDING = new Set([
   "Tensor.cumsum",
   "Tensor.any",
   "Tensor.all",
-  "Tensor.stride",
 ]);
 const pendingClass = (name) =>
   name.startsWith("new nn.") || name.startsWith("new optim.");
