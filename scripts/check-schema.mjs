@@ -82,6 +82,24 @@ function shape(sig, decl) {
   const names = params.map((p) => p.name);
   const last = params.at(-1);
   let options = null;
+  // A varargs parameter whose tuples may end in an options object (`...size: SizeArgs<O>`, the
+  // sizes then `options`): the options are that element's fields.
+  const rest = sig.getParameters().at(-1)?.valueDeclaration;
+  if (rest?.dotDotDotToken && last.name === rest.name.text) {
+    const type = checker.getTypeOfSymbolAtLocation(
+      sig.getParameters().at(-1),
+      decl,
+    );
+    const base = checker.getBaseConstraintOfType(type) ?? type;
+    for (const t of base.isUnion() ? base.types : [base]) {
+      const labels = t.target?.labeledElementDeclarations ?? [];
+      const at = labels.findIndex((l) => l?.name.text === "options");
+      if (at < 0) continue;
+      const o = checker.getNonNullableType(checker.getTypeArguments(t)[at]);
+      options = o.getProperties().map((p) => p.name);
+    }
+    if (options !== null) return { names, options };
+  }
   if (last && last.name === "options") {
     const t = checker.getNonNullableType(last.type);
     options = t.getProperties().map((p) => p.name);

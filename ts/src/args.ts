@@ -6,7 +6,7 @@
  * @module
  */
 
-import { OutOfMemoryError, TorchError } from "./errors.js";
+import { ArgumentError, OutOfMemoryError, TorchError } from "./errors.js";
 import { core } from "./runtime.js";
 import {
   type DType,
@@ -34,34 +34,6 @@ export type SizeArgs<O> =
   | [...sizes: number[]]
   | [...sizes: number[], options: O]
   | [sizes: Shape, options?: O];
-
-/**
- * Splits `(2, 3, {dtype})` / `([2, 3], {dtype})` into sizes and options, checking that every size
- * is an integer (PyTorch: "argument 'size' must be tuple of ints").
- */
-export function parseSizeArgs<O extends object>(
-  fn: string,
-  args: readonly unknown[],
-): [number[], O] {
-  let rest = args;
-  let options = {} as O;
-  const last = rest[rest.length - 1];
-  if (
-    last !== null &&
-    typeof last === "object" &&
-    !Array.isArray(last) &&
-    !ArrayBuffer.isView(last)
-  ) {
-    options = last as O;
-    rest = rest.slice(0, -1);
-  }
-  const first = rest[0];
-  const sizes: unknown[] =
-    rest.length === 1 && (Array.isArray(first) || ArrayBuffer.isView(first))
-      ? Array.from(first as ArrayLike<unknown>)
-      : [...rest];
-  return [checkInts(fn, "size", sizes), options];
-}
 
 /**
  * The name Python gives the type of the value a JS caller passed, for PyTorch's TypeError
@@ -240,4 +212,83 @@ export function checkFloat(fn: string, dtype: DType): void {
 /** PyTorch's scalar type names in messages ("Long", "Float"). */
 function dtypeTitle(dtype: DType): string {
   return scalarTypeName(dtype);
+}
+
+/** The parsed creation options (`null` for not given) as {@link CreationOptions}. */
+export function creationOptions(a: {
+  dtype?: DType | null;
+  device?: string | null;
+  requires_grad?: boolean;
+}): CreationOptions {
+  return {
+    dtype: a.dtype ?? undefined,
+    device: (a.device ?? undefined) as Device | undefined,
+    requires_grad: a.requires_grad,
+  };
+}
+
+/** `t`, made a leaf that requires grad when `requires_grad`. */
+export function leaf(t: Tensor, requires_grad: boolean | undefined): Tensor {
+  return requires_grad ? t.requires_grad_() : t;
+}
+
+/**
+ * A varargs size as parsed (`zeros(2, 3)`: `[2, 3]`; `zeros([2, 3])`: `[[2, 3]]`) as one list of
+ * ints; a list beside other sizes is PyTorch's "must be tuple of ints".
+ */
+export function sizeList(
+  fn: string,
+  size: readonly (number | readonly number[])[],
+  arg = "size",
+): number[] {
+  const first = size[0];
+  const list: readonly unknown[] =
+    size.length === 1 && typeof first === "object" ? first : size;
+  list.forEach((v, i) => {
+    if (typeof v !== "number")
+      throw new ArgumentError(
+        `${fn}(): argument '${arg}' must be tuple of ints, but found element of type list at pos ${i}`,
+      );
+  });
+  return checkInts(fn, arg, list);
+}
+
+/**
+ * Whether `values` are all integers: the common call of a size or dims taking function
+ * (`zeros(2, 3)`, `t.reshape(2, -1)`), which cannot be of a wrong kind and skips the parser.
+ */
+export function plainInts(values: ArrayLike<unknown>): values is number[] {
+  for (let i = 0; i < values.length; i++)
+    if (!Number.isInteger(values[i])) return false;
+  return true;
+}
+
+const DATA_OPTIONS = new Set(["dtype", "device", "requires_grad"]);
+
+/**
+ * The options of a function whose first argument is data of any shape (`tensor`, `as_tensor`,
+ * `Tensor.new_tensor`), checked by hand: a schema entry could not tell a trailing options object
+ * from the data. Anything but a plain object of known keys is PyTorch's arity or keyword error.
+ */
+export function dataOptions(fn: string, options: unknown): CreationOptions {
+  if (options === undefined) return {};
+  const proto =
+    options !== null && typeof options === "object"
+      ? Object.getPrototypeOf(options)
+      : undefined;
+  if (proto !== Object.prototype && proto !== null)
+    throw new ArgumentError(
+      `${fn}() takes 1 positional argument but 2 were given`,
+    );
+  for (const key of Object.keys(options as object))
+    if (!DATA_OPTIONS.has(key))
+      throw new ArgumentError(
+        `${fn}() got an unexpected keyword argument '${key}'`,
+      );
+  const o = options as CreationOptions;
+  if (o.requires_grad !== undefined && typeof o.requires_grad !== "boolean")
+    throw new ArgumentError(
+      `${fn}(): argument 'requires_grad' must be bool, not ${pyTypeName(o.requires_grad)}`,
+    );
+  return o;
 }

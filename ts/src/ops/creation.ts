@@ -14,14 +14,19 @@ import {
 } from "../wasm/webtorch_core.js";
 import { TorchError } from "../errors.js";
 import { type DType, deviceCode, dtypeCode } from "../dtype.js";
+import { args } from "../schema/index.js";
 import {
   type CreationOptions,
   type Shape,
   type SizeArgs,
   checkHostAlloc,
   checkInts,
-  parseSizeArgs,
+  creationOptions,
+  dataOptions,
+  leaf,
+  plainInts,
   pyTypeName,
+  sizeList,
 } from "../args.js";
 import { get_default_device } from "../runtime.js";
 import { scope } from "../lifetime.js";
@@ -89,8 +94,9 @@ export function tensor(
 ): Tensor;
 export function tensor(
   data: TensorData | Tensor,
-  options: TensorOptions = {},
+  options?: TensorOptions,
 ): Tensor {
+  options = dataOptions("tensor", options);
   const device = deviceCode(options.device ?? get_default_device());
   if (data instanceof Tensor) {
     // PyTorch copies (with a warning to prefer clone()); same here.
@@ -253,6 +259,18 @@ function deviceOf(options: CreationOptions): number {
   return deviceCode(options.device ?? get_default_device());
 }
 
+type SizeFactory = "zeros" | "ones" | "empty" | "rand" | "randn";
+
+/** The sizes and options of a size factory's call, through its schema entry. */
+function sizeArgs(
+  fn: SizeFactory,
+  values: ArrayLike<unknown>,
+): [number[], CreationOptions] {
+  if (plainInts(values)) return [checkInts(fn, "size", Array.from(values)), {}];
+  const a = args(fn, values);
+  return [sizeList(fn, a.size), creationOptions(a)];
+}
+
 /** The dtype PyTorch gives `full` for a fill value: bool, int64 for integers, else float32. */
 function scalarDType(value: number | boolean): DType {
   if (typeof value === "boolean") return "bool";
@@ -261,19 +279,19 @@ function scalarDType(value: number | boolean): DType {
 
 /** A tensor of zeros (float32 unless `dtype`): `torch.zeros(2, 3)`, `torch.zeros([2, 3], { dtype })`. */
 export function zeros<const A extends SizeArgs<CreationOptions>>(
-  ...args: A
+  ...size: A
 ): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
-export function zeros(...args: SizeArgs<CreationOptions>): Tensor {
-  const [sizes, options] = parseSizeArgs<CreationOptions>("zeros", args);
+export function zeros(): Tensor {
+  const [sizes, options] = sizeArgs("zeros", arguments);
   return fullOf(sizes, 0, options.dtype ?? "float32", options);
 }
 
 /** A tensor of ones (float32 unless `dtype`). */
 export function ones<const A extends SizeArgs<CreationOptions>>(
-  ...args: A
+  ...size: A
 ): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
-export function ones(...args: SizeArgs<CreationOptions>): Tensor {
-  const [sizes, options] = parseSizeArgs<CreationOptions>("ones", args);
+export function ones(): Tensor {
+  const [sizes, options] = sizeArgs("ones", arguments);
   return fullOf(sizes, 1, options.dtype ?? "float32", options);
 }
 
@@ -301,19 +319,15 @@ export function full<
 export function full(
   size: Shape,
   fill_value: number | boolean,
-  options: CreationOptions = {},
+  options?: CreationOptions,
 ): Tensor {
-  const sizes = checkInts("full", "size", Array.from(size));
-  if (typeof fill_value !== "number" && typeof fill_value !== "boolean") {
-    throw new TorchError(
-      `full(): argument 'fill_value' (position 2) must be Number, not ${pyTypeName(fill_value)}`,
-    );
-  }
+  const a = args("full", arguments);
+  const sizes = checkInts("full", "size", a.size);
   return fullOf(
     sizes,
-    Number(fill_value),
-    options.dtype ?? scalarDType(fill_value),
-    options,
+    Number(a.fill_value),
+    a.dtype ?? scalarDType(a.fill_value),
+    creationOptions(a),
   );
 }
 
@@ -355,9 +369,13 @@ export function arange(
   ...args: (number | CreationOptions | undefined)[]
 ): Tensor {
   const last = args[args.length - 1];
-  const options = (
-    typeof last === "object" ? args.pop() : {}
-  ) as CreationOptions;
+  const options =
+    last !== null &&
+    typeof last === "object" &&
+    !Array.isArray(last) &&
+    !ArrayBuffer.isView(last)
+      ? dataOptions("arange", args.pop())
+      : {};
   while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
   const bad = args.findIndex((a) => typeof a !== "number");
   if (bad >= 0 && args.length === 1) {
@@ -389,10 +407,10 @@ export function arange(
 
 /** Uniform random numbers in [0, 1) (seeded by {@link manual_seed}): `rand(2, 3)`, `rand([2, 3])`. */
 export function rand<const A extends SizeArgs<CreationOptions>>(
-  ...args: A
+  ...size: A
 ): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
-export function rand(...args: SizeArgs<CreationOptions>): Tensor {
-  const [sizes, options] = parseSizeArgs<CreationOptions>("rand", args);
+export function rand(): Tensor {
+  const [sizes, options] = sizeArgs("rand", arguments);
   return made(
     RawTensor.rand(
       Int32Array.from(sizes),
@@ -405,10 +423,10 @@ export function rand(...args: SizeArgs<CreationOptions>): Tensor {
 
 /** Standard normal random numbers (seeded by {@link manual_seed}): `randn(2, 3)`, `randn([2, 3])`. */
 export function randn<const A extends SizeArgs<CreationOptions>>(
-  ...args: A
+  ...size: A
 ): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
-export function randn(...args: SizeArgs<CreationOptions>): Tensor {
-  const [sizes, options] = parseSizeArgs<CreationOptions>("randn", args);
+export function randn(): Tensor {
+  const [sizes, options] = sizeArgs("randn", arguments);
   return made(
     RawTensor.randn(
       Int32Array.from(sizes),
@@ -432,10 +450,11 @@ export function manual_seed(seed: number): void {
 export function empty_strided(
   size: readonly number[],
   stride: readonly number[],
-  options: CreationOptions = {},
+  options?: CreationOptions,
 ): Tensor {
-  const sz = checkInts("empty_strided", "size", size);
-  const st = checkInts("empty_strided", "stride", stride);
+  const a = args("empty_strided", arguments);
+  const sz = checkInts("empty_strided", "size", a.size);
+  const st = a.stride;
   if (sz.length !== st.length)
     throw new TorchError(
       `dimensionality of sizes (${sz.length}) must match dimensionality of strides (${st.length})`,
@@ -447,15 +466,21 @@ export function empty_strided(
   const numel = sz.reduce((a, b) => a * b, 1);
   const storage =
     numel === 0 ? 0 : 1 + sz.reduce((a, n, i) => a + (n - 1) * st[i]!, 0);
-  return scope(() => zeros(storage, options).as_strided(sz, st));
+  const o = creationOptions(a);
+  return leaf(
+    scope(() =>
+      zeros(storage, { ...o, requires_grad: false }).as_strided(sz, st),
+    ),
+    o.requires_grad,
+  );
 }
 
 /** An uninitialised tensor in PyTorch; here zero-filled (see the module notes). */
 export function empty<const A extends SizeArgs<CreationOptions>>(
-  ...args: A
+  ...size: A
 ): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
-export function empty(...args: SizeArgs<CreationOptions>): Tensor {
-  const [sizes, options] = parseSizeArgs<CreationOptions>("empty", args);
+export function empty(): Tensor {
+  const [sizes, options] = sizeArgs("empty", arguments);
   return zeros(sizes, options);
 }
 
@@ -468,9 +493,21 @@ export function linspace(
   start: number,
   end: number,
   steps: number,
-  options: CreationOptions = {},
+  options?: CreationOptions,
 ): Tensor {
-  const n = checkInts("linspace", "steps", [steps])[0]!;
+  const a = args("linspace", arguments);
+  return leaf(
+    linspaceOf(a.start, a.end, a.steps, creationOptions(a)),
+    a.requires_grad,
+  );
+}
+
+function linspaceOf(
+  start: number,
+  end: number,
+  n: number,
+  options: CreationOptions,
+): Tensor {
   if (n < 0) throw new TorchError("number of steps must be non-negative");
   const dtype = options.dtype ?? "float32";
   const device = options.device ?? get_default_device();
@@ -493,37 +530,41 @@ export function logspace(
   start: number,
   end: number,
   steps: number,
-  base = 10,
-  options: CreationOptions = {},
+  base?: number,
+  options?: CreationOptions,
 ): Tensor {
-  return scope(() => {
-    const exps = linspace(start, end, steps, { device: options.device });
-    const out = pow(base, exps);
-    return options.dtype === undefined || options.dtype === "float32"
+  const a = args("logspace", arguments);
+  const o = creationOptions(a);
+  const out = scope(() => {
+    const exps = linspaceOf(a.start, a.end, a.steps, { device: o.device });
+    const out = pow(a.base, exps);
+    return o.dtype === undefined || o.dtype === "float32"
       ? out
-      : out.to(options.dtype);
+      : out.to(o.dtype);
   });
+  return leaf(out, o.requires_grad);
 }
 
 /** The `n × m` identity (m = n by default), float32 unless `dtype`. */
-export function eye(
-  n: number,
-  m?: number | CreationOptions,
-  options: CreationOptions = {},
-): Tensor {
-  if (typeof m === "object") [m, options] = [undefined, m];
-  const [rows, cols] = checkInts("eye", "n", [n, m ?? n]);
-  if (rows! < 0)
+export function eye(n: number, options?: CreationOptions): Tensor;
+export function eye(n: number, m?: number, options?: CreationOptions): Tensor;
+export function eye(): Tensor {
+  const a = args("eye", arguments);
+  const rows = a.n;
+  const cols = a.m ?? a.n;
+  if (rows < 0)
     throw new TorchError(`n must be greater or equal to 0, got ${rows}`);
-  if (cols! < 0)
+  if (cols < 0)
     throw new TorchError(`m must be greater or equal to 0, got ${cols}`);
-  const device = options.device ?? get_default_device();
-  return scope(() =>
-    arange(rows!, { device })
+  const o = creationOptions(a);
+  const device = o.device ?? get_default_device();
+  const out = scope(() =>
+    arange(rows, { device })
       .unsqueeze(1)
-      .eq(arange(cols!, { device }))
-      .to(options.dtype ?? "float32"),
+      .eq(arange(cols, { device }))
+      .to(o.dtype ?? "float32"),
   );
+  return leaf(out, o.requires_grad);
 }
 
 /**
@@ -545,7 +586,6 @@ function triIndices(
   lower: boolean,
   options: CreationOptions,
 ): Tensor {
-  checkInts(fn, "row", [row, col, offset]);
   if (row < 0) throw new TorchError(`row must be non-negative, got${row}`);
   if (col < 0) throw new TorchError(`col must be non-negative, got${col}`);
   // Row r holds columns [0, clamp(r + offset + 1, 0, col)) (tril) or [clamp(r + offset, 0, col),
@@ -581,20 +621,24 @@ function triIndices(
 export function tril_indices(
   row: number,
   col: number,
-  offset = 0,
-  options: CreationOptions = {},
+  offset?: number,
+  options?: Omit<CreationOptions, "requires_grad">,
 ): Tensor {
-  return triIndices("tril_indices", row, col, offset, true, options);
+  const a = args("tril_indices", arguments);
+  const o = creationOptions(a);
+  return triIndices("tril_indices", a.row, a.col, a.offset, true, o);
 }
 
 /** The `[2, N]` coordinates (row-major) of the upper triangle of a `row × col` matrix. */
 export function triu_indices(
   row: number,
   col: number,
-  offset = 0,
-  options: CreationOptions = {},
+  offset?: number,
+  options?: Omit<CreationOptions, "requires_grad">,
 ): Tensor {
-  return triIndices("triu_indices", row, col, offset, false, options);
+  const a = args("triu_indices", arguments);
+  const o = creationOptions(a);
+  return triIndices("triu_indices", a.row, a.col, a.offset, false, o);
 }
 
 /**
@@ -603,8 +647,9 @@ export function triu_indices(
  */
 export function as_tensor(
   data: TensorData | Tensor,
-  options: CreationOptions = {},
+  options?: CreationOptions,
 ): Tensor {
+  options = dataOptions("as_tensor", options);
   if (data instanceof Tensor) {
     const sameDtype =
       options.dtype === undefined || options.dtype === data.dtype;

@@ -5,8 +5,16 @@
  * @module
  */
 
-import { type CreationOptions, type Shape, like } from "../args.js";
-import { type Scalar, Tensor, checkTensor } from "../tensor/tensor.js";
+import {
+  type CreationOptions,
+  type Shape,
+  creationOptions,
+  dataOptions,
+  like,
+  sizeList,
+} from "../args.js";
+import { args, methodArgs } from "../schema/index.js";
+import { type Scalar, Tensor } from "../tensor/tensor.js";
 import { type TensorData, full, ones, tensor, zeros } from "./creation.js";
 
 declare module "../tensor/tensor.js" {
@@ -30,47 +38,50 @@ declare module "../tensor/tensor.js" {
 
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
-proto.new_zeros = function (
-  this: Tensor,
-  size: Shape,
-  options?: CreationOptions,
-) {
-  return zeros(size, like(this, options));
+
+/** The options of a `new_*` or `*_like` call: `t`'s dtype and device unless given. */
+function likeOptions(
+  t: Tensor,
+  a: Parameters<typeof creationOptions>[0],
+): CreationOptions {
+  const o = creationOptions(a);
+  return { ...like(t, o), requires_grad: o.requires_grad };
+}
+
+proto.new_zeros = function (this: Tensor) {
+  const a = methodArgs("new_zeros", this, arguments);
+  return zeros(sizeList("new_zeros", a.size), likeOptions(this, a));
 };
-proto.new_ones = function (
-  this: Tensor,
-  size: Shape,
-  options?: CreationOptions,
-) {
-  return ones(size, like(this, options));
+proto.new_ones = function (this: Tensor) {
+  const a = methodArgs("new_ones", this, arguments);
+  return ones(sizeList("new_ones", a.size), likeOptions(this, a));
 };
-proto.new_full = function (
-  this: Tensor,
-  size: Shape,
-  fill_value: Scalar,
-  options?: CreationOptions,
-) {
-  return full(size, fill_value, like(this, options));
+proto.new_full = function (this: Tensor) {
+  const a = methodArgs("new_full", this, arguments);
+  return full(a.size, a.fill_value, likeOptions(this, a));
 };
-proto.new_empty = proto.new_zeros;
+proto.new_empty = function (this: Tensor) {
+  const a = methodArgs("new_empty", this, arguments);
+  return zeros(sizeList("new_empty", a.size), likeOptions(this, a));
+};
 proto.new_tensor = function (
   this: Tensor,
   data: TensorData,
   options?: CreationOptions,
 ) {
-  return tensor(data, like(this, options));
+  return tensor(data, like(this, dataOptions("new_tensor", options)));
 };
 
 /** Zeros shaped like `input` (its dtype and device unless given). */
 export function zeros_like(input: Tensor, options?: CreationOptions): Tensor {
-  const t = checkTensor("zeros_like", "input", input);
-  return zeros(t.shape, like(t, options));
+  const a = args("zeros_like", arguments);
+  return zeros(a.input.shape, likeOptions(a.input, a));
 }
 
 /** Ones shaped like `input`. */
 export function ones_like(input: Tensor, options?: CreationOptions): Tensor {
-  const t = checkTensor("ones_like", "input", input);
-  return ones(t.shape, like(t, options));
+  const a = args("ones_like", arguments);
+  return ones(a.input.shape, likeOptions(a.input, a));
 }
 
 /** `fill_value` shaped like `input` (`input`'s dtype unless given, as PyTorch). */
@@ -79,12 +90,12 @@ export function full_like(
   fill_value: Scalar,
   options?: CreationOptions,
 ): Tensor {
-  const t = checkTensor("full_like", "input", input);
-  return full(t.shape, fill_value, like(t, options));
+  const a = args("full_like", arguments);
+  return full(a.input.shape, a.fill_value, likeOptions(a.input, a));
 }
 
 /** {@link empty} shaped like `input`. */
 export function empty_like(input: Tensor, options?: CreationOptions): Tensor {
-  const t = checkTensor("empty_like", "input", input);
-  return zeros(t.shape, like(t, options));
+  const a = args("empty_like", arguments);
+  return zeros(a.input.shape, likeOptions(a.input, a));
 }

@@ -11,9 +11,11 @@ import {
   type Shape,
   checkHostAlloc,
   checkInts,
-  parseDimArgs,
+  plainInts,
   pyTypeName,
+  sizeList,
 } from "../args.js";
+import { args, methodArgs } from "../schema/index.js";
 import { TorchError } from "../errors.js";
 import { cat } from "./indexing.js";
 import { scope } from "../lifetime.js";
@@ -24,11 +26,11 @@ import { tensor, zeros } from "./creation.js";
 declare module "../tensor/tensor.js" {
   interface Tensor {
     /**
-     * The tensor repeated `sizes[i]` times along each dim (`sizes` may have more entries than
-     * dims: new leading dims). `t.repeat(2, 3)` or `t.repeat([2, 3])`.
+     * The tensor repeated `repeats[i]` times along each dim (`repeats` may have more entries
+     * than dims: new leading dims). `t.repeat(2, 3)` or `t.repeat([2, 3])`.
      */
-    repeat(...sizes: number[]): Tensor;
-    repeat(sizes: Shape): Tensor;
+    repeat(...repeats: number[]): Tensor;
+    repeat(repeats: Shape): Tensor;
     /** `repeat` with `dims` padded with leading 1s to the tensor's rank (NumPy's `tile`). */
     tile(...dims: number[]): Tensor;
     tile(dims: Shape): Tensor;
@@ -55,7 +57,7 @@ function list(fn: string, tensors: readonly Tensor[]): Tensor[] {
 
 /** Joins along dim 1 (dim 0 when the tensors are 1-D); 0-D tensors count as 1-D. */
 export function hstack(tensors: readonly Tensor[]): Tensor {
-  const ts = list("hstack", tensors);
+  const ts = list("hstack", args("hstack", arguments).tensors as Tensor[]);
   return scope(() => {
     const ls = atleast_1d(ts);
     return cat(ls, ls[0]!.ndim === 1 ? 0 : 1);
@@ -64,24 +66,28 @@ export function hstack(tensors: readonly Tensor[]): Tensor {
 
 /** Joins along dim 0 after making every tensor at least 2-D (`[n]` → `[1, n]`). */
 export function vstack(tensors: readonly Tensor[]): Tensor {
-  const ts = list("vstack", tensors);
+  const ts = list("vstack", args("vstack", arguments).tensors as Tensor[]);
   return scope(() => cat(atleast_2d(ts), 0));
 }
 
 /** Alias of {@link vstack}. */
 export function row_stack(tensors: readonly Tensor[]): Tensor {
+  ({ tensors } = args("row_stack", arguments) as { tensors: Tensor[] });
   return vstack(tensors);
 }
 
 /** Joins along dim 2 after making every tensor at least 3-D. */
 export function dstack(tensors: readonly Tensor[]): Tensor {
-  const ts = list("dstack", tensors);
+  const ts = list("dstack", args("dstack", arguments).tensors as Tensor[]);
   return scope(() => cat(atleast_3d(ts), 2));
 }
 
 /** Joins along dim 1, 0-D and 1-D tensors (n elements) taken as columns `[n, 1]`. */
 export function column_stack(tensors: readonly Tensor[]): Tensor {
-  const ts = list("column_stack", tensors);
+  const ts = list(
+    "column_stack",
+    args("column_stack", arguments).tensors as Tensor[],
+  );
   return scope(() =>
     cat(
       ts.map((t) => (t.ndim <= 1 ? t.reshape(t.numel(), 1) : t)),
@@ -113,11 +119,17 @@ function repeatImpl(t: Tensor, sizes: number[]): Tensor {
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
 
-proto.repeat = function (this: Tensor, ...sizes: (number | Shape)[]) {
-  return repeatImpl(this, parseDimArgs("repeat", "repeats", sizes));
+proto.repeat = function (this: Tensor, ...repeats: (number | Shape)[]) {
+  if (!plainInts(repeats))
+    repeats = sizeList(
+      "repeat",
+      methodArgs("repeat", this, arguments).repeats,
+      "repeats",
+    );
+  return repeatImpl(this, checkInts("repeat", "repeats", repeats));
 };
 proto.tile = function (this: Tensor, ...dims: (number | Shape)[]) {
-  const ds = parseDimArgs("tile", "dims", dims);
+  const ds = sizeList("tile", methodArgs("tile", this, arguments).dims, "dims");
   const padded = [
     ...new Array<number>(Math.max(0, this.ndim - ds.length)).fill(1),
     ...ds,
@@ -129,6 +141,10 @@ proto.repeat_interleave = function (
   repeats: number,
   dim?: number | null,
 ) {
+  ({ repeats, dim } = methodArgs("repeat_interleave", this, arguments) as {
+    repeats: number;
+    dim: number | null;
+  });
   if ((repeats as unknown) instanceof Tensor)
     throw new TorchError(
       "repeat_interleave(): tensor repeats give a data-dependent shape; pass an integer",
@@ -155,15 +171,18 @@ export function repeat_interleave(
   repeats: number,
   dim?: number | null,
 ): Tensor {
-  return checkTensor("repeat_interleave", "input", input).repeat_interleave(
-    repeats,
-    dim,
-  );
+  const a = args("repeat_interleave", arguments);
+  if (a.repeats instanceof Tensor)
+    throw new TorchError(
+      "repeat_interleave(): tensor repeats give a data-dependent shape; pass an integer",
+    );
+  return a.input.repeat_interleave(a.repeats, a.dim);
 }
 
 /** `input.tile(dims)`. See {@link Tensor.tile}. */
 export function tile(input: Tensor, dims: Shape): Tensor {
-  return checkTensor("tile", "input", input).tile(dims);
+  const a = args("tile", arguments);
+  return a.input.tile(sizeList("tile", a.dims, "dims"));
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 
 import { args } from "../schema/index.js";
-import type { ReduceOptions, Shape } from "../args.js";
+import { type ReduceOptions, type Shape, sizeList } from "../args.js";
 import type { DType } from "../dtype.js";
 import type { CheckOf, Dims, Matmul, ShapeOf } from "../shapes.js";
 import {
@@ -129,22 +129,26 @@ export function matmul(input: Tensor, other: Tensor): Tensor {
 
 /** `input.reshape(shape)`. */
 export function reshape(input: Tensor, shape: Shape): Tensor {
-  return checkTensor("reshape", "input", input).reshape(shape);
+  const a = args("reshape", arguments);
+  return a.input.reshape(sizeList("reshape", a.shape, "shape"));
 }
 
 /** `input.transpose(dim0, dim1)` (a view). */
 export function transpose(input: Tensor, dim0: number, dim1: number): Tensor {
-  return checkTensor("transpose", "input", input).transpose(dim0, dim1);
+  ({ input, dim0, dim1 } = args("transpose", arguments));
+  return input.transpose(dim0, dim1);
 }
 
 /** `input.permute(dims)` (a view). */
 export function permute(input: Tensor, dims: Shape): Tensor {
-  return checkTensor("permute", "input", input).permute(dims);
+  const a = args("permute", arguments);
+  return a.input.permute(sizeList("permute", a.dims, "dims"));
 }
 
 /** `input.t()` (a view). */
 export function t(input: Tensor): Tensor {
-  return checkTensor("t", "input", input).t();
+  ({ input } = args("t", arguments));
+  return input.t();
 }
 
 /** `input.clone()`. */

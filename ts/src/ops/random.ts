@@ -14,27 +14,34 @@ import {
   type Shape,
   checkFloat,
   checkInts,
+  creationOptions,
+  dataOptions,
+  leaf,
   like,
+  pyTypeName,
 } from "../args.js";
-import { TorchError } from "../errors.js";
+import { ArgumentError, TorchError } from "../errors.js";
 import { checkValues } from "./value_checks.js";
 import { scope } from "../lifetime.js";
 import { get_default_device } from "../runtime.js";
-import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
+import { Tensor, wrap } from "../tensor/tensor.js";
+import { args } from "../schema/index.js";
 import { rand, randn } from "./creation.js";
 
 /** Uniform [0, 1) numbers shaped like `input` (floating point dtypes only). */
 export function rand_like(input: Tensor, options?: CreationOptions): Tensor {
-  const o = like(checkTensor("rand_like", "input", input), options);
+  const a = args("rand_like", arguments);
+  const o = like(a.input, creationOptions(a));
   checkFloat("check_uniform_bounds", o.dtype);
-  return rand(input.shape, o);
+  return rand(a.input.shape, { ...o, requires_grad: a.requires_grad });
 }
 
 /** Standard normal numbers shaped like `input` (floating point dtypes only). */
 export function randn_like(input: Tensor, options?: CreationOptions): Tensor {
-  const o = like(checkTensor("randn_like", "input", input), options);
+  const a = args("randn_like", arguments);
+  const o = like(a.input, creationOptions(a));
   checkFloat("normal_kernel_cpu", o.dtype);
-  return randn(input.shape, o);
+  return randn(a.input.shape, { ...o, requires_grad: a.requires_grad });
 }
 
 /**
@@ -54,21 +61,36 @@ export function randint(
   options?: CreationOptions,
 ): Tensor;
 export function randint(...args: unknown[]): Tensor {
-  const options = (
-    typeof args[args.length - 1] === "object" &&
-    !Array.isArray(args[args.length - 1])
-      ? args.pop()
-      : {}
-  ) as CreationOptions;
+  // PyTorch's overloads (high, size) and (low, high, size), told apart by their count.
+  const last = args[args.length - 1];
+  const options =
+    last !== null &&
+    typeof last === "object" &&
+    !Array.isArray(last) &&
+    !ArrayBuffer.isView(last)
+      ? dataOptions("randint", args.pop())
+      : {};
+  while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
+  if (
+    (args.length !== 2 && args.length !== 3) ||
+    !args.slice(0, -1).every((v) => Number.isInteger(v)) ||
+    !(Array.isArray(args.at(-1)) || ArrayBuffer.isView(args.at(-1)))
+  )
+    throw new ArgumentError(
+      `randint() received an invalid combination of arguments - got (${args.map(pyTypeName).join(", ")}), but expected one of: (int high, tuple of ints size), (int low, int high, tuple of ints size)`,
+    );
   const [low, high] = (
     args.length === 2 ? [0, args[0]] : [args[0], args[1]]
   ) as [number, number];
-  const size = args[args.length - 1] as Shape;
+  const size = Array.from(args[args.length - 1] as ArrayLike<unknown>);
   checkInts("randint", "low", [low, high]);
-  return drawInts(low, high, checkInts("randint", "size", Array.from(size)), {
-    dtype: options.dtype ?? "int64",
-    device: options.device ?? get_default_device(),
-  });
+  return leaf(
+    drawInts(low, high, checkInts("randint", "size", size), {
+      dtype: options.dtype ?? "int64",
+      device: options.device ?? get_default_device(),
+    }),
+    options.requires_grad,
+  );
 }
 
 function drawInts(
@@ -98,15 +120,19 @@ export function randint_like(
   high?: number,
   options?: CreationOptions,
 ): Tensor {
-  const t = checkTensor("randint_like", "input", input);
-  const [lo, hi] = high === undefined ? [0, low] : [low, high];
-  checkInts("randint_like", "low", [lo, hi]);
-  return drawInts(lo, hi, [...t.shape], like(t, options));
+  const a = args("randint_like", arguments);
+  const [lo, hi] = a.high === null ? [0, a.low] : [a.low, a.high];
+  return leaf(
+    drawInts(lo, hi, [...a.input.shape], like(a.input, creationOptions(a))),
+    a.requires_grad,
+  );
 }
 
 /** 1 with probability `p` (default: the elements of `input`), else 0, in `input`'s dtype. */
-export function bernoulli(input: Tensor, p?: number): Tensor {
-  const t = checkTensor("bernoulli", "input", input);
+export function bernoulli(input: Tensor, p?: number | null): Tensor {
+  const a = args("bernoulli", arguments);
+  const t = a.input;
+  p = a.p ?? undefined;
   if (p !== undefined && !(p >= 0 && p <= 1))
     throw new TorchError(
       `bernoulli_ expects p to be in [0, 1], but got p=${p}`,
@@ -131,8 +157,8 @@ export function bernoulli(input: Tensor, p?: number): Tensor {
  * on the CPU backend and draws NaN on WebGPU (the rates are on the device).
  */
 export function poisson(input: Tensor): Tensor {
-  const t = checkTensor("poisson", "input", input);
-  return wrap(t._raw.poisson());
+  ({ input } = args("poisson", arguments));
+  return wrap(input._raw.poisson());
 }
 
 /**
@@ -142,9 +168,13 @@ export function poisson(input: Tensor): Tensor {
 export function normal(
   mean: Tensor | number,
   std: Tensor | number,
-  size?: Shape,
+  size?: Shape | null,
   options?: CreationOptions,
 ): Tensor {
+  const a = args("normal", arguments);
+  ({ mean, std } = a);
+  size = a.size;
+  options = creationOptions(a);
   if (typeof std === "number" && std < 0)
     throw new TorchError(`normal expects std >= 0.0, but found std ${std}`);
   const shapes = [mean, std]
@@ -152,15 +182,16 @@ export function normal(
     .map((t) => t.shape);
   const shape =
     shapes.length === 0
-      ? checkInts("normal", "size", Array.from(size ?? []))
+      ? checkInts("normal", "size", size ?? [])
       : shapes.length === 1
         ? shapes[0]!
         : shapes[0]!.length >= shapes[1]!.length
           ? shapes[0]!
           : shapes[1]!;
-  return scope(() =>
-    randn(shape, options ?? {})
+  const out = scope(() =>
+    randn(shape, { ...options, requires_grad: false })
       .mul(std)
       .add(mean),
   );
+  return leaf(out, options.requires_grad);
 }

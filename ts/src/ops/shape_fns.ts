@@ -6,7 +6,8 @@
  * @module
  */
 
-import { args } from "../schema/index.js";
+import { type OpKey, args } from "../schema/index.js";
+import { OPS } from "../schema/generated.js";
 import { type Shape, checkInts } from "../args.js";
 import { ShapeError, TorchError } from "../errors.js";
 import {
@@ -23,16 +24,23 @@ function ints(fn: string, arg: string, v: number | Shape): number[] {
   return checkInts(fn, arg, typeof v === "number" ? [v] : Array.from(v));
 }
 
+/**
+ * The `torch.*` function of a view method: its arguments parsed through the op's schema entry
+ * first, then the method called on `input` with them in order.
+ */
 function method<A extends unknown[], R>(
-  name: string,
+  name: OpKey,
 ): (input: Tensor, ...args: A) => R {
-  return (input, ...args) =>
-    (
-      checkTensor(name, "input", input) as unknown as Record<
-        string,
-        (...a: A) => R
-      >
-    )[name]!(...args);
+  return function () {
+    const a = args(name, arguments) as Record<string, unknown>;
+    const values: unknown[] = [];
+    for (const p of OPS[name].params.slice(1)) {
+      if (p.varargs) values.push(...(a[p.name] as unknown[]));
+      else values.push(a[p.name]);
+    }
+    const input = a.input as unknown as Record<string, (...v: unknown[]) => R>;
+    return input[name]!(...values);
+  } as never;
 }
 
 /** `input.narrow(dim, start, length)`: a view of `length` elements from `start` along `dim`. */
@@ -110,8 +118,8 @@ export const swapdims: (input: Tensor, dim0: number, dim1: number) => Tensor =
   method("swapdims");
 /** `input.ravel()`. */
 export const ravel: (input: Tensor) => Tensor = method("ravel");
-/** `input.broadcast_to(shape)`. */
-export const broadcast_to: (input: Tensor, shape: Shape) => Tensor =
+/** `input.broadcast_to(size)`. */
+export const broadcast_to: (input: Tensor, size: Shape) => Tensor =
   method("broadcast_to");
 /** `input.split(split_size_or_sections, dim)`. */
 export const split: (

@@ -14,7 +14,12 @@
  * @module
  */
 
-import { ArgumentError, IndexError, TorchError } from "../errors.js";
+import {
+  ArgumentError,
+  DTypeError,
+  IndexError,
+  TorchError,
+} from "../errors.js";
 import { pyTypeName } from "../args.js";
 import { Tensor } from "../tensor/tensor.js";
 
@@ -175,6 +180,7 @@ export function parseArgs(
   const first = self === undefined ? 0 : 1;
   let count = args.length;
   while (count > 0 && args[count - 1] === undefined) count--;
+  const given = count;
   // A trailing plain object is the keyword arguments, unless the parameter at its position takes
   // objects itself.
   let kwargs: Record<string, unknown> | undefined;
@@ -190,6 +196,9 @@ export function parseArgs(
     // The positional arguments before it parse as usual; it takes all the others.
     const p = params[varargs]!;
     const before = varargs - first;
+    // Only explicit `undefined`s where its values go (`zeros(undefined)`): None, a type error.
+    if (p.required && given <= before && args.length > before)
+      throw typeError(op, p, undefined, before + 1);
     const rest: unknown[] = [];
     for (let i = before; i < count; i++)
       rest.push(check(op, p, args[i], i + 1, params, [], first === 1));
@@ -391,14 +400,21 @@ function refine(
   const has = (kind: Kind): boolean =>
     p.kinds.includes(kind) || p.items.includes(kind);
   if (typeof v === "number" && Number.isInteger(v)) {
-    if (Math.abs(v) > INT32_MAX && (has("int") || has("Dim")) && !has("float"))
+    // A positive size past 32 bits goes on to the op: its allocation check makes it the
+    // OutOfMemoryError PyTorch's allocator would raise.
+    if (
+      Math.abs(v) > INT32_MAX &&
+      (has("int") || has("Dim")) &&
+      !has("float") &&
+      !(p.name === "size" && v > 0)
+    )
       throw new ArgumentError(
         `${op.name}(): argument '${p.name}' value ${v} is out of range (32-bit integers only)`,
       );
     if (has("Dim")) return wrapDim(v, reference(params, values));
   }
   if (typeof v === "string" && has("ScalarType") && !DTYPES.has(v))
-    throw new ArgumentError(
+    throw new DTypeError(
       `${op.name}(): argument '${p.name}' must be torch.dtype, not str ('${v}' is not a dtype)`,
     );
   if (
@@ -476,9 +492,13 @@ function typeError(
   }
   const at = position > 0 ? ` (position ${position})` : "";
   // A union with Tensor is a Tensor argument that also takes numbers (PyTorch wraps them).
+  // A value-or-list union of one kind (`int|int[]`: a size, which also takes one int) is named
+  // by its list, as PyTorch names `int[]`.
   const names = p.kinds.includes("Tensor")
     ? ["Tensor"]
-    : p.kinds.map((k) => KIND_NAMES[k]);
+    : p.kinds.every((k) => p.items.includes(k))
+      ? []
+      : p.kinds.map((k) => KIND_NAMES[k]);
   if (p.items.length > 0) names.push(listName(p));
   const expected = [...new Set(names)].join(" or ");
   return new ArgumentError(

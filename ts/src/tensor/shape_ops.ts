@@ -16,14 +16,8 @@ import { TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { zeros } from "../ops/creation.js";
 import { cat } from "../ops/indexing.js";
-import {
-  type DTypeT,
-  type ShapeT,
-  Tensor,
-  checkTensor,
-  wrap,
-  wrapDim,
-} from "./tensor.js";
+import { methodArgs } from "../schema/index.js";
+import { type DTypeT, type ShapeT, Tensor, wrap, wrapDim } from "./tensor.js";
 import type { DType } from "../dtype.js";
 import type {
   CheckOf,
@@ -131,7 +125,7 @@ declare module "./tensor.js" {
     /** The 1-D view of the elements (a copy when the layout needs one). */
     ravel(): Tensor<[Numel<S>], D>;
     /** `expand` to `shape` (PyTorch's broadcasting rules). */
-    broadcast_to(shape: Shape): Tensor;
+    broadcast_to(size: Shape): Tensor;
     /** `expand` to `other`'s shape. */
     expand_as<Self extends Tensor<Dims>, O extends Dims>(
       this: Self,
@@ -181,12 +175,26 @@ function ints(fn: string, arg: string, v: number | Shape): number[] {
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
 
+/**
+ * Whether a call gives exactly `count` arguments, all integers: the common call of a view taking
+ * dims and sizes, which cannot be of a wrong kind, so that it skips the schema parser (the core
+ * checks the values).
+ */
+function plainInts(values: IArguments, count: number): boolean {
+  if (values.length !== count) return false;
+  for (let i = 0; i < count; i++)
+    if (!Number.isInteger(values[i])) return false;
+  return true;
+}
+
 proto.narrow = function (
   this: Tensor,
   dim: number,
   start: number,
   length: number,
 ) {
+  if (!plainInts(arguments, 3))
+    ({ dim, start, length } = methodArgs("narrow", this, arguments));
   const [d, s, l] = checkInts("narrow", "dim", [dim, start, length]);
   return wrap(this._raw.narrow(d!, s!, l!));
 };
@@ -196,6 +204,7 @@ proto.narrow_copy = function (
   start: number,
   length: number,
 ) {
+  ({ dim, start, length } = methodArgs("narrow_copy", this, arguments));
   const v = this.narrow(dim, start, length);
   try {
     return v.clone();
@@ -204,6 +213,8 @@ proto.narrow_copy = function (
   }
 };
 proto.select = function (this: Tensor, dim: number, index: number) {
+  if (!plainInts(arguments, 2))
+    ({ dim, index } = methodArgs("select", this, arguments));
   return wrap(
     this._raw.select(int("select", "dim", dim), int("select", "index", index)),
   );
@@ -224,7 +235,13 @@ proto.slice = function (
     ),
   );
 };
-proto.diagonal = function (this: Tensor, offset = 0, dim1 = 0, dim2 = 1) {
+proto.diagonal = function (
+  this: Tensor,
+  offset?: number,
+  dim1?: number,
+  dim2?: number,
+) {
+  ({ offset, dim1, dim2 } = methodArgs("diagonal", this, arguments));
   const [o, a, b] = checkInts("diagonal", "offset", [offset, dim1, dim2]);
   return wrap(this._raw.diagonal(o!, a!, b!));
 };
@@ -241,8 +258,13 @@ proto.as_strided = function (
   this: Tensor,
   size: Shape,
   stride: Shape,
-  storage_offset?: number,
+  storage_offset?: number | null,
 ) {
+  ({ size, stride, storage_offset } = methodArgs(
+    "as_strided",
+    this,
+    arguments,
+  ));
   const strides = ints("as_strided", "stride", stride);
   if (strides.some((s) => s < 0))
     throw new TorchError(
@@ -252,7 +274,7 @@ proto.as_strided = function (
     this._raw.as_strided(
       Int32Array.from(ints("as_strided", "size", size)),
       Int32Array.from(strides),
-      storage_offset,
+      storage_offset ?? undefined,
     ),
   );
 };
@@ -261,6 +283,7 @@ proto.movedim = function (
   source: number | Shape,
   destination: number | Shape,
 ) {
+  ({ source, destination } = methodArgs("movedim", this, arguments));
   return wrap(
     this._raw.movedim(
       Int32Array.from(ints("movedim", "source", source)),
@@ -269,11 +292,14 @@ proto.movedim = function (
   );
 };
 proto.moveaxis = proto.movedim;
-proto.flatten = function (this: Tensor, start_dim = 0, end_dim = -1) {
+proto.flatten = function (this: Tensor, start_dim?: number, end_dim?: number) {
+  if (!plainInts(arguments, 2))
+    ({ start_dim, end_dim } = methodArgs("flatten", this, arguments));
   const [s, e] = checkInts("flatten", "start_dim", [start_dim, end_dim]);
   return wrap(this._raw.flatten(s!, e!));
 };
 proto.unflatten = function (this: Tensor, dim: number, sizes: Shape) {
+  ({ dim, sizes } = methodArgs("unflatten", this, arguments));
   return wrap(
     this._raw.unflatten(
       int("unflatten", "dim", dim),
@@ -281,8 +307,11 @@ proto.unflatten = function (this: Tensor, dim: number, sizes: Shape) {
     ),
   );
 };
-proto.squeeze = function (this: Tensor, dim?: number | Shape) {
-  if (dim === undefined) return wrap(this._raw.squeeze(undefined));
+proto.squeeze = function (this: Tensor, dim?: number | Shape | null) {
+  if (!plainInts(arguments, 1) && arguments.length > 0)
+    ({ dim } = methodArgs("squeeze", this, arguments));
+  if (dim === undefined || dim === null)
+    return wrap(this._raw.squeeze(undefined));
   if (typeof dim === "number")
     return wrap(this._raw.squeeze(int("squeeze", "dim", dim)));
   // A list of dims: squeeze each (highest first, so the others keep their positions).
@@ -299,29 +328,40 @@ proto.squeeze = function (this: Tensor, dim?: number | Shape) {
   return t;
 };
 proto.unsqueeze = function (this: Tensor, dim: number) {
+  if (!plainInts(arguments, 1))
+    ({ dim } = methodArgs("unsqueeze", this, arguments));
   return wrap(this._raw.unsqueeze(int("unsqueeze", "dim", dim)));
 };
 proto.storage_offset = function (this: Tensor) {
   return this._raw.storage_offset();
 };
-proto.swapaxes = function (this: Tensor, a: number, b: number) {
-  return this.transpose(a, b);
+proto.swapaxes = function (this: Tensor, axis0: number, axis1: number) {
+  ({ axis0, axis1 } = methodArgs("swapaxes", this, arguments));
+  return this.transpose(axis0, axis1);
 };
-proto.swapdims = proto.swapaxes;
+proto.swapdims = function (this: Tensor, dim0: number, dim1: number) {
+  ({ dim0, dim1 } = methodArgs("swapdims", this, arguments));
+  return this.transpose(dim0, dim1);
+};
 proto.ravel = function (this: Tensor) {
+  methodArgs("ravel", this, arguments);
   return this.reshape(-1);
 };
-proto.broadcast_to = function (this: Tensor, shape: Shape) {
-  return this.expand(shape);
+proto.broadcast_to = function (this: Tensor, size: Shape) {
+  ({ size } = methodArgs("broadcast_to", this, arguments));
+  return this.expand(size);
 };
 proto.expand_as = function (this: Tensor, other: Tensor) {
-  return this.expand(checkTensor("expand_as", "other", other).shape);
+  ({ other } = methodArgs("expand_as", this, arguments));
+  return this.expand(other.shape);
 };
 proto.view_as = function (this: Tensor, other: Tensor) {
-  return this.view(checkTensor("view_as", "other", other).shape);
+  ({ other } = methodArgs("view_as", this, arguments));
+  return this.view(other.shape);
 };
 proto.reshape_as = function (this: Tensor, other: Tensor) {
-  return this.reshape(checkTensor("reshape_as", "other", other).shape);
+  ({ other } = methodArgs("reshape_as", this, arguments));
+  return this.reshape(other.shape);
 };
 
 // What one view returned by split/chunk/unbind costs on the host (its Tensor object and its
@@ -339,7 +379,13 @@ function pieces(t: Tensor, d: number, lengths: number[]): Tensor[] {
   return out;
 }
 
-proto.split = function (this: Tensor, split: number | Shape, dim = 0) {
+proto.split = function (this: Tensor, split: number | Shape, dim?: number) {
+  if (!plainInts(arguments, 2))
+    ({ split_size_or_sections: split, dim } = methodArgs(
+      "split",
+      this,
+      arguments,
+    ));
   const d = wrapDim(int("split", "dim", dim), this.ndim);
   const n = this.shape[d]!;
   if (typeof split !== "number") {
@@ -371,7 +417,9 @@ proto.split = function (this: Tensor, split: number | Shape, dim = 0) {
     Array.from({ length: count }, (_, i) => Math.min(size, n - i * size)),
   );
 };
-proto.chunk = function (this: Tensor, chunks: number, dim = 0) {
+proto.chunk = function (this: Tensor, chunks: number, dim?: number) {
+  if (!plainInts(arguments, 2))
+    ({ chunks, dim } = methodArgs("chunk", this, arguments));
   const c = int("chunk", "chunks", chunks);
   if (c <= 0)
     throw new TorchError(
@@ -382,7 +430,16 @@ proto.chunk = function (this: Tensor, chunks: number, dim = 0) {
   // PyTorch: pieces of ceil(n / chunks), so there may be fewer than `chunks`.
   return this.split(Math.max(1, Math.ceil(n / c)), d);
 };
-proto.tensor_split = function (this: Tensor, spec: number | Shape, dim = 0) {
+proto.tensor_split = function (
+  this: Tensor,
+  spec: number | Shape,
+  dim?: number,
+) {
+  ({ indices_or_sections: spec, dim } = methodArgs(
+    "tensor_split",
+    this,
+    arguments,
+  ));
   const d = wrapDim(int("tensor_split", "dim", dim), this.ndim);
   const n = this.shape[d]!;
   if (typeof spec === "number") {
@@ -412,7 +469,9 @@ proto.tensor_split = function (this: Tensor, spec: number | Shape, dim = 0) {
   }
   return out;
 };
-proto.unbind = function (this: Tensor, dim = 0) {
+proto.unbind = function (this: Tensor, dim?: number) {
+  if (!plainInts(arguments, 1))
+    ({ dim } = methodArgs("unbind", this, arguments));
   const d = wrapDim(int("unbind", "dim", dim), this.ndim);
   checkHostAlloc("unbind", this.shape[d]!, VIEW_BYTES);
   return Array.from({ length: this.shape[d]! }, (_, i) =>
@@ -442,12 +501,15 @@ function splitAlong(
 }
 
 proto.hsplit = function (this: Tensor, spec: number | Shape) {
+  ({ indices_or_sections: spec } = methodArgs("hsplit", this, arguments));
   return splitAlong("hsplit", this, spec, 1, this.ndim === 1 ? 0 : 1);
 };
 proto.vsplit = function (this: Tensor, spec: number | Shape) {
+  ({ indices_or_sections: spec } = methodArgs("vsplit", this, arguments));
   return splitAlong("vsplit", this, spec, 2, 0);
 };
 proto.dsplit = function (this: Tensor, spec: number | Shape) {
+  ({ indices_or_sections: spec } = methodArgs("dsplit", this, arguments));
   return splitAlong("dsplit", this, spec, 3, 2);
 };
 

@@ -24,8 +24,9 @@ import {
   type ReduceOptions,
   type Shape,
   checkInts,
-  parseDimArgs,
+  plainInts,
   pyTypeName,
+  sizeList,
 } from "../args.js";
 import type {
   CheckOf,
@@ -296,25 +297,31 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     shape: N & CheckOf<Reshape<ShapeT<Self>, N>>,
   ): Tensor<ShapeOf<Reshape<ShapeT<Self>, N>>, DTypeT<Self>>;
   reshape(...shape: (number | Shape)[]): Tensor {
+    if (!plainInts(shape))
+      shape = sizeList(
+        "reshape",
+        methodArgs("reshape", this, arguments).shape,
+        "shape",
+      );
     return wrap(
-      this._raw.reshape(
-        Int32Array.from(parseDimArgs("reshape", "shape", shape)),
-      ),
+      this._raw.reshape(Int32Array.from(checkInts("reshape", "shape", shape))),
     );
   }
 
   /** A view with a new shape (throws if the strides do not allow one); one size may be -1. */
   view<Self extends Tensor<Dims>, const N extends number[]>(
     this: Self,
-    ...shape: N & CheckOf<Reshape<ShapeT<Self>, N, "view">>
+    ...size: N & CheckOf<Reshape<ShapeT<Self>, N, "view">>
   ): Tensor<ShapeOf<Reshape<ShapeT<Self>, N>>, DTypeT<Self>>;
   view<Self extends Tensor<Dims>, const N extends Shape>(
     this: Self,
-    shape: N & CheckOf<Reshape<ShapeT<Self>, N, "view">>,
+    size: N & CheckOf<Reshape<ShapeT<Self>, N, "view">>,
   ): Tensor<ShapeOf<Reshape<ShapeT<Self>, N>>, DTypeT<Self>>;
-  view(...shape: (number | Shape)[]): Tensor {
+  view(...size: (number | Shape)[]): Tensor {
+    if (!plainInts(size))
+      size = sizeList("view", methodArgs("view", this, arguments).size, "size");
     return wrap(
-      this._raw.view(Int32Array.from(parseDimArgs("view", "size", shape))),
+      this._raw.view(Int32Array.from(checkInts("view", "size", size))),
     );
   }
 
@@ -325,6 +332,8 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     dim1: B,
   ): Tensor<ShapeOf<Transpose<ShapeT<Self>, A, B>>, DTypeT<Self>>;
   transpose(dim0: number, dim1: number): AnyTensor {
+    if (!(arguments.length === 2 && plainInts([dim0, dim1])))
+      ({ dim0, dim1 } = methodArgs("transpose", this, arguments));
     checkInts("transpose", "dim", [dim0, dim1]);
     return wrap(this._raw.transpose(dim0, dim1));
   }
@@ -339,8 +348,14 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     dims: P & CheckOf<Permute<ShapeT<Self>, P>>,
   ): Tensor<ShapeOf<Permute<ShapeT<Self>, P>>, DTypeT<Self>>;
   permute(...dims: (number | Shape)[]): Tensor {
+    if (!plainInts(dims))
+      dims = sizeList(
+        "permute",
+        methodArgs("permute", this, arguments).dims,
+        "dims",
+      );
     return wrap(
-      this._raw.permute(Int32Array.from(parseDimArgs("permute", "dims", dims))),
+      this._raw.permute(Int32Array.from(checkInts("permute", "dims", dims))),
     );
   }
 
@@ -349,6 +364,7 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     this: Self & CheckOf<T2<ShapeT<Self>>>,
   ): Tensor<ShapeOf<T2<ShapeT<Self>>>, DTypeT<Self>>;
   t(): AnyTensor {
+    if (arguments.length > 0) methodArgs("t", this, arguments);
     return wrap(this._raw.t());
   }
 
@@ -376,14 +392,20 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
    */
   expand<Self extends Tensor<Dims>, const N extends number[]>(
     this: Self,
-    ...sizes: N & CheckOf<Expand<ShapeT<Self>, N>>
+    ...size: N & CheckOf<Expand<ShapeT<Self>, N>>
   ): Tensor<ShapeOf<Expand<ShapeT<Self>, N>>, DTypeT<Self>>;
   expand<Self extends Tensor<Dims>, const N extends Shape>(
     this: Self,
-    sizes: N & CheckOf<Expand<ShapeT<Self>, N>>,
+    size: N & CheckOf<Expand<ShapeT<Self>, N>>,
   ): Tensor<ShapeOf<Expand<ShapeT<Self>, N>>, DTypeT<Self>>;
-  expand(...sizes: (number | Shape)[]): Tensor {
-    const target = parseDimArgs("expand", "size", sizes);
+  expand(...size: (number | Shape)[]): Tensor {
+    if (!plainInts(size))
+      size = sizeList(
+        "expand",
+        methodArgs("expand", this, arguments).size,
+        "size",
+      );
+    const target = checkInts("expand", "size", size);
     // -1 keeps an existing dim's size (dims align from the right); the core checks the rest.
     const lead = target.length - this.ndim;
     const resolved = target.map((s, i) =>
