@@ -467,58 +467,6 @@ pub struct UserKernel {
     pub groups: u32,
 }
 
-/// The update an `OptimStep` applies: PyTorch's single-tensor algorithm of each optimizer
-/// (`torch/optim/*.py`, `foreach=False`), op for op in f32 (`shaders/optim.wgsl` and
-/// `cpu/optim.rs` are twins).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OptimKind {
-    Sgd,
-    /// Adam and AdamW (`OPT_DECOUPLED`).
-    Adam,
-    RmsProp,
-    Adagrad,
-    Adamax,
-    NAdam,
-    RAdam,
-    Asgd,
-    Adadelta,
-    Rprop,
-}
-
-/// `OptimStep::flags` bits.
-pub const OPT_MAXIMIZE: u32 = 1;
-pub const OPT_WEIGHT_DECAY: u32 = 2;
-/// Weight decay multiplies the parameter (AdamW, NAdam/RAdam `decoupled_weight_decay`).
-pub const OPT_DECOUPLED: u32 = 4;
-pub const OPT_MOMENTUM: u32 = 8;
-pub const OPT_NESTEROV: u32 = 16;
-pub const OPT_AMSGRAD: u32 = 32;
-pub const OPT_CENTERED: u32 = 64;
-/// The parameters' state is new this step (SGD's momentum buffer is the gradient itself;
-/// Rprop's step sizes start at `lr`).
-pub const OPT_FIRST: u32 = 128;
-/// RAdam's rectified branch (rho_t > 5); ASGD's averaging with mu != 1.
-pub const OPT_BRANCH: u32 = 256;
-
-/// One optimizer update over elements `start .. start + len` of a parameter group's flat
-/// buffers: `x` holds the parameters (words `0..n`) and their gradients (words `n..2n`), both
-/// float32 and updated in place (the new parameters overwrite the old); `state` holds the
-/// optimizer's state tensors, role `r` of element `e` at word `bases[r] + e`. `scalars` are the
-/// update's host-computed constants (learning rate, bias corrections, …), per kind as
-/// `optim.rs` documents.
-#[derive(Clone, Debug)]
-pub struct OptimStep {
-    pub kind: OptimKind,
-    pub flags: u32,
-    pub x: BufId,
-    pub state: BufId,
-    pub n: usize,
-    pub start: usize,
-    pub len: usize,
-    pub bases: [usize; 3],
-    pub scalars: Vec<f32>,
-}
-
 /// A check of a tensor's values on the device (`Backend::check_values`): every element must lie
 /// in `[lo, hi]` (NaN fails) unless it equals `except`. The first failing element is raised at
 /// the next read or sync, as CUDA's device-side assert is, but with the error PyTorch raises on

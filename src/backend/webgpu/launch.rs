@@ -13,14 +13,9 @@ use crate::error::Result;
 use crate::shape::{coalesce, contiguous_strides};
 use crate::{bail, err};
 
-pub(super) fn put(meta: &mut [u32], at: usize, values: &[usize]) -> Result<()> {
-    for (i, v) in values.iter().enumerate() {
-        meta[at + i] = u32::try_from(*v).map_err(|_| err!(OutOfMemory, "index {v} does not fit in 32 bits"))?;
-    }
-    Ok(())
-}
+pub(super) use crate::backend::program::put;
 
-/// An elementwise kernel's dispatch, described (`dispatch`'s arguments); `B` names a buffer
+/// An elementwise kernel's dispatch, described (`record`'s arguments); `B` names a buffer
 /// (an id, or the buffer itself where the id may be reused before the dispatch is recorded).
 pub(super) struct Plan<B = BufId> {
     pub key: KernelKey,
@@ -38,7 +33,7 @@ impl WebGpuBackend {
             return Ok(());
         }
         let p = Self::elementwise_plan(&self.st.borrow(), k)?;
-        self.dispatch(&p.key, &p.meta, &p.buffers, p.groups)
+        self.record(&p.key, &p.meta, &p.buffers, p.groups)
     }
 
     /// An elementwise kernel's dispatch: its key, meta words, buffers and grid.
@@ -161,7 +156,7 @@ impl WebGpuBackend {
         if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS {
             bail!(Shape, "webgpu: matmul of {}x{} outputs exceeds the dispatch grid", k.m, k.n);
         }
-        self.dispatch(&key, &meta, &buffers, groups)
+        self.record(&key, &meta, &buffers, groups)
     }
 
     /// `a · b` with a transposed `b` (`matmul::copies_b`): `b` copied into a row-major scratch
@@ -257,7 +252,7 @@ impl WebGpuBackend {
         }
         put(&mut meta, 58, &[k.queries])?;
         let key = plan.map_or_else(|| codegen::rowwise_key(k), |p| rows::rowwise_key(k, p));
-        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+        self.record(&key, &meta, &buffers, (gx, gy, 1))
     }
 
     pub(super) fn gather_impl(&self, k: &Gather) -> Result<()> {
@@ -277,7 +272,7 @@ impl WebGpuBackend {
         put(&mut meta, 16, &k.src.strides)?;
         put(&mut meta, 24, &k.index.strides)?;
         let key = KernelKey::Gather { dtype: k.src.dtype };
-        self.dispatch(&key, &meta, &[k.out, k.src.buf, k.index.buf], (gx, gy, 1))
+        self.record(&key, &meta, &[k.out, k.src.buf, k.index.buf], (gx, gy, 1))
     }
 
     pub(super) fn scatter_impl(&self, k: &Scatter) -> Result<()> {
@@ -303,7 +298,7 @@ impl WebGpuBackend {
             ScatterSrc::Scalar(v) => meta[7] = crate::tensor::to_word(*v, k.dtype)?,
         }
         let key = KernelKey::Scatter { dtype: k.dtype, tensor_src: matches!(k.src, ScatterSrc::Tensor(_)), op: k.op };
-        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+        self.record(&key, &meta, &buffers, (gx, gy, 1))
     }
 }
 
@@ -319,7 +314,7 @@ impl WebGpuBackend {
         let w = nll_rows_meta(&mut meta, r, &k.input)?;
         put(&mut meta, 4, &[k.input.offset, k.input.strides[0], k.input.strides[1]])?;
         put(&mut meta, 11, &[nll_reduction(r.reduction), (gx * WG) as usize])?;
-        self.dispatch(&KernelKey::NllLoss, &meta, &[k.out, k.input.buf, r.target.buf, w.buf], (gx, gy, 1))
+        self.record(&KernelKey::NllLoss, &meta, &[k.out, k.input.buf, r.target.buf, w.buf], (gx, gy, 1))
     }
 
     pub(super) fn max_pool2d_impl(&self, k: &crate::backend::MaxPool2d) -> Result<()> {
@@ -332,7 +327,7 @@ impl WebGpuBackend {
         put(&mut meta, 14, &[k.x.offset])?;
         put(&mut meta, 15, &k.x.strides)?;
         put(&mut meta, 19, &[(gx * WG) as usize, k.indices as usize])?;
-        self.dispatch(&KernelKey::MaxPool2d { backward: false }, &meta, &[k.out, k.idx, k.x.buf], (gx, gy, 1))
+        self.record(&KernelKey::MaxPool2d { backward: false }, &meta, &[k.out, k.idx, k.x.buf], (gx, gy, 1))
     }
 
     pub(super) fn max_pool2d_backward_impl(&self, k: &crate::backend::MaxPool2dBackward) -> Result<()> {
@@ -345,7 +340,7 @@ impl WebGpuBackend {
         put(&mut meta, 13, &[k.grad.offset])?;
         put(&mut meta, 14, &k.grad.strides)?;
         put(&mut meta, 18, &[g.input[1], (gx * WG) as usize])?;
-        self.dispatch(&KernelKey::MaxPool2d { backward: true }, &meta, &[k.out, k.grad.buf, k.idx], (gx, gy, 1))
+        self.record(&KernelKey::MaxPool2d { backward: true }, &meta, &[k.out, k.grad.buf, k.idx], (gx, gy, 1))
     }
 
     pub(super) fn nll_loss_backward_impl(&self, k: &NllLossBackward) -> Result<()> {
@@ -359,7 +354,7 @@ impl WebGpuBackend {
         let total = k.total_weight.as_ref().unwrap_or(&k.grad);
         put(&mut meta, 11, &[total.offset, (gx * WG) as usize])?;
         let buffers = [k.out, k.grad.buf, r.target.buf, w.buf, total.buf];
-        self.dispatch(&KernelKey::NllLossBackward, &meta, &buffers, (gx, gy, 1))
+        self.record(&KernelKey::NllLossBackward, &meta, &buffers, (gx, gy, 1))
     }
 
     pub(super) fn poisson_impl(&self, k: &crate::backend::Poisson) -> Result<()> {
@@ -368,7 +363,7 @@ impl WebGpuBackend {
         let mut meta = [0u32; 8];
         put(&mut meta, 0, &[k.n, (gx * WG) as usize, k.offset])?;
         meta[3..7].copy_from_slice(&[k.key[0], k.key[1], k.call, crate::random::POISSON_TAG]);
-        self.dispatch(&KernelKey::Poisson { dtype: k.dtype }, &meta, &[k.out, k.rate], (gx, gy, 1))
+        self.record(&KernelKey::Poisson { dtype: k.dtype }, &meta, &[k.out, k.rate], (gx, gy, 1))
     }
 }
 

@@ -21,7 +21,6 @@ mod epilogue;
 mod graph;
 mod launch;
 pub mod matmul;
-mod optim;
 mod pool;
 mod record;
 mod reduce_gen;
@@ -40,6 +39,7 @@ use rustc_hash::FxHashMap;
 use self::binding::ARENA_SLOTS;
 use self::codegen::KernelKey;
 use self::pool::{size_class, Pool};
+use super::program::{self, Dispatch, MAX_GROUPS, WG};
 use super::{
     Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Scan, Scatter, SearchSorted,
     Sort, Stats,
@@ -54,8 +54,6 @@ const MAX_RANK: usize = 8;
 /// transformer block step records ~9 ms of work; with the first submit at 64 dispatches its GPU
 /// work started ~5 ms late (bench/KERNELS.md).
 const IDLE_FIRST: usize = 16;
-const WG: u32 = 256;
-const MAX_GROUPS: u32 = 65_535;
 const STORAGE_USAGE: wgpu::BufferUsages =
     wgpu::BufferUsages::STORAGE.union(wgpu::BufferUsages::COPY_SRC).union(wgpu::BufferUsages::COPY_DST);
 
@@ -247,17 +245,12 @@ impl WebGpuBackend {
 
     /// Workgroups of `WG` invocations covering `n` invocations.
     fn groups_for(n: usize) -> Result<u32> {
-        u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))
+        program::groups_for(n)
     }
 
     /// Dispatch grid for `n` workgroups (2-D when `n` exceeds one dimension's limit).
     fn grid(n: u32) -> (u32, u32) {
-        if n <= MAX_GROUPS {
-            (n.max(1), 1)
-        } else {
-            let y = n.div_ceil(MAX_GROUPS);
-            (n.div_ceil(y), y)
-        }
+        program::grid(n)
     }
 }
 
@@ -486,8 +479,17 @@ impl Backend for WebGpuBackend {
         self.copy_impl(src, src_offset, dst, dst_offset, words)
     }
 
-    fn optim_step(&self, k: &super::OptimStep) -> Result<()> {
-        self.optim_step_impl(k)
+    fn dispatch(&self, d: &Dispatch) -> Result<()> {
+        if d.uniforms.len() > SLOT_WORDS {
+            bail!(
+                Torch,
+                "webgpu: program '{}' passes {} uniform words, more than {SLOT_WORDS}",
+                d.program.name,
+                d.uniforms.len()
+            );
+        }
+        let key = KernelKey::Program(codegen::ProgramKey { program: d.program, variant: d.variant });
+        self.record(&key, d.uniforms, d.buffers, d.groups)
     }
 
     fn has_max_pool2d(&self) -> bool {

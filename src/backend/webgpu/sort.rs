@@ -136,7 +136,7 @@ impl WebGpuBackend {
         let (gx, gy) = Self::grid(rows);
         let mut meta = [0u32; 8];
         put(&mut meta, 0, &[k.rows, k.n, k.offset, 0, 0, gx as usize])?;
-        self.dispatch(&KernelKey::Scan { op: k.op, dtype: k.dtype }, &meta, &[k.out, k.input], (gx, gy, 1))
+        self.record(&KernelKey::Scan { op: k.op, dtype: k.dtype }, &meta, &[k.out, k.input], (gx, gy, 1))
     }
 
     pub(super) fn sort_impl(&self, k: &Sort) -> Result<()> {
@@ -149,7 +149,7 @@ impl WebGpuBackend {
             let (gx, gy, per_row) = Self::grid_for(total)?;
             meta[6] = per_row as u32;
             let init = KernelKey::Sort { step: SortStep::Init, dtype: DType::Int32 };
-            self.dispatch(&init, &meta, &[data, k.input], (gx, gy, 1))?;
+            self.record(&init, &meta, &[data, k.input], (gx, gy, 1))?;
             let (gx, gy, per_row) = Self::grid_for(total / 2)?;
             meta[6] = per_row as u32;
             let stage = KernelKey::Sort { step: SortStep::Stage, dtype: k.dtype };
@@ -158,7 +158,7 @@ impl WebGpuBackend {
                 let mut j = size / 2;
                 while j > 0 {
                     put(&mut meta, 4, &[size, j])?;
-                    self.dispatch(&stage, &meta, &[data], (gx, gy, 1))?;
+                    self.record(&stage, &meta, &[data], (gx, gy, 1))?;
                     j /= 2;
                 }
                 size *= 2;
@@ -166,7 +166,7 @@ impl WebGpuBackend {
             let (gx, gy, per_row) = Self::grid_for(k.rows * k.n)?;
             meta[6] = per_row as u32;
             let fin = KernelKey::Sort { step: SortStep::Final, dtype: DType::Int32 };
-            self.dispatch(&fin, &meta, &[k.out, data], (gx, gy, 1))
+            self.record(&fin, &meta, &[k.out, data], (gx, gy, 1))
         })();
         // The scratch goes back to the pool; it is reused only after this work is submitted.
         <Self as crate::backend::Backend>::release(self, data);
@@ -183,6 +183,6 @@ impl WebGpuBackend {
             &[total, k.n, k.m, k.shared as usize, k.right as usize, k.sorted_offset, k.values_offset, per_row],
         )?;
         let key = KernelKey::SearchSorted { dtype: k.dtype };
-        self.dispatch(&key, &meta, &[k.out, k.sorted, k.values], (gx, gy, 1))
+        self.record(&key, &meta, &[k.out, k.sorted, k.values], (gx, gy, 1))
     }
 }
