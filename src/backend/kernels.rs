@@ -196,52 +196,6 @@ pub struct Gather {
     pub out: BufId,
 }
 
-/// How `nll_loss` reduces its per-row losses (PyTorch's `reduction`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NllReduction {
-    None,
-    Sum,
-    Mean,
-}
-
-/// What `F.nll_loss`'s kernels share: `n` rows of `c` classes, each row's class `target[i]`
-/// (`target` strides cover `[n]`; int32/int64/uint8 storage) weighted by `weight[t]` (strides
-/// cover `[c]`, any float storage; absent = all 1). A row whose target is `ignore_index` or lies
-/// outside `0..c` counts for nothing (a kernel cannot throw: the caller checked the targets).
-#[derive(Clone, Debug)]
-pub struct NllRows {
-    pub target: Operand,
-    pub weight: Option<Operand>,
-    pub n: usize,
-    pub c: usize,
-    pub ignore_index: i64,
-    pub reduction: NllReduction,
-}
-
-/// `F.nll_loss` forward over `input`'s log-probabilities (strides cover `[n, c]`): row i's loss
-/// is `-weight[t] · input[i, t]` with `t = target[i]`, 0 (with weight 0) for rows that do not
-/// count. `out` (float32, contiguous): `None` → the `n` losses; `Sum` / `Mean` → two words, the
-/// reduced loss and the total weight Σ weight[t] (`NllLossBackward`'s divisor for `Mean`;
-/// `Mean` is the sum over the total, NaN when both are 0, as PyTorch).
-#[derive(Clone, Debug)]
-pub struct NllLoss {
-    pub input: Operand,
-    pub rows: NllRows,
-    pub out: BufId,
-}
-
-/// `F.nll_loss`'s gradient with respect to its input: `out` (float32, contiguous `[n, c]`) is 0
-/// except at (i, target[i]) for rows that count, where it is `-weight[t] · s` with
-/// `s = grad[i]` (`None`; `grad` strides cover `[n]`), `grad[0]` (`Sum`) or
-/// `grad[0] / total_weight[0]` (`Mean`; `total_weight` is the forward's second word).
-#[derive(Clone, Debug)]
-pub struct NllLossBackward {
-    pub grad: Operand,
-    pub total_weight: Option<Operand>,
-    pub rows: NllRows,
-    pub out: BufId,
-}
-
 /// The value a `Scatter` writes: a tensor read over the index's shape, or a scalar.
 #[derive(Clone, Debug)]
 pub enum ScatterSrc {

@@ -111,10 +111,6 @@ pub trait Backend {
     fn rowwise(&self, k: &Rowwise) -> Result<()>;
     /// Index-mapped copies (`Gather`).
     fn gather(&self, k: &Gather) -> Result<()>;
-    /// `F.nll_loss` forward (`NllLoss`): one kernel, whatever the reduction.
-    fn nll_loss(&self, k: &NllLoss) -> Result<()>;
-    /// `F.nll_loss`'s input gradient (`NllLossBackward`): one kernel.
-    fn nll_loss_backward(&self, k: &NllLossBackward) -> Result<()>;
     /// Index-mapped writes (`Scatter`).
     fn scatter(&self, k: &Scatter) -> Result<()>;
     /// Inclusive scans along rows (`Scan`).

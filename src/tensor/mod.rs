@@ -10,7 +10,6 @@ pub mod fusion;
 mod indexing;
 mod inplace;
 mod linalg;
-mod loss;
 mod nn;
 mod reduce;
 mod sampling;
@@ -20,6 +19,7 @@ mod sort;
 mod view;
 
 pub use conditional::TensorOrScalar;
+pub(crate) use elementwise::check_same_device;
 pub use scatter_reduce::ScatterReduce;
 
 use crate::cell::RefCell;

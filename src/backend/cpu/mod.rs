@@ -386,16 +386,6 @@ impl Backend for CpuBackend {
         self.scatter_impl(k)
     }
 
-    fn nll_loss(&self, k: &super::NllLoss) -> Result<()> {
-        self.nll_loss_impl(k);
-        Ok(())
-    }
-
-    fn nll_loss_backward(&self, k: &super::NllLossBackward) -> Result<()> {
-        self.nll_loss_backward_impl(k);
-        Ok(())
-    }
-
     fn scan(&self, k: &Scan) -> Result<()> {
         // Scratch: the rows' words and the results.
         self.check_scratch(&[(2, k.rows, k.n * 4)])?;

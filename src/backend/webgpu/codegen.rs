@@ -24,8 +24,6 @@ const ROWWISE: &str = include_str!("../../../shaders/rowwise.wgsl");
 const GATHER: &str = include_str!("../../../shaders/gather.wgsl");
 const CHECK: &str = include_str!("../../../shaders/check.wgsl");
 const SCATTER: &str = include_str!("../../../shaders/scatter.wgsl");
-const NLL_LOSS: &str = include_str!("../../../shaders/nll_loss.wgsl");
-const NLL_LOSS_BACKWARD: &str = include_str!("../../../shaders/nll_loss_backward.wgsl");
 const MAX_POOL2D: &str = include_str!("../../../shaders/max_pool2d.wgsl");
 const MAX_POOL2D_BACKWARD: &str = include_str!("../../../shaders/max_pool2d_backward.wgsl");
 
@@ -120,10 +118,6 @@ pub enum KernelKey {
     Batched,
     /// A device-side value check (`checks.rs`); its first buffer, the error buffer, is written.
     Check,
-    /// `F.nll_loss` forward, every reduction (`shaders/nll_loss.wgsl`).
-    NllLoss,
-    /// `F.nll_loss`'s input gradient (`shaders/nll_loss_backward.wgsl`).
-    NllLossBackward,
     /// 2-D max pooling with indices (`shaders/max_pool2d.wgsl`; two written buffers), or its
     /// input gradient (`shaders/max_pool2d_backward.wgsl`).
     MaxPool2d {
@@ -463,8 +457,6 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::User { source, .. } => source.to_string(),
         KernelKey::Batched => super::batched::source(),
         KernelKey::Check => fill(CHECK, &[]),
-        KernelKey::NllLoss => fill(NLL_LOSS, &[]),
-        KernelKey::NllLossBackward => fill(NLL_LOSS_BACKWARD, &[]),
         KernelKey::MaxPool2d { backward } => fill(if *backward { MAX_POOL2D_BACKWARD } else { MAX_POOL2D }, &[]),
         KernelKey::Program(p) => (p.program.wgsl)(p.variant),
     }
@@ -524,8 +516,6 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::User { name, .. } => format!("webtorch:user:{name}"),
         KernelKey::Check => "webtorch:check".to_string(),
         KernelKey::Batched => "webtorch:batched:float32".to_string(),
-        KernelKey::NllLoss => "webtorch:nll_loss:float32".to_string(),
-        KernelKey::NllLossBackward => "webtorch:nll_loss_backward:float32".to_string(),
         KernelKey::MaxPool2d { backward } => {
             format!("webtorch:max_pool2d{}:float32", if *backward { "_backward" } else { "" })
         }

@@ -4,10 +4,7 @@
 
 use super::codegen::{self, KernelKey};
 use super::{epilogue, matmul, rows, State, WebGpuBackend, MAX_GROUPS, MAX_RANK, WG};
-use crate::backend::{
-    BufId, Elementwise, Gather, Matmul, NllLoss, NllLossBackward, NllReduction, NllRows, Operand, Reduce, Rowwise,
-    Scatter, ScatterSrc,
-};
+use crate::backend::{BufId, Elementwise, Gather, Matmul, Reduce, Rowwise, Scatter, ScatterSrc};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::shape::{coalesce, contiguous_strides};
@@ -303,20 +300,6 @@ impl WebGpuBackend {
 }
 
 impl WebGpuBackend {
-    pub(super) fn nll_loss_impl(&self, k: &NllLoss) -> Result<()> {
-        let r = &k.rows;
-        let reduce = r.reduction != NllReduction::None;
-        // 'none': one invocation per row; 'sum'/'mean': the one workgroup that reduces them.
-        let groups = if reduce { 1 } else { Self::groups_for(r.n)? };
-        let (gx, gy) = Self::grid(groups);
-        let mut meta = [0u32; 16];
-        put(&mut meta, 0, &[r.n, r.c])?;
-        let w = nll_rows_meta(&mut meta, r, &k.input)?;
-        put(&mut meta, 4, &[k.input.offset, k.input.strides[0], k.input.strides[1]])?;
-        put(&mut meta, 11, &[nll_reduction(r.reduction), (gx * WG) as usize])?;
-        self.record(&KernelKey::NllLoss, &meta, &[k.out, k.input.buf, r.target.buf, w.buf], (gx, gy, 1))
-    }
-
     pub(super) fn max_pool2d_impl(&self, k: &crate::backend::MaxPool2d) -> Result<()> {
         let g = &k.g;
         let n = g.input[0] * g.input[1] * g.out_hw[0] * g.out_hw[1];
@@ -343,20 +326,6 @@ impl WebGpuBackend {
         self.record(&KernelKey::MaxPool2d { backward: true }, &meta, &[k.out, k.grad.buf, k.idx], (gx, gy, 1))
     }
 
-    pub(super) fn nll_loss_backward_impl(&self, k: &NllLossBackward) -> Result<()> {
-        let r = &k.rows;
-        let groups = Self::groups_for(r.n * r.c)?;
-        let (gx, gy) = Self::grid(groups);
-        let mut meta = [0u32; 16];
-        put(&mut meta, 0, &[r.n * r.c, r.c])?;
-        let w = nll_rows_meta(&mut meta, r, &k.grad)?;
-        put(&mut meta, 4, &[k.grad.offset, k.grad.strides[0], nll_reduction(r.reduction)])?;
-        let total = k.total_weight.as_ref().unwrap_or(&k.grad);
-        put(&mut meta, 11, &[total.offset, (gx * WG) as usize])?;
-        let buffers = [k.out, k.grad.buf, r.target.buf, w.buf, total.buf];
-        self.record(&KernelKey::NllLossBackward, &meta, &buffers, (gx, gy, 1))
-    }
-
     pub(super) fn poisson_impl(&self, k: &crate::backend::Poisson) -> Result<()> {
         let groups = Self::groups_for(k.n)?;
         let (gx, gy) = Self::grid(groups);
@@ -364,35 +333,6 @@ impl WebGpuBackend {
         put(&mut meta, 0, &[k.n, (gx * WG) as usize, k.offset])?;
         meta[3..7].copy_from_slice(&[k.key[0], k.key[1], k.call, crate::random::POISSON_TAG]);
         self.record(&KernelKey::Poisson { dtype: k.dtype }, &meta, &[k.out, k.rate], (gx, gy, 1))
-    }
-}
-
-/// The meta words both nll_loss kernels read alike (2: ignore_index, 3: weighted, 7–8: target
-/// offset and stride, 9–10: weight's); returns the operand bound as the weight (`absent`, unread,
-/// when there is none).
-fn nll_rows_meta<'a>(meta: &mut [u32], r: &'a NllRows, absent: &'a Operand) -> Result<&'a Operand> {
-    meta[2] = nll_ignore(r.ignore_index, r.c);
-    meta[3] = r.weight.is_some() as u32;
-    put(meta, 7, &[r.target.offset, r.target.strides[0]])?;
-    let w = r.weight.as_ref().unwrap_or(absent);
-    put(meta, 9, &[w.offset, w.strides[0]])?;
-    Ok(w)
-}
-
-/// The ignore_index word of the nll_loss kernels: an index outside `0..c` matches no class the
-/// kernels count (they skip out-of-range targets anyway), so -1 stands for all of them.
-fn nll_ignore(ignore_index: i64, c: usize) -> u32 {
-    match usize::try_from(ignore_index) {
-        Ok(i) if i < c => i as u32,
-        _ => -1i32 as u32,
-    }
-}
-
-fn nll_reduction(r: NllReduction) -> usize {
-    match r {
-        NllReduction::None => 0,
-        NllReduction::Sum => 1,
-        NllReduction::Mean => 2,
     }
 }
 

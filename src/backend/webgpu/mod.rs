@@ -447,14 +447,6 @@ impl Backend for WebGpuBackend {
         self.gather_impl(k)
     }
 
-    fn nll_loss(&self, k: &crate::backend::NllLoss) -> Result<()> {
-        self.nll_loss_impl(k)
-    }
-
-    fn nll_loss_backward(&self, k: &crate::backend::NllLossBackward) -> Result<()> {
-        self.nll_loss_backward_impl(k)
-    }
-
     fn scatter(&self, k: &Scatter) -> Result<()> {
         self.scatter_impl(k)
     }
