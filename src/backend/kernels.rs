@@ -232,19 +232,6 @@ pub struct Scatter {
     pub op: ScatterOp,
 }
 
-/// `out[i]` (contiguous, `dtype`) = a Poisson draw with the rate in word `offset + i` of `rate`,
-/// from the stream `random::Stream::new(key, i, call)`: the same draws on every backend.
-#[derive(Clone, Debug)]
-pub struct Poisson {
-    pub rate: BufId,
-    pub offset: usize,
-    pub n: usize,
-    pub out: BufId,
-    pub dtype: DType,
-    pub key: [u32; 2],
-    pub call: u32,
-}
-
 /// Attention without its `L × S` intermediates: for each of `batch` heads `b = (b0, b1)` with
 /// `b1 < heads`, `out[b, i] = Σ_j p_ij v[b, j]` where `p_i = softmax_j(scale · q[b, i]·k[b, j])`
 /// over keys `j < s` (and `j ≤ i` when `causal`). Each of `q`, `k`, `v` has strides `[b0, b1,

@@ -119,8 +119,6 @@ pub trait Backend {
     fn sort(&self, k: &Sort) -> Result<()>;
     /// Binary searches into sorted rows (`SearchSorted`).
     fn search_sorted(&self, k: &SearchSorted) -> Result<()>;
-    /// Poisson draws from per-element Philox streams (`Poisson`).
-    fn poisson(&self, k: &Poisson) -> Result<()>;
     /// Runs an op family's program (`program.rs`): the WebGPU backend records it into the open
     /// batch like its own kernels, the CPU backend runs its CPU twin at once.
     fn dispatch(&self, d: &Dispatch) -> Result<()>;

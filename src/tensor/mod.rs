@@ -12,7 +12,6 @@ mod inplace;
 mod linalg;
 mod nn;
 mod reduce;
-mod sampling;
 mod scatter_reduce;
 mod slicing;
 mod sort;
@@ -20,6 +19,7 @@ mod view;
 
 pub use conditional::TensorOrScalar;
 pub(crate) use elementwise::check_same_device;
+pub(crate) use indexing::host_values;
 pub use scatter_reduce::ScatterReduce;
 
 use crate::cell::RefCell;

@@ -12,8 +12,8 @@ use reduce::reduce_row;
 
 use super::program::{Dispatch, Reads, Words, MAX_WRITES};
 use super::{
-    Arg, Backend, BufId, Device, Elementwise, Func, Gather, LocalFuture, Matmul, Operand, Poisson, Reduce, Rowwise,
-    Scan, Scatter, SearchSorted, Sort, Stats,
+    Arg, Backend, BufId, Device, Elementwise, Func, Gather, LocalFuture, Matmul, Operand, Reduce, Rowwise, Scan,
+    Scatter, SearchSorted, Sort, Stats,
 };
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
@@ -402,20 +402,6 @@ impl Backend for CpuBackend {
 
     fn search_sorted(&self, k: &SearchSorted) -> Result<()> {
         self.search_sorted_impl(k);
-        Ok(())
-    }
-
-    fn poisson(&self, k: &Poisson) -> Result<()> {
-        let rates = self.with_buf(k.rate, |b| b[k.offset..k.offset + k.n].to_vec());
-        let out = rates
-            .iter()
-            .enumerate()
-            .map(|(i, &w)| {
-                let mut s = crate::random::Stream::new(k.key, i as u32, k.call);
-                k.dtype.round_f32(crate::random::poisson(f32::from_bits(w), &mut s)).to_bits()
-            })
-            .collect();
-        self.put(k.out, out);
         Ok(())
     }
 

@@ -17,7 +17,6 @@ pub use crate::ops::wgsl::storage_type;
 pub(super) use crate::ops::wgsl::{fill, load, store, MATH};
 use crate::ops::ResultKind;
 
-const POISSON: &str = include_str!("../../../shaders/poisson.wgsl");
 const MATMUL: &str = include_str!("../../../shaders/matmul.wgsl");
 const MATMUL_TILED: &str = include_str!("../../../shaders/matmul_tiled.wgsl");
 const ROWWISE: &str = include_str!("../../../shaders/rowwise.wgsl");
@@ -98,10 +97,6 @@ pub enum KernelKey {
         dtype: DType,
     },
     SearchSorted {
-        dtype: DType,
-    },
-    /// `torch.poisson` into `dtype` (shaders/poisson.wgsl).
-    Poisson {
         dtype: DType,
     },
     /// A user kernel (`torch.register_kernel`): its WGSL as given.
@@ -451,9 +446,6 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::Scan { op, dtype } => super::sort::scan_source(*op, *dtype),
         KernelKey::Sort { step, dtype } => super::sort::sort_source(*step, *dtype),
         KernelKey::SearchSorted { dtype } => super::sort::search_sorted_source(*dtype),
-        KernelKey::Poisson { dtype } => {
-            format!("{MATH}\n{}", fill(POISSON, &[("STORE", &store("v", Compute::F32, *dtype))]))
-        }
         KernelKey::User { source, .. } => source.to_string(),
         KernelKey::Batched => super::batched::source(),
         KernelKey::Check => fill(CHECK, &[]),
@@ -512,7 +504,6 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::Scan { op, dtype } => format!("webtorch:scan_{op:?}:{}", dtype.name()).to_lowercase(),
         KernelKey::Sort { step, dtype } => format!("webtorch:sort_{step:?}:{}", dtype.name()).to_lowercase(),
         KernelKey::SearchSorted { dtype } => format!("webtorch:searchsorted:{}", dtype.name()),
-        KernelKey::Poisson { dtype } => format!("webtorch:poisson:{}", dtype.name()),
         KernelKey::User { name, .. } => format!("webtorch:user:{name}"),
         KernelKey::Check => "webtorch:check".to_string(),
         KernelKey::Batched => "webtorch:batched:float32".to_string(),

@@ -325,15 +325,6 @@ impl WebGpuBackend {
         put(&mut meta, 18, &[g.input[1], (gx * WG) as usize])?;
         self.record(&KernelKey::MaxPool2d { backward: true }, &meta, &[k.out, k.grad.buf, k.idx], (gx, gy, 1))
     }
-
-    pub(super) fn poisson_impl(&self, k: &crate::backend::Poisson) -> Result<()> {
-        let groups = Self::groups_for(k.n)?;
-        let (gx, gy) = Self::grid(groups);
-        let mut meta = [0u32; 8];
-        put(&mut meta, 0, &[k.n, (gx * WG) as usize, k.offset])?;
-        meta[3..7].copy_from_slice(&[k.key[0], k.key[1], k.call, crate::random::POISSON_TAG]);
-        self.record(&KernelKey::Poisson { dtype: k.dtype }, &meta, &[k.out, k.rate], (gx, gy, 1))
-    }
 }
 
 /// A pooling's kernel, stride, padding and dilation (h, w each) from word `at` of `meta`.

@@ -459,10 +459,6 @@ impl Backend for WebGpuBackend {
         self.sort_impl(k)
     }
 
-    fn poisson(&self, k: &crate::backend::Poisson) -> Result<()> {
-        self.poisson_impl(k)
-    }
-
     fn search_sorted(&self, k: &SearchSorted) -> Result<()> {
         self.search_sorted_impl(k)
     }
