@@ -337,64 +337,6 @@ pub struct Epilogue {
     pub leaves: Vec<Operand>,
 }
 
-/// A scan (`cumsum`, `cumprod`, `cummax`, `cummin`, `logcumsumexp`) along the rows of a
-/// contiguous `[rows, n]` input at `offset` (the tensor layer moves the scanned dim last).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ScanOp {
-    Sum,
-    Prod,
-    /// Writes the index (int32) of the running maximum (ties and NaN: the later element).
-    Max,
-    Min,
-    LogSumExp,
-}
-
-/// `out[r, j] = input[r, 0] ⊕ … ⊕ input[r, j]` (`Max`/`Min`: the index of that extreme). `dtype`
-/// is the input's storage (float32, or an integer dtype computed in i32); the output is `dtype`
-/// for Sum/Prod/LogSumExp and int32 words for Max/Min.
-#[derive(Clone, Debug)]
-pub struct Scan {
-    pub op: ScanOp,
-    pub input: BufId,
-    pub offset: usize,
-    pub dtype: DType,
-    pub rows: usize,
-    pub n: usize,
-    pub out: BufId,
-}
-
-/// Sorts each row of a contiguous `[rows, n]` input at `offset` and writes the permutation
-/// (int32 indices into the row) to `out`: ascending or descending, NaN ordered above +inf, ties
-/// kept in their original order (a stable sort, so results are deterministic on every backend).
-#[derive(Clone, Debug)]
-pub struct Sort {
-    pub input: BufId,
-    pub offset: usize,
-    pub dtype: DType,
-    pub rows: usize,
-    pub n: usize,
-    pub descending: bool,
-    pub out: BufId,
-}
-
-/// For each value of the contiguous `[rows, n]` `values`, the insertion point (int32) into row
-/// `r` (row 0 when `shared`) of the contiguous, ascending `[*, m]` `sorted`: the first position
-/// whose element is `>= v` (`>` when `right`), bisecting as PyTorch does (NaN compares false). Both share `dtype`.
-#[derive(Clone, Debug)]
-pub struct SearchSorted {
-    pub sorted: BufId,
-    pub sorted_offset: usize,
-    pub values: BufId,
-    pub values_offset: usize,
-    pub dtype: DType,
-    pub rows: usize,
-    pub n: usize,
-    pub m: usize,
-    pub shared: bool,
-    pub right: bool,
-    pub out: BufId,
-}
-
 /// A user-registered WGSL compute kernel (`torch.register_kernel`, docs/extending.md). The
 /// source binds the uniform parameters at 0, `out` (read_write) at 1 and `inputs` (read-only)
 /// from 2, all contiguous word buffers from word 0; it runs `groups` workgroups.

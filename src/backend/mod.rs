@@ -113,12 +113,6 @@ pub trait Backend {
     fn gather(&self, k: &Gather) -> Result<()>;
     /// Index-mapped writes (`Scatter`).
     fn scatter(&self, k: &Scatter) -> Result<()>;
-    /// Inclusive scans along rows (`Scan`).
-    fn scan(&self, k: &Scan) -> Result<()>;
-    /// Row-wise stable sort permutations (`Sort`).
-    fn sort(&self, k: &Sort) -> Result<()>;
-    /// Binary searches into sorted rows (`SearchSorted`).
-    fn search_sorted(&self, k: &SearchSorted) -> Result<()>;
     /// Runs an op family's program (`program.rs`): the WebGPU backend records it into the open
     /// batch like its own kernels, the CPU backend runs its CPU twin at once.
     fn dispatch(&self, d: &Dispatch) -> Result<()>;

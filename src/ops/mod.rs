@@ -7,6 +7,7 @@ pub mod loss;
 pub mod math;
 pub mod optim;
 pub mod random;
+pub mod sort;
 pub mod table;
 pub mod wgsl;
 

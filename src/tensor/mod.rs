@@ -14,7 +14,6 @@ mod nn;
 mod reduce;
 mod scatter_reduce;
 mod slicing;
-mod sort;
 mod view;
 
 pub use conditional::TensorOrScalar;

@@ -7,13 +7,12 @@ use crate::cell::RefCell;
 mod index;
 mod reduce;
 mod rowwise;
-mod sort;
 use reduce::reduce_row;
 
 use super::program::{Dispatch, Reads, Words, MAX_WRITES};
 use super::{
-    Arg, Backend, BufId, Device, Elementwise, Func, Gather, LocalFuture, Matmul, Operand, Reduce, Rowwise, Scan,
-    Scatter, SearchSorted, Sort, Stats,
+    Arg, Backend, BufId, Device, Elementwise, Func, Gather, LocalFuture, Matmul, Operand, Reduce, Rowwise, Scatter,
+    Stats,
 };
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
@@ -384,25 +383,6 @@ impl Backend for CpuBackend {
     fn scatter(&self, k: &Scatter) -> Result<()> {
         self.check_scratch(&[(2, k.shape.iter().product(), 8)])?;
         self.scatter_impl(k)
-    }
-
-    fn scan(&self, k: &Scan) -> Result<()> {
-        // Scratch: the rows' words and the results.
-        self.check_scratch(&[(2, k.rows, k.n * 4)])?;
-        self.scan_impl(k);
-        Ok(())
-    }
-
-    fn sort(&self, k: &Sort) -> Result<()> {
-        // Scratch: the rows' words, the permutations, one row's index list.
-        self.check_scratch(&[(2, k.rows, k.n * 4), (1, k.n, std::mem::size_of::<usize>())])?;
-        self.sort_impl(k);
-        Ok(())
-    }
-
-    fn search_sorted(&self, k: &SearchSorted) -> Result<()> {
-        self.search_sorted_impl(k);
-        Ok(())
     }
 
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()> {

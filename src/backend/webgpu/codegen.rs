@@ -88,17 +88,6 @@ pub enum KernelKey {
     Gather {
         dtype: DType,
     },
-    Scan {
-        op: crate::backend::ScanOp,
-        dtype: DType,
-    },
-    Sort {
-        step: super::sort::SortStep,
-        dtype: DType,
-    },
-    SearchSorted {
-        dtype: DType,
-    },
     /// A user kernel (`torch.register_kernel`): its WGSL as given.
     User {
         name: String,
@@ -443,9 +432,6 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::RowsReduce { op, plan } => super::rows::reduce_source(*op, plan),
         KernelKey::Gather { dtype } => fill(GATHER, &[("T", storage_type(*dtype))]),
         KernelKey::Scatter { dtype, tensor_src, op } => scatter_source(*dtype, *tensor_src, *op),
-        KernelKey::Scan { op, dtype } => super::sort::scan_source(*op, *dtype),
-        KernelKey::Sort { step, dtype } => super::sort::sort_source(*step, *dtype),
-        KernelKey::SearchSorted { dtype } => super::sort::search_sorted_source(*dtype),
         KernelKey::User { source, .. } => source.to_string(),
         KernelKey::Batched => super::batched::source(),
         KernelKey::Check => fill(CHECK, &[]),
@@ -501,9 +487,6 @@ pub fn label(key: &KernelKey) -> String {
             format!("webtorch:{}:{}:float32", format!("{op:?}").to_lowercase(), super::rows::plan_label(plan))
         }
         KernelKey::Gather { dtype } => format!("webtorch:gather:{}", dtype.name()),
-        KernelKey::Scan { op, dtype } => format!("webtorch:scan_{op:?}:{}", dtype.name()).to_lowercase(),
-        KernelKey::Sort { step, dtype } => format!("webtorch:sort_{step:?}:{}", dtype.name()).to_lowercase(),
-        KernelKey::SearchSorted { dtype } => format!("webtorch:searchsorted:{}", dtype.name()),
         KernelKey::User { name, .. } => format!("webtorch:user:{name}"),
         KernelKey::Check => "webtorch:check".to_string(),
         KernelKey::Batched => "webtorch:batched:float32".to_string(),

@@ -26,7 +26,6 @@ mod record;
 mod reduce_gen;
 mod reduce_launch;
 pub mod rows;
-mod sort;
 mod timing;
 
 use crate::cell::RefCell;
@@ -40,10 +39,7 @@ use self::binding::ARENA_SLOTS;
 use self::codegen::KernelKey;
 use self::pool::{size_class, Pool};
 use super::program::{self, Dispatch, MAX_GROUPS, WG};
-use super::{
-    Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Scan, Scatter, SearchSorted,
-    Sort, Stats,
-};
+use super::{Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Scatter, Stats};
 use crate::error::{ErrorKind, Result};
 use crate::{bail, err};
 
@@ -449,18 +445,6 @@ impl Backend for WebGpuBackend {
 
     fn scatter(&self, k: &Scatter) -> Result<()> {
         self.scatter_impl(k)
-    }
-
-    fn scan(&self, k: &Scan) -> Result<()> {
-        self.scan_impl(k)
-    }
-
-    fn sort(&self, k: &Sort) -> Result<()> {
-        self.sort_impl(k)
-    }
-
-    fn search_sorted(&self, k: &SearchSorted) -> Result<()> {
-        self.search_sorted_impl(k)
     }
 
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()> {
