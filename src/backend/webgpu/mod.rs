@@ -43,8 +43,9 @@ use super::{Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Re
 use crate::error::{ErrorKind, Result};
 use crate::{bail, err};
 
-const SLOT_BYTES: u64 = 512;
-const SLOT_WORDS: usize = 128;
+/// A dispatch's uniform slot: the most uniform words the contract lets a dispatch pass.
+const SLOT_WORDS: usize = program::MAX_UNIFORMS;
+const SLOT_BYTES: u64 = 4 * SLOT_WORDS as u64;
 const MAX_RANK: usize = 8;
 /// Dispatches before the first submit after the GPU went idle (`State::idle`): on the H100 a
 /// transformer block step records ~9 ms of work; with the first submit at 64 dispatches its GPU
