@@ -12,7 +12,6 @@ pub mod debug;
 pub mod dtype;
 pub mod engine;
 pub mod ops;
-pub mod optim;
 pub mod random;
 pub mod shape;
 pub mod tensor;

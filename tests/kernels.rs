@@ -762,7 +762,7 @@ fn attention_backward_kernels_match_the_products() {
 /// f64 on every device, including the all-ignored mean (0/0 = NaN, as PyTorch).
 #[test]
 fn nll_loss_kernels_forward_and_backward() {
-    use webtorch::backend::NllReduction;
+    use webtorch::ops::loss::NllReduction;
     let (n, c) = (7, 5);
     let x = randn(&[c, n], 500); // read through its transpose: (n, c) strides (1, n)
     let w = [0.5, 2.0, 1.0, 0.25, 3.0];

@@ -23,7 +23,7 @@ fn float_mask(cond: &Tensor, like: &Tensor) -> Result<Tensor> {
 }
 
 /// Records a one-output node whose backward maps `g` to one gradient per input.
-pub(super) fn node(
+pub(crate) fn node(
     name: &str,
     inputs: &[&Tensor],
     saved: &[&Tensor],

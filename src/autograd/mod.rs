@@ -7,7 +7,6 @@
 pub mod attention;
 pub mod conv;
 pub mod kernels;
-pub mod loss;
 pub mod ops;
 pub mod pool;
 mod rules;

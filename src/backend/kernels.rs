@@ -196,52 +196,6 @@ pub struct Gather {
     pub out: BufId,
 }
 
-/// How `nll_loss` reduces its per-row losses (PyTorch's `reduction`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NllReduction {
-    None,
-    Sum,
-    Mean,
-}
-
-/// What `F.nll_loss`'s kernels share: `n` rows of `c` classes, each row's class `target[i]`
-/// (`target` strides cover `[n]`; int32/int64/uint8 storage) weighted by `weight[t]` (strides
-/// cover `[c]`, any float storage; absent = all 1). A row whose target is `ignore_index` or lies
-/// outside `0..c` counts for nothing (a kernel cannot throw: the caller checked the targets).
-#[derive(Clone, Debug)]
-pub struct NllRows {
-    pub target: Operand,
-    pub weight: Option<Operand>,
-    pub n: usize,
-    pub c: usize,
-    pub ignore_index: i64,
-    pub reduction: NllReduction,
-}
-
-/// `F.nll_loss` forward over `input`'s log-probabilities (strides cover `[n, c]`): row i's loss
-/// is `-weight[t] · input[i, t]` with `t = target[i]`, 0 (with weight 0) for rows that do not
-/// count. `out` (float32, contiguous): `None` → the `n` losses; `Sum` / `Mean` → two words, the
-/// reduced loss and the total weight Σ weight[t] (`NllLossBackward`'s divisor for `Mean`;
-/// `Mean` is the sum over the total, NaN when both are 0, as PyTorch).
-#[derive(Clone, Debug)]
-pub struct NllLoss {
-    pub input: Operand,
-    pub rows: NllRows,
-    pub out: BufId,
-}
-
-/// `F.nll_loss`'s gradient with respect to its input: `out` (float32, contiguous `[n, c]`) is 0
-/// except at (i, target[i]) for rows that count, where it is `-weight[t] · s` with
-/// `s = grad[i]` (`None`; `grad` strides cover `[n]`), `grad[0]` (`Sum`) or
-/// `grad[0] / total_weight[0]` (`Mean`; `total_weight` is the forward's second word).
-#[derive(Clone, Debug)]
-pub struct NllLossBackward {
-    pub grad: Operand,
-    pub total_weight: Option<Operand>,
-    pub rows: NllRows,
-    pub out: BufId,
-}
-
 /// The value a `Scatter` writes: a tensor read over the index's shape, or a scalar.
 #[derive(Clone, Debug)]
 pub enum ScatterSrc {
@@ -276,19 +230,6 @@ pub struct Scatter {
     pub dim_size: usize,
     pub shape: Vec<usize>,
     pub op: ScatterOp,
-}
-
-/// `out[i]` (contiguous, `dtype`) = a Poisson draw with the rate in word `offset + i` of `rate`,
-/// from the stream `random::Stream::new(key, i, call)`: the same draws on every backend.
-#[derive(Clone, Debug)]
-pub struct Poisson {
-    pub rate: BufId,
-    pub offset: usize,
-    pub n: usize,
-    pub out: BufId,
-    pub dtype: DType,
-    pub key: [u32; 2],
-    pub call: u32,
 }
 
 /// Attention without its `L × S` intermediates: for each of `batch` heads `b = (b0, b1)` with
@@ -396,64 +337,6 @@ pub struct Epilogue {
     pub leaves: Vec<Operand>,
 }
 
-/// A scan (`cumsum`, `cumprod`, `cummax`, `cummin`, `logcumsumexp`) along the rows of a
-/// contiguous `[rows, n]` input at `offset` (the tensor layer moves the scanned dim last).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ScanOp {
-    Sum,
-    Prod,
-    /// Writes the index (int32) of the running maximum (ties and NaN: the later element).
-    Max,
-    Min,
-    LogSumExp,
-}
-
-/// `out[r, j] = input[r, 0] ⊕ … ⊕ input[r, j]` (`Max`/`Min`: the index of that extreme). `dtype`
-/// is the input's storage (float32, or an integer dtype computed in i32); the output is `dtype`
-/// for Sum/Prod/LogSumExp and int32 words for Max/Min.
-#[derive(Clone, Debug)]
-pub struct Scan {
-    pub op: ScanOp,
-    pub input: BufId,
-    pub offset: usize,
-    pub dtype: DType,
-    pub rows: usize,
-    pub n: usize,
-    pub out: BufId,
-}
-
-/// Sorts each row of a contiguous `[rows, n]` input at `offset` and writes the permutation
-/// (int32 indices into the row) to `out`: ascending or descending, NaN ordered above +inf, ties
-/// kept in their original order (a stable sort, so results are deterministic on every backend).
-#[derive(Clone, Debug)]
-pub struct Sort {
-    pub input: BufId,
-    pub offset: usize,
-    pub dtype: DType,
-    pub rows: usize,
-    pub n: usize,
-    pub descending: bool,
-    pub out: BufId,
-}
-
-/// For each value of the contiguous `[rows, n]` `values`, the insertion point (int32) into row
-/// `r` (row 0 when `shared`) of the contiguous, ascending `[*, m]` `sorted`: the first position
-/// whose element is `>= v` (`>` when `right`), bisecting as PyTorch does (NaN compares false). Both share `dtype`.
-#[derive(Clone, Debug)]
-pub struct SearchSorted {
-    pub sorted: BufId,
-    pub sorted_offset: usize,
-    pub values: BufId,
-    pub values_offset: usize,
-    pub dtype: DType,
-    pub rows: usize,
-    pub n: usize,
-    pub m: usize,
-    pub shared: bool,
-    pub right: bool,
-    pub out: BufId,
-}
-
 /// A user-registered WGSL compute kernel (`torch.register_kernel`, docs/extending.md). The
 /// source binds the uniform parameters at 0, `out` (read_write) at 1 and `inputs` (read-only)
 /// from 2, all contiguous word buffers from word 0; it runs `groups` workgroups.
@@ -465,58 +348,6 @@ pub struct UserKernel {
     pub out: BufId,
     pub meta: Vec<u32>,
     pub groups: u32,
-}
-
-/// The update an `OptimStep` applies: PyTorch's single-tensor algorithm of each optimizer
-/// (`torch/optim/*.py`, `foreach=False`), op for op in f32 (`shaders/optim.wgsl` and
-/// `cpu/optim.rs` are twins).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OptimKind {
-    Sgd,
-    /// Adam and AdamW (`OPT_DECOUPLED`).
-    Adam,
-    RmsProp,
-    Adagrad,
-    Adamax,
-    NAdam,
-    RAdam,
-    Asgd,
-    Adadelta,
-    Rprop,
-}
-
-/// `OptimStep::flags` bits.
-pub const OPT_MAXIMIZE: u32 = 1;
-pub const OPT_WEIGHT_DECAY: u32 = 2;
-/// Weight decay multiplies the parameter (AdamW, NAdam/RAdam `decoupled_weight_decay`).
-pub const OPT_DECOUPLED: u32 = 4;
-pub const OPT_MOMENTUM: u32 = 8;
-pub const OPT_NESTEROV: u32 = 16;
-pub const OPT_AMSGRAD: u32 = 32;
-pub const OPT_CENTERED: u32 = 64;
-/// The parameters' state is new this step (SGD's momentum buffer is the gradient itself;
-/// Rprop's step sizes start at `lr`).
-pub const OPT_FIRST: u32 = 128;
-/// RAdam's rectified branch (rho_t > 5); ASGD's averaging with mu != 1.
-pub const OPT_BRANCH: u32 = 256;
-
-/// One optimizer update over elements `start .. start + len` of a parameter group's flat
-/// buffers: `x` holds the parameters (words `0..n`) and their gradients (words `n..2n`), both
-/// float32 and updated in place (the new parameters overwrite the old); `state` holds the
-/// optimizer's state tensors, role `r` of element `e` at word `bases[r] + e`. `scalars` are the
-/// update's host-computed constants (learning rate, bias corrections, …), per kind as
-/// `optim.rs` documents.
-#[derive(Clone, Debug)]
-pub struct OptimStep {
-    pub kind: OptimKind,
-    pub flags: u32,
-    pub x: BufId,
-    pub state: BufId,
-    pub n: usize,
-    pub start: usize,
-    pub len: usize,
-    pub bases: [usize; 3],
-    pub scalars: Vec<f32>,
 }
 
 /// A check of a tensor's values on the device (`Backend::check_values`): every element must lie

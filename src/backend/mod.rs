@@ -3,13 +3,15 @@
 //! through wasm, Node through Dawn, native Vulkan for `cargo test`). No `wgpu` type appears above
 //! `backend/webgpu`.
 //!
-//! Storage is a buffer of 32-bit words (see `dtype.rs`). Kernels are described by plain structs
-//! (`Elementwise`, `Reduce`, `Matmul`) that name buffers by `BufId` and carry strides, so every
-//! kernel reads strided, broadcast inputs directly and writes a contiguous output.
+//! Storage is a buffer of 32-bit words (see `dtype.rs`). The op families of `ops/` define their
+//! kernels as programs (WGSL and a CPU twin) and run them through `dispatch` (`program.rs`); the
+//! kernels not moved there yet are described by plain structs (`Elementwise`, `Reduce`, `Matmul`)
+//! that name buffers by `BufId` and carry strides, each with its own method below.
 
 pub mod cpu;
 mod kernels;
 mod kernels_conv;
+pub mod program;
 pub mod timing;
 pub mod tuning;
 pub mod webgpu;
@@ -21,6 +23,7 @@ use crate::error::Result;
 
 pub use kernels::*;
 pub use kernels_conv::*;
+pub use program::{Dispatch, Program, Words};
 
 /// A backend's handle for one buffer.
 pub type BufId = u32;
@@ -108,20 +111,11 @@ pub trait Backend {
     fn rowwise(&self, k: &Rowwise) -> Result<()>;
     /// Index-mapped copies (`Gather`).
     fn gather(&self, k: &Gather) -> Result<()>;
-    /// `F.nll_loss` forward (`NllLoss`): one kernel, whatever the reduction.
-    fn nll_loss(&self, k: &NllLoss) -> Result<()>;
-    /// `F.nll_loss`'s input gradient (`NllLossBackward`): one kernel.
-    fn nll_loss_backward(&self, k: &NllLossBackward) -> Result<()>;
     /// Index-mapped writes (`Scatter`).
     fn scatter(&self, k: &Scatter) -> Result<()>;
-    /// Inclusive scans along rows (`Scan`).
-    fn scan(&self, k: &Scan) -> Result<()>;
-    /// Row-wise stable sort permutations (`Sort`).
-    fn sort(&self, k: &Sort) -> Result<()>;
-    /// Binary searches into sorted rows (`SearchSorted`).
-    fn search_sorted(&self, k: &SearchSorted) -> Result<()>;
-    /// Poisson draws from per-element Philox streams (`Poisson`).
-    fn poisson(&self, k: &Poisson) -> Result<()>;
+    /// Runs an op family's program (`program.rs`): the WebGPU backend records it into the open
+    /// batch like its own kernels, the CPU backend runs its CPU twin at once.
+    fn dispatch(&self, d: &Dispatch) -> Result<()>;
     /// Copies `words` words from `src` at word `src_offset` to `dst` at `dst_offset` (a plain
     /// copy command on GPUs, not a dispatch), ordered with the recorded kernels.
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()>;
@@ -184,8 +178,6 @@ pub trait Backend {
         None
     }
     fn set_memory_budget(&self, _bytes: Option<u64>) {}
-    /// One fused optimizer update (`OptimStep`).
-    fn optim_step(&self, k: &OptimStep) -> Result<()>;
     /// Checks values on the device (`ValueCheck`); the failure is raised by a later read or sync.
     /// Backends whose values are on the host check them before calling (the default does
     /// nothing).

@@ -23,7 +23,7 @@ fn is_index(d: DType) -> bool {
 
 /// The values of `t` when they can be had without waiting: a CPU tensor's (its read future is
 /// ready at once). None on devices whose reads are asynchronous.
-pub(super) fn host_values(t: &Tensor) -> Result<Option<Vec<f64>>> {
+pub(crate) fn host_values(t: &Tensor) -> Result<Option<Vec<f64>>> {
     if t.device() != Device::Cpu || t.numel() == 0 {
         return Ok(None);
     }

@@ -10,16 +10,15 @@ pub mod fusion;
 mod indexing;
 mod inplace;
 mod linalg;
-mod loss;
 mod nn;
 mod reduce;
-mod sampling;
 mod scatter_reduce;
 mod slicing;
-mod sort;
 mod view;
 
 pub use conditional::TensorOrScalar;
+pub(crate) use elementwise::check_same_device;
+pub(crate) use indexing::host_values;
 pub use scatter_reduce::ScatterReduce;
 
 use crate::cell::RefCell;

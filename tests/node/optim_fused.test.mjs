@@ -1,4 +1,4 @@
-// The fused optimizer step (src/optim.rs, ts/src/optim/fused.ts): a step of a 6-parameter
+// The fused optimizer step (src/ops/optim/, ts/src/optim/fused.ts): a step of a 6-parameter
 // model is one core call and one update dispatch per param group (plus buffer copies), for
 // every optimizer; parameters without a gradient on some steps are skipped as PyTorch skips
 // them (their step counts fall behind); state_dict() has PyTorch's per-parameter layout and

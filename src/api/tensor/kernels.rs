@@ -153,7 +153,7 @@ impl RawTensor {
         ignore_index: f64,
         reduction: &str,
     ) -> JsResult<RawTensor> {
-        use crate::backend::NllReduction;
+        use crate::ops::loss::NllReduction;
         let w = Some(&weight.t).filter(|_| use_weight);
         RawTensor::timed("nll_loss", || {
             let r = match reduction {
@@ -162,7 +162,7 @@ impl RawTensor {
                 "mean" => NllReduction::Mean,
                 _ => crate::bail!(Torch, "{reduction} is not a valid value for reduction"),
             };
-            crate::autograd::loss::nll_loss(&self.t, &target.t, w, ignore_index as i64, r)
+            crate::ops::loss::autograd::nll_loss(&self.t, &target.t, w, ignore_index as i64, r)
         })
     }
 

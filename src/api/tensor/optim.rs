@@ -1,4 +1,4 @@
-//! `OptimGroup`: one parameter group's fused optimizer step (`optim.rs`) for the TS optimizers,
+//! `OptimGroup`: one parameter group's fused optimizer step (`ops/optim/`) for the TS optimizers,
 //! and `RawTensor.optim_step(id, hyper)`, the one call a step makes per group. The step is a
 //! `RawTensor` static so that `torch.compile` records and replays it like any core call; groups
 //! are found by id (a number the trace can hold).
@@ -11,8 +11,7 @@ use wasm_bindgen::prelude::*;
 
 use super::kernels::RawTensorList;
 use super::{js, JsResult, RawTensor};
-use crate::backend::OptimKind;
-use crate::optim::{hyper_names, Group, ParamScalars};
+use crate::ops::optim::{hyper_names, Group, OptimKind, ParamScalars};
 
 thread_local! {
     static GROUPS: RefCell<HashMap<u32, Weak<RefCell<Group>>>> = RefCell::new(HashMap::new());

@@ -1,12 +1,9 @@
 //! CPU reference index-mapped copies: `Gather` (index_select, gather, take_along_dim) and
 //! `Scatter` (scatter, scatter with a value, scatter_add, scatter_reduce), with the GPU kernels' semantics for
-//! indices out of range (gathers read 0, scatters skip them); and `nll_loss`, which reads its
-//! input at the target indices (`NllLoss`, `NllLossBackward`; out-of-range targets skipped).
+//! indices out of range (gathers read 0, scatters skip them).
 
 use super::{for_each_offset, CpuBackend};
-use crate::backend::{
-    Gather, NllLoss, NllLossBackward, NllReduction, NllRows, Operand, Scatter, ScatterOp, ScatterSrc,
-};
+use crate::backend::{Gather, Scatter, ScatterOp, ScatterSrc};
 use crate::dtype::DType;
 use crate::error::Result;
 
@@ -61,65 +58,6 @@ impl CpuBackend {
             out[dst] = combine(k.op, k.dtype, out[dst], src[i]);
         });
         Ok(())
-    }
-}
-
-/// Row `i`'s class for the nll_loss kernels, or `None` when the row does not count (its target
-/// is `ignore_index` or outside `0..c`, as the GPU kernels decide).
-fn nll_class(tb: &[u32], r: &NllRows, i: usize) -> Option<usize> {
-    let t = tb[r.target.offset + i * r.target.strides[0]] as i32 as i64;
-    (t >= 0 && (t as usize) < r.c && t != r.ignore_index).then_some(t as usize)
-}
-
-impl CpuBackend {
-    fn nll_weight(&self, weight: &Option<Operand>, t: usize) -> f32 {
-        weight.as_ref().map_or(1.0, |w| self.with_buf(w.buf, |b| f32::from_bits(b[w.offset + t * w.strides[0]])))
-    }
-
-    pub(super) fn nll_loss_impl(&self, k: &NllLoss) {
-        let r = &k.rows;
-        let (mut losses, mut total) = (Vec::with_capacity(r.n), 0f32);
-        // Read in place (shared borrows of the state nest; nothing is written until `put`).
-        self.with_buf(r.target.buf, |target| {
-            self.with_buf(k.input.buf, |x| {
-                for i in 0..r.n {
-                    // Skipped rows add 0, never -0·x (NaN for x = -inf).
-                    losses.push(match nll_class(target, r, i) {
-                        Some(t) => {
-                            let w = self.nll_weight(&r.weight, t);
-                            total += w;
-                            -w * f32::from_bits(x[k.input.offset + i * k.input.strides[0] + t * k.input.strides[1]])
-                        }
-                        None => 0.0,
-                    });
-                }
-            })
-        });
-        let sum: f32 = losses.iter().sum();
-        let out: Vec<f32> = match r.reduction {
-            NllReduction::None => losses,
-            NllReduction::Sum => vec![sum, total],
-            // 0/0 = NaN for an all-ignored batch, as PyTorch.
-            NllReduction::Mean => vec![sum / total, total],
-        };
-        self.put(k.out, out.into_iter().map(f32::to_bits).collect());
-    }
-
-    pub(super) fn nll_loss_backward_impl(&self, k: &NllLossBackward) {
-        let r = &k.rows;
-        let word = |o: &Operand, i: usize| self.with_buf(o.buf, |b| f32::from_bits(b[o.offset + i * o.strides[0]]));
-        let mut out = vec![0u32; r.n * r.c];
-        self.with_buf(r.target.buf, |target| {
-            for i in 0..r.n {
-                let Some(t) = nll_class(target, r, i) else { continue };
-                let mut s = word(&k.grad, i);
-                if let (NllReduction::Mean, Some(total)) = (r.reduction, &k.total_weight) {
-                    s /= word(total, 0);
-                }
-                out[i * r.c + t] = (-self.nll_weight(&r.weight, t) * s).to_bits();
-            }
-        });
-        self.put(k.out, out);
     }
 }
 

@@ -5,15 +5,14 @@
 use crate::cell::RefCell;
 
 mod index;
-mod optim;
 mod reduce;
 mod rowwise;
-mod sort;
 use reduce::reduce_row;
 
+use super::program::{Dispatch, Reads, Words, MAX_WRITES};
 use super::{
-    Arg, Backend, BufId, Device, Elementwise, Func, Gather, LocalFuture, Matmul, Operand, Poisson, Reduce, Rowwise,
-    Scan, Scatter, SearchSorted, Sort, Stats,
+    Arg, Backend, BufId, Device, Elementwise, Func, Gather, LocalFuture, Matmul, Operand, Reduce, Rowwise, Scatter,
+    Stats,
 };
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
@@ -386,56 +385,44 @@ impl Backend for CpuBackend {
         self.scatter_impl(k)
     }
 
-    fn nll_loss(&self, k: &super::NllLoss) -> Result<()> {
-        self.nll_loss_impl(k);
-        Ok(())
-    }
-
-    fn nll_loss_backward(&self, k: &super::NllLossBackward) -> Result<()> {
-        self.nll_loss_backward_impl(k);
-        Ok(())
-    }
-
-    fn scan(&self, k: &Scan) -> Result<()> {
-        // Scratch: the rows' words and the results.
-        self.check_scratch(&[(2, k.rows, k.n * 4)])?;
-        self.scan_impl(k);
-        Ok(())
-    }
-
-    fn sort(&self, k: &Sort) -> Result<()> {
-        // Scratch: the rows' words, the permutations, one row's index list.
-        self.check_scratch(&[(2, k.rows, k.n * 4), (1, k.n, std::mem::size_of::<usize>())])?;
-        self.sort_impl(k);
-        Ok(())
-    }
-
-    fn search_sorted(&self, k: &SearchSorted) -> Result<()> {
-        self.search_sorted_impl(k);
-        Ok(())
-    }
-
-    fn poisson(&self, k: &Poisson) -> Result<()> {
-        let rates = self.with_buf(k.rate, |b| b[k.offset..k.offset + k.n].to_vec());
-        let out = rates
-            .iter()
-            .enumerate()
-            .map(|(i, &w)| {
-                let mut s = crate::random::Stream::new(k.key, i as u32, k.call);
-                k.dtype.round_f32(crate::random::poisson(f32::from_bits(w), &mut s)).to_bits()
-            })
-            .collect();
-        self.put(k.out, out);
-        Ok(())
-    }
-
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()> {
-        self.copy_impl(src, src_offset, dst, dst_offset, words);
+        let mut st = self.state.borrow_mut();
+        let data = st.bufs[src as usize].as_ref().expect("live buffer")[src_offset..src_offset + words].to_vec();
+        st.bufs[dst as usize].as_mut().expect("live buffer")[dst_offset..dst_offset + words].copy_from_slice(&data);
+        st.stats.copies += 1;
         Ok(())
     }
 
-    fn optim_step(&self, k: &super::OptimStep) -> Result<()> {
-        self.optim_step_impl(k)
+    fn dispatch(&self, d: &Dispatch) -> Result<()> {
+        let p = d.program;
+        let writes = p.writes.min(d.buffers.len());
+        let (written_ids, read_ids) = d.buffers.split_at(writes);
+        if writes > MAX_WRITES || read_ids.iter().any(|r| written_ids.contains(r)) {
+            crate::bail!(
+                Torch,
+                "internal: program '{}' binds more than {MAX_WRITES} written buffers, or reads one it writes",
+                p.name
+            );
+        }
+        let mut st = self.state.borrow_mut();
+        crate::debug::fault_point("cpu.write_buffer");
+        // The written buffers move out of the store for the call (no copy), so that the twin
+        // holds them mutably beside the read ones, which stay in place.
+        let mut written: [Vec<u32>; MAX_WRITES] = Default::default();
+        let first = |i: usize| !written_ids[..i].contains(&written_ids[i]);
+        for (i, &id) in written_ids.iter().enumerate() {
+            if first(i) {
+                written[i] = st.bufs[id as usize].take().expect("live buffer");
+            }
+        }
+        let read = Reads::new(&st.bufs, d.buffers);
+        let r = (p.cpu)(&mut Words { variant: d.variant, uniforms: d.uniforms, written: &mut written[..writes], read });
+        for (i, &id) in written_ids.iter().enumerate() {
+            if first(i) {
+                st.bufs[id as usize] = Some(std::mem::take(&mut written[i]));
+            }
+        }
+        r
     }
 
     fn flush(&self) {}

@@ -286,6 +286,6 @@ impl WebGpuBackend {
         if groups.0 > MAX_GROUPS {
             crate::bail!(Shape, "webgpu: attention over {} queries exceeds the dispatch grid", a_s.l);
         }
-        self.dispatch(&KernelKey::Attention(key), &meta, &buffers, groups)
+        self.record(&KernelKey::Attention(key), &meta, &buffers, groups)
     }
 }

@@ -281,7 +281,7 @@ impl WebGpuBackend {
             let key = AttentionBackwardKey { kv, mask: a.mask.is_some(), e4, ev4 };
             let mut buffers = vec![out];
             buffers.extend_from_slice(&inputs);
-            self.dispatch(&KernelKey::AttentionBackward(key), &meta, &buffers, (blocks, s.batch as u32, 1))?;
+            self.record(&KernelKey::AttentionBackward(key), &meta, &buffers, (blocks, s.batch as u32, 1))?;
         }
         Ok(())
     }

@@ -278,7 +278,7 @@ impl WebGpuBackend {
         meta[9] = slot;
         put(&mut meta, 16, &k.shape)?;
         put(&mut meta, 24, &k.x.strides)?;
-        self.dispatch(&KernelKey::Check, &meta, &[err_buf, k.x.buf], (gx, gy, 1))?;
+        self.record(&KernelKey::Check, &meta, &[err_buf, k.x.buf], (gx, gy, 1))?;
         let mut st = self.st.borrow_mut();
         // What is computed from the checked values from now on depends on this check.
         let x = Self::buffer(&st, k.x.buf);

@@ -11,21 +11,18 @@ use super::reduce_gen;
 pub use super::reduce_gen::{
     reduce_key, reduce_source, rows_kernel, RD_MAX_LEAVES, RD_MAX_SCALARS, RD_OFFSETS, RD_SCALARS, RD_STRIDES, ROWS_WG,
 };
-use crate::backend::{Arg, Func, ReduceOp, RowOp, Rowwise, ScatterOp};
+use crate::backend::{Arg, Func, Program, ReduceOp, RowOp, Rowwise, ScatterOp};
 use crate::dtype::{Compute, DType};
+pub use crate::ops::wgsl::storage_type;
+pub(super) use crate::ops::wgsl::{fill, load, store, MATH};
 use crate::ops::ResultKind;
 
-const COMMON: &str = include_str!("../../../shaders/common.wgsl");
-pub(super) const MATH: &str = include_str!("../../../shaders/math.wgsl");
-const POISSON: &str = include_str!("../../../shaders/poisson.wgsl");
 const MATMUL: &str = include_str!("../../../shaders/matmul.wgsl");
 const MATMUL_TILED: &str = include_str!("../../../shaders/matmul_tiled.wgsl");
 const ROWWISE: &str = include_str!("../../../shaders/rowwise.wgsl");
 const GATHER: &str = include_str!("../../../shaders/gather.wgsl");
 const CHECK: &str = include_str!("../../../shaders/check.wgsl");
 const SCATTER: &str = include_str!("../../../shaders/scatter.wgsl");
-const NLL_LOSS: &str = include_str!("../../../shaders/nll_loss.wgsl");
-const NLL_LOSS_BACKWARD: &str = include_str!("../../../shaders/nll_loss_backward.wgsl");
 const MAX_POOL2D: &str = include_str!("../../../shaders/max_pool2d.wgsl");
 const MAX_POOL2D_BACKWARD: &str = include_str!("../../../shaders/max_pool2d_backward.wgsl");
 
@@ -91,21 +88,6 @@ pub enum KernelKey {
     Gather {
         dtype: DType,
     },
-    Scan {
-        op: crate::backend::ScanOp,
-        dtype: DType,
-    },
-    Sort {
-        step: super::sort::SortStep,
-        dtype: DType,
-    },
-    SearchSorted {
-        dtype: DType,
-    },
-    /// `torch.poisson` into `dtype` (shaders/poisson.wgsl).
-    Poisson {
-        dtype: DType,
-    },
     /// A user kernel (`torch.register_kernel`): its WGSL as given.
     User {
         name: String,
@@ -116,29 +98,55 @@ pub enum KernelKey {
         tensor_src: bool,
         op: ScatterOp,
     },
-    /// A fused optimizer update (`optim.rs`); binds two read_write buffers.
-    Optim(crate::backend::OptimKind),
     /// Tiny float32 ops run one after another by one workgroup (`batched.rs`).
     Batched,
     /// A device-side value check (`checks.rs`); its first buffer, the error buffer, is written.
     Check,
-    /// `F.nll_loss` forward, every reduction (`shaders/nll_loss.wgsl`).
-    NllLoss,
-    /// `F.nll_loss`'s input gradient (`shaders/nll_loss_backward.wgsl`).
-    NllLossBackward,
     /// 2-D max pooling with indices (`shaders/max_pool2d.wgsl`; two written buffers), or its
     /// input gradient (`shaders/max_pool2d_backward.wgsl`).
     MaxPool2d {
         backward: bool,
     },
+    /// A program of an op family (`backend/program.rs`).
+    Program(ProgramKey),
+}
+
+/// A family's program and variant as the pipeline cache sees them: program names are unique and
+/// the variant determines the source, so the key compares and hashes the name and the variant.
+#[derive(Clone, Copy)]
+pub struct ProgramKey {
+    pub program: &'static Program,
+    pub variant: u32,
+}
+
+impl PartialEq for ProgramKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.variant == other.variant && self.program.name == other.program.name
+    }
+}
+
+impl Eq for ProgramKey {}
+
+impl std::hash::Hash for ProgramKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.program.name.hash(state);
+        self.variant.hash(state);
+    }
+}
+
+impl std::fmt::Debug for ProgramKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}#{}", self.program.name, self.variant)
+    }
 }
 
 impl KernelKey {
     /// How many of the kernel's storage buffers (the first ones) are read_write.
     pub fn writable(&self) -> usize {
         match self {
-            KernelKey::Optim(_) | KernelKey::Attention(_) | KernelKey::MaxPool2d { backward: false } => 2,
+            KernelKey::Attention(_) | KernelKey::MaxPool2d { backward: false } => 2,
             KernelKey::Batched => super::batched::MAX_BUFFERS,
+            KernelKey::Program(p) => p.program.writes,
             _ => 1,
         }
     }
@@ -147,6 +155,9 @@ impl KernelKey {
     /// them first, so that a captured graph may bind a fresh buffer there on each replay
     /// (`graph.rs`). Kernels writing into views, scatters, scans and user kernels do not count.
     pub fn writes_whole_output(&self) -> bool {
+        if let KernelKey::Program(p) = self {
+            return p.program.writes_whole_output;
+        }
         matches!(
             self,
             KernelKey::Elementwise { out_strided: false, .. }
@@ -181,54 +192,6 @@ pub enum KeyArg {
     Scalar(u8),
     /// The product, in a matmul epilogue.
     Acc,
-}
-
-/// The WGSL element type a dtype is stored as.
-pub fn storage_type(d: DType) -> &'static str {
-    match d {
-        DType::Float32 | DType::Float16 | DType::BFloat16 => "f32",
-        DType::Int32 | DType::Int64 => "i32",
-        DType::UInt8 | DType::Bool => "u32",
-    }
-}
-
-/// `template` with its holes filled, after the common helpers.
-pub(super) fn fill(template: &str, holes: &[(&str, &str)]) -> String {
-    let mut s = template.to_string();
-    for (name, value) in holes {
-        s = s.replace(&format!("/*{{{{{name}}}}}*/"), value);
-    }
-    debug_assert!(!s.contains("/*{{"), "unfilled hole in:\n{s}");
-    format!("{COMMON}\n{s}")
-}
-
-/// `v` (of compute type `c`) converted to `out`'s storage type (twin of `store` in `cpu/mod.rs`).
-pub(super) fn store(v: &str, c: Compute, out: DType) -> String {
-    match (c, out) {
-        (Compute::F32, DType::Float32) | (Compute::I32, DType::Int32 | DType::Int64) => v.to_string(),
-        (Compute::I32, DType::Float32) => format!("f32({v})"),
-        // Half types are f32 words holding values rounded to the type (dtype.rs).
-        (Compute::F32, DType::Float16) => format!("round_f16({v})"),
-        (Compute::F32, DType::BFloat16) => format!("round_bf16({v})"),
-        (Compute::I32, DType::Float16) => format!("round_f16(f32({v}))"),
-        (Compute::I32, DType::BFloat16) => format!("round_bf16(f32({v}))"),
-        (Compute::F32, DType::Int32 | DType::Int64) => format!("i32({v})"),
-        (Compute::F32, DType::UInt8) => format!("u32(i32({v})) & 255u"),
-        (Compute::I32, DType::UInt8) => format!("u32({v}) & 255u"),
-        // NaN is truthy; `isnan_f32` keeps compilers that assume no NaNs honest.
-        (Compute::F32, DType::Bool) => format!("select(0u, 1u, {v} != 0.0 || isnan_f32({v}))"),
-        (_, DType::Bool) => format!("select(0u, 1u, {v} != {}(0))", c.wgsl()),
-        (Compute::U32, _) => format!("{}({v})", storage_type(out)),
-    }
-}
-
-/// `x` (stored as `d`) converted to compute type `c`.
-pub(super) fn load(x: &str, d: DType, c: Compute) -> String {
-    if storage_type(d) == c.wgsl() {
-        x.to_string()
-    } else {
-        format!("{}({x})", c.wgsl())
-    }
 }
 
 /// Nodes as the cache key sees them, and the scalar operands in slot order.
@@ -469,19 +432,11 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::RowsReduce { op, plan } => super::rows::reduce_source(*op, plan),
         KernelKey::Gather { dtype } => fill(GATHER, &[("T", storage_type(*dtype))]),
         KernelKey::Scatter { dtype, tensor_src, op } => scatter_source(*dtype, *tensor_src, *op),
-        KernelKey::Scan { op, dtype } => super::sort::scan_source(*op, *dtype),
-        KernelKey::Sort { step, dtype } => super::sort::sort_source(*step, *dtype),
-        KernelKey::SearchSorted { dtype } => super::sort::search_sorted_source(*dtype),
-        KernelKey::Poisson { dtype } => {
-            format!("{MATH}\n{}", fill(POISSON, &[("STORE", &store("v", Compute::F32, *dtype))]))
-        }
         KernelKey::User { source, .. } => source.to_string(),
-        KernelKey::Optim(kind) => super::optim::source(*kind),
         KernelKey::Batched => super::batched::source(),
         KernelKey::Check => fill(CHECK, &[]),
-        KernelKey::NllLoss => fill(NLL_LOSS, &[]),
-        KernelKey::NllLossBackward => fill(NLL_LOSS_BACKWARD, &[]),
         KernelKey::MaxPool2d { backward } => fill(if *backward { MAX_POOL2D_BACKWARD } else { MAX_POOL2D }, &[]),
+        KernelKey::Program(p) => (p.program.wgsl)(p.variant),
     }
 }
 
@@ -532,19 +487,13 @@ pub fn label(key: &KernelKey) -> String {
             format!("webtorch:{}:{}:float32", format!("{op:?}").to_lowercase(), super::rows::plan_label(plan))
         }
         KernelKey::Gather { dtype } => format!("webtorch:gather:{}", dtype.name()),
-        KernelKey::Scan { op, dtype } => format!("webtorch:scan_{op:?}:{}", dtype.name()).to_lowercase(),
-        KernelKey::Sort { step, dtype } => format!("webtorch:sort_{step:?}:{}", dtype.name()).to_lowercase(),
-        KernelKey::SearchSorted { dtype } => format!("webtorch:searchsorted:{}", dtype.name()),
-        KernelKey::Poisson { dtype } => format!("webtorch:poisson:{}", dtype.name()),
         KernelKey::User { name, .. } => format!("webtorch:user:{name}"),
-        KernelKey::Optim(kind) => format!("webtorch:optim_{kind:?}:float32").to_lowercase(),
         KernelKey::Check => "webtorch:check".to_string(),
         KernelKey::Batched => "webtorch:batched:float32".to_string(),
-        KernelKey::NllLoss => "webtorch:nll_loss:float32".to_string(),
-        KernelKey::NllLossBackward => "webtorch:nll_loss_backward:float32".to_string(),
         KernelKey::MaxPool2d { backward } => {
             format!("webtorch:max_pool2d{}:float32", if *backward { "_backward" } else { "" })
         }
+        KernelKey::Program(p) => (p.program.label)(p.variant),
         KernelKey::Scatter { dtype, op, .. } => {
             let name = match op {
                 ScatterOp::Assign => "scatter",

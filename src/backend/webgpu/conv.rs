@@ -374,7 +374,7 @@ impl WebGpuBackend {
         put(&mut meta, 9, &[k.stride[0], k.stride[1], k.pad[0], k.pad[1], k.dilation[0], k.dilation[1]])?;
         put(&mut meta, 15, &c.x.strides)?;
         put(&mut meta, 19, &[c.w_offset, c.x.offset, gx as usize * per, c.row])?;
-        self.dispatch(&KernelKey::Conv2dDepthwise(k.weight_grad), &meta, &[c.out, c.w, c.x.buf], (gx, gy, 1))
+        self.record(&KernelKey::Conv2dDepthwise(k.weight_grad), &meta, &[c.out, c.w, c.x.buf], (gx, gy, 1))
     }
 
     /// The window kernel: one invocation per four output positions of a row and `ocb` channels,
@@ -399,7 +399,7 @@ impl WebGpuBackend {
         put(&mut meta, 9, &[k.stride[0], k.pad[0], k.pad[1], k.dilation[0]])?;
         put(&mut meta, 13, &c.x.strides)?;
         put(&mut meta, 17, &[c.w_offset, c.x.offset, gx as usize * 64, c.row, ow4, blocks])?;
-        self.dispatch(&KernelKey::Conv2dWindow(key), &meta, &[c.out, c.w, c.x.buf], (gx, gy, gz as u32))
+        self.record(&KernelKey::Conv2dWindow(key), &meta, &[c.out, c.w, c.x.buf], (gx, gy, gz as u32))
     }
 
     /// A forward whose output rows (`oh·ow` positions) are not whole vec4 (ResNet's last stage:
@@ -501,7 +501,7 @@ impl WebGpuBackend {
         if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS || z > MAX_GROUPS as usize {
             crate::bail!(Shape, "webgpu: conv2d of {og}x{cols} outputs exceeds the dispatch grid");
         }
-        self.dispatch(&KernelKey::Conv2d(key, k.weight_grad), &meta, &[conv.out, conv.w, conv.x.buf], groups)
+        self.record(&KernelKey::Conv2d(key, k.weight_grad), &meta, &[conv.out, conv.w, conv.x.buf], groups)
     }
 }
 

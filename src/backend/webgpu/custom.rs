@@ -64,5 +64,5 @@ pub(super) fn dispatch(gpu: &WebGpuBackend, k: &UserKernel) -> Result<()> {
     let mut buffers = Vec::with_capacity(k.inputs.len() + 1);
     buffers.push(k.out);
     buffers.extend_from_slice(&k.inputs);
-    gpu.dispatch(&key, &k.meta, &buffers, (x, y, 1))
+    gpu.record(&key, &k.meta, &buffers, (x, y, 1))
 }

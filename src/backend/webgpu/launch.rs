@@ -4,23 +4,15 @@
 
 use super::codegen::{self, KernelKey};
 use super::{epilogue, matmul, rows, State, WebGpuBackend, MAX_GROUPS, MAX_RANK, WG};
-use crate::backend::{
-    BufId, Elementwise, Gather, Matmul, NllLoss, NllLossBackward, NllReduction, NllRows, Operand, Reduce, Rowwise,
-    Scatter, ScatterSrc,
-};
+use crate::backend::{BufId, Elementwise, Gather, Matmul, Reduce, Rowwise, Scatter, ScatterSrc};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::shape::{coalesce, contiguous_strides};
 use crate::{bail, err};
 
-pub(super) fn put(meta: &mut [u32], at: usize, values: &[usize]) -> Result<()> {
-    for (i, v) in values.iter().enumerate() {
-        meta[at + i] = u32::try_from(*v).map_err(|_| err!(OutOfMemory, "index {v} does not fit in 32 bits"))?;
-    }
-    Ok(())
-}
+pub(super) use crate::backend::program::put;
 
-/// An elementwise kernel's dispatch, described (`dispatch`'s arguments); `B` names a buffer
+/// An elementwise kernel's dispatch, described (`record`'s arguments); `B` names a buffer
 /// (an id, or the buffer itself where the id may be reused before the dispatch is recorded).
 pub(super) struct Plan<B = BufId> {
     pub key: KernelKey,
@@ -38,7 +30,7 @@ impl WebGpuBackend {
             return Ok(());
         }
         let p = Self::elementwise_plan(&self.st.borrow(), k)?;
-        self.dispatch(&p.key, &p.meta, &p.buffers, p.groups)
+        self.record(&p.key, &p.meta, &p.buffers, p.groups)
     }
 
     /// An elementwise kernel's dispatch: its key, meta words, buffers and grid.
@@ -161,7 +153,7 @@ impl WebGpuBackend {
         if groups.0 > MAX_GROUPS || groups.1 > MAX_GROUPS {
             bail!(Shape, "webgpu: matmul of {}x{} outputs exceeds the dispatch grid", k.m, k.n);
         }
-        self.dispatch(&key, &meta, &buffers, groups)
+        self.record(&key, &meta, &buffers, groups)
     }
 
     /// `a · b` with a transposed `b` (`matmul::copies_b`): `b` copied into a row-major scratch
@@ -257,7 +249,7 @@ impl WebGpuBackend {
         }
         put(&mut meta, 58, &[k.queries])?;
         let key = plan.map_or_else(|| codegen::rowwise_key(k), |p| rows::rowwise_key(k, p));
-        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+        self.record(&key, &meta, &buffers, (gx, gy, 1))
     }
 
     pub(super) fn gather_impl(&self, k: &Gather) -> Result<()> {
@@ -277,7 +269,7 @@ impl WebGpuBackend {
         put(&mut meta, 16, &k.src.strides)?;
         put(&mut meta, 24, &k.index.strides)?;
         let key = KernelKey::Gather { dtype: k.src.dtype };
-        self.dispatch(&key, &meta, &[k.out, k.src.buf, k.index.buf], (gx, gy, 1))
+        self.record(&key, &meta, &[k.out, k.src.buf, k.index.buf], (gx, gy, 1))
     }
 
     pub(super) fn scatter_impl(&self, k: &Scatter) -> Result<()> {
@@ -303,25 +295,11 @@ impl WebGpuBackend {
             ScatterSrc::Scalar(v) => meta[7] = crate::tensor::to_word(*v, k.dtype)?,
         }
         let key = KernelKey::Scatter { dtype: k.dtype, tensor_src: matches!(k.src, ScatterSrc::Tensor(_)), op: k.op };
-        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+        self.record(&key, &meta, &buffers, (gx, gy, 1))
     }
 }
 
 impl WebGpuBackend {
-    pub(super) fn nll_loss_impl(&self, k: &NllLoss) -> Result<()> {
-        let r = &k.rows;
-        let reduce = r.reduction != NllReduction::None;
-        // 'none': one invocation per row; 'sum'/'mean': the one workgroup that reduces them.
-        let groups = if reduce { 1 } else { Self::groups_for(r.n)? };
-        let (gx, gy) = Self::grid(groups);
-        let mut meta = [0u32; 16];
-        put(&mut meta, 0, &[r.n, r.c])?;
-        let w = nll_rows_meta(&mut meta, r, &k.input)?;
-        put(&mut meta, 4, &[k.input.offset, k.input.strides[0], k.input.strides[1]])?;
-        put(&mut meta, 11, &[nll_reduction(r.reduction), (gx * WG) as usize])?;
-        self.dispatch(&KernelKey::NllLoss, &meta, &[k.out, k.input.buf, r.target.buf, w.buf], (gx, gy, 1))
-    }
-
     pub(super) fn max_pool2d_impl(&self, k: &crate::backend::MaxPool2d) -> Result<()> {
         let g = &k.g;
         let n = g.input[0] * g.input[1] * g.out_hw[0] * g.out_hw[1];
@@ -332,7 +310,7 @@ impl WebGpuBackend {
         put(&mut meta, 14, &[k.x.offset])?;
         put(&mut meta, 15, &k.x.strides)?;
         put(&mut meta, 19, &[(gx * WG) as usize, k.indices as usize])?;
-        self.dispatch(&KernelKey::MaxPool2d { backward: false }, &meta, &[k.out, k.idx, k.x.buf], (gx, gy, 1))
+        self.record(&KernelKey::MaxPool2d { backward: false }, &meta, &[k.out, k.idx, k.x.buf], (gx, gy, 1))
     }
 
     pub(super) fn max_pool2d_backward_impl(&self, k: &crate::backend::MaxPool2dBackward) -> Result<()> {
@@ -345,59 +323,7 @@ impl WebGpuBackend {
         put(&mut meta, 13, &[k.grad.offset])?;
         put(&mut meta, 14, &k.grad.strides)?;
         put(&mut meta, 18, &[g.input[1], (gx * WG) as usize])?;
-        self.dispatch(&KernelKey::MaxPool2d { backward: true }, &meta, &[k.out, k.grad.buf, k.idx], (gx, gy, 1))
-    }
-
-    pub(super) fn nll_loss_backward_impl(&self, k: &NllLossBackward) -> Result<()> {
-        let r = &k.rows;
-        let groups = Self::groups_for(r.n * r.c)?;
-        let (gx, gy) = Self::grid(groups);
-        let mut meta = [0u32; 16];
-        put(&mut meta, 0, &[r.n * r.c, r.c])?;
-        let w = nll_rows_meta(&mut meta, r, &k.grad)?;
-        put(&mut meta, 4, &[k.grad.offset, k.grad.strides[0], nll_reduction(r.reduction)])?;
-        let total = k.total_weight.as_ref().unwrap_or(&k.grad);
-        put(&mut meta, 11, &[total.offset, (gx * WG) as usize])?;
-        let buffers = [k.out, k.grad.buf, r.target.buf, w.buf, total.buf];
-        self.dispatch(&KernelKey::NllLossBackward, &meta, &buffers, (gx, gy, 1))
-    }
-
-    pub(super) fn poisson_impl(&self, k: &crate::backend::Poisson) -> Result<()> {
-        let groups = Self::groups_for(k.n)?;
-        let (gx, gy) = Self::grid(groups);
-        let mut meta = [0u32; 8];
-        put(&mut meta, 0, &[k.n, (gx * WG) as usize, k.offset])?;
-        meta[3..7].copy_from_slice(&[k.key[0], k.key[1], k.call, crate::random::POISSON_TAG]);
-        self.dispatch(&KernelKey::Poisson { dtype: k.dtype }, &meta, &[k.out, k.rate], (gx, gy, 1))
-    }
-}
-
-/// The meta words both nll_loss kernels read alike (2: ignore_index, 3: weighted, 7–8: target
-/// offset and stride, 9–10: weight's); returns the operand bound as the weight (`absent`, unread,
-/// when there is none).
-fn nll_rows_meta<'a>(meta: &mut [u32], r: &'a NllRows, absent: &'a Operand) -> Result<&'a Operand> {
-    meta[2] = nll_ignore(r.ignore_index, r.c);
-    meta[3] = r.weight.is_some() as u32;
-    put(meta, 7, &[r.target.offset, r.target.strides[0]])?;
-    let w = r.weight.as_ref().unwrap_or(absent);
-    put(meta, 9, &[w.offset, w.strides[0]])?;
-    Ok(w)
-}
-
-/// The ignore_index word of the nll_loss kernels: an index outside `0..c` matches no class the
-/// kernels count (they skip out-of-range targets anyway), so -1 stands for all of them.
-fn nll_ignore(ignore_index: i64, c: usize) -> u32 {
-    match usize::try_from(ignore_index) {
-        Ok(i) if i < c => i as u32,
-        _ => -1i32 as u32,
-    }
-}
-
-fn nll_reduction(r: NllReduction) -> usize {
-    match r {
-        NllReduction::None => 0,
-        NllReduction::Sum => 1,
-        NllReduction::Mean => 2,
+        self.record(&KernelKey::MaxPool2d { backward: true }, &meta, &[k.out, k.grad.buf, k.idx], (gx, gy, 1))
     }
 }
 

@@ -21,13 +21,11 @@ mod epilogue;
 mod graph;
 mod launch;
 pub mod matmul;
-mod optim;
 mod pool;
 mod record;
 mod reduce_gen;
 mod reduce_launch;
 pub mod rows;
-mod sort;
 mod timing;
 
 use crate::cell::RefCell;
@@ -40,22 +38,19 @@ use rustc_hash::FxHashMap;
 use self::binding::ARENA_SLOTS;
 use self::codegen::KernelKey;
 use self::pool::{size_class, Pool};
-use super::{
-    Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Scan, Scatter, SearchSorted,
-    Sort, Stats,
-};
+use super::program::{self, Dispatch, MAX_GROUPS, WG};
+use super::{Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Scatter, Stats};
 use crate::error::{ErrorKind, Result};
 use crate::{bail, err};
 
-const SLOT_BYTES: u64 = 512;
-const SLOT_WORDS: usize = 128;
+/// A dispatch's uniform slot: the most uniform words the contract lets a dispatch pass.
+const SLOT_WORDS: usize = program::MAX_UNIFORMS;
+const SLOT_BYTES: u64 = 4 * SLOT_WORDS as u64;
 const MAX_RANK: usize = 8;
 /// Dispatches before the first submit after the GPU went idle (`State::idle`): on the H100 a
 /// transformer block step records ~9 ms of work; with the first submit at 64 dispatches its GPU
 /// work started ~5 ms late (bench/KERNELS.md).
 const IDLE_FIRST: usize = 16;
-const WG: u32 = 256;
-const MAX_GROUPS: u32 = 65_535;
 const STORAGE_USAGE: wgpu::BufferUsages =
     wgpu::BufferUsages::STORAGE.union(wgpu::BufferUsages::COPY_SRC).union(wgpu::BufferUsages::COPY_DST);
 
@@ -247,17 +242,12 @@ impl WebGpuBackend {
 
     /// Workgroups of `WG` invocations covering `n` invocations.
     fn groups_for(n: usize) -> Result<u32> {
-        u32::try_from(n.div_ceil(WG as usize)).map_err(|_| err!(OutOfMemory, "tensor too large"))
+        program::groups_for(n)
     }
 
     /// Dispatch grid for `n` workgroups (2-D when `n` exceeds one dimension's limit).
     fn grid(n: u32) -> (u32, u32) {
-        if n <= MAX_GROUPS {
-            (n.max(1), 1)
-        } else {
-            let y = n.div_ceil(MAX_GROUPS);
-            (n.div_ceil(y), y)
-        }
+        program::grid(n)
     }
 }
 
@@ -454,40 +444,25 @@ impl Backend for WebGpuBackend {
         self.gather_impl(k)
     }
 
-    fn nll_loss(&self, k: &crate::backend::NllLoss) -> Result<()> {
-        self.nll_loss_impl(k)
-    }
-
-    fn nll_loss_backward(&self, k: &crate::backend::NllLossBackward) -> Result<()> {
-        self.nll_loss_backward_impl(k)
-    }
-
     fn scatter(&self, k: &Scatter) -> Result<()> {
         self.scatter_impl(k)
-    }
-
-    fn scan(&self, k: &Scan) -> Result<()> {
-        self.scan_impl(k)
-    }
-
-    fn sort(&self, k: &Sort) -> Result<()> {
-        self.sort_impl(k)
-    }
-
-    fn poisson(&self, k: &crate::backend::Poisson) -> Result<()> {
-        self.poisson_impl(k)
-    }
-
-    fn search_sorted(&self, k: &SearchSorted) -> Result<()> {
-        self.search_sorted_impl(k)
     }
 
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()> {
         self.copy_impl(src, src_offset, dst, dst_offset, words)
     }
 
-    fn optim_step(&self, k: &super::OptimStep) -> Result<()> {
-        self.optim_step_impl(k)
+    fn dispatch(&self, d: &Dispatch) -> Result<()> {
+        if d.uniforms.len() > SLOT_WORDS {
+            bail!(
+                Torch,
+                "webgpu: program '{}' passes {} uniform words, more than {SLOT_WORDS}",
+                d.program.name,
+                d.uniforms.len()
+            );
+        }
+        let key = KernelKey::Program(codegen::ProgramKey { program: d.program, variant: d.variant });
+        self.record(&key, d.uniforms, d.buffers, d.groups)
     }
 
     fn has_max_pool2d(&self) -> bool {

@@ -79,7 +79,7 @@ impl WebGpuBackend {
 
     /// Records one dispatch into the open pass (after the batched tiny ops waiting, which come
     /// first); flushes when the batch is full.
-    pub(super) fn dispatch(
+    pub(super) fn record(
         &self,
         key: &KernelKey,
         meta: &[u32],
@@ -94,7 +94,7 @@ impl WebGpuBackend {
         self.dispatch_locked(&mut st, key, meta, bufs, groups, true)
     }
 
-    /// `dispatch` with the state borrowed and the buffers resolved; `may_flush`: submit when
+    /// `record` with the state borrowed and the buffers resolved; `may_flush`: submit when
     /// the batch threshold is reached.
     pub(super) fn dispatch_locked(
         &self,
@@ -172,6 +172,34 @@ impl WebGpuBackend {
         if may_flush && st.stats.pending as usize >= limit && !st.hold {
             self.flush_locked(st);
         }
+        Ok(())
+    }
+
+    /// Records a buffer-to-buffer copy (`Backend::copy`) between compute passes of the open
+    /// encoder: a command, not a dispatch.
+    pub(super) fn copy_impl(
+        &self,
+        src: BufId,
+        src_offset: usize,
+        dst: BufId,
+        dst_offset: usize,
+        words: usize,
+    ) -> Result<()> {
+        self.check_lost()?;
+        if words == 0 {
+            return Ok(());
+        }
+        let mut st = self.st.borrow_mut();
+        let (from, to) = (Self::buffer(&st, src), Self::buffer(&st, dst));
+        st.checks.propagate(std::slice::from_ref(&to), std::slice::from_ref(&from));
+        let encoder = self.command_encoder(&mut st);
+        let (src_bytes, dst_bytes, bytes) = (src_offset as u64 * 4, dst_offset as u64 * 4, words as u64 * 4);
+        encoder.copy_buffer_to_buffer(&from, src_bytes, &to, dst_bytes, bytes);
+        if let Some(cap) = st.capture.as_mut() {
+            let at = cap.dispatches.len();
+            cap.copies.push(super::graph::RecordedCopy { at, src: from, src_bytes, dst: to, dst_bytes, bytes });
+        }
+        st.stats.copies += 1;
         Ok(())
     }
 

@@ -106,7 +106,7 @@ impl WebGpuBackend {
                 _ => *x as i32 as u32,
             };
         }
-        self.dispatch(&key, &meta, &buffers, (gx, gy, 1))
+        self.record(&key, &meta, &buffers, (gx, gy, 1))
     }
 
     /// A column sum (`column_chunk`) in two steps: each chunk of `c` rows summed into a scratch

@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::{bail, err};
 
 /// Queries in the set: a pair per dispatch, `ARENA_SLOTS` dispatches at most between submits
-/// (`dispatch` submits when the set is full; dispatches sharing a uniform slot can make a
+/// (`dispatch_locked` submits when the set is full; dispatches sharing a uniform slot can make a
 /// batch longer than the arena otherwise).
 pub(super) const QUERIES: u32 = 2 * ARENA_SLOTS as u32;
 

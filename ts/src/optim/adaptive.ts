@@ -2,7 +2,7 @@
  * Optimizers with per-element step sizes from the gradients' history: RMSprop, Adagrad, Adadelta
  * and Rprop — PyTorch's options, defaults and argument checks; each step is the core's fused update of PyTorch's
  * single-tensor algorithm (`torch/optim/*.py`, `foreach=False`), op for op, so that N steps
- * match PyTorch to float32 rounding (fused.ts, src/optim.rs).
+ * match PyTorch to float32 rounding (fused.ts, src/ops/optim/).
  *
  * @module
  */

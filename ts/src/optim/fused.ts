@@ -1,6 +1,6 @@
 /**
  * The built-in optimizers' step: one core call per parameter group (`RawTensor.optim_step`,
- * src/optim.rs), which updates every parameter of the group with one kernel over the group's
+ * src/ops/optim/), which updates every parameter of the group with one kernel over the group's
  * flat buffers — not a JS round trip per tensor. The state (exp_avg, exp_avg_sq, …) lives in the
  * core as one flat float32 tensor per group; `optimizer.state` and `state_dict()` show each
  * parameter's part of it as a view, in PyTorch's per-parameter layout. docs/nn.md ("Fused

@@ -1,8 +1,8 @@
-// Fused optimizer step (torch.optim; src/optim.rs builds it): one invocation per element of a
+// Fused optimizer step (torch.optim; mod.rs builds it): one invocation per element of a
 // parameter group's flat buffers. `x` holds the parameters (words 0..n) and their gradients
 // (n..2n); `st` holds the optimizer state, role r of element e at st[base_r + e]. Each update
-// is PyTorch's single-tensor algorithm op for op in f32; backend/cpu/optim.rs is its twin and
-// optim.rs lists the scalars of each kind.
+// is PyTorch's single-tensor algorithm op for op in f32; cpu.rs is its twin and mod.rs
+// lists the scalars of each kind.
 // meta: [0] first element, [1] elements, [2] n, [3] invocations per grid row, [4] flags,
 //       [5..8) role bases, [8..24) f32 scalars.
 @group(0) @binding(1) var<storage, read_write> x: array<f32>;

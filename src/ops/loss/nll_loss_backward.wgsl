@@ -1,4 +1,4 @@
-// F.nll_loss's input gradient (backend::NllLossBackward): one invocation per element of the
+// F.nll_loss's input gradient (nll.rs, NllLossBackward): one invocation per element of the
 // contiguous (n, c) gradient, 0 except at (i, t = tgt[i]) for rows the forward counts, where it is
 // -w[t]·s: s = g[i] ('none'), g[0] ('sum'), g[0] / total weight ('mean'). This replaces the
 // one-hot product's backward chain with a single write of every element.

@@ -1,11 +1,17 @@
-//! `torch.poisson`: a draw per element from its own Philox stream (src/random.rs), on the
-//! tensor's device; the draws do not depend on the device.
+//! The random family: `torch.poisson`, a draw per element from its own Philox stream
+//! (`src/random.rs` is the generator), on the tensor's device; the draws do not depend on the
+//! device. This file holds the rule and the entry; `poisson.rs` the kernel's description, program
+//! and dispatch; `poisson.wgsl` its WGSL and `cpu.rs` its CPU twin.
 
-use super::Tensor;
-use crate::backend::Poisson;
+mod cpu;
+pub mod poisson;
+
+pub use poisson::Poisson;
+
 use crate::bail;
 use crate::error::Result;
 use crate::random;
+use crate::tensor::Tensor;
 
 impl Tensor {
     /// `torch.poisson(rates)`: a Poisson draw with each rate (a float tensor, rates >= 0), of the
@@ -15,7 +21,7 @@ impl Tensor {
         if !self.dtype.is_float() {
             bail!(DType, "\"poisson_cpu\" not implemented for '{}'", self.dtype.scalar_name());
         }
-        if let Some(rates) = super::indexing::host_values(self)? {
+        if let Some(rates) = crate::tensor::host_values(self)? {
             if rates.iter().any(|r| r.is_nan() || *r < 0.0) {
                 bail!(Torch, "invalid Poisson rate, expected rate to be non-negative");
             }
@@ -36,7 +42,7 @@ impl Tensor {
             key,
             call,
         };
-        self.backend().poisson(&k)?;
+        poisson::run(&**self.backend(), &k)?;
         Ok(out)
     }
 }

@@ -25,13 +25,21 @@
 //! - ASGD: wd, 1 - λ·eta, -eta, mu
 //! - Adadelta: wd, rho, 1 - rho, eps, -lr
 //! - Rprop: 0, eta-, eta+, min step, max step, lr
+//!
+//! The family: this file holds the groups and their rules (the entry); `step.rs` the update
+//! kernel's description, program and dispatch; `optim.wgsl` its WGSL and `cpu.rs` its CPU twin.
 
 use std::rc::Rc;
 
-use crate::backend::{
-    Backend, OptimKind, OptimStep, OPT_AMSGRAD, OPT_BRANCH, OPT_CENTERED, OPT_DECOUPLED, OPT_FIRST, OPT_MAXIMIZE,
-    OPT_MOMENTUM, OPT_NESTEROV, OPT_WEIGHT_DECAY,
+mod cpu;
+pub mod step;
+
+pub use step::{
+    OptimKind, OptimStep, OPT_AMSGRAD, OPT_BRANCH, OPT_CENTERED, OPT_DECOUPLED, OPT_FIRST, OPT_MAXIMIZE, OPT_MOMENTUM,
+    OPT_NESTEROV, OPT_WEIGHT_DECAY,
 };
+
+use crate::backend::Backend;
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::shape::{contiguous_strides, Layout};
@@ -275,17 +283,20 @@ impl Group {
             let start = self.offsets[i];
             let end = self.offsets.get(j).copied().unwrap_or(self.n);
             if end > start {
-                backend.optim_step(&OptimStep {
-                    kind: self.kind,
-                    flags,
-                    x: xb,
-                    state: sb,
-                    n: self.n,
-                    start,
-                    len: end - start,
-                    bases,
-                    scalars,
-                })?;
+                step::run(
+                    &*backend,
+                    &OptimStep {
+                        kind: self.kind,
+                        flags,
+                        x: xb,
+                        state: sb,
+                        n: self.n,
+                        start,
+                        len: end - start,
+                        bases,
+                        scalars,
+                    },
+                )?;
             }
             for s in &mut self.scalars[i..j] {
                 *s = after;

@@ -1,14 +1,24 @@
-//! `F.nll_loss` as two kernels (`backend::NllLoss`, `backend::NllLossBackward`) instead of a
-//! one-hot product and its reductions: an MLP step's loss was ~9 dispatches forward and ~8
-//! backward, most of the host time of a small training step. Inputs `(C)` or `(N, C)`, with
-//! PyTorch's checks and messages; `ignore_index` rows count for nothing.
+//! The loss family: `F.nll_loss` as two kernels (`NllLoss`, `NllLossBackward`) instead of a
+//! one-hot product and its reductions, which took ~9 dispatches forward and ~8 backward, most of
+//! the host time of a small training step. Inputs `(C)` or `(N, C)`, with PyTorch's checks and
+//! messages; `ignore_index` rows count for nothing.
+//!
+//! This file holds the rules and the entries (`Tensor::nll_loss`, `Tensor::nll_loss_backward`);
+//! `autograd.rs` the autograd node; `nll.rs` the kernels' descriptions, programs and dispatches;
+//! `nll_loss.wgsl` and `nll_loss_backward.wgsl` their WGSL and `cpu.rs` their CPU twins.
 
-use super::Tensor;
-use crate::backend::{CheckMessage, NllLoss, NllLossBackward, NllReduction, NllRows, Operand};
+pub mod autograd;
+mod cpu;
+pub mod nll;
+
+pub use nll::{NllLoss, NllLossBackward, NllReduction, NllRows};
+
+use crate::backend::{CheckMessage, Operand};
 use crate::bail;
 use crate::dtype::DType;
 use crate::error::{ErrorKind, Result};
 use crate::shape::fmt_shape;
+use crate::tensor::Tensor;
 
 /// The (row, class) strides of `(C)` or `(N, C)` input, and the row count.
 fn rows_of(input: &Tensor) -> (usize, [usize; 2]) {
@@ -69,7 +79,7 @@ impl Tensor {
             bail!(DType, "expected target dtype to be Long or Byte, but got {}", target.dtype.scalar_name());
         }
         let c = self.shape()[self.ndim() - 1];
-        super::elementwise::check_same_device(self, target)?;
+        crate::tensor::check_same_device(self, target)?;
         if let Some(w) = weight {
             if w.ndim() != 1 || w.numel() != c {
                 bail!(
@@ -81,7 +91,7 @@ impl Tensor {
             if !w.dtype.is_float() {
                 bail!(DType, "expected weight to be a float tensor, but got {}", w.dtype.scalar_name());
             }
-            super::elementwise::check_same_device(self, w)?;
+            crate::tensor::check_same_device(self, w)?;
         }
         Ok(c)
     }
@@ -119,7 +129,7 @@ impl Tensor {
         if out.numel() > 0 {
             // The checked tensor, so that the loss depends on its check (the same words as `target`).
             let rows = nll_rows(widened.as_ref().unwrap_or(target), weight, n, c, ignore_index, reduction)?;
-            self.backend().nll_loss(&NllLoss { input: self.operand_with(&strides)?, rows, out: out.buf()? })?;
+            nll::forward(&**self.backend(), &NllLoss { input: self.operand_with(&strides)?, rows, out: out.buf()? })?;
         }
         // The kernel writes float32; half inputs get their loss rounded to their dtype.
         let round = |t: Tensor| if self.dtype == DType::Float32 { Ok(t) } else { t.to_dtype(self.dtype) };
@@ -154,12 +164,15 @@ impl Tensor {
         if out.numel() > 0 {
             // A scalar gradient (sum/mean) is read at stride 0 by every row.
             let grad = if reduction == NllReduction::None { vector(self)? } else { self.operand_with(&[0])? };
-            input.backend().nll_loss_backward(&NllLossBackward {
-                grad,
-                total_weight: total_weight.map(|t| t.operand_with(&[0])).transpose()?,
-                rows: nll_rows(target, weight, n, c, ignore_index, reduction)?,
-                out: out.buf()?,
-            })?;
+            nll::backward(
+                &**input.backend(),
+                &NllLossBackward {
+                    grad,
+                    total_weight: total_weight.map(|t| t.operand_with(&[0])).transpose()?,
+                    rows: nll_rows(target, weight, n, c, ignore_index, reduction)?,
+                    out: out.buf()?,
+                },
+            )?;
         }
         if input.dtype == DType::Float32 {
             Ok(out)

@@ -1,6 +1,6 @@
 // Poisson draws (torch.poisson), one invocation per element: each element reads its own Philox
-// stream, counter [element, call, POISSON_TAG, group] under the generator's key (src/random.rs
-// is the twin: the same words on every device). Below rate 10, Knuth's product of uniforms;
+// stream, counter [element, call, POISSON_TAG, group] under the generator's key (cpu.rs is
+// the twin: the same words on every device). Below rate 10, Knuth's product of uniforms;
 // from 10 up, Hörmann's transformed rejection (PTRS), about 1.2 pairs of uniforms per draw.
 // meta: [0] n, [1] invocations per grid row, [2] rate offset, [3] key lo, [4] key hi, [5] call,
 //       [6] tag.

@@ -1,15 +1,27 @@
-//! Scans (`cumsum`, `cumprod`, `logcumsumexp`, the indices of `cummax`/`cummin`), sort
-//! permutations and binary searches. The kernels work on contiguous rows, so the dim is moved
-//! last and the input made contiguous first (a copy unless it already is); results are moved
-//! back, as views. Values of `sort`/`cummax`/… are gathered from the input with the indices in
-//! the autograd layer, which gives them gradients.
+//! The sort family: scans (`cumsum`, `cumprod`, `logcumsumexp`, the indices of
+//! `cummax`/`cummin`), sort permutations and binary searches. The kernels work on contiguous
+//! rows, so the dim is moved last and the input made contiguous first (a copy unless it already
+//! is); results are moved back, as views. Values of `sort`/`cummax`/… are gathered from the input
+//! with the indices in the autograd layer (`autograd/scan.rs`), which gives them gradients.
+//!
+//! This file holds the rules and the entries; `scan.rs`, `bitonic.rs` and `search.rs` the
+//! kernels' descriptions, programs and dispatches; `scan.wgsl`, `sort.wgsl` and
+//! `search_sorted.wgsl` their WGSL and `cpu.rs` their CPU twins.
 
-use super::Tensor;
-use crate::backend::{Scan, ScanOp, SearchSorted, Sort};
+pub mod bitonic;
+mod cpu;
+pub mod scan;
+pub mod search;
+
+pub use bitonic::Sort;
+pub use scan::{Scan, ScanOp};
+pub use search::SearchSorted;
+
 use crate::bail;
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::shape::wrap_dim;
+use crate::tensor::Tensor;
 
 impl Tensor {
     /// This tensor with `dim` moved last, contiguous, and its (rows, n).
@@ -46,7 +58,7 @@ impl Tensor {
         let out = Tensor::empty_on(self.backend(), x.shape(), out_dtype)?;
         if rows > 0 {
             let k = Scan { op, input: x.buf()?, offset: x.layout.offset, dtype: x.dtype, rows, n, out: out.buf()? };
-            self.backend().scan(&k)?;
+            scan::run(&**self.backend(), &k)?;
         }
         let out = Tensor::rows_back(out, d)?;
         if half {
@@ -97,7 +109,7 @@ impl Tensor {
         if rows > 0 && n > 0 {
             let k =
                 Sort { input: x.buf()?, offset: x.layout.offset, dtype: x.dtype, rows, n, descending, out: out.buf()? };
-            self.backend().sort(&k)?;
+            bitonic::run(&**self.backend(), &k)?;
         }
         Tensor::rows_back(out, d)
     }
@@ -106,7 +118,7 @@ impl Tensor {
     /// `out_int32`) insertion points of `values` into the innermost rows of `self`, which is 1-D
     /// or matches `values` in every dim but the last.
     pub fn searchsorted(&self, values: &Tensor, right: bool, out_int32: bool) -> Result<Tensor> {
-        super::elementwise::check_same_device(self, values)?;
+        crate::tensor::check_same_device(self, values)?;
         let shared = self.ndim() == 1;
         if self.ndim() == 0 {
             bail!(Torch, "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor [] and input value tensor {:?}", values.shape());
@@ -137,7 +149,7 @@ impl Tensor {
                 right,
                 out: out.buf()?,
             };
-            self.backend().search_sorted(&k)?;
+            search::run(&**self.backend(), &k)?;
         }
         Ok(out)
     }

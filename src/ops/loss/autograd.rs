@@ -1,13 +1,13 @@
-//! `F.nll_loss` as one autograd node over the fused kernels (`tensor/loss.rs`).
+//! `F.nll_loss` as one autograd node over the fused kernels (`mod.rs`).
 //!
 //! NOTE: the backward kernel's result is linear in the loss gradient `g` and does not depend on
 //! the input's values, so its own derivative (needed with `create_graph`) is zero with respect
 //! to the input and, with respect to `g`, is nll_loss itself applied to the incoming gradient
 //! (PyTorch's `nll_loss_backward` derivative): double backward is exact, not an approximation.
 
-use super::kernels::node;
-use super::needs_grad;
-use crate::backend::NllReduction;
+use super::NllReduction;
+use crate::autograd::kernels::node;
+use crate::autograd::needs_grad;
 use crate::error::Result;
 use crate::tensor::Tensor;
 

@@ -1,12 +1,12 @@
-//! The CPU twin of `shaders/optim.wgsl`: one fused optimizer update (`OptimStep`) over a
-//! parameter group's flat buffers, element by element, in the same f32 operations and order
-//! (PyTorch's single-tensor algorithms). `optim.rs` documents the scalars of each kind.
+//! The CPU twin of `optim.wgsl`: one fused optimizer update over a parameter group's flat
+//! buffers, element by element, in the same f32 operations and order (PyTorch's single-tensor
+//! algorithms), reading the same uniform words. `mod.rs` documents the scalars of each kind.
 
-use super::CpuBackend;
-use crate::backend::{
-    OptimKind, OptimStep, OPT_AMSGRAD, OPT_BRANCH, OPT_CENTERED, OPT_DECOUPLED, OPT_FIRST, OPT_MAXIMIZE, OPT_MOMENTUM,
-    OPT_NESTEROV, OPT_WEIGHT_DECAY,
+use super::step::{
+    OptimKind, MAX_SCALARS, OPT_AMSGRAD, OPT_BRANCH, OPT_CENTERED, OPT_DECOUPLED, OPT_FIRST, OPT_MAXIMIZE,
+    OPT_MOMENTUM, OPT_NESTEROV, OPT_WEIGHT_DECAY, SCALARS,
 };
+use crate::backend::Words;
 use crate::error::Result;
 
 /// `torch.lerp`'s formula (ATen: the weight picks the end to interpolate from).
@@ -45,8 +45,15 @@ impl Slots<'_> {
     }
 }
 
+/// An update's kind, flags and scalars, from its variant and uniform words.
+struct Step {
+    kind: OptimKind,
+    flags: u32,
+    scalars: [f32; MAX_SCALARS],
+}
+
 /// The new value of parameter element `p` with gradient `g` (state updated in `s`).
-fn update(k: &OptimStep, p: f32, g: f32, s: &mut Slots) -> f32 {
+fn element(k: &Step, p: f32, g: f32, s: &mut Slots) -> f32 {
     let c = |i: usize| k.scalars[i];
     let has = |f: u32| k.flags & f != 0;
     let mut g = if has(OPT_MAXIMIZE) { -g } else { g };
@@ -173,28 +180,21 @@ fn update(k: &OptimStep, p: f32, g: f32, s: &mut Slots) -> f32 {
     }
 }
 
-impl CpuBackend {
-    pub(super) fn optim_step_impl(&self, k: &OptimStep) -> Result<()> {
-        let mut st = self.state.borrow_mut();
-        let mut x = st.bufs[k.x as usize].take().expect("live buffer");
-        let mut state =
-            if k.state == k.x { Vec::new() } else { st.bufs[k.state as usize].take().expect("live buffer") };
-        for e in k.start..k.start + k.len {
-            let (p, g) = (f32::from_bits(x[e]), f32::from_bits(x[k.n + e]));
-            let mut slots = Slots { words: &mut state, bases: k.bases, e };
-            x[e] = update(k, p, g, &mut slots).to_bits();
-        }
-        st.bufs[k.x as usize] = Some(x);
-        if k.state != k.x {
-            st.bufs[k.state as usize] = Some(state);
-        }
-        Ok(())
+/// The twin of `optim.wgsl`'s `main`: elements `start .. start + len` of `x` (slot 0: parameters,
+/// then gradients from word `n`), the state in slot 1 (empty when it is `x`, which then has no
+/// state to update).
+pub(super) fn update(w: &mut Words) -> Result<()> {
+    let mut scalars = [0f32; MAX_SCALARS];
+    for (i, c) in scalars.iter_mut().enumerate() {
+        *c = f32::from_bits(w.m(SCALARS + i));
     }
-
-    pub(super) fn copy_impl(&self, src: u32, src_offset: usize, dst: u32, dst_offset: usize, words: usize) {
-        let mut st = self.state.borrow_mut();
-        let data = st.bufs[src as usize].as_ref().expect("live buffer")[src_offset..src_offset + words].to_vec();
-        st.bufs[dst as usize].as_mut().expect("live buffer")[dst_offset..dst_offset + words].copy_from_slice(&data);
-        st.stats.copies += 1;
+    let k = Step { kind: OptimKind::from_variant(w.variant), flags: w.m(4), scalars };
+    let (start, len, n, bases) = (w.at(0), w.at(1), w.at(2), [w.at(5), w.at(6), w.at(7)]);
+    let [x, state] = &mut *w.written else { crate::bail!(Torch, "internal: the optimizer update writes two buffers") };
+    for e in start..start + len {
+        let (p, g) = (f32::from_bits(x[e]), f32::from_bits(x[n + e]));
+        let mut slots = Slots { words: &mut state[..], bases, e };
+        x[e] = element(&k, p, g, &mut slots).to_bits();
     }
+    Ok(())
 }

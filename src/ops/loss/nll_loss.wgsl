@@ -1,4 +1,4 @@
-// F.nll_loss forward (backend::NllLoss): row i's loss is -w[t]·x[i, t] with t = tgt[i]; rows whose
+// F.nll_loss forward (nll.rs, NllLoss): row i's loss is -w[t]·x[i, t] with t = tgt[i]; rows whose
 // target is ignore_index or outside [0, c) count for nothing (a kernel cannot throw: the host
 // checked the targets). One kernel whatever the reduction, instead of a one-hot product and its
 // reductions:
