@@ -297,7 +297,10 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     shape: N & CheckOf<Reshape<ShapeT<Self>, N>>,
   ): Tensor<ShapeOf<Reshape<ShapeT<Self>, N>>, DTypeT<Self>>;
   reshape(...shape: (number | Shape)[]): Tensor {
-    if (!plainInts(shape))
+    // One list of integers (`reshape([2, -1])`) is as common as varargs: no parser either.
+    if (shape.length === 1 && Array.isArray(shape[0]) && plainInts(shape[0]))
+      shape = shape[0];
+    else if (!plainInts(shape))
       shape = sizeList(
         "reshape",
         methodArgs("reshape", this, arguments).shape,
@@ -318,7 +321,9 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     size: N & CheckOf<Reshape<ShapeT<Self>, N, "view">>,
   ): Tensor<ShapeOf<Reshape<ShapeT<Self>, N>>, DTypeT<Self>>;
   view(...size: (number | Shape)[]): Tensor {
-    if (!plainInts(size))
+    if (size.length === 1 && Array.isArray(size[0]) && plainInts(size[0]))
+      size = size[0];
+    else if (!plainInts(size))
       size = sizeList("view", methodArgs("view", this, arguments).size, "size");
     return wrap(
       this._raw.view(Int32Array.from(checkInts("view", "size", size))),
