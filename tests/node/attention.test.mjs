@@ -154,61 +154,68 @@ test("SDPA with a float mask is one kernel; a bool mask and MultiheadAttention's
 test("SDPA enable_gqa: shared key/value heads read in place, as repeat_interleave computes them", async () => {
   await torch.init({ device: "webgpu" });
   torch.manual_seed(17);
-  // (heads 6 over 2 or 3 key/value heads; a causal one; E 64 tiled, E 16 one-row)
-  for (const [B, Hq, Hkv, L, S, E, causal] of [
-    [2, 6, 2, 40, 40, 64, true],
-    [1, 6, 3, 30, 50, 16, false],
-  ]) {
-    const q = torch.randn([B, Hq, L, E]);
-    const k = torch.randn([B, Hkv, S, E]);
-    const v = torch.randn([B, Hkv, S, E]);
-    const g = torch.randn([B, Hq, L, E]);
-    const opts = { is_causal: causal, enable_gqa: true };
-    const [y, n] = await dispatches(() =>
-      F.scaled_dot_product_attention(q, k, v, opts),
-    );
-    assert.equal(n, 1, "one dispatch: no repeated copies of key and value");
-    const grads = (inputs, gy, o) => {
-      const [a, b, c] = inputs.map((t) => t.detach().requires_grad_());
-      const out = F.scaled_dot_product_attention(a, b, c, o);
-      out.mul(gy).sum().backward();
-      return [out, a.grad, b.grad, c.grad];
-    };
-    const got = grads([q, k, v], g, opts);
-    await close(got[0], y, 1e-6, "forward with gradients");
-    // The CPU's products on key and value repeated (PyTorch's definition).
-    const [qc, kc, vc, gc] = await Promise.all(
-      [q, k, v, g].map((t) => t.to_async("cpu")),
-    );
-    const rep = (t) => t.repeat_interleave(Hq / Hkv, -3);
-    const [a, b, c] = [qc, kc, vc].map((t) => t.detach().requires_grad_());
-    const want = F.scaled_dot_product_attention(a, rep(b), rep(c), {
-      is_causal: causal,
-    });
-    want.mul(gc).sum().backward();
-    await close(y, want, 1e-4, "output");
-    for (const [i, t] of [a.grad, b.grad, c.grad].entries())
-      await close(got[i + 1], t, 2e-4, `grad ${"qkv"[i]}`);
-  }
-  // A key-padding mask broadcast over the heads; different key and value head counts.
-  const q = torch.randn([2, 4, 10, 16]);
-  const k = torch.randn([2, 2, 12, 16]);
-  const v = torch.randn([2, 1, 12, 8]);
-  const m = torch
-    .arange(12)
-    .lt(torch.tensor([[9], [12]]))
-    .view(2, 1, 1, 12);
-  const y = F.scaled_dot_product_attention(q, k, v, {
-    attn_mask: m,
-    enable_gqa: true,
+  // Every tensor made before the memory check below lives in a scope, so none is left for
+  // the garbage collector to free while that check measures.
+  await torch.scope(async () => {
+    // (heads 6 over 2 or 3 key/value heads; a causal one; E 64 tiled, E 16 one-row)
+    for (const [B, Hq, Hkv, L, S, E, causal] of [
+      [2, 6, 2, 40, 40, 64, true],
+      [1, 6, 3, 30, 50, 16, false],
+    ]) {
+      const q = torch.randn([B, Hq, L, E]);
+      const k = torch.randn([B, Hkv, S, E]);
+      const v = torch.randn([B, Hkv, S, E]);
+      const g = torch.randn([B, Hq, L, E]);
+      const opts = { is_causal: causal, enable_gqa: true };
+      const [y, n] = await dispatches(() =>
+        F.scaled_dot_product_attention(q, k, v, opts),
+      );
+      assert.equal(n, 1, "one dispatch: no repeated copies of key and value");
+      const grads = (inputs, gy, o) => {
+        const [a, b, c] = inputs.map((t) => t.detach().requires_grad_());
+        const out = F.scaled_dot_product_attention(a, b, c, o);
+        out.mul(gy).sum().backward();
+        return [out, a.grad, b.grad, c.grad];
+      };
+      const got = grads([q, k, v], g, opts);
+      await close(got[0], y, 1e-6, "forward with gradients");
+      // The CPU's products on key and value repeated (PyTorch's definition).
+      const [qc, kc, vc, gc] = await Promise.all(
+        [q, k, v, g].map((t) => t.to_async("cpu")),
+      );
+      const rep = (t) => t.repeat_interleave(Hq / Hkv, -3);
+      const [a, b, c] = [qc, kc, vc].map((t) => t.detach().requires_grad_());
+      const want = F.scaled_dot_product_attention(a, rep(b), rep(c), {
+        is_causal: causal,
+      });
+      want.mul(gc).sum().backward();
+      await close(y, want, 1e-4, "output");
+      for (const [i, t] of [a.grad, b.grad, c.grad].entries())
+        await close(got[i + 1], t, 2e-4, `grad ${"qkv"[i]}`);
+    }
   });
-  const want = F.scaled_dot_product_attention(
-    q,
-    k.repeat_interleave(2, -3),
-    v.repeat_interleave(4, -3),
-    { attn_mask: m },
-  );
-  await close(y, want, 1e-5, "mask, key and value head counts apart");
+  // A key-padding mask broadcast over the heads; different key and value head counts.
+  const { q, k, m } = await torch.scope(async () => {
+    const q = torch.randn([2, 4, 10, 16]);
+    const k = torch.randn([2, 2, 12, 16]);
+    const v = torch.randn([2, 1, 12, 8]);
+    const m = torch
+      .arange(12)
+      .lt(torch.tensor([[9], [12]]))
+      .view(2, 1, 1, 12);
+    const y = F.scaled_dot_product_attention(q, k, v, {
+      attn_mask: m,
+      enable_gqa: true,
+    });
+    const want = F.scaled_dot_product_attention(
+      q,
+      k.repeat_interleave(2, -3),
+      v.repeat_interleave(4, -3),
+      { attn_mask: m },
+    );
+    await close(y, want, 1e-5, "mask, key and value head counts apart");
+    return { q, k, m };
+  });
   // Nothing of a grouped call outlives its result (its views and inner result are scoped).
   await w.sync_device();
   const base = w.memory_stats().active_bytes;
