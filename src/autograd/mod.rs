@@ -37,6 +37,50 @@ pub struct Meta {
     pub hooks: RefCell<Vec<Hook>>,
 }
 
+/// A tensor's autograd state, shared by its handles (`Tensor::alias`): its history (`None` for a
+/// tensor that never took part in a graph) and, for a view, the tensor it was taken from.
+#[derive(Default)]
+pub struct Slot {
+    meta: RefCell<Option<Rc<Meta>>>,
+    view: Option<ViewOf>,
+}
+
+/// What a view knows of its base (the tensor whose storage it reads, never itself a view): an
+/// in-place write through the view rebases the base's history (PyTorch's CopySlices), and a
+/// view whose storage was written since its history was made takes the base's new history
+/// when next used.
+struct ViewOf {
+    base: Tensor,
+    /// The storage version this view's history reflects.
+    version: Cell<u64>,
+    /// Whether grad mode was on when the view was made.
+    tracked: bool,
+}
+
+impl Slot {
+    pub(crate) fn of(meta: Option<Rc<Meta>>) -> Slot {
+        Slot { meta: RefCell::new(meta), view: None }
+    }
+
+    /// The slot of a new view of `base` (an alias of the base's own handle).
+    pub(crate) fn view_of(base: Tensor, version: u64) -> Slot {
+        let tracked = is_grad_enabled();
+        Slot { meta: RefCell::default(), view: Some(ViewOf { base, version: Cell::new(version), tracked }) }
+    }
+
+    /// For a view: its base.
+    pub(crate) fn view_base(&self) -> Option<&Tensor> {
+        self.view.as_ref().map(|v| &v.base)
+    }
+
+    /// The same view relation with another history (a recorded op's output that is a view).
+    fn with_meta(&self, meta: Rc<Meta>) -> Slot {
+        let view =
+            self.view.as_ref().map(|v| ViewOf { base: v.base.alias(), version: v.version.clone(), tracked: v.tracked });
+        Slot { meta: RefCell::new(Some(meta)), view }
+    }
+}
+
 /// The grads of a node's outputs → the grads of its inputs (one per `next` edge).
 pub type Backward = Box<dyn Fn(&[Option<Tensor>]) -> Result<Vec<Option<Tensor>>>>;
 
@@ -81,17 +125,42 @@ pub fn with_grad_mode<R>(on: bool, f: impl FnOnce() -> R) -> R {
 }
 
 impl Tensor {
-    pub fn requires_grad(&self) -> bool {
-        self.ag.as_ref().is_some_and(|m| m.requires_grad.get())
+    /// This tensor's history; for a view whose storage was written since its history was made
+    /// (through another view, or its base), first the base's new history seen through the view.
+    pub(crate) fn history(&self) -> Option<Rc<Meta>> {
+        if let Some(v) = &self.ag.view {
+            let now = self.storage_version();
+            if v.version.get() != now {
+                v.version.set(now);
+                if v.base.requires_grad() {
+                    // A view op of a tensor that requires grad: recorded whatever the grad mode.
+                    if let Ok(h) = with_grad_mode(true, || ops::view_through(&v.base, &self.layout)) {
+                        *self.ag.meta.borrow_mut() = h.ag.meta.borrow().clone();
+                    }
+                }
+            }
+        }
+        self.ag.meta.borrow().clone()
     }
 
-    pub fn grad_fn(&self) -> Option<&Rc<Node>> {
-        self.ag.as_ref().and_then(|m| m.grad_fn.as_ref())
+    pub fn requires_grad(&self) -> bool {
+        self.history().is_some_and(|m| m.requires_grad.get())
+    }
+
+    pub fn grad_fn(&self) -> Option<Rc<Node>> {
+        self.history().and_then(|m| m.grad_fn.clone())
     }
 
     /// PyTorch's `is_leaf`: not produced by a recorded op.
     pub fn is_leaf(&self) -> bool {
         self.grad_fn().is_none()
+    }
+
+    /// Makes `from`'s history this tensor's, as seen by every handle of it (an in-place op's
+    /// result taking over the tensor it was written into).
+    pub fn take_history(&self, from: &Tensor) {
+        let h = from.history();
+        *self.ag.meta.borrow_mut() = h;
     }
 
     /// `t.requires_grad_(flag)`: only floating-point leaves.
@@ -113,13 +182,14 @@ impl Tensor {
     }
 
     /// This tensor's autograd state, created on first use.
-    fn meta(&mut self) -> &Rc<Meta> {
-        self.ag.get_or_insert_with(|| Rc::new(Meta::default()))
+    fn meta(&mut self) -> Rc<Meta> {
+        let mut slot = self.ag.meta.borrow_mut();
+        slot.get_or_insert_with(|| Rc::new(Meta::default())).clone()
     }
 
     /// `.grad`.
     pub fn grad(&self) -> Option<Tensor> {
-        self.ag.as_ref().and_then(|m| m.grad.borrow().clone())
+        self.history().and_then(|m| m.grad.borrow().clone())
     }
 
     pub fn set_grad(&mut self, g: Option<Tensor>) -> Result<()> {
@@ -147,7 +217,7 @@ impl Tensor {
     }
 
     pub fn retains_grad(&self) -> bool {
-        self.ag.as_ref().is_some_and(|m| m.retains_grad.get())
+        self.history().is_some_and(|m| m.retains_grad.get())
     }
 
     /// `t.register_hook(fn)`.
@@ -162,14 +232,13 @@ impl Tensor {
     /// `t.detach()`: the same storage, outside the graph.
     pub fn detach(&self) -> Tensor {
         let mut t = self.clone();
-        t.ag = None;
-        t.base = None;
+        t.ag = Default::default();
         t
     }
 
     /// Where this tensor's gradient should be sent, if it takes part in the graph.
     fn edge(&self) -> Option<Edge> {
-        let m = self.ag.as_ref()?;
+        let m = self.history()?;
         match &m.grad_fn {
             Some(f) => Some(Edge::Node(f.clone(), m.output_nr)),
             None if m.requires_grad.get() => Some(Edge::Leaf(m.clone())),
@@ -209,7 +278,7 @@ pub fn record(name: &str, inputs: &[&Tensor], saved: &[&Tensor], outputs: &mut [
             ..Default::default()
         });
         node.outputs.borrow_mut().push(Rc::downgrade(&m));
-        out.ag = Some(m);
+        out.ag = Rc::new(out.ag.with_meta(m));
     }
 }
 
@@ -368,7 +437,7 @@ fn run(
         for (t, v) in &n.saved {
             if t.version() != *v {
                 let what = match t.grad_fn() {
-                    Some(f) => format!(", which is output {} of {},", t.ag.as_ref().map_or(0, |m| m.output_nr), f.name),
+                    Some(f) => format!(", which is output {} of {},", t.history().map_or(0, |m| m.output_nr), f.name),
                     None => String::new(),
                 };
                 bail!(
@@ -501,8 +570,15 @@ pub fn check_inplace(x: &Tensor) -> Result<()> {
     if x.requires_grad() && x.is_leaf() {
         bail!(Torch, "a leaf Variable that requires grad is being used in an in-place operation.");
     }
-    if x.base.as_ref().and_then(Weak::upgrade).is_some_and(|m| m.requires_grad.get()) {
+    let Some(view) = &x.ag.view else { return Ok(()) };
+    if view.base.requires_grad() && view.base.is_leaf() {
         bail!(Torch, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+    }
+    if !view.tracked && view.base.requires_grad() {
+        bail!(
+            Torch,
+            "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
+        );
     }
     Ok(())
 }
@@ -511,11 +587,9 @@ pub fn check_inplace(x: &Tensor) -> Result<()> {
 /// expression runs straight into `x`'s new storage (`Tensor::assign_owned_`).
 pub fn assign_owned(x: &mut Tensor, value: Tensor) -> Result<()> {
     check_inplace(x)?;
-    let ag = (is_grad_enabled() && value.requires_grad()).then(|| value.ag.clone());
+    let history = history_after_write(x, &value)?;
     x.assign_owned_(value)?;
-    if let Some(ag) = ag {
-        x.ag = ag;
-    }
+    history.apply(x);
     Ok(())
 }
 
@@ -523,9 +597,51 @@ pub fn assign_owned(x: &mut Tensor, value: Tensor) -> Result<()> {
 /// written into `x`, and `x` takes over `value`'s place in the graph.
 pub fn assign(x: &mut Tensor, value: &Tensor) -> Result<()> {
     check_inplace(x)?;
+    let history = history_after_write(x, value)?;
     x.assign_(value)?;
-    if is_grad_enabled() && value.requires_grad() {
-        x.ag = value.ag.clone();
-    }
+    history.apply(x);
     Ok(())
+}
+
+/// The history a write gives (made before the write, applied once it succeeded; made before it
+/// so that the write can still move a value nothing else holds).
+enum Rewrite {
+    Unchanged,
+    /// `x`'s own.
+    Whole(Option<Rc<Meta>>),
+    /// `x`'s base's.
+    Base(Option<Rc<Meta>>),
+}
+
+impl Rewrite {
+    fn apply(self, x: &Tensor) {
+        match self {
+            Rewrite::Unchanged => {}
+            Rewrite::Whole(h) => *x.ag.meta.borrow_mut() = h,
+            Rewrite::Base(h) => {
+                if let Some(base) = x.ag.view_base() {
+                    *base.ag.meta.borrow_mut() = h;
+                }
+                // The write moved the version on: `x` (and every other view of the base) takes
+                // the base's new history through its view when next used.
+                x.history();
+            }
+        }
+    }
+}
+
+/// The history after `value` (of `x`'s shape) is written into `x`: `x` takes `value`'s; where `x`
+/// is a view, its base's becomes the base's old history outside the view's elements and
+/// `value`'s inside (PyTorch's CopySlices), and `x`'s is the base's new one seen through the view.
+fn history_after_write(x: &Tensor, value: &Tensor) -> Result<Rewrite> {
+    if !is_grad_enabled() {
+        return Ok(Rewrite::Unchanged);
+    }
+    let Some(base) = x.ag.view_base() else {
+        return Ok(if value.requires_grad() { Rewrite::Whole(value.history()) } else { Rewrite::Unchanged });
+    };
+    if !(value.requires_grad() || base.requires_grad()) {
+        return Ok(Rewrite::Unchanged);
+    }
+    Ok(Rewrite::Base(ops::copy_slices(base, &x.layout, value)?.history()))
 }

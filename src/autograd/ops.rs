@@ -312,7 +312,7 @@ pub fn squeeze_dim(x: &Tensor, dim: i64) -> Result<Tensor> {
 
 pub fn contiguous(x: &Tensor) -> Result<Tensor> {
     if x.layout.is_contiguous() {
-        return Ok(x.clone());
+        return Ok(x.alias());
     }
     clone(x)
 }
@@ -323,7 +323,7 @@ pub fn clone(x: &Tensor) -> Result<Tensor> {
 
 pub fn to_dtype(x: &Tensor, dtype: DType) -> Result<Tensor> {
     if dtype == x.dtype {
-        return Ok(x.clone());
+        return Ok(x.alias());
     }
     let from = x.dtype;
     view_op(x, "ToCopyBackward0", |x| x.to_dtype(dtype), move |g| to_dtype(g, from))
@@ -373,10 +373,11 @@ pub fn inplace(x: &mut Tensor, result: Tensor) -> Result<()> {
 pub fn copy_(x: &mut Tensor, src: &Tensor) -> Result<()> {
     let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
     let mut value = expand(&to_dtype(src, x.dtype)?, &shape)?;
-    if super::is_grad_enabled() && x.requires_grad() {
+    if super::is_grad_enabled() && x.requires_grad() && x.ag.view_base().is_none() {
         // NOTE: the old values are overwritten, so their gradient is zero (PyTorch's
         // CopyBackwards), not the upstream: `where(true, value, x)` keeps x in the graph with a
-        // zero gradient (and the result requiring grad when src does not).
+        // zero gradient (and the result requiring grad when src does not). A view's write is
+        // its base's CopySlices, which does the same.
         let all = Tensor::full(x.shape(), 1.0, DType::Bool, x.device())?;
         value = super::kernels::where_(
             &all,
@@ -426,6 +427,71 @@ pub fn as_strided(x: &Tensor, size: &[usize], stride: &[usize], offset: Option<u
         );
     }
     Ok(y)
+}
+
+/// `view`'s layout relative to `base`'s first element, for applying to any tensor of `base`'s
+/// shape and row-major order (the base itself, or a gradient of it).
+fn relative_layout(base: &Tensor, view: &crate::shape::Layout) -> Result<crate::shape::Layout> {
+    if !base.layout.is_contiguous() || view.offset < base.layout.offset {
+        crate::bail!(
+            Torch,
+            "an in-place write through a view of a non-contiguous tensor that takes part in autograd is not supported; write into a contiguous copy (.contiguous()) instead"
+        );
+    }
+    Ok(crate::shape::Layout {
+        shape: view.shape.clone(),
+        strides: view.strides.clone(),
+        offset: view.offset - base.layout.offset,
+    })
+}
+
+/// The elements of `t` (contiguous, of the base's shape) at `rel` (a `relative_layout`).
+fn at_relative(t: &Tensor, rel: &crate::shape::Layout) -> Result<Tensor> {
+    let t = if t.layout.is_contiguous() { t.alias() } else { t.deep_clone()? };
+    let mut l = rel.clone();
+    l.offset += t.layout.offset;
+    Ok(t.with_layout_pub(l))
+}
+
+/// `base`'s elements at `view`'s layout, as a view op of `base` (differentiable; how a view of a
+/// base whose history changed takes the new history).
+pub(crate) fn view_through(base: &Tensor, view: &crate::shape::Layout) -> Result<Tensor> {
+    let rel = relative_layout(base, view)?;
+    picking(base, "AsStridedBackward0", std::rc::Rc::new(move |t: &Tensor| at_relative(t, &rel)))
+}
+
+/// PyTorch's CopySlices: `base` after `value` (of the view's shape) was written at `view`'s
+/// elements. Its gradient goes to the old `base` outside those elements and to `value` inside.
+pub(crate) fn copy_slices(base: &Tensor, view: &crate::shape::Layout, value: &Tensor) -> Result<Tensor> {
+    let rel = relative_layout(base, view)?;
+    let mut out = base.clone();
+    let (shape, device) = (base.shape().to_vec(), base.device());
+    record(
+        "CopySlices",
+        &[base, value],
+        &[],
+        &mut [&mut out],
+        Box::new(move |g| {
+            let g = first(g)?;
+            let region = Tensor::full(&shape, 0.0, DType::Bool, device)?;
+            at_relative(&region, &rel)?.assign_(&Tensor::full(&[], 1.0, DType::Bool, device)?)?;
+            let outside = super::kernels::where_(
+                &region,
+                crate::tensor::TensorOrScalar::Scalar(0.0, ScalarKind::Float),
+                crate::tensor::TensorOrScalar::Tensor(g),
+            )?;
+            let inside = picking(
+                g,
+                "AsStridedBackward0",
+                std::rc::Rc::new({
+                    let rel = rel.clone();
+                    move |t: &Tensor| at_relative(t, &rel)
+                }),
+            )?;
+            Ok(vec![Some(outside), Some(inside)])
+        }),
+    );
+    Ok(out)
 }
 
 /// A view that picks some elements of `x` (narrow, select, slice, diagonal): its gradient is

@@ -62,6 +62,6 @@ impl Tensor {
             len,
             version: Default::default(),
         });
-        Tensor { storage, layout, dtype, ag: None, base: None }
+        Tensor { storage, layout, dtype, ag: Default::default() }
     }
 }

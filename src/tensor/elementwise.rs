@@ -211,7 +211,7 @@ impl Tensor {
     /// `t.to(dtype)`: a converting copy (or `self` when the dtype already matches).
     pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
         if dtype == self.dtype {
-            return Ok(self.clone());
+            return Ok(self.alias());
         }
         let c = self.dtype.compute_for_cast();
         self.ew(&[Operand::Tensor(self)], Func::Cast, c, dtype, self.shape().to_vec())
@@ -226,7 +226,7 @@ impl Tensor {
     /// `t.contiguous()`: `self` if already contiguous, else a copy.
     pub fn contiguous(&self) -> Result<Tensor> {
         if self.layout.is_contiguous() {
-            return Ok(self.clone());
+            return Ok(self.alias());
         }
         self.deep_clone()
     }

@@ -11,6 +11,7 @@ mod indexing;
 mod inplace;
 mod linalg;
 mod nn;
+mod overlap;
 mod reduce;
 mod scatter_reduce;
 mod slicing;
@@ -156,18 +157,26 @@ impl Drop for Storage {
 
 /// A tensor: a view (`layout`) of a storage, with a dtype. Cloning makes another view of the same
 /// storage, never a copy.
-#[derive(Clone)]
 pub struct Tensor {
     storage: Rc<Storage>,
     pub layout: Layout,
     pub dtype: DType,
-    /// Autograd state (`autograd/`): `None` for tensors that never took part in a graph. Clones
-    /// share it (they are the same tensor); views get their own.
-    pub(crate) ag: Option<Rc<crate::autograd::Meta>>,
-    /// For a view: the autograd state of the leaf it was taken from (directly or through other
-    /// views), so that an in-place write through it can be refused while that leaf requires
-    /// grad (`autograd::check_inplace`). `detach()` drops it.
-    pub(crate) base: Option<std::rc::Weak<crate::autograd::Meta>>,
+    /// Autograd state (`autograd/`): its history, and for a view the tensor it was taken from.
+    /// `clone()` takes a snapshot of the history (a clone kept for a backward keeps the history
+    /// it was recorded with); `alias()` shares it (another handle of the same tensor, which sees
+    /// an in-place write's new history).
+    pub(crate) ag: Rc<crate::autograd::Slot>,
+}
+
+impl Clone for Tensor {
+    fn clone(&self) -> Tensor {
+        Tensor {
+            storage: self.storage.clone(),
+            layout: self.layout.clone(),
+            dtype: self.dtype,
+            ag: Rc::new(crate::autograd::Slot::of(self.history())),
+        }
+    }
 }
 
 impl std::fmt::Debug for Tensor {
@@ -185,8 +194,7 @@ impl Tensor {
             storage: Storage::ready(backend.clone(), buf, n as usize),
             layout: Layout::contiguous(shape),
             dtype,
-            ag: None,
-            base: None,
+            ag: Default::default(),
         })
     }
 
@@ -199,8 +207,7 @@ impl Tensor {
             storage: Storage::ready(backend.clone(), buf, n),
             layout: Layout::contiguous(&p.shape),
             dtype,
-            ag: None,
-            base: None,
+            ag: Default::default(),
         })
     }
 
@@ -216,7 +223,7 @@ impl Tensor {
         });
         fusion::register(&storage);
         crate::engine::note_work();
-        Tensor { storage, layout, dtype, ag: None, base: None }
+        Tensor { storage, layout, dtype, ag: Default::default() }
     }
 
     pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
@@ -234,8 +241,7 @@ impl Tensor {
             storage: Storage::ready(backend, buf, words.len()),
             layout: Layout::contiguous(shape),
             dtype,
-            ag: None,
-            base: None,
+            ag: Default::default(),
         })
     }
 
@@ -249,8 +255,7 @@ impl Tensor {
             storage: Storage::ready(backend, buf, n),
             layout: Layout::contiguous(shape),
             dtype,
-            ag: None,
-            base: None,
+            ag: Default::default(),
         })
     }
 
@@ -393,13 +398,25 @@ impl Tensor {
         self.with_layout(layout)
     }
 
-    /// A view of the same storage with another layout.
+    /// A view of the same storage with another layout (its base: this tensor's, or this tensor).
     pub(crate) fn with_layout(&self, layout: Layout) -> Tensor {
-        let base = match &self.ag {
-            Some(m) if m.grad_fn.is_none() => Some(Rc::downgrade(m)),
-            _ => self.base.clone(),
+        let base = match self.ag.view_base() {
+            Some(b) => b.alias(),
+            None => self.alias(),
         };
-        Tensor { storage: self.storage.clone(), layout, dtype: self.dtype, ag: None, base }
+        let slot = crate::autograd::Slot::view_of(base, self.storage.version.get());
+        Tensor { storage: self.storage.clone(), layout, dtype: self.dtype, ag: Rc::new(slot) }
+    }
+
+    /// Another handle of this tensor: the same storage, layout and autograd state (an in-place
+    /// write through either is seen by both).
+    pub fn alias(&self) -> Tensor {
+        Tensor { storage: self.storage.clone(), layout: self.layout.clone(), dtype: self.dtype, ag: self.ag.clone() }
+    }
+
+    /// This storage's in-place write count.
+    pub(crate) fn storage_version(&self) -> u64 {
+        self.storage.version.get()
     }
 
     /// Whether two tensors share storage (views of one another).

@@ -38,7 +38,7 @@ impl Tensor {
     /// `t.t()`: transposes a matrix; 0-D and 1-D tensors come back as they are.
     pub fn t(&self) -> Result<Tensor> {
         match self.ndim() {
-            0 | 1 => Ok(self.clone()),
+            0 | 1 => Ok(self.with_layout(self.layout.clone())),
             2 => self.transpose(0, 1),
             n => bail!(Shape, "t() expects a tensor with <= 2 dimensions, but self is {n}D"),
         }
@@ -62,7 +62,7 @@ impl Tensor {
     pub fn squeeze_dim(&self, dim: i64) -> Result<Tensor> {
         let d = crate::shape::wrap_dim(dim, self.ndim())?;
         if self.ndim() == 0 || self.layout.shape[d] != 1 {
-            return Ok(self.clone());
+            return Ok(self.with_layout(self.layout.clone()));
         }
         let mut l = self.layout.clone();
         l.shape.remove(d);

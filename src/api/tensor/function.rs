@@ -116,7 +116,7 @@ impl RawTensor {
                 "a leaf Variable that requires grad has been used in an in-place operation."
             )));
         }
-        self.t.ag = output.t.ag.clone();
+        self.t.take_history(&output.t);
         Ok(())
     }
 }

@@ -365,34 +365,46 @@ impl RawTensor {
         if !recorded {
             return Ok(self.t.clone());
         }
-        let mut snapshot = self.t.deep_clone()?;
-        snapshot.ag = self.t.ag.clone();
+        let snapshot = self.t.deep_clone()?;
+        snapshot.take_history(&self.t);
         Ok(snapshot)
     }
 
+    /// PyTorch's checks before an in-place op writes this tensor reading `input`: autograd's
+    /// (a leaf that requires grad), then memory overlap (an expanded tensor, or an input that
+    /// shares some of the written elements).
+    fn check_write(&self, input: Option<&Tensor>) -> crate::Result<()> {
+        crate::autograd::check_inplace(&self.t)?;
+        self.t.check_no_internal_overlap()?;
+        match input {
+            Some(x) => self.t.check_no_partial_overlap(x),
+            None => Ok(()),
+        }
+    }
+
     pub fn unary_(&mut self, op: u32) -> JsResult<()> {
-        js(crate::autograd::check_inplace(&self.t))?;
+        js(self.check_write(None))?;
         let src = js(self.inplace_source(None))?;
         let r = js(op_of(op).and_then(|op| ag::unary(&src, op)))?;
         js(ag::inplace(&mut self.t, r))
     }
 
     pub fn binary_(&mut self, op: u32, other: &RawTensor) -> JsResult<()> {
-        js(crate::autograd::check_inplace(&self.t))?;
+        js(self.check_write(Some(&other.t)))?;
         let src = js(self.inplace_source(Some(&other.t)))?;
         let r = js(op_of(op).and_then(|op| ag::binary(&src, &other.t, op)))?;
         js(ag::inplace(&mut self.t, r))
     }
 
     pub fn binary_scalar_(&mut self, op: u32, value: f64) -> JsResult<()> {
-        js(crate::autograd::check_inplace(&self.t))?;
+        js(self.check_write(None))?;
         let src = js(self.inplace_source(None))?;
         let r = js(op_of(op).and_then(|op| ag::binary_scalar(&src, op, value, false, ScalarKind::of(value))))?;
         js(ag::inplace(&mut self.t, r))
     }
 
     pub fn add_alpha_(&mut self, op: u32, other: &RawTensor, alpha: f64) -> JsResult<()> {
-        js(crate::autograd::check_inplace(&self.t))?;
+        js(self.check_write(Some(&other.t)))?;
         let src = js(self.inplace_source(Some(&other.t)))?;
         let r = js(op_of(op).and_then(|op| ag::add_alpha(&src, &other.t, op, alpha)))?;
         js(ag::inplace(&mut self.t, r))
@@ -400,6 +412,7 @@ impl RawTensor {
 
     /// `copy_(src)`: `src` broadcast and cast into this tensor's elements.
     pub fn copy_(&mut self, src: &RawTensor) -> JsResult<()> {
+        js(self.check_write(Some(&src.t)))?;
         js(ag::copy_(&mut self.t, &src.t))
     }
 
@@ -457,7 +470,7 @@ impl RawTensor {
 
     /// Another handle to the same tensor (same storage and autograd identity), not a copy.
     pub fn handle(&self) -> RawTensor {
-        RawTensor::wrap(self.t.clone())
+        RawTensor::wrap(self.t.alias())
     }
 
     /// `t.backward(gradient, {retain_graph, create_graph})`.

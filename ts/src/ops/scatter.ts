@@ -14,6 +14,7 @@ import { ShapeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { arange, full } from "./creation.js";
 import { Tensor, checkTensor, wrap, wrapDim } from "../tensor/tensor.js";
+import { writeBack } from "../tensor/write_back.js";
 
 /** The reductions of {@link scatter_reduce}. */
 export type ScatterReduce = "sum" | "prod" | "mean" | "amax" | "amin";
@@ -100,15 +101,6 @@ proto.scatter_reduce = function (
     ),
   );
 };
-
-function writeBack(target: Tensor, result: Tensor): Tensor {
-  try {
-    target.copy_(result);
-  } finally {
-    result.dispose();
-  }
-  return target;
-}
 
 proto.scatter_ = function (
   this: Tensor,

@@ -235,6 +235,25 @@ for (const op of UNARY_OPS) {
   };
 }
 
+/**
+ * Runs an in-place op of `t` that reads `other`: where `other` is `t` itself (`x.mul_(x)`), it
+ * reads through a second handle of the same tensor (the core cannot borrow one handle as both
+ * the written tensor and an input).
+ */
+function withOperand(
+  t: Tensor,
+  other: Tensor,
+  f: (raw: RawTensor) => void,
+): void {
+  if (other !== t) return f(other._raw);
+  const alias = other._raw.handle();
+  try {
+    f(alias);
+  } finally {
+    alias.free();
+  }
+}
+
 function inplaceBinary(
   t: Tensor,
   op: string,
@@ -243,8 +262,10 @@ function inplaceBinary(
 ): Tensor {
   const id = opId(op);
   if (other instanceof Tensor) {
-    if (alpha === 1) t._raw.binary_(id, other._raw);
-    else t._raw.add_alpha_(id, other._raw, alpha);
+    withOperand(t, other, (raw) => {
+      if (alpha === 1) t._raw.binary_(id, raw);
+      else t._raw.add_alpha_(id, raw, alpha);
+    });
   } else if (typeof other === "number" || typeof other === "boolean") {
     t._raw.binary_scalar_(id, Number(other) * alpha);
   } else {
@@ -293,7 +314,9 @@ proto.div_ = function (this: Tensor): Tensor {
 };
 
 proto.copy_ = function (this: Tensor, src: Tensor): Tensor {
-  this._raw.copy_(checkTensor("copy_", "src", src)._raw);
+  withOperand(this, checkTensor("copy_", "src", src), (raw) =>
+    this._raw.copy_(raw),
+  );
   return this;
 };
 proto.fill_ = function (this: Tensor, value: Scalar): Tensor {
