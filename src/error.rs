@@ -13,6 +13,8 @@ pub enum ErrorKind {
     Index,
     Device,
     OutOfMemory,
+    /// A value outside what its dtype can hold here (int64 beyond 32 bits).
+    Overflow,
 }
 
 impl ErrorKind {
@@ -24,6 +26,7 @@ impl ErrorKind {
             ErrorKind::Index => "IndexError",
             ErrorKind::Device => "DeviceError",
             ErrorKind::OutOfMemory => "OutOfMemoryError",
+            ErrorKind::Overflow => "OverflowError",
         }
     }
 }

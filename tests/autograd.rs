@@ -277,8 +277,8 @@ fn in_place_results_run_once_into_the_new_storage() {
             assert_eq!(writes, 2, "{dev:?}: dispatches of the write");
         }
         // A small tensor (its op runs at once, below the fusion's min_size): the result's
-        // buffer becomes the tensor's, no copy.
-        let mut t = Tensor::full(&[3], 1.0, DType::Int64, dev).unwrap();
+        // buffer becomes the tensor's, no copy. (int32: int64 arithmetic adds its range check.)
+        let mut t = Tensor::full(&[3], 1.0, DType::Int32, dev).unwrap();
         pollster::block_on(be.sync()).unwrap_or(());
         let d0 = be.stats().dispatches;
         let r = ag::binary_scalar(&t, Op::Add, 1.0, false, ScalarKind::Int).unwrap();

@@ -209,3 +209,30 @@ fn gelu_erf_and_gelu_backward_against_pytorch() {
     let (abs, rel) = errors(&values(&leaf.grad().unwrap()), &grad, 0.1);
     assert!(abs <= 1e-6 && rel <= 2e-6, "gelu backward: max absolute {abs:e}, relative {rel:e}");
 }
+
+/// int64 arithmetic that leaves webtorch's 32-bit int64 range raises an Overflow error (at the
+/// call on the CPU, at the read on the GPU) instead of wrapping; at the range's edges it is exact
+/// (`src/tensor/int64.rs`); int32 wraps, as PyTorch's does.
+#[test]
+fn int64_results_outside_32_bits_raise() {
+    let (max, min) = (i32::MAX as f64, i32::MIN as f64);
+    for dev in devices() {
+        let i64t = |v: &[f64]| Tensor::from_f64(v, &[v.len()], DType::Int64, dev).unwrap();
+        let read = |r: webtorch::Result<Tensor>| r.and_then(|t| pollster::block_on(t.to_f64()));
+        let overflows = |what: &str, r: webtorch::Result<Tensor>| match read(r) {
+            Err(e) => assert_eq!(e.kind, webtorch::ErrorKind::Overflow, "{dev:?} {what}: {e}"),
+            Ok(v) => panic!("{dev:?} {what}: gave {v:?}"),
+        };
+        overflows("max * 2", i64t(&[max]).binary_scalar(Op::Mul, 2.0, false));
+        overflows("max + 1", i64t(&[max]).binary(Op::Add, &i64t(&[1.0])));
+        overflows("-min", i64t(&[min]).unary(Op::Neg));
+        overflows("sum", i64t(&[max, 1.0]).sum(&[], false));
+        overflows("cumsum", i64t(&[max, 1.0]).cumsum(0, None));
+        let f = Tensor::from_f64(&[3e9], &[1], DType::Float32, dev).unwrap();
+        overflows("3e9 as int64", f.to_dtype(DType::Int64));
+        assert_eq!(read(i64t(&[max - 1.0]).binary_scalar(Op::Add, 1.0, false)).unwrap(), vec![max]);
+        assert_eq!(read(i64t(&[max, -max, 5.0]).sum(&[], false)).unwrap(), vec![5.0]);
+        let i32t = Tensor::from_f64(&[max], &[1], DType::Int32, dev).unwrap();
+        assert_eq!(read(i32t.binary_scalar(Op::Add, 1.0, false)).unwrap(), vec![min]);
+    }
+}

@@ -131,7 +131,13 @@ impl Tensor {
         out_dtype: DType,
         shape: Vec<usize>,
     ) -> Result<Tensor> {
-        elementwise_op(self.backend(), args, func, compute, out_dtype, shape)
+        match (out_dtype, func) {
+            (DType::Int64, Func::Op(op)) if super::int64::can_leave_range(op) => super::int64::fused(|| {
+                let r = elementwise_op(self.backend(), args, func, compute, out_dtype, shape)?;
+                super::int64::checked_elementwise(r, args, func)
+            }),
+            _ => elementwise_op(self.backend(), args, func, compute, out_dtype, shape),
+        }
     }
 
     /// A unary op-table row.
@@ -212,6 +218,9 @@ impl Tensor {
     pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
         if dtype == self.dtype {
             return Ok(self.alias());
+        }
+        if dtype == DType::Int64 && self.dtype.is_float() {
+            super::int64::check_cast(self)?;
         }
         let c = self.dtype.compute_for_cast();
         self.ew(&[Operand::Tensor(self)], Func::Cast, c, dtype, self.shape().to_vec())

@@ -9,6 +9,7 @@ mod elementwise;
 pub mod fusion;
 mod indexing;
 mod inplace;
+mod int64;
 mod linalg;
 mod nn;
 mod overlap;
@@ -20,6 +21,7 @@ mod view;
 pub use conditional::TensorOrScalar;
 pub(crate) use elementwise::check_same_device;
 pub(crate) use indexing::host_values;
+pub(crate) use int64::checked_accumulation;
 pub use scatter_reduce::ScatterReduce;
 
 use crate::cell::RefCell;

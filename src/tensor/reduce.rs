@@ -242,8 +242,11 @@ impl Tensor {
 
     /// `t.sum(dim, keepdim)`; integers and bools sum to int64, as in PyTorch.
     pub fn sum(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
-        let out = if self.dtype.is_float() { self.dtype } else { DType::Int64 };
-        self.reduce(ReduceOp::Sum, dims, keepdim, out)
+        if self.dtype.is_float() {
+            return self.reduce(ReduceOp::Sum, dims, keepdim, self.dtype);
+        }
+        let r = self.reduce(ReduceOp::Sum, dims, keepdim, DType::Int64)?;
+        super::int64::checked_accumulation(r, self, true, |x| x.reduce(ReduceOp::Sum, dims, keepdim, DType::Float32))
     }
 
     /// `t.mean(dim, keepdim)`; floating inputs only, as in PyTorch.
@@ -260,8 +263,11 @@ impl Tensor {
 
     /// `t.prod(dim, keepdim)`; integers and bools multiply in int64.
     pub fn prod(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
-        let out = if self.dtype.is_float() { self.dtype } else { DType::Int64 };
-        self.reduce(ReduceOp::Prod, dims, keepdim, out)
+        if self.dtype.is_float() {
+            return self.reduce(ReduceOp::Prod, dims, keepdim, self.dtype);
+        }
+        let r = self.reduce(ReduceOp::Prod, dims, keepdim, DType::Int64)?;
+        super::int64::checked_accumulation(r, self, false, |x| x.reduce(ReduceOp::Prod, dims, keepdim, DType::Float32))
     }
 
     /// `t.amax(dim, keepdim)` (`amin` with `max = false`): NaN propagates.

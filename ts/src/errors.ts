@@ -65,6 +65,16 @@ export class OutOfMemoryError extends TorchError {
 }
 
 /**
+ * A value its dtype cannot hold here: an int64 result or cast outside ±2³¹ (webtorch stores
+ * int64 as 32-bit integers, docs/dtypes.md), where PyTorch would hold it exactly.
+ */
+export class OverflowError extends TorchError {
+  static {
+    this.prototype.name = "OverflowError";
+  }
+}
+
+/**
  * A failure inside the wasm core that is webtorch's bug, not the caller's (PyTorch's "INTERNAL
  * ASSERT FAILED"): a panic or a trap. The engine recovers from it — the borrows the failed call
  * held are released and the next call works — and the message names the core function.
@@ -100,5 +110,6 @@ export const ERROR_CLASSES = {
   IndexError,
   DeviceError,
   OutOfMemoryError,
+  OverflowError,
   InternalError,
 } as const;

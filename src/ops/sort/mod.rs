@@ -76,12 +76,22 @@ impl Tensor {
 
     /// `torch.cumsum(t, dim, dtype=None)`.
     pub fn cumsum(&self, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
-        self.to_dtype(self.cumulative_dtype(dtype))?.scan(ScanOp::Sum, dim)
+        self.cumulative(ScanOp::Sum, dim, dtype)
+    }
+
+    /// A cumulative sum or product in `dtype` (int64 results checked against their range).
+    fn cumulative(&self, op: ScanOp, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
+        let to = self.cumulative_dtype(dtype);
+        let r = self.to_dtype(to)?.scan(op, dim)?;
+        if to != DType::Int64 {
+            return Ok(r);
+        }
+        crate::tensor::checked_accumulation(r, self, op == ScanOp::Sum, |x| x.scan(op, dim))
     }
 
     /// `torch.cumprod(t, dim, dtype=None)`.
     pub fn cumprod(&self, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
-        self.to_dtype(self.cumulative_dtype(dtype))?.scan(ScanOp::Prod, dim)
+        self.cumulative(ScanOp::Prod, dim, dtype)
     }
 
     /// `torch.logcumsumexp(t, dim)`: log Σ_{j<=i} exp(x_j), stably.
