@@ -518,6 +518,14 @@ pub fn memory_budget(device: u32) -> JsResult<f64> {
     Ok(b.memory_budget().map_or(-1.0, |v| v as f64))
 }
 
+/// An `OutOfMemoryError` unless a host-side table of `count` elements of `each` bytes fits the
+/// CPU budget (`engine::check_host_alloc`; the TS layer checks its own tables with it).
+#[wasm_bindgen]
+pub fn check_host_alloc(what: &str, count: f64, each: u32) -> JsResult<()> {
+    let n = if count >= 0.0 && count <= usize::MAX as f64 { count as usize } else { usize::MAX };
+    js(engine::check_host_alloc(what, n, each as usize, 1))
+}
+
 /// Sets a device's budget in bytes; a negative value restores the default.
 #[wasm_bindgen]
 pub fn set_memory_budget(device: u32, bytes: f64) -> JsResult<()> {

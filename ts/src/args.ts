@@ -177,11 +177,7 @@ export function checkHostAlloc(
   count: number,
   bytesPerElement: number,
 ): void {
-  const bytes = count * bytesPerElement;
-  if (!(bytes <= core.memory_budget(0)) || !Number.isFinite(bytes))
-    throw new OutOfMemoryError(
-      `${what}: tried to allocate ${bytes} bytes of host memory, more than the CPU budget (${core.memory_budget(0)} bytes; torch.cpu.set_memory_budget changes it)`,
-    );
+  core.check_host_alloc(what, count, bytesPerElement);
 }
 
 /** A `set_memory_budget` argument for the core: bytes, or -1 for `null` (the default). */
