@@ -41,7 +41,7 @@ pub struct Meta {
 /// tensor that never took part in a graph) and, for a view, the tensor it was taken from.
 #[derive(Default)]
 pub struct Slot {
-    meta: RefCell<Option<Rc<Meta>>>,
+    meta: Cell<Option<Rc<Meta>>>,
     view: Option<ViewOf>,
 }
 
@@ -59,13 +59,13 @@ struct ViewOf {
 
 impl Slot {
     pub(crate) fn of(meta: Option<Rc<Meta>>) -> Slot {
-        Slot { meta: RefCell::new(meta), view: None }
+        Slot { meta: Cell::new(meta), view: None }
     }
 
     /// The slot of a new view of `base` (an alias of the base's own handle).
     pub(crate) fn view_of(base: Tensor, version: u64) -> Slot {
         let tracked = is_grad_enabled();
-        Slot { meta: RefCell::default(), view: Some(ViewOf { base, version: Cell::new(version), tracked }) }
+        Slot { meta: Cell::default(), view: Some(ViewOf { base, version: Cell::new(version), tracked }) }
     }
 
     /// For a view: its base.
@@ -77,7 +77,7 @@ impl Slot {
     fn with_meta(&self, meta: Rc<Meta>) -> Slot {
         let view =
             self.view.as_ref().map(|v| ViewOf { base: v.base.alias(), version: v.version.clone(), tracked: v.tracked });
-        Slot { meta: RefCell::new(Some(meta)), view }
+        Slot { meta: Cell::new(Some(meta)), view }
     }
 }
 
@@ -128,19 +128,32 @@ impl Tensor {
     /// This tensor's history; for a view whose storage was written since its history was made
     /// (through another view, or its base), first the base's new history seen through the view.
     pub(crate) fn history(&self) -> Option<Rc<Meta>> {
-        if let Some(v) = &self.ag.view {
+        let slot = self.ag.get()?;
+        if let Some(v) = &slot.view {
             let now = self.storage_version();
             if v.version.get() != now {
                 v.version.set(now);
                 if v.base.requires_grad() {
                     // A view op of a tensor that requires grad: recorded whatever the grad mode.
                     if let Ok(h) = with_grad_mode(true, || ops::view_through(&v.base, &self.layout)) {
-                        *self.ag.meta.borrow_mut() = h.ag.meta.borrow().clone();
+                        slot.meta.set(h.history());
                     }
                 }
             }
         }
-        self.ag.meta.borrow().clone()
+        let m = slot.meta.take();
+        slot.meta.set(m.clone());
+        m
+    }
+
+    /// This tensor's slot, made on first use (shared by its aliases from then on).
+    pub(crate) fn slot(&self) -> &Rc<Slot> {
+        self.ag.get_or_init(Default::default)
+    }
+
+    /// For a view: its base.
+    pub(crate) fn view_base(&self) -> Option<&Tensor> {
+        self.ag.get().and_then(|s| s.view_base())
     }
 
     pub fn requires_grad(&self) -> bool {
@@ -160,7 +173,7 @@ impl Tensor {
     /// result taking over the tensor it was written into).
     pub fn take_history(&self, from: &Tensor) {
         let h = from.history();
-        *self.ag.meta.borrow_mut() = h;
+        self.slot().meta.set(h);
     }
 
     /// `t.requires_grad_(flag)`: only floating-point leaves.
@@ -183,8 +196,10 @@ impl Tensor {
 
     /// This tensor's autograd state, created on first use.
     fn meta(&mut self) -> Rc<Meta> {
-        let mut slot = self.ag.meta.borrow_mut();
-        slot.get_or_insert_with(|| Rc::new(Meta::default())).clone()
+        let slot = self.slot();
+        let m = slot.meta.take().unwrap_or_default();
+        slot.meta.set(Some(m.clone()));
+        m
     }
 
     /// `.grad`.
@@ -278,7 +293,11 @@ pub fn record(name: &str, inputs: &[&Tensor], saved: &[&Tensor], outputs: &mut [
             ..Default::default()
         });
         node.outputs.borrow_mut().push(Rc::downgrade(&m));
-        out.ag = Rc::new(out.ag.with_meta(m));
+        let slot = match out.ag.get() {
+            Some(s) => s.with_meta(m),
+            None => Slot::of(Some(m)),
+        };
+        out.ag = Rc::new(slot).into();
     }
 }
 
@@ -570,7 +589,7 @@ pub fn check_inplace(x: &Tensor) -> Result<()> {
     if x.requires_grad() && x.is_leaf() {
         bail!(Torch, "a leaf Variable that requires grad is being used in an in-place operation.");
     }
-    let Some(view) = &x.ag.view else { return Ok(()) };
+    let Some(view) = x.ag.get().and_then(|s| s.view.as_ref()) else { return Ok(()) };
     if view.base.requires_grad() && view.base.is_leaf() {
         bail!(Torch, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
     }
@@ -617,10 +636,10 @@ impl Rewrite {
     fn apply(self, x: &Tensor) {
         match self {
             Rewrite::Unchanged => {}
-            Rewrite::Whole(h) => *x.ag.meta.borrow_mut() = h,
+            Rewrite::Whole(h) => x.slot().meta.set(h),
             Rewrite::Base(h) => {
-                if let Some(base) = x.ag.view_base() {
-                    *base.ag.meta.borrow_mut() = h;
+                if let Some(base) = x.view_base() {
+                    base.slot().meta.set(h);
                 }
                 // The write moved the version on: `x` (and every other view of the base) takes
                 // the base's new history through its view when next used.
@@ -637,7 +656,7 @@ fn history_after_write(x: &Tensor, value: &Tensor) -> Result<Rewrite> {
     if !is_grad_enabled() {
         return Ok(Rewrite::Unchanged);
     }
-    let Some(base) = x.ag.view_base() else {
+    let Some(base) = x.view_base() else {
         return Ok(if value.requires_grad() { Rewrite::Whole(value.history()) } else { Rewrite::Unchanged });
     };
     if !(value.requires_grad() || base.requires_grad()) {

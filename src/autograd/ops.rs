@@ -373,7 +373,7 @@ pub fn inplace(x: &mut Tensor, result: Tensor) -> Result<()> {
 pub fn copy_(x: &mut Tensor, src: &Tensor) -> Result<()> {
     let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
     let mut value = expand(&to_dtype(src, x.dtype)?, &shape)?;
-    if super::is_grad_enabled() && x.requires_grad() && x.ag.view_base().is_none() {
+    if super::is_grad_enabled() && x.requires_grad() && x.view_base().is_none() {
         // NOTE: the old values are overwritten, so their gradient is zero (PyTorch's
         // CopyBackwards), not the upstream: `where(true, value, x)` keeps x in the graph with a
         // zero gradient (and the result requiring grad when src does not). A view's write is

@@ -46,7 +46,7 @@ impl Tensor {
     /// kernels and a pass over the tensor more.
     pub(crate) fn assign_owned_(&self, value: Tensor) -> Result<()> {
         // A view also holds its storage through its base's handle (`autograd::Slot`).
-        let through_base = value.ag.view_base().is_some_and(|b| b.same_storage(&value));
+        let through_base = value.view_base().is_some_and(|b| b.same_storage(&value));
         let owned = std::rc::Rc::strong_count(&value.storage) == 1 + through_base as usize;
         self.assign_impl(value, owned)
     }

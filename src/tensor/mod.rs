@@ -167,7 +167,9 @@ pub struct Tensor {
     /// `clone()` takes a snapshot of the history (a clone kept for a backward keeps the history
     /// it was recorded with); `alias()` shares it (another handle of the same tensor, which sees
     /// an in-place write's new history).
-    pub(crate) ag: Rc<crate::autograd::Slot>,
+    /// Empty until the tensor has a history or a view or alias of it is taken (most tensors
+    /// never do: no allocation for them).
+    pub(crate) ag: std::cell::OnceCell<Rc<crate::autograd::Slot>>,
 }
 
 impl Clone for Tensor {
@@ -176,7 +178,10 @@ impl Clone for Tensor {
             storage: self.storage.clone(),
             layout: self.layout.clone(),
             dtype: self.dtype,
-            ag: Rc::new(crate::autograd::Slot::of(self.history())),
+            ag: match self.history() {
+                Some(h) => Rc::new(crate::autograd::Slot::of(Some(h))).into(),
+                None => Default::default(),
+            },
         }
     }
 }
@@ -402,18 +407,23 @@ impl Tensor {
 
     /// A view of the same storage with another layout (its base: this tensor's, or this tensor).
     pub(crate) fn with_layout(&self, layout: Layout) -> Tensor {
-        let base = match self.ag.view_base() {
+        let base = match self.view_base() {
             Some(b) => b.alias(),
             None => self.alias(),
         };
         let slot = crate::autograd::Slot::view_of(base, self.storage.version.get());
-        Tensor { storage: self.storage.clone(), layout, dtype: self.dtype, ag: Rc::new(slot) }
+        Tensor { storage: self.storage.clone(), layout, dtype: self.dtype, ag: Rc::new(slot).into() }
     }
 
     /// Another handle of this tensor: the same storage, layout and autograd state (an in-place
     /// write through either is seen by both).
     pub fn alias(&self) -> Tensor {
-        Tensor { storage: self.storage.clone(), layout: self.layout.clone(), dtype: self.dtype, ag: self.ag.clone() }
+        Tensor {
+            storage: self.storage.clone(),
+            layout: self.layout.clone(),
+            dtype: self.dtype,
+            ag: self.slot().clone().into(),
+        }
     }
 
     /// This storage's in-place write count.
