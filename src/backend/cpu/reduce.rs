@@ -42,7 +42,7 @@ fn floats<'a>(row: &'a Row) -> impl Iterator<Item = f32> + 'a {
 /// the block sums added pairwise (a binary counter of partial sums), so the rounding error grows
 /// with log n rather than n — a sum of 2^28 ones is exact, and a mean of a constant is the
 /// constant.
-fn cascade_sum(values: impl Iterator<Item = f32>) -> f32 {
+pub(super) fn cascade_sum(values: impl Iterator<Item = f32>) -> f32 {
     const BLOCK: u32 = 16;
     let mut levels = [0f32; 64];
     let mut full = 0u64; // bit k set: levels[k] holds the sum of 2^k blocks
