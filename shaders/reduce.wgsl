@@ -2,8 +2,10 @@
 // strided subset of the reduced elements into an accumulator, then a tree in workgroup memory
 // merges the 256. CASCADE: an invocation folds its elements in blocks of 32 and its blocks in
 // groups of 32, so a float sum of n elements rounds about log-many times per element, not
-// n / 256 times, as PyTorch's cascade sum (bench/KERNELS.md, "Summation order"). Two-phase ops (var/std: the mean, then squared deviations; logsumexp: the max,
-// then Σ exp) run the loop twice; the second phase sees the first's result as `first`.
+// n / 256 times, as PyTorch's cascade sum (bench/KERNELS.md, "Summation order"). Multi-phase
+// ops run the loop once a phase, each phase seeing the one before's result as `first`: var/std
+// the mean, the mean refined by the mean deviation from it, then the squared deviations;
+// logsumexp the max, then Σ exp.
 // An accumulator carries the index of an element it holds (argmax/argmin keep the first
 // occurrence, whatever order the tree merges in), or EMPTY for none.
 // meta: [0] outputs, [1] outer rank, [2] inner rank, [3] reduced count R, [4] input offset,
@@ -40,8 +42,8 @@ fn combine(a: Acc, b: Acc, phase: u32) -> Acc {
     return merge(a, b, phase);
 }
 
-// The first phase's result, as the second phase sees it.
-fn between(a: Acc, count: u32) -> /*{{A}}*/ {
+// A phase's result (given the one before, `first`), as the next phase sees it as `first`.
+fn between(a: Acc, count: u32, phase: u32, first: /*{{A}}*/) -> /*{{A}}*/ {
 /*{{BETWEEN}}*/
 }
 
@@ -86,7 +88,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
             workgroupBarrier();
         }
         acc = part[0];
-        if (phase == 0u) { first = between(acc, count); }
+        if (phase + 1u < PASSES) { first = between(acc, count, phase, first); }
         workgroupBarrier();
     }
     if (lid == 0u) {

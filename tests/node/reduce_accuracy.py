@@ -29,6 +29,12 @@ def offset(n):
     return (torch.arange(n) % 1000).float() * 2.0**-8 + 1e4
 
 
+def offset_fine(n):
+    """`1e4` plus a multiple of 2^-10 (float32's spacing there) from 0 to 16: a mean off by a few
+    spacings shows in the variance."""
+    return (torch.arange(n) % 17).float() * 2.0**-10 + 1e4
+
+
 def logits(n):
     """`scrambled(n) * 2^-10`: values from 0 to 9.77."""
     return scrambled(n) * 2.0**-10
@@ -53,9 +59,18 @@ out = {
     "noisy_1e6_mean_dim0": f(noisy(1_000_000).reshape(-1, 1).mean(0)),
     "offset_1e6_var": f(offset(1_000_000).var()),
     "offset_1e6_std": f(offset(1_000_000).std()),
+    "offset_fine_1e6_var": f(offset_fine(1_000_000).var()),
+    "offset_fine_1e6_std": f(offset_fine(1_000_000).std()),
     "full_0.1_1e6_var": f(torch.full([1_000_000], 0.1).var()),
     "full_7_1e6_var": f(torch.full([1_000_000], 7.0).var()),
     "full_7_1e6_std_dim0": f(torch.full([1_000_000, 1], 7.0).std(0)),
+    "nll_loss_1e6_sum": f(
+        F.nll_loss(
+            noisy(1_000_000).reshape(-1, 1),
+            torch.zeros(1_000_000, dtype=torch.long),
+            reduction="sum",
+        )
+    ),
     "layer_norm_700": picks(F.layer_norm(torch.full([2, 700], 0.1), [700]), [0, 699, 1399]),
     "picked": IDX,
     # PyTorch's float32 softmax adds a long row's exponentials along vector lanes in order, 4e-5

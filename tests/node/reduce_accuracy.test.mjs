@@ -37,6 +37,13 @@ const offset = (n) =>
     .float()
     .mul(2 ** -8)
     .add(1e4);
+const offsetFine = (n) =>
+  torch
+    .arange(n)
+    .remainder(17)
+    .float()
+    .mul(2 ** -10)
+    .add(1e4);
 const logits = (n) => scrambled(n).mul(2 ** -10);
 
 async function picked(t) {
@@ -76,6 +83,17 @@ for (const device of devices) {
     const x = offset(1_000_000);
     closeTorch(await x.var().item(), want["offset_1e6_var"], "var 1e4 + noise");
     closeTorch(await x.std().item(), want["offset_1e6_std"], "std 1e4 + noise");
+    const y = offsetFine(1_000_000);
+    closeTorch(
+      await y.var().item(),
+      want["offset_fine_1e6_var"],
+      "var 1e4 + fine noise",
+    );
+    closeTorch(
+      await y.std().item(),
+      want["offset_fine_1e6_std"],
+      "std 1e4 + fine noise",
+    );
     closeTorch(
       await torch.full([1_000_000], 0.1).var().item(),
       want["full_0.1_1e6_var"],
@@ -90,6 +108,16 @@ for (const device of devices) {
       await torch.full([1_000_000, 1], 7, { dtype: "float32" }).std(0).item(),
       want["full_7_1e6_std_dim0"],
     );
+  });
+
+  test(`[${device}] nll_loss summed over 10^6 rows`, async () => {
+    await torch.init({ device });
+    const loss = F.nll_loss(
+      noisy(1_000_000).reshape(-1, 1),
+      torch.zeros([1_000_000], { dtype: "int64" }),
+      { reduction: "sum" },
+    );
+    closeTorch(await loss.item(), want["nll_loss_1e6_sum"], "nll_loss sum");
   });
 
   test(`[${device}] layer_norm of a constant row of 700 is 0`, async () => {

@@ -321,9 +321,9 @@ pub fn reduce_source(op: ReduceOp, p: &RowPlan) -> String {
     // -0.0: the identity of IEEE addition (a sum of -0.0 values stays -0.0, as PyTorch's).
     let body = format!(
         "    let zero = bitcast<f32>(0x80000000u);
-    // A cascade (bench/KERNELS.md, \"Summation order\"): eight loads in flight per invocation,
-    // added pairwise, their sum into `block`; every 16th iteration `block` into `group`, every
-    // 256th `group` into `a`.
+    // The general kernel's cascade (CASCADE in shaders/reduce.wgsl), bit for bit: elements
+    // into `block`, every 32nd element's `block` into `group`, every 1024th's `group` into `a`;
+    // eight loads in flight per invocation (four iterations a block).
     var a = zero;
     var group = zero;
     var block = zero;
@@ -338,17 +338,25 @@ pub fn reduce_source(op: ReduceOp, p: &RowPlan) -> String {
         let x5 = inp[ib + e + 5u * T];
         let x6 = inp[ib + e + 6u * T];
         let x7 = inp[ib + e + 7u * T];
-        block += ((x0 + x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7));
+        block += x0;
+        block += x1;
+        block += x2;
+        block += x3;
+        block += x4;
+        block += x5;
+        block += x6;
+        block += x7;
         taken++;
-        if ((taken & 15u) == 0u) {{
+        if ((taken & 3u) == 0u) {{
             group += block;
             block = zero;
-            if ((taken & 255u) == 0u) {{
+            if ((taken & 127u) == 0u) {{
                 a += group;
                 group = zero;
             }}
         }}
     }}
+    // Fewer than eight left: no 32nd element among them.
     for (; e < nv; e += T) {{
         block += inp[ib + e];
     }}
