@@ -1,9 +1,10 @@
 """PyTorch's values for tests/node/reduce_accuracy.test.mjs: long float32 sums, means, var/std,
-layer_norm and softmax statistics. Inputs are built from exact operations (integer arange and
-remainder, then float multiplies by powers of two and correctly rounded adds) that the test
-repeats in webtorch, so no large fixture is needed.
+nll_loss, layer_norm and softmax statistics. Inputs are built from exact operations (integer
+arange and remainder, then float multiplies by powers of two and correctly rounded adds) that
+the test repeats in webtorch, so no large fixture is needed.
 
     .venv-torch/bin/python tests/node/reduce_accuracy.py > tests/node/reduce_accuracy.json
+    npx prettier --write tests/node/reduce_accuracy.json
 """
 
 import json
