@@ -101,7 +101,7 @@ pub enum ReduceOp {
 }
 
 impl ReduceOp {
-    /// Passes over the reduced elements (two-pass ops see the first pass's result).
+    /// Passes over the reduced elements (each pass sees the one before's result).
     pub fn passes(self) -> u32 {
         match self {
             // The mean, its refinement by the mean deviation from it, the squared deviations.
