@@ -101,12 +101,12 @@ for (const device of devices) {
     );
     // A constant whose mean is exact has a variance of exactly 0, as PyTorch's.
     assert.equal(
-      await torch.full([1_000_000], 7, { dtype: "float32" }).var().item(),
-      want["full_7_1e6_var"],
+      await torch.full([100_000], 7, { dtype: "float32" }).var().item(),
+      want["full_7_1e5_var"],
     );
     assert.equal(
-      await torch.full([1_000_000, 1], 7, { dtype: "float32" }).std(0).item(),
-      want["full_7_1e6_std_dim0"],
+      await torch.full([100_000, 1], 7, { dtype: "float32" }).std(0).item(),
+      want["full_7_1e5_std_dim0"],
     );
   });
 
