@@ -1,7 +1,11 @@
 // Reduction kernel: one 256-invocation workgroup per output element. Each invocation folds a
 // strided subset of the reduced elements into an accumulator, then a tree in workgroup memory
-// merges the 256. Two-phase ops (var/std: the mean, then squared deviations; logsumexp: the max,
-// then Σ exp) run the loop twice; the second phase sees the first's result as `first`.
+// merges the 256. CASCADE: an invocation folds its elements in blocks of 32 and its blocks in
+// groups of 32, so a float sum of n elements rounds about log-many times per element, not
+// n / 256 times, as PyTorch's cascade sum (bench/KERNELS.md, "Summation order"). Multi-phase
+// ops run the loop once a phase, each phase seeing the one before's result as `first`: var/std
+// the mean, the mean refined by the mean deviation from it, then the squared deviations;
+// logsumexp the max, then Σ exp.
 // An accumulator carries the index of an element it holds (argmax/argmin keep the first
 // occurrence, whatever order the tree merges in), or EMPTY for none.
 // meta: [0] outputs, [1] outer rank, [2] inner rank, [3] reduced count R, [4] input offset,
@@ -38,8 +42,8 @@ fn combine(a: Acc, b: Acc, phase: u32) -> Acc {
     return merge(a, b, phase);
 }
 
-// The first phase's result, as the second phase sees it.
-fn between(a: Acc, count: u32) -> /*{{A}}*/ {
+// A phase's result (given the one before, `first`), as the next phase sees it as `first`.
+fn between(a: Acc, count: u32, phase: u32, first: /*{{A}}*/) -> /*{{A}}*/ {
 /*{{BETWEEN}}*/
 }
 
@@ -57,11 +61,26 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
     var first = /*{{A}}*/(0);
     var acc = Acc(/*{{A}}*/(/*{{IDENT}}*/), EMPTY);
     for (var phase = 0u; phase < PASSES; phase++) {
+        // An invocation's elements in a cascade (`CASCADE`): each into `block`, each 32nd block
+        // into `group`, each 32nd group into `acc`.
         acc = Acc(/*{{A}}*/(/*{{IDENT}}*/), EMPTY);
+        var group = acc;
+        var block = acc;
+        var taken = 0u;
         for (var j = lid; j < count; j += 256u) {
 /*{{OFFSETS}}*/
-            acc = combine(acc, lift(/*{{LOAD}}*/, j, phase, first), phase);
+            block = combine(block, lift(/*{{LOAD}}*/, j, phase, first), phase);
+            taken++;
+            if ((taken & 31u) == 0u) {
+                group = combine(group, block, phase);
+                block = Acc(/*{{A}}*/(/*{{IDENT}}*/), EMPTY);
+                if ((taken & 1023u) == 0u) {
+                    acc = combine(acc, group, phase);
+                    group = Acc(/*{{A}}*/(/*{{IDENT}}*/), EMPTY);
+                }
+            }
         }
+        acc = combine(combine(acc, group, phase), block, phase);
         part[lid] = acc;
         workgroupBarrier();
         for (var s = 128u; s > 0u; s >>= 1u) {
@@ -69,7 +88,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
             workgroupBarrier();
         }
         acc = part[0];
-        if (phase == 0u) { first = between(acc, count); }
+        if (phase + 1u < PASSES) { first = between(acc, count, phase, first); }
         workgroupBarrier();
     }
     if (lid == 0u) {

@@ -25,6 +25,28 @@ fn wg_sum(v: f32, lid: u32) -> f32 {
     return r;
 }
 
+// An invocation's share of a row's sum as a cascade (bench/KERNELS.md, "Summation order"):
+// values into `block`, every 32nd `block` into `group`, every 1024th value's `group` into
+// `total`, so a long row's sum rounds about log-many times per value, not N / 256 times.
+struct Cascade { total: f32, group: f32, block: f32, taken: u32 }
+
+fn cascade_add(c: ptr<function, Cascade>, x: f32) {
+    (*c).block += x;
+    (*c).taken += 1u;
+    if (((*c).taken & 31u) == 0u) {
+        (*c).group += (*c).block;
+        (*c).block = 0.0;
+        if (((*c).taken & 1023u) == 0u) {
+            (*c).total += (*c).group;
+            (*c).group = 0.0;
+        }
+    }
+}
+
+fn cascade_sum(c: Cascade) -> f32 {
+    return (c.total + c.group) + c.block;
+}
+
 // Max over the workgroup, NaN propagating (-inf for an empty row).
 fn wg_max(v: f32, lid: u32) -> f32 {
     red[lid] = v;

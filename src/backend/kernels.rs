@@ -101,10 +101,12 @@ pub enum ReduceOp {
 }
 
 impl ReduceOp {
-    /// Passes over the reduced elements (two-pass ops see the first pass's result).
+    /// Passes over the reduced elements (each pass sees the one before's result).
     pub fn passes(self) -> u32 {
         match self {
-            ReduceOp::Var | ReduceOp::Std | ReduceOp::LogSumExp => 2,
+            // The mean, its refinement by the mean deviation from it, the squared deviations.
+            ReduceOp::Var | ReduceOp::Std => 3,
+            ReduceOp::LogSumExp => 2,
             _ => 1,
         }
     }

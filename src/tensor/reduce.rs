@@ -367,7 +367,8 @@ impl Tensor {
         self.reduce(ReduceOp::CountNonzero, dims, false, DType::Int64)
     }
 
-    /// `t.var(dim, correction=…, keepdim)`: two-pass, divided by max(0, N - correction).
+    /// `t.var(dim, correction=…, keepdim)`: the mean, the mean refined by the mean deviation from
+    /// it, then the squared deviations (`ReduceOp::passes`), divided by max(0, N - correction).
     pub fn var(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor> {
         self.check_var()?;
         self.reduce_with(ReduceOp::Var, dims, keepdim, self.dtype, correction)

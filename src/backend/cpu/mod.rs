@@ -6,6 +6,7 @@ use crate::cell::RefCell;
 
 mod index;
 mod reduce;
+pub(crate) use reduce::cascade_sum;
 mod rowwise;
 use reduce::reduce_row;
 

@@ -1,6 +1,6 @@
 //! CPU reference reductions: one row of reduced elements (in the kernel's compute type) to one
 //! value, with the semantics `shaders/reduce.wgsl` implements (NaN propagation, first-occurrence
-//! argmax/argmin, two-pass var/std and logsumexp).
+//! argmax/argmin, multi-pass var/std and logsumexp).
 
 use super::{load, V};
 use crate::backend::ReduceOp;
@@ -42,7 +42,7 @@ fn floats<'a>(row: &'a Row) -> impl Iterator<Item = f32> + 'a {
 /// the block sums added pairwise (a binary counter of partial sums), so the rounding error grows
 /// with log n rather than n — a sum of 2^28 ones is exact, and a mean of a constant is the
 /// constant.
-fn cascade_sum(values: impl Iterator<Item = f32>) -> f32 {
+pub(crate) fn cascade_sum(values: impl Iterator<Item = f32>) -> f32 {
     const BLOCK: u32 = 16;
     let mut levels = [0f32; 64];
     let mut full = 0u64; // bit k set: levels[k] holds the sum of 2^k blocks
@@ -92,10 +92,14 @@ fn extreme(row: impl Iterator<Item = V>, max: bool) -> Option<(usize, V)> {
     best
 }
 
-/// `x / max(0, n - correction)`, with x / 0 = inf and 0 / 0 = NaN.
+/// `x / max(0, n - correction)`, with x / 0 = inf and 0 / 0 = NaN. Three passes, as
+/// `shaders/reduce.wgsl`: the mean, the mean refined by the mean deviation from it (a float32 sum
+/// of n values rounds at n times their size, so the first mean can be ulps off, which would show
+/// in a small variance of large values), then the squared deviations.
 fn var(row: &Row, correction: f32) -> f32 {
     let n = row.len() as f32;
     let mean = cascade_sum(floats(row)) / n;
+    let mean = mean + cascade_sum(floats(row).map(|x| x - mean)) / n;
     let ss = cascade_sum(floats(row).map(|x| (x - mean) * (x - mean)));
     ss / (n - correction).max(0.0)
 }
@@ -148,7 +152,23 @@ fn int(v: V) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::cascade_sum;
+    use super::{cascade_sum, var, Row};
+    use crate::dtype::{Compute, DType};
+
+    #[test]
+    fn var_refines_the_mean() {
+        // 10^4 plus multiples of float32's spacing there: the float32 sum of 10^6 of them rounds
+        // at 1024, putting the first mean a spacing off, which alone would add 1e-6 (4 %).
+        let xs: Vec<f64> = (0..1_000_000).map(|i| 1e4 + (i % 17) as f64 / 1024.0).collect();
+        let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+        let exact = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (xs.len() - 1) as f64;
+        let words: Vec<u32> = xs.iter().map(|&x| (x as f32).to_bits()).collect();
+        let v = var(&Row { words: &words, dtype: DType::Float32, compute: Compute::F32 }, 1.0);
+        assert!((v as f64 - exact).abs() < 1e-4 * exact, "{v} against {exact}");
+        // A constant whose mean is exact: exactly 0.
+        let sevens = vec![7f32.to_bits(); 1000];
+        assert_eq!(var(&Row { words: &sevens, dtype: DType::Float32, compute: Compute::F32 }, 1.0), 0.0);
+    }
 
     #[test]
     fn cascade_sums_stay_accurate() {

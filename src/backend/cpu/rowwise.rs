@@ -1,7 +1,8 @@
 //! CPU reference row-wise NN kernels (softmax, log_softmax, layer_norm, rms_norm, causal softmax
-//! and the softmax backward rules), computed in f32 in row order as `shaders/rowwise.wgsl`
-//! computes them per workgroup.
+//! and the softmax backward rules), computed in f32; a row's sums are cascade sums (`reduce.rs`),
+//! so a long row's statistics keep PyTorch's accuracy.
 
+use super::reduce::cascade_sum;
 use super::{for_each_offset, CpuBackend};
 use crate::backend::{RowOp, Rowwise};
 
@@ -39,26 +40,26 @@ impl CpuBackend {
                 RowOp::CausalSoftmax => {
                     let keep = (r % k.queries.max(1) + 1).min(n);
                     let m = row_max(&row[..keep]);
-                    let sum: f32 = row[..keep].iter().map(|x| (x - m).exp()).sum();
+                    let sum = cascade_sum(row[..keep].iter().map(|x| (x - m).exp()));
                     for (j, (y, x)) in y.iter_mut().zip(row).enumerate() {
                         *y = if j < keep { (x - m).exp() / sum } else { 0.0 };
                     }
                 }
                 RowOp::SoftmaxBackward => {
-                    let dot: f32 = g.iter().zip(row).map(|(g, y)| g * y).sum();
+                    let dot = cascade_sum(g.iter().zip(row).map(|(g, y)| g * y));
                     for ((o, yv), gv) in y.iter_mut().zip(row).zip(g) {
                         *o = yv * (gv - dot);
                     }
                 }
                 RowOp::LogSoftmaxBackward => {
-                    let sum: f32 = g.iter().sum();
+                    let sum = cascade_sum(g.iter().copied());
                     for ((o, yv), gv) in y.iter_mut().zip(row).zip(g) {
                         *o = gv - yv.exp() * sum;
                     }
                 }
                 RowOp::Softmax | RowOp::LogSoftmax => {
                     let m = row_max(row);
-                    let sum: f32 = row.iter().map(|x| (x - m).exp()).sum();
+                    let sum = cascade_sum(row.iter().map(|x| (x - m).exp()));
                     for (y, x) in y.iter_mut().zip(row) {
                         *y = if k.op == RowOp::Softmax { (x - m).exp() / sum } else { x - m - sum.ln() };
                     }
@@ -66,10 +67,10 @@ impl CpuBackend {
                 RowOp::LayerNorm | RowOp::RmsNorm => {
                     let nf = n as f32;
                     let (center, ms) = if k.op == RowOp::LayerNorm {
-                        let mean = row.iter().sum::<f32>() / nf;
-                        (mean, row.iter().map(|x| (x - mean) * (x - mean)).sum::<f32>() / nf)
+                        let mean = cascade_sum(row.iter().copied()) / nf;
+                        (mean, cascade_sum(row.iter().map(|x| (x - mean) * (x - mean))) / nf)
                     } else {
-                        (0.0, row.iter().map(|x| x * x).sum::<f32>() / nf)
+                        (0.0, cascade_sum(row.iter().map(|x| x * x)) / nf)
                     };
                     let r = 1.0 / (ms + eps).sqrt();
                     for (j, (y, x)) in y.iter_mut().zip(row).enumerate() {

@@ -323,37 +323,37 @@ pub fn rowwise_source(op: RowOp, weight: bool, bias: bool) -> String {
                 "        out[o.y] = x - mx - log_f32(sum);\n"
             };
             format!(
-                "    var lm = inf_like(-1.0);\n{}    let mx = wg_max(lm, lid);\n    var ls = 0.0;\n{}    let sum = wg_sum(ls, lid);\n{}",
+                "    var lm = inf_like(-1.0);\n{}    let mx = wg_max(lm, lid);\n    var ls = Cascade();\n{}    let sum = wg_sum(cascade_sum(ls), lid);\n{}",
                 each("        if (!isnan_f32(lm) && (isnan_f32(x) || x > lm)) { lm = x; }\n"),
-                each("        ls += exp_f32(x - mx);\n"),
+                each("        cascade_add(&ls, exp_f32(x - mx));\n"),
                 each(write)
             )
         }
         RowOp::CausalSoftmax => format!(
-            "    let q = row % m(58u);\n    var lm = inf_like(-1.0);\n{}    let mx = wg_max(lm, lid);\n    var ls = 0.0;\n{}    let sum = wg_sum(ls, lid);\n{}",
+            "    let q = row % m(58u);\n    var lm = inf_like(-1.0);\n{}    let mx = wg_max(lm, lid);\n    var ls = Cascade();\n{}    let sum = wg_sum(cascade_sum(ls), lid);\n{}",
             each("        if (j <= q && !isnan_f32(lm) && (isnan_f32(x) || x > lm)) { lm = x; }\n"),
-            each("        if (j <= q) { ls += exp_f32(x - mx); }\n"),
+            each("        if (j <= q) { cascade_add(&ls, exp_f32(x - mx)); }\n"),
             each("        out[o.y] = select(0.0, exp_f32(x - mx) / sum, j <= q);\n")
         ),
         RowOp::SoftmaxBackward => format!(
-            "    var ls = 0.0;\n{}    let dot = wg_sum(ls, lid);\n{}",
-            each("        ls += g * x;\n"),
+            "    var ls = Cascade();\n{}    let dot = wg_sum(cascade_sum(ls), lid);\n{}",
+            each("        cascade_add(&ls, g * x);\n"),
             each("        out[o.y] = x * (g - dot);\n")
         ),
         RowOp::LogSoftmaxBackward => format!(
-            "    var ls = 0.0;\n{}    let sum = wg_sum(ls, lid);\n{}",
-            each("        ls += g;\n"),
+            "    var ls = Cascade();\n{}    let sum = wg_sum(cascade_sum(ls), lid);\n{}",
+            each("        cascade_add(&ls, g);\n"),
             each("        out[o.y] = g - exp_f32(x) * sum;\n")
         ),
         RowOp::LayerNorm => format!(
-            "    var ls = 0.0;\n{}    let mean = wg_sum(ls, lid) / f32(n);\n    var lv = 0.0;\n{}    let rstd = 1.0 / sqrt(wg_sum(lv, lid) / f32(n) + eps);\n{}",
-            each("        ls += x;\n"),
-            each("        let d = x - mean;\n        lv += d * d;\n"),
+            "    var ls = Cascade();\n{}    let mean = wg_sum(cascade_sum(ls), lid) / f32(n);\n    var lv = Cascade();\n{}    let rstd = 1.0 / sqrt(wg_sum(cascade_sum(lv), lid) / f32(n) + eps);\n{}",
+            each("        cascade_add(&ls, x);\n"),
+            each("        let d = x - mean;\n        cascade_add(&lv, d * d);\n"),
             each(&format!("        var y = (x - mean) * rstd;\n{affine}        out[o.y] = y;\n"))
         ),
         RowOp::RmsNorm => format!(
-            "    var ls = 0.0;\n{}    let r = 1.0 / sqrt(wg_sum(ls, lid) / f32(n) + eps);\n{}",
-            each("        ls += x * x;\n"),
+            "    var ls = Cascade();\n{}    let r = 1.0 / sqrt(wg_sum(cascade_sum(ls), lid) / f32(n) + eps);\n{}",
+            each("        cascade_add(&ls, x * x);\n"),
             each(&format!("        var y = x * r;\n{affine}        out[o.y] = y;\n"))
         ),
     };

@@ -59,7 +59,7 @@ pub(super) fn per_output(src: &str) -> Option<String> {
         ),
         ("for (var j = lid; j < count; j += 256u)", "for (var j = 0u; j < count; j++)"),
         ("        part[lid] = acc;\n        workgroupBarrier();\n        for (var s = 128u; s > 0u; s >>= 1u) {\n            if (lid < s) { part[lid] = combine(part[lid], part[lid + s], phase); }\n            workgroupBarrier();\n        }\n        acc = part[0];\n", ""),
-        ("        if (phase == 0u) { first = between(acc, count); }\n        workgroupBarrier();\n", "        if (phase == 0u) { first = between(acc, count); }\n"),
+        ("        if (phase + 1u < PASSES) { first = between(acc, count, phase, first); }\n        workgroupBarrier();\n", "        if (phase + 1u < PASSES) { first = between(acc, count, phase, first); }\n"),
         ("    if (lid == 0u) {\n        out[o] = finish(acc, first, count);\n    }", "    out[o] = finish(acc, first, count);"),
     ];
     for (from, to) in swaps {
@@ -92,7 +92,7 @@ pub fn reduce_source(
     let lift = match op {
         All | Any => format!("    return Acc(select(0u, 1u, {nonzero}), j);"),
         CountNonzero | Norm0 => format!("    return Acc(select({a}(0), {a}(1), {nonzero}), j);"),
-        Var | Std => "    if (phase == 1u) { let d = x - first; return Acc(d * d, j); }\n    return Acc(x, j);".into(),
+        Var | Std => "    if (phase == 2u) { let d = x - first; return Acc(d * d, j); }\n    if (phase == 1u) { return Acc(x - first, j); }\n    return Acc(x, j);".into(),
         LogSumExp => "    if (phase == 1u) { return Acc(exp_f32(x - first), j); }\n    return Acc(x, j);".into(),
         Norm1 | NormInf | NormNegInf => "    return Acc(abs(x), j);".into(),
         Norm2 => "    return Acc(x * x, j);".into(),
@@ -124,7 +124,10 @@ pub fn reduce_source(
         Any => "    return Acc(max(a.v, b.v), min(a.i, b.i));".into(),
     };
     let between = match op {
-        Var | Std => "    return a.v / f32(count);",
+        // The mean, then the mean refined by the mean deviation from it (a sum of n values in
+        // float32 rounds at n times their size: the first mean can be ulps off, which would
+        // show in a small variance of large values).
+        Var | Std => "    if (phase == 1u) { return first + a.v / f32(count); }\n    return a.v / f32(count);",
         // PyTorch subtracts a max of ±inf as 0, so inf stays inf and all -inf gives -inf.
         LogSumExp => "    if (a.i == EMPTY || isinf_f32(a.v)) { return 0.0; }\n    return a.v;",
         _ => "    return a.v;",

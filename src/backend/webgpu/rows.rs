@@ -320,8 +320,14 @@ pub fn reduce_source(op: ReduceOp, p: &RowPlan) -> String {
     let finish = if op == ReduceOp::Mean { "s / f32(n)" } else { "s" };
     // -0.0: the identity of IEEE addition (a sum of -0.0 values stays -0.0, as PyTorch's).
     let body = format!(
-        "    var a = bitcast<f32>(0x80000000u);
-    // Eight loads in flight per invocation, added in the same order as one at a time.
+        "    let zero = bitcast<f32>(0x80000000u);
+    // The general kernel's cascade (CASCADE in shaders/reduce.wgsl), bit for bit: elements
+    // into `block`, every 32nd element's `block` into `group`, every 1024th's `group` into `a`;
+    // eight loads in flight per invocation (four iterations a block).
+    var a = zero;
+    var group = zero;
+    var block = zero;
+    var taken = 0u;
     var e = t;
     for (; e + 7u * T < nv; e += 8u * T) {{
         let x0 = inp[ib + e];
@@ -332,18 +338,29 @@ pub fn reduce_source(op: ReduceOp, p: &RowPlan) -> String {
         let x5 = inp[ib + e + 5u * T];
         let x6 = inp[ib + e + 6u * T];
         let x7 = inp[ib + e + 7u * T];
-        a += x0;
-        a += x1;
-        a += x2;
-        a += x3;
-        a += x4;
-        a += x5;
-        a += x6;
-        a += x7;
+        block += x0;
+        block += x1;
+        block += x2;
+        block += x3;
+        block += x4;
+        block += x5;
+        block += x6;
+        block += x7;
+        taken++;
+        if ((taken & 3u) == 0u) {{
+            group += block;
+            block = zero;
+            if ((taken & 127u) == 0u) {{
+                a += group;
+                group = zero;
+            }}
+        }}
     }}
+    // Fewer than eight left: no 32nd element among them.
     for (; e < nv; e += T) {{
-        a += inp[ib + e];
+        block += inp[ib + e];
     }}
+    a = (a + group) + block;
     let s = seg_sum(a, lid);
     if (ok && t == 0u) {{ out[row] = {finish}; }}
 }}

@@ -24,14 +24,15 @@ fn weight_of(w: &Words, weight: &[u32], t: usize) -> f32 {
 pub(super) fn forward(w: &mut Words) -> Result<()> {
     let (x, target, weight) = (w.read.get(1), w.read.get(2), w.read.get(3));
     let (n, reduction) = (w.at(0), w.m(11));
-    // The sum starts from -0, the neutral element (as `Iterator::sum`): losses of -0 sum to -0.
-    let (mut sum, mut total) = (-0f32, 0f32);
+    // 'sum' / 'mean': the rows' losses and weights in cascade sums, as PyTorch's (and as the
+    // WGSL's; bench/KERNELS.md, "Summation order").
+    let (mut losses, mut weights) = (vec![], vec![]);
     for i in 0..n {
         // Skipped rows add 0, never -0·x (NaN for x = -inf).
         let loss = match class_of(w, target, i) {
             Some(t) => {
                 let wt = weight_of(w, weight, t);
-                total += wt;
+                weights.push(wt);
                 -wt * f32::from_bits(x[w.at(4) + i * w.at(5) + t * w.at(6)])
             }
             None => 0.0,
@@ -39,10 +40,12 @@ pub(super) fn forward(w: &mut Words) -> Result<()> {
         if reduction == 0 {
             w.written[0][i] = loss.to_bits();
         } else {
-            sum += loss;
+            losses.push(loss);
         }
     }
     if reduction != 0 {
+        let cascade = |v: Vec<f32>| crate::backend::cpu::cascade_sum(v.into_iter());
+        let (sum, total) = (cascade(losses), cascade(weights));
         // 0/0 = NaN for an all-ignored batch, as PyTorch.
         let r = if reduction == 2 { sum / total } else { sum };
         w.written[0][..2].copy_from_slice(&[r.to_bits(), total.to_bits()]);

@@ -48,8 +48,25 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         return;
     }
     // (A branch on a uniform word: the barriers below stay in uniform control flow.)
+    // A cascade (bench/KERNELS.md, "Summation order"): rows into `block`, every 32nd row's
+    // `block` into `group`, every 1024th's `group` into `acc`.
     var acc = vec2<f32>(0.0, 0.0);
-    for (var i = lid; i < n; i += 256u) { acc += row(i); }
+    var group = acc;
+    var block = acc;
+    var taken = 0u;
+    for (var i = lid; i < n; i += 256u) {
+        block += row(i);
+        taken++;
+        if ((taken & 31u) == 0u) {
+            group += block;
+            block = vec2<f32>(0.0, 0.0);
+            if ((taken & 1023u) == 0u) {
+                acc += group;
+                group = vec2<f32>(0.0, 0.0);
+            }
+        }
+    }
+    acc = (acc + group) + block;
     part_loss[lid] = acc.x;
     part_weight[lid] = acc.y;
     for (var s = 128u; s > 0u; s >>= 1u) {
