@@ -1653,5 +1653,83 @@ export function makeCases() {
   ];
   for (const [id, run, py, extra] of MISC) add(id, run, py, extra);
 
+  // Argument errors of the functions that parse through the op schema (schema/linalg.yaml, …):
+  // PyTorch's argument parser's wording.
+  const SCHEMA = [
+    [
+      "mm/non-tensor",
+      (T) => T.mm(T.ones(2, 2), 1),
+      "torch.mm(torch.ones(2, 2), 1)",
+    ],
+    [
+      "bmm/keyword",
+      (T) => T.bmm(T.ones(1, 2, 2), { mat2: "x" }),
+      "torch.bmm(torch.ones(1, 2, 2), mat2='x')",
+    ],
+    [
+      "mv/arity",
+      (T) => T.mv(T.ones(2, 2), T.ones(2), T.ones(2)),
+      "torch.mv(torch.ones(2, 2), torch.ones(2), torch.ones(2))",
+    ],
+    [
+      "dot/keyword",
+      (T) => T.dot(T.ones(2), { tensor: "x" }),
+      "torch.dot(torch.ones(2), tensor='x')",
+    ],
+    ["outer/missing", (T) => T.outer(T.ones(2)), "torch.outer(torch.ones(2))"],
+    [
+      "kron/string-first",
+      (T) => T.kron("a", T.ones(2)),
+      "torch.kron('a', torch.ones(2))",
+    ],
+    [
+      "diag/float",
+      (T) => T.diag(T.ones(2), 1.5),
+      "torch.diag(torch.ones(2), 1.5)",
+    ],
+    [
+      "diag_embed/string",
+      (T) => T.diag_embed(T.ones(2), 0, "a"),
+      "torch.diag_embed(torch.ones(2), 0, 'a')",
+    ],
+    [
+      "tril/string",
+      (T) => T.tril(T.ones(2, 2), "x"),
+      "torch.tril(torch.ones(2, 2), 'x')",
+    ],
+    [
+      "triu/keyword",
+      (T) => T.triu(T.ones(2, 2), { k: 1 }),
+      "torch.triu(torch.ones(2, 2), k=1)",
+    ],
+    [
+      "cross/float-dim",
+      (T) => T.cross(T.ones(3), T.ones(3), 0.5),
+      "torch.cross(torch.ones(3), torch.ones(3), 0.5)",
+    ],
+    [
+      "dist/string-p",
+      (T) => T.dist(T.ones(2), T.ones(2), "x"),
+      "torch.dist(torch.ones(2), torch.ones(2), 'x')",
+    ],
+    [
+      "trace/arity",
+      (T) => T.trace(T.ones(2, 2), 1),
+      "torch.trace(torch.ones(2, 2), 1)",
+    ],
+    [
+      "tensordot/float-dims",
+      (T) => T.tensordot(T.ones(2, 2), T.ones(2, 2), 1.5),
+      "torch.tensordot(torch.ones(2, 2), torch.ones(2, 2), 1.5)",
+    ],
+    [
+      "cdist/string-p",
+      (T) => T.cdist(T.ones(2, 2), T.ones(2, 2), "x"),
+      "torch.cdist(torch.ones(2, 2), torch.ones(2, 2), 'x')",
+      { frag: "must be float, not str" },
+    ],
+  ];
+  for (const [id, run, py, extra] of SCHEMA) add(id, run, py, extra);
+
   return cases;
 }

@@ -3193,4 +3193,65 @@ export const TORCH_ERRORS = {
     type: "RuntimeError",
     message: "Repeats must be non-negative",
   },
+  "mm/non-tensor": {
+    type: "TypeError",
+    message: "mm(): argument 'mat2' (position 2) must be Tensor, not int",
+  },
+  "bmm/keyword": {
+    type: "TypeError",
+    message: "bmm(): argument 'mat2' must be Tensor, not str",
+  },
+  "mv/arity": {
+    type: "TypeError",
+    message: "mv() takes 2 positional arguments but 3 were given",
+  },
+  "dot/keyword": {
+    type: "TypeError",
+    message: "dot(): argument 'tensor' must be Tensor, not str",
+  },
+  "outer/missing": {
+    type: "TypeError",
+    message: 'outer() missing 1 required positional arguments: "vec2"',
+  },
+  "kron/string-first": {
+    type: "TypeError",
+    message: "kron(): argument 'input' (position 1) must be Tensor, not str",
+  },
+  "diag/float": {
+    type: "TypeError",
+    message: "diag(): argument 'diagonal' (position 2) must be int, not float",
+  },
+  "diag_embed/string": {
+    type: "TypeError",
+    message: "diag_embed(): argument 'dim1' (position 3) must be int, not str",
+  },
+  "tril/string": {
+    type: "TypeError",
+    message: "tril(): argument 'diagonal' (position 2) must be int, not str",
+  },
+  "triu/keyword": {
+    type: "TypeError",
+    message: "triu() got an unexpected keyword argument 'k'",
+  },
+  "cross/float-dim": {
+    type: "TypeError",
+    message: "cross(): argument 'dim' (position 3) must be int, not float",
+  },
+  "dist/string-p": {
+    type: "TypeError",
+    message: "dist(): argument 'p' (position 3) must be Number, not str",
+  },
+  "trace/arity": {
+    type: "TypeError",
+    message: "trace() takes 1 positional argument but 2 were given",
+  },
+  "tensordot/float-dims": {
+    type: "RuntimeError",
+    message:
+      "tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] containing two lists, but got dims=1.5",
+  },
+  "cdist/string-p": {
+    type: "TypeError",
+    message: "cdist(): argument 'p' (position 3) must be float, not str",
+  },
 };

@@ -124,7 +124,15 @@ export function matmul<
   other: Tensor<B, DB> & CheckOf<Matmul<A, B>>,
 ): Tensor<ShapeOf<Matmul<A, B>>, Promote<DA, DB>>;
 export function matmul(input: Tensor, other: Tensor): Tensor {
-  return checkTensor("matmul", "input", input).matmul(other);
+  // Two tensors, the common call, skip the parser: it could find nothing wrong with them.
+  if (
+    arguments.length === 2 &&
+    input instanceof Tensor &&
+    other instanceof Tensor
+  )
+    return input.matmul(other);
+  const a = args("matmul", arguments);
+  return a.input.matmul(a.other);
 }
 
 /** `input.reshape(shape)`. */

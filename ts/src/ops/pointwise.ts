@@ -428,9 +428,11 @@ export function rot90(
 }
 /** The lower triangle. See {@link Tensor.tril}. */
 export function tril(input: Tensor, diagonal?: number): Tensor {
-  return checkTensor("tril", "input", input).tril(diagonal);
+  const a = args("tril", arguments);
+  return a.input.tril(a.diagonal);
 }
 /** The upper triangle. See {@link Tensor.triu}. */
 export function triu(input: Tensor, diagonal?: number): Tensor {
-  return checkTensor("triu", "input", input).triu(diagonal);
+  const a = args("triu", arguments);
+  return a.input.triu(a.diagonal);
 }
