@@ -1728,6 +1728,84 @@ export function makeCases() {
       "torch.cdist(torch.ones(2, 2), torch.ones(2, 2), 'x')",
       { frag: "must be float, not str" },
     ],
+    [
+      "index_select/float-dim",
+      (T) => T.index_select(T.ones(2), 0.5, T.zeros(1, { dtype: "int64" })),
+      "torch.index_select(torch.ones(2), 0.5, torch.zeros(1, dtype=torch.int64))",
+    ],
+    [
+      "gather/keyword",
+      (T) => T.gather(T.ones(2), 0, T.zeros(1, { dtype: "int64" }), { foo: 2 }),
+      "torch.gather(torch.ones(2), 0, torch.zeros(1, dtype=torch.int64), foo=2)",
+    ],
+    [
+      "take_along_dim/string-dim",
+      (T) => T.take_along_dim(T.ones(2), T.zeros(1, { dtype: "int64" }), "x"),
+      "torch.take_along_dim(torch.ones(2), torch.zeros(1, dtype=torch.int64), 'x')",
+    ],
+    [
+      "take/non-tensor",
+      (T) => T.take(T.ones(2), [0]),
+      "torch.take(torch.ones(2), [0])",
+    ],
+    [
+      "scatter_add/scalar-src",
+      (T) => T.scatter_add(T.ones(2), 0, T.zeros(1, { dtype: "int64" }), 1),
+      "torch.scatter_add(torch.ones(2), 0, torch.zeros(1, dtype=torch.int64), 1)",
+    ],
+    [
+      "scatter_reduce/include_self",
+      (T) =>
+        T.scatter_reduce(
+          T.ones(2),
+          0,
+          T.zeros(1, { dtype: "int64" }),
+          T.ones(1),
+          "sum",
+          { include_self: 1 },
+        ),
+      "torch.scatter_reduce(torch.ones(2), 0, torch.zeros(1, dtype=torch.int64), torch.ones(1), 'sum', include_self=1)",
+    ],
+    [
+      "index_copy/arity",
+      (T) => T.index_copy(T.ones(2), 0, T.zeros(1, { dtype: "int64" })),
+      "torch.index_copy(torch.ones(2), 0, torch.zeros(1, dtype=torch.int64))",
+    ],
+    [
+      "select_scatter/float-index",
+      (T) => T.select_scatter(T.ones(2, 2), T.ones(2), 0, 0.5),
+      "torch.select_scatter(torch.ones(2, 2), torch.ones(2), 0, 0.5)",
+    ],
+    [
+      "slice_scatter/string-step",
+      (T) => T.slice_scatter(T.ones(2), T.ones(2), 0, null, null, "a"),
+      "torch.slice_scatter(torch.ones(2), torch.ones(2), 0, None, None, 'a')",
+    ],
+    [
+      "diagonal_scatter/float-offset",
+      (T) => T.diagonal_scatter(T.ones(2, 2), T.ones(2), 0.5),
+      "torch.diagonal_scatter(torch.ones(2, 2), torch.ones(2), 0.5)",
+    ],
+    [
+      "masked_scatter/non-tensor",
+      (T) => T.masked_scatter(T.ones(2), [true, false], T.ones(2)),
+      "torch.masked_scatter(torch.ones(2), [True, False], torch.ones(2))",
+    ],
+    [
+      "nonzero/as_tuple",
+      (T) => T.nonzero(T.ones(2), { as_tuple: "yes" }),
+      "torch.nonzero(torch.ones(2), as_tuple='yes')",
+    ],
+    [
+      "argwhere/arity",
+      (T) => T.argwhere(T.ones(2), 1),
+      "torch.argwhere(torch.ones(2), 1)",
+    ],
+    [
+      "masked_select/non-tensor",
+      (T) => T.masked_select(T.ones(2), true),
+      "torch.masked_select(torch.ones(2), True)",
+    ],
   ];
   for (const [id, run, py, extra] of SCHEMA) add(id, run, py, extra);
 

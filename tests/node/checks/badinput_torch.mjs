@@ -3254,4 +3254,68 @@ export const TORCH_ERRORS = {
     type: "TypeError",
     message: "cdist(): argument 'p' (position 3) must be float, not str",
   },
+  "index_select/float-dim": {
+    type: "TypeError",
+    message:
+      "index_select(): argument 'dim' (position 2) must be int, not float",
+  },
+  "gather/keyword": {
+    type: "TypeError",
+    message: "gather() got an unexpected keyword argument 'foo'",
+  },
+  "take_along_dim/string-dim": {
+    type: "TypeError",
+    message:
+      "take_along_dim(): argument 'dim' (position 3) must be int, not str",
+  },
+  "take/non-tensor": {
+    type: "TypeError",
+    message: "take(): argument 'index' (position 2) must be Tensor, not list",
+  },
+  "scatter_add/scalar-src": {
+    type: "TypeError",
+    message:
+      "scatter_add(): argument 'src' (position 4) must be Tensor, not int",
+  },
+  "scatter_reduce/include_self": {
+    type: "TypeError",
+    message: "scatter_reduce(): argument 'include_self' must be bool, not int",
+  },
+  "index_copy/arity": {
+    type: "TypeError",
+    message: 'index_copy() missing 1 required positional arguments: "source"',
+  },
+  "select_scatter/float-index": {
+    type: "TypeError",
+    message:
+      "select_scatter(): argument 'index' (position 4) must be int, not float",
+  },
+  "slice_scatter/string-step": {
+    type: "TypeError",
+    message:
+      "slice_scatter(): argument 'step' (position 6) must be int, not str",
+  },
+  "diagonal_scatter/float-offset": {
+    type: "TypeError",
+    message:
+      "diagonal_scatter(): argument 'offset' (position 3) must be int, not float",
+  },
+  "masked_scatter/non-tensor": {
+    type: "TypeError",
+    message:
+      "masked_scatter(): argument 'mask' (position 2) must be Tensor, not list",
+  },
+  "nonzero/as_tuple": {
+    type: "TypeError",
+    message: "nonzero(): argument 'as_tuple' must be bool, not str",
+  },
+  "argwhere/arity": {
+    type: "TypeError",
+    message: "argwhere() takes 1 positional argument but 2 were given",
+  },
+  "masked_select/non-tensor": {
+    type: "TypeError",
+    message:
+      "masked_select(): argument 'mask' (position 2) must be Tensor, not bool",
+  },
 };

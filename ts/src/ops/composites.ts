@@ -502,7 +502,8 @@ export function conj_physical(input: Tensor): Tensor {
 }
 /** Values at flat indices. See {@link Tensor.take}. */
 export function take(input: Tensor, index: Tensor): Tensor {
-  return checkTensor("take", "input", input).take(index);
+  const a = args("take", arguments);
+  return a.input.take(a.index);
 }
 
 /**
