@@ -1806,6 +1806,96 @@ export function makeCases() {
       (T) => T.masked_select(T.ones(2), true),
       "torch.masked_select(torch.ones(2), True)",
     ],
+    [
+      "flip/int-dims",
+      (T) => T.flip(T.ones(2), "a"),
+      "torch.flip(torch.ones(2), 'a')",
+    ],
+    [
+      "fliplr/arity",
+      (T) => T.fliplr(T.ones(2, 2), 1),
+      "torch.fliplr(torch.ones(2, 2), 1)",
+    ],
+    [
+      "rot90/float-k",
+      (T) => T.rot90(T.ones(2, 2), 1.5),
+      "torch.rot90(torch.ones(2, 2), 1.5)",
+    ],
+    [
+      "addcmul/value",
+      (T) => T.addcmul(T.ones(2), T.ones(2), T.ones(2), { value: "x" }),
+      "torch.addcmul(torch.ones(2), torch.ones(2), torch.ones(2), value='x')",
+    ],
+    [
+      "addcdiv/arity",
+      (T) => T.addcdiv(T.ones(2), T.ones(2), T.ones(2), 2),
+      "torch.addcdiv(torch.ones(2), torch.ones(2), torch.ones(2), 2)",
+    ],
+    [
+      "nan_to_num/string",
+      (T) => T.nan_to_num(T.ones(2), "x"),
+      "torch.nan_to_num(torch.ones(2), 'x')",
+    ],
+    [
+      "isclose/rtol",
+      (T) => T.isclose(T.ones(2), T.ones(2), { rtol: "x" }),
+      "torch.isclose(torch.ones(2), torch.ones(2), rtol='x')",
+    ],
+    [
+      "allclose/equal_nan",
+      (T) => T.allclose(T.ones(2), T.ones(2), 1e-5, 1e-8, 1),
+      "torch.allclose(torch.ones(2), torch.ones(2), 1e-5, 1e-8, 1)",
+    ],
+    [
+      "equal/non-tensor",
+      (T) => T.equal(T.ones(2), 1),
+      "torch.equal(torch.ones(2), 1)",
+    ],
+
+    [
+      "fmax/non-tensor",
+      (T) => T.fmax(T.ones(2), 1),
+      "torch.fmax(torch.ones(2), 1)",
+    ],
+    [
+      "heaviside/keyword",
+      (T) => T.heaviside(T.ones(2), { other: T.ones(2) }),
+      "torch.heaviside(torch.ones(2), other=torch.ones(2))",
+      { frag: "heaviside()" },
+    ],
+    [
+      "ldexp/string",
+      (T) => T.ldexp("a", T.ones(2)),
+      "torch.ldexp('a', torch.ones(2))",
+    ],
+    [
+      "diff/float-n",
+      (T) => T.diff(T.ones(2), 1.5),
+      "torch.diff(torch.ones(2), 1.5)",
+    ],
+    ["isneginf/string", (T) => T.isneginf("a"), "torch.isneginf('a')"],
+    ["clone/string", (T) => T.clone("a"), "torch.clone('a')"],
+    [
+      "detach/arity",
+      (T) => T.detach(T.ones(2), 1),
+      "torch.detach(torch.ones(2), 1)",
+    ],
+    [
+      "softmax/float-dim",
+      (T) => T.softmax(T.ones(2), 0.5),
+      "torch.softmax(torch.ones(2), 0.5)",
+      {},
+    ],
+    [
+      "layer_norm/eps",
+      (T) => T.layer_norm(T.ones(2), [2], null, null, "x"),
+      "torch.layer_norm(torch.ones(2), [2], None, None, 'x')",
+    ],
+    [
+      "rms_norm/weight",
+      (T) => T.rms_norm(T.ones(2), [2], 1),
+      "torch.rms_norm(torch.ones(2), [2], 1)",
+    ],
   ];
   for (const [id, run, py, extra] of SCHEMA) add(id, run, py, extra);
 

@@ -3318,4 +3318,84 @@ export const TORCH_ERRORS = {
     message:
       "masked_select(): argument 'mask' (position 2) must be Tensor, not bool",
   },
+  "flip/int-dims": {
+    type: "TypeError",
+    message:
+      "flip(): argument 'dims' (position 2) must be tuple of ints, not str",
+  },
+  "fliplr/arity": {
+    type: "TypeError",
+    message: "fliplr() takes 1 positional argument but 2 were given",
+  },
+  "rot90/float-k": {
+    type: "TypeError",
+    message: "rot90(): argument 'k' (position 2) must be int, not float",
+  },
+  "addcmul/value": {
+    type: "TypeError",
+    message: "addcmul(): argument 'value' must be Number, not str",
+  },
+  "addcdiv/arity": {
+    type: "TypeError",
+    message: "addcdiv() takes 3 positional arguments but 4 were given",
+  },
+  "nan_to_num/string": {
+    type: "TypeError",
+    message: "nan_to_num(): argument 'nan' (position 2) must be float, not str",
+  },
+  "isclose/rtol": {
+    type: "TypeError",
+    message: "isclose(): argument 'rtol' must be float, not str",
+  },
+  "allclose/equal_nan": {
+    type: "TypeError",
+    message:
+      "allclose(): argument 'equal_nan' (position 5) must be bool, not int",
+  },
+  "equal/non-tensor": {
+    type: "TypeError",
+    message: "equal(): argument 'other' (position 2) must be Tensor, not int",
+  },
+  "fmax/non-tensor": {
+    type: "TypeError",
+    message: "fmax(): argument 'other' (position 2) must be Tensor, not int",
+  },
+  "heaviside/keyword": {
+    type: "TypeError",
+    message: 'heaviside() missing 1 required positional arguments: "values"',
+  },
+  "ldexp/string": {
+    type: "TypeError",
+    message: "ldexp(): argument 'input' (position 1) must be Tensor, not str",
+  },
+  "diff/float-n": {
+    type: "TypeError",
+    message: "diff(): argument 'n' (position 2) must be int, not float",
+  },
+  "isneginf/string": {
+    type: "TypeError",
+    message:
+      "isneginf(): argument 'input' (position 1) must be Tensor, not str",
+  },
+  "clone/string": {
+    type: "TypeError",
+    message: "clone(): argument 'input' (position 1) must be Tensor, not str",
+  },
+  "detach/arity": {
+    type: "TypeError",
+    message: "detach() takes 1 positional argument but 2 were given",
+  },
+  "softmax/float-dim": {
+    type: "TypeError",
+    message: "softmax(): argument 'dim' (position 2) must be int, not float",
+  },
+  "layer_norm/eps": {
+    type: "TypeError",
+    message: "layer_norm(): argument 'eps' (position 5) must be float, not str",
+  },
+  "rms_norm/weight": {
+    type: "TypeError",
+    message:
+      "rms_norm(): argument 'weight' (position 3) must be Tensor, not int",
+  },
 };

@@ -161,7 +161,8 @@ export function t(input: Tensor): Tensor {
 
 /** `input.clone()`. */
 export function clone(input: Tensor): Tensor {
-  return checkTensor("clone", "input", input).clone();
+  if (arguments.length === 1 && input instanceof Tensor) return input.clone();
+  return args("clone", arguments).input.clone();
 }
 
 /** Whether `value` is a webtorch Tensor. */
@@ -181,5 +182,6 @@ export function numel(input: Tensor): number {
 
 /** `input.detach()`: the same values, cut from the autograd graph. */
 export function detach(input: Tensor): Tensor {
-  return checkTensor("detach", "input", input).detach();
+  if (arguments.length === 1 && input instanceof Tensor) return input.detach();
+  return args("detach", arguments).input.detach();
 }
