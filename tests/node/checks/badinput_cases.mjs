@@ -1896,6 +1896,21 @@ export function makeCases() {
       (T) => T.rms_norm(T.ones(2), [2], 1),
       "torch.rms_norm(torch.ones(2), [2], 1)",
     ],
+    [
+      "cat/float-dim",
+      (T) => T.cat([T.ones(2)], 0.5),
+      "torch.cat([torch.ones(2)], 0.5)",
+    ],
+    [
+      "stack/string-dim",
+      (T) => T.stack([T.ones(2)], "a"),
+      "torch.stack([torch.ones(2)], 'a')",
+    ],
+    [
+      "combinations/bool",
+      (T) => T.combinations(T.ones(3), 2, 1),
+      "torch.combinations(torch.ones(3), 2, 1)",
+    ],
   ];
   for (const [id, run, py, extra] of SCHEMA) add(id, run, py, extra);
 

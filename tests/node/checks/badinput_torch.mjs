@@ -3398,4 +3398,17 @@ export const TORCH_ERRORS = {
     message:
       "rms_norm(): argument 'weight' (position 3) must be Tensor, not int",
   },
+  "cat/float-dim": {
+    type: "TypeError",
+    message: "cat(): argument 'dim' (position 2) must be int, not float",
+  },
+  "stack/string-dim": {
+    type: "TypeError",
+    message: "stack(): argument 'dim' (position 2) must be int, not str",
+  },
+  "combinations/bool": {
+    type: "TypeError",
+    message:
+      "combinations(): argument 'with_replacement' (position 3) must be bool, not int",
+  },
 };

@@ -196,9 +196,16 @@ export function cat<
   tensors: Ts & CheckOf<Cat<ShapesOf<Ts>, Dm>>,
   dim?: Dm,
 ): Tensor<ShapeOf<Cat<ShapesOf<Ts>, Dm>>>;
-export function cat(tensors: readonly Tensor[], dim = 0): Tensor {
+export function cat(tensors: readonly Tensor[], dim?: number): Tensor {
+  // A list and an int dim, the common call, skip the parser.
+  if (!(
+    Array.isArray(tensors) &&
+    arguments.length <= 2 &&
+    (dim === undefined || Number.isInteger(dim))
+  ))
+    ({ tensors, dim } = args("cat", arguments));
   return withList("cat", tensors, (l) =>
-    wrap(RawTensor.cat(l, dimArg("cat", dim))),
+    wrap(RawTensor.cat(l, dimArg("cat", dim ?? 0))),
   );
 }
 
@@ -213,9 +220,16 @@ export function stack<
   tensors: Ts & CheckOf<Stack<ShapesOf<Ts>, Dm>>,
   dim?: Dm,
 ): Tensor<ShapeOf<Stack<ShapesOf<Ts>, Dm>>>;
-export function stack(tensors: readonly Tensor[], dim = 0): Tensor {
+export function stack(tensors: readonly Tensor[], dim?: number): Tensor {
+  // A list and an int dim, the common call, skip the parser.
+  if (!(
+    Array.isArray(tensors) &&
+    arguments.length <= 2 &&
+    (dim === undefined || Number.isInteger(dim))
+  ))
+    ({ tensors, dim } = args("stack", arguments));
   return withList("stack", tensors, (l) =>
-    wrap(RawTensor.stack(l, dimArg("stack", dim))),
+    wrap(RawTensor.stack(l, dimArg("stack", dim ?? 0))),
   );
 }
 

@@ -190,7 +190,7 @@ export function tile(input: Tensor, dims: Shape): Tensor {
  * dtype is the tensors' promoted dtype.
  */
 export function block_diag(...tensors: Tensor[]): Tensor {
-  tensors.forEach((t, i) => checkTensor("block_diag", `tensors[${i}]`, t));
+  tensors = args("block_diag", arguments).tensors;
   return scope(() => {
     const mats = tensors.map((t, i) => {
       if (t.ndim > 2)
@@ -220,8 +220,8 @@ export function block_diag(...tensors: Tensor[]): Tensor {
 
 /** The Cartesian product of 1-D tensors: `[N1 * N2 * …, k]` rows (1-D for one tensor). */
 export function cartesian_prod(...tensors: Tensor[]): Tensor {
-  tensors.forEach((t, i) => {
-    checkTensor("cartesian_prod", `tensors[${i}]`, t);
+  tensors = args("cartesian_prod", arguments).tensors;
+  tensors.forEach((t) => {
     if (t.ndim !== 1)
       throw new TorchError(
         `Expect a 1D vector, but got shape [${t.shape.join(", ")}]`,
@@ -268,10 +268,11 @@ export function meshgrid(
 /** The length-`r` combinations of the elements of the 1-D `input` (with repetition if asked). */
 export function combinations(
   input: Tensor,
-  r = 2,
-  with_replacement = false,
+  r?: number,
+  with_replacement?: boolean,
 ): Tensor {
-  const t = checkTensor("combinations", "input", input);
+  ({ input, r, with_replacement } = args("combinations", arguments));
+  const t = input;
   if (t.ndim !== 1)
     throw new TorchError(
       `Expect a 1D vector, but got shape [${t.shape.join(", ")}]`,
