@@ -1911,6 +1911,27 @@ export function makeCases() {
       (T) => T.combinations(T.ones(3), 2, 1),
       "torch.combinations(torch.ones(3), 2, 1)",
     ],
+    [
+      "leaky_relu/string",
+      (T) => T.leaky_relu(T.ones(2), "x"),
+      "torch._C._nn.leaky_relu(torch.ones(2), 'x')",
+    ],
+    [
+      "hardtanh/keyword",
+      (T) => T.hardtanh(T.ones(2), { min: 0 }),
+      "torch._C._nn.hardtanh(torch.ones(2), min=0)",
+    ],
+    [
+      "threshold_/missing",
+      (T) => T.threshold_(T.ones(2), 0.5),
+      "torch.threshold_(torch.ones(2), 0.5)",
+    ],
+    ["randperm/float", (T) => T.randperm(2.5), "torch.randperm(2.5)"],
+    [
+      "multinomial/replacement",
+      (T) => T.multinomial(T.ones(2), 1, "x"),
+      "torch.multinomial(torch.ones(2), 1, 'x')",
+    ],
   ];
   for (const [id, run, py, extra] of SCHEMA) add(id, run, py, extra);
 

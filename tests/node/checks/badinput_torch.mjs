@@ -3411,4 +3411,26 @@ export const TORCH_ERRORS = {
     message:
       "combinations(): argument 'with_replacement' (position 3) must be bool, not int",
   },
+  "leaky_relu/string": {
+    type: "TypeError",
+    message:
+      "leaky_relu(): argument 'negative_slope' (position 2) must be Number, not str",
+  },
+  "hardtanh/keyword": {
+    type: "TypeError",
+    message: "hardtanh() got an unexpected keyword argument 'min'",
+  },
+  "threshold_/missing": {
+    type: "TypeError",
+    message: 'threshold_() missing 1 required positional arguments: "value"',
+  },
+  "randperm/float": {
+    type: "TypeError",
+    message: "randperm(): argument 'n' (position 1) must be int, not float",
+  },
+  "multinomial/replacement": {
+    type: "TypeError",
+    message:
+      "multinomial(): argument 'replacement' (position 3) must be bool, not str",
+  },
 };
