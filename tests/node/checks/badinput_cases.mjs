@@ -1932,6 +1932,22 @@ export function makeCases() {
       (T) => T.multinomial(T.ones(2), 1, "x"),
       "torch.multinomial(torch.ones(2), 1, 'x')",
     ],
+    ["numel/string", (T) => T.numel("a"), "torch.numel('a')"],
+    [
+      "use_deterministic_algorithms/arity",
+      (T) => T.use_deterministic_algorithms(false, false),
+      "torch.use_deterministic_algorithms(False, False)",
+    ],
+    [
+      "is_floating_point/string",
+      (T) => T.is_floating_point("a"),
+      "torch.is_floating_point('a')",
+    ],
+    [
+      "meshgrid/indexing",
+      (T) => T.meshgrid([T.ones(2)], { indexing: "bad" }),
+      "torch.meshgrid(torch.ones(2), indexing='bad')",
+    ],
   ];
   for (const [id, run, py, extra] of SCHEMA) add(id, run, py, extra);
 

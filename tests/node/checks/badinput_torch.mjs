@@ -3433,4 +3433,23 @@ export const TORCH_ERRORS = {
     message:
       "multinomial(): argument 'replacement' (position 3) must be bool, not str",
   },
+  "numel/string": {
+    type: "TypeError",
+    message: "numel(): argument 'input' (position 1) must be Tensor, not str",
+  },
+  "use_deterministic_algorithms/arity": {
+    type: "TypeError",
+    message:
+      "use_deterministic_algorithms() takes 1 positional argument but 2 were given",
+  },
+  "is_floating_point/string": {
+    type: "TypeError",
+    message:
+      "is_floating_point(): argument 'input' (position 1) must be Tensor, not str",
+  },
+  "meshgrid/indexing": {
+    type: "RuntimeError",
+    message:
+      'torch.meshgrid: indexing must be one of "xy" or "ij", but received: bad',
+  },
 };

@@ -16,7 +16,6 @@ import {
   type RoundOptions,
   type Scalar,
   Tensor,
-  checkTensor,
   reduceTo,
   type Promote,
 } from "../tensor/tensor.js";
@@ -172,12 +171,12 @@ export function is_tensor(value: unknown): value is Tensor {
 
 /** Whether `input`'s dtype is floating point. */
 export function is_floating_point(input: Tensor): boolean {
-  return checkTensor("is_floating_point", "input", input).is_floating_point();
+  return args("is_floating_point", arguments).input.is_floating_point();
 }
 
 /** The number of elements of `input`. */
 export function numel(input: Tensor): number {
-  return checkTensor("numel", "input", input).numel();
+  return args("numel", arguments).input.numel();
 }
 
 /** `input.detach()`: the same values, cut from the autograd graph. */
