@@ -149,7 +149,7 @@ function inPlace(input: Tensor, fn: (x: Tensor) => Tensor): Tensor {
   return input;
 }
 
-/** {@link threshold} in place. */
+/** `threshold` in place (its argument `threshold` names the cut-off, as in PyTorch). */
 export function threshold_(
   input: Tensor,
   threshold: number,
