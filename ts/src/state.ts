@@ -281,6 +281,10 @@ function category(d: DType): number {
  * rule, the one its ops promote by).
  */
 export function promote_types(type1: DType, type2: DType): DType {
+  ({ type1, type2 } = args("promote_types", arguments) as {
+    type1: DType;
+    type2: DType;
+  });
   return dtypeFromCode(core.promote_types(dtypeCode(type1), dtypeCode(type2)));
 }
 
@@ -293,6 +297,7 @@ export function result_type(
   tensor1: Tensor | Scalar,
   tensor2: Tensor | Scalar,
 ): DType {
+  ({ tensor1, tensor2 } = args("result_type", arguments));
   const operands: number[] = [];
   for (const x of [tensor1, tensor2]) {
     if (x instanceof Tensor)

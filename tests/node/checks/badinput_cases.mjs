@@ -1948,6 +1948,11 @@ export function makeCases() {
       (T) => T.meshgrid([T.ones(2)], { indexing: "bad" }),
       "torch.meshgrid(torch.ones(2), indexing='bad')",
     ],
+    [
+      "result_type/string",
+      (T) => T.result_type(T.ones(2), "a"),
+      "torch.result_type(torch.ones(2), 'a')",
+    ],
   ];
   for (const [id, run, py, extra] of SCHEMA) add(id, run, py, extra);
 

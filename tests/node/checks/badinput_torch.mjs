@@ -3452,4 +3452,9 @@ export const TORCH_ERRORS = {
     message:
       'torch.meshgrid: indexing must be one of "xy" or "ij", but received: bad',
   },
+  "result_type/string": {
+    type: "TypeError",
+    message:
+      "result_type() received an invalid combination of arguments - got (Tensor, str), but expected one of:\n * (Tensor tensor, Tensor other)\n      didn't match because some of the arguments have invalid types: (Tensor, !str!)\n * (Number scalar, Tensor tensor)\n      didn't match because some of the arguments have invalid types: (!Tensor!, !str!)\n * (Tensor tensor, Number other)\n      didn't match because some of the arguments have invalid types: (Tensor, !str!)\n * (Number scalar1, Number scalar2)\n      didn't match because some of the arguments have invalid types: (!Tensor!, !str!)",
+  },
 };
