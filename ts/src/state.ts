@@ -9,6 +9,7 @@
  */
 
 import { DTypeError, TorchError } from "./errors.js";
+import { args } from "./schema/index.js";
 import {
   type DType,
   dtypeCode,
@@ -22,12 +23,13 @@ import { type Scalar, Tensor } from "./tensor/tensor.js";
 
 /** The dtype of new floating point tensors: always `float32` (the only float dtype). */
 export function get_default_dtype(): DType {
+  args("get_default_dtype", arguments);
   return "float32";
 }
 
 /** Accepts `float32` only: webtorch has no other floating point dtype to make the default. */
-export function set_default_dtype(dtype: DType): void {
-  if (dtype !== "float32")
+export function set_default_dtype(d: DType): void {
+  if (args("set_default_dtype", arguments).d !== "float32")
     throw new DTypeError(
       `only floating-point types are supported as the default type`,
     );
@@ -99,6 +101,7 @@ export function set_printoptions(options: SetPrintOptions = {}): void {
 
 /** The current print options (a copy). */
 export function get_printoptions(): PrintOptions {
+  args("get_printoptions", arguments);
   return { ...printOptions };
 }
 
@@ -114,31 +117,36 @@ let warnAlways = false;
  */
 export function use_deterministic_algorithms(
   mode: boolean,
-  options: { warn_only?: boolean } = {},
+  options?: { warn_only?: boolean },
 ): void {
-  deterministic = Boolean(mode);
-  deterministicWarnOnly = Boolean(options.warn_only);
+  const a = args("use_deterministic_algorithms", arguments);
+  deterministic = a.mode;
+  deterministicWarnOnly = a.warn_only;
 }
 
 /** Whether {@link use_deterministic_algorithms} was turned on. */
 export function are_deterministic_algorithms_enabled(): boolean {
+  args("are_deterministic_algorithms_enabled", arguments);
   return deterministic;
 }
 
 /** Whether it was turned on with `warn_only`. */
 export function is_deterministic_algorithms_warn_only_enabled(): boolean {
+  args("is_deterministic_algorithms_warn_only_enabled", arguments);
   return deterministicWarnOnly;
 }
 
 /** 0 (off), 1 (warn) or 2 (error), from the determinism settings. */
 export function get_deterministic_debug_mode(): number {
+  args("get_deterministic_debug_mode", arguments);
   return deterministic ? (deterministicWarnOnly ? 1 : 2) : 0;
 }
 
 /** Sets the determinism settings from a mode: 0/"default", 1/"warn", 2/"error". */
 export function set_deterministic_debug_mode(
-  mode: number | "default" | "warn" | "error",
+  debug_mode: number | "default" | "warn" | "error",
 ): void {
+  const mode = args("set_deterministic_debug_mode", arguments).debug_mode;
   const m =
     typeof mode === "string"
       ? ["default", "warn", "error"].indexOf(mode)
@@ -151,22 +159,25 @@ export function set_deterministic_debug_mode(
 }
 
 /** Sets whether warnings that PyTorch gives once are given every time (stored). */
-export function set_warn_always(on: boolean): void {
-  warnAlways = Boolean(on);
+export function set_warn_always(b: boolean): void {
+  warnAlways = args("set_warn_always", arguments).b;
 }
 
 /** See {@link set_warn_always}. */
 export function is_warn_always_enabled(): boolean {
+  args("is_warn_always_enabled", arguments);
   return warnAlways;
 }
 
 /** Anomaly detection is not implemented: always `false`. */
 export function is_anomaly_enabled(): boolean {
+  args("is_anomaly_enabled", arguments);
   return false;
 }
 
 /** Anomaly detection is not implemented: always `false`. */
 export function is_anomaly_check_nan_enabled(): boolean {
+  args("is_anomaly_check_nan_enabled", arguments);
   return false;
 }
 
@@ -175,6 +186,7 @@ export function is_anomaly_check_nan_enabled(): boolean {
  * are no inference tensors), and `is_grad_enabled()` is the switch that matters.
  */
 export function is_inference_mode_enabled(): boolean {
+  args("is_inference_mode_enabled", arguments);
   return false;
 }
 
@@ -182,11 +194,13 @@ export function is_inference_mode_enabled(): boolean {
 
 /** The intra-op thread count: 1 (the wasm core runs on the calling thread). */
 export function get_num_threads(): number {
+  args("get_num_threads", arguments);
   return 1;
 }
 
 /** The inter-op thread count: 1. */
 export function get_num_interop_threads(): number {
+  args("get_num_interop_threads", arguments);
   return 1;
 }
 
@@ -196,6 +210,8 @@ let matmulPrecision: "highest" | "high" | "medium" = "highest";
 export function set_float32_matmul_precision(
   precision: "highest" | "high" | "medium",
 ): void {
+  precision = args("set_float32_matmul_precision", arguments)
+    .precision as typeof precision;
   if (!["highest", "high", "medium"].includes(precision))
     throw new TorchError(`Invalid precision ${String(precision)}`);
   matmulPrecision = precision;
@@ -203,6 +219,7 @@ export function set_float32_matmul_precision(
 
 /** See {@link set_float32_matmul_precision}. */
 export function get_float32_matmul_precision(): string {
+  args("get_float32_matmul_precision", arguments);
   return matmulPrecision;
 }
 
@@ -249,7 +266,7 @@ export function compiled_with_cxx11_abi(): boolean {
 
 /** Whether `input`'s dtype is complex: never (webtorch has no complex dtypes). */
 export function is_complex(input: Tensor): boolean {
-  void input;
+  args("is_complex", arguments);
   return false;
 }
 
@@ -264,6 +281,10 @@ function category(d: DType): number {
  * rule, the one its ops promote by).
  */
 export function promote_types(type1: DType, type2: DType): DType {
+  ({ type1, type2 } = args("promote_types", arguments) as {
+    type1: DType;
+    type2: DType;
+  });
   return dtypeFromCode(core.promote_types(dtypeCode(type1), dtypeCode(type2)));
 }
 
@@ -276,6 +297,7 @@ export function result_type(
   tensor1: Tensor | Scalar,
   tensor2: Tensor | Scalar,
 ): DType {
+  ({ tensor1, tensor2 } = args("result_type", arguments));
   const operands: number[] = [];
   for (const x of [tensor1, tensor2]) {
     if (x instanceof Tensor)
@@ -292,8 +314,9 @@ export function result_type(
 }
 
 /** Whether a value of `from` may be written into `to` under PyTorch's casting rule (no lower kind). */
-export function can_cast(from: DType, to: DType): boolean {
-  return category(from) <= category(to);
+export function can_cast(from_: DType, to: DType): boolean {
+  const a = args("can_cast", arguments);
+  return category(a.from_ as DType) <= category(a.to as DType);
 }
 
 /** Accepts only float32 tensor types (`"torch.FloatTensor"` or `"float32"`); others throw. */

@@ -1653,5 +1653,308 @@ export function makeCases() {
   ];
   for (const [id, run, py, extra] of MISC) add(id, run, py, extra);
 
+  // Argument errors of the functions that parse through the op schema (schema/linalg.yaml, …):
+  // PyTorch's argument parser's wording.
+  const SCHEMA = [
+    [
+      "mm/non-tensor",
+      (T) => T.mm(T.ones(2, 2), 1),
+      "torch.mm(torch.ones(2, 2), 1)",
+    ],
+    [
+      "bmm/keyword",
+      (T) => T.bmm(T.ones(1, 2, 2), { mat2: "x" }),
+      "torch.bmm(torch.ones(1, 2, 2), mat2='x')",
+    ],
+    [
+      "mv/arity",
+      (T) => T.mv(T.ones(2, 2), T.ones(2), T.ones(2)),
+      "torch.mv(torch.ones(2, 2), torch.ones(2), torch.ones(2))",
+    ],
+    [
+      "dot/keyword",
+      (T) => T.dot(T.ones(2), { tensor: "x" }),
+      "torch.dot(torch.ones(2), tensor='x')",
+    ],
+    ["outer/missing", (T) => T.outer(T.ones(2)), "torch.outer(torch.ones(2))"],
+    [
+      "kron/string-first",
+      (T) => T.kron("a", T.ones(2)),
+      "torch.kron('a', torch.ones(2))",
+    ],
+    [
+      "diag/float",
+      (T) => T.diag(T.ones(2), 1.5),
+      "torch.diag(torch.ones(2), 1.5)",
+    ],
+    [
+      "diag_embed/string",
+      (T) => T.diag_embed(T.ones(2), 0, "a"),
+      "torch.diag_embed(torch.ones(2), 0, 'a')",
+    ],
+    [
+      "tril/string",
+      (T) => T.tril(T.ones(2, 2), "x"),
+      "torch.tril(torch.ones(2, 2), 'x')",
+    ],
+    [
+      "triu/keyword",
+      (T) => T.triu(T.ones(2, 2), { k: 1 }),
+      "torch.triu(torch.ones(2, 2), k=1)",
+    ],
+    [
+      "cross/float-dim",
+      (T) => T.cross(T.ones(3), T.ones(3), 0.5),
+      "torch.cross(torch.ones(3), torch.ones(3), 0.5)",
+    ],
+    [
+      "dist/string-p",
+      (T) => T.dist(T.ones(2), T.ones(2), "x"),
+      "torch.dist(torch.ones(2), torch.ones(2), 'x')",
+    ],
+    [
+      "trace/arity",
+      (T) => T.trace(T.ones(2, 2), 1),
+      "torch.trace(torch.ones(2, 2), 1)",
+    ],
+    [
+      "tensordot/float-dims",
+      (T) => T.tensordot(T.ones(2, 2), T.ones(2, 2), 1.5),
+      "torch.tensordot(torch.ones(2, 2), torch.ones(2, 2), 1.5)",
+    ],
+    [
+      "cdist/string-p",
+      (T) => T.cdist(T.ones(2, 2), T.ones(2, 2), "x"),
+      "torch.cdist(torch.ones(2, 2), torch.ones(2, 2), 'x')",
+      { frag: "must be float, not str" },
+    ],
+    [
+      "index_select/float-dim",
+      (T) => T.index_select(T.ones(2), 0.5, T.zeros(1, { dtype: "int64" })),
+      "torch.index_select(torch.ones(2), 0.5, torch.zeros(1, dtype=torch.int64))",
+    ],
+    [
+      "gather/keyword",
+      (T) => T.gather(T.ones(2), 0, T.zeros(1, { dtype: "int64" }), { foo: 2 }),
+      "torch.gather(torch.ones(2), 0, torch.zeros(1, dtype=torch.int64), foo=2)",
+    ],
+    [
+      "take_along_dim/string-dim",
+      (T) => T.take_along_dim(T.ones(2), T.zeros(1, { dtype: "int64" }), "x"),
+      "torch.take_along_dim(torch.ones(2), torch.zeros(1, dtype=torch.int64), 'x')",
+    ],
+    [
+      "take/non-tensor",
+      (T) => T.take(T.ones(2), [0]),
+      "torch.take(torch.ones(2), [0])",
+    ],
+    [
+      "scatter_add/scalar-src",
+      (T) => T.scatter_add(T.ones(2), 0, T.zeros(1, { dtype: "int64" }), 1),
+      "torch.scatter_add(torch.ones(2), 0, torch.zeros(1, dtype=torch.int64), 1)",
+    ],
+    [
+      "scatter_reduce/include_self",
+      (T) =>
+        T.scatter_reduce(
+          T.ones(2),
+          0,
+          T.zeros(1, { dtype: "int64" }),
+          T.ones(1),
+          "sum",
+          { include_self: 1 },
+        ),
+      "torch.scatter_reduce(torch.ones(2), 0, torch.zeros(1, dtype=torch.int64), torch.ones(1), 'sum', include_self=1)",
+    ],
+    [
+      "index_copy/arity",
+      (T) => T.index_copy(T.ones(2), 0, T.zeros(1, { dtype: "int64" })),
+      "torch.index_copy(torch.ones(2), 0, torch.zeros(1, dtype=torch.int64))",
+    ],
+    [
+      "select_scatter/float-index",
+      (T) => T.select_scatter(T.ones(2, 2), T.ones(2), 0, 0.5),
+      "torch.select_scatter(torch.ones(2, 2), torch.ones(2), 0, 0.5)",
+    ],
+    [
+      "slice_scatter/string-step",
+      (T) => T.slice_scatter(T.ones(2), T.ones(2), 0, null, null, "a"),
+      "torch.slice_scatter(torch.ones(2), torch.ones(2), 0, None, None, 'a')",
+    ],
+    [
+      "diagonal_scatter/float-offset",
+      (T) => T.diagonal_scatter(T.ones(2, 2), T.ones(2), 0.5),
+      "torch.diagonal_scatter(torch.ones(2, 2), torch.ones(2), 0.5)",
+    ],
+    [
+      "masked_scatter/non-tensor",
+      (T) => T.masked_scatter(T.ones(2), [true, false], T.ones(2)),
+      "torch.masked_scatter(torch.ones(2), [True, False], torch.ones(2))",
+    ],
+    [
+      "nonzero/as_tuple",
+      (T) => T.nonzero(T.ones(2), { as_tuple: "yes" }),
+      "torch.nonzero(torch.ones(2), as_tuple='yes')",
+    ],
+    [
+      "argwhere/arity",
+      (T) => T.argwhere(T.ones(2), 1),
+      "torch.argwhere(torch.ones(2), 1)",
+    ],
+    [
+      "masked_select/non-tensor",
+      (T) => T.masked_select(T.ones(2), true),
+      "torch.masked_select(torch.ones(2), True)",
+    ],
+    [
+      "flip/int-dims",
+      (T) => T.flip(T.ones(2), "a"),
+      "torch.flip(torch.ones(2), 'a')",
+    ],
+    [
+      "fliplr/arity",
+      (T) => T.fliplr(T.ones(2, 2), 1),
+      "torch.fliplr(torch.ones(2, 2), 1)",
+    ],
+    [
+      "rot90/float-k",
+      (T) => T.rot90(T.ones(2, 2), 1.5),
+      "torch.rot90(torch.ones(2, 2), 1.5)",
+    ],
+    [
+      "addcmul/value",
+      (T) => T.addcmul(T.ones(2), T.ones(2), T.ones(2), { value: "x" }),
+      "torch.addcmul(torch.ones(2), torch.ones(2), torch.ones(2), value='x')",
+    ],
+    [
+      "addcdiv/arity",
+      (T) => T.addcdiv(T.ones(2), T.ones(2), T.ones(2), 2),
+      "torch.addcdiv(torch.ones(2), torch.ones(2), torch.ones(2), 2)",
+    ],
+    [
+      "nan_to_num/string",
+      (T) => T.nan_to_num(T.ones(2), "x"),
+      "torch.nan_to_num(torch.ones(2), 'x')",
+    ],
+    [
+      "isclose/rtol",
+      (T) => T.isclose(T.ones(2), T.ones(2), { rtol: "x" }),
+      "torch.isclose(torch.ones(2), torch.ones(2), rtol='x')",
+    ],
+    [
+      "allclose/equal_nan",
+      (T) => T.allclose(T.ones(2), T.ones(2), 1e-5, 1e-8, 1),
+      "torch.allclose(torch.ones(2), torch.ones(2), 1e-5, 1e-8, 1)",
+    ],
+    [
+      "equal/non-tensor",
+      (T) => T.equal(T.ones(2), 1),
+      "torch.equal(torch.ones(2), 1)",
+    ],
+
+    [
+      "fmax/non-tensor",
+      (T) => T.fmax(T.ones(2), 1),
+      "torch.fmax(torch.ones(2), 1)",
+    ],
+    [
+      "heaviside/keyword",
+      (T) => T.heaviside(T.ones(2), { other: T.ones(2) }),
+      "torch.heaviside(torch.ones(2), other=torch.ones(2))",
+      { frag: "heaviside()" },
+    ],
+    [
+      "ldexp/string",
+      (T) => T.ldexp("a", T.ones(2)),
+      "torch.ldexp('a', torch.ones(2))",
+    ],
+    [
+      "diff/float-n",
+      (T) => T.diff(T.ones(2), 1.5),
+      "torch.diff(torch.ones(2), 1.5)",
+    ],
+    ["isneginf/string", (T) => T.isneginf("a"), "torch.isneginf('a')"],
+    ["clone/string", (T) => T.clone("a"), "torch.clone('a')"],
+    [
+      "detach/arity",
+      (T) => T.detach(T.ones(2), 1),
+      "torch.detach(torch.ones(2), 1)",
+    ],
+    [
+      "softmax/float-dim",
+      (T) => T.softmax(T.ones(2), 0.5),
+      "torch.softmax(torch.ones(2), 0.5)",
+      {},
+    ],
+    [
+      "layer_norm/eps",
+      (T) => T.layer_norm(T.ones(2), [2], null, null, "x"),
+      "torch.layer_norm(torch.ones(2), [2], None, None, 'x')",
+    ],
+    [
+      "rms_norm/weight",
+      (T) => T.rms_norm(T.ones(2), [2], 1),
+      "torch.rms_norm(torch.ones(2), [2], 1)",
+    ],
+    [
+      "cat/float-dim",
+      (T) => T.cat([T.ones(2)], 0.5),
+      "torch.cat([torch.ones(2)], 0.5)",
+    ],
+    [
+      "stack/string-dim",
+      (T) => T.stack([T.ones(2)], "a"),
+      "torch.stack([torch.ones(2)], 'a')",
+    ],
+    [
+      "combinations/bool",
+      (T) => T.combinations(T.ones(3), 2, 1),
+      "torch.combinations(torch.ones(3), 2, 1)",
+    ],
+    [
+      "leaky_relu/string",
+      (T) => T.leaky_relu(T.ones(2), "x"),
+      "torch._C._nn.leaky_relu(torch.ones(2), 'x')",
+    ],
+    [
+      "hardtanh/keyword",
+      (T) => T.hardtanh(T.ones(2), { min: 0 }),
+      "torch._C._nn.hardtanh(torch.ones(2), min=0)",
+    ],
+    [
+      "threshold_/missing",
+      (T) => T.threshold_(T.ones(2), 0.5),
+      "torch.threshold_(torch.ones(2), 0.5)",
+    ],
+    ["randperm/float", (T) => T.randperm(2.5), "torch.randperm(2.5)"],
+    [
+      "multinomial/replacement",
+      (T) => T.multinomial(T.ones(2), 1, "x"),
+      "torch.multinomial(torch.ones(2), 1, 'x')",
+    ],
+    ["numel/string", (T) => T.numel("a"), "torch.numel('a')"],
+    [
+      "use_deterministic_algorithms/arity",
+      (T) => T.use_deterministic_algorithms(false, false),
+      "torch.use_deterministic_algorithms(False, False)",
+    ],
+    [
+      "is_floating_point/string",
+      (T) => T.is_floating_point("a"),
+      "torch.is_floating_point('a')",
+    ],
+    [
+      "meshgrid/indexing",
+      (T) => T.meshgrid([T.ones(2)], { indexing: "bad" }),
+      "torch.meshgrid(torch.ones(2), indexing='bad')",
+    ],
+    [
+      "result_type/string",
+      (T) => T.result_type(T.ones(2), "a"),
+      "torch.result_type(torch.ones(2), 'a')",
+    ],
+  ];
+  for (const [id, run, py, extra] of SCHEMA) add(id, run, py, extra);
+
   return cases;
 }

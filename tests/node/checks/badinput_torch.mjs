@@ -3193,4 +3193,268 @@ export const TORCH_ERRORS = {
     type: "RuntimeError",
     message: "Repeats must be non-negative",
   },
+  "mm/non-tensor": {
+    type: "TypeError",
+    message: "mm(): argument 'mat2' (position 2) must be Tensor, not int",
+  },
+  "bmm/keyword": {
+    type: "TypeError",
+    message: "bmm(): argument 'mat2' must be Tensor, not str",
+  },
+  "mv/arity": {
+    type: "TypeError",
+    message: "mv() takes 2 positional arguments but 3 were given",
+  },
+  "dot/keyword": {
+    type: "TypeError",
+    message: "dot(): argument 'tensor' must be Tensor, not str",
+  },
+  "outer/missing": {
+    type: "TypeError",
+    message: 'outer() missing 1 required positional arguments: "vec2"',
+  },
+  "kron/string-first": {
+    type: "TypeError",
+    message: "kron(): argument 'input' (position 1) must be Tensor, not str",
+  },
+  "diag/float": {
+    type: "TypeError",
+    message: "diag(): argument 'diagonal' (position 2) must be int, not float",
+  },
+  "diag_embed/string": {
+    type: "TypeError",
+    message: "diag_embed(): argument 'dim1' (position 3) must be int, not str",
+  },
+  "tril/string": {
+    type: "TypeError",
+    message: "tril(): argument 'diagonal' (position 2) must be int, not str",
+  },
+  "triu/keyword": {
+    type: "TypeError",
+    message: "triu() got an unexpected keyword argument 'k'",
+  },
+  "cross/float-dim": {
+    type: "TypeError",
+    message: "cross(): argument 'dim' (position 3) must be int, not float",
+  },
+  "dist/string-p": {
+    type: "TypeError",
+    message: "dist(): argument 'p' (position 3) must be Number, not str",
+  },
+  "trace/arity": {
+    type: "TypeError",
+    message: "trace() takes 1 positional argument but 2 were given",
+  },
+  "tensordot/float-dims": {
+    type: "RuntimeError",
+    message:
+      "tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] containing two lists, but got dims=1.5",
+  },
+  "cdist/string-p": {
+    type: "TypeError",
+    message: "cdist(): argument 'p' (position 3) must be float, not str",
+  },
+  "index_select/float-dim": {
+    type: "TypeError",
+    message:
+      "index_select(): argument 'dim' (position 2) must be int, not float",
+  },
+  "gather/keyword": {
+    type: "TypeError",
+    message: "gather() got an unexpected keyword argument 'foo'",
+  },
+  "take_along_dim/string-dim": {
+    type: "TypeError",
+    message:
+      "take_along_dim(): argument 'dim' (position 3) must be int, not str",
+  },
+  "take/non-tensor": {
+    type: "TypeError",
+    message: "take(): argument 'index' (position 2) must be Tensor, not list",
+  },
+  "scatter_add/scalar-src": {
+    type: "TypeError",
+    message:
+      "scatter_add(): argument 'src' (position 4) must be Tensor, not int",
+  },
+  "scatter_reduce/include_self": {
+    type: "TypeError",
+    message: "scatter_reduce(): argument 'include_self' must be bool, not int",
+  },
+  "index_copy/arity": {
+    type: "TypeError",
+    message: 'index_copy() missing 1 required positional arguments: "source"',
+  },
+  "select_scatter/float-index": {
+    type: "TypeError",
+    message:
+      "select_scatter(): argument 'index' (position 4) must be int, not float",
+  },
+  "slice_scatter/string-step": {
+    type: "TypeError",
+    message:
+      "slice_scatter(): argument 'step' (position 6) must be int, not str",
+  },
+  "diagonal_scatter/float-offset": {
+    type: "TypeError",
+    message:
+      "diagonal_scatter(): argument 'offset' (position 3) must be int, not float",
+  },
+  "masked_scatter/non-tensor": {
+    type: "TypeError",
+    message:
+      "masked_scatter(): argument 'mask' (position 2) must be Tensor, not list",
+  },
+  "nonzero/as_tuple": {
+    type: "TypeError",
+    message: "nonzero(): argument 'as_tuple' must be bool, not str",
+  },
+  "argwhere/arity": {
+    type: "TypeError",
+    message: "argwhere() takes 1 positional argument but 2 were given",
+  },
+  "masked_select/non-tensor": {
+    type: "TypeError",
+    message:
+      "masked_select(): argument 'mask' (position 2) must be Tensor, not bool",
+  },
+  "flip/int-dims": {
+    type: "TypeError",
+    message:
+      "flip(): argument 'dims' (position 2) must be tuple of ints, not str",
+  },
+  "fliplr/arity": {
+    type: "TypeError",
+    message: "fliplr() takes 1 positional argument but 2 were given",
+  },
+  "rot90/float-k": {
+    type: "TypeError",
+    message: "rot90(): argument 'k' (position 2) must be int, not float",
+  },
+  "addcmul/value": {
+    type: "TypeError",
+    message: "addcmul(): argument 'value' must be Number, not str",
+  },
+  "addcdiv/arity": {
+    type: "TypeError",
+    message: "addcdiv() takes 3 positional arguments but 4 were given",
+  },
+  "nan_to_num/string": {
+    type: "TypeError",
+    message: "nan_to_num(): argument 'nan' (position 2) must be float, not str",
+  },
+  "isclose/rtol": {
+    type: "TypeError",
+    message: "isclose(): argument 'rtol' must be float, not str",
+  },
+  "allclose/equal_nan": {
+    type: "TypeError",
+    message:
+      "allclose(): argument 'equal_nan' (position 5) must be bool, not int",
+  },
+  "equal/non-tensor": {
+    type: "TypeError",
+    message: "equal(): argument 'other' (position 2) must be Tensor, not int",
+  },
+  "fmax/non-tensor": {
+    type: "TypeError",
+    message: "fmax(): argument 'other' (position 2) must be Tensor, not int",
+  },
+  "heaviside/keyword": {
+    type: "TypeError",
+    message: 'heaviside() missing 1 required positional arguments: "values"',
+  },
+  "ldexp/string": {
+    type: "TypeError",
+    message: "ldexp(): argument 'input' (position 1) must be Tensor, not str",
+  },
+  "diff/float-n": {
+    type: "TypeError",
+    message: "diff(): argument 'n' (position 2) must be int, not float",
+  },
+  "isneginf/string": {
+    type: "TypeError",
+    message:
+      "isneginf(): argument 'input' (position 1) must be Tensor, not str",
+  },
+  "clone/string": {
+    type: "TypeError",
+    message: "clone(): argument 'input' (position 1) must be Tensor, not str",
+  },
+  "detach/arity": {
+    type: "TypeError",
+    message: "detach() takes 1 positional argument but 2 were given",
+  },
+  "softmax/float-dim": {
+    type: "TypeError",
+    message: "softmax(): argument 'dim' (position 2) must be int, not float",
+  },
+  "layer_norm/eps": {
+    type: "TypeError",
+    message: "layer_norm(): argument 'eps' (position 5) must be float, not str",
+  },
+  "rms_norm/weight": {
+    type: "TypeError",
+    message:
+      "rms_norm(): argument 'weight' (position 3) must be Tensor, not int",
+  },
+  "cat/float-dim": {
+    type: "TypeError",
+    message: "cat(): argument 'dim' (position 2) must be int, not float",
+  },
+  "stack/string-dim": {
+    type: "TypeError",
+    message: "stack(): argument 'dim' (position 2) must be int, not str",
+  },
+  "combinations/bool": {
+    type: "TypeError",
+    message:
+      "combinations(): argument 'with_replacement' (position 3) must be bool, not int",
+  },
+  "leaky_relu/string": {
+    type: "TypeError",
+    message:
+      "leaky_relu(): argument 'negative_slope' (position 2) must be Number, not str",
+  },
+  "hardtanh/keyword": {
+    type: "TypeError",
+    message: "hardtanh() got an unexpected keyword argument 'min'",
+  },
+  "threshold_/missing": {
+    type: "TypeError",
+    message: 'threshold_() missing 1 required positional arguments: "value"',
+  },
+  "randperm/float": {
+    type: "TypeError",
+    message: "randperm(): argument 'n' (position 1) must be int, not float",
+  },
+  "multinomial/replacement": {
+    type: "TypeError",
+    message:
+      "multinomial(): argument 'replacement' (position 3) must be bool, not str",
+  },
+  "numel/string": {
+    type: "TypeError",
+    message: "numel(): argument 'input' (position 1) must be Tensor, not str",
+  },
+  "use_deterministic_algorithms/arity": {
+    type: "TypeError",
+    message:
+      "use_deterministic_algorithms() takes 1 positional argument but 2 were given",
+  },
+  "is_floating_point/string": {
+    type: "TypeError",
+    message:
+      "is_floating_point(): argument 'input' (position 1) must be Tensor, not str",
+  },
+  "meshgrid/indexing": {
+    type: "RuntimeError",
+    message:
+      'torch.meshgrid: indexing must be one of "xy" or "ij", but received: bad',
+  },
+  "result_type/string": {
+    type: "TypeError",
+    message:
+      "result_type() received an invalid combination of arguments - got (Tensor, str), but expected one of:\n * (Tensor tensor, Tensor other)\n      didn't match because some of the arguments have invalid types: (Tensor, !str!)\n * (Number scalar, Tensor tensor)\n      didn't match because some of the arguments have invalid types: (!Tensor!, !str!)\n * (Tensor tensor, Number other)\n      didn't match because some of the arguments have invalid types: (Tensor, !str!)\n * (Number scalar1, Number scalar2)\n      didn't match because some of the arguments have invalid types: (!Tensor!, !str!)",
+  },
 };

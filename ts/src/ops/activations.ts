@@ -89,15 +89,30 @@ export function prelu(input: Tensor, weight: Tensor): Tensor {
 }
 
 /** `max(0, x) + negative_slope * min(0, x)`. */
-export function leaky_relu(input: Tensor, negative_slope = 0.01): Tensor {
-  const x = checkTensor("leaky_relu", "input", input);
-  return scope(() => where(x.gt(0), x, x.mul(negative_slope)));
+export function leaky_relu(input: Tensor, negative_slope?: number): Tensor {
+  if (!(
+    arguments.length === 2 &&
+    input instanceof Tensor &&
+    typeof negative_slope === "number"
+  )) {
+    const a = args("leaky_relu", arguments);
+    input = a.input;
+    negative_slope = Number(a.negative_slope);
+  }
+  const x = input;
+  const slope = negative_slope;
+  return scope(() => where(x.gt(0), x, x.mul(slope)));
 }
 
 /** `x` clamped to `[min_val, max_val]`. */
-export function hardtanh(input: Tensor, min_val = -1, max_val = 1): Tensor {
-  const x = checkTensor("hardtanh", "input", input);
-  return scope(() => x.maximum(min_val).minimum(max_val));
+export function hardtanh(
+  input: Tensor,
+  min_val?: number,
+  max_val?: number,
+): Tensor {
+  const a = args("hardtanh", arguments);
+  const x = a.input;
+  return scope(() => x.maximum(Number(a.min_val)).minimum(Number(a.max_val)));
 }
 
 /**
@@ -121,6 +136,9 @@ export function rrelu(
   });
 }
 
+/** {@link threshold} under a name that `threshold_`'s `threshold` argument does not shadow. */
+const thresholdOf = threshold;
+
 function inPlace(input: Tensor, fn: (x: Tensor) => Tensor): Tensor {
   const y = fn(input);
   try {
@@ -131,28 +149,42 @@ function inPlace(input: Tensor, fn: (x: Tensor) => Tensor): Tensor {
   return input;
 }
 
-/** {@link threshold} in place. */
+/** `threshold` in place (its argument `threshold` names the cut-off, as in PyTorch). */
 export function threshold_(
   input: Tensor,
-  thresh: number,
+  threshold: number,
   value: number,
 ): Tensor {
-  return inPlace(input, (x) => threshold(x, thresh, value));
+  const a = args("threshold_", arguments);
+  return inPlace(a.input, (x) =>
+    thresholdOf(x, Number(a.threshold), Number(a.value)),
+  );
 }
 /** {@link leaky_relu} in place. */
-export function leaky_relu_(input: Tensor, negative_slope = 0.01): Tensor {
-  return inPlace(input, (x) => leaky_relu(x, negative_slope));
+export function leaky_relu_(input: Tensor, negative_slope?: number): Tensor {
+  const a = args("leaky_relu_", arguments);
+  return inPlace(a.input, (x) => leaky_relu(x, Number(a.negative_slope)));
 }
 /** {@link hardtanh} in place. */
-export function hardtanh_(input: Tensor, min_val = -1, max_val = 1): Tensor {
-  return inPlace(input, (x) => hardtanh(x, min_val, max_val));
+export function hardtanh_(
+  input: Tensor,
+  min_val?: number,
+  max_val?: number,
+): Tensor {
+  const a = args("hardtanh_", arguments);
+  return inPlace(a.input, (x) =>
+    hardtanh(x, Number(a.min_val), Number(a.max_val)),
+  );
 }
 /** {@link rrelu} in place. */
 export function rrelu_(
   input: Tensor,
-  lower = 1 / 8,
-  upper = 1 / 3,
-  training = false,
+  lower?: number,
+  upper?: number,
+  training?: boolean,
 ): Tensor {
-  return inPlace(input, (x) => rrelu(x, lower, upper, training));
+  const a = args("rrelu_", arguments);
+  return inPlace(a.input, (x) =>
+    rrelu(x, Number(a.lower), Number(a.upper), a.training),
+  );
 }

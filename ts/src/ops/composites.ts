@@ -329,74 +329,99 @@ export function isclose(
   input: Tensor,
   other: Tensor,
   options?: CloseOptions,
-): Tensor {
-  return checkTensor("isclose", "input", input).isclose(other, options);
+): Tensor;
+export function isclose(
+  input: Tensor,
+  other: Tensor,
+  rtol?: number,
+  atol?: number,
+  equal_nan?: boolean,
+): Tensor;
+export function isclose(input: Tensor): Tensor {
+  const a = args("isclose", arguments);
+  return a.input.isclose(a.other, a);
 }
 /** Whether all of `input` is close to `other` (a promise: the answer is read from the device). */
 export function allclose(
   input: Tensor,
   other: Tensor,
   options?: CloseOptions,
-): Promise<boolean> {
-  return checkTensor("allclose", "input", input).allclose(other, options);
+): Promise<boolean>;
+export function allclose(
+  input: Tensor,
+  other: Tensor,
+  rtol?: number,
+  atol?: number,
+  equal_nan?: boolean,
+): Promise<boolean>;
+export function allclose(input: Tensor): Promise<boolean> {
+  const a = args("allclose", arguments);
+  return a.input.allclose(a.other, a);
 }
 /** Whether `input` and `other` have the same shape and values (a promise). */
 export function equal(input: Tensor, other: Tensor): Promise<boolean> {
-  return checkTensor("equal", "input", input).equal(other);
+  const a = args("equal", arguments);
+  return a.input.equal(a.other);
 }
 /** Whether each element is -∞. */
 export function isneginf(input: Tensor): Tensor {
-  return checkTensor("isneginf", "input", input).isneginf();
+  return args("isneginf", arguments).input.isneginf();
 }
 /** Whether each element is +∞. */
 export function isposinf(input: Tensor): Tensor {
-  return checkTensor("isposinf", "input", input).isposinf();
+  return args("isposinf", arguments).input.isposinf();
 }
 /** Whether each element is real (always, for webtorch's dtypes). */
 export function isreal(input: Tensor): Tensor {
-  return checkTensor("isreal", "input", input).isreal();
+  return args("isreal", arguments).input.isreal();
 }
 /** Whether the one element of `input` is nonzero (a promise). */
 export function is_nonzero(input: Tensor): Promise<boolean> {
-  return checkTensor("is_nonzero", "input", input).is_nonzero();
+  return args("is_nonzero", arguments).input.is_nonzero();
 }
 /** Whether each element of `elements` is in `test_elements` (bool; `invert` negates). */
 export function isin(
   elements: Tensor,
   test_elements: Tensor,
-  options: { invert?: boolean } = {},
+  options?: { invert?: boolean },
 ): Tensor {
-  const e = checkTensor("isin", "elements", elements);
-  const t = checkTensor("isin", "test_elements", test_elements);
+  const a = args("isin", arguments);
+  const e = a.elements;
+  const t = a.test_elements;
   return scope(() => {
     const found = e.unsqueeze(-1).eq(t.reshape(-1)).any(-1);
-    return options.invert ? found.logical_not() : found;
+    return a.invert ? found.logical_not() : found;
   });
 }
 /** NaN-ignoring maximum. See {@link Tensor.fmax}. */
 export function fmax(input: Tensor, other: Tensor): Tensor {
-  return checkTensor("fmax", "input", input).fmax(other);
+  const a = args("fmax", arguments);
+  return a.input.fmax(a.other);
 }
 /** NaN-ignoring minimum. See {@link Tensor.fmin}. */
 export function fmin(input: Tensor, other: Tensor): Tensor {
-  return checkTensor("fmin", "input", input).fmin(other);
+  const a = args("fmin", arguments);
+  return a.input.fmin(a.other);
 }
 /** The Heaviside step function. See {@link Tensor.heaviside}. */
 export function heaviside(input: Tensor, values: Tensor): Tensor {
-  return checkTensor("heaviside", "input", input).heaviside(values);
+  const a = args("heaviside", arguments);
+  return a.input.heaviside(a.values);
 }
 /** Alias of `div`. */
 export function true_divide(
   input: Tensor | Scalar,
   other: Tensor | Scalar,
 ): Tensor {
-  return binary("div", input, other);
+  const a = args("true_divide", arguments);
+  return binary("div", a.input, a.other);
 }
 /** `input ** exponent` in float32 (PyTorch: float64). */
 export function float_power(
   input: Tensor | Scalar,
   exponent: Tensor | Scalar,
 ): Tensor {
+  ({ input, exponent } = args("float_power", arguments));
   if (input instanceof Tensor) return input.float_power(exponent);
   return scope(() =>
     binary(
@@ -408,7 +433,8 @@ export function float_power(
 }
 /** `input * 2 ** other`. */
 export function ldexp(input: Tensor, other: Tensor): Tensor {
-  return checkTensor("ldexp", "input", input).ldexp(other);
+  const a = args("ldexp", arguments);
+  return a.input.ldexp(a.other);
 }
 /** The sum treating NaN as 0. */
 export function nansum(
@@ -477,32 +503,34 @@ export function std_mean(
 /** The `n`-th forward difference. See {@link Tensor.diff}. */
 export function diff(
   input: Tensor,
-  n = 1,
-  dim = -1,
-  prepend: Tensor | null = null,
-  append: Tensor | null = null,
+  n?: number,
+  dim?: number,
+  prepend?: Tensor | null,
+  append?: Tensor | null,
 ): Tensor {
-  return checkTensor("diff", "input", input).diff(n, dim, prepend, append);
+  const a = args("diff", arguments);
+  return a.input.diff(a.n, a.dim, a.prepend, a.append);
 }
 /** The angle of each element (0 or π for reals). */
 export function angle(input: Tensor): Tensor {
-  return checkTensor("angle", "input", input).angle();
+  return args("angle", arguments).input.angle();
 }
 /** The real part: the tensor itself for real dtypes (a new handle). */
 export function real(input: Tensor): Tensor {
-  return checkTensor("real", "input", input).conj();
+  return args("real", arguments).input.conj();
 }
 /** The conjugate: the tensor itself for real dtypes (a new handle). */
 export function conj(input: Tensor): Tensor {
-  return checkTensor("conj", "input", input).conj();
+  return args("conj", arguments).input.conj();
 }
 /** {@link conj} (there is no lazy conjugation to materialise). */
 export function conj_physical(input: Tensor): Tensor {
-  return checkTensor("conj_physical", "input", input).clone();
+  return args("conj_physical", arguments).input.clone();
 }
 /** Values at flat indices. See {@link Tensor.take}. */
 export function take(input: Tensor, index: Tensor): Tensor {
-  return checkTensor("take", "input", input).take(index);
+  const a = args("take", arguments);
+  return a.input.take(a.index);
 }
 
 /**
@@ -551,7 +579,7 @@ export const trapz = trapezoid;
 
 /** The imaginary part: refused for real dtypes, as PyTorch does (webtorch has no complex ones). */
 export function imag(input: Tensor): Tensor {
-  checkTensor("imag", "input", input);
+  args("imag", arguments);
   throw new TorchError(
     "imag is not implemented for tensors with non-complex dtypes.",
   );

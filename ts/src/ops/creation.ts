@@ -439,8 +439,7 @@ export function randn(): Tensor {
 
 /** Seeds the random generator; the same seed gives the same numbers on every device. */
 export function manual_seed(seed: number): void {
-  checkInts("manual_seed", "seed", [seed]);
-  coreManualSeed(seed);
+  coreManualSeed(args("manual_seed", arguments).seed);
 }
 
 /**

@@ -107,7 +107,8 @@ export function scatter(
   index: Tensor,
   src: Tensor | number | boolean,
 ): Tensor {
-  return checkTensor("scatter", "input", input).scatter(dim, index, src);
+  const a = args("scatter", arguments);
+  return a.input.scatter(a.dim, a.index, a.src);
 }
 
 /** `input.scatter_add(dim, index, src)`. See {@link Tensor.scatter_add}. */
@@ -117,11 +118,8 @@ export function scatter_add(
   index: Tensor,
   src: Tensor,
 ): Tensor {
-  return checkTensor("scatter_add", "input", input).scatter_add(
-    dim,
-    index,
-    src,
-  );
+  const a = args("scatter_add", arguments);
+  return a.input.scatter_add(a.dim, a.index, a.src);
 }
 
 /** The slices of `input` at `index` along `dim`. See {@link Tensor.index_select}. */
@@ -130,12 +128,30 @@ export function index_select(
   dim: number,
   index: Tensor,
 ): Tensor {
-  return checkTensor("index_select", "input", input).index_select(dim, index);
+  // The common call skips the parser: it could find nothing wrong with it.
+  if (
+    arguments.length === 3 &&
+    input instanceof Tensor &&
+    Number.isInteger(dim) &&
+    index instanceof Tensor
+  )
+    return input.index_select(dim, index);
+  const a = args("index_select", arguments);
+  return a.input.index_select(a.dim, a.index);
 }
 
 /** Values of `input` along `dim` at `index`. See {@link Tensor.gather}. */
 export function gather(input: Tensor, dim: number, index: Tensor): Tensor {
-  return checkTensor("gather", "input", input).gather(dim, index);
+  // The common call skips the parser: it could find nothing wrong with it.
+  if (
+    arguments.length === 3 &&
+    input instanceof Tensor &&
+    Number.isInteger(dim) &&
+    index instanceof Tensor
+  )
+    return input.gather(dim, index);
+  const a = args("gather", arguments);
+  return a.input.gather(a.dim, a.index);
 }
 
 /** `gather` with `input` and `indices` broadcast outside `dim` (the flattened input without `dim`). */
@@ -144,10 +160,8 @@ export function take_along_dim(
   indices: Tensor,
   dim?: number | null,
 ): Tensor {
-  return checkTensor("take_along_dim", "input", input).take_along_dim(
-    indices,
-    dim,
-  );
+  const a = args("take_along_dim", arguments);
+  return a.input.take_along_dim(a.indices, a.dim);
 }
 
 function withList(
@@ -182,9 +196,16 @@ export function cat<
   tensors: Ts & CheckOf<Cat<ShapesOf<Ts>, Dm>>,
   dim?: Dm,
 ): Tensor<ShapeOf<Cat<ShapesOf<Ts>, Dm>>>;
-export function cat(tensors: readonly Tensor[], dim = 0): Tensor {
+export function cat(tensors: readonly Tensor[], dim?: number): Tensor {
+  // A list and an int dim, the common call, skip the parser.
+  if (!(
+    Array.isArray(tensors) &&
+    arguments.length <= 2 &&
+    (dim === undefined || Number.isInteger(dim))
+  ))
+    ({ tensors, dim } = args("cat", arguments));
   return withList("cat", tensors, (l) =>
-    wrap(RawTensor.cat(l, dimArg("cat", dim))),
+    wrap(RawTensor.cat(l, dimArg("cat", dim ?? 0))),
   );
 }
 
@@ -199,9 +220,16 @@ export function stack<
   tensors: Ts & CheckOf<Stack<ShapesOf<Ts>, Dm>>,
   dim?: Dm,
 ): Tensor<ShapeOf<Stack<ShapesOf<Ts>, Dm>>>;
-export function stack(tensors: readonly Tensor[], dim = 0): Tensor {
+export function stack(tensors: readonly Tensor[], dim?: number): Tensor {
+  // A list and an int dim, the common call, skip the parser.
+  if (!(
+    Array.isArray(tensors) &&
+    arguments.length <= 2 &&
+    (dim === undefined || Number.isInteger(dim))
+  ))
+    ({ tensors, dim } = args("stack", arguments));
   return withList("stack", tensors, (l) =>
-    wrap(RawTensor.stack(l, dimArg("stack", dim))),
+    wrap(RawTensor.stack(l, dimArg("stack", dim ?? 0))),
   );
 }
 

@@ -20,7 +20,7 @@ import { TorchError } from "../errors.js";
 import { cat } from "./indexing.js";
 import { scope } from "../lifetime.js";
 import { atleast_1d, atleast_2d, atleast_3d } from "../tensor/shape_ops.js";
-import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
+import { Tensor, wrapDim } from "../tensor/tensor.js";
 import { tensor, zeros } from "./creation.js";
 
 declare module "../tensor/tensor.js" {
@@ -190,7 +190,7 @@ export function tile(input: Tensor, dims: Shape): Tensor {
  * dtype is the tensors' promoted dtype.
  */
 export function block_diag(...tensors: Tensor[]): Tensor {
-  tensors.forEach((t, i) => checkTensor("block_diag", `tensors[${i}]`, t));
+  tensors = args("block_diag", arguments).tensors;
   return scope(() => {
     const mats = tensors.map((t, i) => {
       if (t.ndim > 2)
@@ -220,8 +220,8 @@ export function block_diag(...tensors: Tensor[]): Tensor {
 
 /** The Cartesian product of 1-D tensors: `[N1 * N2 * …, k]` rows (1-D for one tensor). */
 export function cartesian_prod(...tensors: Tensor[]): Tensor {
-  tensors.forEach((t, i) => {
-    checkTensor("cartesian_prod", `tensors[${i}]`, t);
+  tensors = args("cartesian_prod", arguments).tensors;
+  tensors.forEach((t) => {
     if (t.ndim !== 1)
       throw new TorchError(
         `Expect a 1D vector, but got shape [${t.shape.join(", ")}]`,
@@ -244,16 +244,21 @@ export function cartesian_prod(...tensors: Tensor[]): Tensor {
 /** `meshgrid` of 1-D tensors: `indexing` `"ij"` (matrix, the default) or `"xy"` (Cartesian). */
 export function meshgrid(
   tensors: readonly Tensor[],
-  options: { indexing?: "ij" | "xy" } = {},
+  options?: { indexing?: "ij" | "xy" },
 ): Tensor[] {
-  const ts = Array.isArray(tensors) ? tensors : [tensors as unknown as Tensor];
-  ts.forEach((t, i) => {
-    if (checkTensor("meshgrid", `tensors[${i}]`, t).ndim > 1)
+  const a = args("meshgrid", arguments);
+  const ts = (
+    a.tensors.length === 1 && Array.isArray(a.tensors[0])
+      ? a.tensors[0]
+      : a.tensors
+  ) as Tensor[];
+  ts.forEach((t) => {
+    if (t.ndim > 1)
       throw new TorchError(
         `torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: tensor of shape [${t.shape.join(", ")}]`,
       );
   });
-  const xy = (options.indexing ?? "ij") === "xy" && ts.length >= 2;
+  const xy = (a.indexing ?? "ij") === "xy" && ts.length >= 2;
   const order = ts.map((_, i) => i);
   if (xy) [order[0], order[1]] = [order[1]!, order[0]!];
   const sizes = order.map((i) => ts[i]!.numel());
@@ -268,10 +273,11 @@ export function meshgrid(
 /** The length-`r` combinations of the elements of the 1-D `input` (with repetition if asked). */
 export function combinations(
   input: Tensor,
-  r = 2,
-  with_replacement = false,
+  r?: number,
+  with_replacement?: boolean,
 ): Tensor {
-  const t = checkTensor("combinations", "input", input);
+  ({ input, r, with_replacement } = args("combinations", arguments));
+  const t = input;
   if (t.ndim !== 1)
     throw new TorchError(
       `Expect a 1D vector, but got shape [${t.shape.join(", ")}]`,

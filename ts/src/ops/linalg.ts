@@ -18,6 +18,7 @@ import { where } from "./conditional.js";
 import { arange, zeros } from "./creation.js";
 import { broadcast_tensors } from "../tensor/shape_ops.js";
 import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
+import { args } from "../schema/index.js";
 
 /** `beta` and `alpha` of the `add*` forms: `beta * input + alpha * product`. */
 export interface BetaAlpha {
@@ -334,79 +335,142 @@ function title(t: Tensor): string {
 
 // ---- torch.* functions ----
 
-function method2(name: string) {
-  return (input: Tensor, other: Tensor): Tensor =>
-    (
-      checkTensor(name, "input", input) as unknown as Record<
-        string,
-        (o: Tensor) => Tensor
-      >
-    )[name]!(other);
-}
-
-function method3(name: string) {
-  return (input: Tensor, a: Tensor, b: Tensor, options?: BetaAlpha): Tensor =>
-    (
-      checkTensor(name, "input", input) as unknown as Record<
-        string,
-        (a: Tensor, b: Tensor, o?: BetaAlpha) => Tensor
-      >
-    )[name]!(a, b, options);
+/** The parsed `beta` and `alpha` as numbers (a boolean Scalar is 0 or 1, as in PyTorch). */
+function betaAlpha(a: {
+  beta: number | boolean;
+  alpha: number | boolean;
+}): BetaAlpha {
+  return { beta: Number(a.beta), alpha: Number(a.alpha) };
 }
 
 /** `input.mm(mat2)`. */
-export const mm = method2("mm");
+export function mm(input: Tensor, mat2: Tensor): Tensor {
+  if (
+    arguments.length === 2 &&
+    input instanceof Tensor &&
+    mat2 instanceof Tensor
+  )
+    return input.mm(mat2);
+  const a = args("mm", arguments);
+  return a.input.mm(a.mat2);
+}
 /** `input.bmm(mat2)`. */
-export const bmm = method2("bmm");
+export function bmm(input: Tensor, mat2: Tensor): Tensor {
+  if (
+    arguments.length === 2 &&
+    input instanceof Tensor &&
+    mat2 instanceof Tensor
+  )
+    return input.bmm(mat2);
+  const a = args("bmm", arguments);
+  return a.input.bmm(a.mat2);
+}
 /** `input.mv(vec)`. */
-export const mv = method2("mv");
-/** `input.dot(other)`. */
-export const dot = method2("dot");
+export function mv(input: Tensor, vec: Tensor): Tensor {
+  const a = args("mv", arguments);
+  return a.input.mv(a.vec);
+}
+/** `input.dot(tensor)`. */
+export function dot(input: Tensor, tensor: Tensor): Tensor {
+  const a = args("dot", arguments);
+  return a.input.dot(a.tensor);
+}
 /** `input.vdot(other)`. */
-export const vdot = method2("vdot");
+export function vdot(input: Tensor, other: Tensor): Tensor {
+  const a = args("vdot", arguments);
+  return a.input.vdot(a.other);
+}
 /** `input.inner(other)`. */
-export const inner = method2("inner");
+export function inner(input: Tensor, other: Tensor): Tensor {
+  const a = args("inner", arguments);
+  return a.input.inner(a.other);
+}
 /** `input.outer(vec2)`. */
-export const outer = method2("outer");
+export function outer(input: Tensor, vec2: Tensor): Tensor {
+  const a = args("outer", arguments);
+  return a.input.outer(a.vec2);
+}
 /** Alias of {@link outer}. */
 export const ger = outer;
 /** `input.kron(other)`. */
-export const kron = method2("kron");
+export function kron(input: Tensor, other: Tensor): Tensor {
+  const a = args("kron", arguments);
+  return a.input.kron(a.other);
+}
 /** `beta * input + alpha * (mat1 @ mat2)`. */
-export const addmm = method3("addmm");
+export function addmm(
+  input: Tensor,
+  mat1: Tensor,
+  mat2: Tensor,
+  options?: BetaAlpha,
+): Tensor {
+  const a = args("addmm", arguments);
+  return a.input.addmm(a.mat1, a.mat2, betaAlpha(a));
+}
 /** `beta * input + alpha * (mat @ vec)`. */
-export const addmv = method3("addmv");
+export function addmv(
+  input: Tensor,
+  mat: Tensor,
+  vec: Tensor,
+  options?: BetaAlpha,
+): Tensor {
+  const a = args("addmv", arguments);
+  return a.input.addmv(a.mat, a.vec, betaAlpha(a));
+}
 /** `beta * input + alpha * outer(vec1, vec2)`. */
-export const addr = method3("addr");
+export function addr(
+  input: Tensor,
+  vec1: Tensor,
+  vec2: Tensor,
+  options?: BetaAlpha,
+): Tensor {
+  const a = args("addr", arguments);
+  return a.input.addr(a.vec1, a.vec2, betaAlpha(a));
+}
 /** `beta * input + alpha * bmm(batch1, batch2)`. */
-export const baddbmm = method3("baddbmm");
+export function baddbmm(
+  input: Tensor,
+  batch1: Tensor,
+  batch2: Tensor,
+  options?: BetaAlpha,
+): Tensor {
+  const a = args("baddbmm", arguments);
+  return a.input.baddbmm(a.batch1, a.batch2, betaAlpha(a));
+}
 /** `beta * input + alpha * sum over the batch of bmm(batch1, batch2)`. */
-export const addbmm = method3("addbmm");
+export function addbmm(
+  input: Tensor,
+  batch1: Tensor,
+  batch2: Tensor,
+  options?: BetaAlpha,
+): Tensor {
+  const a = args("addbmm", arguments);
+  return a.input.addbmm(a.batch1, a.batch2, betaAlpha(a));
+}
 
 /** The sum of the main diagonal of a matrix. */
 export function trace(input: Tensor): Tensor {
-  return checkTensor("trace", "input", input).trace();
+  return args("trace", arguments).input.trace();
 }
 /** `input.diag(diagonal)`. See {@link Tensor.diag}. */
-export function diag(input: Tensor, diagonal = 0): Tensor {
-  return checkTensor("diag", "input", input).diag(diagonal);
+export function diag(input: Tensor, diagonal?: number): Tensor {
+  const a = args("diag", arguments);
+  return a.input.diag(a.diagonal);
 }
 /** `input.diagflat(offset)`. */
-export function diagflat(input: Tensor, offset = 0): Tensor {
-  return checkTensor("diagflat", "input", input).diagflat(offset);
+export function diagflat(input: Tensor, offset?: number): Tensor {
+  const a = args("diagflat", arguments);
+  return a.input.diagflat(a.offset);
 }
 /** `input.diag_embed(offset, dim1, dim2)`. */
 export function diag_embed(
   input: Tensor,
-  offset = 0,
-  dim1 = -2,
-  dim2 = -1,
+  offset?: number,
+  dim1?: number,
+  dim2?: number,
 ): Tensor {
-  return checkTensor("diag_embed", "input", input).diag_embed(
-    offset,
-    dim1,
-    dim2,
-  );
+  const a = args("diag_embed", arguments);
+  return a.input.diag_embed(a.offset, a.dim1, a.dim2);
 }
 /** `input.cross(other, dim)`. */
 export function cross(
@@ -414,19 +478,22 @@ export function cross(
   other: Tensor,
   dim?: number | null,
 ): Tensor {
-  return checkTensor("cross", "input", input).cross(other, dim);
+  const a = args("cross", arguments);
+  return a.input.cross(a.other, a.dim);
 }
 /** The p-norm (default 2) of `input - other`. */
-export function dist(input: Tensor, other: Tensor, p = 2): Tensor {
-  return checkTensor("dist", "input", input).dist(other, p);
+export function dist(input: Tensor, other: Tensor, p?: number): Tensor {
+  const a = args("dist", arguments);
+  return a.input.dist(a.other, a.p as number);
 }
 /** `input.adjoint()`: the last two dims swapped (a view). */
 export function adjoint(input: Tensor): Tensor {
-  return checkTensor("adjoint", "input", input).adjoint();
+  return args("adjoint", arguments).input.adjoint();
 }
 
 /** The product of the matrices, left to right (`torch.linalg.multi_dot` without reordering). */
 export function chain_matmul(...matrices: Tensor[]): Tensor {
+  matrices = args("chain_matmul", arguments).matrices;
   if (matrices.length === 0)
     throw new TorchError("chain_matmul(): Expected one or more matrices");
   matrices.forEach((m, i) => {
@@ -449,10 +516,22 @@ export function chain_matmul(...matrices: Tensor[]): Tensor {
 export function tensordot(
   a: Tensor,
   b: Tensor,
-  dims: number | [Shape, Shape] = 2,
+  dims?: number | [Shape, Shape],
 ): Tensor {
-  checkTensor("tensordot", "a", a);
-  checkTensor("tensordot", "b", b);
+  const parsed = args("tensordot", arguments);
+  ({ a, b } = parsed);
+  dims = parsed.dims as number | [Shape, Shape];
+  if (
+    !Number.isInteger(dims) &&
+    !(
+      Array.isArray(dims) &&
+      dims.length === 2 &&
+      dims.every((d) => Array.isArray(d))
+    )
+  )
+    throw new TorchError(
+      `tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] containing two lists, but got dims=${JSON.stringify(dims)}`,
+    );
   let da: number[];
   let db: number[];
   if (typeof dims === "number") {
@@ -507,9 +586,8 @@ export function tensordot(
  * The p-norm distance between each row of `x1` (`[…, P, M]`) and each row of `x2` (`[…, R, M]`):
  * `[…, P, R]`. Differences are taken directly (PyTorch's exact path; no matmul expansion).
  */
-export function cdist(x1: Tensor, x2: Tensor, p = 2): Tensor {
-  checkTensor("cdist", "x1", x1);
-  checkTensor("cdist", "x2", x2);
+export function cdist(x1: Tensor, x2: Tensor, p?: number): Tensor {
+  ({ x1, x2, p } = args("cdist", arguments));
   if (x1.ndim < 2)
     throw new ShapeError(
       `cdist only supports at least 2D tensors, X1 got: ${x1.ndim}D`,

@@ -9,6 +9,7 @@
  */
 
 import { checkValues } from "./value_checks.js";
+import { args } from "../schema/index.js";
 import { scalarTypeName } from "../dtype.js";
 import { DTypeError, ShapeError } from "../errors.js";
 import { scope } from "../lifetime.js";
@@ -88,8 +89,6 @@ export function masked_scatter(
   mask: Tensor,
   source: Tensor,
 ): Tensor {
-  return checkTensor("masked_scatter", "input", input).masked_scatter(
-    mask,
-    source,
-  );
+  const a = args("masked_scatter", arguments);
+  return a.input.masked_scatter(a.mask, a.source);
 }

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { args } from "../schema/index.js";
 import { type Shape, checkDim, checkInts } from "../args.js";
 import { type FloatOf, Tensor, checkTensor, wrap } from "../tensor/tensor.js";
 import type { DType } from "../dtype.js";
@@ -38,12 +39,28 @@ proto.log_softmax = function (this: Tensor, dim: number): Tensor {
 
 /** Softmax along `dim`. See {@link Tensor.softmax}. */
 export function softmax(input: Tensor, dim: number): Tensor {
-  return checkTensor("softmax", "input", input).softmax(dim);
+  // The common call (also nn.functional's, its arguments parsed) skips the parser.
+  if (
+    arguments.length === 2 &&
+    input instanceof Tensor &&
+    Number.isInteger(dim)
+  )
+    return input.softmax(dim);
+  const a = args("softmax", arguments);
+  return a.input.softmax(a.dim);
 }
 
 /** Log-softmax along `dim`. See {@link Tensor.log_softmax}. */
 export function log_softmax(input: Tensor, dim: number): Tensor {
-  return checkTensor("log_softmax", "input", input).log_softmax(dim);
+  // The common call (also nn.functional's, its arguments parsed) skips the parser.
+  if (
+    arguments.length === 2 &&
+    input instanceof Tensor &&
+    Number.isInteger(dim)
+  )
+    return input.log_softmax(dim);
+  const a = args("log_softmax", arguments);
+  return a.input.log_softmax(a.dim);
 }
 
 function shapeArg(fn: string, shape: number | Shape): Int32Array {
@@ -65,9 +82,22 @@ export function layer_norm(
   normalized_shape: number | Shape,
   weight?: Tensor | null,
   bias?: Tensor | null,
-  eps = 1e-5,
+  eps?: number,
 ): Tensor {
-  const x = checkTensor("layer_norm", "input", input);
+  // nn.functional's call (its arguments parsed: five, the shape a list) skips the parser.
+  if (!(
+    arguments.length === 5 &&
+    input instanceof Tensor &&
+    Array.isArray(normalized_shape) &&
+    (weight === null || weight instanceof Tensor) &&
+    (bias === null || bias instanceof Tensor) &&
+    typeof eps === "number"
+  ))
+    ({ input, normalized_shape, weight, bias, eps } = args(
+      "layer_norm",
+      arguments,
+    ));
+  const x = input;
   const w = weight ? checkTensor("layer_norm", "weight", weight) : x;
   const b = bias ? checkTensor("layer_norm", "bias", bias) : x;
   return wrap(
@@ -92,7 +122,16 @@ export function rms_norm(
   weight?: Tensor | null,
   eps?: number | null,
 ): Tensor {
-  const x = checkTensor("rms_norm", "input", input);
+  // nn.functional's call (its arguments parsed: four, the shape a list) skips the parser.
+  if (!(
+    arguments.length === 4 &&
+    input instanceof Tensor &&
+    Array.isArray(normalized_shape) &&
+    (weight === null || weight instanceof Tensor) &&
+    (eps === null || typeof eps === "number")
+  ))
+    ({ input, normalized_shape, weight, eps } = args("rms_norm", arguments));
+  const x = input;
   const w = weight ? checkTensor("rms_norm", "weight", weight) : x;
   return wrap(
     x._raw.rms_norm(

@@ -16,7 +16,6 @@ import {
   type RoundOptions,
   type Scalar,
   Tensor,
-  checkTensor,
   reduceTo,
   type Promote,
 } from "../tensor/tensor.js";
@@ -124,7 +123,15 @@ export function matmul<
   other: Tensor<B, DB> & CheckOf<Matmul<A, B>>,
 ): Tensor<ShapeOf<Matmul<A, B>>, Promote<DA, DB>>;
 export function matmul(input: Tensor, other: Tensor): Tensor {
-  return checkTensor("matmul", "input", input).matmul(other);
+  // Two tensors, the common call, skip the parser: it could find nothing wrong with them.
+  if (
+    arguments.length === 2 &&
+    input instanceof Tensor &&
+    other instanceof Tensor
+  )
+    return input.matmul(other);
+  const a = args("matmul", arguments);
+  return a.input.matmul(a.other);
 }
 
 /** `input.reshape(shape)`. */
@@ -153,7 +160,8 @@ export function t(input: Tensor): Tensor {
 
 /** `input.clone()`. */
 export function clone(input: Tensor): Tensor {
-  return checkTensor("clone", "input", input).clone();
+  if (arguments.length === 1 && input instanceof Tensor) return input.clone();
+  return args("clone", arguments).input.clone();
 }
 
 /** Whether `value` is a webtorch Tensor. */
@@ -163,15 +171,16 @@ export function is_tensor(value: unknown): value is Tensor {
 
 /** Whether `input`'s dtype is floating point. */
 export function is_floating_point(input: Tensor): boolean {
-  return checkTensor("is_floating_point", "input", input).is_floating_point();
+  return args("is_floating_point", arguments).input.is_floating_point();
 }
 
 /** The number of elements of `input`. */
 export function numel(input: Tensor): number {
-  return checkTensor("numel", "input", input).numel();
+  return args("numel", arguments).input.numel();
 }
 
 /** `input.detach()`: the same values, cut from the autograd graph. */
 export function detach(input: Tensor): Tensor {
-  return checkTensor("detach", "input", input).detach();
+  if (arguments.length === 1 && input instanceof Tensor) return input.detach();
+  return args("detach", arguments).input.detach();
 }

@@ -357,7 +357,8 @@ export function lerp(
   end: Tensor,
   weight: number | Tensor,
 ): Tensor {
-  return checkTensor("lerp", "input", input).lerp(end, weight);
+  const a = args("lerp", arguments);
+  return a.input.lerp(a.end, a.weight as number | Tensor);
 }
 /** `input + value * tensor1 * tensor2`. */
 export function addcmul(
@@ -366,11 +367,8 @@ export function addcmul(
   tensor2: Tensor,
   options?: ValueOptions,
 ): Tensor {
-  return checkTensor("addcmul", "input", input).addcmul(
-    tensor1,
-    tensor2,
-    options,
-  );
+  const a = args("addcmul", arguments);
+  return a.input.addcmul(a.tensor1, a.tensor2, { value: Number(a.value) });
 }
 /** `input + value * tensor1 / tensor2`. */
 export function addcdiv(
@@ -379,11 +377,8 @@ export function addcdiv(
   tensor2: Tensor,
   options?: ValueOptions,
 ): Tensor {
-  return checkTensor("addcdiv", "input", input).addcdiv(
-    tensor1,
-    tensor2,
-    options,
-  );
+  const a = args("addcdiv", arguments);
+  return a.input.addcdiv(a.tensor1, a.tensor2, { value: Number(a.value) });
 }
 /** NaN and infinities replaced by finite values. See {@link Tensor.nan_to_num}. */
 export function nan_to_num(
@@ -392,22 +387,21 @@ export function nan_to_num(
   posinf?: number | null,
   neginf?: number | null,
 ): Tensor {
-  const t = checkTensor("nan_to_num", "input", input);
-  return typeof nan === "object"
-    ? t.nan_to_num(nan)
-    : t.nan_to_num(nan, posinf, neginf);
+  const a = args("nan_to_num", arguments);
+  return a.input.nan_to_num(a.nan ?? undefined, a.posinf, a.neginf);
 }
 /** Reversed along `dims`. See {@link Tensor.flip}. */
 export function flip(input: Tensor, dims: readonly number[]): Tensor {
-  return checkTensor("flip", "input", input).flip(dims);
+  const a = args("flip", arguments);
+  return a.input.flip(a.dims);
 }
 /** Reversed along dim 1. */
 export function fliplr(input: Tensor): Tensor {
-  return checkTensor("fliplr", "input", input).fliplr();
+  return args("fliplr", arguments).input.fliplr();
 }
 /** Reversed along dim 0. */
 export function flipud(input: Tensor): Tensor {
-  return checkTensor("flipud", "input", input).flipud();
+  return args("flipud", arguments).input.flipud();
 }
 /** Rolled with wrap-around. See {@link Tensor.roll}. */
 export function roll(
@@ -424,13 +418,16 @@ export function rot90(
   k?: number,
   dims?: readonly number[],
 ): Tensor {
-  return checkTensor("rot90", "input", input).rot90(k, dims);
+  const a = args("rot90", arguments);
+  return a.input.rot90(a.k, a.dims);
 }
 /** The lower triangle. See {@link Tensor.tril}. */
 export function tril(input: Tensor, diagonal?: number): Tensor {
-  return checkTensor("tril", "input", input).tril(diagonal);
+  const a = args("tril", arguments);
+  return a.input.tril(a.diagonal);
 }
 /** The upper triangle. See {@link Tensor.triu}. */
 export function triu(input: Tensor, diagonal?: number): Tensor {
-  return checkTensor("triu", "input", input).triu(diagonal);
+  const a = args("triu", arguments);
+  return a.input.triu(a.diagonal);
 }

@@ -10,6 +10,7 @@
  */
 
 import { checkInts } from "../args.js";
+import { args } from "../schema/index.js";
 import { ShapeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { arange, full } from "./creation.js";
@@ -128,12 +129,13 @@ export function scatter_reduce(
   reduce: ScatterReduce,
   options?: { include_self?: boolean },
 ): Tensor {
-  return checkTensor("scatter_reduce", "input", input).scatter_reduce(
-    dim,
-    index,
-    src,
-    reduce,
-    options,
+  const a = args("scatter_reduce", arguments);
+  return a.input.scatter_reduce(
+    a.dim,
+    a.index,
+    a.src,
+    a.reduce as ScatterReduce,
+    a,
   );
 }
 
@@ -299,59 +301,69 @@ proto.diagonal_scatter = function (
   });
 };
 
-function fn4<A extends unknown[]>(name: string) {
-  return (input: Tensor, ...args: A): Tensor =>
-    (
-      checkTensor(name, "input", input) as unknown as Record<
-        string,
-        (...a: A) => Tensor
-      >
-    )[name]!(...args);
-}
-
 /** `input.index_add(dim, index, source, { alpha })`. */
-export const index_add: (
+export function index_add(
   input: Tensor,
   dim: number,
   index: Tensor,
   source: Tensor,
   options?: { alpha?: number },
-) => Tensor = fn4("index_add");
+): Tensor {
+  const a = args("index_add", arguments);
+  return a.input.index_add(a.dim, a.index, a.source, {
+    alpha: Number(a.alpha),
+  });
+}
 /** `input.index_copy(dim, index, source)`. */
-export const index_copy: (
+export function index_copy(
   input: Tensor,
   dim: number,
   index: Tensor,
   source: Tensor,
-) => Tensor = fn4("index_copy");
+): Tensor {
+  const a = args("index_copy", arguments);
+  return a.input.index_copy(a.dim, a.index, a.source);
+}
 /** `input.index_fill(dim, index, value)`. */
-export const index_fill: (
+export function index_fill(
   input: Tensor,
   dim: number,
   index: Tensor,
   value: number | boolean,
-) => Tensor = fn4("index_fill");
+): Tensor {
+  const a = args("index_fill", arguments);
+  return a.input.index_fill(a.dim, a.index, a.value);
+}
 /** `input.select_scatter(src, dim, index)`. */
-export const select_scatter: (
+export function select_scatter(
   input: Tensor,
   src: Tensor,
   dim: number,
   index: number,
-) => Tensor = fn4("select_scatter");
+): Tensor {
+  const a = args("select_scatter", arguments);
+  return a.input.select_scatter(a.src, a.dim, a.index);
+}
 /** `input.slice_scatter(src, dim, start, end, step)`. */
-export const slice_scatter: (
+export function slice_scatter(
   input: Tensor,
   src: Tensor,
   dim?: number,
   start?: number | null,
   end?: number | null,
   step?: number,
-) => Tensor = fn4("slice_scatter");
+): Tensor {
+  const a = args("slice_scatter", arguments);
+  return a.input.slice_scatter(a.src, a.dim, a.start, a.end, a.step);
+}
 /** `input.diagonal_scatter(src, offset, dim1, dim2)`. */
-export const diagonal_scatter: (
+export function diagonal_scatter(
   input: Tensor,
   src: Tensor,
   offset?: number,
   dim1?: number,
   dim2?: number,
-) => Tensor = fn4("diagonal_scatter");
+): Tensor {
+  const a = args("diagonal_scatter", arguments);
+  return a.input.diagonal_scatter(a.src, a.offset, a.dim1, a.dim2);
+}

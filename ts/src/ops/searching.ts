@@ -14,7 +14,7 @@ import { checkValues } from "./value_checks.js";
 import { scope } from "../lifetime.js";
 import { rand, tensor, zeros } from "./creation.js";
 import { where } from "./conditional.js";
-import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
+import { Tensor, wrap } from "../tensor/tensor.js";
 import type { SearchOptions } from "./sorting.js";
 import "./sorting.js"; // Tensor.argsort, cumsum, topk
 
@@ -134,13 +134,15 @@ export function histc(
 /** A random permutation of `0..n-1` (int64): the argsort of `n` uniform draws. */
 export function randperm(
   n: number,
-  options: { dtype?: DType; device?: Tensor["device"] } = {},
+  options?: { dtype?: DType; device?: Tensor["device"] },
 ): Tensor {
-  const [nn] = checkInts("randperm", "n", [n]);
-  if (nn! < 0) throw new TorchError(`n must be non-negative, got${nn}`);
+  const a = args("randperm", arguments);
+  const nn = a.n;
+  if (nn < 0) throw new TorchError(`n must be non-negative, got${nn}`);
   return scope(() => {
-    const r = rand(nn!, { device: options.device }).argsort();
-    return options.dtype === undefined ? r : r.to(options.dtype);
+    const device = (a.device ?? undefined) as Tensor["device"] | undefined;
+    const r = rand(nn, { device }).argsort();
+    return a.dtype === null ? r : r.to(a.dtype as DType);
   });
 }
 
@@ -152,9 +154,10 @@ export function randperm(
 export function multinomial(
   input: Tensor,
   num_samples: number,
-  replacement = false,
+  replacement?: boolean,
 ): Tensor {
-  const p = checkTensor("multinomial", "input", input);
+  ({ input, num_samples, replacement } = args("multinomial", arguments));
+  const p = input;
   if (p.ndim < 1 || p.ndim > 2)
     throw new TorchError("prob_dist must be 1 or 2 dim");
   if (!isFloatingPoint(p.dtype))

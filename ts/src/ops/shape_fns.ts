@@ -181,10 +181,10 @@ export function broadcast_shapes(...shapes: (number | Shape)[]): number[] {
 export function broadcast_tensors(
   ...tensors: (Tensor | readonly Tensor[])[]
 ): Tensor[] {
+  tensors = args("broadcast_tensors", arguments).tensors;
   const list = (
     tensors.length === 1 && Array.isArray(tensors[0]) ? tensors[0] : tensors
   ) as Tensor[];
-  list.forEach((t, i) => checkTensor("broadcast_tensors", `tensors[${i}]`, t));
   const shape = broadcast_shapes(...list.map((t) => t.shape));
   return list.map((t) => t.expand(shape));
 }
@@ -204,14 +204,15 @@ function atleast(fn: string, nd: number, t: Tensor): Tensor {
   return t.view(target);
 }
 
-function atleastFn(fn: string, nd: number) {
+function atleastFn(fn: "atleast_1d" | "atleast_2d" | "atleast_3d", nd: number) {
   function f(input: Tensor): Tensor;
   function f(...tensors: Tensor[]): Tensor[];
   function f(tensors: readonly Tensor[]): Tensor[];
-  function f(...args: (Tensor | readonly Tensor[])[]): Tensor | Tensor[] {
-    if (args.length === 1 && args[0] instanceof Tensor)
-      return atleast(fn, nd, args[0]);
-    const list = (args.length === 1 ? args[0] : args) as Tensor[];
+  function f(): Tensor | Tensor[] {
+    const list0 = args(fn, arguments).tensors;
+    if (list0.length === 1 && list0[0] instanceof Tensor)
+      return atleast(fn, nd, list0[0]);
+    const list = (list0.length === 1 ? list0[0] : list0) as Tensor[];
     if (!Array.isArray(list))
       throw new TorchError(
         `${fn}(): argument 'input' must be Tensor, not ${typeof list}`,

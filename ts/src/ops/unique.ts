@@ -257,11 +257,18 @@ async function bincountImpl(
  * The indices of the nonzero elements, one row per element (`[n, ndim]`, int64); with
  * `as_tuple`, one 1-D tensor per dim. Reads the tensor back: a `Promise`.
  */
-export async function nonzero(
+export function nonzero(
   input: Tensor,
-  options: { as_tuple?: boolean } = {},
+  options?: { as_tuple?: boolean },
 ): Promise<Tensor | Tensor[]> {
-  const x = checkTensor("nonzero", "input", input);
+  const a = args("nonzero", arguments);
+  return nonzeroOf(a.input, a.as_tuple);
+}
+
+async function nonzeroOf(
+  x: Tensor,
+  as_tuple: boolean,
+): Promise<Tensor | Tensor[]> {
   const data = await x.toArray();
   const shape = x.shape;
   const ndim = Math.max(x.ndim, 1);
@@ -283,7 +290,7 @@ export async function nonzero(
     k++;
   }
   const device = x.device;
-  if (options.as_tuple) {
+  if (as_tuple) {
     if (x.ndim === 0)
       return [tensor(data[0] !== 0 ? [0] : [], { dtype: "int64", device })];
     return shape.map((_, d) =>
@@ -302,24 +309,24 @@ export async function nonzero(
 }
 
 /** {@link nonzero} as a `[n, ndim]` tensor. */
-export async function argwhere(input: Tensor): Promise<Tensor> {
-  return (await nonzero(input)) as Tensor;
+export function argwhere(input: Tensor): Promise<Tensor> {
+  return nonzeroOf(args("argwhere", arguments).input, false) as Promise<Tensor>;
 }
 
 /**
  * The elements of `input` where `mask` (broadcast together) is true, as a 1-D tensor; it
  * carries gradients to `input`. Reads the mask back: a `Promise`.
  */
-export async function masked_select(
-  input: Tensor,
-  mask: Tensor,
-): Promise<Tensor> {
-  const x = checkTensor("masked_select", "input", input);
-  const m = checkTensor("masked_select", "mask", mask);
+export function masked_select(input: Tensor, mask: Tensor): Promise<Tensor> {
+  const a = args("masked_select", arguments);
+  return maskedSelect(a.input, a.mask);
+}
+
+async function maskedSelect(x: Tensor, m: Tensor): Promise<Tensor> {
   if (m.dtype !== "bool")
     throw new TorchError(`masked_select: expected BoolTensor for mask`);
   const [xb, mb] = broadcast_tensors(x, m) as [Tensor, Tensor];
-  const idx = (await nonzero(mb.reshape(-1), { as_tuple: true })) as Tensor[];
+  const idx = (await nonzeroOf(mb.reshape(-1), true)) as Tensor[];
   return scope(() => xb.reshape(-1).index_select(0, idx[0]!));
 }
 
