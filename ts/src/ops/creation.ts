@@ -13,6 +13,7 @@ import {
   manual_seed as coreManualSeed,
 } from "../wasm/webtorch_core.js";
 import { TorchError } from "../errors.js";
+import { default_generator } from "../generator.js";
 import { type DType, deviceCode, dtypeCode } from "../dtype.js";
 import { args } from "../schema/index.js";
 import {
@@ -441,6 +442,7 @@ export function randn(): Tensor {
 export function manual_seed(seed: number): void {
   checkInts("manual_seed", "seed", [seed]);
   coreManualSeed(seed);
+  default_generator.manual_seed(seed);
 }
 
 /**
