@@ -84,6 +84,12 @@ def main():
     out["concat"] = [int(v) for v in ConcatDataset([range(3), range(10, 14)])]
     out["subset"] = [int(v) for v in Subset(range(100, 110), [9, 0, 4])]
 
+    torch.manual_seed(3)
+    sampler_order = list(RandomSampler(range(10)))
+    torch.manual_seed(3)
+    loader_order = [[b.tolist() for b in DataLoader(range(10), batch_size=4, shuffle=True)] for _ in range(2)]
+    out["default_generator"] = {"seed": 3, "sampler": sampler_order, "loader": loader_order}
+
     out["collate"] = {
         "ints": plain(default_collate([1, 2, 3])),
         "floats": plain(default_collate([1.5, 2.0, -3.25])),
