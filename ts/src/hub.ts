@@ -113,6 +113,17 @@ async function readBody(
   }
 }
 
+/** `fetch`, with a failure to connect or a malformed URL as a TorchError. */
+async function get(url: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (e) {
+    throw new TorchError(
+      `<urlopen error ${(e as Error)?.message ?? String(e)}> (${url})`,
+    );
+  }
+}
+
 function httpError(res: Response, url: string): TorchError {
   return new TorchError(`HTTP Error ${res.status}: ${res.statusText} (${url})`);
 }
@@ -218,7 +229,7 @@ async function downloadBrowser(
   hash_prefix: string | null,
   report: (loaded: number, total: number | undefined) => void,
 ): Promise<Uint8Array> {
-  const res = await fetch(url);
+  const res = await get(url);
   if (!res.ok) throw httpError(res, url);
   const length = res.headers.get("content-length");
   const total = length === null ? undefined : Number(length);
@@ -246,16 +257,18 @@ function cacheKey(path: string): string {
  * Downloads `url` to `dst` (a file path in Node, a Cache API entry in browsers), checking the
  * SHA-256 prefix when `hash_prefix` is given (PyTorch's `torch.hub.download_url_to_file`).
  */
-export async function download_url_to_file(
+export function download_url_to_file(
   url: string,
   dst: string,
   options: { hash_prefix?: string | null; progress?: Progress } = {},
 ): Promise<void> {
+  // Parsed before the promise: bad arguments throw at the call.
   const a = args("hub.download_url_to_file", arguments);
   void options;
   const report = reporter(a.progress as Progress, a.dst);
-  if (isNode()) await downloadNode(a.url, a.dst, a.hash_prefix, report);
-  else await downloadBrowser(a.url, a.dst, a.hash_prefix, report);
+  return isNode()
+    ? downloadNode(a.url, a.dst, a.hash_prefix, report)
+    : downloadBrowser(a.url, a.dst, a.hash_prefix, report).then(() => {});
 }
 
 /** Options of {@link load_state_dict_from_url}. */
@@ -278,14 +291,21 @@ export interface LoadFromUrlOptions {
  * The state dict in the safetensors file at `url`, downloaded once into the hub's cache
  * (PyTorch's `torch.hub.load_state_dict_from_url`).
  */
-export async function load_state_dict_from_url(
+export function load_state_dict_from_url(
   url: string,
   options: LoadFromUrlOptions = {},
 ): Promise<TensorDict> {
+  // Parsed before the promise: bad arguments throw at the call.
   const a = args("hub.load_state_dict_from_url", arguments);
   void options;
+  return loadFromUrl(a);
+}
+
+async function loadFromUrl(
+  a: ReturnType<typeof args<"hub.load_state_dict_from_url">>,
+): Promise<TensorDict> {
   const dir = a.model_dir ?? `${get_dir()}/checkpoints`;
-  const filename = a.file_name ?? new URL(a.url).pathname.split("/").pop()!;
+  const filename = a.file_name ?? urlFileName(a.url);
   if (filename === "")
     throw new TorchError(
       `load_state_dict_from_url: no file name in ${a.url}; pass file_name`,
@@ -318,5 +338,14 @@ async function exists(fs: NodeFsP, p: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The last path segment of `url` (PyTorch: `os.path.basename(urlparse(url).path)`). */
+function urlFileName(url: string): string {
+  try {
+    return new URL(url).pathname.split("/").pop()!;
+  } catch {
+    throw new TorchError(`unknown url type: '${url}'`);
   }
 }

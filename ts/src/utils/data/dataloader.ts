@@ -21,13 +21,13 @@ import {
   IterableDataset,
   datasetItem,
   datasetLength,
+  isIterable,
   type MapDataset,
 } from "./datasets.js";
 import {
   BatchSampler,
   RandomSampler,
   SequentialSampler,
-  isIterable,
   samplerLength,
 } from "./samplers.js";
 

@@ -11,6 +11,15 @@ import { Generator, default_generator } from "../../generator.js";
 import { args } from "../../schema/index.js";
 import { Tensor } from "../../tensor/tensor.js";
 
+/** Whether `v` is iterable (arrays, sets, generators, samplers). */
+export function isIterable(v: unknown): v is Iterable<unknown> {
+  return (
+    v != null &&
+    typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] ===
+      "function"
+  );
+}
+
 /** What has a length: a map-style dataset, an array, a sampler. */
 export type Sized = { len(): number } | ArrayLike<unknown>;
 
@@ -99,6 +108,8 @@ export class Subset<T = unknown> extends Dataset<T> {
     super();
     const a = args("utils.data.Subset", arguments);
     this.dataset = a.dataset as MapDataset<T>;
+    if (!isIterable(a.indices))
+      throw new TorchError("Subset: indices should be an iterable of indices");
     this.indices = [...(a.indices as Iterable<number>)];
   }
 
@@ -122,6 +133,8 @@ export class ConcatDataset<T = unknown> extends Dataset<T> {
   constructor(datasets: Iterable<MapDataset<T>>) {
     super();
     const a = args("utils.data.ConcatDataset", arguments);
+    if (!isIterable(a.datasets))
+      throw new TorchError("datasets should be an iterable of datasets");
     const list = [...(a.datasets as Iterable<MapDataset<T>>)];
     if (list.length === 0)
       throw new TorchError("datasets should not be an empty iterable");

@@ -11,7 +11,7 @@ import { TorchError } from "../../errors.js";
 import { Generator, default_generator } from "../../generator.js";
 import { args } from "../../schema/index.js";
 import { Tensor } from "../../tensor/tensor.js";
-import { datasetLength, type Sized } from "./datasets.js";
+import { datasetLength, isIterable, type Sized } from "./datasets.js";
 
 /** The base of the samplers: an iterable of indices (PyTorch's `Sampler`). */
 export abstract class Sampler<T = number> implements Iterable<T> {
@@ -20,15 +20,6 @@ export abstract class Sampler<T = number> implements Iterable<T> {
   }
 
   abstract [Symbol.iterator](): Iterator<T>;
-}
-
-/** Whether `v` is iterable (arrays, samplers, generators, sets). */
-export function isIterable(v: unknown): v is Iterable<unknown> {
-  return (
-    v != null &&
-    typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] ===
-      "function"
-  );
 }
 
 /** The length of a sampler (its `len()`), or undefined when it has none. */
