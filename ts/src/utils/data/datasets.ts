@@ -55,7 +55,9 @@ export abstract class Dataset<T = unknown> {
     args("utils.data.Dataset", arguments);
   }
 
+  /** The sample at `index` (PyTorch's `__getitem__`). */
   abstract getitem(index: number): T;
+  /** The number of samples (PyTorch's `__len__`). */
   abstract len(): number;
 }
 
@@ -85,6 +87,7 @@ export class TensorDataset extends Dataset<Tensor[]> {
       throw new ShapeError("Size mismatch between tensors");
   }
 
+  /** `[t[index] for t in tensors]`. */
   getitem(index: number): Tensor[] {
     const n = this.len();
     if (!Number.isInteger(index) || index < -n || index >= n)
@@ -94,6 +97,7 @@ export class TensorDataset extends Dataset<Tensor[]> {
     return this.tensors.map((t) => t.select(0, index));
   }
 
+  /** The tensors' common first size. */
   len(): number {
     return this.tensors[0]?.shape[0] ?? 0;
   }
@@ -113,6 +117,7 @@ export class Subset<T = unknown> extends Dataset<T> {
     this.indices = [...(a.indices as Iterable<number>)];
   }
 
+  /** `dataset[indices[index]]`. */
   getitem(index: number): T {
     const n = this.indices.length;
     const i = index < 0 ? index + n : index;
@@ -120,6 +125,7 @@ export class Subset<T = unknown> extends Dataset<T> {
     return datasetItem(this.dataset, this.indices[i]!) as T;
   }
 
+  /** The number of indices. */
   len(): number {
     return this.indices.length;
   }
@@ -146,6 +152,7 @@ export class ConcatDataset<T = unknown> extends Dataset<T> {
     this.cumulative_sizes = list.map((d) => (s += datasetLength(d)));
   }
 
+  /** The sample at `index` of the datasets end to end (negative counts from the end). */
   getitem(index: number): T {
     const n = this.len();
     if (index < 0) {
@@ -161,6 +168,7 @@ export class ConcatDataset<T = unknown> extends Dataset<T> {
     return datasetItem(this.datasets[k], index - start) as T;
   }
 
+  /** The datasets' total length. */
   len(): number {
     return this.cumulative_sizes.at(-1)!;
   }

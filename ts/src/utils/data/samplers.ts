@@ -53,6 +53,7 @@ export class SequentialSampler extends Sampler {
     for (let i = 0; i < n; i++) yield i;
   }
 
+  /** The number of indices an epoch yields. */
   len(): number {
     return datasetLength(this.data_source);
   }
@@ -65,8 +66,11 @@ function freshGenerator(): Generator {
 
 /** Options of {@link RandomSampler}. */
 export interface RandomSamplerOptions {
+  /** Draws with replacement (`num_samples` independent draws). */
   replacement?: boolean;
+  /** Indices per epoch (the dataset's length by default). */
   num_samples?: number | null;
+  /** The generator drawn from (a fresh one seeded from `torch.default_generator` by default). */
   generator?: Generator | null;
 }
 
@@ -113,6 +117,7 @@ export class RandomSampler extends Sampler {
     }
   }
 
+  /** The number of indices an epoch yields. */
   len(): number {
     return this.num_samples;
   }
@@ -141,6 +146,7 @@ export class SubsetRandomSampler extends Sampler {
     for (const i of g._randperm(this.indices.length)) yield this.indices[i]!;
   }
 
+  /** The number of indices an epoch yields. */
   len(): number {
     return this.indices.length;
   }
@@ -213,6 +219,7 @@ export class WeightedRandomSampler extends Sampler {
     }
   }
 
+  /** The number of indices an epoch yields. */
   len(): number {
     return this.num_samples;
   }
@@ -254,6 +261,7 @@ export class BatchSampler extends Sampler<number[]> {
     if (batch.length > 0 && !this.drop_last) yield batch;
   }
 
+  /** The number of batches an epoch yields. */
   len(): number {
     const n = samplerLength(this.sampler);
     if (n === undefined)
