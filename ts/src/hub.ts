@@ -241,11 +241,25 @@ async function downloadBrowser(
     bytes.set(c, at);
     at += c.byteLength;
   }
-  if (hash_prefix !== null)
+  if (hash_prefix !== null) {
+    if (globalThis.crypto?.subtle === undefined)
+      throw new TorchError(
+        "torch.hub: checking a hash needs crypto.subtle, which this page does not have (it needs a secure context)",
+      );
     checkDigest(hex(await crypto.subtle.digest("SHA-256", bytes)), hash_prefix);
-  const cache = await caches.open(BROWSER_CACHE);
+  }
+  const cache = await browserCache();
   await cache.put(cacheKey(key), new Response(bytes));
   return bytes;
+}
+
+/** The Cache API cache (secure contexts only: https or localhost). */
+function browserCache(): Promise<Cache> {
+  if (typeof caches === "undefined")
+    throw new TorchError(
+      "torch.hub needs the Cache API, which this page does not have (it needs a secure context: https or localhost)",
+    );
+  return caches.open(BROWSER_CACHE);
 }
 
 /** The Cache API request key of a cache path. */
@@ -324,7 +338,7 @@ async function loadFromUrl(
       await downloadNode(a.url, cached, hash_prefix, report);
     return loadBytes(await fs.readFile(cached), { device });
   }
-  const cache = await caches.open(BROWSER_CACHE);
+  const cache = await browserCache();
   const hit = await cache.match(cacheKey(cached));
   const bytes = hit
     ? new Uint8Array(await hit.arrayBuffer())
@@ -344,7 +358,8 @@ async function exists(fs: NodeFsP, p: string): Promise<boolean> {
 /** The last path segment of `url` (PyTorch: `os.path.basename(urlparse(url).path)`). */
 function urlFileName(url: string): string {
   try {
-    return new URL(url).pathname.split("/").pop()!;
+    const page = (globalThis as { location?: { href: string } }).location;
+    return new URL(url, page?.href).pathname.split("/").pop()!;
   } catch {
     throw new TorchError(`unknown url type: '${url}'`);
   }
