@@ -403,3 +403,30 @@ describe("DataLoader arguments", () => {
     assert.deepEqual([...dl], [[30, 10], [0]]);
   });
 });
+
+test("for await: leaving early frees the batch made ahead", async () => {
+  const x = torch.arange(8, { dtype: "float32" }).reshape(4, 2);
+  const made = [];
+  const collate_fn = (b) => {
+    const t = D.default_collate(b);
+    made.push(t[0]);
+    return t;
+  };
+  let held;
+  for await (const [b] of new D.DataLoader(new D.TensorDataset(x), {
+    batch_size: 1,
+    collate_fn,
+  })) {
+    held = b;
+    break;
+  }
+  assert.equal(
+    made.length,
+    2,
+    "the next batch is made before the first is handed out",
+  );
+  assert.equal(made[0], held);
+  assert.equal(made[1].isDisposed, true);
+  assert.equal(held.isDisposed, false);
+  assert.deepEqual(await held.tolist(), [[0, 1]]);
+});

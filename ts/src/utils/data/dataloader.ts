@@ -16,6 +16,7 @@ import type { Device } from "../../dtype.js";
 import { Generator, default_generator } from "../../generator.js";
 import { scope } from "../../lifetime.js";
 import { args } from "../../schema/index.js";
+import { Tensor } from "../../tensor/tensor.js";
 import { collateOn, convert, default_collate } from "./collate.js";
 import {
   IterableDataset,
@@ -227,12 +228,25 @@ export class DataLoader<T = unknown> implements Iterable<T>, AsyncIterable<T> {
       };
     }
     // The next batch is made (and its upload queued) before the current one is handed out.
-    let pending = Promise.resolve(source.next());
-    for (;;) {
-      const r = await pending;
-      if (r.done) return;
-      pending = Promise.resolve(source.next());
-      yield r.value as T;
+    let pending: Promise<IteratorResult<unknown>> | null = Promise.resolve(
+      source.next(),
+    );
+    try {
+      for (;;) {
+        const r = await pending;
+        if (r.done) {
+          pending = null;
+          return;
+        }
+        pending = Promise.resolve(source.next());
+        yield r.value as T;
+      }
+    } finally {
+      // Left early (`break`): the batch made ahead is nobody's, so it is freed.
+      if (pending !== null) {
+        const r = await pending.catch(() => null);
+        if (r && !r.done) disposeTensors(r.value);
+      }
     }
   }
 
@@ -277,6 +291,14 @@ export class DataLoader<T = unknown> implements Iterable<T>, AsyncIterable<T> {
     if (this.#autoCollate && batch.length > 0 && !this.drop_last)
       yield this.#make(batch);
   }
+}
+
+/** Disposes the tensors in a batch (nested in arrays and plain objects). */
+function disposeTensors(v: unknown): void {
+  if (v instanceof Tensor) v.dispose();
+  else if (Array.isArray(v)) v.forEach(disposeTensors);
+  else if (v !== null && typeof v === "object")
+    Object.values(v).forEach(disposeTensors);
 }
 
 type Generator_<T> = globalThis.Generator<T, void, unknown>;
