@@ -47,7 +47,7 @@ function namespaceFunctions(ns) {
 /** The exported class `name` of a namespace path ("nn", "optim"), or null. */
 function namespaceClass(ns, name) {
   let exports = checker.getExportsOfModule(moduleSymbol);
-  for (const part of ns.split(".")) {
+  for (const part of ns === "torch" ? [] : ns.split(".")) {
     const sym = exports.find((e) => e.name === part);
     if (!sym) return null;
     exports = checker.getExportsOfModule(resolve(sym));
@@ -211,17 +211,17 @@ async function probeWrappers() {
     ns === "torch" ? torch : ns.split(".").reduce((o, k) => o?.[k], torch);
   const calls = [];
   for (const op of ops) {
+    // Leading `any` parameters (an optimizer's params, ModuleDict's modules, Sequential's named
+    // form, a dataset) take a plain object as their value: each gets a placeholder list, so that
+    // the probe is read as the options.
+    const lead = [];
+    for (const p of op.params) {
+      if (p.kwOnly || !p.kinds.includes("any")) break;
+      lead.push([]);
+      if (p.varargs) break;
+    }
     if (op.class) {
-      // Leading `any` parameters (an optimizer's params, ModuleDict's modules, Sequential's
-      // named form) take a plain object as their value: each gets a placeholder list, so that
-      // the probe is read as the options.
       const Cls = nsObject(op.namespace)?.[op.name];
-      const lead = [];
-      for (const p of op.params) {
-        if (p.kwOnly || !p.kinds.includes("any")) break;
-        lead.push([]);
-        if (p.varargs) break;
-      }
       if (typeof Cls === "function")
         calls.push([
           `new ${op.namespace}.${op.name}`,
@@ -232,7 +232,7 @@ async function probeWrappers() {
     for (const ns of op.function ? [op.namespace, ...op.alsoIn] : []) {
       const fn = nsObject(ns)?.[op.name];
       if (typeof fn === "function")
-        calls.push([`${ns}.${op.name}`, () => fn(probe)]);
+        calls.push([`${ns}.${op.name}`, () => fn(...lead, probe)]);
     }
     const x = torch.ones(2, 3);
     if (op.method) calls.push([`Tensor.${op.name}`, () => x[op.name](probe)]);

@@ -1,10 +1,11 @@
 // The public API in headless Chromium (Playwright + Debian's Chromium, WebGPU on SwiftShader):
 // the page imports the built package through an import map; every check of tests/node/checks/
 // runs in the page on WebGPU and again forced to the CPU, then the parity fixtures on both, then
-// 20 training steps of an MLP against PyTorch's losses and weights on both.
+// 20 training steps of an MLP against PyTorch's losses and weights on both, and torch.hub
+// loading a PyTorch-made safetensors file through the Cache API.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { serve } from "../../scripts/serve.mjs";
 import { launchChromium, newPage } from "./chromium.mjs";
@@ -90,6 +91,30 @@ for (const device of ["webgpu", "cpu"]) {
       assert.equal(run.error, null, `${name} on ${device}: ${run.error}`);
       assert.ok(run.losses.at(-1) < run.losses[0], `${name}: the loss falls`);
     }
+  });
+}
+
+for (const device of ["webgpu", "cpu"]) {
+  test(`[browser ${device}] torch.hub: a PyTorch-made state dict through the Cache API`, async () => {
+    const want = JSON.parse(
+      await readFile(`${root}/tests/parity/fixtures/hub/tiny.json`, "utf8"),
+    );
+    const size = (
+      await stat(`${root}/tests/parity/fixtures/hub/tiny.safetensors`)
+    ).size;
+    const url = `${server.url}tests/parity/fixtures/hub/tiny.safetensors`;
+    const r = await page.evaluate(
+      ([u, d]) => window.webtorchTests.hub(u, d),
+      [url, device],
+    );
+    assert.ok(r.ok, r.error);
+    const expected = Object.fromEntries(
+      Object.entries(want).map(([k, v]) => [k, { ...v, device }]),
+    );
+    assert.deepEqual(r.first, expected);
+    assert.deepEqual(r.second, expected);
+    assert.deepEqual(r.fetches, [1, 1], "the second load reads the cache");
+    assert.deepEqual(r.lastReport, [size, size]);
   });
 }
 

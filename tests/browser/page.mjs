@@ -45,6 +45,45 @@ window.webtorchTests = {
       return { ok: false, error: describe(e) };
     }
   },
+  /** torch.hub from the Cache API: a state dict loaded twice, and the requests it made. */
+  async hub(url, device) {
+    try {
+      const fetched = () =>
+        performance.getEntriesByType("resource").filter((e) => e.name === url)
+          .length;
+      await caches.delete("webtorch-hub");
+      const before = fetched();
+      const reports = [];
+      const load = () =>
+        torch.hub.load_state_dict_from_url(url, {
+          map_location: device,
+          progress: (loaded, total) => reports.push([loaded, total]),
+        });
+      const read = async (sd) => {
+        const out = {};
+        for (const [k, t] of Object.entries(sd))
+          out[k] = {
+            dtype: t.dtype,
+            device: t.device,
+            shape: [...t.shape],
+            values: await t.flatten().tolist(),
+          };
+        return out;
+      };
+      const first = await read(await load());
+      const afterFirst = fetched();
+      const second = await read(await load());
+      return {
+        ok: true,
+        first,
+        second,
+        fetches: [afterFirst - before, fetched() - before],
+        lastReport: reports.at(-1),
+      };
+    } catch (e) {
+      return { ok: false, error: describe(e) };
+    }
+  },
   async parity(device) {
     const cases = await loadFixtures(
       new URL("/tests/parity/fixtures/", location.href),

@@ -1,6 +1,6 @@
 // An argument fuzz over every public function: each function of torch, torch.nn.functional,
-// torch.special, torch.autograd and torch.einops, each Tensor method and each nn module and
-// optimizer constructor is called with seeded random arguments — wrong types, NaN, huge and
+// torch.special, torch.autograd, torch.einops, torch.utils.data and torch.hub, each Tensor method
+// and each nn module, optimizer, torch.utils.data class and torch.Generator constructor is called with seeded random arguments — wrong types, NaN, huge and
 // negative numbers, unknown option keys, nulls, disposed tensors, lists of the wrong things, and
 // some right values so that calls get past their first argument. Each call must return or throw
 // a TorchError subclass that is not an InternalError: never a raw JS TypeError/RangeError (an
@@ -14,7 +14,8 @@ const CALLS = 3;
 const SEED = 0x5eed;
 
 // Functions that change process-wide state the other checks rely on (the device, the default
-// dtype, grad mode, print options, determinism, registries) or that read files: not fuzzed here
+// dtype, grad mode, print options, determinism, registries, the hub's cache dir) or that read
+// files: not fuzzed here
 // (their own checks test their arguments).
 const SKIP = new Set([
   "init",
@@ -38,6 +39,7 @@ const SKIP = new Set([
   "unregister_device",
   "unregister_dtype",
   "manual_seed",
+  "set_dir",
   "load",
   "loadBytes",
   "save",
@@ -123,6 +125,8 @@ function targets(torch, device) {
   functions("special.", torch.special);
   functions("autograd.", torch.autograd);
   functions("einops.", torch.einops);
+  functions("data.", torch.utils.data);
+  functions("hub.", torch.hub);
   const proto = torch.Tensor.prototype;
   for (const k of Object.getOwnPropertyNames(proto).sort()) {
     const d = Object.getOwnPropertyDescriptor(proto, k);
@@ -145,6 +149,8 @@ function targets(torch, device) {
   };
   classes("nn.", torch.nn);
   classes("optim.", torch.optim);
+  classes("data.", torch.utils.data);
+  out.push(["new torch.Generator", (args) => new torch.Generator(...args)]);
   return out;
 }
 

@@ -13,6 +13,7 @@ import {
   manual_seed as coreManualSeed,
 } from "../wasm/webtorch_core.js";
 import { TorchError } from "../errors.js";
+import { default_generator } from "../generator.js";
 import { type DType, deviceCode, dtypeCode } from "../dtype.js";
 import { args } from "../schema/index.js";
 import {
@@ -439,7 +440,9 @@ export function randn(): Tensor {
 
 /** Seeds the random generator; the same seed gives the same numbers on every device. */
 export function manual_seed(seed: number): void {
-  coreManualSeed(args("manual_seed", arguments).seed);
+  const s = args("manual_seed", arguments).seed;
+  coreManualSeed(s);
+  default_generator.manual_seed(s);
 }
 
 /**

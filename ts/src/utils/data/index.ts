@@ -1,0 +1,27 @@
+/**
+ * `torch.utils.data`: datasets, samplers, collation and the DataLoader.
+ *
+ * @module
+ */
+
+export {
+  Dataset,
+  IterableDataset,
+  TensorDataset,
+  Subset,
+  ConcatDataset,
+  random_split,
+  type MapDataset,
+  type Sized,
+} from "./datasets.js";
+export {
+  Sampler,
+  SequentialSampler,
+  RandomSampler,
+  SubsetRandomSampler,
+  WeightedRandomSampler,
+  BatchSampler,
+  type RandomSamplerOptions,
+} from "./samplers.js";
+export { default_collate, default_convert } from "./collate.js";
+export { DataLoader, type DataLoaderOptions } from "./dataloader.js";

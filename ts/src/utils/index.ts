@@ -1,0 +1,7 @@
+/**
+ * `torch.utils`: `data` (datasets and the DataLoader).
+ *
+ * @module
+ */
+
+export * as data from "./data/index.js";
