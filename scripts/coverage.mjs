@@ -7,6 +7,7 @@
 // `--check-seeds` exits 1 when a seed op lacks a function or a fixture.
 import { readFileSync, writeFileSync, readdirSync } from "node:fs";
 import { loadSchema } from "./schema.mjs";
+import { sweepMatrix } from "./sweep-matrix.mjs";
 
 const root = new URL("../", import.meta.url);
 const torch = await import(new URL("pkg/dist/index.js", root).href);
@@ -199,7 +200,7 @@ ${s002.rows.join("\n")}
 ${s003.rows.join("\n")}
 `;
 
-writeFileSync(new URL("docs/COVERAGE.md", root), md + seedMd);
+writeFileSync(new URL("docs/COVERAGE.md", root), md + seedMd + sweepMatrix());
 console.log(`docs/COVERAGE.md: ${implemented}/${names.length} implemented`);
 console.log(
   `seed 002: ${s002.done}/${s002.total}, seed 003: ${s003.done}/${s003.total} implemented with a fixture`,

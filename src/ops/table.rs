@@ -223,6 +223,8 @@ impl Op {
     pub fn refuses(self) -> Refuses {
         use Op::*;
         match self {
+            Abs => Refuses::Bool("abs_cpu"),
+            Pow => Refuses::Bool("pow"),
             Ceil => Refuses::Bool("ceil_vml_cpu"),
             Floor => Refuses::Bool("floor_vml_cpu"),
             Round => Refuses::Bool("round_vml_cpu"),

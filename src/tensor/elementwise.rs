@@ -22,6 +22,8 @@ fn result_types(op: Op, promoted: DType) -> Result<(Compute, DType)> {
         _ => Compute::I32,
     };
     let out = match info.kind {
+        // PyTorch's square is pow(x, 2): a bool base with an integer exponent promotes to int64.
+        ResultKind::Same if op == Op::Square && promoted == DType::Bool => DType::Int64,
         ResultKind::Same => promoted,
         ResultKind::Float if promoted.is_float() => promoted,
         ResultKind::Float => DType::Float32,

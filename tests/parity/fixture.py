@@ -213,6 +213,8 @@ def build_input(inp, f64=False, leaves=None):
             t = t.expand(a)
         elif name == "t":
             t = t.t()
+        elif name == "slice":
+            t = t[(slice(None),) * a[0] + (slice(a[1], a[2], a[3]),)]
         else:
             raise ValueError(f"unknown view step {name}")
     return t

@@ -19,6 +19,7 @@ import torch  # noqa: E402
 from cases import FAMILIES, TS_FAMILIES, rng_for  # noqa: E402
 from fixture import Family  # noqa: E402
 from fixture_grad import MARGINS, REFUSED, SKIPS, add_grad  # noqa: E402
+from sweep import DROPPED, UNSWEPT  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE / "fixtures"
@@ -68,6 +69,10 @@ def main():
     for (typ, msg), cases in REFUSED.items():
         print(f"  PyTorch refused the backward of {len(cases)} case(s) ({', '.join(cases[:4])}"
               f"{', …' if len(cases) > 4 else ''}): {typ}: {msg}")
+    for name, why in DROPPED.items():
+        print(f"  sweep left out {name}: {why}")
+    for name, why in UNSWEPT.items():
+        print(f"  sweep does not cover {name}: {why}")
     if "--grad-margins" in sys.argv:
         for op, (m, name) in sorted(margins.items(), key=lambda kv: -kv[1][0]):
             print(f"  grad margin {op:14} {m:6.3f}  {name}")

@@ -34,7 +34,23 @@ export async function loadFixtures(base, { read = readText, files } = {}) {
     const tsIndex = await read(new URL("index.json", ts)).then(JSON.parse, () => null);
     if (tsIndex) lists.push(await loadFixtures(ts, { read, files: tsIndex.files }));
   }
-  return lists.flat();
+  const cases = lists.flat();
+  if (!files) attachKnown(cases, JSON.parse(await read(new URL("known.json", dir))));
+  return cases;
+}
+
+/**
+ * `known.json` (README: "Known failures") lists cases webtorch is known to fail, per backend, with
+ * the reason: each listed case gets `known = {backends, reason}`. A name that matches no case is
+ * an error, so the list cannot outlive its cases.
+ */
+function attachKnown(cases, known) {
+  const byName = new Map(cases.map((c) => [c.name, c]));
+  for (const k of known.cases) {
+    const c = byName.get(k.name);
+    if (!c) throw new Error(`known.json: no case named ${k.name}`);
+    c.known = { backends: k.backends, reason: k.reason };
+  }
 }
 
 async function readText(url) {
@@ -58,13 +74,14 @@ export function hasAutograd(torch) {
 
 /**
  * Runs `fixtures` (a list of cases) on `torch` (the webtorch module) with every tensor on
- * `device`. Resolves to `{ device, results: [{ name, op, dtype, ok, detail, grad }], passed,
- * failed, grads: { checked, failed, skipped, note } }`; `detail` says what differed ("" when ok).
+ * `device`. Resolves to `{ device, results: [{ name, op, dtype, ok, detail, grad, known }],
+ * passed, failed, known, grads: { checked, failed, skipped, note } }`; `detail` says what differed ("" when ok).
  * A case with `grad` in its fixture also checks the gradients (a mismatch fails the case) when
  * `torch` has autograd ({@link hasAutograd}); without it those checks are skipped, counted in
  * `grads.skipped` and explained in `grads.note`. `result.grad` is "ok", "failed", "skipped" or
  * undefined (no gradient data, or the forward already failed). `grad: false` skips the gradient
- * checks on purpose. `filter` (a RegExp or function of the case) selects cases;
+ * checks on purpose. A case listed in known.json for `device` passes when it fails (`known` holds
+ * what differed; `known` in the result counts them) and fails when it passes. `filter` (a RegExp or function of the case) selects cases;
  * `onResult(result)` is called as each finishes.
  */
 export async function runParity(torch, fixtures, { device, filter, onResult, grad = true } = {}) {
@@ -102,6 +119,18 @@ export async function runParity(torch, fixtures, { device, filter, onResult, gra
       }
     }
     if (result.detail !== "") result.ok = false;
+    if (c.known?.backends.includes(device)) {
+      // A known failure must still fail (else the list is stale); its failure is not counted.
+      if (result.ok) {
+        result.ok = false;
+        result.detail = `listed in known.json (${c.known.reason}) but passes on ${device}: remove it there`;
+      } else {
+        result.ok = true;
+        result.known = result.detail;
+        result.detail = "";
+        result.grad = undefined;
+      }
+    }
     if (result.grad === "ok" || result.grad === "failed") grads.checked++;
     if (result.grad === "failed") grads.failed++;
     if (result.grad === "skipped") grads.skipped++;
@@ -114,7 +143,8 @@ export async function runParity(torch, fixtures, { device, filter, onResult, gra
       : `gradients not checked in ${grads.skipped} cases (grad: false)`;
   }
   const passed = results.filter((r) => r.ok).length;
-  return { device, results, passed, failed: results.length - passed, grads };
+  const known = results.filter((r) => r.known !== undefined).length;
+  return { device, results, passed, failed: results.length - passed, known, grads };
 }
 
 /** The dtypes a case exercises, for the op × dtype view: its tensor inputs', else its output's. */
@@ -242,6 +272,7 @@ function makeInput(torch, spec, device, made, leaves) {
     else if (step === "permute") t = t.permute(args);
     else if (step === "expand") t = t.expand(args);
     else if (step === "t") t = t.t();
+    else if (step === "slice") t = t.slice(args[0], args[1], args[2], args[3]);
     else throw new Error(`unknown view step ${step}`);
     made.push(t);
   }
@@ -413,6 +444,13 @@ export function formatReport(resultsByBackend, { byDType = false, maxFailures = 
     lines.push("", `### Failures on ${b} (${failures.length})`, "");
     for (const r of failures.slice(0, maxFailures)) lines.push(`- \`${r.name}\`: ${r.detail.replaceAll("\n", " ")}`);
     if (failures.length > maxFailures) lines.push(`- … and ${failures.length - maxFailures} more`);
+  }
+  for (const b of backends) {
+    const known = resultsByBackend[b].results.filter((r) => r.known !== undefined);
+    if (known.length === 0) continue;
+    lines.push("", `### Known failures on ${b} (${known.length}, listed in known.json)`, "");
+    for (const r of known.slice(0, maxFailures)) lines.push(`- \`${r.name}\`: ${r.known.replaceAll("\n", " ")}`);
+    if (known.length > maxFailures) lines.push(`- … and ${known.length - maxFailures} more`);
   }
   return lines.join("\n") + "\n";
 }

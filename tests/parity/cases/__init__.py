@@ -8,11 +8,12 @@ import numpy as np
 from fixture import T
 
 FAMILIES = ["creation", "arith", "unary", "compare", "reduce", "matmul", "views", "cast",
-            "unary_math", "rounding", "activations", "binary_math", "logical", "reduce_more", "nn", "conditional", "indexing", "conv", "scan_sort", "half"]
+            "unary_math", "rounding", "activations", "binary_math", "logical", "reduce_more", "nn", "conditional", "indexing", "conv", "scan_sort", "half",
+            "sweep"]
 # Composites of the TS layer (fixture_composites.py): written to fixtures/ts/, which the native
 # Rust runner does not load.
 TS_FAMILIES = ["shapes_more", "linalg", "composites", "sorting_ts", "resize_scatter", "index_put",
-               "einops", "tensor_index", "unique", "expr", "seed_ops"]
+               "einops", "tensor_index", "unique", "expr", "seed_ops", "sweep_ts"]
 
 NAN, INF = math.nan, math.inf
 

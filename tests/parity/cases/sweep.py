@@ -1,0 +1,3 @@
+"""The schema-driven sweep: the generator is tests/parity/sweep.py."""
+
+from sweep import build  # noqa: F401
