@@ -94,10 +94,15 @@ export function leaky_relu(input: Tensor, negative_slope = 0.01): Tensor {
   return scope(() => where(x.gt(0), x, x.mul(negative_slope)));
 }
 
-/** `x` clamped to `[min_val, max_val]`. */
+/**
+ * `x` clamped to `[min_val, max_val]`. The gradient passes strictly inside and at NaN, and is 0 at
+ * the bounds and beyond (PyTorch's `hardtanh_backward`).
+ */
 export function hardtanh(input: Tensor, min_val = -1, max_val = 1): Tensor {
   const x = checkTensor("hardtanh", "input", input);
-  return scope(() => x.maximum(min_val).minimum(max_val));
+  return scope(() =>
+    where(x.le(min_val), min_val, where(x.ge(max_val), max_val, x)),
+  );
 }
 
 /**

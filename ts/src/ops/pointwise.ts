@@ -107,8 +107,19 @@ function clamped(x: Tensor, min: Bound, max: Bound): Tensor {
     throw new TorchError(`"clamp_cpu" not implemented for 'Bool'`);
   return scope(() => {
     let y: Tensor = x;
-    if (isBound(min)) y = where(y.lt(min), min, y);
-    if (isBound(max)) y = where(y.gt(max), max, y);
+    // PyTorch's gradients: a tensor bound is `maximum`/`minimum` (a tie splits the gradient
+    // between input and bound, a NaN passes it to both); a number bound passes it strictly inside
+    // only (0 at the bound and at NaN), so the value there comes from a detached copy.
+    if (isBound(min))
+      y =
+        typeof min === "number"
+          ? where(y.gt(min), y, where(y.le(min), min, y.detach()))
+          : y.maximum(min);
+    if (isBound(max))
+      y =
+        typeof max === "number"
+          ? where(y.lt(max), y, where(y.ge(max), max, y.detach()))
+          : y.minimum(max);
     // A bound of a wider dtype promotes the result even where it was not chosen.
     if (y === x) y = x.clone();
     return y;
