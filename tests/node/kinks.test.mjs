@@ -21,6 +21,7 @@ const PROGRAMS = {
   clamp_min_at_bound: (x) => x.clamp_min(0),
   clamp_max_at_bound: (x) => x.clamp_max(0),
   clamp_tensor_bounds: (x, lo, hi) => x.clamp(lo, hi),
+  clamp_tensor_bounds_nan_and_order: (x, lo, hi) => x.clamp(lo, hi),
   clamp_min_tensor_ties_nan: (x, lo) => x.clamp({ min: lo }),
   clamp_max_tensor_ties_nan: (x, hi) => x.clamp({ max: hi }),
   clamp_min_above_max: (x) => x.clamp(1, 0),

@@ -36,6 +36,14 @@ CASES = {
         [f32(-1, 1, 0, 2, -3), f32(-1, -1, -1, -1, -1), f32(1, 1, 1, 1, 1)],
         lambda x, lo, hi: x.clamp(lo, hi),
     ),
+    "clamp_tensor_bounds_nan_and_order": (
+        [
+            f32(0, 0, 1, 1, 1, 2, 2, 2, NAN, NAN, 0, 1, 1, 2, 2, 3),
+            f32(1, NAN, 1, 1, NAN, NAN, 1, 1, 1, NAN, 1, 1, 1, 1, 1, 1),
+            f32(1, 1, 1, 0, 0, 1, NAN, 2, 0, 1, NAN, NAN, 2, 2, 1, 0),
+        ],
+        lambda x, lo, hi: x.clamp(lo, hi),
+    ),
     "clamp_min_tensor_ties_nan": ([f32(0, NAN, 1, -1), f32(NAN, 0, 1, 0)], lambda x, lo: x.clamp(min=lo)),
     "clamp_max_tensor_ties_nan": ([f32(0, NAN, 1, 2), f32(NAN, 0, 1, 0)], lambda x, hi: x.clamp(max=hi)),
     "clamp_min_above_max": ([f32(0, 1, 2)], lambda x: x.clamp(1, 0)),
