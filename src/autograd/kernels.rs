@@ -130,7 +130,13 @@ pub fn std(x: &Tensor, dims: &[i64], correction: f64, keepdim: bool) -> Result<T
         let n = count(x, dims)?;
         node("StdBackward0", &[x], &[x], &mut y, move |g| {
             let centered = o::sub(&xs, &o::mean(&xs, &d, true)?)?;
-            let gu = unreduce(&o::div(g, &ys)?, xs.shape(), &d, keepdim)?;
+            // 0 where the std is 0 (a constant slice), as PyTorch defines it, not 0/0.
+            let gs = where_(
+                &ys.binary_scalar(Op::Eq, 0.0, false)?,
+                TensorOrScalar::Scalar(0.0, ScalarKind::Float),
+                TensorOrScalar::Tensor(&o::div(g, &ys)?),
+            )?;
+            let gu = unreduce(&gs, xs.shape(), &d, keepdim)?;
             Ok(vec![Some(o::mul(&gu, &o::scale(&centered, 1.0 / (n - correction))?)?)])
         });
     }

@@ -42,6 +42,16 @@ fn at_zero(x: &Tensor, d: &Tensor, value: f64) -> Result<Tensor> {
     )
 }
 
+/// `d`, with 0 where `cond` holds (a derivative PyTorch defines as 0 there, where the formula
+/// would give NaN or inf).
+fn zero_where(cond: &Tensor, d: &Tensor) -> Result<Tensor> {
+    super::kernels::where_(
+        cond,
+        crate::tensor::TensorOrScalar::Scalar(0.0, Float),
+        crate::tensor::TensorOrScalar::Tensor(d),
+    )
+}
+
 /// The gradient of `op(x)` given the output gradient `g`.
 pub(super) fn unary(op: Op, x: &Tensor, g: &Tensor) -> Result<Option<Tensor>> {
     use std::f64::consts::{LN_10, LN_2, PI};
@@ -138,11 +148,14 @@ pub(super) fn unary(op: Op, x: &Tensor, g: &Tensor) -> Result<Option<Tensor>> {
             mul(g, &sc(&inside, 1.0 / 6.0)?)?
         }
         Op::Hardswish => {
-            // 0 below -3, 1 above 3, x/3 + 1/2 between (PyTorch's convention at the edges).
-            let lo = mask(cmp(x, Op::Lt, -3.0)?, g)?;
-            let hi = mask(cmp(x, Op::Gt, 3.0)?, g)?;
-            let mid = rsub(&o::add(&lo, &hi)?, 1.0)?;
-            let d = o::add(&mul(&mid, &o::add_scalar(&sc(x, 1.0 / 3.0)?, 0.5)?)?, &hi)?;
+            // 0 at and below -3, x/3 + 1/2 strictly between, 1 from 3 on and at NaN (PyTorch's
+            // conventions at the edges).
+            let mid = zero_where(&cmp(x, Op::Le, -3.0)?, &o::add_scalar(&sc(x, 1.0 / 3.0)?, 0.5)?)?;
+            let d = super::kernels::where_(
+                &cmp(x, Op::Lt, 3.0)?,
+                crate::tensor::TensorOrScalar::Tensor(&mid),
+                crate::tensor::TensorOrScalar::Scalar(1.0, Float),
+            )?;
             mul(g, &d)?
         }
         Op::Selu | Op::Elu | Op::Celu => {
@@ -200,28 +213,33 @@ pub(super) fn binary(op: Op, a: &Tensor, b: &Tensor, g: &Tensor) -> Result<Pair>
         Op::Mul => (mul(g, b)?, mul(g, a)?),
         Op::Div => (o::div(g, b)?, o::scale(&o::div(&mul(g, a)?, &u(b, Op::Square)?)?, -1.0)?),
         Op::Maximum | Op::Minimum => {
-            // Ties split the gradient evenly, as PyTorch does.
-            let win = if op == Op::Maximum { Op::Gt } else { Op::Lt };
-            let wa = mask(a.binary(win, b)?, g)?;
-            let tie = sc(&mask(a.binary(Op::Eq, b)?, g)?, 0.5)?;
-            let ta = o::add(&wa, &tie)?;
-            let tb = rsub(&ta, 1.0)?;
+            // Ties split the gradient evenly; each side loses it only where the other strictly
+            // wins, so a NaN (no order) passes it to both sides, as PyTorch does.
+            let (a_loses, b_loses) = if op == Op::Maximum { (Op::Lt, Op::Gt) } else { (Op::Gt, Op::Lt) };
+            let half_tie = sc(&mask(a.binary(Op::Eq, b)?, g)?, 0.5)?;
+            let ta = rsub(&o::add(&mask(a.binary(a_loses, b)?, g)?, &half_tie)?, 1.0)?;
+            let tb = rsub(&o::add(&mask(a.binary(b_loses, b)?, g)?, &half_tie)?, 1.0)?;
             (mul(g, &ta)?, mul(g, &tb)?)
         }
         Op::Pow => {
+            // PyTorch's conventions: d/da is 0 where b = 0 (also at a = 0); d/db = a^b log a is 0
+            // where a = 0 and b >= 0 (and -inf or NaN where a = 0 and b < 0, as the formula gives).
             let da = mul(&mul(g, b)?, &o::binary(a, &o::add_scalar(b, -1.0)?, Op::Pow)?)?;
-            // d/db a^b = a^b log a, taken as 0 where a = 0 (PyTorch's convention).
-            let zero = mask(cmp(a, Op::Eq, 0.0)?, g)?;
-            let log_a = u(&o::add(a, &zero)?, Op::Log)?;
-            let db = mul(&mul(g, &o::binary(a, b, Op::Pow)?)?, &log_a)?;
-            (da, db)
+            let da = zero_where(&cmp(b, Op::Eq, 0.0)?, &da)?;
+            let base_zero = cmp(a, Op::Eq, 0.0)?.binary(Op::LogicalAnd, &cmp(b, Op::Ge, 0.0)?)?;
+            let db = mul(&mul(g, &o::binary(a, b, Op::Pow)?)?, &u(a, Op::Log)?)?;
+            (da, zero_where(&base_zero, &db)?)
         }
         Op::Fmod => (g.clone(), mul(g, &o::scale(&u(&o::div(a, b)?, Op::Trunc)?, -1.0)?)?),
         // PyTorch differentiates remainder with its exact floor division.
         Op::Remainder => (g.clone(), mul(g, &o::scale(&a.binary(Op::FloorDivide, b)?, -1.0)?)?),
         Op::Atan2 => {
+            // 0 for both at (0, 0), where the formula is 0/0 (PyTorch's value).
             let den = o::add(&u(a, Op::Square)?, &u(b, Op::Square)?)?;
-            (mul(g, &o::div(b, &den)?)?, mul(g, &o::scale(&o::div(a, &den)?, -1.0)?)?)
+            let origin = cmp(&den, Op::Eq, 0.0)?;
+            let da = zero_where(&origin, &mul(g, &o::div(b, &den)?)?)?;
+            let db = zero_where(&origin, &mul(g, &o::scale(&o::div(a, &den)?, -1.0)?)?)?;
+            (da, db)
         }
         Op::Hypot => {
             let h = o::binary(a, b, Op::Hypot)?;

@@ -186,6 +186,13 @@ impl Tensor {
         }
         let promoted = promote_with_scalar(self.dtype, kind);
         let (compute, out) = result_types(op, promoted)?;
+        // PyTorch converts an integer scalar to the op's integer dtype, wrapping it: a uint8
+        // tensor compared with -1 is compared with 255.
+        let value = match (kind, promoted) {
+            (ScalarKind::Int, DType::UInt8) => value.rem_euclid(256.0),
+            (ScalarKind::Int, DType::Int32) => value as i64 as i32 as f64,
+            _ => value,
+        };
         // Python's integer division by zero; a zero *tensor* divisor gives 0 instead (checking it
         // would need a read of GPU data), see docs/dtypes.md.
         if matches!(op, Op::Fmod | Op::Remainder | Op::FloorDivide)

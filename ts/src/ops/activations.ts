@@ -104,7 +104,10 @@ export function leaky_relu(input: Tensor, negative_slope?: number): Tensor {
   return scope(() => where(x.gt(0), x, x.mul(slope)));
 }
 
-/** `x` clamped to `[min_val, max_val]`. */
+/**
+ * `x` clamped to `[min_val, max_val]`. The gradient passes strictly inside and at NaN, and is 0 at
+ * the bounds and beyond (PyTorch's `hardtanh_backward`).
+ */
 export function hardtanh(
   input: Tensor,
   min_val?: number,
@@ -112,7 +115,8 @@ export function hardtanh(
 ): Tensor {
   const a = args("hardtanh", arguments);
   const x = a.input;
-  return scope(() => x.maximum(Number(a.min_val)).minimum(Number(a.max_val)));
+  const [lo, hi] = [Number(a.min_val), Number(a.max_val)];
+  return scope(() => where(x.le(lo), lo, where(x.ge(hi), hi, x)));
 }
 
 /**

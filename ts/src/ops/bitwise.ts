@@ -8,7 +8,8 @@
 import { isFloatingPoint } from "../dtype.js";
 import { DTypeError } from "../errors.js";
 import { scope } from "../lifetime.js";
-import { type Scalar, Tensor, checkTensor } from "../tensor/tensor.js";
+import { type Scalar, Tensor } from "../tensor/tensor.js";
+import { args, methodArgs } from "../schema/index.js";
 import { binary } from "./op_rows.js";
 
 declare module "../tensor/tensor.js" {
@@ -36,14 +37,18 @@ function shift(left: boolean, input: Tensor, other: Tensor | Scalar): Tensor {
       `"${left ? "lshift" : "rshift"}_cpu" not implemented for '${bad === "bool" ? "Bool" : "Float"}'`,
     );
   return scope(() => {
-    const factor = binary("pow", 2, other);
+    // A number shift is a number factor (`binary` takes a tensor on one side at least).
+    const factor =
+      typeof other === "number" ? 2 ** other : binary("pow", 2, other);
     return left ? input.mul(factor) : binary("floor_divide", input, factor);
   });
 }
 proto.bitwise_left_shift = function (this: Tensor, other: Tensor | Scalar) {
+  ({ other } = methodArgs("bitwise_left_shift", this, arguments));
   return shift(true, this, other);
 };
 proto.bitwise_right_shift = function (this: Tensor, other: Tensor | Scalar) {
+  ({ other } = methodArgs("bitwise_right_shift", this, arguments));
   return shift(false, this, other);
 };
 
@@ -52,9 +57,8 @@ export function bitwise_left_shift(
   input: Tensor,
   other: Tensor | Scalar,
 ): Tensor {
-  return checkTensor("bitwise_left_shift", "input", input).bitwise_left_shift(
-    other,
-  );
+  ({ input, other } = args("bitwise_left_shift", arguments));
+  return shift(true, input, other);
 }
 
 /** `input >> other` (integers, arithmetic). See {@link Tensor.bitwise_right_shift}. */
@@ -62,7 +66,6 @@ export function bitwise_right_shift(
   input: Tensor,
   other: Tensor | Scalar,
 ): Tensor {
-  return checkTensor("bitwise_right_shift", "input", input).bitwise_right_shift(
-    other,
-  );
+  ({ input, other } = args("bitwise_right_shift", arguments));
+  return shift(false, input, other);
 }

@@ -195,14 +195,23 @@ proto.is_nonzero = async function (this: Tensor) {
     );
   return (await this.item()) !== 0 && (await this.item()) !== false;
 };
+/**
+ * `fmax`/`fmin` with PyTorch's gradient: to the winner, split evenly at a tie, to `a` where `b` is
+ * NaN and to `b` where only `a` is. `wins` is `ge` for fmax, `le` for fmin.
+ */
+function nanIgnoring(a: Tensor, b: Tensor, wins: "ge" | "le"): Tensor {
+  return scope(() => {
+    const picked = where(a[wins](b).logical_or(b.isnan()), a, b);
+    if (!isFloatingPoint(picked.dtype)) return picked;
+    // Equal values: their halves sum back to the value, each side's gradient halved.
+    return where(a.eq(b), a.mul(0.5).add(b.mul(0.5)), picked);
+  });
+}
 proto.fmax = function (this: Tensor, other: Tensor) {
-  const o = checkTensor("fmax", "other", other);
-  // PyTorch's rule, gradient included: `this` where this >= other or other is NaN.
-  return scope(() => where(this.ge(o).logical_or(o.isnan()), this, o));
+  return nanIgnoring(this, checkTensor("fmax", "other", other), "ge");
 };
 proto.fmin = function (this: Tensor, other: Tensor) {
-  const o = checkTensor("fmin", "other", other);
-  return scope(() => where(this.le(o).logical_or(o.isnan()), this, o));
+  return nanIgnoring(this, checkTensor("fmin", "other", other), "le");
 };
 proto.heaviside = function (this: Tensor, values: Tensor) {
   const v = checkTensor("heaviside", "values", values);

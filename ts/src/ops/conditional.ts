@@ -6,15 +6,18 @@
  * @module
  */
 
-import { type Scalar, Tensor, checkTensor, wrap } from "../tensor/tensor.js";
+import { type Scalar, Tensor, wrap } from "../tensor/tensor.js";
 import { TorchError } from "../errors.js";
+import { args, methodArgs } from "../schema/index.js";
+import { scope } from "../lifetime.js";
+import { nonzero } from "./unique.js";
 
 declare module "../tensor/tensor.js" {
   interface Tensor {
     /** `torch.where(condition, this, other)`. */
     where(condition: Tensor, other: Tensor | Scalar): Tensor;
     /** A copy with `value` (cast to this dtype) where `mask` (bool, broadcast) is true. */
-    masked_fill(mask: Tensor, value: Scalar): Tensor;
+    masked_fill(mask: Tensor, value: Tensor | Scalar): Tensor;
   }
 }
 
@@ -35,8 +38,22 @@ export function where(
   condition: Tensor,
   input: Tensor | Scalar,
   other: Tensor | Scalar,
-): Tensor {
-  const cond = checkTensor("where", "condition", condition)._raw;
+): Tensor;
+/**
+ * `torch.where(condition)`: `nonzero(condition, { as_tuple: true })`, one index tensor per dim.
+ * Its length depends on the values, which are read back first: a `Promise`.
+ */
+export function where(condition: Tensor): Promise<Tensor[]>;
+export function where(
+  condition: Tensor,
+  input?: Tensor | Scalar | null,
+  other?: Tensor | Scalar | null,
+): Tensor | Promise<Tensor[]> {
+  const single = arguments.length === 1;
+  ({ condition, input, other } = args("where", arguments));
+  if (single)
+    return nonzero(condition, { as_tuple: true }) as Promise<Tensor[]>;
+  const cond = condition._raw;
   if (input instanceof Tensor) {
     if (other instanceof Tensor)
       return wrap(cond.where_tensors(input._raw, other._raw));
@@ -54,9 +71,38 @@ export function where(
 export function masked_fill(
   input: Tensor,
   mask: Tensor,
-  value: Scalar,
+  value: Tensor | Scalar,
 ): Tensor {
-  return checkTensor("masked_fill", "input", input).masked_fill(mask, value);
+  ({ input, mask, value } = args("masked_fill", arguments));
+  return maskedFill(input, mask, value);
+}
+
+/** The C++ type names PyTorch's masked_fill message uses. */
+const CPP_NAMES: Partial<Record<string, string>> = {
+  int64: "long int",
+  int32: "int",
+  uint8: "unsigned char",
+  float32: "float",
+  float16: "c10::Half",
+  bfloat16: "c10::BFloat16",
+};
+
+/**
+ * A number fills through the core's masked_fill; a 0-d tensor (cast to `x`'s dtype) through
+ * `where`, which passes it the gradient summed over the filled elements, as PyTorch does.
+ */
+function maskedFill(x: Tensor, mask: Tensor, value: Tensor | Scalar): Tensor {
+  if (!(value instanceof Tensor))
+    return wrap(x._raw.masked_fill(mask._raw, Number(value)));
+  if (value.ndim !== 0)
+    throw new TorchError(
+      `masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ${value.ndim} dimension(s).`,
+    );
+  if (mask.dtype !== "bool")
+    throw new TorchError(
+      `masked_fill_ only supports boolean masks, but got mask with dtype ${CPP_NAMES[mask.dtype] ?? mask.dtype}`,
+    );
+  return scope(() => where(mask, value.to(x.dtype), x).expand(x.shape));
 }
 
 const proto = Tensor.prototype as unknown as Record<
@@ -73,10 +119,8 @@ proto.where = function (
 proto.masked_fill = function (
   this: Tensor,
   mask: Tensor,
-  value: Scalar,
+  value: Tensor | Scalar,
 ): Tensor {
-  const m = checkTensor("masked_fill", "mask", mask);
-  return wrap(
-    this._raw.masked_fill(m._raw, Number(checkScalar("value", value))),
-  );
+  ({ mask, value } = methodArgs("masked_fill", this, arguments));
+  return maskedFill(this, mask, value);
 };

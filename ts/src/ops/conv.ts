@@ -553,9 +553,15 @@ export function adaptive_avg_pool2d(
     arguments,
   ));
   const x = checkTensor("adaptive_avg_pool2d", "input", input);
+  // A null entry keeps that input size (PyTorch's None).
+  const sizes = Array.isArray(output_size)
+    ? (output_size as readonly (number | null)[]).map(
+        (s, i, all) => s ?? x.shape[x.ndim - all.length + i]!,
+      )
+    : output_size;
   return wrap(
     x._raw.adaptive_avg_pool(
-      nInts("adaptive_avg_pool2d", "output_size", output_size, 2),
+      nInts("adaptive_avg_pool2d", "output_size", sizes, 2),
     ),
   );
 }

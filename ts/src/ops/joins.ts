@@ -16,12 +16,14 @@ import {
   sizeList,
 } from "../args.js";
 import { args, methodArgs } from "../schema/index.js";
-import { TorchError } from "../errors.js";
+import { DTypeError, TorchError } from "../errors.js";
+import { scalarTypeName } from "../dtype.js";
+import { searchsorted } from "./searching.js";
 import { cat } from "./indexing.js";
 import { scope } from "../lifetime.js";
 import { atleast_1d, atleast_2d, atleast_3d } from "../tensor/shape_ops.js";
 import { Tensor, wrapDim } from "../tensor/tensor.js";
-import { tensor, zeros } from "./creation.js";
+import { arange, tensor, zeros } from "./creation.js";
 
 declare module "../tensor/tensor.js" {
   interface Tensor {
@@ -36,6 +38,14 @@ declare module "../tensor/tensor.js" {
     tile(dims: Shape): Tensor;
     /** Each element repeated `repeats` times along `dim` (the flattened tensor without one). */
     repeat_interleave(repeats: number, dim?: number | null): Tensor;
+    /**
+     * Element `i` repeated `repeats[i]` times (a tensor of repeats; none: this tensor is the
+     * repeats of the indices). The length depends on the values: a `Promise`.
+     */
+    repeat_interleave(
+      repeats?: Tensor | null,
+      dim?: number | null,
+    ): Promise<Tensor>;
   }
 }
 
@@ -138,17 +148,13 @@ proto.tile = function (this: Tensor, ...dims: (number | Shape)[]) {
 };
 proto.repeat_interleave = function (
   this: Tensor,
-  repeats: number,
+  repeats?: number | Tensor | null,
   dim?: number | null,
 ) {
-  ({ repeats, dim } = methodArgs("repeat_interleave", this, arguments) as {
-    repeats: number;
-    dim: number | null;
-  });
-  if ((repeats as unknown) instanceof Tensor)
-    throw new TorchError(
-      "repeat_interleave(): tensor repeats give a data-dependent shape; pass an integer",
-    );
+  ({ repeats, dim } = methodArgs("repeat_interleave", this, arguments));
+  if (repeats === null || repeats === undefined)
+    return repeatByTensor(null, this, null);
+  if (repeats instanceof Tensor) return repeatByTensor(this, repeats, dim);
   const r = checkInts("repeat_interleave", "repeats", [repeats])[0]!;
   if (r < 0) throw new TorchError("Repeats must be non-negative");
   return scope(() => {
@@ -170,13 +176,83 @@ export function repeat_interleave(
   input: Tensor,
   repeats: number,
   dim?: number | null,
-): Tensor {
+): Tensor;
+/**
+ * With a tensor of `repeats` (0-D, or 1-D with one entry per element along `dim`), or with
+ * `repeats` alone (`torch.repeat_interleave(repeats)`: each index `i` repeated `repeats[i]`
+ * times), the length depends on the values, which are read back first: a `Promise`.
+ */
+export function repeat_interleave(
+  input: Tensor,
+  repeats?: Tensor | null,
+  dim?: number | null,
+): Promise<Tensor>;
+export function repeat_interleave(
+  input: Tensor,
+  repeats?: number | Tensor | null,
+  dim?: number | null,
+): Tensor | Promise<Tensor> {
   const a = args("repeat_interleave", arguments);
-  if (a.repeats instanceof Tensor)
-    throw new TorchError(
-      "repeat_interleave(): tensor repeats give a data-dependent shape; pass an integer",
+  return a.input.repeat_interleave(a.repeats as never, a.dim);
+}
+
+/**
+ * `x` with element `i` along `dim` (of the flattened `x` without one) repeated `repeats[i]` times;
+ * `x` null: the indices `0 … n-1` repeated so (the one-argument form). Reads the total and checks
+ * the signs on the host, then gathers with `index_select` (which carries the gradient).
+ */
+function repeatByTensor(
+  x: Tensor | null,
+  repeats: Tensor,
+  dim: number | null | undefined,
+): Promise<Tensor> {
+  if (repeats.dtype !== "int64" && repeats.dtype !== "int32")
+    throw new DTypeError(
+      `"repeat_interleave_cpu" not implemented for '${scalarTypeName(repeats.dtype)}'`,
     );
-  return a.input.repeat_interleave(a.repeats, a.dim);
+  if (x === null && repeats.ndim !== 1)
+    throw new TorchError("repeat_interleave only accept 1D vector as repeat");
+  if (repeats.ndim > 1)
+    throw new TorchError("repeats must be 0-dim or 1-dim tensor");
+  const src =
+    x === null ? null : dim === null || dim === undefined ? x.reshape(-1) : x;
+  const d = src === null ? 0 : wrapDim(dim ?? 0, Math.max(src.ndim, 1));
+  const n = src === null ? repeats.numel() : src.ndim === 0 ? 1 : src.shape[d]!;
+  if (repeats.numel() !== n && !(repeats.numel() === 1 && src !== null))
+    throw new TorchError(
+      `repeats must have the same size as input along dim, but got repeats.size(0) = ${repeats.numel()} and input.size(0) = ${n}`,
+    );
+  const reps = scope(() =>
+    repeats.reshape(-1).to("int64").expand([n]).contiguous(),
+  );
+  return gatherRepeats(src, d, reps);
+}
+
+/** The read and the gather of {@link repeatByTensor}, after its checks; disposes `reps`. */
+async function gatherRepeats(
+  src: Tensor | null,
+  d: number,
+  reps: Tensor,
+): Promise<Tensor> {
+  try {
+    const values = (await reps.toArray()) as ArrayLike<number | bigint>;
+    let total = 0;
+    for (let i = 0; i < values.length; i++) {
+      const r = Number(values[i]);
+      if (r < 0) throw new TorchError("repeats can not be negative");
+      total += r;
+    }
+    return scope(() => {
+      // Output position p comes from the first i with p < repeats[0] + … + repeats[i].
+      const ends = reps.cumsum(0);
+      const positions = arange(total, { dtype: "int64", device: reps.device });
+      const index = searchsorted(ends, positions, { right: true });
+      if (src === null) return index;
+      return (src.ndim === 0 ? src.reshape(1) : src).index_select(d, index);
+    });
+  } finally {
+    reps.dispose();
+  }
 }
 
 /** `input.tile(dims)`. See {@link Tensor.tile}. */

@@ -105,13 +105,63 @@ function clamped(x: Tensor, min: Bound, max: Bound): Tensor {
     );
   if (x.dtype === "bool")
     throw new TorchError(`"clamp_cpu" not implemented for 'Bool'`);
+  if (min instanceof Tensor && max instanceof Tensor)
+    return clampTensors(x, min, max);
   return scope(() => {
     let y: Tensor = x;
-    if (isBound(min)) y = where(y.lt(min), min, y);
-    if (isBound(max)) y = where(y.gt(max), max, y);
+    // PyTorch's gradients: a tensor bound is `maximum`/`minimum` (a tie splits the gradient
+    // between input and bound, a NaN passes it to both); a number bound passes it strictly inside
+    // only (0 at the bound and at NaN), so the value there comes from a detached copy.
+    if (isBound(min))
+      y =
+        typeof min === "number"
+          ? where(y.gt(min), y, where(y.le(min), min, y.detach()))
+          : y.maximum(min);
+    if (isBound(max))
+      y =
+        typeof max === "number"
+          ? where(y.lt(max), y, where(y.ge(max), max, y.detach()))
+          : y.minimum(max);
     // A bound of a wider dtype promotes the result even where it was not chosen.
     if (y === x) y = x.clone();
     return y;
+  });
+}
+/**
+ * `clamp` between two tensor bounds: the values of `minimum(maximum(x, lo), hi)`, with PyTorch's
+ * gradients. Where the result is a number: to `x` strictly inside, to `lo` below it and to `hi`
+ * above it (to `hi` wherever `hi < lo`), split evenly between `x` and a bound it equals when
+ * `lo < hi`, all to `x` when `x = lo = hi`. Where it is NaN: to `x` unless a number bound
+ * excludes it, to `hi` where `hi < lo`, and to nothing else.
+ */
+function clampTensors(x: Tensor, lo: Tensor, hi: Tensor): Tensor {
+  return scope(() => {
+    const y0 = x.maximum(lo).minimum(hi);
+    if (!isFloatingPoint(y0.dtype)) return y0;
+    const xNan = x.isnan();
+    const ordered = lo.lt(hi);
+    const inLo = x.ge(lo).logical_or(lo.isnan()).logical_or(xNan);
+    const inHi = x.le(hi).logical_or(hi.isnan()).logical_or(xNan);
+    const toX = inLo.logical_and(inHi);
+    const toLo = x.lt(lo).logical_and(lo.le(hi));
+    const toHi = hi.lt(lo).logical_or(x.gt(hi).logical_and(hi.ge(lo)));
+    const tieLo = x.eq(lo).logical_and(ordered);
+    const tieHi = x.eq(hi).logical_and(ordered);
+    const number = where(
+      tieLo,
+      x.mul(0.5).add(lo.mul(0.5)),
+      where(
+        tieHi,
+        x.mul(0.5).add(hi.mul(0.5)),
+        where(toX, x, where(toLo, lo, hi)),
+      ),
+    );
+    // NaN plus the chosen sides, each at most once: the value stays NaN, the gradients flow.
+    const nan = y0
+      .detach()
+      .add(where(toX, x, 0))
+      .add(where(toHi, hi, 0));
+    return where(y0.isnan(), nan, number);
   });
 }
 proto.clamp = clampImpl;

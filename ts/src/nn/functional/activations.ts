@@ -11,6 +11,8 @@ import type { Tensor } from "../../tensor/tensor.js";
 import { no_grad } from "../../autograd/grad_mode.js";
 import * as kernels from "../../ops/nn_kernels.js";
 import { kernelOr, temps } from "./composition.js";
+import { where } from "../../ops/conditional.js";
+import { hardtanh as hardtanhImpl } from "../../ops/activations.js";
 
 /** GELU: exact (`approximate: "none"`, the default) or the tanh approximation. */
 export function gelu(
@@ -47,42 +49,52 @@ export function softplus(
   });
 }
 
-/** ELU with `alpha`: `x` above 0, `alpha (eˣ - 1)` below. */
+/**
+ * `x` above 0, `alpha (e^(x/div) - 1)` at and below: the negative branch's derivative at 0, as in
+ * PyTorch. The exponential sees `min(x, 0)` (through `where`, whose unused side gets no
+ * gradient), so a large `x` cannot overflow it into a NaN gradient.
+ */
+function expLinear(input: Tensor, alpha: number, div: number): Tensor {
+  return temps((k) => {
+    const pos = k(input.gt(0));
+    const neg = k(where(pos, 0, input));
+    const e = k(
+      k(div === 1 ? neg.expm1() : k(neg.div(div)).expm1()).mul(alpha),
+    );
+    return where(pos, input, e);
+  });
+}
+
+/** ELU with `alpha`: `x` above 0, `alpha (eˣ - 1)` at and below. */
 export function elu(input: Tensor, alpha?: number): Tensor {
   ({ input, alpha } = args("nn.functional.elu", arguments));
   if (alpha === 1) return input.elu();
-  return temps((k) =>
-    k(input.relu()).add(k(k(k(input.expm1()).mul(alpha)).minimum(0))),
-  );
+  return expLinear(input, alpha, 1);
 }
 
-/** CELU with `alpha`: `max(0, x) + min(0, alpha (e^(x/alpha) - 1))`. */
+/** CELU with `alpha`: `x` above 0, `alpha (e^(x/alpha) - 1)` at and below. */
 export function celu(input: Tensor, alpha?: number): Tensor {
   ({ input, alpha } = args("nn.functional.celu", arguments));
   if (alpha === 1) return input.celu();
-  return temps((k) =>
-    k(input.relu()).add(
-      k(k(k(k(input.div(alpha)).expm1()).mul(alpha)).minimum(0)),
-    ),
-  );
+  return expLinear(input, alpha, alpha);
 }
 
-/** `max(0, x) + negative_slope * min(0, x)`. */
+/** `x` above 0, `negative_slope * x` at and below (the slope is the gradient at 0). */
 export function leaky_relu(input: Tensor, negative_slope?: number): Tensor {
   ({ input, negative_slope } = args("nn.functional.leaky_relu", arguments));
   return temps((k) =>
-    k(input.relu()).add(k(k(input.minimum(0)).mul(negative_slope))),
+    where(k(input.gt(0)), input, k(input.mul(negative_slope))),
   );
 }
 
-/** `clamp(x, min_val, max_val)`. */
+/** `clamp(x, min_val, max_val)`, with `hardtanh`'s gradient at the bounds. */
 export function hardtanh(
   input: Tensor,
   min_val?: number,
   max_val?: number,
 ): Tensor {
   ({ input, min_val, max_val } = args("nn.functional.hardtanh", arguments));
-  return temps((k) => k(input.maximum(min_val)).minimum(max_val));
+  return hardtanhImpl(input, min_val, max_val);
 }
 
 /** Softmax along `dim`. */

@@ -16,16 +16,28 @@ import { checkValues } from "../../ops/value_checks.js";
 import { cat } from "../../ops/indexing.js";
 import { kernelOr, shapeStr, temps } from "./composition.js";
 
-/**
- * One-hot rows of `num_classes` (int64 like PyTorch; `dtype` to ask for float32 directly).
- * `num_classes` must be given (reading the max needs a device read).
- */
+/** One-hot rows of `num_classes` (int64 like PyTorch; `dtype` to ask for float32 directly). */
 export function one_hot(
   input: Tensor,
   num_classes: number,
   dtype?: "int64" | "float32",
-): Tensor {
+): Tensor;
+/**
+ * Without `num_classes` (or -1): `max(input) + 1` classes, which is read back first, so the
+ * result is a `Promise`.
+ */
+export function one_hot(
+  input: Tensor,
+  num_classes?: -1,
+  dtype?: "int64" | "float32",
+): Promise<Tensor>;
+export function one_hot(
+  input: Tensor,
+  num_classes?: number,
+  dtype?: "int64" | "float32",
+): Tensor | Promise<Tensor> {
   ({ input, num_classes, dtype } = args("nn.functional.one_hot", arguments));
+  if (num_classes === -1) return inferredOneHot(input, dtype);
   if (!Number.isInteger(num_classes) || num_classes < 0)
     throw new TorchError(
       "one_hot: num_classes must be given as a non-negative integer",
@@ -39,6 +51,28 @@ export function one_hot(
     const eq = k(k(input.reshape([...input.shape, 1])).eq(classes));
     return eq.to(dtype);
   });
+}
+
+function inferredOneHot(
+  input: Tensor,
+  dtype: "int64" | "float32",
+): Promise<Tensor> {
+  if (input.numel() === 0)
+    throw new TorchError(
+      "Can not infer total number of classes from empty tensor.",
+    );
+  const [lo, hi] = [input.min(), input.max()];
+  return (async () => {
+    try {
+      const [a, b] = await Promise.all([lo.item(), hi.item()]);
+      if (Number(a) < 0)
+        throw new TorchError("Class values must be non-negative.");
+      return one_hot(input, Number(b) + 1, dtype);
+    } finally {
+      lo.dispose();
+      hi.dispose();
+    }
+  })();
 }
 
 /**

@@ -17,6 +17,7 @@ import { checkHostAlloc, pyTypeName } from "../../args.js";
 import { scope } from "../../lifetime.js";
 import { tensor } from "../../ops/creation.js";
 import { Tensor, checkTensor } from "../../tensor/tensor.js";
+import { adaptive_avg_pool1d, adaptive_avg_pool2d } from "../../ops/conv.js";
 
 /** Options of {@link interpolate}. */
 export interface InterpolateOptions {
@@ -24,14 +25,15 @@ export interface InterpolateOptions {
   size?: number | readonly number[];
   /** The multiplier of each spatial size (one number or one per dim). */
   scale_factor?: number | readonly number[];
-  /** Default `"nearest"`. */
+  /** Default `"nearest"`; `"area"` is adaptive average pooling to the output size. */
   mode?:
     | "nearest"
     | "nearest-exact"
     | "linear"
     | "bilinear"
     | "bicubic"
-    | "trilinear";
+    | "trilinear"
+    | "area";
   /** Linear/cubic modes: map corner pixels' centres onto each other. Default false. */
   align_corners?: boolean | null;
   /** Compute the source coordinates from the output size rather than the given scale. */
@@ -174,12 +176,18 @@ export function interpolate(
       `Input Error: Only 3D, 4D and 5D input Tensors supported (got ${x.ndim}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got ${mode})`,
     );
   const need = SPATIAL[mode];
-  if (need === undefined && mode !== "nearest" && mode !== "nearest-exact")
+  const area = mode === "area";
+  if (
+    need === undefined &&
+    mode !== "nearest" &&
+    mode !== "nearest-exact" &&
+    !area
+  )
     throw new TorchError(
-      `interpolate(): mode '${mode}' is not supported (nearest, nearest-exact, linear, bilinear, bicubic, trilinear)`,
+      `interpolate(): mode '${mode}' is not supported (nearest, nearest-exact, linear, bilinear, bicubic, trilinear, area)`,
     );
   if (
-    (mode === "nearest" || mode === "nearest-exact") &&
+    (mode === "nearest" || mode === "nearest-exact" || area) &&
     options.align_corners != null
   )
     throw new TorchError(
@@ -211,6 +219,16 @@ export function interpolate(
       throw new TorchError(
         `Input and output sizes should be greater than 0, but got input (${inSizes.join(", ")}) and output (${sizes.join(", ")})`,
       );
+  // "area" is adaptive average pooling to the output size, as in PyTorch.
+  if (area) {
+    if (rank === 3)
+      throw new TorchError(
+        "interpolate(): mode 'area' on 5D input (adaptive_avg_pool3d) is not supported",
+      );
+    return rank === 1
+      ? adaptive_avg_pool1d(x, sizes[0]!)
+      : adaptive_avg_pool2d(x, sizes);
+  }
   const kernel =
     mode === "bicubic" ? "cubic" : mode.includes("linear") ? "linear" : mode;
   const align = Boolean(options.align_corners);

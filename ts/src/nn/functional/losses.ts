@@ -70,6 +70,8 @@ export function smooth_l1_loss(
     "nn.functional.smooth_l1_loss",
     arguments,
   ));
+  // beta = 0 is the L1 loss (PyTorch's rule; the quadratic part would divide by 0).
+  if (beta === 0) return l1_loss(input, target, reduction);
   return temps((k) => {
     const d = k(k(input.sub(target)).abs());
     // min(d, beta) carries the quadratic part, the rest is linear.

@@ -41,7 +41,8 @@ function adaptiveMaxLast(x: Tensor, out: number): Tensor {
       `adaptive_max_pool: elements of output_size must be greater than or equal to 0 but received {${out}}`,
     );
   const mask = adaptiveWindows(n, out, x.device); // (out, n)
-  return where(mask, x.unsqueeze(-2), -Infinity).amax(-1);
+  // max(dim), not amax: PyTorch passes a tie's gradient to the window's first maximum.
+  return where(mask, x.unsqueeze(-2), -Infinity).max(-1)[0];
 }
 
 /**
