@@ -107,6 +107,11 @@ function clamped(x: Tensor, min: Bound, max: Bound): Tensor {
     throw new TorchError(`"clamp_cpu" not implemented for 'Bool'`);
   if (min instanceof Tensor && max instanceof Tensor)
     return clampTensors(x, min, max);
+  // PyTorch compares a uint8 tensor with integer bounds as numbers (clamp(0, -2, 5) is 0), where
+  // a comparison op would wrap the bound (-2 as 254): clamp in int32, then back.
+  const integral = (b: Bound) => !isBound(b) || Number.isInteger(b);
+  if (x.dtype === "uint8" && integral(min) && integral(max))
+    return scope(() => clamped(x.to("int32"), min, max).to("uint8"));
   return scope(() => {
     let y: Tensor = x;
     // PyTorch's gradients: a tensor bound is `maximum`/`minimum` (a tie splits the gradient
