@@ -48,10 +48,14 @@ const NOT_PYTORCH = new Set([
   "get_device_context",
 ]);
 
-/** A fixture file's cases: a list, or `{ torch, cases }` (printing.json). */
+/**
+ * A fixture file's op cases: a list, or `{ torch, cases: [...] }` (printing.json); files of
+ * other shapes (values by program name, inplace_views.json) hold none.
+ */
 function fixtureCases(url) {
   const json = JSON.parse(readFileSync(url, "utf8"));
-  return Array.isArray(json) ? json : (json.cases ?? []);
+  const cases = Array.isArray(json) ? json : json.cases;
+  return Array.isArray(cases) ? cases : [];
 }
 
 const fixtureOps = new Set();
