@@ -82,14 +82,17 @@ export {
   conv3d,
   conv_transpose1d,
   conv_transpose2d,
+  conv_transpose3d,
   max_pool1d,
   max_pool2d,
+  max_pool3d,
   avg_pool1d,
   adaptive_avg_pool1d,
   batch_norm,
   constant_pad_nd,
   type IntOrTuple,
 } from "./ops/conv.js";
+export { pixel_shuffle, pixel_unshuffle } from "./nn/functional/sampling.js";
 export * as webgpu from "./webgpu/index.js";
 export * as cpu from "./cpu.js";
 export * as special from "./special.js";

@@ -1,12 +1,14 @@
 /**
  * Container modules: `Sequential`, `ModuleList`, `ModuleDict` (children named `"0"`, `"1"`, …
- * or by key, so state-dict keys match PyTorch's).
+ * or by key, so state-dict keys match PyTorch's), and `ParameterList`, `ParameterDict` (their
+ * parameters named the same way).
  *
  * @module
  */
 
 import { IndexError, TorchError } from "../errors.js";
-import { Module } from "./module.js";
+import { Module, Parameter } from "./module.js";
+import { Tensor } from "../tensor/tensor.js";
 import { args } from "../schema/index.js";
 import { pyTypeName } from "../args.js";
 
@@ -193,5 +195,166 @@ export class ModuleDict extends Module {
 
   [Symbol.iterator](): Iterator<string> {
     return this.#items.keys();
+  }
+}
+
+/** A tensor as a parameter: a `Parameter` is kept, another tensor is wrapped (sharing storage). */
+function asParameter(v: unknown, what: string): Parameter {
+  if (v instanceof Parameter) return v;
+  if (v instanceof Tensor) return new Parameter(v);
+  throw new TorchError(
+    `${what} holds tensors and parameters here, got ${pyTypeName(v)}`,
+  );
+}
+
+/** PyTorch's one-line summary of a parameter in a container's printout. */
+function paramLine(p: Parameter, type: string): string {
+  const size = p.shape.length ? p.shape.join("x") : "";
+  return `Parameter containing: [${type} of size ${size}]`;
+}
+
+/**
+ * A list of parameters, registered as `"0"`, `"1"`, … (so state-dict keys match PyTorch's). A
+ * tensor that is not a `Parameter` is made one, as in PyTorch.
+ */
+export class ParameterList extends Module {
+  #items: Parameter[] = [];
+
+  constructor(values: Iterable<Tensor> = []) {
+    super();
+    const given: unknown = args("nn.ParameterList", arguments).values ?? [];
+    if (!isIterable(given))
+      throw new TorchError(
+        `ParameterList.extend should be called with an iterable, but got ${pyTypeName(given)}`,
+      );
+    for (const v of given) this.append(v as Tensor);
+  }
+
+  /** The parameter at position `i` (negative from the end). */
+  at(i: number): Parameter {
+    return this.#items[wrapIndex(i, this.#items.length, "ParameterList")]!;
+  }
+
+  /** How many parameters. */
+  get length(): number {
+    return this.#items.length;
+  }
+
+  /** Adds a parameter (a tensor is made one) at the end; returns this. */
+  append(value: Tensor): this {
+    const p = asParameter(value, "ParameterList");
+    this.register_parameter(String(this.#items.length), p);
+    this.#items.push(p);
+    return this;
+  }
+
+  /** Appends every tensor of `values`; returns this. */
+  extend(values: Iterable<Tensor>): this {
+    if (!isIterable(values))
+      throw new TorchError(
+        `ParameterList.extend should be called with an iterable, but got ${pyTypeName(values)}`,
+      );
+    for (const v of values) this.append(v);
+    return this;
+  }
+
+  [Symbol.iterator](): Iterator<Parameter> {
+    return this.#items[Symbol.iterator]();
+  }
+
+  override toString(): string {
+    const lines = this.#items.map(
+      (p, i) => `    (${i}): ${paramLine(p, `torch.${p.dtype}`)}`,
+    );
+    return `ParameterList(\n${lines.join("\n")}\n)`;
+  }
+}
+
+/** Parameters by name (insertion order), registered under their keys. */
+export class ParameterDict extends Module {
+  #items = new Map<string, Parameter>();
+
+  constructor(
+    parameters: Record<string, Tensor> | Iterable<[string, Tensor]> = {},
+  ) {
+    super();
+    const given: unknown = args("nn.ParameterDict", arguments).parameters ?? {};
+    if (given === null || typeof given !== "object")
+      throw new TorchError(
+        `ParametersDict.update should be called with an iterable of key/value pairs, but got ${pyTypeName(given)}`,
+      );
+    this.update(given as Record<string, Tensor>);
+  }
+
+  /** Adds (or replaces) every `[key, tensor]` of `parameters` (an object, a Map or pairs). */
+  update(
+    parameters: Record<string, Tensor> | Iterable<[string, Tensor]>,
+  ): this {
+    const entries = isIterable(parameters)
+      ? (parameters as Iterable<[string, Tensor]>)
+      : Object.entries(parameters);
+    for (const [k, v] of entries) this.set(k, v);
+    return this;
+  }
+
+  /** The parameter under `key`; throws PyTorch's KeyError wording if absent. */
+  get(key: string): Parameter {
+    const p = this.#items.get(key);
+    if (p === undefined) throw new TorchError(`KeyError: '${key}'`);
+    return p;
+  }
+
+  /** Sets (or replaces) the parameter under `key` (a tensor is made one). */
+  set(key: string, value: Tensor): this {
+    const p = asParameter(value, "ParameterDict");
+    this.register_parameter(key, p);
+    this.#items.set(key, p);
+    return this;
+  }
+
+  /** Whether `key` is present. */
+  has(key: string): boolean {
+    return this.#items.has(key);
+  }
+
+  /** The keys, in insertion order. */
+  keys(): string[] {
+    return [...this.#items.keys()];
+  }
+
+  /** The parameters, in insertion order. */
+  values(): Parameter[] {
+    return [...this.#items.values()];
+  }
+
+  /** `[key, parameter]` pairs, in insertion order. */
+  items(): [string, Parameter][] {
+    return [...this.#items.entries()];
+  }
+
+  /** How many parameters. */
+  get length(): number {
+    return this.#items.size;
+  }
+
+  [Symbol.iterator](): Iterator<string> {
+    return this.#items.keys();
+  }
+
+  override toString(): string {
+    // PyTorch names the type here by its legacy tensor-type name.
+    const legacy: Record<string, string> = {
+      float32: "FloatTensor",
+      float64: "DoubleTensor",
+      float16: "HalfTensor",
+      bfloat16: "BFloat16Tensor",
+      int64: "LongTensor",
+      int32: "IntTensor",
+    };
+    const lines = [...this.#items].map(
+      ([k, p]) =>
+        `    (${k}): ${paramLine(p, `torch.${legacy[p.dtype] ?? p.dtype}`)}`,
+    );
+    return `ParameterDict(\n${lines.join("\n")}\n)`;
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Convolution and batch-norm layers: `Conv1d`/`Conv2d`, `ConvTranspose1d`/`ConvTranspose2d`,
- * `BatchNorm1d`/`BatchNorm2d` (pooling layers: ./pool.ts). Parameters are initialised as PyTorch's `reset_parameters` does:
+ * Convolution and batch-norm layers: `Conv1d`/`Conv2d`/`Conv3d`,
+ * `ConvTranspose1d`/`ConvTranspose2d`/`ConvTranspose3d`, `BatchNorm1d`/`BatchNorm2d`/`BatchNorm3d`
+ * (pooling layers: ./pool.ts). Parameters are initialised as PyTorch's `reset_parameters` does:
  * weight from kaiming_uniform(a = √5), bias from U(-1/√fan_in, 1/√fan_in).
  *
  * @module
@@ -129,7 +130,7 @@ export interface ConvOptions extends FactoryOptions {
 /** ConvNd's arguments from a Conv layer's parsed constructor arguments. */
 function makeConv(
   k: number,
-  a: Args["nn.Conv1d"] | Args["nn.Conv2d"],
+  a: Args["nn.Conv1d"] | Args["nn.Conv2d"] | Args["nn.Conv3d"],
 ): ConstructorParameters<typeof ConvNd> {
   return [
     k,
@@ -238,6 +239,31 @@ export class Conv1d<
   }
 }
 
+/** 3-D convolution layer: weight `(out, in/groups, kD, kH, kW)`, bias `(out)`. */
+export class Conv3d extends ConvNd {
+  constructor(
+    in_channels: number,
+    out_channels: number,
+    kernel_size: IntOrTuple,
+    options: ConvOptions = {},
+  ) {
+    super(...makeConv(3, args("nn.Conv3d", arguments)));
+  }
+
+  /** The convolution of `input` (`[N, In, D, H, W]` or `[In, D, H, W]`). */
+  override forward(input: Tensor): Tensor {
+    return C.conv3d(
+      input,
+      this.weight,
+      this.bias,
+      this.stride,
+      this.padding,
+      this.dilation,
+      this.groups,
+    );
+  }
+}
+
 /** Options of the ConvTranspose layers beyond the sizes. */
 export interface ConvTransposeOptions extends FactoryOptions {
   /** Stride of the window (a number or one per spatial dim; default 1). */
@@ -260,7 +286,10 @@ abstract class ConvTransposeNd extends ConvNd {
   /** `a`: a ConvTranspose layer's parsed constructor arguments. */
   constructor(
     k: number,
-    a: Args["nn.ConvTranspose1d"] | Args["nn.ConvTranspose2d"],
+    a:
+      | Args["nn.ConvTranspose1d"]
+      | Args["nn.ConvTranspose2d"]
+      | Args["nn.ConvTranspose3d"],
   ) {
     super(
       k,
@@ -325,6 +354,22 @@ export class ConvTranspose1d extends ConvTransposeNd {
   }
 }
 
+/** Transposed 3-D convolution layer: weight `(in, out/groups, kD, kH, kW)`. */
+export class ConvTranspose3d extends ConvTransposeNd {
+  constructor(
+    in_channels: number,
+    out_channels: number,
+    kernel_size: IntOrTuple,
+    options: ConvTransposeOptions = {},
+  ) {
+    super(3, args("nn.ConvTranspose3d", arguments));
+  }
+
+  override forward(input: Tensor): Tensor {
+    return this.run(C.conv_transpose3d, input);
+  }
+}
+
 /** Options of the BatchNorm layers. */
 export interface BatchNormOptions extends FactoryOptions {
   /** Added to the variance (default 1e-5). */
@@ -351,7 +396,9 @@ abstract class BatchNormNd extends Module {
   readonly num_features: number;
 
   /** `o`: a BatchNorm layer's parsed constructor arguments. */
-  constructor(o: Args["nn.BatchNorm1d"] | Args["nn.BatchNorm2d"]) {
+  constructor(
+    o: Args["nn.BatchNorm1d"] | Args["nn.BatchNorm2d"] | Args["nn.BatchNorm3d"],
+  ) {
     super();
     const num_features = (this.num_features = o.num_features);
     this.eps = o.eps;
@@ -441,5 +488,17 @@ export class BatchNorm2d extends BatchNormNd {
   protected checkInput(input: Tensor): void {
     if (input.dim() !== 4)
       throw new TorchError(`expected 4D input (got ${input.dim()}D input)`);
+  }
+}
+
+/** Batch normalization over `(N, C, D, H, W)`. */
+export class BatchNorm3d extends BatchNormNd {
+  constructor(num_features: number, options: BatchNormOptions = {}) {
+    super(args("nn.BatchNorm3d", arguments));
+  }
+
+  protected checkInput(input: Tensor): void {
+    if (input.dim() !== 5)
+      throw new TorchError(`expected 5D input (got ${input.dim()}D input)`);
   }
 }

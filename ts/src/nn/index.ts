@@ -12,7 +12,13 @@ export {
   type ForwardHook,
   type ForwardPreHook,
 } from "./module.js";
-export { Sequential, ModuleList, ModuleDict } from "./containers.js";
+export {
+  Sequential,
+  ModuleList,
+  ModuleDict,
+  ParameterList,
+  ParameterDict,
+} from "./containers.js";
 export * from "./layers.js";
 export * from "./loss.js";
 export * from "./loss_composites.js";
@@ -20,6 +26,7 @@ export * from "./distance.js";
 export * from "./activations.js";
 export * from "./conv.js";
 export * from "./pool.js";
+export * from "./sampling.js";
 export * from "./normalization.js";
 export * from "./rnn.js";
 export { RNNCell, LSTMCell, GRUCell } from "./rnn_cells.js";

@@ -1,7 +1,8 @@
 /**
  * Pooling layers: `MaxPool1d`/`MaxPool2d`, `AvgPool1d`/`AvgPool2d`,
  * `AdaptiveAvgPool1d`/`AdaptiveAvgPool2d`, typed at the shape level when their window and
- * options are literals, and `AdaptiveMaxPool1d`/`AdaptiveMaxPool2d`.
+ * options are literals, `MaxPool3d`/`AvgPool3d`/`AdaptiveAvgPool3d`, and
+ * `AdaptiveMaxPool1d`/`AdaptiveMaxPool2d`.
  *
  * @module
  */
@@ -69,7 +70,7 @@ abstract class MaxPoolNd extends Module {
   constructor(
     readonly kernel_size: IntOrTuple,
     readonly options: PoolOptions = {},
-    private readonly dims: 1 | 2 = 2,
+    private readonly dims: 1 | 2 | 3 = 2,
   ) {
     super();
   }
@@ -86,7 +87,9 @@ abstract class MaxPoolNd extends Module {
     ] as const;
     return this.dims === 1
       ? C.max_pool1d(input, ...args)
-      : C.max_pool2d(input, ...args);
+      : this.dims === 3
+        ? C.max_pool3d(input, ...args)
+        : C.max_pool2d(input, ...args);
   }
 
   override extra_repr(): string {
@@ -141,7 +144,7 @@ abstract class AvgPoolNd extends Module {
   constructor(
     readonly kernel_size: IntOrTuple,
     readonly options: PoolOptions = {},
-    private readonly dims: 1 | 2 = 2,
+    private readonly dims: 1 | 2 | 3 = 2,
   ) {
     super();
   }
@@ -158,7 +161,9 @@ abstract class AvgPoolNd extends Module {
     ] as const;
     return this.dims === 1
       ? C.avg_pool1d(input, ...args)
-      : C.avg_pool2d(input, ...args, o.divisor_override ?? null);
+      : this.dims === 3
+        ? C.avg_pool3d(input, ...args, o.divisor_override ?? null)
+        : C.avg_pool2d(input, ...args, o.divisor_override ?? null);
   }
 
   override extra_repr(): string {
@@ -200,6 +205,32 @@ export class AvgPool1d<
   override forward<S extends Dims>(
     input: Tensor<S> & CheckShape<PoolOut<S, 1, K, O, false>>,
   ): Tensor<ShapeOf<PoolOut<S, 1, K, O, false>>>;
+  override forward(input: Tensor): Tensor {
+    return this.pool(input);
+  }
+}
+
+/** 3-D max pooling of `(N, C, D, H, W)` or `(C, D, H, W)`. */
+export class MaxPool3d extends MaxPoolNd {
+  constructor(kernel_size: IntOrTuple, options: MaxPoolOptions = {}) {
+    const a = args("nn.MaxPool3d", arguments);
+    super(a.kernel_size, omit(a, "kernel_size"), 3);
+  }
+
+  /** The pooled `input`. */
+  override forward(input: Tensor): Tensor {
+    return this.pool(input);
+  }
+}
+
+/** 3-D average pooling of `(N, C, D, H, W)` or `(C, D, H, W)`. */
+export class AvgPool3d extends AvgPoolNd {
+  constructor(kernel_size: IntOrTuple, options: AvgPoolOptions = {}) {
+    const a = args("nn.AvgPool3d", arguments);
+    super(a.kernel_size, omit(a, "kernel_size"), 3);
+  }
+
+  /** The pooled `input`. */
   override forward(input: Tensor): Tensor {
     return this.pool(input);
   }
@@ -248,6 +279,31 @@ export class AdaptiveAvgPool1d<
   override forward(input: Tensor): Tensor {
     return C.adaptive_avg_pool1d(input, this.output_size);
   }
+}
+
+/** Adaptive 3-D average pooling to `output_size` (a null entry keeps that input size). */
+export class AdaptiveAvgPool3d extends Module {
+  constructor(readonly output_size: IntOrTuple | readonly (number | null)[]) {
+    super();
+    this.output_size = args("nn.AdaptiveAvgPool3d", arguments)
+      .output_size as IntOrTuple;
+  }
+
+  override extra_repr(): string {
+    return `output_size=${pyValue(this.output_size)}`;
+  }
+
+  /** The pooled `input` (`[N, C, D, H, W]` or `[C, D, H, W]`). */
+  override forward(input: Tensor): Tensor {
+    return C.adaptive_avg_pool3d(input, this.output_size);
+  }
+}
+
+/** A size as Python prints it: an int, or a list with `None` for null entries. */
+function pyValue(v: unknown): string {
+  return Array.isArray(v)
+    ? `[${v.map((x) => (x === null ? "None" : String(x))).join(", ")}]`
+    : String(v);
 }
 
 /** Max pooling of `(N, C, L)` / `(C, L)` to `output_size` positions (`F.adaptive_max_pool1d`). */

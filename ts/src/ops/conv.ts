@@ -1,6 +1,6 @@
 /**
- * The convolution family: `conv1d`/`conv2d`/`conv3d`, `conv_transpose1d`/`conv_transpose2d`,
- * max and average pooling (1d/2d), adaptive average pooling, `batch_norm` and `F.pad`. Each is one
+ * The convolution family: `conv1d`/`conv2d`/`conv3d`, `conv_transpose1d`/`2d`/`3d`, max and
+ * average pooling (1d/2d/3d), adaptive average pooling, `batch_norm` and `F.pad`. Each is one
  * core call (`src/api/tensor/conv.rs`): the core checks the arguments with PyTorch's messages, computes
  * (2-D convolutions on WebGPU as an implicit GEMM or depthwise kernels; otherwise im2col + the
  * tiled matmul) and records the gradient.
@@ -329,6 +329,32 @@ export function conv_transpose1d(
   );
 }
 
+/** Transposed 3-D convolution with `weight` `(C_in, C_out/groups, kD, kH, kW)`. */
+export function conv_transpose3d(
+  input: Tensor,
+  weight: Tensor,
+  bias?: Tensor | null,
+  stride?: IntOrTuple,
+  padding?: IntOrTuple,
+  output_padding?: IntOrTuple,
+  groups?: number,
+  dilation?: IntOrTuple,
+): Tensor {
+  ({ input, weight, bias, stride, padding, output_padding, groups, dilation } =
+    args("nn.functional.conv_transpose3d", arguments));
+  return convTranspose(
+    "conv_transpose3d",
+    input,
+    weight,
+    bias,
+    stride,
+    padding,
+    output_padding,
+    groups,
+    dilation,
+  );
+}
+
 function maxPool(
   k: number,
   input: Tensor,
@@ -418,6 +444,22 @@ export function max_pool1d(
   return maxPool(1, input, kernel_size, stride, padding, dilation, ceil_mode);
 }
 
+/** 3-D max pooling over `(N, C, D, H, W)` or `(C, D, H, W)`; `stride` defaults to `kernel_size`. */
+export function max_pool3d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  dilation?: IntOrTuple,
+  ceil_mode?: boolean,
+): Tensor {
+  ({ input, kernel_size, stride, padding, dilation, ceil_mode } = args(
+    "nn.functional.max_pool3d",
+    arguments,
+  ));
+  return maxPool(3, input, kernel_size, stride, padding, dilation, ceil_mode);
+}
+
 function avgPool(
   k: number,
   input: Tensor,
@@ -484,6 +526,37 @@ export function avg_pool2d(
   } = args("nn.functional.avg_pool2d", arguments));
   return avgPool(
     2,
+    input,
+    kernel_size,
+    stride,
+    padding,
+    ceil_mode,
+    count_include_pad,
+    divisor_override,
+  );
+}
+
+/** 3-D average pooling over `(N, C, D, H, W)` or `(C, D, H, W)` (options as {@link avg_pool2d}). */
+export function avg_pool3d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  ceil_mode?: boolean,
+  count_include_pad?: boolean,
+  divisor_override?: number | null,
+): Tensor {
+  ({
+    input,
+    kernel_size,
+    stride,
+    padding,
+    ceil_mode,
+    count_include_pad,
+    divisor_override,
+  } = args("nn.functional.avg_pool3d", arguments));
+  return avgPool(
+    3,
     input,
     kernel_size,
     stride,
@@ -562,6 +635,28 @@ export function adaptive_avg_pool2d(
   return wrap(
     x._raw.adaptive_avg_pool(
       nInts("adaptive_avg_pool2d", "output_size", sizes, 2),
+    ),
+  );
+}
+
+/** Average pooling to `output_size` `(oD, oH, oW)` (an int: a cube; a null entry keeps that size). */
+export function adaptive_avg_pool3d(
+  input: Tensor,
+  output_size: IntOrTuple | readonly (number | null)[],
+): Tensor {
+  ({ input, output_size } = args(
+    "nn.functional.adaptive_avg_pool3d",
+    arguments,
+  ));
+  const x = checkTensor("adaptive_avg_pool3d", "input", input);
+  const sizes = Array.isArray(output_size)
+    ? (output_size as readonly (number | null)[]).map(
+        (s, i, all) => s ?? x.shape[x.ndim - all.length + i]!,
+      )
+    : (output_size as number);
+  return wrap(
+    x._raw.adaptive_avg_pool(
+      nInts("adaptive_avg_pool3d", "output_size", sizes, 3),
     ),
   );
 }

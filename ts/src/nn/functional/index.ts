@@ -2,6 +2,7 @@
  * `torch.nn.functional`: the stateless forms of the layers and losses, by PyTorch's doc sections:
  * activations (activations.ts, and the op-table rows of ops/ops.ts), linear, dropout,
  * normalization, embedding, attention, pooling and convolution (ops/conv.ts), interpolate,
+ * sampling, shuffling and sliding blocks (sampling.ts),
  * distance and the losses (losses.ts, loss_composites.ts).
  *
  * @module
@@ -40,12 +41,16 @@ export {
   conv3d,
   conv_transpose1d,
   conv_transpose2d,
+  conv_transpose3d,
   max_pool1d,
   max_pool2d,
+  max_pool3d,
   avg_pool1d,
   avg_pool2d,
+  avg_pool3d,
   adaptive_avg_pool1d,
   adaptive_avg_pool2d,
+  adaptive_avg_pool3d,
   batch_norm,
   pad,
 } from "../../ops/conv.js";
@@ -82,6 +87,16 @@ export {
   type ClassLossOptions,
 } from "./losses.js";
 export { pairwise_distance, cosine_similarity } from "./distance.js";
+
+export {
+  normalize,
+  pixel_shuffle,
+  pixel_unshuffle,
+  unfold,
+  fold,
+  grid_sample,
+  affine_grid,
+} from "./sampling.js";
 
 export {
   interpolate,

@@ -1,0 +1,471 @@
+/**
+ * `torch.nn.functional`'s sampling, shuffling and sliding-block functions: `normalize`,
+ * `pixel_shuffle`/`pixel_unshuffle`, `unfold`/`fold`, `grid_sample` and `affine_grid`. Each is a
+ * composite of differentiable ops (views, `gather`/`scatter_add`, elementwise ops, `matmul`), so
+ * its gradients come from its parts.
+ *
+ * `unfold` and `fold` share one index map (each block element's position in the padded image):
+ * `unfold` gathers through it, `fold` scatter-adds through it — the adjoint, as in PyTorch.
+ *
+ * @module
+ */
+
+import { args } from "../../schema/index.js";
+import { ArgumentError, ShapeError, TorchError } from "../../errors.js";
+import { scope } from "../../lifetime.js";
+import { tensor, zeros } from "../../ops/creation.js";
+import { pad } from "../../ops/conv.js";
+import { Tensor, checkTensor } from "../../tensor/tensor.js";
+import { no_grad } from "../../autograd/grad_mode.js";
+
+/** `input / max(‖input‖_p along dim, eps)`. */
+export function normalize(
+  input: Tensor,
+  p?: number,
+  dim?: number,
+  eps?: number,
+): Tensor {
+  ({ input, p, dim, eps } = args("nn.functional.normalize", arguments));
+  const x = checkTensor("normalize", "input", input);
+  return scope(() => x.div(x.norm(p, dim, true).clamp_min(eps)));
+}
+
+function checkShuffle(fn: string, x: Tensor, what: string, r: number): void {
+  if (x.ndim < 3)
+    throw new ShapeError(
+      `${fn} expects input to have at least 3 dimensions, but got input with ${x.ndim} dimension(s)`,
+    );
+  if (r <= 0)
+    throw new TorchError(`${fn} expects a positive ${what}, but got ${r}`);
+}
+
+/**
+ * `(*, C·r², H, W)` → `(*, C, H·r, W·r)`: each group of r² channels becomes an r×r patch.
+ */
+export function pixel_shuffle(input: Tensor, upscale_factor: number): Tensor {
+  ({ input, upscale_factor } = args("nn.functional.pixel_shuffle", arguments));
+  const x = checkTensor("pixel_shuffle", "input", input);
+  const r = upscale_factor;
+  checkShuffle("pixel_shuffle", x, "upscale_factor", r);
+  const [c, h, w] = x.shape.slice(-3) as [number, number, number];
+  if (c % (r * r) !== 0)
+    throw new ShapeError(
+      `pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)=${c} is not divisible by ${r * r}`,
+    );
+  const lead = x.shape.slice(0, -3);
+  const oc = c / (r * r);
+  return scope(() =>
+    x
+      .reshape([-1, oc, r, r, h, w])
+      .permute([0, 1, 4, 2, 5, 3])
+      .reshape([...lead, oc, h * r, w * r]),
+  );
+}
+
+/** The inverse of {@link pixel_shuffle}: `(*, C, H·r, W·r)` → `(*, C·r², H, W)`. */
+export function pixel_unshuffle(
+  input: Tensor,
+  downscale_factor: number,
+): Tensor {
+  ({ input, downscale_factor } = args(
+    "nn.functional.pixel_unshuffle",
+    arguments,
+  ));
+  const x = checkTensor("pixel_unshuffle", "input", input);
+  const r = downscale_factor;
+  checkShuffle("pixel_unshuffle", x, "downscale_factor", r);
+  const [c, h, w] = x.shape.slice(-3) as [number, number, number];
+  if (h % r !== 0)
+    throw new ShapeError(
+      `pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=${h} is not divisible by ${r}`,
+    );
+  if (w % r !== 0)
+    throw new ShapeError(
+      `pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=${w} is not divisible by ${r}`,
+    );
+  const lead = x.shape.slice(0, -3);
+  return scope(() =>
+    x
+      .reshape([-1, c, h / r, r, w / r, r])
+      .permute([0, 1, 3, 5, 2, 4])
+      .reshape([...lead, c * r * r, h / r, w / r]),
+  );
+}
+
+type Pair = [number, number];
+
+function pair(v: number | readonly number[]): Pair {
+  return typeof v === "number" ? [v, v] : [v[0]!, v[1]!];
+}
+
+/** PyTorch's checks of a sliding-block window (its order and words). */
+function checkWindow(k: Pair, d: Pair, p: Pair, s: Pair): void {
+  if (k[0] <= 0 || k[1] <= 0)
+    throw new TorchError(
+      `kernel size should be greater than zero, but got kernel_height: ${k[0]} kernel_width: ${k[1]}`,
+    );
+  if (s[0] <= 0 || s[1] <= 0)
+    throw new TorchError(
+      `stride should be greater than zero, but got stride_height: ${s[0]} stride_width: ${s[1]}`,
+    );
+  if (d[0] <= 0 || d[1] <= 0)
+    throw new TorchError(
+      `dilation should be greater than zero, but got dilation_height: ${d[0]} dilation_width: ${d[1]}`,
+    );
+  if (p[0] < 0 || p[1] < 0)
+    throw new TorchError(
+      `padding should be non-negative, but got pad_height: ${p[0]} pad_width: ${p[1]}`,
+    );
+}
+
+/** The number of block positions along one dim of size `n`. */
+function blocks(n: number, k: number, d: number, p: number, s: number): number {
+  return Math.floor((n + 2 * p - (d * (k - 1) + 1)) / s) + 1;
+}
+
+/**
+ * The flat position in the padded `(H + 2p) × (W + 2p)` image of each element of the unfolded
+ * `(kH·kW, L)` block matrix, as an int64 tensor of `kH·kW·L` entries on `device`.
+ */
+function blockIndex(
+  size: Pair,
+  k: Pair,
+  d: Pair,
+  p: Pair,
+  s: Pair,
+  out: Pair,
+  device: Tensor["device"],
+): Tensor {
+  const wp = size[1] + 2 * p[1];
+  const l = out[0] * out[1];
+  const idx = new Array<number>(k[0] * k[1] * l);
+  for (let ki = 0; ki < k[0]; ki++)
+    for (let kj = 0; kj < k[1]; kj++) {
+      const base = (ki * k[1] + kj) * l;
+      for (let oy = 0; oy < out[0]; oy++)
+        for (let ox = 0; ox < out[1]; ox++)
+          idx[base + oy * out[1] + ox] =
+            (oy * s[0] + ki * d[0]) * wp + ox * s[1] + kj * d[1];
+    }
+  return tensor(idx, { dtype: "int64", device });
+}
+
+/**
+ * Extracts sliding blocks: `(N, C, H, W)` (or `(C, H, W)`) → `(N, C·kH·kW, L)` with one column
+ * per block position (PyTorch's im2col).
+ */
+export function unfold(
+  input: Tensor,
+  kernel_size: number | readonly number[],
+  dilation?: number | readonly number[],
+  padding?: number | readonly number[],
+  stride?: number | readonly number[],
+): Tensor {
+  ({ input, kernel_size, dilation, padding, stride } = args(
+    "nn.functional.unfold",
+    arguments,
+  ));
+  const x = checkTensor("unfold", "input", input);
+  const [k, d, p, s] = [kernel_size, dilation, padding, stride].map(pair) as [
+    Pair,
+    Pair,
+    Pair,
+    Pair,
+  ];
+  checkWindow(k, d, p, s);
+  const batched = x.ndim === 4;
+  if (
+    (x.ndim !== 3 && x.ndim !== 4) ||
+    x.shape.slice(batched ? 1 : 0).some((n) => n === 0)
+  )
+    throw new ShapeError(
+      `Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: [${x.shape.join(", ")}]`,
+    );
+  const size: Pair = [x.shape[x.ndim - 2]!, x.shape[x.ndim - 1]!];
+  const out: Pair = [
+    blocks(size[0], k[0], d[0], p[0], s[0]),
+    blocks(size[1], k[1], d[1], p[1], s[1]),
+  ];
+  if (out[0] < 1 || out[1] < 1)
+    throw new ShapeError(
+      `Given input with spatial size (${size.join(", ")}), kernel_size=(${k.join(", ")}), dilation=(${d.join(", ")}), padding=(${p.join(", ")}), calculated shape of the array of sliding blocks as (${out.join(", ")}), but its components must be at least one.`,
+    );
+  const n = batched ? x.shape[0]! : 1;
+  const c = x.shape[x.ndim - 3]!;
+  const l = out[0] * out[1];
+  return scope(() => {
+    const xp = p[0] || p[1] ? pad(x, [p[1], p[1], p[0], p[0]]) : x;
+    const idx = blockIndex(size, k, d, p, s, out, x.device)
+      .reshape([1, 1, -1])
+      .expand([n, c, -1]);
+    const cols = xp
+      .reshape([n, c, -1])
+      .gather(2, idx)
+      .reshape([n, c * k[0] * k[1], l]);
+    return batched ? cols : cols.squeeze(0);
+  });
+}
+
+/**
+ * Combines sliding blocks into an image, summing where they overlap: `(N, C·kH·kW, L)` (or
+ * `(C·kH·kW, L)`) → `(N, C, H, W)` with `(H, W) = output_size` (PyTorch's col2im).
+ */
+export function fold(
+  input: Tensor,
+  output_size: number | readonly number[],
+  kernel_size: number | readonly number[],
+  dilation?: number | readonly number[],
+  padding?: number | readonly number[],
+  stride?: number | readonly number[],
+): Tensor {
+  ({ input, output_size, kernel_size, dilation, padding, stride } = args(
+    "nn.functional.fold",
+    arguments,
+  ));
+  const x = checkTensor("fold", "input", input);
+  const [size, k, d, p, s] = [
+    output_size,
+    kernel_size,
+    dilation,
+    padding,
+    stride,
+  ].map(pair) as [Pair, Pair, Pair, Pair, Pair];
+  checkWindow(k, d, p, s);
+  const batched = x.ndim === 3;
+  if (
+    (x.ndim !== 2 && x.ndim !== 3) ||
+    x.shape.slice(batched ? 1 : 0).some((v) => v === 0)
+  )
+    throw new ShapeError(
+      `Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for input, but got: [${x.shape.join(", ")}]`,
+    );
+  const ck = x.shape[x.ndim - 2]!;
+  if (ck % (k[0] * k[1]) !== 0)
+    throw new ShapeError(
+      `Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)=${ck} and kernel_size=(${k.join(", ")}).`,
+    );
+  const out: Pair = [
+    blocks(size[0], k[0], d[0], p[0], s[0]),
+    blocks(size[1], k[1], d[1], p[1], s[1]),
+  ];
+  const l = x.shape[x.ndim - 1]!;
+  if (out[0] * out[1] !== l || out[0] < 1 || out[1] < 1)
+    throw new ShapeError(
+      `Given output_size=(${size.join(", ")}), kernel_size=(${k.join(", ")}), dilation=(${d.join(", ")}), padding=(${p.join(", ")}), stride=(${s.join(", ")}), expected size of input's dimension 2 to match the calculated number of sliding blocks ${Math.max(out[0], 0)} * ${Math.max(out[1], 0)} = ${Math.max(out[0], 0) * Math.max(out[1], 0)}, but got input.size(2)=${l}.`,
+    );
+  const n = batched ? x.shape[0]! : 1;
+  const c = ck / (k[0] * k[1]);
+  const [hp, wp] = [size[0] + 2 * p[0], size[1] + 2 * p[1]];
+  return scope(() => {
+    const idx = blockIndex(size, k, d, p, s, out, x.device)
+      .reshape([1, 1, -1])
+      .expand([n, c, -1]);
+    const img = zeros([n, c, hp * wp], { dtype: x.dtype, device: x.device })
+      .scatter_add(2, idx, x.reshape([n, c, -1]))
+      .reshape([n, c, hp, wp])
+      .narrow(2, p[0], size[0])
+      .narrow(3, p[1], size[1]);
+    return batched ? img : img.squeeze(0);
+  });
+}
+
+// ---- grid_sample and affine_grid ----
+
+/** PyTorch's `reflect_coordinates`: `v` reflected into `[low, high]` (given doubled). */
+function reflect(v: Tensor, twiceLow: number, twiceHigh: number): Tensor {
+  if (twiceLow === twiceHigh) return v.mul(0);
+  const min = twiceLow / 2;
+  const span = (twiceHigh - twiceLow) / 2;
+  const a = v.sub(min).abs();
+  const extra = a.fmod(span);
+  const flips = a.div(span).floor();
+  const even = flips.remainder(2).eq(0);
+  return extra.add(min).where(even, extra.neg().add(span + min));
+}
+
+/**
+ * A grid coordinate (in [-1, 1]) as a pixel coordinate of a dim of `size` pixels, with the
+ * padding mode's clipping or reflection (PyTorch's `grid_sampler_compute_source_index`).
+ */
+function sourceIndex(
+  g: Tensor,
+  size: number,
+  padding: "zeros" | "border" | "reflection",
+  align: boolean,
+): Tensor {
+  let v = align
+    ? g.add(1).mul((size - 1) / 2)
+    : g.add(1).mul(size).sub(1).div(2);
+  if (padding === "border") v = v.clamp(0, size - 1);
+  else if (padding === "reflection") {
+    v = align ? reflect(v, 0, 2 * (size - 1)) : reflect(v, -1, 2 * size - 1);
+    v = v.clamp(0, size - 1);
+  }
+  return v;
+}
+
+/**
+ * Samples `input` `(N, C, H_in, W_in)` at the points of `grid` `(N, H, W, 2)` (x, y in [-1, 1])
+ * with bilinear or nearest interpolation; `padding_mode` says what points outside read (zeros,
+ * the border's value, or the reflection). Bicubic and 5-D inputs are not supported (a
+ * `TorchError`).
+ */
+export function grid_sample(
+  input: Tensor,
+  grid: Tensor,
+  mode?: "bilinear" | "nearest" | "bicubic",
+  padding_mode?: "zeros" | "border" | "reflection",
+  align_corners?: boolean | null,
+): Tensor {
+  const a = args("nn.functional.grid_sample", arguments);
+  ({ input, grid, align_corners } = a);
+  const mode_ = a.mode;
+  const padding = a.padding_mode;
+  const x = checkTensor("grid_sample", "input", input);
+  const g = checkTensor("grid_sample", "grid", grid);
+  if (mode_ !== "bilinear" && mode_ !== "nearest" && mode_ !== "bicubic")
+    throw new ArgumentError(
+      `nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '${mode_}'`,
+    );
+  if (padding !== "zeros" && padding !== "border" && padding !== "reflection")
+    throw new ArgumentError(
+      `nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or 'reflection', but got: '${padding}'`,
+    );
+  const sizes = (t: Tensor) => `[${t.shape.join(", ")}]`;
+  if (g.shape[g.ndim - 1] !== x.ndim - 2)
+    throw new ShapeError(
+      `grid_sampler(): expected grid to have size ${x.ndim - 2} in last dimension, but got grid with sizes ${sizes(g)}`,
+    );
+  if (x.ndim !== g.ndim)
+    throw new ShapeError(
+      `grid_sampler(): expected ${x.ndim}D input and grid with same number of dimensions, but got input with sizes ${sizes(x)} and grid with sizes ${sizes(g)}`,
+    );
+  if (x.shape[0] !== g.shape[0])
+    throw new ShapeError(
+      `grid_sampler(): expected grid and input to have same batch size, but got input with sizes ${sizes(x)} and grid with sizes ${sizes(g)}`,
+    );
+  if (x.ndim !== 4)
+    throw new TorchError(
+      `grid_sample: only 4-D input (N, C, H, W) is supported here, got ${x.ndim}-D`,
+    );
+  if (mode_ === "bicubic")
+    throw new TorchError("grid_sample: mode 'bicubic' is not supported");
+  const align = align_corners ?? false;
+  const [n, c, h, w] = x.shape as [number, number, number, number];
+  const [ho, wo] = [g.shape[1]!, g.shape[2]!];
+  return scope(() => {
+    const ix = sourceIndex(g.select(3, 0), w, padding, align);
+    const iy = sourceIndex(g.select(3, 1), h, padding, align);
+    const flat = x.reshape([n, c, h * w]);
+    // The values at integer pixel (px, py), each [N, Ho, Wo] grid of points; zero outside.
+    const read = (px: Tensor, py: Tensor): Tensor => {
+      const inside = px
+        .ge(0)
+        .logical_and(px.le(w - 1))
+        .logical_and(py.ge(0))
+        .logical_and(py.le(h - 1));
+      const idx = py
+        .clamp(0, h - 1)
+        .to("int64")
+        .mul(w)
+        .add(px.clamp(0, w - 1).to("int64"))
+        .reshape([n, 1, ho * wo])
+        .expand([n, c, ho * wo]);
+      const v = flat.gather(2, idx).reshape([n, c, ho, wo]);
+      return v.mul(inside.unsqueeze(1).to(v.dtype));
+    };
+    if (mode_ === "nearest") {
+      // PyTorch's grid gradient of nearest sampling is zeros (not none): the grid joins the
+      // graph through a `where` that never selects it.
+      const never = zeros([n, ho, wo], { dtype: "bool", device: g.device });
+      return read(ix.round(), iy.round()).add(ix.where(never, 0).unsqueeze(1));
+    }
+    const [x0, y0] = no_grad(() => [ix.floor(), iy.floor()]) as [
+      Tensor,
+      Tensor,
+    ];
+    const [x1, y1] = [x0.add(1), y0.add(1)];
+    const [wx1, wy1] = [ix.sub(x0), iy.sub(y0)];
+    const [wx0, wy0] = [x1.sub(ix), y1.sub(iy)];
+    const term = (px: Tensor, py: Tensor, wx: Tensor, wy: Tensor) =>
+      read(px, py).mul(wx.mul(wy).unsqueeze(1));
+    return term(x0, y0, wx0, wy0)
+      .add(term(x1, y0, wx1, wy0))
+      .add(term(x0, y1, wx0, wy1))
+      .add(term(x1, y1, wx1, wy1));
+  });
+}
+
+/** PyTorch's `linspace_from_neg_one`: `n` points over [-1, 1], scaled by (n−1)/n without `align`. */
+function steps(n: number, align: boolean): number[] {
+  if (n <= 1) return [0];
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const v = -1 + (2 * i) / (n - 1);
+    out.push(align ? v : (v * (n - 1)) / n);
+  }
+  return out;
+}
+
+/**
+ * The sampling grid of the affine maps `theta` (`(N, 2, 3)` for a 4-D `size` `[N, C, H, W]`,
+ * `(N, 3, 4)` for a 5-D one): `(N, H, W, 2)` (or `(N, D, H, W, 3)`) points in [-1, 1] for
+ * {@link grid_sample}.
+ */
+export function affine_grid(
+  theta: Tensor,
+  size: readonly number[],
+  align_corners?: boolean | null,
+): Tensor {
+  ({ theta, size, align_corners } = args(
+    "nn.functional.affine_grid",
+    arguments,
+  ));
+  const t = checkTensor("affine_grid", "theta", theta);
+  if (!t.is_floating_point())
+    throw new ArgumentError(
+      `Expected theta to have floating point type, but got torch.${t.dtype}`,
+    );
+  const list = `[${size.join(", ")}]`;
+  const k = size.length - 2;
+  if (k === 2 || k === 3) {
+    if (t.ndim !== 3 || t.shape[1] !== k || t.shape[2] !== k + 1)
+      throw new ShapeError(
+        `Expected a batch of ${k}D affine matrices of shape Nx${k}x${k + 1} for size ${list}. Got torch.Size([${t.shape.join(", ")}]).`,
+      );
+  } else
+    throw new TorchError(
+      `affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, respectively. Got size ${list}.`,
+    );
+  if (Math.min(...size) <= 0)
+    throw new ShapeError(
+      `Expected non-zero, positive output size. Got ${list}`,
+    );
+  const n = size[0]!;
+  if (t.shape[0] !== n)
+    throw new ShapeError(
+      `Expected size for first two dimensions of batch2 tensor to be: [${n}, ${k + 1}] but got: [${t.shape[0]}, ${k + 1}].`,
+    );
+  const align = align_corners ?? false;
+  // The base grid: one (x, y[, z], 1) row per output point, x varying fastest.
+  const spatial = size.slice(2);
+  const axes = spatial.map((s) => steps(s, align));
+  const points = spatial.reduce((a, b) => a * b, 1);
+  const base = new Array<number>(points * (k + 1));
+  for (let i = 0; i < points; i++) {
+    let rest = i;
+    for (let a = k - 1; a >= 0; a--) {
+      const s = spatial[a]!;
+      // Column 0 is x (the last spatial dim), column 1 y, column 2 z.
+      base[i * (k + 1) + (k - 1 - a)] = axes[a]![rest % s]!;
+      rest = Math.floor(rest / s);
+    }
+    base[i * (k + 1) + k] = 1;
+  }
+  return scope(() =>
+    tensor(base, { dtype: t.dtype, device: t.device })
+      .reshape([points, k + 1])
+      .matmul(t.transpose(1, 2))
+      .reshape([n, ...spatial, k]),
+  );
+}
