@@ -215,7 +215,7 @@ for (const device of devices) {
       sd.extra = torch.ones(1);
       assert.throws(
         () => b.load_state_dict(sd),
-        /Unexpected key\(s\) in state_dict: "extra"[\s\S]*Missing key\(s\) in state_dict: "fc1.bias"/,
+        /Missing key\(s\) in state_dict: "fc1.bias"[\s\S]*Unexpected key\(s\) in state_dict: "extra"/,
       );
       const r = b.load_state_dict(sd, false);
       assert.deepEqual(r, {

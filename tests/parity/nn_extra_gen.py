@@ -255,11 +255,50 @@ def hooks():
     }
 
 
+def state_dict_hooks():
+    """What PyTorch's state-dict hooks see on Sequential(Linear(2, 3), BatchNorm1d(3)): the order
+    and prefixes of the calls, the keys present when each post-hook runs, and a load whose
+    post-hook forgives the missing keys while a pre-hook renames an old key."""
+    net = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+    calls = []
+    for name, m in [("root", net), ("0", net[0]), ("1", net[1])]:
+        m.register_state_dict_pre_hook(lambda mod, prefix, keep_vars, n=name: calls.append(["pre", n, prefix, keep_vars]))
+        m.register_state_dict_post_hook(
+            lambda mod, sd, prefix, meta, n=name: calls.append(["post", n, prefix, list(sd.keys()), meta["version"]])
+        )
+    keys = list(net.state_dict().keys())
+
+    def rename(mod, sd, prefix, meta, strict, missing, unexpected, errors):
+        calls.append(["load_pre", prefix])
+        if prefix + "old_weight" in sd:
+            sd[prefix + "weight"] = sd.pop(prefix + "old_weight")
+
+    def forgive(mod, keys):
+        calls.append(["load_post", type(mod).__name__, list(keys.missing_keys), list(keys.unexpected_keys)])
+        keys.missing_keys.clear()
+
+    load_calls_start = len(calls)
+    net[0].register_load_state_dict_pre_hook(rename)
+    net[0].register_load_state_dict_post_hook(forgive)
+    net.register_load_state_dict_post_hook(forgive)
+    sd = {k: v.clone() for k, v in net.state_dict().items()}
+    sd["0.old_weight"] = sd.pop("0.weight") + 1
+    del sd["1.running_var"]
+    result = net.load_state_dict(sd)
+    return {
+        "state_dict_calls": calls[:load_calls_start],
+        "keys": keys,
+        "load_calls": [c for c in calls[load_calls_start:] if c[0].startswith("load")],
+        "result": {"missing_keys": result.missing_keys, "unexpected_keys": result.unexpected_keys},
+    }
+
+
 def main():
     data = {
         "functional": functional_cases(),
         "modules": module_cases(),
         "hooks": hooks(),
+        "state_dict_hooks": state_dict_hooks(),
     }
     OUT.write_text(json.dumps(data, separators=(",", ":")) + "\n")
     print(f"wrote {OUT} ({OUT.stat().st_size} bytes)")

@@ -383,6 +383,8 @@ export interface BatchNormOptions extends FactoryOptions {
 }
 
 abstract class BatchNormNd extends Module {
+  /** The state-dict format version (PyTorch's `_version`: 2 since `num_batches_tracked`). */
+  static _version = 2;
   readonly eps: number;
   readonly momentum: number | null;
   readonly affine: boolean;

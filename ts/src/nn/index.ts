@@ -11,6 +11,12 @@ export {
   type IncompatibleKeys,
   type ForwardHook,
   type ForwardPreHook,
+  type BackwardHook,
+  type BackwardPreHook,
+  type StateDictPreHook,
+  type StateDictPostHook,
+  type LoadStateDictPreHook,
+  type LoadStateDictPostHook,
 } from "./module.js";
 export {
   Sequential,

@@ -11,18 +11,25 @@
  * PyTorch. `register_parameter`/`register_module` work too (and set the property).
  *
  * Calling: JS cannot make an instance callable, so `model(x)` is spelled `model.call(x)`: it runs
- * the forward pre-hooks, `forward`, then the forward hooks (PyTorch's `__call__`). Calling
- * `model.forward(x)` directly skips the hooks, as in PyTorch.
+ * the forward pre-hooks, `forward`, then the forward hooks (PyTorch's `__call__`), and places the
+ * full backward hooks (module_hooks.ts). Calling `model.forward(x)` directly skips the hooks, as
+ * in PyTorch. State-dict hooks run in `state_dict` and `load_state_dict` as PyTorch runs them.
  *
  * @module
  */
 
 import { DeviceError, ShapeError, TorchError } from "../errors.js";
 import { Tensor } from "../tensor/tensor.js";
-import { no_grad } from "../autograd/grad_mode.js";
+import { is_grad_enabled, no_grad } from "../autograd/grad_mode.js";
 import type { RemovableHandle } from "../tensor/autograd.js";
 import { zeros } from "../ops/creation.js";
 import { args } from "../schema/index.js";
+import {
+  HookList,
+  setupBackwardHooks,
+  type BackwardHook,
+  type BackwardPreHook,
+} from "./module_hooks.js";
 
 /**
  * A tensor that is a module parameter: a leaf with `requires_grad` (unless told otherwise) that
@@ -76,6 +83,37 @@ export type ForwardHook = (
   output: unknown,
 ) => unknown;
 
+/** A state-dict pre-hook: `(module, prefix, keep_vars)`. */
+export type StateDictPreHook = (
+  module: Module,
+  prefix: string,
+  keep_vars: boolean,
+) => void;
+/** A state-dict post-hook: may edit `state_dict` in place. */
+export type StateDictPostHook = (
+  module: Module,
+  state_dict: StateDict,
+  prefix: string,
+  local_metadata: { version: number },
+) => void;
+/** A load_state_dict pre-hook: may edit `state_dict` and append to the lists. */
+export type LoadStateDictPreHook = (
+  module: Module,
+  state_dict: StateDict,
+  prefix: string,
+  local_metadata: { version: number },
+  strict: boolean,
+  missing_keys: string[],
+  unexpected_keys: string[],
+  error_msgs: string[],
+) => void;
+/** A load_state_dict post-hook: may edit the key lists in place. */
+export type LoadStateDictPostHook = (
+  module: Module,
+  incompatible_keys: IncompatibleKeys,
+) => void;
+export type { BackwardHook, BackwardPreHook } from "./module_hooks.js";
+
 type Kind = "parameter" | "buffer" | "module";
 
 /**
@@ -120,11 +158,23 @@ export class Module {
       const r = hook(this, input);
       if (r !== undefined) input = Array.isArray(r) ? r : [r];
     }
+    let finish: ((output: unknown) => unknown) | null = null;
+    if (
+      (this.#backwardHooks.size || this.#backwardPreHooks.size) &&
+      is_grad_enabled()
+    )
+      [input, finish] = setupBackwardHooks<Module>(
+        this,
+        input,
+        this.#backwardHooks.values(),
+        this.#backwardPreHooks.values(),
+      );
     let output = (this.forward as (...a: unknown[]) => unknown)(...input);
     for (const hook of this.#hooks) {
       const r = hook(this, input, output);
       if (r !== undefined) output = r;
     }
+    if (finish) output = finish(output);
     return output as ReturnType<M["forward"]>;
   }
 
@@ -371,6 +421,8 @@ export class Module {
     const visit = (m: Module, p: string, memo: Set<Module>) => {
       if (memo.has(m)) return;
       memo.add(m);
+      for (const h of m.#stateDictPreHooks.values())
+        h(m, p, options.keep_vars ?? false);
       // PyTorch's order: a module's parameters, then its buffers, then its children.
       const entries = m.#sync();
       for (const want of ["parameter", "buffer"])
@@ -383,6 +435,8 @@ export class Module {
         }
       for (const [name, child] of m.named_children())
         visit(child, `${p}${name}.`, memo);
+      for (const h of m.#stateDictHooks.values())
+        h(m, out, p, m.#localMetadata());
     };
     visit(this, prefix, new Set());
     return out;
@@ -397,63 +451,177 @@ export class Module {
     state_dict: StateDict | Map<string, Tensor>,
     strict = true,
   ): IncompatibleKeys {
-    const entries =
+    // A copy that the load pre-hooks may edit (PyTorch's `OrderedDict(state_dict)`).
+    const sd: StateDict =
       state_dict instanceof Map
-        ? state_dict
-        : new Map(Object.entries(state_dict));
-    const own = this.state_dict({ keep_vars: true });
-    const missing = Object.keys(own).filter((k) => !entries.has(k));
-    const unexpected = [...entries.keys()].filter((k) => !(k in own));
+        ? Object.fromEntries(state_dict)
+        : { ...state_dict };
+    const keys: IncompatibleKeys = { missing_keys: [], unexpected_keys: [] };
     const errors: string[] = [];
+    // PyTorch's walk: each module's pre-hooks, its own entries (the tensors that fit are copied
+    // even when others raise below), its children, then its post-hooks — which see the keys
+    // found so far and may edit the lists before the strict check.
+    const visit = (m: Module, prefix: string, memo: Set<Module>) => {
+      if (memo.has(m)) return;
+      memo.add(m);
+      for (const h of m.#loadPreHooks.values())
+        h(
+          m,
+          sd,
+          prefix,
+          m.#localMetadata(),
+          strict,
+          keys.missing_keys,
+          keys.unexpected_keys,
+          errors,
+        );
+      const local = new Map<string, Tensor>();
+      for (const [name, kind, v] of m.#sync())
+        if (
+          v !== null &&
+          (kind === "parameter" ||
+            (kind === "buffer" && !m.#nonPersistent.has(name)))
+        )
+          local.set(name, v as Tensor);
+      for (const [name, target] of local) {
+        const key = prefix + name;
+        if (!(key in sd)) {
+          keys.missing_keys.push(key);
+          continue;
+        }
+        const src: unknown = sd[key];
+        if (!(src instanceof Tensor)) {
+          errors.push(
+            `While copying the parameter named "${key}", expected torch.Tensor or Tensor-like object from checkpoint but received ${typeName(src)}`,
+          );
+          continue;
+        }
+        if (src.shape.join() !== target.shape.join()) {
+          errors.push(
+            `size mismatch for ${key}: copying a param with shape torch.Size([${src.shape.join(", ")}]) from checkpoint, the shape in current model is torch.Size([${target.shape.join(", ")}]).`,
+          );
+          continue;
+        }
+        if (src.device !== target.device)
+          throw new DeviceError(
+            `load_state_dict: "${key}" is on ${src.device} but the module's tensor is on ${target.device}`,
+          );
+        no_grad(() => target.copy_(src));
+      }
+      const children = m.named_children();
+      const childNames = new Set(children.map(([n]) => n));
+      for (const key of Object.keys(sd)) {
+        if (!key.startsWith(prefix)) continue;
+        const rest = key.slice(prefix.length);
+        const dot = rest.indexOf(".");
+        if (dot >= 0 ? !childNames.has(rest.slice(0, dot)) : !local.has(rest))
+          keys.unexpected_keys.push(key);
+      }
+      for (const [name, child] of children)
+        visit(child, `${prefix}${name}.`, memo);
+      for (const h of m.#loadPostHooks.values())
+        if (h(m, keys) !== undefined)
+          throw new TorchError(
+            "Hooks registered with ``register_load_state_dict_post_hook`` are not expected to return new values, if incompatible_keys need to be modified, it should be done inplace.",
+          );
+    };
+    visit(this, "", new Set());
     if (strict) {
-      if (unexpected.length)
-        errors.push(
-          `Unexpected key(s) in state_dict: ${unexpected.map((k) => `"${k}"`).join(", ")}. `,
+      if (keys.unexpected_keys.length)
+        errors.unshift(
+          `Unexpected key(s) in state_dict: ${keys.unexpected_keys.map((k) => `"${k}"`).join(", ")}. `,
         );
-      if (missing.length)
-        errors.push(
-          `Missing key(s) in state_dict: ${missing.map((k) => `"${k}"`).join(", ")}. `,
+      if (keys.missing_keys.length)
+        errors.unshift(
+          `Missing key(s) in state_dict: ${keys.missing_keys.map((k) => `"${k}"`).join(", ")}. `,
         );
-    }
-    for (const [key, target] of Object.entries(own)) {
-      const src = entries.get(key);
-      if (src === undefined) continue;
-      if (!(src instanceof Tensor)) {
-        errors.push(
-          `While copying the parameter named "${key}", expected torch.Tensor or Tensor-like object from checkpoint but received ${typeName(src)}`,
-        );
-        continue;
-      }
-      if (src.shape.join() !== target.shape.join()) {
-        errors.push(
-          `size mismatch for ${key}: copying a param with shape torch.Size([${src.shape.join(", ")}]) from checkpoint, the shape in current model is torch.Size([${target.shape.join(", ")}]).`,
-        );
-        continue;
-      }
-      if (src.device !== target.device) {
-        throw new DeviceError(
-          `load_state_dict: "${key}" is on ${src.device} but the module's tensor is on ${target.device}`,
-        );
-      }
     }
     if (errors.length) {
       throw new ShapeError(
         `Error(s) in loading state_dict for ${this.constructor.name}:\n\t${errors.join("\n\t")}`,
       );
     }
-    no_grad(() => {
-      for (const [key, target] of Object.entries(own)) {
-        const src = entries.get(key);
-        if (src !== undefined) target.copy_(src);
-      }
-    });
-    return { missing_keys: missing, unexpected_keys: unexpected };
+    return keys;
   }
 
   /** Frees every parameter and buffer handle of this module and its descendants. */
   dispose(): void {
     for (const p of this.parameters()) p.dispose();
     for (const b of this.buffers()) b.dispose();
+  }
+
+  // ---- backward and state-dict hooks (the machinery: module_hooks.ts) ----
+
+  readonly #backwardHooks = new HookList<BackwardHook<Module>>();
+  readonly #backwardPreHooks = new HookList<BackwardPreHook<Module>>();
+  readonly #stateDictPreHooks = new HookList<StateDictPreHook>();
+  readonly #stateDictHooks = new HookList<StateDictPostHook>();
+  readonly #loadPreHooks = new HookList<LoadStateDictPreHook>();
+  readonly #loadPostHooks = new HookList<LoadStateDictPostHook>();
+
+  /**
+   * Registers `hook(module, grad_input, grad_output)` to run when the gradients of the module's
+   * inputs are computed (one entry per positional argument, `null` for non-tensors and inputs
+   * without a gradient); it may return replacement `grad_input`s. Runs for calls made through
+   * {@link call} with grad enabled.
+   */
+  register_full_backward_hook(
+    hook: BackwardHook<this>,
+    prepend = false,
+  ): RemovableHandle {
+    return this.#backwardHooks.add(hook as BackwardHook<Module>, prepend);
+  }
+
+  /**
+   * Registers `hook(module, grad_output)` to run when the gradients of the module's outputs are
+   * computed, before the backward hooks; it may return replacement `grad_output`s.
+   */
+  register_full_backward_pre_hook(
+    hook: BackwardPreHook<this>,
+    prepend = false,
+  ): RemovableHandle {
+    return this.#backwardPreHooks.add(hook as BackwardPreHook<Module>, prepend);
+  }
+
+  /** Registers `hook(module, prefix, keep_vars)` to run before this module's `state_dict` entries are saved. */
+  register_state_dict_pre_hook(hook: StateDictPreHook): RemovableHandle {
+    return this.#stateDictPreHooks.add(hook);
+  }
+
+  /**
+   * Registers `hook(module, state_dict, prefix, local_metadata)` to run after this module's (and
+   * its children's) entries are saved; it may edit `state_dict` in place.
+   */
+  register_state_dict_post_hook(hook: StateDictPostHook): RemovableHandle {
+    return this.#stateDictHooks.add(hook);
+  }
+
+  /**
+   * Registers `hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+   * unexpected_keys, error_msgs)` to run before this module's entries are loaded; it may edit
+   * `state_dict` (a copy of the one given) and append to the lists.
+   */
+  register_load_state_dict_pre_hook(
+    hook: LoadStateDictPreHook,
+  ): RemovableHandle {
+    return this.#loadPreHooks.add(hook);
+  }
+
+  /**
+   * Registers `hook(module, incompatible_keys)` to run after `load_state_dict` loaded; it may
+   * edit `incompatible_keys.missing_keys`/`unexpected_keys` in place before the strict check.
+   */
+  register_load_state_dict_post_hook(
+    hook: LoadStateDictPostHook,
+  ): RemovableHandle {
+    return this.#loadPostHooks.add(hook);
+  }
+
+  /** PyTorch's `local_metadata` of a module: its state-dict format version. */
+  #localMetadata(): { version: number } {
+    return {
+      version: (this.constructor as { _version?: number })._version ?? 1,
+    };
   }
 
   // ---- printing ----
