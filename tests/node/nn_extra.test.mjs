@@ -53,6 +53,70 @@ function callFunctional(c, xs) {
   return F[c.fn](...xs, ...pos, kw);
 }
 
+const r = (...s) => torch.randn(...s);
+/** The calls of the generator's ERROR_CALLS, by the same names. */
+const ERROR_CALLS = {
+  "pixel_shuffle 2d": () => F.pixel_shuffle(r(4, 4), 2),
+  "pixel_shuffle channels": () => F.pixel_shuffle(r(1, 5, 2, 2), 2),
+  "pixel_shuffle factor 0": () => F.pixel_shuffle(r(1, 4, 2, 2), 0),
+  "pixel_unshuffle height": () => F.pixel_unshuffle(r(1, 1, 3, 4), 2),
+  "pixel_unshuffle width": () => F.pixel_unshuffle(r(1, 1, 4, 3), 2),
+  "unfold 5d": () => F.unfold(r(1, 1, 2, 2, 2), 2),
+  "unfold kernel too big": () => F.unfold(r(1, 1, 2, 2), 3),
+  "unfold kernel 0": () => F.unfold(r(1, 1, 2, 2), 0),
+  "unfold stride 0": () => F.unfold(r(1, 1, 2, 2), 1, { stride: 0 }),
+  "unfold dilation 0": () => F.unfold(r(1, 1, 2, 2), 1, { dilation: 0 }),
+  "unfold padding -1": () => F.unfold(r(1, 1, 2, 2), 1, { padding: -1 }),
+  "fold 4d": () => F.fold(r(1, 4, 2, 2), [3, 3], 2),
+  "fold channels": () => F.fold(r(1, 5, 4), [3, 3], 2),
+  "fold blocks": () => F.fold(r(1, 4, 5), [3, 3], 2),
+  "grid_sample grid last dim": () =>
+    F.grid_sample(r(1, 1, 3, 3), r(1, 2, 2, 3), { align_corners: false }),
+  "grid_sample batch": () =>
+    F.grid_sample(r(1, 1, 3, 3), r(2, 2, 2, 2), { align_corners: false }),
+  "grid_sample ndim": () =>
+    F.grid_sample(r(1, 1, 3, 3), r(1, 2, 2), { align_corners: false }),
+  "grid_sample mode": () =>
+    F.grid_sample(r(1, 1, 3, 3), r(1, 2, 2, 2), { mode: "foo" }),
+  "grid_sample padding_mode": () =>
+    F.grid_sample(r(1, 1, 3, 3), r(1, 2, 2, 2), { padding_mode: "foo" }),
+  "affine_grid 2d theta": () => F.affine_grid(r(1, 3, 3), [1, 1, 4, 4]),
+  "affine_grid 3d theta": () => F.affine_grid(r(1, 2, 3), [1, 1, 4, 4, 4]),
+  "affine_grid size": () => F.affine_grid(r(1, 2, 3), [1, 1, 4]),
+  "affine_grid int theta": () =>
+    F.affine_grid(r(1, 2, 3).to("int64"), [1, 1, 4, 4]),
+  "affine_grid batch": () => F.affine_grid(r(2, 2, 3), [1, 1, 4, 4]),
+  "affine_grid zero size": () => F.affine_grid(r(1, 2, 3), [1, 1, 0, 4]),
+  "BatchNorm3d 3d input": () => new nn.BatchNorm3d(2).call(r(2, 2, 3)),
+  "ReflectionPad1d too big": () => new nn.ReflectionPad1d(3).call(r(1, 2, 3)),
+};
+
+/** The module cases whose printout is compared with PyTorch's (tuples given as arrays print as tuples here). */
+const REPR = new Set([
+  "Conv3d",
+  "Conv3d no bias groups",
+  "ConvTranspose3d",
+  "MaxPool3d",
+  "Upsample nearest",
+  "PixelShuffle",
+  "PixelUnshuffle",
+  "ZeroPad1d",
+  "ZeroPad2d",
+  "ZeroPad3d",
+  "ConstantPad1d",
+  "ConstantPad2d",
+  "ConstantPad3d",
+  "ReflectionPad1d",
+  "ReflectionPad2d",
+  "ReflectionPad3d",
+  "ReplicationPad1d",
+  "ReplicationPad2d",
+  "ReplicationPad3d",
+  "CircularPad1d",
+  "CircularPad2d",
+  "CircularPad3d",
+]);
+
 /** Module class → its constructor call from PyTorch's (args, kwargs). */
 const ctor = (c) => new nn[c.cls](...c.args, c.kwargs);
 
@@ -88,6 +152,7 @@ for (const device of devices) {
     for (const c of FIX.modules) {
       test(`${c.name}: state dict, output, gradients`, async () => {
         const m = ctor(c);
+        if (REPR.has(c.name)) assert.equal(String(m), c.repr);
         m.train(c.train);
         const state = Object.fromEntries(
           Object.entries(c.state).map(([k, s]) => [k, make(s)]),
@@ -111,5 +176,92 @@ for (const device of devices) {
           );
       });
     }
+  });
+
+  describe(`[${device}] argument errors and containers`, () => {
+    before(async () => {
+      await torch.init({ device });
+    });
+
+    for (const [name, message] of Object.entries(FIX.errors)) {
+      test(`${name}: PyTorch's message`, () => {
+        assert.throws(ERROR_CALLS[name], (e) => {
+          assert.ok(e instanceof torch.TorchError, `${e?.name}: ${e?.message}`);
+          assert.equal(e.message, message);
+          return true;
+        });
+      });
+    }
+
+    test("grid_sample: bicubic and 5-D input are refused, not approximated", () => {
+      assert.throws(
+        () => F.grid_sample(r(1, 1, 3, 3), r(1, 2, 2, 2), { mode: "bicubic" }),
+        /bicubic' is not supported/,
+      );
+      assert.throws(
+        () => F.grid_sample(r(1, 1, 2, 3, 3), r(1, 2, 2, 2, 3)),
+        /only 4-D input/,
+      );
+    });
+
+    test("ParameterList: PyTorch's keys, tensors made parameters, printout", async () => {
+      const a = torch.randn(2);
+      const l = new nn.ParameterList([new nn.Parameter(a), torch.zeros(2, 3)]);
+      l.append(torch.ones(1));
+      assert.equal(l.length, 3);
+      assert.deepEqual(Object.keys(l.state_dict()), ["0", "1", "2"]);
+      assert.ok(l.at(1) instanceof nn.Parameter);
+      assert.equal(l.at(-1).requires_grad, true);
+      assert.equal(l.parameters().length, 3);
+      assert.equal(
+        String(
+          new nn.ParameterList([
+            new nn.Parameter(torch.randn(2)),
+            new nn.Parameter(torch.randn(2, 3)),
+          ]),
+        ),
+        "ParameterList(\n    (0): Parameter containing: [torch.float32 of size 2]\n    (1): Parameter containing: [torch.float32 of size 2x3]\n)",
+      );
+      const net = new nn.Module();
+      net.params = l;
+      assert.deepEqual(Object.keys(net.state_dict()), [
+        "params.0",
+        "params.1",
+        "params.2",
+      ]);
+      assert.throws(
+        () => new nn.ParameterList(5),
+        /ParameterList.extend should be called with an iterable, but got int/,
+      );
+    });
+
+    test("ParameterDict: keys, update, printout, PyTorch's errors", () => {
+      const d = new nn.ParameterDict({
+        a: torch.randn(2),
+        b: new nn.Parameter(torch.randn(2, 3)),
+      });
+      d.update([["c", torch.ones(1)]]);
+      assert.deepEqual(d.keys(), ["a", "b", "c"]);
+      assert.deepEqual(Object.keys(d.state_dict()), ["a", "b", "c"]);
+      assert.ok(d.get("a") instanceof nn.Parameter);
+      assert.equal(
+        String(
+          new nn.ParameterDict({
+            a: new nn.Parameter(torch.randn(2)),
+            b: new nn.Parameter(torch.randn(2, 3)),
+          }),
+        ),
+        "ParameterDict(\n    (a): Parameter containing: [torch.FloatTensor of size 2]\n    (b): Parameter containing: [torch.FloatTensor of size 2x3]\n)",
+      );
+      assert.throws(() => d.get("zz"), /KeyError: 'zz'/);
+      assert.throws(
+        () => new nn.ParameterDict([1, "a"]),
+        /ParameterDict update sequence element #0 should be Iterable; isint/,
+      );
+      assert.throws(
+        () => new nn.ParameterDict([["a", torch.ones(1), 3]]),
+        /ParameterDict update sequence element #0 has length 3; 2 is required/,
+      );
+    });
   });
 }

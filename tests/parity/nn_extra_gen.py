@@ -9,7 +9,8 @@ Writes tests/parity/fixtures/train/nn_extra.json:
               input, output, and the gradients of the input and every parameter for the same loss;
               training-mode modules also record their buffers after the forward
   hooks       a Linear layer's full backward hook: the grad_input and grad_output PyTorch passes
-  state_dict_hooks  the keys a state_dict post hook and a load_state_dict post hook see
+  state_dict_hooks  the order, prefixes and keys PyTorch's state-dict and load hooks see
+  errors      PyTorch's message for each bad call of ERROR_CALLS
 
 Run: .venv-torch/bin/python tests/parity/nn_extra_gen.py
 """
@@ -293,12 +294,59 @@ def state_dict_hooks():
     }
 
 
+ERROR_CALLS = {
+    "pixel_shuffle 2d": lambda: F.pixel_shuffle(torch.randn(4, 4), 2),
+    "pixel_shuffle channels": lambda: F.pixel_shuffle(torch.randn(1, 5, 2, 2), 2),
+    "pixel_shuffle factor 0": lambda: F.pixel_shuffle(torch.randn(1, 4, 2, 2), 0),
+    "pixel_unshuffle height": lambda: F.pixel_unshuffle(torch.randn(1, 1, 3, 4), 2),
+    "pixel_unshuffle width": lambda: F.pixel_unshuffle(torch.randn(1, 1, 4, 3), 2),
+    "unfold 5d": lambda: F.unfold(torch.randn(1, 1, 2, 2, 2), 2),
+    "unfold kernel too big": lambda: F.unfold(torch.randn(1, 1, 2, 2), 3),
+    "unfold kernel 0": lambda: F.unfold(torch.randn(1, 1, 2, 2), 0),
+    "unfold stride 0": lambda: F.unfold(torch.randn(1, 1, 2, 2), 1, stride=0),
+    "unfold dilation 0": lambda: F.unfold(torch.randn(1, 1, 2, 2), 1, dilation=0),
+    "unfold padding -1": lambda: F.unfold(torch.randn(1, 1, 2, 2), 1, padding=-1),
+    "fold 4d": lambda: F.fold(torch.randn(1, 4, 2, 2), (3, 3), 2),
+    "fold channels": lambda: F.fold(torch.randn(1, 5, 4), (3, 3), 2),
+    "fold blocks": lambda: F.fold(torch.randn(1, 4, 5), (3, 3), 2),
+    "grid_sample grid last dim": lambda: F.grid_sample(torch.randn(1, 1, 3, 3), torch.randn(1, 2, 2, 3), align_corners=False),
+    "grid_sample batch": lambda: F.grid_sample(torch.randn(1, 1, 3, 3), torch.randn(2, 2, 2, 2), align_corners=False),
+    "grid_sample ndim": lambda: F.grid_sample(torch.randn(1, 1, 3, 3), torch.randn(1, 2, 2), align_corners=False),
+    "grid_sample mode": lambda: F.grid_sample(torch.randn(1, 1, 3, 3), torch.randn(1, 2, 2, 2), mode="foo", align_corners=False),
+    "grid_sample padding_mode": lambda: F.grid_sample(
+        torch.randn(1, 1, 3, 3), torch.randn(1, 2, 2, 2), padding_mode="foo", align_corners=False
+    ),
+    "affine_grid 2d theta": lambda: F.affine_grid(torch.randn(1, 3, 3), [1, 1, 4, 4], align_corners=False),
+    "affine_grid 3d theta": lambda: F.affine_grid(torch.randn(1, 2, 3), [1, 1, 4, 4, 4], align_corners=False),
+    "affine_grid size": lambda: F.affine_grid(torch.randn(1, 2, 3), [1, 1, 4], align_corners=False),
+    "affine_grid int theta": lambda: F.affine_grid(torch.randn(1, 2, 3).long(), [1, 1, 4, 4], align_corners=False),
+    "affine_grid batch": lambda: F.affine_grid(torch.randn(2, 2, 3), [1, 1, 4, 4], align_corners=False),
+    "affine_grid zero size": lambda: F.affine_grid(torch.randn(1, 2, 3), [1, 1, 0, 4], align_corners=False),
+    "BatchNorm3d 3d input": lambda: nn.BatchNorm3d(2)(torch.randn(2, 2, 3)),
+    "ReflectionPad1d too big": lambda: nn.ReflectionPad1d(3)(torch.randn(1, 2, 3)),
+}
+
+
+def errors():
+    """PyTorch's message for each call of ERROR_CALLS (the JS test makes the same calls)."""
+    out = {}
+    for name, call in ERROR_CALLS.items():
+        try:
+            call()
+        except Exception as e:  # noqa: BLE001 - any error's message is the fixture
+            out[name] = str(e).split("\n")[0]
+        else:
+            raise AssertionError(f"{name} did not raise")
+    return out
+
+
 def main():
     data = {
         "functional": functional_cases(),
         "modules": module_cases(),
         "hooks": hooks(),
         "state_dict_hooks": state_dict_hooks(),
+        "errors": errors(),
     }
     OUT.write_text(json.dumps(data, separators=(",", ":")) + "\n")
     print(f"wrote {OUT} ({OUT.stat().st_size} bytes)")

@@ -1,5 +1,6 @@
 // An argument fuzz over every public function: each function of torch, torch.nn.functional,
-// torch.special, torch.autograd, torch.einops, torch.utils.data and torch.hub, each Tensor method
+// torch.special, torch.autograd, torch.einops, torch.utils.data, torch.utils.checkpoint and
+// torch.hub, each Tensor method
 // and each nn module, optimizer, torch.utils.data class and torch.Generator constructor is called with seeded random arguments — wrong types, NaN, huge and
 // negative numbers, unknown option keys, nulls, disposed tensors, lists of the wrong things, and
 // some right values so that calls get past their first argument. Each call must return or throw
@@ -126,6 +127,7 @@ function targets(torch, device) {
   functions("autograd.", torch.autograd);
   functions("einops.", torch.einops);
   functions("data.", torch.utils.data);
+  functions("checkpoint.", torch.utils.checkpoint);
   functions("hub.", torch.hub);
   const proto = torch.Tensor.prototype;
   for (const k of Object.getOwnPropertyNames(proto).sort()) {

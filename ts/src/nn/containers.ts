@@ -290,10 +290,21 @@ export class ParameterDict extends Module {
   update(
     parameters: Record<string, Tensor> | Iterable<[string, Tensor]>,
   ): this {
-    const entries = isIterable(parameters)
-      ? (parameters as Iterable<[string, Tensor]>)
+    const entries: unknown[] = isIterable(parameters)
+      ? [...(parameters as Iterable<unknown>)]
       : Object.entries(parameters);
-    for (const [k, v] of entries) this.set(k, v);
+    entries.forEach((e, i) => {
+      if (!isIterable(e))
+        throw new TorchError(
+          `ParameterDict update sequence element #${i} should be Iterable; is${pyTypeName(e)}`,
+        );
+      const pair = [...e];
+      if (pair.length !== 2)
+        throw new TorchError(
+          `ParameterDict update sequence element #${i} has length ${pair.length}; 2 is required`,
+        );
+      this.set(pair[0] as string, pair[1] as Tensor);
+    });
     return this;
   }
 

@@ -105,6 +105,8 @@ abstract class ConvNd extends Module {
       s += `, padding=${fmt(this.padding)}`;
     if (this.dilation.some((d) => d !== 1))
       s += `, dilation=${fmt(this.dilation)}`;
+    const op = (this as { output_padding?: number[] }).output_padding;
+    if (op?.some((v) => v !== 0)) s += `, output_padding=${fmt(op)}`;
     if (this.groups !== 1) s += `, groups=${this.groups}`;
     if (!this.bias) s += ", bias=False";
     return s;

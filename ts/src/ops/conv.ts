@@ -9,7 +9,7 @@
  */
 
 import { args } from "../schema/index.js";
-import { TorchError } from "../errors.js";
+import { ShapeError, TorchError } from "../errors.js";
 import { checkInts } from "../args.js";
 import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
 import type { DType } from "../dtype.js";
@@ -753,6 +753,16 @@ export function pad(
     throw new TorchError(
       `Padding mode "${mode}" doesn't take in value argument.`,
     );
+  if (mode === "reflect")
+    // PyTorch's reflection_pad{1,2,3}d check, the last dim's pair first.
+    for (let i = 0; i < p.length / 2; i++) {
+      const d = x.ndim - 1 - i;
+      const [l, r] = [p[2 * i]!, p[2 * i + 1]!];
+      if (l >= x.shape[d]! || r >= x.shape[d]!)
+        throw new ShapeError(
+          `Argument #${4 + 2 * i}: Padding size should be less than the corresponding input dimension, but got: padding (${l}, ${r}) at dimension ${d} of input [${x.shape.join(", ")}]`,
+        );
+    }
   return wrap(x._raw.pad_mode(p, modes[mode]));
 }
 
