@@ -44,8 +44,7 @@ export interface CheckpointOptions {
 
 /** The function's arguments, optionally followed by the {@link CheckpointOptions}. */
 export type CheckpointArgs =
-  | unknown[]
-  | [...args: unknown[], options: CheckpointOptions];
+  unknown[] | [...args: unknown[], options: CheckpointOptions];
 
 /** What the node needs besides its tensors: the function, its arguments' layout, the check. */
 interface Plan {

@@ -96,6 +96,9 @@ export {
   fold,
   grid_sample,
   affine_grid,
+  type NormalizeOptions,
+  type BlockOptions,
+  type GridSampleOptions,
 } from "./sampling.js";
 
 export {

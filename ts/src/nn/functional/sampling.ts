@@ -18,10 +18,20 @@ import { pad } from "../../ops/conv.js";
 import { Tensor, checkTensor } from "../../tensor/tensor.js";
 import { no_grad } from "../../autograd/grad_mode.js";
 
-/** `input / max(‖input‖_p along dim, eps)`. */
+/** Options of {@link normalize} (its arguments after `input`, by name). */
+export interface NormalizeOptions {
+  /** The norm's exponent (default 2). */
+  p?: number;
+  /** The dim normalized over (default 1). */
+  dim?: number;
+  /** The smallest divisor (default 1e-12). */
+  eps?: number;
+}
+
+/** `input / max(‖input‖_p along dim, eps)`; the arguments after `input` may be given by name. */
 export function normalize(
   input: Tensor,
-  p?: number,
+  p?: number | NormalizeOptions,
   dim?: number,
   eps?: number,
 ): Tensor {
@@ -93,6 +103,17 @@ export function pixel_unshuffle(
 }
 
 type Pair = [number, number];
+type Size = number | readonly number[];
+
+/** Options of {@link unfold} and {@link fold} (their arguments after the sizes, by name). */
+export interface BlockOptions {
+  /** Spacing between kernel elements (default 1). */
+  dilation?: Size;
+  /** Implicit zero padding on both sides (default 0). */
+  padding?: Size;
+  /** Step between blocks (default 1). */
+  stride?: Size;
+}
 
 function pair(v: number | readonly number[]): Pair {
   return typeof v === "number" ? [v, v] : [v[0]!, v[1]!];
@@ -156,8 +177,8 @@ function blockIndex(
  */
 export function unfold(
   input: Tensor,
-  kernel_size: number | readonly number[],
-  dilation?: number | readonly number[],
+  kernel_size: Size,
+  dilation?: Size | BlockOptions,
   padding?: number | readonly number[],
   stride?: number | readonly number[],
 ): Tensor {
@@ -212,9 +233,9 @@ export function unfold(
  */
 export function fold(
   input: Tensor,
-  output_size: number | readonly number[],
-  kernel_size: number | readonly number[],
-  dilation?: number | readonly number[],
+  output_size: Size,
+  kernel_size: Size,
+  dilation?: Size | BlockOptions,
   padding?: number | readonly number[],
   stride?: number | readonly number[],
 ): Tensor {
@@ -304,6 +325,16 @@ function sourceIndex(
   return v;
 }
 
+/** Options of {@link grid_sample} (its arguments after `grid`, by name). */
+export interface GridSampleOptions {
+  /** The interpolation (default `"bilinear"`; `"bicubic"` raises). */
+  mode?: "bilinear" | "nearest" | "bicubic";
+  /** What points outside the input read (default `"zeros"`). */
+  padding_mode?: "zeros" | "border" | "reflection";
+  /** Whether -1 and 1 are the corner pixels' centres (true) or their outer edges (default). */
+  align_corners?: boolean | null;
+}
+
 /**
  * Samples `input` `(N, C, H_in, W_in)` at the points of `grid` `(N, H, W, 2)` (x, y in [-1, 1])
  * with bilinear or nearest interpolation; `padding_mode` says what points outside read (zeros,
@@ -313,7 +344,7 @@ function sourceIndex(
 export function grid_sample(
   input: Tensor,
   grid: Tensor,
-  mode?: "bilinear" | "nearest" | "bicubic",
+  mode?: "bilinear" | "nearest" | "bicubic" | GridSampleOptions,
   padding_mode?: "zeros" | "border" | "reflection",
   align_corners?: boolean | null,
 ): Tensor {
@@ -415,7 +446,7 @@ function steps(n: number, align: boolean): number[] {
 export function affine_grid(
   theta: Tensor,
   size: readonly number[],
-  align_corners?: boolean | null,
+  align_corners?: boolean | null | { align_corners?: boolean | null },
 ): Tensor {
   ({ theta, size, align_corners } = args(
     "nn.functional.affine_grid",
