@@ -41,6 +41,7 @@ const POSITIONAL = {
   max_pool3d: ["kernel_size"],
   avg_pool3d: ["kernel_size"],
   adaptive_avg_pool3d: ["output_size"],
+  interpolate: [],
 };
 
 function callFunctional(c, xs) {

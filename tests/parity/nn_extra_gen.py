@@ -142,6 +142,7 @@ def functional_cases():
     )
     c.append(functional("avg_pool3d divisor", "avg_pool3d", [rn(1, 2, 4, 4, 4)], {"kernel_size": 2, "divisor_override": 3}))
     c.append(functional("adaptive_avg_pool3d", "adaptive_avg_pool3d", [rn(2, 3, 5, 6, 7)], {"output_size": [2, 3, 4]}))
+    c.append(functional("interpolate area 5d", "interpolate", [rn(1, 2, 5, 4, 6)], {"size": [2, 3, 4], "mode": "area"}))
     return c
 
 

@@ -17,7 +17,11 @@ import { checkHostAlloc, pyTypeName } from "../../args.js";
 import { scope } from "../../lifetime.js";
 import { tensor } from "../../ops/creation.js";
 import { Tensor, checkTensor } from "../../tensor/tensor.js";
-import { adaptive_avg_pool1d, adaptive_avg_pool2d } from "../../ops/conv.js";
+import {
+  adaptive_avg_pool1d,
+  adaptive_avg_pool2d,
+  adaptive_avg_pool3d,
+} from "../../ops/conv.js";
 
 /** Options of {@link interpolate}. */
 export interface InterpolateOptions {
@@ -220,15 +224,12 @@ export function interpolate(
         `Input and output sizes should be greater than 0, but got input (${inSizes.join(", ")}) and output (${sizes.join(", ")})`,
       );
   // "area" is adaptive average pooling to the output size, as in PyTorch.
-  if (area) {
-    if (rank === 3)
-      throw new TorchError(
-        "interpolate(): mode 'area' on 5D input (adaptive_avg_pool3d) is not supported",
-      );
+  if (area)
     return rank === 1
       ? adaptive_avg_pool1d(x, sizes[0]!)
-      : adaptive_avg_pool2d(x, sizes);
-  }
+      : rank === 2
+        ? adaptive_avg_pool2d(x, sizes)
+        : adaptive_avg_pool3d(x, sizes);
   const kernel =
     mode === "bicubic" ? "cubic" : mode.includes("linear") ? "linear" : mode;
   const align = Boolean(options.align_corners);
