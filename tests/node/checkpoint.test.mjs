@@ -69,7 +69,6 @@ for (const device of devices) {
       const plainGrad = await x.grad.toArray();
       x.grad = null;
       for (const w of ws) w.grad = null;
-      await torch.webgpu.synchronize?.();
       const base2 = active();
       const ckOut = torch.scope(() =>
         checkpoint(f, x, { use_reentrant: false }),
@@ -100,6 +99,24 @@ for (const device of devices) {
       const y = checkpoint(layers(ws2), x, { use_reentrant: true });
       assert.equal(y.requires_grad, false);
       assert.equal(ws2[0].grad, null);
+    });
+
+    test("backward twice with retain_graph recomputes twice", async () => {
+      const ws = weights(2, 4);
+      const f = layers(ws);
+      const x = torch.randn(3, 4).requires_grad_();
+      f(x).sum().backward();
+      const once = await x.grad.toArray();
+      x.grad = null;
+      const y = checkpoint(f, x, { use_reentrant: false }).sum();
+      y.backward({ retain_graph: true });
+      y.backward();
+      assertClose(
+        await x.grad.toArray(),
+        Array.from(once, (v) => 2 * v),
+        1e-6,
+        "x",
+      );
     });
 
     test("several outputs and non-tensor arguments", async () => {

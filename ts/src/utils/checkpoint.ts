@@ -90,8 +90,11 @@ class CheckpointFunction extends Function {
     const inputs = tensors.slice(0, plan.positions.length);
     ctx.save_for_backward(...inputs);
     const out = scope(() => callWith(plan, inputs));
-    if (plan.check)
-      plan.fingerprints = outputList(out).map((o) => keep(fingerprint(o)));
+    const outs = outputList(out);
+    // Only a recorded node (some argument needs a gradient) is ever recomputed. The
+    // fingerprints live as long as the plan (a backward with retain_graph may run again).
+    if (plan.check && ctx.needs_input_grad.some(Boolean))
+      plan.fingerprints = outs.map((o) => keep(fingerprint(o)));
     return out as Tensor | Tensor[];
   }
 
@@ -145,8 +148,6 @@ class CheckpointFunction extends Function {
       if (ts.length) backward(ts, gs);
       return inputs.map((x) => x.grad ?? null);
     });
-    for (const f of plan.fingerprints) f.dispose();
-    plan.fingerprints = [];
     const extra = ctx.needs_input_grad.length - 1 - saved.length;
     return [null, ...inputGrads, ...new Array<null>(extra).fill(null)];
   }
