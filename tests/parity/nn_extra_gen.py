@@ -110,6 +110,23 @@ def functional_cases():
                         {"mode": mode, "padding_mode": pm, "align_corners": ac},
                     )
                 )
+    vol = rn(2, 2, 3, 4, 5)
+    vgrid = uniform(2, 2, 3, 2, 3, lo=-1.3, hi=1.3)
+    for mode, pm, ac in [
+        ("bilinear", "zeros", False),
+        ("bilinear", "border", True),
+        ("bilinear", "reflection", False),
+        ("nearest", "zeros", True),
+        ("nearest", "reflection", False),
+    ]:
+        c.append(
+            functional(
+                f"grid_sample 5d {mode} {pm} align={ac}",
+                "grid_sample",
+                [vol, vgrid],
+                {"mode": mode, "padding_mode": pm, "align_corners": ac},
+            )
+        )
     theta = rn(2, 2, 3)
     for ac in [False, True]:
         c.append(functional(f"affine_grid 2d align={ac}", "affine_grid", [theta], {"size": [2, 3, 4, 5], "align_corners": ac}))
@@ -317,6 +334,7 @@ ERROR_CALLS = {
     "grid_sample padding_mode": lambda: F.grid_sample(
         torch.randn(1, 1, 3, 3), torch.randn(1, 2, 2, 2), padding_mode="foo", align_corners=False
     ),
+    "grid_sample 3d input": lambda: F.grid_sample(torch.randn(1, 1, 3), torch.randn(1, 2, 1), align_corners=False),
     "affine_grid 2d theta": lambda: F.affine_grid(torch.randn(1, 3, 3), [1, 1, 4, 4], align_corners=False),
     "affine_grid 3d theta": lambda: F.affine_grid(torch.randn(1, 2, 3), [1, 1, 4, 4, 4], align_corners=False),
     "affine_grid size": lambda: F.affine_grid(torch.randn(1, 2, 3), [1, 1, 4], align_corners=False),

@@ -336,10 +336,10 @@ export interface GridSampleOptions {
 }
 
 /**
- * Samples `input` `(N, C, H_in, W_in)` at the points of `grid` `(N, H, W, 2)` (x, y in [-1, 1])
- * with bilinear or nearest interpolation; `padding_mode` says what points outside read (zeros,
- * the border's value, or the reflection). Bicubic and 5-D inputs are not supported (a
- * `TorchError`).
+ * Samples `input` `(N, C, H_in, W_in)` at the points of `grid` `(N, H, W, 2)` (x, y in [-1, 1]),
+ * or `(N, C, D_in, H_in, W_in)` at `(N, D, H, W, 3)` (x, y, z), with (bi/tri)linear or nearest
+ * interpolation; `padding_mode` says what points outside read (zeros, the border's value, or the
+ * reflection). Bicubic is not supported (a `TorchError`).
  */
 export function grid_sample(
   input: Tensor,
@@ -375,55 +375,74 @@ export function grid_sample(
     throw new ShapeError(
       `grid_sampler(): expected grid and input to have same batch size, but got input with sizes ${sizes(x)} and grid with sizes ${sizes(g)}`,
     );
-  if (x.ndim !== 4)
+  if (x.ndim !== 4 && x.ndim !== 5)
     throw new TorchError(
-      `grid_sample: only 4-D input (N, C, H, W) is supported here, got ${x.ndim}-D`,
+      `grid_sampler(): expected 5D input and grid with same number of dimensions, but got input with sizes ${sizes(x)} and grid with sizes ${sizes(g)}`,
     );
   if (mode_ === "bicubic")
     throw new TorchError("grid_sample: mode 'bicubic' is not supported");
   const align = align_corners ?? false;
-  const [n, c, h, w] = x.shape as [number, number, number, number];
-  const [ho, wo] = [g.shape[1]!, g.shape[2]!];
+  const [n, c] = x.shape as [number, number];
+  // The spatial sizes, last first (W, H[, D]): grid coordinate j indexes spatial[j].
+  const spatial = x.shape.slice(2).reverse();
+  const k = spatial.length;
+  const outShape = g.shape.slice(1, -1);
+  const points = outShape.reduce((p, v) => p * v, 1);
+  // Each spatial dim's stride in the flattened input, in the same (last-first) order.
+  const strides = spatial.map((_, j) =>
+    spatial.slice(0, j).reduce((p, v) => p * v, 1),
+  );
   return scope(() => {
-    const ix = sourceIndex(g.select(3, 0), w, padding, align);
-    const iy = sourceIndex(g.select(3, 1), h, padding, align);
-    const flat = x.reshape([n, c, h * w]);
-    // The values at integer pixel (px, py), each [N, Ho, Wo] grid of points; zero outside.
-    const read = (px: Tensor, py: Tensor): Tensor => {
-      const inside = px
-        .ge(0)
-        .logical_and(px.le(w - 1))
-        .logical_and(py.ge(0))
-        .logical_and(py.le(h - 1));
-      const idx = py
-        .clamp(0, h - 1)
-        .to("int64")
-        .mul(w)
-        .add(px.clamp(0, w - 1).to("int64"))
-        .reshape([n, 1, ho * wo])
-        .expand([n, c, ho * wo]);
-      const v = flat.gather(2, idx).reshape([n, c, ho, wo]);
-      return v.mul(inside.unsqueeze(1).to(v.dtype));
+    const coords = spatial.map((size, j) =>
+      sourceIndex(g.select(k + 1, j), size, padding, align),
+    );
+    const flat = x.reshape([n, c, -1]);
+    // The values at the integer positions `at` (one [N, *out] tensor per coordinate); zero
+    // outside the input.
+    const read = (at: Tensor[]): Tensor => {
+      let inside: Tensor | null = null;
+      let idx: Tensor | null = null;
+      at.forEach((p, j) => {
+        const ok = p.ge(0).logical_and(p.le(spatial[j]! - 1));
+        inside = inside ? inside.logical_and(ok) : ok;
+        const term = p
+          .clamp(0, spatial[j]! - 1)
+          .to("int64")
+          .mul(strides[j]!);
+        idx = idx ? idx.add(term) : term;
+      });
+      const v = flat
+        .gather(2, idx!.reshape([n, 1, points]).expand([n, c, points]))
+        .reshape([n, c, ...outShape]);
+      return v.mul(inside!.unsqueeze(1).to(v.dtype));
     };
     if (mode_ === "nearest") {
       // PyTorch's grid gradient of nearest sampling is zeros (not none): the grid joins the
       // graph through a `where` that never selects it.
-      const never = zeros([n, ho, wo], { dtype: "bool", device: g.device });
-      return read(ix.round(), iy.round()).add(ix.where(never, 0).unsqueeze(1));
+      const never = zeros([n, ...outShape], {
+        dtype: "bool",
+        device: g.device,
+      });
+      return read(coords.map((v) => v.round())).add(
+        coords[0]!.where(never, 0).unsqueeze(1),
+      );
     }
-    const [x0, y0] = no_grad(() => [ix.floor(), iy.floor()]) as [
-      Tensor,
-      Tensor,
-    ];
-    const [x1, y1] = [x0.add(1), y0.add(1)];
-    const [wx1, wy1] = [ix.sub(x0), iy.sub(y0)];
-    const [wx0, wy0] = [x1.sub(ix), y1.sub(iy)];
-    const term = (px: Tensor, py: Tensor, wx: Tensor, wy: Tensor) =>
-      read(px, py).mul(wx.mul(wy).unsqueeze(1));
-    return term(x0, y0, wx0, wy0)
-      .add(term(x1, y0, wx1, wy0))
-      .add(term(x0, y1, wx0, wy1))
-      .add(term(x1, y1, wx1, wy1));
+    // (Bi/tri)linear: the 2^k corners around each point, weighted by the opposite distances.
+    const lo = no_grad(() => coords.map((v) => v.floor()));
+    const hi = lo.map((v) => v.add(1));
+    const wHi = coords.map((v, j) => v.sub(lo[j]!));
+    const wLo = coords.map((v, j) => hi[j]!.sub(v));
+    let out: Tensor | null = null;
+    for (let corner = 0; corner < 1 << k; corner++) {
+      const up = (j: number) => ((corner >> j) & 1) === 1;
+      const at = spatial.map((_, j) => (up(j) ? hi[j]! : lo[j]!));
+      const weight = spatial
+        .map((_, j) => (up(j) ? wHi[j]! : wLo[j]!))
+        .reduce((p, v) => p.mul(v));
+      const term = read(at).mul(weight.unsqueeze(1));
+      out = out ? out.add(term) : term;
+    }
+    return out!;
   });
 }
 
