@@ -41,6 +41,7 @@ const POSITIONAL = {
   max_pool3d: ["kernel_size"],
   avg_pool3d: ["kernel_size"],
   adaptive_avg_pool3d: ["output_size"],
+  adaptive_max_pool3d: ["output_size"],
   interpolate: [],
 };
 
@@ -90,6 +91,7 @@ const ERROR_CALLS = {
     F.affine_grid(r(1, 2, 3).to("int64"), [1, 1, 4, 4]),
   "affine_grid batch": () => F.affine_grid(r(2, 2, 3), [1, 1, 4, 4]),
   "affine_grid zero size": () => F.affine_grid(r(1, 2, 3), [1, 1, 0, 4]),
+  "adaptive_max_pool3d 2d": () => F.adaptive_max_pool3d(r(2, 3), 2),
   "BatchNorm3d 3d input": () => new nn.BatchNorm3d(2).call(r(2, 2, 3)),
   "ReflectionPad1d too big": () => new nn.ReflectionPad1d(3).call(r(1, 2, 3)),
 };
@@ -100,6 +102,7 @@ const REPR = new Set([
   "Conv3d no bias groups",
   "ConvTranspose3d",
   "MaxPool3d",
+  "AdaptiveMaxPool3d",
   "Upsample nearest",
   "PixelShuffle",
   "PixelUnshuffle",

@@ -159,6 +159,7 @@ def functional_cases():
     )
     c.append(functional("avg_pool3d divisor", "avg_pool3d", [rn(1, 2, 4, 4, 4)], {"kernel_size": 2, "divisor_override": 3}))
     c.append(functional("adaptive_avg_pool3d", "adaptive_avg_pool3d", [rn(2, 3, 5, 6, 7)], {"output_size": [2, 3, 4]}))
+    c.append(functional("adaptive_max_pool3d", "adaptive_max_pool3d", [rn(2, 3, 5, 6, 7)], {"output_size": [2, 4, 3]}))
     c.append(functional("interpolate area 5d", "interpolate", [rn(1, 2, 5, 4, 6)], {"size": [2, 3, 4], "mode": "area"}))
     return c
 
@@ -212,6 +213,7 @@ def module_cases():
     c.append(module_case("MaxPool3d", "MaxPool3d", [2], {"stride": 1, "padding": 1}, rn(1, 2, 3, 4, 3)))
     c.append(module_case("AvgPool3d", "AvgPool3d", [[2, 2, 3]], {"stride": [1, 2, 1]}, rn(1, 2, 3, 4, 5)))
     c.append(module_case("AdaptiveAvgPool3d", "AdaptiveAvgPool3d", [[2, None, 3]], {}, rn(1, 2, 5, 4, 5)))
+    c.append(module_case("AdaptiveMaxPool3d", "AdaptiveMaxPool3d", [[2, None, 3]], {}, rn(2, 5, 4, 5)))
     c.append(module_case("Upsample nearest", "Upsample", [], {"scale_factor": 2.0, "mode": "nearest"}, rn(1, 2, 3, 4)))
     c.append(
         module_case("Upsample bilinear", "Upsample", [], {"size": [5, 7], "mode": "bilinear", "align_corners": True}, rn(1, 2, 3, 4))
@@ -341,6 +343,7 @@ ERROR_CALLS = {
     "affine_grid int theta": lambda: F.affine_grid(torch.randn(1, 2, 3).long(), [1, 1, 4, 4], align_corners=False),
     "affine_grid batch": lambda: F.affine_grid(torch.randn(2, 2, 3), [1, 1, 4, 4], align_corners=False),
     "affine_grid zero size": lambda: F.affine_grid(torch.randn(1, 2, 3), [1, 1, 0, 4], align_corners=False),
+    "adaptive_max_pool3d 2d": lambda: F.adaptive_max_pool3d(torch.randn(2, 3), 2),
     "BatchNorm3d 3d input": lambda: nn.BatchNorm3d(2)(torch.randn(2, 2, 3)),
     "ReflectionPad1d too big": lambda: nn.ReflectionPad1d(3)(torch.randn(1, 2, 3)),
 }

@@ -2,7 +2,7 @@
  * Pooling layers: `MaxPool1d`/`MaxPool2d`, `AvgPool1d`/`AvgPool2d`,
  * `AdaptiveAvgPool1d`/`AdaptiveAvgPool2d`, typed at the shape level when their window and
  * options are literals, `MaxPool3d`/`AvgPool3d`/`AdaptiveAvgPool3d`, and
- * `AdaptiveMaxPool1d`/`AdaptiveMaxPool2d`.
+ * `AdaptiveMaxPool1d`/`AdaptiveMaxPool2d`/`AdaptiveMaxPool3d`.
  *
  * @module
  */
@@ -314,6 +314,27 @@ export class AdaptiveMaxPool1d extends Module {
   }
   override forward(input: Tensor): Tensor {
     return F.adaptive_max_pool1d(input, this.output_size);
+  }
+}
+
+/**
+ * Max pooling of `(N, C, D, H, W)` / `(C, D, H, W)` to `output_size` (a null entry keeps that
+ * input size; `F.adaptive_max_pool3d`).
+ */
+export class AdaptiveMaxPool3d extends Module {
+  constructor(readonly output_size: number | readonly (number | null)[]) {
+    super();
+    this.output_size = args("nn.AdaptiveMaxPool3d", arguments).output_size as
+      number | (number | null)[];
+  }
+
+  override extra_repr(): string {
+    return `output_size=${pyValue(this.output_size)}`;
+  }
+
+  /** The pooled `input` (`[N, C, D, H, W]` or `[C, D, H, W]`). */
+  override forward(input: Tensor): Tensor {
+    return F.adaptive_max_pool3d(input, this.output_size);
   }
 }
 

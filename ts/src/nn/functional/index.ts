@@ -75,7 +75,11 @@ export {
   scaled_dot_product_attention,
   type AttentionOptions,
 } from "./attention.js";
-export { adaptive_max_pool1d, adaptive_max_pool2d } from "./pooling.js";
+export {
+  adaptive_max_pool1d,
+  adaptive_max_pool2d,
+  adaptive_max_pool3d,
+} from "./pooling.js";
 export {
   mse_loss,
   l1_loss,

@@ -1,5 +1,5 @@
 /**
- * `torch.nn.functional`'s adaptive max pooling (`adaptive_max_pool1d`/`2d`), composed from a
+ * `torch.nn.functional`'s adaptive max pooling (`adaptive_max_pool1d`/`2d`/`3d`), composed from a
  * window mask and `amax`. The other poolings are core calls (ops/conv.ts).
  *
  * @module
@@ -92,5 +92,40 @@ export function adaptive_max_pool2d(
   return scope(() => {
     const cols = adaptiveMaxLast(input, ow); // (…, H, ow)
     return adaptiveMaxLast(cols.transpose(-1, -2), oh).transpose(-1, -2);
+  });
+}
+
+/**
+ * Max pooling to a fixed `(out_d, out_h, out_w)` (a number for all three; `null` keeps that
+ * input size), over `(N, C, D, H, W)` or `(C, D, H, W)`: the last dim, then the two before it.
+ */
+export function adaptive_max_pool3d(
+  input: Tensor,
+  output_size: number | readonly (number | null)[],
+): Tensor {
+  ({ input, output_size } = args(
+    "nn.functional.adaptive_max_pool3d",
+    arguments,
+  ));
+  if (input.ndim !== 4 && input.ndim !== 5)
+    throw new TorchError(
+      `adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: ${shapeStr(input)}`,
+    );
+  if (typeof output_size !== "number" && !Array.isArray(output_size))
+    throw new TorchError(
+      `adaptive_max_pool3d(): argument 'output_size' must be tuple of ints, not ${pyTypeName(output_size)}`,
+    );
+  const sizes = input.shape.slice(-3) as [number, number, number];
+  const outs =
+    typeof output_size === "number"
+      ? [output_size, output_size, output_size]
+      : sizes.map((s, i) => (output_size as (number | null)[])[i] ?? s);
+  return scope(() => {
+    let y = input;
+    for (let d = 2; d >= 0; d--) {
+      const dim = input.ndim - 3 + d;
+      y = adaptiveMaxLast(y.transpose(dim, -1), outs[d]!).transpose(dim, -1);
+    }
+    return y;
   });
 }
