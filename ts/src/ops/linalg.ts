@@ -18,7 +18,7 @@ import { where } from "./conditional.js";
 import { arange, zeros } from "./creation.js";
 import { broadcast_tensors } from "../tensor/shape_ops.js";
 import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
-import { args } from "../schema/index.js";
+import { args, methodArgs } from "../schema/index.js";
 
 /** `beta` and `alpha` of the `add*` forms: `beta * input + alpha * product`. */
 export interface BetaAlpha {
@@ -190,9 +190,9 @@ proto.addmm = function (
   mat2: Tensor,
   options: BetaAlpha = {},
 ) {
-  return scope(() =>
-    combine(this, checkTensor("addmm", "mat1", mat1).mm(mat2), options),
-  );
+  void options;
+  const a = methodArgs("addmm", this, arguments);
+  return scope(() => combine(this, a.mat1.mm(a.mat2), betaAlpha(a)));
 };
 proto.addmv = function (
   this: Tensor,
@@ -200,9 +200,9 @@ proto.addmv = function (
   vec: Tensor,
   options: BetaAlpha = {},
 ) {
-  return scope(() =>
-    combine(this, checkTensor("addmv", "mat", mat).mv(vec), options),
-  );
+  void options;
+  const a = methodArgs("addmv", this, arguments);
+  return scope(() => combine(this, a.mat.mv(a.vec), betaAlpha(a)));
 };
 proto.addr = function (
   this: Tensor,
@@ -210,9 +210,9 @@ proto.addr = function (
   vec2: Tensor,
   options: BetaAlpha = {},
 ) {
-  return scope(() =>
-    combine(this, checkTensor("addr", "vec1", vec1).outer(vec2), options),
-  );
+  void options;
+  const a = methodArgs("addr", this, arguments);
+  return scope(() => combine(this, a.vec1.outer(a.vec2), betaAlpha(a)));
 };
 proto.baddbmm = function (
   this: Tensor,
@@ -220,9 +220,9 @@ proto.baddbmm = function (
   b2: Tensor,
   options: BetaAlpha = {},
 ) {
-  return scope(() =>
-    combine(this, checkTensor("baddbmm", "batch1", b1).bmm(b2), options),
-  );
+  void options;
+  const a = methodArgs("baddbmm", this, arguments);
+  return scope(() => combine(this, a.batch1.bmm(a.batch2), betaAlpha(a)));
 };
 proto.addbmm = function (
   this: Tensor,
@@ -230,8 +230,10 @@ proto.addbmm = function (
   b2: Tensor,
   options: BetaAlpha = {},
 ) {
+  void options;
+  const a = methodArgs("addbmm", this, arguments);
   return scope(() =>
-    combine(this, checkTensor("addbmm", "batch1", b1).bmm(b2).sum(0), options),
+    combine(this, a.batch1.bmm(a.batch2).sum(0), betaAlpha(a)),
   );
 };
 proto.kron = function (this: Tensor, other: Tensor) {
