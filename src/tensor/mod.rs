@@ -411,7 +411,7 @@ impl Tensor {
             Some(b) => b.alias(),
             None => self.alias(),
         };
-        let slot = crate::autograd::Slot::view_of(base, self.storage.version.get());
+        let slot = crate::autograd::Slot::view_of(base, self.storage.version.get(), self.ag.get().map(|s| &**s));
         Tensor { storage: self.storage.clone(), layout, dtype: self.dtype, ag: Rc::new(slot).into() }
     }
 

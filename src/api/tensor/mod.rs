@@ -299,6 +299,22 @@ impl RawTensor {
         RawTensor::timed("narrow", || ag::narrow(&self.t, dim as i64, start as i64, length as i64))
     }
 
+    /// Marks this fresh view as output `index` of `split` (`"Split"`), `split` with sizes
+    /// (`"SplitWithSizes"`) or `unbind` (`"Unbind"`), whose pieces refuse in-place writes that
+    /// autograd would see.
+    pub fn mark_output_of(&self, function: &str, index: u32) -> JsResult<()> {
+        js((|| {
+            let name = match function {
+                "Split" => "Split",
+                "SplitWithSizes" => "SplitWithSizes",
+                "Unbind" => "Unbind",
+                _ => bail!(Torch, "not a multi-output view function: {function}"),
+            };
+            autograd::mark_multi_output(&self.t, name, index as usize);
+            Ok(())
+        })())
+    }
+
     pub fn select(&self, dim: i32, index: i32) -> JsResult<RawTensor> {
         RawTensor::timed("select", || ag::select(&self.t, dim as i64, index as i64))
     }
