@@ -572,3 +572,198 @@ describe("vmap against PyTorch", () => {
     assert.deepEqual(y.shape, [3, 2]);
   });
 });
+
+// A host-memory device (float32 add/mul/relu on its own buffers), counting what is called.
+function hostDevice(name, calls, overrides = {}) {
+  const f32 = (b) => new Float32Array(b.data.buffer, 0, b.size / 4);
+  const ops = { add: (a, b) => a + b, mul: (a, b) => a * b };
+  return {
+    name,
+    ops: ["add", "mul", "relu"],
+    capabilities: {
+      compute: true,
+      storage: true,
+      maxBufferSize: 1 << 20,
+      maxWorkgroupSize: [1, 1, 1],
+      maxWorkgroupsPerDimension: 1,
+      supportedDTypes: ["float32"],
+    },
+    initialize: async () => {
+      calls.initialize = (calls.initialize ?? 0) + 1;
+      return { name, ready: true, destroy: () => {} };
+    },
+    createBuffer: (size) => ({ size, data: new Uint8Array(size) }),
+    writeBuffer: (buf, data, offset = 0) =>
+      buf.data.set(
+        new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+        offset,
+      ),
+    readBufferSync: (buf, size, offset = 0) =>
+      buf.data.slice(offset, offset + size).buffer,
+    readBuffer: async (buf, size, offset = 0) =>
+      buf.data.slice(offset, offset + size).buffer,
+    dispatch({ op, inputs, output }) {
+      (calls.dispatch ??= []).push(op);
+      const out = f32(output);
+      const [a, b] = inputs.map(f32);
+      for (let i = 0; i < out.length; i++)
+        out[i] = op === "relu" ? Math.max(a[i], 0) : ops[op](a[i], b[i]);
+    },
+    sync: async () => {},
+    ...overrides,
+  };
+}
+
+describe("DeviceConfig as seeds/001 describes it", () => {
+  const cpuT = (v) => torch.tensor(v, { device: "cpu", dtype: "float32" });
+
+  test("initialize runs on first use, once (an asynchronous use waits for it)", async () => {
+    const calls = {};
+    torch.register_device(hostDevice("lazy_a", calls));
+    try {
+      assert.equal(calls.initialize, undefined, "not at registration");
+      const [x, y] = await Promise.all([
+        cpuT([1, -2]).to_async("lazy_a"),
+        cpuT([3, 4]).to_async("lazy_a"),
+      ]);
+      assert.equal(calls.initialize, 1, "once, for two concurrent first uses");
+      assert.deepEqual([...(await x.add(y).toArray())], [4, 2]);
+      assert.equal(
+        cpuT([5]).to("lazy_a").device,
+        "lazy_a",
+        "synchronous uses once ready",
+      );
+      assert.equal(await torch.initialize_device("lazy_a"), "lazy_a");
+      assert.equal(calls.initialize, 1);
+    } finally {
+      torch.unregister_device("lazy_a");
+    }
+  });
+
+  test("a synchronous first use starts initialize and asks to await it", async () => {
+    const calls = {};
+    torch.register_device(hostDevice("lazy_b", calls));
+    try {
+      assert.throws(
+        () => cpuT([1]).to("lazy_b"),
+        (e) =>
+          e instanceof torch.DeviceError &&
+          /not initialized: await torch.initialize_device\('lazy_b'\)/.test(
+            e.message,
+          ),
+      );
+      assert.equal(calls.initialize, 1, "started by the use");
+      await torch.initialize_device("lazy_b");
+      assert.equal(calls.initialize, 1, "not called again");
+      assert.deepEqual(
+        [...(await cpuT([1, 2]).to("lazy_b").toArray())],
+        [1, 2],
+      );
+    } finally {
+      torch.unregister_device("lazy_b");
+    }
+  });
+
+  test("a failed initialize is reported by the use that waits and retried by the next", async () => {
+    const calls = {};
+    let fail = true;
+    const config = hostDevice("lazy_c", calls);
+    const init = config.initialize;
+    config.initialize = async () => {
+      if (fail) {
+        fail = false;
+        calls.initialize = (calls.initialize ?? 0) + 1;
+        throw new Error("no context");
+      }
+      return init();
+    };
+    torch.register_device(config);
+    try {
+      await assert.rejects(cpuT([1]).to_async("lazy_c"), /no context/);
+      const x = await cpuT([1]).to_async("lazy_c");
+      assert.equal(calls.initialize, 2);
+      assert.deepEqual([...(await x.toArray())], [1]);
+    } finally {
+      torch.unregister_device("lazy_c");
+    }
+  });
+
+  test("writeBuffer is optional: the device registers and initializes; moving data onto it says why not", async () => {
+    const calls = {};
+    torch.register_device(
+      hostDevice("nowrite", calls, { writeBuffer: undefined }),
+    );
+    try {
+      assert.equal(await torch.initialize_device("nowrite"), "nowrite");
+      assert.equal(calls.initialize, 1);
+      assert.throws(
+        () => cpuT([1]).to("nowrite"),
+        (e) =>
+          e instanceof torch.DeviceError &&
+          /'nowrite' has no writeBuffer\(\)/.test(e.message),
+      );
+      await assert.rejects(cpuT([1]).to_async("nowrite"), /has no writeBuffer/);
+      assert.throws(
+        () =>
+          torch.register_device(
+            hostDevice("badwrite", calls, { writeBuffer: 3 }),
+          ),
+        torch.DeviceError,
+      );
+    } finally {
+      torch.unregister_device("nowrite");
+    }
+  });
+
+  test("capabilities select the ops that run on the device and validate what moves there", async () => {
+    const onDev = {};
+    const noCompute = {};
+    torch.register_device(hostDevice("caps_on", onDev));
+    torch.register_device(
+      hostDevice("caps_off", noCompute, {
+        capabilities: {
+          ...hostDevice("x", {}).capabilities,
+          compute: false,
+          maxBufferSize: 64,
+        },
+      }),
+    );
+    try {
+      await torch.initialize_device("caps_on");
+      await torch.initialize_device("caps_off");
+      for (const [dev, calls, dispatched] of [
+        ["caps_on", onDev, ["add", "relu"]],
+        ["caps_off", noCompute, undefined],
+      ]) {
+        const a = cpuT([1, -5, 3]).to(dev);
+        const b = cpuT([1, 1, -4]).to(dev);
+        const y = a.add(b).relu();
+        assert.equal(y.device, dev);
+        assert.deepEqual([...(await y.toArray())], [2, 0, 0], dev);
+        assert.deepEqual(calls.dispatch, dispatched, `${dev}: dispatched ops`);
+      }
+      // supportedDTypes: an int32 tensor is not moved there.
+      assert.throws(
+        () =>
+          torch.tensor([1, 2], { device: "cpu", dtype: "int32" }).to("caps_on"),
+        (e) =>
+          e instanceof torch.DeviceError &&
+          /does not support int32/.test(e.message),
+      );
+      // maxBufferSize: 64 bytes hold 16 floats, not 17.
+      assert.equal(
+        torch.zeros([16], { device: "cpu" }).to("caps_off").numel(),
+        16,
+      );
+      assert.throws(
+        () => torch.zeros([17], { device: "cpu" }).to("caps_off"),
+        (e) =>
+          e instanceof torch.DeviceError &&
+          /larger than its maxBufferSize \(64 bytes\)/.test(e.message),
+      );
+    } finally {
+      torch.unregister_device("caps_on");
+      torch.unregister_device("caps_off");
+    }
+  });
+});

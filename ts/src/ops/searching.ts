@@ -200,12 +200,19 @@ export function multinomial(
  * `multinomial`, which does not wait for the data, reports a bad weight at the next read. Resolves
  * the same draws as `multinomial` from the same generator state.
  */
-export async function multinomial_async(
+export function multinomial_async(
   input: Tensor,
   num_samples: number,
   replacement?: boolean,
 ): Promise<Tensor> {
-  const a = args("multinomial_async", arguments);
+  return multinomialChecked(args("multinomial_async", arguments));
+}
+
+async function multinomialChecked(a: {
+  input: Tensor;
+  num_samples: number;
+  replacement: boolean;
+}): Promise<Tensor> {
   const p = a.input;
   // Bad shapes and dtypes, and an empty category dim, are multinomial's own errors.
   const n = p.shape[p.ndim - 1] ?? 0;

@@ -204,7 +204,7 @@ export function reset_fusion_stats(): void {
  *
  * @example torch.webgpu.add_fusion_pattern({ ops: ["add", "mul", "tanh"], name: "custom_activation" });
  */
-export function add_fusion_pattern(pattern: FusionPattern): void {
+export function add_fusion_pattern(options: FusionPattern): void {
   const a = args("webgpu.add_fusion_pattern", arguments);
   if (a.name === "")
     throw new TorchError("add_fusion_pattern: the pattern's name is empty");
@@ -456,11 +456,9 @@ function requireGpu(fn: string): void {
 }
 
 /** Waits for the WebGPU device's queued work (`torch.cuda.synchronize`; {@link sync_device}). */
-export async function synchronize(
-  device?: string | number | null,
-): Promise<void> {
+export function synchronize(device?: string | number | null): Promise<void> {
   args("webgpu.synchronize", arguments);
-  await core.sync();
+  return core.sync();
 }
 
 /** The number of WebGPU devices: 1 when an adapter was found, else 0 (`torch.cuda.device_count`). */
