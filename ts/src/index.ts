@@ -156,6 +156,7 @@ export {
   list_methods,
   list_kernels,
   has_kernel,
+  has_autograd,
   get_op_info,
   coverage_report,
   type KernelConfig,
@@ -207,5 +208,18 @@ export {
   type CompileStats,
   type Compiled,
 } from "./compile/compile.js";
-/** torch.js's top-level `empty_cache()`: frees pooled device memory (`torch.webgpu.empty_cache`). */
-export { empty_cache } from "./webgpu/index.js";
+/**
+ * torch.js's top-level memory functions (seeds/001's function index), the same functions as
+ * `torch.webgpu`'s: `empty_cache()` frees pooled device memory; `memory_stats`, `memory_summary`
+ * and `reset_peak_memory_stats` take PyTorch's `device` argument (default: the default device).
+ */
+export {
+  empty_cache,
+  memory_stats,
+  memory_summary,
+  reset_peak_memory_stats,
+  type MemoryStats,
+} from "./webgpu/index.js";
+export { get_rng_state, set_rng_state } from "./ops/rng_state.js";
+export { sym_float, sym_int, sym_not } from "./ops/sym.js";
+export { vmap, type VmapDims, type VmapOptions } from "./ops/vmap.js";
