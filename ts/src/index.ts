@@ -94,6 +94,8 @@ export * as webgpu from "./webgpu/index.js";
 export * as cpu from "./cpu.js";
 export * as special from "./special.js";
 export * as _C from "./internal.js";
+export * as warnings from "./warnings.js";
+export { TorchWarning } from "./warnings.js";
 
 await init();
 export {
