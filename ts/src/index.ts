@@ -122,6 +122,7 @@ export {
   type TensorDict,
   type LoadOptions,
   type LoadSource,
+  type ByteInput,
   type FileHandleLike,
   type SaveOptions,
 } from "./serialization/safetensors.js";
