@@ -19,6 +19,7 @@ import {
   TorchError,
 } from "./errors.js";
 import { type Device, deviceFromCode } from "./dtype.js";
+import { note, warnOnce } from "./warnings.js";
 
 /**
  * The core's exports, every call guarded. A call that leaves the core by anything but a returned
@@ -260,7 +261,7 @@ export async function init(options: InitOptions = {}): Promise<Device> {
   }
   if (announced !== defaultDevice) {
     announced = defaultDevice;
-    console.info(describeDevice(requested, defaultDevice));
+    announce(requested, defaultDevice);
   }
   return defaultDevice;
 }
@@ -272,18 +273,50 @@ export function get_default_device(): Device {
   return defaultDevice;
 }
 
-function describeDevice(requested: DeviceRequest, device: Device): string {
+/** Why Node has no `navigator.gpu` of webtorch's making (set while loading the core). */
+let nodeWebGPU: "missing" | "installed" | "other" | { failed: string } =
+  "other";
+
+/**
+ * Says which device new tensors go to: a note (`console.info`) on WebGPU or a requested CPU; a
+ * warning, once, when "auto" found no WebGPU, saying why and how to get it. Both go through
+ * `torch.warnings` (key `"device.…"`), so a filter silences them.
+ */
+function announce(requested: DeviceRequest, device: Device): void {
   if (device === "webgpu") {
     const info = core.adapter_info() as {
       name?: string;
       description?: string;
     } | null;
     const what = info?.name || info?.description;
-    return `webtorch: running on WebGPU${what ? ` (${what})` : ""}`;
+    note(
+      "device.webgpu",
+      `webtorch: running on WebGPU${what ? ` (${what})` : ""}`,
+    );
+    return;
   }
-  return requested === "cpu"
-    ? "webtorch: running on the CPU backend (requested)"
-    : "webtorch: no WebGPU adapter found; running on the CPU backend";
+  if (requested === "cpu") {
+    note("device.cpu", "webtorch: running on the CPU backend (requested)");
+    return;
+  }
+  warnOnce(
+    "device.cpu-fallback",
+    `webtorch: running on the CPU backend: ${whyNoWebGPU()}`,
+  );
+}
+
+/** Why "auto" found no WebGPU here, and what would give it. */
+function whyNoWebGPU(): string {
+  const gpu = (globalThis as { navigator?: { gpu?: unknown } }).navigator?.gpu;
+  if (nodeWebGPU === "missing")
+    return "Node has WebGPU only through the optional `webgpu` package; `npm install webgpu` to run on the GPU";
+  if (typeof nodeWebGPU === "object")
+    return `the \`webgpu\` package failed to load (${nodeWebGPU.failed})`;
+  if (nodeWebGPU === "installed")
+    return "the `webgpu` package (Dawn) found no usable GPU adapter: it needs a Vulkan, Metal or D3D12 driver (Dawn's driver messages above, if any, are from that probe)";
+  if (gpu === undefined)
+    return "no WebGPU here (no navigator.gpu: an older browser, or WebGPU disabled)";
+  return "no WebGPU adapter found (navigator.gpu.requestAdapter() gave none)";
 }
 
 let memory: WebAssembly.Memory | null = null;
@@ -351,9 +384,16 @@ async function installNodeWebGPU(): Promise<void> {
   };
   try {
     webgpu = (await importOptional("webgpu")) as typeof webgpu;
-  } catch {
-    return; // not installed: the CPU backend it is
+  } catch (e) {
+    // Not installed (or unloadable): the CPU backend it is, and init() says why.
+    const code = (e as { code?: string }).code;
+    nodeWebGPU =
+      code === "ERR_MODULE_NOT_FOUND"
+        ? "missing"
+        : { failed: e instanceof Error ? e.message : String(e) };
+    return;
   }
+  nodeWebGPU = "installed";
   for (const [key, value] of Object.entries(webgpu.globals)) {
     if (!(key in g)) g[key] = value;
   }

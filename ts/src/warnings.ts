@@ -14,6 +14,12 @@
  * `RegExp` tested against the message) and whose key starts with its `key` (both default to
  * everything).
  *
+ * The notes on which device webtorch runs on (`console.info`, keys `"device.…"`) follow the same
+ * filters. They are given while `import "webtorch"` loads, before a program can add a filter: in
+ * Node the environment variable `WEBTORCH_WARNINGS` sets filters first (like `PYTHONWARNINGS`), a
+ * comma-separated list of `action` or `action:key-prefix`, e.g. `WEBTORCH_WARNINGS=ignore` or
+ * `WEBTORCH_WARNINGS=ignore:device.`; the last entry is tried first.
+ *
  * @example
  * torch.warnings.simplefilter("ignore"); // no warnings at all
  * torch.warnings.filterwarnings("ignore", { key: "device." }); // not the device notes
@@ -58,8 +64,24 @@ const ACTIONS: readonly WarningAction[] = [
   "always",
   "error",
 ];
-let filters: Filter[] = [];
+let filters: Filter[] = fromEnvironment();
 const seen = new Set<string>();
+
+/** The filters `WEBTORCH_WARNINGS` sets in Node (see the module's doc); none elsewhere. */
+function fromEnvironment(): Filter[] {
+  const env = (
+    globalThis as {
+      process?: { env?: Record<string, string | undefined> };
+    }
+  ).process?.env?.WEBTORCH_WARNINGS;
+  const out: Filter[] = [];
+  for (const item of (env ?? "").split(",")) {
+    const [action, key] = item.trim().split(":", 2) as [string, string?];
+    if (!ACTIONS.includes(action as WarningAction)) continue;
+    out.unshift({ action: action as WarningAction, ...(key ? { key } : {}) });
+  }
+  return out;
+}
 
 function checkAction(action: WarningAction): void {
   if (!ACTIONS.includes(action))
@@ -87,7 +109,10 @@ export function simplefilter(action: WarningAction, append = false): void {
   filterwarnings(action, {}, append);
 }
 
-/** Removes every filter and forgets which warnings were given (each may be given again). */
+/**
+ * Removes every filter (those `WEBTORCH_WARNINGS` set too) and forgets which warnings were given
+ * (each may be given again).
+ */
 export function resetwarnings(): void {
   filters = [];
   seen.clear();
@@ -124,6 +149,18 @@ export function warnOnce(key: string, message: string): boolean {
  */
 export function warn(key: string, message: string): boolean {
   return give(key, message, false);
+}
+
+/**
+ * Gives note `message` under `key` with `console.info` (what device webtorch runs on): the
+ * filters apply as to warnings, except that `"error"` does not throw (a note is no problem).
+ * (For webtorch's own modules.)
+ */
+export function note(key: string, message: string): boolean {
+  const action = actionFor(key, message);
+  if (action === "ignore") return false;
+  console.info(message);
+  return true;
 }
 
 function give(key: string, message: string, once: boolean): boolean {
