@@ -11,6 +11,7 @@
  */
 
 import initWasm, * as rawCore from "./wasm/webtorch_core.js";
+import { initSync as initWasmSync } from "./wasm/webtorch_core.js";
 import {
   DeviceError,
   ERROR_CLASSES,
@@ -235,6 +236,7 @@ export async function init(options: InitOptions = {}): Promise<Device> {
     throw err;
   });
   await loading;
+  if (wasmUrl().protocol === "file:") await (nodeGpu ??= installNodeWebGPU());
   const requested = options.device ?? "auto";
   if (!["auto", "webgpu", "cpu"].includes(requested)) {
     throw new DeviceError(
@@ -336,19 +338,54 @@ export function metaShape(ndim: number): readonly number[] {
   return Object.freeze(shape);
 }
 
+/** Where the core's `.wasm` is: next to this module (bundlers emit it as an asset). */
+const wasmUrl = () => new URL("./wasm/webtorch_core_bg.wasm", import.meta.url);
+
+/** Node's `navigator.gpu` from the `webgpu` package, installed once (see {@link init}). */
+let nodeGpu: Promise<void> | null = null;
+
 async function loadCore(): Promise<void> {
-  let exports: { memory: WebAssembly.Memory };
-  const wasmUrl = new URL("./wasm/webtorch_core_bg.wasm", import.meta.url);
-  if (wasmUrl.protocol === "file:") {
+  const url = wasmUrl();
+  if (url.protocol === "file:") {
     // Node (and runtimes like it): no fetch of file: URLs, so read the bytes ourselves.
-    await installNodeWebGPU();
     const fs = (await importOptional("node:fs/promises")) as {
       readFile(path: URL): Promise<Uint8Array>;
     };
-    exports = await initWasm({ module_or_path: await fs.readFile(wasmUrl) });
+    coreLoaded(await initWasm({ module_or_path: await fs.readFile(url) }));
   } else {
-    exports = await initWasm({ module_or_path: wasmUrl });
+    coreLoaded(await initWasm({ module_or_path: url }));
   }
+}
+
+/**
+ * Loads the core synchronously in Node, for `require("webtorch")` (require.ts), which cannot
+ * wait: the default device is the CPU backend until `await torch.init()` picks WebGPU.
+ */
+export function initNodeSync(): void {
+  const proc = (
+    globalThis as {
+      process?: { getBuiltinModule?: (id: string) => unknown };
+    }
+  ).process;
+  if (typeof proc?.getBuiltinModule !== "function")
+    throw new TorchError(
+      'require("webtorch") needs Node >= 20.19 or >= 22.12 (process.getBuiltinModule and require of ES modules); use import',
+    );
+  const fs = proc.getBuiltinModule("node:fs") as {
+    readFileSync(path: URL): Uint8Array;
+  };
+  coreLoaded(initWasmSync({ module: fs.readFileSync(wasmUrl()) }));
+  defaultDevice = deviceFromCode(core.default_device());
+  // The core's own init (its panic hook) finishes before the first `await torch.init()` does.
+  loading = core.init("cpu").then(() => {});
+  note(
+    "device.require",
+    "webtorch: loaded by require(): running on the CPU backend until `await torch.init()` picks WebGPU",
+  );
+}
+
+/** What loading the core leaves to do once its module is instantiated (both ways). */
+function coreLoaded(exports: { memory: WebAssembly.Memory }): void {
   memory = exports.memory;
   const sp = (exports as unknown as Record<string, unknown>).__stack_pointer;
   if (sp instanceof WebAssembly.Global) stackPointer = sp;
