@@ -26,7 +26,7 @@ RUST_SRC := Cargo.toml $(wildcard Cargo.lock) $(wildcard .cargo/config.toml) $(s
 SCHEMA_TS := ts/src/schema/generated.ts
 SCHEMA_SRC := $(wildcard schema/*.yaml) scripts/schema.mjs scripts/gen-schema.mjs
 TS_SRC := ts/tsconfig.json $(shell find ts/src -name '*.ts' -not -path 'ts/src/wasm/*' -not -path '$(SCHEMA_TS)' 2>/dev/null)
-TEMPLATE := $(shell find pkg-template -type f 2>/dev/null) scripts/side-effects.mjs
+TEMPLATE := $(shell find pkg-template -type f 2>/dev/null) scripts/side-effects.mjs scripts/portable-dts.mjs
 WASM := build/wasm/webtorch_core_bg.wasm
 WASM_FILES := webtorch_core.js webtorch_core.d.ts webtorch_core_bg.wasm
 PKG_STAMP := build/pkg.stamp
@@ -66,6 +66,7 @@ $(PKG_STAMP): $(WASM) $(TS_SRC) $(TEMPLATE) $(SCHEMA_TS)
 	cp $(addprefix build/wasm/,$(WASM_FILES)) pkg/dist/wasm/
 	cp -r pkg-template/. pkg/
 	node scripts/side-effects.mjs pkg
+	node scripts/portable-dts.mjs pkg
 	@touch $@
 	@echo "pkg/ built: $$(du -sh pkg | cut -f1), wasm $$(du -h pkg/dist/wasm/webtorch_core_bg.wasm | cut -f1)"
 
@@ -135,7 +136,7 @@ lint-rust:
 
 # Prettier (defaults) over the hand-written TS/JS; tests/parity/ has its own owner and style.
 PRETTIER_PATHS := ts/src ts/tsconfig.json tests/node tests/browser tests/vite-app tests/types www \
-  scripts/serve.mjs scripts/side-effects.mjs scripts/check-tsdoc.mjs scripts/build-playground.mjs pkg-template package.json \
+  scripts/serve.mjs scripts/side-effects.mjs scripts/portable-dts.mjs scripts/check-tsdoc.mjs scripts/build-playground.mjs pkg-template package.json \
   examples/models bench/gpt2.mjs
 lint-ts:
 	prettier --check $(PRETTIER_PATHS)
