@@ -135,7 +135,7 @@ lint-rust:
 	cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
 
 # Prettier (defaults) over the hand-written TS/JS; tests/parity/ has its own owner and style.
-PRETTIER_PATHS := ts/src ts/tsconfig.json tests/node tests/browser tests/vite-app tests/types www \
+PRETTIER_PATHS := ts/src ts/tsconfig.json tests/node tests/browser tests/vite-app tests/packed tests/bundlers tests/types www \
   scripts/serve.mjs scripts/side-effects.mjs scripts/portable-dts.mjs scripts/check-tsdoc.mjs scripts/build-playground.mjs pkg-template package.json \
   examples/models bench/gpt2.mjs
 lint-ts:

@@ -152,14 +152,19 @@ export function warn(key: string, message: string): boolean {
 }
 
 /**
- * Gives note `message` under `key` with `console.info` (what device webtorch runs on): the
- * filters apply as to warnings, except that `"error"` does not throw (a note is no problem).
- * (For webtorch's own modules.)
+ * Gives note `message` under `key` (which device webtorch runs on): on stderr in Node, where
+ * stdout is the program's output, with `console.info` elsewhere. The filters apply as to
+ * warnings, except that `"error"` does not throw (a note is no problem). (For webtorch's own
+ * modules.)
  */
 export function note(key: string, message: string): boolean {
   const action = actionFor(key, message);
   if (action === "ignore") return false;
-  console.info(message);
+  const stderr = (
+    globalThis as { process?: { stderr?: { write?(s: string): unknown } } }
+  ).process?.stderr;
+  if (typeof stderr?.write === "function") stderr.write(`${message}\n`);
+  else console.info(message);
   return true;
 }
 
