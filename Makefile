@@ -32,7 +32,7 @@ WASM_FILES := webtorch_core.js webtorch_core.d.ts webtorch_core_bg.wasm
 PKG_STAMP := build/pkg.stamp
 
 # The steps of `make test`, in order (cheap and fundamental first).
-TEST_STEPS := lint-rust lint-ts test-cargo test-wasm test-types test-node test-browser test-vite test-playground
+TEST_STEPS := lint-rust lint-ts test-cargo test-wasm test-types test-node test-browser test-vite test-bundlers test-playground
 
 .PHONY: help setup pkg schema wasm www-dist models playground test fmt docs $(TEST_STEPS) clean-pkg bench-gpt2
 
@@ -177,6 +177,10 @@ test-browser: $(PKG_STAMP) $(MINILM)
 # `npm pack` of pkg/ installed into a fresh Vite app: built, served, run in Chromium (and in Node).
 test-vite: $(PKG_STAMP)
 	$(NODE_GPU_ENV) node --test --test-reporter=spec tests/vite-app/vite-app.test.mjs
+
+# The packed package in a browser app bundled by esbuild, Rollup and webpack, each run in Chromium.
+test-bundlers: $(PKG_STAMP)
+	node --test --test-reporter=spec tests/bundlers/bundlers.test.mjs
 
 # `make playground`'s page in Chromium: every example runs, the editor underlines a type error,
 # the tests page runs the parity fixtures, the CPU fallback; screenshots in test-artifacts/playground/.

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 
 // A top-level statement that is not a declaration (tsc indents everything nested): a prototype
 // install, a loop, an await, a polyfill, a call — or an import for its side effects only
-// (`import "./x.js"`): a bundler that dropped the importing module would drop that import too.
+// (`import "./x.js"`), which evaluating this module is what runs.
 const SIDE_EFFECT =
   /^(?!import\b(?!\s*["'])|export\b|const\b|let\b|var\b|function\b|async function\b|class\b|\/\/|\/\*|\*|\s|[})\]]|$)/m;
 
