@@ -73,3 +73,16 @@ test("sideEffects names the modules with top-level side effects, and only those"
     "pkg/package.json is current (make pkg)",
   );
 });
+
+test("README.md and the npm README have the same what-works-where table", () => {
+  const table = (file) => {
+    const text = readFileSync(file, "utf8");
+    const start = text.indexOf("<!-- what-works-where");
+    assert.ok(start >= 0, `${file} has the table`);
+    return text.slice(start, text.indexOf("\n\n`torch.load`", start));
+  };
+  assert.equal(
+    table(path.join(pkgDir, "README.md")),
+    table(fileURLToPath(new URL("../../README.md", import.meta.url))),
+  );
+});
