@@ -11,7 +11,7 @@
 
 import { TorchError } from "../errors.js";
 
-/** Bytes in memory that {@link bytesOf} takes. */
+/** Bytes in memory, as `torch.load` takes them (a view is read at its own offset and length). */
 export type ByteInput = ArrayBufferView | ArrayBuffer | SharedArrayBuffer;
 
 /**
