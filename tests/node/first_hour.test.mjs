@@ -7,7 +7,10 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { packedApp, ROOT } from "../packed/app.mjs";
+import { PKG_ENTRY } from "./harness.mjs";
 
 let app;
 let ok = true;
@@ -87,6 +90,29 @@ y.item().then(async (result) => {
     );
     assert.match(lines[1], NO_GPU);
   }),
+);
+
+test(
+  "the webgpu package without a GPU driver: Dawn's driver messages, then one line saying what they mean",
+  { skip: process.platform !== "linux" && "Vulkan's loader is Linux's" },
+  async () => {
+    // The workspace has the `webgpu` package; no Vulkan driver file means no adapter.
+    const { stdout, stderr } = await promisify(execFile)(
+      "node",
+      [
+        "--input-type=module",
+        "-e",
+        `const torch = await import(${JSON.stringify(PKG_ENTRY.href)});
+console.log(torch.get_default_device());`,
+      ],
+      { env: { ...process.env, VK_ICD_FILENAMES: "/nonexistent/icd.json" } },
+    );
+    assert.equal(stdout.trim(), "cpu");
+    assert.equal(
+      stderr.trim().split("\n").pop(),
+      "webtorch: running on the CPU backend: the `webgpu` package (Dawn) found no usable GPU adapter: it needs a Vulkan, Metal or D3D12 driver (Dawn's driver messages above, if any, are from that probe)",
+    );
+  },
 );
 
 /** The consumer file both tsconfigs check: the API's types, `using` not needed. */
