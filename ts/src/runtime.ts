@@ -5,7 +5,8 @@
  * resolves only once the core is loaded and a device is chosen: WebGPU when an adapter exists,
  * else the CPU backend (logged once). In the browser the `.wasm` is fetched next to this module
  * (bundlers see the `new URL(…, import.meta.url)` and emit it as an asset); in Node it is read with
- * `fs`, and WebGPU comes from the optional `webgpu` package (Dawn) when it is installed.
+ * `fs`, and WebGPU comes from the optional `webgpu` package (Dawn) when it is installed. The
+ * `require("webtorch")` entry cannot wait: {@link initNodeSync} loads the core synchronously.
  *
  * @module
  */
@@ -275,14 +276,17 @@ export function get_default_device(): Device {
   return defaultDevice;
 }
 
-/** Why Node has no `navigator.gpu` of webtorch's making (set while loading the core). */
+/**
+ * What became of the `webgpu` package in Node (set by `installNodeWebGPU`; `"other"`: not tried,
+ * or something else gave `navigator.gpu`).
+ */
 let nodeWebGPU: "missing" | "installed" | "other" | { failed: string } =
   "other";
 
 /**
- * Says which device new tensors go to: a note (`console.info`) on WebGPU or a requested CPU; a
- * warning, once, when "auto" found no WebGPU, saying why and how to get it. Both go through
- * `torch.warnings` (key `"device.…"`), so a filter silences them.
+ * Says which device new tensors go to: a note on WebGPU or a requested CPU; a warning, once, when
+ * "auto" found no WebGPU, saying why and how to get it. Both go through `torch.warnings` (keys
+ * `"device.…"`), so a filter silences them.
  */
 function announce(requested: DeviceRequest, device: Device): void {
   if (device === "webgpu") {
