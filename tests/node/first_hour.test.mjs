@@ -129,8 +129,8 @@ torch.zeros(2, { dtype: "float64" });
 `;
 
 /** Strict tsc over CHECK_TS with `compilerOptions`; rejects with tsc's errors. */
-async function tscWith(name, file, compilerOptions) {
-  await writeFile(path.join(app.dir, file), CHECK_TS);
+async function tscWith(name, file, compilerOptions, source = CHECK_TS) {
+  await writeFile(path.join(app.dir, file), source);
   await writeFile(
     path.join(app.dir, `tsconfig.${name}.json`),
     JSON.stringify({ compilerOptions, files: [file] }, null, 2),
@@ -180,5 +180,29 @@ test(
       types: ["node"],
       typeRoots: [path.join(ROOT, "node_modules/@types")],
     });
+  }),
+);
+
+test(
+  "types: a CommonJS TypeScript file requires the package (module nodenext, Node's lib)",
+  check(async () => {
+    await tscWith(
+      "cjs",
+      "check.cts",
+      {
+        lib: ["es2023"],
+        module: "nodenext",
+        target: "es2022",
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+        types: ["node"],
+        typeRoots: [path.join(ROOT, "node_modules/@types")],
+      },
+      `import torch = require("webtorch");
+export const x: torch.Tensor = torch.ones(2).add(1);
+export const device: Promise<torch.Device> = torch.init();
+`,
+    );
   }),
 );
