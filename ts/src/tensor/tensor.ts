@@ -50,6 +50,15 @@ import { metaShape } from "../runtime.js";
 // `using t = …` needs Symbol.dispose; older runtimes get the registered symbol TS falls back to.
 (Symbol as { dispose?: symbol }).dispose ??= Symbol.for("Symbol.dispose");
 
+declare global {
+  // The published types name `Symbol.dispose` (Tensor and the core's classes are disposable):
+  // declared here so that they compile without `lib: ["esnext.disposable"]` (Vite's and Node's
+  // default tsconfigs lack it); the same declaration as that lib's, which it merges with.
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 /** A value read back from a tensor: float32 → Float32Array, int32/int64 → Int32Array, uint8/bool → Uint8Array. */
 export type TypedArray = Float32Array | Int32Array | Uint8Array;
 
