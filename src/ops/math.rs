@@ -156,8 +156,14 @@ pub fn trigamma(x: f32) -> f32 {
 }
 
 pub fn sigmoid(x: f32) -> f32 {
-    let x = x as f64;
-    (if x >= 0.0 { 1.0 / (1.0 + (-x).exp()) } else { x.exp() / (1.0 + x.exp()) }) as f32
+    sigmoid64(x as f64) as f32
+}
+pub fn sigmoid64(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        x.exp() / (1.0 + x.exp())
+    }
 }
 pub fn logsigmoid(x: f32) -> f32 {
     let x = x as f64;

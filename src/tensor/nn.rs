@@ -25,7 +25,9 @@ impl Tensor {
         grad: Option<&Tensor>,
         queries: usize,
     ) -> Result<Tensor> {
-        let out = Tensor::empty_on(self.backend(), self.shape(), DType::Float32)?;
+        // The kernel writes float32, or float64 for float64 rows (the CPU computes those in f64).
+        let out_dtype = if self.dtype == DType::Float64 { DType::Float64 } else { DType::Float32 };
+        let out = Tensor::empty_on(self.backend(), self.shape(), out_dtype)?;
         if out.numel() == 0 {
             return Ok(out);
         }
@@ -77,7 +79,7 @@ impl Tensor {
         };
         self.backend().rowwise(&k)?;
         // The kernel writes float32; half inputs get their result rounded to their dtype.
-        if self.dtype != DType::Float32 && self.dtype.is_float() {
+        if self.dtype != out_dtype && self.dtype.is_float() {
             out.to_dtype(self.dtype)
         } else {
             Ok(out)

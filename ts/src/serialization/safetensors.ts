@@ -15,7 +15,8 @@
  *
  * Dtypes: F32, I32, U8 and BOOL load as themselves; I64 loads as int64 (webtorch stores int64 as
  * checked 32-bit: values outside ±2³¹ are rejected); F16 and BF16 load as float16 / bfloat16
- * (held as float32 words, exactly); a dtype registered with `register_dtype` for a safetensors code
+ * (held as float32 words, exactly); F64 loads as float64 (two words an element, exactly; the CPU
+ * device only); a dtype registered with `register_dtype` for a safetensors code
  * (`"I8"`, say) loads as a `QuantizedTensor` of that dtype; other safetensors dtypes are refused
  * with a clear error.
  *
@@ -92,11 +93,16 @@ const MAX_RANK = 64;
 const MAX_DIM = 2 ** 31 - 1;
 /** Bytes read and converted at a time: the host memory a load needs beyond the tensors. */
 const CHUNK_BYTES = 4 * 2 ** 20;
-/** Bytes of storage per element in the core, for every dtype (docs/dtypes.md). */
+/** Bytes of one storage word in the core: one an element, two for float64 (docs/dtypes.md). */
 const WORD = 4;
+/** Storage words per element of a file dtype in the core. */
+function wordsPer(code: string): number {
+  return code === "F64" ? 2 : 1;
+}
 
 const ITEM_SIZE: Record<string, number> = {
   F32: 4,
+  F64: 8,
   F16: 2,
   BF16: 2,
   I32: 4,
@@ -106,6 +112,7 @@ const ITEM_SIZE: Record<string, number> = {
 };
 const CORE_DTYPE: Record<string, DType> = {
   F32: "float32",
+  F64: "float64",
   F16: "float16",
   BF16: "bfloat16",
   I32: "int32",
@@ -113,16 +120,7 @@ const CORE_DTYPE: Record<string, DType> = {
   U8: "uint8",
   BOOL: "bool",
 };
-const OTHER_DTYPES = [
-  "F64",
-  "I8",
-  "I16",
-  "U16",
-  "U32",
-  "U64",
-  "F8_E4M3",
-  "F8_E5M2",
-];
+const OTHER_DTYPES = ["I8", "I16", "U16", "U32", "U64", "F8_E4M3", "F8_E5M2"];
 
 /** Bytes per element of a safetensors dtype code (registered custom dtypes included). */
 function itemSize(code: string): number | undefined {
@@ -202,7 +200,7 @@ function parseEntries(
     if (item === undefined) {
       if (OTHER_DTYPES.includes(e.dtype))
         throw new DTypeError(
-          `torch.load: tensor "${name}" has dtype ${e.dtype}, which webtorch does not load (F32, F16, BF16, I32, I64, U8, BOOL)`,
+          `torch.load: tensor "${name}" has dtype ${e.dtype}, which webtorch does not load (F32, F64, F16, BF16, I32, I64, U8, BOOL)`,
         );
       bad(`tensor "${name}": unknown dtype "${e.dtype}"`);
     }
@@ -274,11 +272,12 @@ function checkCpuBudget(entries: Entry[], device: number): void {
   const budget = core.memory_budget(0);
   let total = 0;
   for (const e of inFileOrder(entries)) {
-    const bytes = Math.max(e.numel, 1) * WORD;
+    const item = WORD * wordsPer(e.dtype);
+    const bytes = Math.max(e.numel, 1) * item;
     total += bytes;
     if (total > budget)
       throw new OutOfMemoryError(
-        `torch.load: tensor "${e.name}" (${e.dtype} [${e.shape.join(", ")}]) needs ${bytes} bytes of CPU memory (${WORD} bytes per element), ${total} bytes with the tensors before it in the file: more than the CPU budget (${budget} bytes; torch.cpu.set_memory_budget changes it)`,
+        `torch.load: tensor "${e.name}" (${e.dtype} [${e.shape.join(", ")}]) needs ${bytes} bytes of CPU memory (${item} bytes per element), ${total} bytes with the tensors before it in the file: more than the CPU budget (${budget} bytes; torch.cpu.set_memory_budget changes it)`,
       );
   }
 }
@@ -378,6 +377,9 @@ function customWordEncoder(storage: DType): (v: number) => number {
       };
     case "bool":
       return (v) => (v !== 0 ? 1 : 0);
+    case "float64":
+      // One word per value: a custom dtype's storage is a one-word dtype.
+      throw new DTypeError("a custom dtype cannot be stored as float64");
   }
 }
 
@@ -395,7 +397,9 @@ function makeScratch(chunkBytes: number, maxItem: number): Scratch {
     Math.floor(chunkBytes / Math.max(maxItem, WORD)),
   );
   const bytes = new Uint8Array(elements * Math.max(maxItem, WORD));
-  return { elements, words: new Uint32Array(elements), bytes };
+  // Two words an element where an 8-byte file dtype may be float64.
+  const words = new Uint32Array(elements * (maxItem > WORD ? 2 : 1));
+  return { elements, words, bytes };
 }
 
 /**
@@ -433,7 +437,7 @@ class TensorWriter {
     } catch (err) {
       if (!(err instanceof OutOfMemoryError)) throw err;
       throw new OutOfMemoryError(
-        `torch.load: tensor "${entry.name}" (${entry.dtype} [${entry.shape.join(", ")}], ${Math.max(entry.numel, 1) * WORD} bytes of storage) does not fit: ${err.message}`,
+        `torch.load: tensor "${entry.name}" (${entry.dtype} [${entry.shape.join(", ")}], ${Math.max(entry.numel, 1) * WORD * wordsPer(entry.dtype)} bytes of storage) does not fit: ${err.message}`,
         { cause: err },
       );
     }
@@ -463,6 +467,7 @@ class TensorWriter {
     switch (this.entry.dtype) {
       case "F32":
       case "I32":
+      case "F64": // two words an element, low first: the file's little-endian bytes as they are
         return (src) => wordBytes.set(src);
       case "F16": {
         const table = halfBitsTable();
@@ -504,7 +509,8 @@ class TensorWriter {
   /** Writes `n` whole elements of `src` at the next element of the tensor. */
   private flush(src: Uint8Array, n: number): void {
     this.convert(src, n);
-    this.raw.write_words(this.written, this.scratch.words.subarray(0, n));
+    const w = wordsPer(this.entry.dtype);
+    this.raw.write_words(this.written, this.scratch.words.subarray(0, n * w));
     this.written += n;
   }
 
@@ -812,6 +818,7 @@ const SAVE_DTYPE: Record<string, string> = {
   bool: "BOOL",
   float16: "F16",
   bfloat16: "BF16",
+  float64: "F64",
 };
 
 /**
