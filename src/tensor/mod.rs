@@ -277,7 +277,7 @@ impl Tensor {
     pub fn write_words(&self, offset: usize, words: &[u32]) -> Result<()> {
         let w = self.dtype.words();
         let elems = words.len() / w;
-        let end = offset.checked_add(elems).filter(|&e| e <= self.numel() && words.len() % w == 0);
+        let end = offset.checked_add(elems).filter(|&e| e <= self.numel() && words.len().is_multiple_of(w));
         if end.is_none() || self.layout.offset != 0 || self.layout.strides != shape::contiguous_strides(self.shape()) {
             bail!(Index, "write of {elems} elements at {offset} outside a contiguous tensor of {}", self.numel());
         }

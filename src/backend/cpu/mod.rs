@@ -628,19 +628,15 @@ mod tests {
         let be = CpuBackend::new();
         let f32s = be.upload(&[0.1f32.to_bits(), 16777216f32.to_bits()]).unwrap();
         let out = be.alloc(16).unwrap();
-        let cast = |from: DType, compute: Compute, to: DType| Node {
-            func: Func::Cast,
-            compute,
-            out_dtype: to,
-            args: vec![Arg::Leaf(0)],
-        };
-        let _ = from_f32_widens(&be, f32s, out, cast(DType::Float32, Compute::F32, DType::Float64));
+        let cast =
+            |compute: Compute, to: DType| Node { func: Func::Cast, compute, out_dtype: to, args: vec![Arg::Leaf(0)] };
+        let _ = from_f32_widens(&be, f32s, out, cast(Compute::F32, DType::Float64));
         assert_eq!(read(&be, out, 2), vec![0.1f32 as f64, 16777216.0]);
         // Narrowing rounds to nearest: 1 + 1e-12 is 1 in float32.
         let d = be.upload(&words(&[1.0 + 1e-12, -2.9])).unwrap();
         let f = be.alloc(8).unwrap();
         let k = Elementwise {
-            nodes: vec![cast(DType::Float64, Compute::F64, DType::Float32)],
+            nodes: vec![cast(Compute::F64, DType::Float32)],
             leaves: vec![operand(d, DType::Float64, &[1])],
             shape: vec![2],
             out: f,
@@ -648,8 +644,7 @@ mod tests {
         };
         be.elementwise(&k).unwrap();
         let i = be.alloc(8).unwrap();
-        be.elementwise(&Elementwise { nodes: vec![cast(DType::Float64, Compute::F64, DType::Int32)], out: i, ..k })
-            .unwrap();
+        be.elementwise(&Elementwise { nodes: vec![cast(Compute::F64, DType::Int32)], out: i, ..k }).unwrap();
         let (fw, iw) = (be.with_buf(f, |b| b[..2].to_vec()), be.with_buf(i, |b| b[..2].to_vec()));
         assert_eq!(fw, vec![1f32.to_bits(), (-2.9f32).to_bits()]);
         assert_eq!(iw, vec![1, -2i32 as u32]);
