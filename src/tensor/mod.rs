@@ -22,6 +22,7 @@ pub use conditional::TensorOrScalar;
 pub(crate) use elementwise::check_same_device;
 pub(crate) use indexing::host_values;
 pub(crate) use int64::checked_accumulation;
+pub(crate) use nn::rms_norm_eps;
 pub use scatter_reduce::ScatterReduce;
 
 use crate::cell::RefCell;

@@ -202,12 +202,22 @@ impl Tensor {
         self.rowwise(RowOp::LayerNorm, &mask, [weight, bias], eps)
     }
 
-    /// `F.rms_norm(t, normalized_shape, weight, eps)`; `eps = None` is float32's machine epsilon.
+    /// `F.rms_norm(t, normalized_shape, weight, eps)`; `eps = None` is `rms_norm_eps`.
     pub fn rms_norm(&self, normalized: &[usize], weight: Option<&Tensor>, eps: Option<f64>) -> Result<Tensor> {
         let mask = self.check_norm(normalized, [("weight", weight), ("bias", None)], "")?;
         if !self.dtype.is_float() {
             bail!(DType, "\"rms_norm\" not implemented for '{}'", self.dtype.scalar_name());
         }
-        self.rowwise(RowOp::RmsNorm, &mask, [weight, None], eps.unwrap_or(f32::EPSILON as f64))
+        self.rowwise(RowOp::RmsNorm, &mask, [weight, None], eps.unwrap_or(rms_norm_eps(self.dtype)))
+    }
+}
+
+/// `rms_norm`'s default eps: the machine epsilon of the type PyTorch computes `dtype` in (f64's
+/// for float64, f32's for the others).
+pub(crate) fn rms_norm_eps(dtype: DType) -> f64 {
+    if dtype == DType::Float64 {
+        f64::EPSILON
+    } else {
+        f32::EPSILON as f64
     }
 }

@@ -87,6 +87,20 @@ const PROGRAMS = {
   std: (x) => x.std(),
   logsumexp: (x) => x.logsumexp(1),
   norm: (x) => x.norm(),
+  cumsum: (x) => x.cumsum(1),
+  cumprod: (x) => x.cumprod(0),
+  logcumsumexp: (x) => x.logcumsumexp(0),
+  cummax: (x) => x.cummax(0)[0],
+  cummin_indices: (x) => x.cummin(0)[1],
+  argmin_dim: (x) => x.argmin(1),
+  any_all: (x) => torch.stack([x.any(), x.all()]),
+  rms_norm: (x) => F.rms_norm(x, [4]),
+  scatter_add: (x) =>
+    torch
+      .zeros(3, { dtype: "float64" })
+      .scatter_add(0, torch.tensor([0, 2, 0, 1, 2, 0, 1]), x),
+  conv2d: (x, w) => F.conv2d(x, w),
+  max_pool2d: (x) => F.max_pool2d(x, 2, 1),
   matmul: torch.matmul,
   mv: torch.mv,
   bmm: torch.bmm,
@@ -280,7 +294,7 @@ describe("[cpu] float64", () => {
   test("ops without a float64 kernel raise PyTorch's missing-kernel error", async () => {
     const x = torch.tensor([3, 1, 2], { dtype: "float64" });
     for (const [op, f] of [
-      ["cumsum", () => x.cumsum(0)],
+      ["searchsorted", () => torch.searchsorted(x, x)],
       ["sort", () => x.sort()],
       ["lgamma", () => x.lgamma()],
       ["erfinv", () => x.erfinv()],

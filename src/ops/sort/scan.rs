@@ -101,14 +101,6 @@ fn source(op: ScanOp, dtype: DType) -> String {
 
 /// Runs the scan (uniform words: the header of `scan.wgsl`).
 pub fn run(backend: &dyn Backend, k: &Scan) -> Result<()> {
-    let name = match k.op {
-        ScanOp::Sum => "cumsum",
-        ScanOp::Prod => "cumprod",
-        ScanOp::Max => "cummax",
-        ScanOp::Min => "cummin",
-        ScanOp::LogSumExp => "logcumsumexp",
-    };
-    crate::tensor::refuse_f64(name, &[k.dtype])?;
     let rows = u32::try_from(k.rows).map_err(|_| err!(OutOfMemory, "too many rows"))?;
     let (gx, gy) = grid(rows);
     let mut meta = [0u32; 8];
