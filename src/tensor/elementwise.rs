@@ -17,8 +17,8 @@ use crate::shape::broadcast_shapes;
 fn result_types(op: Op, promoted: DType) -> Result<(Compute, DType)> {
     let info = op.info();
     let compute = match info.kind {
+        ResultKind::Float | ResultKind::Same | ResultKind::Bool if promoted.is_float() => Compute::float_for(promoted),
         ResultKind::Float => Compute::F32,
-        _ if promoted.is_float() => Compute::F32,
         _ => Compute::I32,
     };
     let out = match info.kind {
@@ -99,6 +99,7 @@ pub(crate) fn elementwise_op(
     out_dtype: DType,
     shape: Vec<usize>,
 ) -> Result<Tensor> {
+    super::check_dtype_on(backend.device(), out_dtype)?;
     let n: usize = shape.iter().product();
     if n == 0 {
         return Tensor::empty_on(backend, &shape, out_dtype);
@@ -254,7 +255,7 @@ impl DType {
     /// The compute type a copy or cast reads this dtype in (exact for every value it holds).
     pub fn compute_for_cast(self) -> Compute {
         if self.is_float() {
-            Compute::F32
+            Compute::float_for(self)
         } else {
             Compute::I32
         }

@@ -30,6 +30,8 @@ export {
   float16,
   half,
   bfloat16,
+  float64,
+  double,
 } from "./dtype.js";
 export type { CreationOptions, ReduceOptions, Shape } from "./args.js";
 export {

@@ -240,6 +240,7 @@ const ARRAYS = {
   bool: Uint8Array,
   float16: Float32Array,
   bfloat16: Float32Array,
+  float64: Float64Array,
 } as const satisfies Record<DType, unknown>;
 
 /** A tensor on a custom device: a device buffer, shape and dtype. */

@@ -16,11 +16,16 @@ const MAX_HEADER = 100_000_000;
 /** The most dims a tensor may have, and the largest size of one (the core's 32-bit sizes). */
 const MAX_RANK = 64;
 const MAX_DIM = 2 ** 31 - 1;
-/** Bytes of storage per element in the core, for every dtype (docs/dtypes.md). */
+/** Bytes of one storage word in the core: one an element, two for float64 (docs/dtypes.md). */
 export const WORD = 4;
+/** Storage words per element of a file dtype in the core. */
+export function wordsPer(code: string): number {
+  return code === "F64" ? 2 : 1;
+}
 
 export const ITEM_SIZE: Record<string, number> = {
   F32: 4,
+  F64: 8,
   F16: 2,
   BF16: 2,
   I32: 4,
@@ -30,6 +35,7 @@ export const ITEM_SIZE: Record<string, number> = {
 };
 export const CORE_DTYPE: Record<string, DType> = {
   F32: "float32",
+  F64: "float64",
   F16: "float16",
   BF16: "bfloat16",
   I32: "int32",
@@ -37,16 +43,7 @@ export const CORE_DTYPE: Record<string, DType> = {
   U8: "uint8",
   BOOL: "bool",
 };
-const OTHER_DTYPES = [
-  "F64",
-  "I8",
-  "I16",
-  "U16",
-  "U32",
-  "U64",
-  "F8_E4M3",
-  "F8_E5M2",
-];
+const OTHER_DTYPES = ["I8", "I16", "U16", "U32", "U64", "F8_E4M3", "F8_E5M2"];
 
 /** Bytes per element of a safetensors dtype code (registered custom dtypes included). */
 export function itemSize(code: string): number | undefined {
@@ -129,7 +126,7 @@ export function parseEntries(
     if (item === undefined) {
       if (OTHER_DTYPES.includes(e.dtype))
         throw new DTypeError(
-          `torch.load: tensor "${name}" has dtype ${e.dtype}, which webtorch does not load (F32, F16, BF16, I32, I64, U8, BOOL)`,
+          `torch.load: tensor "${name}" has dtype ${e.dtype}, which webtorch does not load (F32, F64, F16, BF16, I32, I64, U8, BOOL)`,
         );
       bad(`tensor "${name}": unknown dtype "${e.dtype}"`);
     }
@@ -259,6 +256,7 @@ export const SAVE_DTYPE: Record<string, string> = {
   int64: "I64",
   uint8: "U8",
   bool: "BOOL",
+  float64: "F64",
   float16: "F16",
   bfloat16: "BF16",
 };

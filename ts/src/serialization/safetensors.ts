@@ -16,7 +16,8 @@
  *
  * Dtypes: F32, I32, U8 and BOOL load as themselves; I64 loads as int64 (webtorch stores int64 as
  * checked 32-bit: values outside ±2³¹ are rejected); F16 and BF16 load as float16 / bfloat16
- * (held as float32 words, exactly); a dtype registered with `register_dtype` for a safetensors code
+ * (held as float32 words, exactly); F64 loads as float64 (two words an element, exactly; the CPU
+ * device only); a dtype registered with `register_dtype` for a safetensors code
  * (`"I8"`, say) loads as a `QuantizedTensor` of that dtype; other safetensors dtypes are refused
  * with a clear error.
  *

@@ -22,6 +22,7 @@ import {
   type Entry,
   ITEM_SIZE,
   WORD,
+  wordsPer,
   bad,
   floatBitsToBf16,
   floatBitsToHalf,
@@ -42,11 +43,12 @@ export function checkCpuBudget(entries: Entry[], device: number): void {
   const budget = core.memory_budget(0);
   let total = 0;
   for (const e of inFileOrder(entries)) {
-    const bytes = Math.max(e.numel, 1) * WORD;
+    const item = WORD * wordsPer(e.dtype);
+    const bytes = Math.max(e.numel, 1) * item;
     total += bytes;
     if (total > budget)
       throw new OutOfMemoryError(
-        `torch.load: tensor "${e.name}" (${e.dtype} [${e.shape.join(", ")}]) needs ${bytes} bytes of CPU memory (${WORD} bytes per element), ${total} bytes with the tensors before it in the file: more than the CPU budget (${budget} bytes; torch.cpu.set_memory_budget changes it)`,
+        `torch.load: tensor "${e.name}" (${e.dtype} [${e.shape.join(", ")}]) needs ${bytes} bytes of CPU memory (${item} bytes per element), ${total} bytes with the tensors before it in the file: more than the CPU budget (${budget} bytes; torch.cpu.set_memory_budget changes it)`,
       );
   }
 }
@@ -86,6 +88,9 @@ function customWordEncoder(storage: DType): (v: number) => number {
       };
     case "bool":
       return (v) => (v !== 0 ? 1 : 0);
+    case "float64":
+      // One word per value: a custom dtype's storage is a one-word dtype.
+      throw new DTypeError("a custom dtype cannot be stored as float64");
   }
 }
 
@@ -103,7 +108,9 @@ export function makeScratch(chunkBytes: number, maxItem: number): Scratch {
     Math.floor(chunkBytes / Math.max(maxItem, WORD)),
   );
   const bytes = new Uint8Array(elements * Math.max(maxItem, WORD));
-  return { elements, words: new Uint32Array(elements), bytes };
+  // Two words an element where an 8-byte file dtype may be float64.
+  const words = new Uint32Array(elements * (maxItem > WORD ? 2 : 1));
+  return { elements, words, bytes };
 }
 
 /**
@@ -141,7 +148,7 @@ export class TensorWriter {
     } catch (err) {
       if (!(err instanceof OutOfMemoryError)) throw err;
       throw new OutOfMemoryError(
-        `torch.load: tensor "${entry.name}" (${entry.dtype} [${entry.shape.join(", ")}], ${Math.max(entry.numel, 1) * WORD} bytes of storage) does not fit: ${err.message}`,
+        `torch.load: tensor "${entry.name}" (${entry.dtype} [${entry.shape.join(", ")}], ${Math.max(entry.numel, 1) * WORD * wordsPer(entry.dtype)} bytes of storage) does not fit: ${err.message}`,
         { cause: err },
       );
     }
@@ -171,6 +178,7 @@ export class TensorWriter {
     switch (this.entry.dtype) {
       case "F32":
       case "I32":
+      case "F64": // two words an element, low first: the file's little-endian bytes as they are
         return (src) => wordBytes.set(src);
       case "F16": {
         const table = halfBitsTable();
@@ -212,7 +220,8 @@ export class TensorWriter {
   /** Writes `n` whole elements of `src` at the next element of the tensor. */
   private flush(src: Uint8Array, n: number): void {
     this.convert(src, n);
-    this.raw.write_words(this.written, this.scratch.words.subarray(0, n));
+    const w = wordsPer(this.entry.dtype);
+    this.raw.write_words(this.written, this.scratch.words.subarray(0, n * w));
     this.written += n;
   }
 

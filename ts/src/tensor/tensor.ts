@@ -59,8 +59,8 @@ declare global {
   }
 }
 
-/** A value read back from a tensor: float32 → Float32Array, int32/int64 → Int32Array, uint8/bool → Uint8Array. */
-export type TypedArray = Float32Array | Int32Array | Uint8Array;
+/** A value read back from a tensor: float32 → Float32Array, float64 → Float64Array, int32/int64 → Int32Array, uint8/bool → Uint8Array. */
+export type TypedArray = Float32Array | Float64Array | Int32Array | Uint8Array;
 
 /** A scalar operand of an elementwise op (booleans count as 1 and 0). */
 export type Scalar = number | boolean;
@@ -459,6 +459,10 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
   /** `to("bfloat16")`. */
   bfloat16(): Tensor {
     return this.to("bfloat16");
+  }
+  /** `to("float64")` (the CPU device only). */
+  double(): Tensor<S, "float64"> {
+    return this.to("float64") as never;
   }
   /** `to("int32")`. */
   int(): Tensor<S, "int32"> {
