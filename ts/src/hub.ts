@@ -21,7 +21,7 @@ import type { Device } from "./dtype.js";
 import { TorchError } from "./errors.js";
 import { importOptional } from "./runtime.js";
 import { args } from "./schema/index.js";
-import { isNode } from "./serialization/file_readers.js";
+import { isNode } from "./serialization/node_files.js";
 import { loadBytes, type TensorDict } from "./serialization/safetensors.js";
 
 /** What `progress` may be: on/off, or a function of (bytes so far, total when known). */
