@@ -328,14 +328,23 @@ impl Tensor {
         require_float(dtype, "\"check_uniform_bounds\"")?;
         // The draws, the floats and their words are made on the host first.
         engine::check_host_alloc("rand", shape::numel(shape), 4, 2)?;
-        Tensor::from_f32(&random::uniform(shape::numel(shape)), shape, device)
+        Tensor::from_f32(&random::uniform(shape::numel(shape)), shape, device)?.cast_to(dtype)
     }
 
     /// `torch.randn(shape)`: standard normal from the seeded Philox stream.
     pub fn randn(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
         require_float(dtype, "\"normal_kernel_cpu\"")?;
         engine::check_host_alloc("randn", shape::numel(shape), 4, 3)?;
-        Tensor::from_f32(&random::normal(shape::numel(shape)), shape, device)
+        Tensor::from_f32(&random::normal(shape::numel(shape)), shape, device)?.cast_to(dtype)
+    }
+
+    /// This float32 tensor as `dtype` (float16 and bfloat16 draws: the float32 draw rounded).
+    fn cast_to(self, dtype: DType) -> Result<Tensor> {
+        if dtype == DType::Float32 {
+            Ok(self)
+        } else {
+            self.to_dtype(dtype)
+        }
     }
 
     pub fn backend(&self) -> &Rc<dyn Backend> {
@@ -456,6 +465,18 @@ impl Tensor {
         engine::check_host_alloc("read", n, 4, 2)?;
         // The read submits the batch with its copy.
         Ok(t.backend().read(buf, t.layout.offset, n))
+    }
+
+    /// A copy on the CPU that is returned now and whose words arrive when this tensor's read
+    /// does: its buffer is pending (`backend/cpu/deferred.rs`) until the returned future, driven
+    /// by the caller, has received them. Work on the copy is recorded meanwhile; reads wait.
+    pub fn to_cpu_later(&self) -> Result<(Tensor, crate::backend::LocalFuture<()>)> {
+        let out = Tensor::for_write(self.shape(), self.dtype, Device::Cpu)?;
+        let read = self.start_read()?;
+        let buf = out.buf()?;
+        let cpu = engine::cpu();
+        cpu.begin_pending(buf);
+        Ok((out, Box::pin(async move { cpu.fill_pending(buf, read.await) })))
     }
 
     /// The values as f64 (tests and printing).

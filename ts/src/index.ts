@@ -17,12 +17,7 @@ import { init } from "./runtime.js";
 import "./tensor/elementwise.js"; // installs the elementwise Tensor methods
 import "./tensor/autograd.js"; // installs the autograd Tensor members (requires_grad, backward, in-place _ forms)
 
-export {
-  init,
-  get_default_device,
-  type DeviceRequest,
-  type InitOptions,
-} from "./runtime.js";
+export { init, type DeviceRequest, type InitOptions } from "./runtime.js";
 export * from "./errors.js";
 export {
   type DType,
@@ -200,6 +195,14 @@ export {
   get_device_module,
   type DeviceModule,
 } from "./extend/device_module.js";
+export {
+  set_default_device,
+  get_default_device,
+  device,
+  type ToOptions,
+} from "./ops/devices.js";
+export type { DeviceName } from "./defaults.js";
+export * as cuda from "./cuda.js";
 export {
   compile,
   compiler,
