@@ -201,9 +201,14 @@ export function moveTo(
   }
 }
 
-/** The core device a device string names, or PyTorch's error for an unknown one. */
+/**
+ * The core device a device string names, or PyTorch's error for an unknown one (a
+ * `DTypeError` for a name that reads as a dtype's, `"float99"`: webtorch's dtypes are strings).
+ */
 function coreDevice(name: string): Device {
   const device = canonicalDevice(name);
+  if (/^(float|int|uint|bool|complex|bfloat|half|double|long|short)/.test(name))
+    dtypeCode(name as DType);
   if (device !== "cpu" && device !== "webgpu")
     throw new DeviceError(
       `Expected one of cpu, webgpu, cuda device type at start of device string: ${name}`,
