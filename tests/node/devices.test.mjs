@@ -83,8 +83,8 @@ describe('"cuda" names the WebGPU device', () => {
       const t = torch.ones(3, { device: "cuda" }).mul(2);
       await torch.cuda.synchronize();
       assert.deepEqual(await t.tolist(), [2, 2, 2]);
-      await assert.rejects(
-        torch.cuda.synchronize("cpu"),
+      assert.throws(
+        () => torch.cuda.synchronize("cpu"),
         /Expected a cuda device/,
       );
     },
@@ -261,6 +261,14 @@ describe("torch.set_default_device, torch.set_default_dtype", () => {
         assert.equal(torch.full([1], true).dtype, "bool");
         assert.equal(torch.arange(3).dtype, "int64");
         assert.equal(torch.zeros(1, { dtype: "float32" }).dtype, "float32");
+        // Printed as PyTorch prints under that default (its values in PyTorch: 1.5000, and
+        // the float32 tensor is the one that names its dtype).
+        assert.equal(await torch.tensor([1.5]).format(), "tensor([1.5000])");
+        assert.equal(
+          await torch.tensor([1.5], { dtype: "float32" }).format(),
+          "tensor([1.5000], dtype=torch.float32)",
+        );
+        assert.equal(await torch.zeros(0).format(), "tensor([])");
         // Values are the dtype's: 1/3 rounded to it.
         const third = await torch.tensor([1 / 3]).tolist();
         const want = await torch
