@@ -600,6 +600,13 @@ fn a_cpu_copy_returned_before_its_read_records_work_until_the_words_arrive() {
         drop(out_of_range);
         assert_eq!(values(&picked), vec![6., 8., 2., -4.], "{dev:?}");
         assert_eq!(values(&total), vec![12.], "{dev:?}");
+        // A draw from pending rates checks them when they arrive, as PyTorch's CPU check does.
+        let rates = t(&[1., -1.], &[2], dev);
+        let (pending_rates, fill) = rates.to_cpu_later().unwrap();
+        let drawn = pending_rates.poisson().unwrap();
+        pollster::block_on(fill);
+        let err = pollster::block_on(drawn.read_words()).unwrap_err();
+        assert!(err.to_string().contains("invalid Poisson rate"), "{dev:?}: {err}");
         // Reported once; the engine goes on eagerly.
         assert_eq!(values(&copy.binary_scalar(Op::Add, 1.0, false).unwrap()), vec![2., -1., 4., 5.]);
     }

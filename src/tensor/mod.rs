@@ -20,7 +20,6 @@ mod view;
 
 pub use conditional::TensorOrScalar;
 pub(crate) use elementwise::check_same_device;
-pub(crate) use indexing::host_values;
 pub(crate) use int64::checked_accumulation;
 pub use scatter_reduce::ScatterReduce;
 
