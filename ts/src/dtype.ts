@@ -74,6 +74,11 @@ export function dtypeCode(dtype: DType): number {
   return code;
 }
 
+/** Whether `name` is one of webtorch's dtype names. */
+export function isDType(name: unknown): name is DType {
+  return typeof name === "string" && Object.hasOwn(DTYPE_CODES, name);
+}
+
 /** The dtype name of a core dtype code. */
 export function dtypeFromCode(code: number): DType {
   const dtype = DTYPES_BY_CODE[code];

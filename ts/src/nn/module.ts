@@ -23,12 +23,7 @@ import { no_grad } from "../autograd/grad_mode.js";
 import type { RemovableHandle } from "../tensor/autograd.js";
 import { zeros } from "../ops/creation.js";
 import { args } from "../schema/index.js";
-import {
-  type DType,
-  type Device,
-  checkDeviceSupportsDtype,
-  isFloatingPoint,
-} from "../dtype.js";
+import { type DType, type Device, isFloatingPoint } from "../dtype.js";
 import { type DeviceName, canonicalDevice } from "../defaults.js";
 import { type ToOptions, moveTo, parseTo } from "../ops/devices.js";
 import { get_default_device } from "../runtime.js";
@@ -423,10 +418,9 @@ export class Module {
     return this.#convert(null, "bfloat16");
   }
 
-  /** float64: a `TorchError`, as neither of webtorch's devices stores it. */
+  /** `to(torch.float64)`: a `TorchError`, as neither of webtorch's devices stores float64. */
   double(): this {
-    checkDeviceSupportsDtype(this.#device(), "float64");
-    return this;
+    return this.to("float64" as DType);
   }
 
   /** The device of the first parameter or buffer (the default device without any). */

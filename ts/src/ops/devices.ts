@@ -24,6 +24,7 @@ import {
   type Device,
   checkDeviceSupportsDtype,
   dtypeCode,
+  isDType,
 } from "../dtype.js";
 import { type DeviceName, canonicalDevice, isDeviceName } from "../defaults.js";
 import { type Args, args, methodArgs } from "../schema/index.js";
@@ -80,21 +81,13 @@ const proto = Tensor.prototype as unknown as Record<string, unknown>;
 /** `to` of a dtype or a registered custom device (extend/devices.ts). */
 const toBase = proto.to as (this: Tensor, arg: unknown) => Tensor;
 
-const DTYPE_NAMES = new Set<string>([
-  "float32",
-  "int32",
-  "int64",
-  "uint8",
-  "bool",
-  "float16",
-  "bfloat16",
-]);
-
 proto.to = function (this: Tensor, ...rest: unknown[]): unknown {
   const first = rest[0];
   // The common call, one dtype name, cannot be wrong.
-  if (rest.length === 1 && typeof first === "string" && DTYPE_NAMES.has(first))
+  if (rest.length === 1 && isDType(first)) {
+    checkDeviceSupportsDtype(this.device, first);
     return toBase.call(this, first);
+  }
   // A registered custom device (`t.to("mydevice")`) stays with extend/devices.ts.
   if (
     rest.length === 1 &&
@@ -148,12 +141,12 @@ export function parseTo(
   if (target instanceof Tensor) {
     out.device = target.device;
     out.dtype ??= target.dtype;
-  } else if (typeof target === "string" && DTYPE_NAMES.has(target)) {
+  } else if (isDType(target)) {
     if (a.dtype !== null)
       throw new TorchError(
         "to() received an invalid combination of arguments - got (torch.dtype, torch.dtype), but expected one of: (torch.device device, torch.dtype dtype, bool non_blocking, bool copy), (torch.dtype dtype, bool non_blocking, bool copy), (Tensor tensor, bool non_blocking, bool copy)",
       );
-    out.dtype = target as DType;
+    out.dtype = target;
   } else if (typeof target === "string") {
     out.device = coreDevice(target);
   }
@@ -238,8 +231,8 @@ proto.cuda = function (this: Tensor): Tensor {
 
 proto.double = function (this: Tensor): Tensor {
   methodArgs("double", this, arguments);
-  checkDeviceSupportsDtype(this.device, "float64");
-  throw new TorchError("unreachable: float64 is refused above");
+  // `to` asks checkDeviceSupportsDtype whether this device stores float64.
+  return this.to("float64" as DType);
 };
 
 Object.defineProperty(proto, "is_cuda", {
