@@ -12,7 +12,7 @@ use crate::backend::{Backend, Device};
 use crate::error::Result;
 
 struct Engine {
-    cpu: Rc<dyn Backend>,
+    cpu: Rc<CpuBackend>,
     gpu: Option<Rc<dyn Backend>>,
     default: Device,
     tuning: Tuning,
@@ -42,7 +42,7 @@ pub fn backend(device: Device) -> Result<Rc<dyn Backend>> {
 
         crate::debug::fault_point("engine");
         match device {
-            Device::Cpu => Ok(e.cpu.clone()),
+            Device::Cpu => Ok(e.cpu.clone() as Rc<dyn Backend>),
             Device::WebGpu => e.gpu.clone().ok_or_else(|| {
                 crate::err!(
                     Device,
@@ -51,6 +51,11 @@ pub fn backend(device: Device) -> Result<Rc<dyn Backend>> {
             }),
         }
     })
+}
+
+/// The CPU backend itself, for what only it has (buffers filled later: `backend/cpu/deferred.rs`).
+pub fn cpu() -> Rc<CpuBackend> {
+    ENGINE.with(|e| e.borrow().cpu.clone())
 }
 
 /// Reads the tuning knobs. `f` must not call back into the engine (it runs inside its borrow).

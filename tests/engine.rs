@@ -571,3 +571,58 @@ fn elementwise_prologues_fuse_into_reductions() {
     let ev = values(&e);
     assert_close(&[ev.iter().map(|x| *x as f32 as f64).sum::<f64>()], &values(&total), 1e-5, 0.0, "sum of exp");
 }
+
+#[test]
+fn a_cpu_copy_returned_before_its_read_records_work_until_the_words_arrive() {
+    use std::future::Future;
+    use std::task::{Context, Waker};
+    for dev in devices() {
+        let src = t(&[1., -2., 3., 4.], &[2, 2], dev);
+        let index = Tensor::from_f64(&[1., 0.], &[2], DType::Int64, Device::Cpu).unwrap();
+        let (copy, fill) = src.to_cpu_later().unwrap();
+        assert_eq!((copy.device(), copy.shape()), (Device::Cpu, &[2, 2][..]));
+        // Work on the copy (and the CPU's other work) is recorded, not run on undefined words.
+        let doubled = copy.binary_scalar(Op::Mul, 2.0, false).unwrap();
+        let picked = doubled.index_select(0, &index).unwrap();
+        let total = picked.sum(&[], false).unwrap();
+        drop(doubled);
+        let mut read = Box::pin(picked.read_words());
+        let mut cx = Context::from_waker(Waker::noop());
+        assert!(read.as_mut().poll(&mut cx).is_pending(), "a read waits for the words ({dev:?})");
+        // An index checked on the host cannot be checked yet: the check runs with the work,
+        // its failure raised by the next read.
+        let bad = Tensor::from_f64(&[5.], &[1], DType::Int64, Device::Cpu).unwrap();
+        let out_of_range = copy.index_select(0, &bad).unwrap();
+        pollster::block_on(fill);
+        // As a device-side check's failure, it is raised by the next read: the waiting one.
+        let err = pollster::block_on(read).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Index, "{dev:?}: {err}");
+        drop(out_of_range);
+        assert_eq!(values(&picked), vec![6., 8., 2., -4.], "{dev:?}");
+        assert_eq!(values(&total), vec![12.], "{dev:?}");
+        // A draw from pending rates checks them when they arrive, as PyTorch's CPU check does.
+        let rates = t(&[1., -1.], &[2], dev);
+        let (pending_rates, fill) = rates.to_cpu_later().unwrap();
+        let drawn = pending_rates.poisson().unwrap();
+        pollster::block_on(fill);
+        let err = pollster::block_on(drawn.read_words()).unwrap_err();
+        assert!(err.to_string().contains("invalid Poisson rate"), "{dev:?}: {err}");
+        // Reported once; the engine goes on eagerly.
+        assert_eq!(values(&copy.binary_scalar(Op::Add, 1.0, false).unwrap()), vec![2., -1., 4., 5.]);
+    }
+}
+
+#[test]
+fn rand_and_randn_make_the_dtype_asked_for() {
+    for dev in devices() {
+        for dtype in [DType::Float16, DType::BFloat16] {
+            for t in [Tensor::rand(&[64], dtype, dev).unwrap(), Tensor::randn(&[64], dtype, dev).unwrap()] {
+                assert_eq!(t.dtype, dtype, "{dev:?}");
+                // Every value is one of the dtype's (the float32 draw rounded to it).
+                for v in values(&t) {
+                    assert_eq!(dtype.round_f32(v as f32) as f64, v, "{dev:?} {dtype:?}");
+                }
+            }
+        }
+    }
+}

@@ -16,7 +16,7 @@ use js_sys::{Function, Reflect};
 use wasm_bindgen::prelude::*;
 
 use crate::backend::webgpu::{AdapterSummary, WebGpuBackend};
-use crate::backend::Device;
+use crate::backend::{Backend, Device};
 use crate::error::{Error, ErrorKind};
 use crate::tensor::fusion;
 use crate::{engine, ops, random};
@@ -229,10 +229,14 @@ pub fn sync() -> js_sys::Promise {
     // A failed computation rejects the sync, after the work that did compute has finished.
     let flushed = engine::flush_all();
     let done = engine::backend(Device::WebGpu).ok().map(|b| b.sync());
+    // CPU tensors copied from the GPU without waiting (`RawTensor::to_cpu_later`) have their
+    // values, and the work recorded on them has run, once this resolves.
+    let cpu = engine::cpu().sync();
     wasm_bindgen_futures::future_to_promise(async move {
         if let Some(done) = done {
             js(done.await)?;
         }
+        js(cpu.await)?;
         js(flushed)?;
         Ok(JsValue::UNDEFINED)
     })

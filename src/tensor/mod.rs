@@ -20,7 +20,6 @@ mod view;
 
 pub use conditional::TensorOrScalar;
 pub(crate) use elementwise::check_same_device;
-pub(crate) use indexing::host_values;
 pub(crate) use int64::checked_accumulation;
 pub(crate) use nn::rms_norm_eps;
 pub use scatter_reduce::ScatterReduce;
@@ -340,17 +339,7 @@ impl Tensor {
         // The draws, the floats and their words are made on the host first.
         engine::check_host_alloc("rand", shape::numel(shape), 4, 2)?;
         check_dtype_on(device, dtype)?;
-        Tensor::from_f32(&random::uniform(shape::numel(shape)), shape, device)?.widened(dtype)
-    }
-
-    /// A float32 tensor of draws as float64 when that is the dtype asked for (the draws are the
-    /// float32 stream's, widened exactly; docs/dtypes.md).
-    fn widened(self, dtype: DType) -> Result<Tensor> {
-        if dtype == DType::Float64 {
-            self.to_dtype(dtype)
-        } else {
-            Ok(self)
-        }
+        Tensor::from_f32(&random::uniform(shape::numel(shape)), shape, device)?.cast_to(dtype)
     }
 
     /// `torch.randn(shape)`: standard normal from the seeded Philox stream.
@@ -358,7 +347,17 @@ impl Tensor {
         require_float(dtype, "\"normal_kernel_cpu\"")?;
         engine::check_host_alloc("randn", shape::numel(shape), 4, 3)?;
         check_dtype_on(device, dtype)?;
-        Tensor::from_f32(&random::normal(shape::numel(shape)), shape, device)?.widened(dtype)
+        Tensor::from_f32(&random::normal(shape::numel(shape)), shape, device)?.cast_to(dtype)
+    }
+
+    /// This float32 tensor of draws as `dtype`: float16 and bfloat16 draws are the float32 draw
+    /// rounded; float64 draws are the float32 stream's, widened exactly (docs/dtypes.md).
+    fn cast_to(self, dtype: DType) -> Result<Tensor> {
+        if dtype == DType::Float32 {
+            Ok(self)
+        } else {
+            self.to_dtype(dtype)
+        }
     }
 
     pub fn backend(&self) -> &Rc<dyn Backend> {
@@ -480,6 +479,18 @@ impl Tensor {
         engine::check_host_alloc("read", n, 4 * w, 2)?;
         // The read submits the batch with its copy.
         Ok(t.backend().read(buf, t.layout.offset * w, n * w))
+    }
+
+    /// A copy on the CPU that is returned now and whose words arrive when this tensor's read
+    /// does: its buffer is pending (`backend/cpu/deferred.rs`) until the returned future, driven
+    /// by the caller, has received them. Work on the copy is recorded meanwhile; reads wait.
+    pub fn to_cpu_later(&self) -> Result<(Tensor, crate::backend::LocalFuture<()>)> {
+        let out = Tensor::for_write(self.shape(), self.dtype, Device::Cpu)?;
+        let read = self.start_read()?;
+        let buf = out.buf()?;
+        let cpu = engine::cpu();
+        cpu.begin_pending(buf);
+        Ok((out, Box::pin(async move { cpu.fill_pending(buf, read.await) })))
     }
 
     /// The values as f64 (tests and printing).

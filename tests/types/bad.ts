@@ -5,8 +5,8 @@ const a = torch.ones(2, 2);
 
 // @ts-expect-error — dtypes are checked names
 torch.zeros(2, { dtype: "float64" });
-// @ts-expect-error — devices are "webgpu" or "cpu"
-torch.ones([2], { device: "cuda" });
+// @ts-expect-error — devices are "webgpu", "cpu" or PyTorch's "cuda" (an alias of "webgpu")
+torch.ones([2], { device: "tpu" });
 // @ts-expect-error — reads are async: item() is a Promise
 const n: number = a.item();
 // @ts-expect-error — tensor() takes numbers, booleans, typed arrays and arrays of them

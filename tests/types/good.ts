@@ -192,3 +192,21 @@ const movedToCpu: Tensor = torch.ones(2).to("cpu");
 const movedToCustom: torch.DeviceTensor = torch.ones(2).to("mydevice");
 const converted: Tensor = torch.ones(2).to("int32");
 void [movedToCpu, movedToCustom, converted];
+
+// PyTorch's device spellings: "cuda" is the WebGPU device; moves keep the shape type.
+const onCuda: Tensor<[2, 3]> = torch.ones(2, 3, { device: "cuda" }).cuda();
+const back: Tensor<[2, 3], "float32"> = onCuda
+  .to("cuda:0", "float16")
+  .cpu()
+  .float();
+const keywords: Tensor = onCuda.to({ device: "cpu", dtype: "bfloat16" });
+const model: torch.nn.Linear = new torch.nn.Linear(2, 2)
+  .to("cuda")
+  .half()
+  .cpu();
+const gpuCount: number = torch.cuda.device_count();
+const synced: Promise<void> = torch.cuda.synchronize();
+torch.set_default_device("cuda");
+torch.set_default_dtype(torch.bfloat16);
+const where: Device = torch.device("cuda", 0);
+void [back, keywords, model, gpuCount, synced, where];

@@ -15,6 +15,7 @@ import {
   scalarTypeName,
 } from "./dtype.js";
 import type { Tensor } from "./tensor/tensor.js";
+import { type DeviceName, canonicalDevice } from "./defaults.js";
 
 /** A shape or list of dims as users pass it. */
 export type Shape = readonly number[];
@@ -23,8 +24,11 @@ export type Shape = readonly number[];
 export interface CreationOptions {
   /** The dtype of the new tensor; each function documents its default. */
   dtype?: DType;
-  /** The device of the new tensor; defaults to `torch.get_default_device()`. */
-  device?: Device;
+  /**
+   * The device of the new tensor; defaults to `torch.get_default_device()`. `"cuda"` (and
+   * `"cuda:0"`) name the WebGPU device, as PyTorch code spells it.
+   */
+  device?: DeviceName;
   /** Record operations on the new tensor for autograd (a leaf). Default `false`. */
   requires_grad?: boolean;
 }
@@ -286,5 +290,7 @@ export function dataOptions(fn: string, options: unknown): CreationOptions {
     throw new ArgumentError(
       `${fn}(): argument 'requires_grad' must be bool, not ${pyTypeName(o.requires_grad)}`,
     );
-  return o;
+  return o.device === undefined
+    ? o
+    : { ...o, device: canonicalDevice(o.device) };
 }

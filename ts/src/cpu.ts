@@ -27,9 +27,13 @@ export function device_count(): number {
   return 1;
 }
 
-/** Resolves at once: CPU work is done when its call returns. */
-export function synchronize(): Promise<void> {
-  return Promise.resolve();
+/**
+ * Resolves once CPU work is done: at once, except for CPU copies of GPU tensors made without
+ * waiting (`t.cpu()`), whose values arrive with the GPU's read (and the work recorded on them
+ * runs then).
+ */
+export async function synchronize(): Promise<void> {
+  await core.sync();
 }
 
 /** The CPU budget in bytes: live CPU tensors plus one op's scratch stay below it (default 3 GiB). */

@@ -8,6 +8,7 @@
  */
 
 import { DTypeError, DeviceError } from "./errors.js";
+import { type DeviceName, canonicalDevice } from "./defaults.js";
 
 /**
  * The dtypes webtorch supports (int64 is stored as checked 32-bit; float16 and bfloat16 as float32
@@ -88,6 +89,11 @@ export function dtypeCode(dtype: DType): number {
   return code;
 }
 
+/** Whether `name` is one of webtorch's dtype names. */
+export function isDType(name: unknown): name is DType {
+  return typeof name === "string" && Object.hasOwn(DTYPE_CODES, name);
+}
+
 /** The dtype name of a core dtype code. */
 export function dtypeFromCode(code: number): DType {
   const dtype = DTYPES_BY_CODE[code];
@@ -96,12 +102,15 @@ export function dtypeFromCode(code: number): DType {
   return dtype;
 }
 
-/** The core's code for `device`; throws a {@link DeviceError} for an unknown name. */
-export function deviceCode(device: Device): number {
-  const code = DEVICES_BY_CODE.indexOf(device);
+/**
+ * The core's code for `device` (PyTorch's spellings too: `"cuda"`, `"cuda:0"`); throws a
+ * {@link DeviceError} for an unknown name.
+ */
+export function deviceCode(device: DeviceName): number {
+  const code = DEVICES_BY_CODE.indexOf(canonicalDevice(device) as Device);
   if (code < 0) {
     throw new DeviceError(
-      `Expected one of cpu, webgpu device type at start of device string: ${String(device)}`,
+      `Expected one of cpu, webgpu, cuda device type at start of device string: ${String(device)}`,
     );
   }
   return code;
@@ -113,6 +122,20 @@ export function deviceFromCode(code: number): Device {
   if (device === undefined)
     throw new DeviceError(`the core returned an unknown device code ${code}`);
   return device;
+}
+
+/**
+ * Throws unless `device` stores `dtype`: PyTorch's dtypes that webtorch knows by name but no
+ * device of it holds (float64), with the error PyTorch's MPS backend gives for float64. Every
+ * conversion and default that could make one (`to`, `double()`, `set_default_dtype`) asks here.
+ */
+export function checkDeviceSupportsDtype(device: string, dtype: string): void {
+  if (dtype === "float64" || dtype === "double") {
+    const name = device === "webgpu" ? "WebGPU" : device.toUpperCase();
+    throw new DTypeError(
+      `Cannot convert a ${name} Tensor to float64 dtype as the ${name} backend of webtorch doesn't support float64. Please use float32 instead.`,
+    );
+  }
 }
 
 /** Whether `dtype` is a floating-point dtype (`torch.is_floating_point`). */

@@ -222,6 +222,8 @@ export interface InitOptions {
 
 let loading: Promise<void> | null = null;
 let defaultDevice: Device | null = null;
+/** `torch.set_default_device`'s choice, until the next `init` (null: the device init chose). */
+let chosenDevice: Device | null = null;
 let announced: Device | null = null;
 
 /**
@@ -257,6 +259,7 @@ export async function init(options: InitOptions = {}): Promise<Device> {
   }
   const name = await core.init(noWebGPU ? "cpu" : requested);
   defaultDevice = deviceFromCode(core.default_device());
+  chosenDevice = null;
   if (name !== defaultDevice) {
     throw new TorchError(
       `core init returned '${name}' but reports default device '${defaultDevice}'`,
@@ -269,11 +272,23 @@ export async function init(options: InitOptions = {}): Promise<Device> {
   return defaultDevice;
 }
 
-/** The device new tensors go to unless a `device` option says otherwise. */
+/**
+ * The device new tensors go to unless a `device` option says otherwise: the one
+ * `torch.set_default_device` chose, else the one {@link init} chose.
+ */
 export function get_default_device(): Device {
   if (defaultDevice === null)
     throw new TorchError("webtorch is not initialised: await torch.init()");
-  return defaultDevice;
+  return chosenDevice ?? defaultDevice;
+}
+
+/** Makes `device` the default (`null`: back to the one {@link init} chose). */
+export function setDefaultDevice(device: Device | null): void {
+  if (device === "webgpu" && !core.webgpu_available())
+    throw new DeviceError(
+      "webgpu device is not available: no WebGPU adapter was found (tensors live on 'cpu')",
+    );
+  chosenDevice = device;
 }
 
 /**

@@ -12,27 +12,41 @@ import { DTypeError, TorchError } from "./errors.js";
 import { args } from "./schema/index.js";
 import {
   type DType,
+  checkDeviceSupportsDtype,
   dtypeCode,
   dtypeFromCode,
   isFloatingPoint,
 } from "./dtype.js";
-import { core } from "./runtime.js";
+import { core, get_default_device } from "./runtime.js";
+import { defaultFloat, setDefaultFloat } from "./defaults.js";
 import { type Scalar, Tensor } from "./tensor/tensor.js";
 
 // ---- default dtype ----
 
-/** The dtype of new floating point tensors: always `float32` (the only float dtype). */
+/**
+ * The dtype of new floating point tensors: what factories make without a `dtype` (`zeros`,
+ * `rand`, `arange(0.5)`) and what `tensor([1.5])` infers. `float32` unless
+ * {@link set_default_dtype} changed it.
+ */
 export function get_default_dtype(): DType {
   args("get_default_dtype", arguments);
-  return "float32";
+  return defaultFloat();
 }
 
-/** Accepts `float32` only: webtorch has no other floating point dtype to make the default. */
+/**
+ * Makes `d` the default floating point dtype: `float32`, `float16` or `bfloat16` (PyTorch's
+ * TypeError for other dtypes; float64, which no device of webtorch stores, is refused as
+ * converting to it is).
+ */
 export function set_default_dtype(d: DType): void {
-  if (args("set_default_dtype", arguments).d !== "float32")
+  if (d === ("float64" as DType) || d === ("double" as DType))
+    checkDeviceSupportsDtype(get_default_device(), "float64");
+  const dtype = args("set_default_dtype", arguments).d;
+  if (!isFloatingPoint(dtype))
     throw new DTypeError(
       `only floating-point types are supported as the default type`,
     );
+  setDefaultFloat(dtype);
 }
 
 // ---- printing ----

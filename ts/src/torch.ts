@@ -9,12 +9,15 @@
 import "./tensor/elementwise.js"; // installs the elementwise Tensor methods
 import "./tensor/autograd.js"; // installs the autograd Tensor members (requires_grad, backward, in-place _ forms)
 
+export { init, type DeviceRequest, type InitOptions } from "./runtime.js";
 export {
-  init,
+  set_default_device,
   get_default_device,
-  type DeviceRequest,
-  type InitOptions,
-} from "./runtime.js";
+  device,
+  type ToOptions,
+} from "./ops/devices.js";
+export type { DeviceName } from "./defaults.js";
+export * as cuda from "./cuda.js";
 export * from "./errors.js";
 export {
   type DType,

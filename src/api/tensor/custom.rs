@@ -131,7 +131,14 @@ pub fn read_cpu(t: &RawTensor) -> JsResult<JsValue> {
     let mut fut = Box::pin(t.read_words());
     let words = match fut.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(r) => js(r)?,
-        Poll::Pending => return Err(crate::api::to_js(crate::err!(Torch, "a cpu read did not complete at once"))),
+        // Values still on their way from the GPU (`RawTensor::to_cpu_later`).
+        Poll::Pending => {
+            return Err(crate::api::to_js(crate::err!(
+                Device,
+                "this cpu tensor's values are still being copied from webgpu: await a read of it or \
+                 torch.cuda.synchronize() first"
+            )))
+        }
     };
     Ok(super::typed_array(&words, t.dtype))
 }

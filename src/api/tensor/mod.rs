@@ -284,6 +284,17 @@ impl RawTensor {
         RawTensor::timed("contiguous", || ag::contiguous(&self.t))
     }
 
+    /// A copy on the CPU returned at once, its values arriving when this tensor's read does
+    /// (`Tensor::to_cpu_later`): `t.cpu()` of a WebGPU tensor without an `await`.
+    pub fn to_cpu_later(&self) -> JsResult<RawTensor> {
+        let (out, fill) = js(self.t.to_cpu_later())?;
+        #[cfg(target_arch = "wasm32")]
+        wasm_bindgen_futures::spawn_local(fill);
+        #[cfg(not(target_arch = "wasm32"))]
+        pollster::block_on(fill);
+        Ok(RawTensor::wrap(out))
+    }
+
     pub fn to_dtype(&self, dtype: u32) -> JsResult<RawTensor> {
         RawTensor::timed("to_dtype", || DType::from_code(dtype).and_then(|d| ag::to_dtype(&self.t, d)))
     }

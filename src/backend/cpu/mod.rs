@@ -5,6 +5,7 @@
 
 use crate::cell::RefCell;
 
+mod deferred;
 mod index;
 mod reduce;
 pub(crate) use reduce::cascade_sum;
@@ -14,7 +15,7 @@ use reduce::reduce_row;
 use super::program::{Dispatch, Reads, Words, MAX_WRITES};
 use super::{
     Arg, Backend, BufId, Device, Elementwise, Func, Gather, LocalFuture, Matmul, Operand, Reduce, Rowwise, Scatter,
-    Stats,
+    Stats, ValueCheck,
 };
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
@@ -32,12 +33,29 @@ pub struct CpuBackend {
     state: RefCell<State>,
     /// `torch.cpu.set_memory_budget`: live tensor bytes plus a kernel's scratch stay below it.
     budget: std::cell::Cell<u64>,
+    /// Buffers waiting for their words and the work recorded meanwhile (`deferred.rs`).
+    deferred: deferred::Shared,
 }
 
 impl Default for CpuBackend {
     fn default() -> Self {
-        CpuBackend { state: RefCell::default(), budget: std::cell::Cell::new(DEFAULT_BUDGET) }
+        CpuBackend {
+            state: RefCell::default(),
+            budget: std::cell::Cell::new(DEFAULT_BUDGET),
+            deferred: Default::default(),
+        }
     }
+}
+
+/// Records the call `$call` (a closure over the backend) and returns `Ok(())` from the method
+/// while a buffer is pending (`deferred.rs`).
+macro_rules! defer {
+    ($self:ident, $call:expr) => {
+        if $self.deferring() {
+            $self.queue(Box::new($call));
+            return Ok(());
+        }
+    };
 }
 
 /// The default host budget. On wasm32 the whole heap is at most 4 GiB and one block at most 2 GiB:
@@ -219,6 +237,11 @@ impl CpuBackend {
         buf[..data.len()].copy_from_slice(&data);
     }
 
+    /// Records a call to run once no buffer is pending.
+    fn queue(&self, f: deferred::Queued) {
+        self.deferred.borrow_mut().push(f);
+    }
+
     fn gather(&self, o: &Operand, shape: &[usize], c: Compute) -> Vec<V> {
         self.with_buf(o.buf, |buf| {
             let mut out = Vec::with_capacity(shape.iter().product());
@@ -263,6 +286,13 @@ impl Backend for CpuBackend {
     }
 
     fn release(&self, id: BufId) {
+        if self.deferring() {
+            self.queue(Box::new(move |b: &CpuBackend| {
+                b.release(id);
+                Ok(())
+            }));
+            return;
+        }
         let mut st = self.state.borrow_mut();
         if let Some(buf) = st.bufs[id as usize].take() {
             st.stats.active_bytes -= buf.len() as u64 * 4;
@@ -282,6 +312,10 @@ impl Backend for CpuBackend {
     }
 
     fn write(&self, id: BufId, offset: usize, words: &[u32]) -> Result<()> {
+        if self.deferring() {
+            let words = words.to_vec();
+            defer!(self, move |b: &CpuBackend| b.write(id, offset, &words));
+        }
         let mut st = self.state.borrow_mut();
         let buf = st.bufs[id as usize].as_mut().expect("live buffer");
         match offset.checked_add(words.len()).and_then(|end| buf.get_mut(offset..end)) {
@@ -292,11 +326,22 @@ impl Backend for CpuBackend {
     }
 
     fn read(&self, id: BufId, offset: usize, len: usize) -> LocalFuture<Result<Vec<u32>>> {
+        if self.waits() {
+            let drained = self.drained();
+            return Box::pin(async move {
+                drained.await?;
+                crate::engine::backend(Device::Cpu)?.read(id, offset, len).await
+            });
+        }
         let data = self.with_buf(id, |b| b[offset..offset + len].to_vec());
         Box::pin(async move { Ok(data) })
     }
 
     fn elementwise(&self, k: &Elementwise) -> Result<()> {
+        if self.deferring() {
+            let k = k.clone();
+            defer!(self, move |b: &CpuBackend| b.elementwise(&k));
+        }
         if k.nodes.iter().any(|n| n.args.contains(&Arg::Acc)) {
             crate::bail!(Torch, "internal: an elementwise kernel read a matmul product");
         }
@@ -360,6 +405,10 @@ impl Backend for CpuBackend {
     }
 
     fn reduce(&self, k: &Reduce) -> Result<()> {
+        if self.deferring() {
+            let k = k.clone();
+            defer!(self, move |b: &CpuBackend| Backend::reduce(b, &k));
+        }
         let shape: Vec<usize> = k.outer.iter().chain(&k.inner).copied().collect();
         if let Some(p) = &k.prologue {
             // Unfused: the expression into a contiguous buffer, then the plain reduction.
@@ -409,6 +458,10 @@ impl Backend for CpuBackend {
     }
 
     fn matmul(&self, k: &Matmul) -> Result<()> {
+        if self.deferring() {
+            let k = k.clone();
+            defer!(self, move |b: &CpuBackend| Backend::matmul(b, &k));
+        }
         if k.epilogue.is_some() {
             crate::bail!(Torch, "internal: the cpu backend does not fuse matmul epilogues");
         }
@@ -446,6 +499,10 @@ impl Backend for CpuBackend {
     }
 
     fn rowwise(&self, k: &Rowwise) -> Result<()> {
+        if self.deferring() {
+            let k = k.clone();
+            defer!(self, move |b: &CpuBackend| Backend::rowwise(b, &k));
+        }
         // Scratch: inputs, output offsets, gradients and results, one of each per element.
         let n = k.outer.iter().chain(&k.inner).product();
         self.check_scratch(&[(4, n, 4), (1, n, std::mem::size_of::<usize>())])?;
@@ -454,17 +511,26 @@ impl Backend for CpuBackend {
     }
 
     fn gather(&self, k: &Gather) -> Result<()> {
+        if self.deferring() {
+            let k = k.clone();
+            defer!(self, move |b: &CpuBackend| Backend::gather(b, &k));
+        }
         self.check_scratch(&[(2, k.shape.iter().product(), 8)])?;
         self.gather_impl(k);
         Ok(())
     }
 
     fn scatter(&self, k: &Scatter) -> Result<()> {
+        if self.deferring() {
+            let k = k.clone();
+            defer!(self, move |b: &CpuBackend| Backend::scatter(b, &k));
+        }
         self.check_scratch(&[(2, k.shape.iter().product(), 8)])?;
         self.scatter_impl(k)
     }
 
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()> {
+        defer!(self, move |b: &CpuBackend| b.copy(src, src_offset, dst, dst_offset, words));
         let mut st = self.state.borrow_mut();
         let data = st.bufs[src as usize].as_ref().expect("live buffer")[src_offset..src_offset + words].to_vec();
         st.bufs[dst as usize].as_mut().expect("live buffer")[dst_offset..dst_offset + words].copy_from_slice(&data);
@@ -473,6 +539,17 @@ impl Backend for CpuBackend {
     }
 
     fn dispatch(&self, d: &Dispatch) -> Result<()> {
+        if self.deferring() {
+            let (program, variant, groups) = (d.program, d.variant, d.groups);
+            let (buffers, uniforms) = (d.buffers.to_vec(), d.uniforms.to_vec());
+            defer!(self, move |b: &CpuBackend| b.dispatch(&Dispatch {
+                program,
+                variant,
+                buffers: &buffers,
+                uniforms: &uniforms,
+                groups
+            }));
+        }
         let p = d.program;
         let writes = p.writes.min(d.buffers.len());
         let (written_ids, read_ids) = d.buffers.split_at(writes);
@@ -520,7 +597,25 @@ impl Backend for CpuBackend {
     }
 
     fn sync(&self) -> LocalFuture<Result<()>> {
-        Box::pin(async { Ok(()) })
+        Box::pin(self.drained())
+    }
+
+    /// The host has the values, so a check runs before the kernel that would use them
+    /// (`Tensor::check_values`); it comes here only while the values are pending
+    /// (`deferred.rs`), and runs when they have arrived, its failure raised by the next read.
+    fn check_values(&self, k: &ValueCheck) -> Result<()> {
+        if self.deferring() {
+            let (x, shape, lo, hi, except, message) =
+                (k.x.clone(), k.shape.clone(), k.lo, k.hi, k.except, k.message.clone());
+            defer!(self, move |b: &CpuBackend| b.check_values(&ValueCheck { x, shape, lo, hi, except, message }));
+        }
+        let float = k.x.dtype.is_float();
+        let values = self.gather(&k.x, &k.shape, k.x.dtype.compute());
+        if let Some(bad) = values.into_iter().map(d).find(|&v| !(v >= k.lo && v <= k.hi) && Some(v) != k.except) {
+            let shown = if float { bad.to_string() } else { (bad as i64).to_string() };
+            return Err(k.message.error(bad.is_nan() || bad < k.lo, &shown));
+        }
+        Ok(())
     }
 
     fn stats(&self) -> Stats {

@@ -8,8 +8,9 @@ pub mod poisson;
 
 pub use poisson::Poisson;
 
+use crate::backend::CheckMessage;
 use crate::bail;
-use crate::error::Result;
+use crate::error::{ErrorKind, Result};
 use crate::random;
 use crate::tensor::Tensor;
 
@@ -21,10 +22,11 @@ impl Tensor {
         if !self.dtype.is_float() {
             bail!(DType, "\"poisson_cpu\" not implemented for '{}'", self.dtype.scalar_name());
         }
-        if let Some(rates) = crate::tensor::host_values(self)? {
-            if rates.iter().any(|r| r.is_nan() || *r < 0.0) {
-                bail!(Torch, "invalid Poisson rate, expected rate to be non-negative");
-            }
+        if self.device() == crate::Device::Cpu {
+            // The rates are on the host: checked now, or, while they are on their way from the
+            // GPU (`backend/cpu/deferred.rs`), before the draw runs.
+            let message = CheckMessage::new(ErrorKind::Torch, "invalid Poisson rate, expected rate to be non-negative");
+            self.check_values(0.0, f64::INFINITY, None, &message)?;
         }
         let out = Tensor::empty_on(self.backend(), self.shape(), self.dtype)?;
         if out.numel() == 0 {

@@ -365,9 +365,9 @@ export function makeCases() {
       cls: "DTypeError",
       frag: "float99",
     });
-    add(`${fn}/bad-device`, (T) => T[fn](2, { device: "cuda" }), null, {
+    add(`${fn}/bad-device`, (T) => T[fn](2, { device: "tpu" }), null, {
       cls: "DeviceError",
-      frag: "cuda",
+      frag: "tpu",
     });
     add(`${fn}/undefined`, (T) => T[fn](undefined), `${py}(None)`, {
       frag: "must be tuple of ints",
@@ -1562,7 +1562,8 @@ export function makeCases() {
       null,
       { cls: "DTypeError", frag: "float99" },
     ],
-    ["to/undefined", (T) => T.ones(2).to(undefined), null, { frag: "" }],
+    // PyTorch's `to(None)` is the tensor itself; a number names no device or dtype.
+    ["to/number", (T) => T.ones(2).to(3), null, { frag: "" }],
     ["item/many", (T) => T.ones(2).item(), "torch.ones(2).item()"],
     ["item/empty", (T) => T.ones(0).item(), "torch.ones(0).item()"],
     [

@@ -1,7 +1,8 @@
 /**
  * `torch.get_device_module(device?)`: the module of a device type, as PyTorch's
- * `torch.get_device_module("cuda")` returns `torch.cuda`. `"webgpu"` gives `torch.webgpu`;
- * `"cpu"` and registered custom devices give a small module with PyTorch's common members.
+ * `torch.get_device_module("cuda")` returns `torch.cuda`. `"webgpu"` gives `torch.webgpu`,
+ * `"cuda"` `torch.cuda` (the same device, with PyTorch's CUDA module members), `"cpu"`
+ * `torch.cpu`; registered custom devices give a small module with PyTorch's common members.
  *
  * @module
  */
@@ -11,6 +12,7 @@ import { DeviceError } from "../errors.js";
 import { get_default_device } from "../runtime.js";
 import * as cpu from "../cpu.js";
 import * as webgpu from "../webgpu/index.js";
+import * as cuda from "../cuda.js";
 
 /** The members PyTorch's device modules share (`torch.cpu`, `torch.cuda`, …). */
 export interface DeviceModule {
@@ -30,13 +32,14 @@ export interface DeviceModule {
  */
 export function get_device_module(
   device?: string,
-): typeof webgpu | typeof cpu | DeviceModule {
+): typeof webgpu | typeof cpu | typeof cuda | DeviceModule {
   const name = device ?? get_default_device();
   if (name === "webgpu") return webgpu;
+  if (name === "cuda" || name === "cuda:0") return cuda;
   if (name === "cpu") return cpu;
   if (!has_device(name))
     throw new DeviceError(
-      `Expected one of cpu, webgpu or a registered device type at start of device string: ${name}`,
+      `Expected one of cpu, webgpu, cuda or a registered device type at start of device string: ${name}`,
     );
   const config = get_device_config(name);
   return {

@@ -30,6 +30,10 @@ import {
   type BackwardHook,
   type BackwardPreHook,
 } from "./module_hooks.js";
+import { type DType, type Device, isFloatingPoint } from "../dtype.js";
+import { type DeviceName, canonicalDevice } from "../defaults.js";
+import { type ToOptions, moveTo, parseTo } from "../ops/devices.js";
+import { get_default_device } from "../runtime.js";
 
 /**
  * A tensor that is a module parameter: a leaf with `requires_grad` (unless told otherwise) that
@@ -403,6 +407,108 @@ export class Module {
   apply(fn: (module: Module) => void): this {
     for (const child of this.children()) child.apply(fn);
     fn(this);
+    return this;
+  }
+
+  // ---- devices and dtypes ----
+
+  /**
+   * Moves and/or casts the parameters and buffers in place, as PyTorch's `Module.to`:
+   * `model.to("cuda")`, `model.to("cpu", torch.float16)`, `model.to(torch.bfloat16)`,
+   * `model.to({ device, dtype })`, `model.to(tensor)`. The parameters stay the same objects (an
+   * optimizer made before keeps working), with their gradients moved too; a dtype applies to the
+   * floating point ones only (integer buffers keep theirs), and must be floating point. Returns
+   * this module.
+   */
+  to(
+    device: DeviceName | Tensor | null,
+    dtype?: DType | null,
+    non_blocking?: boolean,
+  ): this;
+  to(dtype: DType): this;
+  to(options: Omit<ToOptions, "copy">): this;
+  to(..._: unknown[]): this {
+    const t = parseTo(this.#device(), arguments);
+    if (t.dtype !== null && !isFloatingPoint(t.dtype))
+      throw new TorchError(
+        `nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=torch.${t.dtype}`,
+      );
+    return this.#convert(t.device, t.dtype);
+  }
+
+  /** Moves every parameter and buffer to the CPU in place; returns this. */
+  cpu(): this {
+    return this.#convert("cpu", null);
+  }
+
+  /** Moves every parameter and buffer to the WebGPU device (which `"cuda"` names) in place. */
+  cuda(device?: DeviceName | number | null): this {
+    const d = canonicalDevice(
+      typeof device === "number" ? `cuda:${device}` : (device ?? "cuda"),
+    );
+    if (d !== "webgpu")
+      throw new DeviceError(
+        `Invalid device, must be cuda device, got ${String(device)} (webtorch: "cuda" is the WebGPU device)`,
+      );
+    return this.#convert("webgpu", null);
+  }
+
+  /** Casts the floating point parameters and buffers to float16 in place. */
+  half(): this {
+    return this.#convert(null, "float16");
+  }
+
+  /** Casts the floating point parameters and buffers to float32 in place. */
+  float(): this {
+    return this.#convert(null, "float32");
+  }
+
+  /** Casts the floating point parameters and buffers to bfloat16 in place. */
+  bfloat16(): this {
+    return this.#convert(null, "bfloat16");
+  }
+
+  /** `to(torch.float64)`: a `TorchError`, as neither of webtorch's devices stores float64. */
+  double(): this {
+    return this.to("float64" as DType);
+  }
+
+  /** The device of the first parameter or buffer (the default device without any). */
+  #device(): Device {
+    return (
+      this.parameters()[0]?.device ??
+      this.buffers()[0]?.device ??
+      get_default_device()
+    );
+  }
+
+  /**
+   * Each parameter and buffer on `device` (null: its own) as `dtype` (null: its own; only
+   * floating point ones change), its handle replaced in place.
+   */
+  #convert(device: Device | null, dtype: DType | null): this {
+    const move = (t: Tensor): Tensor | null => {
+      const to = dtype !== null && isFloatingPoint(t.dtype) ? dtype : t.dtype;
+      const on = device ?? t.device;
+      return to === t.dtype && on === t.device ? null : moveTo(t, on, to);
+    };
+    no_grad(() => {
+      for (const t of [...this.parameters(), ...this.buffers()]) {
+        const moved = move(t);
+        if (moved === null) continue;
+        const grad = t.grad;
+        const movedGrad = grad === null ? null : move(grad);
+        const requires = t.requires_grad;
+        t._setRaw(moved._raw.handle());
+        moved.dispose();
+        if (requires) t.requires_grad = true;
+        if (grad !== null) {
+          t.grad = movedGrad ?? grad;
+          movedGrad?.dispose();
+          grad.dispose();
+        }
+      }
+    });
     return this;
   }
 

@@ -30,6 +30,7 @@ import {
   sizeList,
 } from "../args.js";
 import { get_default_device } from "../runtime.js";
+import { defaultFloat } from "../defaults.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
 import { pow } from "./ops.js";
@@ -244,9 +245,9 @@ function flatten(data: TensorData): {
 
   let dtype: DType;
   if (typedKinds.size === 1 && !plainLeaves) dtype = [...typedKinds][0]!;
-  else if (values.length === 0) dtype = "float32";
+  else if (values.length === 0) dtype = defaultFloat();
   else if (allBool) dtype = "bool";
-  else dtype = allInt ? "int64" : "float32";
+  else dtype = allInt ? "int64" : defaultFloat();
   return { values, shape, dtype };
 }
 
@@ -275,25 +276,25 @@ function sizeArgs(
 /** The dtype PyTorch gives `full` for a fill value: bool, int64 for integers, else float32. */
 function scalarDType(value: number | boolean): DType {
   if (typeof value === "boolean") return "bool";
-  return Number.isInteger(value) ? "int64" : "float32";
+  return Number.isInteger(value) ? "int64" : defaultFloat();
 }
 
-/** A tensor of zeros (float32 unless `dtype`): `torch.zeros(2, 3)`, `torch.zeros([2, 3], { dtype })`. */
+/** A tensor of zeros (the default dtype, float32 unless `torch.set_default_dtype` changed it, unless `dtype`): `torch.zeros(2, 3)`, `torch.zeros([2, 3], { dtype })`. */
 export function zeros<const A extends SizeArgs<CreationOptions>>(
   ...size: A
 ): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
 export function zeros(): Tensor {
   const [sizes, options] = sizeArgs("zeros", arguments);
-  return fullOf(sizes, 0, options.dtype ?? "float32", options);
+  return fullOf(sizes, 0, options.dtype ?? defaultFloat(), options);
 }
 
-/** A tensor of ones (float32 unless `dtype`). */
+/** A tensor of ones (the default dtype, float32 unless `torch.set_default_dtype` changed it, unless `dtype`). */
 export function ones<const A extends SizeArgs<CreationOptions>>(
   ...size: A
 ): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
 export function ones(): Tensor {
   const [sizes, options] = sizeArgs("ones", arguments);
-  return fullOf(sizes, 1, options.dtype ?? "float32", options);
+  return fullOf(sizes, 1, options.dtype ?? defaultFloat(), options);
 }
 
 /** A tensor filled with `fill_value`; the dtype follows the value (bool, int64, float32) unless given. */
@@ -399,7 +400,7 @@ export function arange(
     nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];
   const dtype =
     options.dtype ??
-    ([start, end, step].every(Number.isInteger) ? "int64" : "float32");
+    ([start, end, step].every(Number.isInteger) ? "int64" : defaultFloat());
   return made(
     RawTensor.arange(start, end, step, dtypeCode(dtype), deviceOf(options)),
     options,
@@ -415,7 +416,7 @@ export function rand(): Tensor {
   return made(
     RawTensor.rand(
       Int32Array.from(sizes),
-      dtypeCode(options.dtype ?? "float32"),
+      dtypeCode(options.dtype ?? defaultFloat()),
       deviceOf(options),
     ),
     options,
@@ -431,7 +432,7 @@ export function randn(): Tensor {
   return made(
     RawTensor.randn(
       Int32Array.from(sizes),
-      dtypeCode(options.dtype ?? "float32"),
+      dtypeCode(options.dtype ?? defaultFloat()),
       deviceOf(options),
     ),
     options,
@@ -487,7 +488,7 @@ export function empty(): Tensor {
 }
 
 /**
- * `steps` values from `start` to `end` inclusive, evenly spaced (float32 unless `dtype`). As
+ * `steps` values from `start` to `end` inclusive, evenly spaced (the default dtype, float32 unless `torch.set_default_dtype` changed it, unless `dtype`). As
  * PyTorch, the first half counts up from `start` and the second down from `end`, so both ends are
  * exact.
  */
@@ -511,7 +512,7 @@ function linspaceOf(
   options: CreationOptions,
 ): Tensor {
   if (n < 0) throw new TorchError("number of steps must be non-negative");
-  const dtype = options.dtype ?? "float32";
+  const dtype = options.dtype ?? defaultFloat();
   const device = options.device ?? get_default_device();
   if (n <= 1) return full([n], start, { dtype, device });
   const step = (end - start) / (n - 1);
@@ -538,16 +539,18 @@ export function logspace(
   const a = args("logspace", arguments);
   const o = creationOptions(a);
   const out = scope(() => {
-    const exps = linspaceOf(a.start, a.end, a.steps, { device: o.device });
+    const exps = linspaceOf(a.start, a.end, a.steps, {
+      device: o.device,
+      dtype: "float32",
+    });
     const out = pow(a.base, exps);
-    return o.dtype === undefined || o.dtype === "float32"
-      ? out
-      : out.to(o.dtype);
+    const dtype = o.dtype ?? defaultFloat();
+    return dtype === "float32" ? out : out.to(dtype);
   });
   return leaf(out, o.requires_grad);
 }
 
-/** The `n × m` identity (m = n by default), float32 unless `dtype`. */
+/** The `n × m` identity (m = n by default), the default dtype unless `dtype`. */
 export function eye(n: number, options?: CreationOptions): Tensor;
 export function eye(n: number, m?: number, options?: CreationOptions): Tensor;
 export function eye(): Tensor {
@@ -564,7 +567,7 @@ export function eye(): Tensor {
     arange(rows, { device })
       .unsqueeze(1)
       .eq(arange(cols, { device }))
-      .to(o.dtype ?? "float32"),
+      .to(o.dtype ?? defaultFloat()),
   );
   return leaf(out, o.requires_grad);
 }

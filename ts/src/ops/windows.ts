@@ -15,6 +15,7 @@ import type { DType } from "../dtype.js";
 import { TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { get_default_device } from "../runtime.js";
+import { defaultFloat } from "../defaults.js";
 import type { Tensor } from "../tensor/tensor.js";
 import { args } from "../schema/index.js";
 import { arange, full, ones } from "./creation.js";
@@ -47,7 +48,7 @@ function cosineWindow(
       `${fn} requires non-negative window_length, got window_length=${n}`,
     );
   const o = creationOptions(a);
-  const dtype = o.dtype ?? "float32";
+  const dtype = o.dtype ?? defaultFloat();
   checkFloat(fn, dtype);
   const device = o.device ?? get_default_device();
   if (n <= 1)

@@ -13,7 +13,8 @@ import { core } from "../runtime.js";
 import { TorchError } from "../errors.js";
 import { Tensor, wrap } from "../tensor/tensor.js";
 import { enable_grad } from "../autograd/grad_mode.js";
-import type { OptimGroup } from "../wasm/webtorch_core.js";
+import type { OptimGroup, RawTensor } from "../wasm/webtorch_core.js";
+import { moveTo } from "../ops/devices.js";
 import {
   Optimizer,
   type ParamGroup,
@@ -41,7 +42,15 @@ interface Fused {
   id: number;
   /** The parameters the core group was made for (a changed list makes a new one). */
   params: Tensor[];
+  /**
+   * Their core handles then: `Module.to` moves a parameter in place by giving it a new handle,
+   * and the group is made again for it, its state carried over.
+   */
+  raws: RawTensor[];
 }
+
+/** A group's state per parameter: its tensors by slot, and its scalars. */
+type Carried = { slots: (Tensor | null)[]; scalars: Float64Array }[];
 
 /** An optimizer whose step is the core's fused update of kind `kind` (a torch.optim name). */
 export abstract class FusedOptimizer<
@@ -151,22 +160,34 @@ export abstract class FusedOptimizer<
     });
   }
 
-  /** The core group of param group `gi` (made on first use, again if its params changed). */
+  /**
+   * The core group of param group `gi` (made on first use, again if its params changed, or were
+   * moved in place by `Module.to`: then with their state, moved along).
+   */
   #core(gi: number): Fused {
     const group = this.param_groups[gi]!;
     const f = this.#fused[gi];
-    if (f !== undefined && sameTensors(f.params, group.params)) return f;
+    const same = f !== undefined && sameTensors(f.params, group.params);
+    if (same && group.params.every((p, i) => p._raw === f.raws[i])) return f;
+    const carried = same ? carry(f.group, group.params) : null;
     f?.group.free();
     const list = new core.RawTensorList();
+    let made: Fused;
     try {
       for (const p of group.params) list.push(p._raw);
       const g = new core.OptimGroup(this.#kind, list, this.#options(group));
-      const made = { group: g, id: g.id(), params: [...group.params] };
+      made = {
+        group: g,
+        id: g.id(),
+        params: [...group.params],
+        raws: group.params.map((p) => p._raw),
+      };
       this.#fused[gi] = made;
-      return made;
     } finally {
       list.free();
     }
+    if (carried !== null) restore(made.group, carried, this.#options(group));
+    return made;
   }
 
   /** The group's options as the core takes them (flags as 0/1). */
@@ -182,6 +203,47 @@ export abstract class FusedOptimizer<
       return v;
     });
   }
+}
+
+/** Each parameter's state in `g`, moved to the parameter's device now. */
+function carry(g: OptimGroup, params: readonly Tensor[]): Carried | null {
+  const slots = g.slot_names();
+  const out: Carried = params.map((p, i) => ({
+    scalars: Float64Array.from(g.param_scalars(i)),
+    slots: slots.map((_, k) => {
+      const raw = g.state_view(i, k);
+      if (raw === undefined) return null;
+      const view = wrap(raw);
+      try {
+        return moveTo(view, p.device, view.dtype, true);
+      } finally {
+        view.dispose();
+      }
+    }),
+  }));
+  return out.some((s) => s.scalars[0] !== 0) ? out : (dispose(out), null);
+}
+
+/** Writes what {@link carry} took into the group made again. */
+function restore(g: OptimGroup, carried: Carried, options: Float64Array): void {
+  g.ensure_state(options);
+  carried.forEach(({ slots, scalars }, i) => {
+    slots.forEach((t, k) => {
+      if (t === null) return;
+      const view = wrap(g.state_view(i, k)!);
+      try {
+        view.copy_(t);
+      } finally {
+        view.dispose();
+      }
+    });
+    if (scalars.length === 5) g.set_param_scalars(i, scalars);
+  });
+  dispose(carried);
+}
+
+function dispose(carried: Carried): void {
+  for (const { slots } of carried) for (const t of slots) t?.dispose();
 }
 
 function sameTensors(a: readonly Tensor[], b: readonly Tensor[]): boolean {

@@ -22,6 +22,7 @@ import {
 } from "../errors.js";
 import { pyTypeName } from "../args.js";
 import { Tensor } from "../tensor/tensor.js";
+import { canonicalDevice, isDeviceName } from "../defaults.js";
 
 /** The value kinds a parameter may take (a union lists several). */
 export type Kind =
@@ -414,6 +415,9 @@ function refine(
       );
     if (has("Dim")) return wrapDim(v, reference(params, values));
   }
+  // PyTorch's device spellings ("cuda", "cuda:0", "cpu:0") as webtorch's device names.
+  if (typeof v === "string" && has("Device") && isDeviceName(v))
+    return canonicalDevice(v);
   if (typeof v === "string" && has("ScalarType") && !DTYPES.has(v))
     throw new DTypeError(
       `${op.name}(): argument '${p.name}' must be torch.dtype, not str ('${v}' is not a dtype)`,

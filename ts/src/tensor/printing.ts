@@ -22,6 +22,7 @@ import { Tensor, type TypedArray } from "./tensor.js";
 import { no_grad } from "../autograd/grad_mode.js";
 import { tensor } from "../ops/creation.js";
 import { get_default_device } from "../runtime.js";
+import { defaultFloat } from "../defaults.js";
 import { get_printoptions, type PrintOptions } from "../state.js";
 import { Parameter } from "../nn/module.js";
 import "../ops/indexing.js"; // installs index_select, which summarising uses
@@ -39,8 +40,9 @@ declare module "./tensor.js" {
   }
 }
 
-/** The dtypes printed without a `dtype=` suffix (PyTorch: the default float dtype, int64, bool). */
-const IMPLIED_DTYPES = new Set(["float32", "int64", "bool"]);
+/** Whether `dtype` prints without a `dtype=` suffix (PyTorch: the default float dtype, int64, bool). */
+const implied = (dtype: string): boolean =>
+  dtype === defaultFloat() || dtype === "int64" || dtype === "bool";
 const FLOAT_DTYPES = new Set(["float32", "float16", "bfloat16", "float64"]);
 
 /**
@@ -65,11 +67,11 @@ async function formatTensor(t: Tensor, opts: PrintOptions): Promise<string> {
     // NumPy's rule: the shape is printed unless it is (0,); the dtype unless it is the default
     // float dtype (nothing in an empty tensor tells int64 apart).
     if (shape.length !== 1) suffixes.push(`size=${pyTuple(shape)}`);
-    if (t.dtype !== "float32") suffixes.push(`dtype=torch.${t.dtype}`);
+    if (t.dtype !== defaultFloat()) suffixes.push(`dtype=torch.${t.dtype}`);
     body = "[]";
   } else {
     if (!opts.edgeitems) suffixes.push(`size=${pyTuple(shape)}`);
-    if (!IMPLIED_DTYPES.has(t.dtype)) suffixes.push(`dtype=torch.${t.dtype}`);
+    if (!implied(t.dtype)) suffixes.push(`dtype=torch.${t.dtype}`);
     body = await tensorBody(t, indent, opts);
   }
   const gradFn = t.grad_fn;

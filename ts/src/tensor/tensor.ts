@@ -538,13 +538,18 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     }
   }
 
-  /** @internal Takes `raw` (same dtype and device) in place of the handle: `resize_`. */
+  /**
+   * @internal Takes `raw` in place of the handle (its shape, dtype and device with it): `resize_`,
+   * and `Module.to`, which moves a parameter in place.
+   */
   _setRaw(raw: RawTensor): void {
     const old = this._raw;
     this.#raw = raw;
-    (this as { shape: readonly number[] }).shape = Object.freeze(
-      Array.from(raw.shape()),
-    );
+    const self = this as { shape: readonly number[]; dtype: DType };
+    self.shape = Object.freeze(Array.from(raw.shape()));
+    const m = raw.meta();
+    self.dtype = dtypeFromCode(m & 0xff);
+    (this as { device: Device }).device = deviceFromCode((m >>> 8) & 0xff);
     old.free();
   }
 

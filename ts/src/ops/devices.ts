@@ -1,0 +1,281 @@
+/**
+ * Devices and dtypes as PyTorch code moves between them: `Tensor.to(device, dtype)` (and its
+ * keyword and tensor forms), `cpu()`, `cuda()`, `double()`; `torch.set_default_device`,
+ * `torch.get_default_device`, `torch.device`.
+ *
+ * A move from WebGPU to the CPU (`t.cpu()`, `t.to("cpu")`) returns at once, without an `await`:
+ * the CPU tensor's values arrive when the GPU's read does, and CPU work on it is recorded until
+ * then (src/backend/cpu/deferred.rs); a read of it waits. `"cuda"` names the WebGPU device
+ * (defaults.ts).
+ *
+ * @module
+ */
+
+// extend/devices.ts installs the `to` of custom devices, which this module wraps.
+import { has_device } from "../extend/devices.js";
+import {
+  core,
+  get_default_device as defaultDevice,
+  setDefaultDevice,
+} from "../runtime.js";
+import { DeviceError, TorchError } from "../errors.js";
+import {
+  type DType,
+  type Device,
+  checkDeviceSupportsDtype,
+  dtypeCode,
+  isDType,
+} from "../dtype.js";
+import { type DeviceName, canonicalDevice, isDeviceName } from "../defaults.js";
+import { type Args, args, methodArgs } from "../schema/index.js";
+import { OPS } from "../schema/generated.js";
+import { parseArgs } from "../schema/parse.js";
+import { Tensor, type TypedArray, wrap } from "../tensor/tensor.js";
+import { fromValues } from "../extend/registry.js";
+import { _untraceable } from "../compile/trace.js";
+import type { Dims } from "../shapes.js";
+
+/** The keyword form of {@link Tensor.to}: `t.to({ device: "cuda", dtype: torch.float16 })`. */
+export interface ToOptions {
+  /** The target device (`"cpu"`, `"webgpu"`, `"cuda"`, …); default: the tensor's. */
+  device?: DeviceName | null;
+  /** The target dtype; default: the tensor's. */
+  dtype?: DType | null;
+  /** Accepted for PyTorch's signature: moves never block the caller here. */
+  non_blocking?: boolean;
+  /** A new copy even when nothing changes (default: a handle of the same tensor then). */
+  copy?: boolean;
+}
+
+declare module "../tensor/tensor.js" {
+  interface Tensor<S extends Dims = number[], D extends DType = DType> {
+    /**
+     * Moves and/or converts, as PyTorch's `Tensor.to`: `t.to("cuda")`, `t.to("cpu", "float16")`,
+     * `t.to({ device, dtype })`, `t.to(other)` (other's device and dtype). When nothing changes
+     * the result is another handle of the same tensor (`copy: true` copies). A move from WebGPU to
+     * the CPU returns at once; its values arrive with the GPU's read (see the module notes).
+     */
+    to(
+      device: DeviceName | Tensor | null,
+      dtype?: DType | null,
+      non_blocking?: boolean,
+      copy?: boolean,
+    ): Tensor<S>;
+    /** The keyword form of `to`. */
+    to(options: ToOptions): Tensor<S>;
+    /** This tensor on the CPU (`to("cpu")`): from WebGPU, returned before its values arrive. */
+    cpu(): Tensor<S, D>;
+    /** This tensor on the WebGPU device, which `"cuda"` names (`to("cuda")`). */
+    cuda(
+      device?: DeviceName | number | null,
+      non_blocking?: boolean,
+    ): Tensor<S, D>;
+    /** `to(torch.float64)`: a `TorchError`, as neither of webtorch's devices stores float64. */
+    double(): Tensor<S>;
+    /** Whether the tensor is on the device `"cuda"` names (WebGPU). */
+    readonly is_cuda: boolean;
+  }
+}
+
+const proto = Tensor.prototype as unknown as Record<string, unknown>;
+/** `to` of a dtype or a registered custom device (extend/devices.ts). */
+const toBase = proto.to as (this: Tensor, arg: unknown) => Tensor;
+
+proto.to = function (this: Tensor, ...rest: unknown[]): unknown {
+  const first = rest[0];
+  // The common call, one dtype name, cannot be wrong.
+  if (rest.length === 1 && isDType(first)) {
+    checkDeviceSupportsDtype(this.device, first);
+    return toBase.call(this, first);
+  }
+  // A registered custom device (`t.to("mydevice")`) stays with extend/devices.ts.
+  if (
+    rest.length === 1 &&
+    typeof first === "string" &&
+    !isDeviceName(first) &&
+    has_device(first)
+  )
+    return toBase.call(this, first);
+  const target = parseTo(this.device, arguments, this);
+  return moveTo(
+    this,
+    target.device ?? this.device,
+    target.dtype ?? this.dtype,
+    target.copy,
+  );
+};
+
+/** What a `to(…)` call asks for: `null` where it keeps what the tensor or module has. */
+export interface ToTarget {
+  device: Device | null;
+  dtype: DType | null;
+  copy: boolean;
+}
+
+/** `to`'s entry without its `input` (`Module.to` parses through it as well). */
+const TO_ARGS = { ...OPS.to, params: OPS.to.params.slice(1) };
+
+/**
+ * The device and dtype a `to(…)` call names (`Tensor.to` with `self`, `Module.to` without):
+ * its three forms — a device and/or dtype, a dtype, a tensor — positional or by keyword. Float64
+ * is refused for `device` (the tensor's or module's device) as {@link checkDeviceSupportsDtype}
+ * says.
+ */
+export function parseTo(
+  device: string,
+  values: ArrayLike<unknown>,
+  self?: Tensor,
+): ToTarget {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (isFloat64(v) || (isObject(v) && isFloat64(v.dtype)))
+      checkDeviceSupportsDtype(device, "float64");
+  }
+  const a = (
+    self === undefined
+      ? parseArgs(TO_ARGS, values)
+      : methodArgs("to", self, values)
+  ) as Args["to"];
+  const out: ToTarget = { device: null, dtype: a.dtype, copy: a.copy };
+  const target = a.device;
+  if (target instanceof Tensor) {
+    out.device = target.device;
+    out.dtype ??= target.dtype;
+  } else if (isDType(target)) {
+    if (a.dtype !== null)
+      throw new TorchError(
+        "to() received an invalid combination of arguments - got (torch.dtype, torch.dtype), but expected one of: (torch.device device, torch.dtype dtype, bool non_blocking, bool copy), (torch.dtype dtype, bool non_blocking, bool copy), (Tensor tensor, bool non_blocking, bool copy)",
+      );
+    out.dtype = target;
+  } else if (typeof target === "string") {
+    out.device = coreDevice(target);
+  }
+  return out;
+}
+
+function isFloat64(v: unknown): boolean {
+  return v === "float64" || v === "double";
+}
+
+/**
+ * `t` on `device` as `dtype`: another handle when both are `t`'s own (a copy with `copy`),
+ * converted on `t`'s device first, then moved.
+ */
+export function moveTo(
+  t: Tensor,
+  device: Device,
+  dtype: DType,
+  copy = false,
+): Tensor {
+  if (device === t.device) {
+    if (dtype !== t.dtype) return wrap(t._raw.to_dtype(dtypeCode(dtype)));
+    return copy ? t.clone() : wrap(t._raw.handle());
+  }
+  if (device === "webgpu" && !core.webgpu_available())
+    throw new DeviceError(
+      "webgpu device is not available: no WebGPU adapter was found (tensors live on 'cpu')",
+    );
+  _untraceable("a device move reads tensor data");
+  if (t.requires_grad && core.is_grad_enabled())
+    throw new TorchError(
+      `moving a tensor that requires grad from ${t.device} to ${device} records no gradient in webtorch: move it under torch.no_grad() or detach() it first`,
+    );
+  const src = dtype === t.dtype ? t : wrap(t._raw.to_dtype(dtypeCode(dtype)));
+  try {
+    if (device === "cpu") return wrap(src._raw.to_cpu_later());
+    return fromValues(
+      core.read_cpu(src._raw) as TypedArray,
+      src.shape,
+      src.dtype,
+      device,
+    );
+  } finally {
+    if (src !== t) src.dispose();
+  }
+}
+
+/**
+ * The core device a device string names, or PyTorch's error for an unknown one (a
+ * `DTypeError` for a name that reads as a dtype's, `"float99"`: webtorch's dtypes are strings).
+ */
+function coreDevice(name: string): Device {
+  const device = canonicalDevice(name);
+  if (/^(float|int|uint|bool|complex|bfloat|half|double|long|short)/.test(name))
+    dtypeCode(name as DType);
+  if (device !== "cpu" && device !== "webgpu")
+    throw new DeviceError(
+      `Expected one of cpu, webgpu, cuda device type at start of device string: ${name}`,
+    );
+  return device;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !(v instanceof Tensor);
+}
+
+proto.cpu = function (this: Tensor): Tensor {
+  methodArgs("cpu", this, arguments);
+  return moveTo(this, "cpu", this.dtype);
+};
+
+proto.cuda = function (this: Tensor): Tensor {
+  const a = methodArgs("cuda", this, arguments);
+  const d = a.device;
+  canonicalDevice(typeof d === "number" ? `cuda:${d}` : (d ?? "cuda"));
+  if (typeof d === "string" && coreDevice(d) !== "webgpu")
+    throw new DeviceError(
+      `Invalid device, must be cuda device, got ${d} (webtorch: "cuda" is the WebGPU device)`,
+    );
+  return moveTo(this, "webgpu", this.dtype);
+};
+
+proto.double = function (this: Tensor): Tensor {
+  methodArgs("double", this, arguments);
+  // `to` asks checkDeviceSupportsDtype whether this device stores float64.
+  return this.to("float64" as DType);
+};
+
+Object.defineProperty(proto, "is_cuda", {
+  get(this: Tensor) {
+    return this.device === "webgpu";
+  },
+  configurable: true,
+});
+
+// ---- torch.* ----
+
+/**
+ * The device factories use when no `device` is given (PyTorch's `torch.set_default_device`):
+ * `"webgpu"`, `"cuda"` (the same) or `"cpu"`; `null` goes back to the device `torch.init` chose.
+ */
+export function set_default_device(device: DeviceName | null): void {
+  const d = args("set_default_device", arguments).device;
+  setDefaultDevice(d === null ? null : coreDevice(d));
+}
+
+/** The device factories use when no `device` is given. */
+export function get_default_device(): Device {
+  args("get_default_device", arguments);
+  return defaultDevice();
+}
+
+/**
+ * A device by PyTorch's name (`torch.device("cuda")`, `torch.device("cuda", 0)`,
+ * `torch.device("cpu")`): webtorch's name for it (`"webgpu"` for `"cuda"`), which every `device`
+ * option and `to()` take.
+ */
+export function device(type: DeviceName, index?: number | null): Device {
+  const a = args("device", arguments);
+  if (a.index !== null) {
+    if (a.type.includes(":"))
+      throw new DeviceError(
+        `type (string) must not include an index because index was passed explicitly: ${a.type}`,
+      );
+    if (a.index < 0)
+      throw new DeviceError(
+        `Device index must not be negative, got ${a.index}`,
+      );
+    return coreDevice(`${a.type}:${a.index}`);
+  }
+  return coreDevice(a.type);
+}
