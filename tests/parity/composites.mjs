@@ -357,6 +357,24 @@ export function callComposite(torch, op, a, inputs, device) {
       return F.group_norm(x, a.num_groups, y ?? null, z ?? null, a.eps ?? 1e-5);
     case "embedding":
       return F.embedding(x, y);
+    case "linear":
+    case "bilinear":
+      return F[op](...inputs);
+    case "softmin":
+      return F.softmin(x, a.dim);
+    case "mse_loss":
+    case "l1_loss":
+      return F[op](x, y, a.reduction);
+    case "smooth_l1_loss":
+      return F.smooth_l1_loss(x, y, a.reduction, a.beta);
+    case "huber_loss":
+      return F.huber_loss(x, y, a.reduction, a.delta);
+    case "nll_loss":
+    case "cross_entropy":
+      return F[op](x, y, {
+        ...(a.reduction !== undefined && { reduction: a.reduction }),
+        ...(a.ignore_index !== undefined && { ignore_index: a.ignore_index }),
+      });
     case "quantize_per_tensor":
       return torch
         .quantize_per_tensor(x, a.scale, a.zero_point, a.qdtype)

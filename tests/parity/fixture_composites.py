@@ -26,6 +26,8 @@ def _tuple(r):
     return tuple(r)
 
 
+# The losses' keyword arguments the fixtures set.
+LOSS_ARGS = ("reduction", "beta", "delta", "ignore_index")
 # op -> (inputs, args) -> result. Positional args follow PyTorch's order; keys absent use defaults.
 CALLS = {
     # views and splits
@@ -208,6 +210,13 @@ CALLS = {
     "group_norm": lambda x, a: F.group_norm(x[0], a["num_groups"], x[1] if len(x) > 1 else None,
                                             x[2] if len(x) > 2 else None, eps=a.get("eps", 1e-5)),
     "embedding": lambda x, a: F.embedding(x[0], x[1]),
+    "linear": lambda x, a: F.linear(*x),
+    "bilinear": lambda x, a: F.bilinear(*x),
+    "softmin": lambda x, a: F.softmin(x[0], a["dim"]),
+    # losses (nn/functional/losses.ts, loss_composites.ts)
+    **{op: (lambda op: lambda x, a: getattr(F, op)(x[0], x[1], **_opt(a, *LOSS_ARGS)))(op)
+       for op in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss",
+                  "cross_entropy")},
     "quantize_per_tensor": lambda x, a: _quantize(x, a).int_repr().to(torch.int32),
     "dequantize": lambda x, a: _quantize(x, a).dequantize(),
     # index_put.ts
@@ -265,7 +274,9 @@ COMPOSITE_TOL = {
     # The quotient rounded is exact; round(x, decimals) divides back by 10^d (one rounding).
     "div_rounding": (0.0, 0.0),
     "round_decimals": R6,
-    **{op: R5 for op in ("scaled_dot_product_attention", "group_norm")},
+    **{op: R5 for op in ("scaled_dot_product_attention", "group_norm", "linear", "bilinear",
+                         "softmin", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+                         "nll_loss", "cross_entropy")},
     **{op: R5 for op in ("arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2")},
 }
 

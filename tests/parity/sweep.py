@@ -101,13 +101,14 @@ LARGE = [-1e4, -123.5, -20.25, 20.25, 123.5, 1e4]
 
 
 def unary(sw, op, tol):
+    a = UNARY_ARGS.get(op)
     for name, shape, view in LAYOUTS:
-        sw.case(op, name, [sw.f(shape, view=view)], tol=tol)
-    sw.case(op, "special", [T(SPECIALS[:5])], tol=tol)
-    sw.case(op, "large", [T(LARGE)], tol=tol)
+        sw.case(op, name, [sw.f(shape, view=view)], a, tol=tol)
+    sw.case(op, "special", [T(SPECIALS[:5])], a, tol=tol)
+    sw.case(op, "large", [T(LARGE)], a, tol=tol)
     for dt in INT_DTYPES:
-        sw.case(op, dt, [sw.i([2, 3], dt)], tol=tol)
-        sw.case(op, f"{dt}_sliced", [sw.i([2, 5], dt, [("slice", [1, 1, 5, 2])])], tol=tol)
+        sw.case(op, dt, [sw.i([2, 3], dt)], a, tol=tol)
+        sw.case(op, f"{dt}_sliced", [sw.i([2, 5], dt, [("slice", [1, 1, 5, 2])])], a, tol=tol)
 
 
 def binary(sw, op, tol):
@@ -192,8 +193,212 @@ def clamp(sw, op, tol):
         sw.case(op, f"{dt}_float_bounds", [sw.i([2, 3], dt)], {"min": -2.5, "max": 5.5}, tol=tol)
 
 
+# The [2, 3] operand in each layout that keeps its shape (the family samplers whose ops take
+# shape-dependent arguments), then the shape-changing ones those arguments still fit.
+SAME_SHAPE = [(n, s, v) for n, s, v in LAYOUTS if n in
+              ("contiguous", "transposed", "sliced", "sliced_offset", "expanded")]
+# Arguments of the ops whose sampler needs some: the unary family's activations with parameters,
+# and the view/shape family's (each fits a [2, 3], [0, 3] and [1, 3] input).
+UNARY_ARGS = {
+    "leaky_relu": {"negative_slope": 0.2}, "hardtanh": {"min_val": -0.5, "max_val": 2.0},
+    "hardshrink": {"lambd": 0.75}, "softshrink": {"lambd": 0.75},
+    "threshold": {"threshold": 0.5, "value": -2.0}, "rrelu": {"lower": 0.1, "upper": 0.3},
+}
+SHAPE_ARGS = {
+    "reshape": {"shape": [3, -1]}, "view": {"shape": [-1]}, "expand": {"shape": [2, -1, 3]},
+    "permute": {"dims": [1, 0]}, "transpose": {"dim0": 0, "dim1": -1}, "t": {},
+    "narrow": {"dim": 1, "start": 1, "length": 2},
+    "narrow_copy": {"dim": 1, "start": 1, "length": 2}, "select": {"dim": 1, "index": -1},
+    "diagonal": {"offset": 1}, "movedim": {"source": 0, "destination": 1},
+    "flatten": {}, "unflatten": {"dim": 1, "sizes": [3, 1]}, "squeeze": {}, "unsqueeze": {"dim": 1},
+    "swapaxes": {"axis0": 0, "axis1": 1}, "ravel": {}, "broadcast_to": {"shape": [2, 2, 3]},
+    "split": {"split_size": 2, "dim": 1}, "chunk": {"chunks": 2, "dim": 1},
+    "tensor_split": {"sections": 2, "dim": 1}, "unbind": {"dim": 1}, "hsplit": {"sections": 3},
+    "vsplit": {"sections": [1]}, "flip": {"dims": [0, 1]}, "fliplr": {}, "flipud": {},
+    "roll": {"shifts": 1}, "rot90": {}, "tril": {}, "triu": {"diagonal": 1},
+    "repeat": {"sizes": [2, 1]}, "tile": {"dims": [2]},
+    "repeat_interleave": {"repeats": 2, "dim": 1},
+    "atleast_1d": {}, "atleast_2d": {}, "atleast_3d": {}, "adjoint": {}, "diag": {},
+    "diagflat": {}, "diag_embed": {}, "trace": {}, "msort": {}, "clone": {}, "detach": {},
+    "contiguous": {}, "zeros_like": {}, "ones_like": {}, "full_like": {"fill_value": 2.5},
+}
+
+
+def shape_op(sw, op, tol):
+    """View and reordering ops: the [2, 3] layouts, 0-size and size-1 inputs, specials (the
+    values pass through), every dtype."""
+    a = SHAPE_ARGS[op]
+    for name, shape, view in SAME_SHAPE:
+        sw.case(op, name, [sw.f(shape, view=view)], a, tol=tol)
+    sw.case(op, "size0", [sw.f([0, 3])], a, tol=tol)
+    sw.case(op, "size1", [sw.f([1, 3])], a, tol=tol)
+    sw.case(op, "special", [T(SPECIALS, shape=[2, 3])], a, tol=tol)
+    for dt in INT_DTYPES:
+        sw.case(op, f"{dt}_sliced", [sw.i([2, 5], dt, [("slice", [1, 1, 5, 2])])], a, tol=tol)
+
+
+def join(sw, op, tol):
+    """Ops over a list of tensors: layouts on either side, 0-size, mixed dtypes (promotion),
+    mismatched shapes."""
+    a = {"dim": 1} if op in ("cat", "stack", "concat") else {}
+    for name, shape, view in SAME_SHAPE:
+        sw.case(op, name, [sw.f(shape, view=view), sw.f([2, 3])], a, tol=tol)
+    sw.case(op, "three", [sw.f([2, 3]), sw.f([3, 2], view=[("t", [])]), sw.f([2, 3])], a, tol=tol)
+    sw.case(op, "size0", [sw.f([2, 0]) if a else sw.f([0, 3]), sw.f([2, 3])], a, tol=tol)
+    sw.case(op, "one", [sw.f([2, 3])], a, tol=tol)
+    sw.case(op, "rank1", [sw.f([3]), sw.f([3])], a, tol=tol)
+    sw.case(op, "special", [T(SPECIALS, shape=[2, 3]), T(LARGE, shape=[2, 3])], a, tol=tol)
+    sw.case(op, "int32_float32", [sw.i([2, 3], "int32"), sw.f([2, 3])], a, tol=tol)
+    sw.case(op, "bool_int64", [sw.i([2, 3], "bool"), sw.i([2, 3], "int64")], a, tol=tol)
+    sw.case(op, "mismatch", [sw.f([2, 3]), sw.f([3, 4])], a, tol=tol)
+    for dt in INT_DTYPES:
+        sw.case(op, dt, [sw.i([2, 5], dt, [("slice", [1, 1, 5, 2])]), sw.i([2, 3], dt)], a,
+                tol=tol)
+
+
+def linear(sw, op, tol):
+    w, b = sw.f([4, 3]), sw.f([4])
+    for name, shape, view in LAYOUTS:
+        sw.case(op, name, [sw.f(shape, view=view), w, b], tol=tol)
+    sw.case(op, "no_bias", [sw.f([2, 3]), w], tol=tol)
+    sw.case(op, "weight_transposed", [sw.f([2, 3]), sw.f([3, 4], view=[("t", [])]), b], tol=tol)
+    sw.case(op, "batched", [sw.f([2, 2, 3]), w, b], tol=tol)
+    sw.case(op, "rank1", [sw.f([3]), w, b], tol=tol)
+    sw.case(op, "special", [T(SPECIALS, shape=[2, 3]), w, b], tol=tol)
+    sw.case(op, "mismatch", [sw.f([2, 5]), w, b], tol=tol)
+    sw.case(op, "int32", [sw.i([2, 3], "int32"), w, b], tol=tol)
+    sw.case(op, "int64_all", [sw.i([2, 3], "int64"), sw.i([4, 3], "int64"), sw.i([4], "int64")],
+            tol=tol)
+
+
+def bilinear(sw, op, tol):
+    w, b = sw.f([2, 3, 4]), sw.f([2])
+    for name, shape, view in SAME_SHAPE:
+        sw.case(op, name, [sw.f(shape, view=view), sw.f([2, 4]), w, b], tol=tol)
+    sw.case(op, "no_bias", [sw.f([2, 3]), sw.f([2, 4]), w], tol=tol)
+    sw.case(op, "size0", [sw.f([0, 3]), sw.f([0, 4]), w, b], tol=tol)
+    sw.case(op, "batched", [sw.f([2, 1, 3]), sw.f([2, 1, 4]), w, b], tol=tol)
+    sw.case(op, "special", [T(SPECIALS, shape=[2, 3]), sw.f([2, 4]), w, b], tol=tol)
+    sw.case(op, "mismatch", [sw.f([2, 3]), sw.f([3, 4]), w, b], tol=tol)
+    sw.case(op, "int64", [sw.i([2, 3], "int64"), sw.f([2, 4]), w, b], tol=tol)
+
+
+def embedding(sw, op, tol):
+    w = sw.f([5, 3])
+    idx = lambda shape, dt="int64", view=None: T(
+        sw.rng.integers(0, 5, math.prod(shape)).tolist(), dt, shape, view)
+    sw.case(op, "contiguous", [idx([2, 3]), w], tol=tol)
+    sw.case(op, "index_transposed", [idx([3, 2], view=[("t", [])]), w], tol=tol)
+    sw.case(op, "index_sliced", [idx([2, 5], view=[("slice", [1, 0, 5, 2])]), w], tol=tol)
+    sw.case(op, "weight_transposed", [idx([4]), sw.f([3, 5], view=[("t", [])])], tol=tol)
+    sw.case(op, "size0", [idx([0]), w], tol=tol)
+    sw.case(op, "rank0", [idx([]), w], tol=tol)
+    sw.case(op, "repeated", [T([1, 1, 4, 1], "int64"), w], tol=tol)
+    sw.case(op, "special", [T([0, 1], "int64"), T(SPECIALS, shape=[2, 3])], tol=tol)
+    sw.case(op, "int32_index", [idx([2, 3], "int32"), w], tol=tol)
+    sw.case(op, "out_of_range", [T([0, 5], "int64"), w], tol=tol)
+    sw.case(op, "negative_index", [T([0, -1], "int64"), w], tol=tol)
+    sw.case(op, "float_index", [sw.f([2]), w], tol=tol)
+
+
+def norm_layer(sw, op, tol):
+    """layer_norm / rms_norm over the last dim (or two), with and without affine parameters."""
+    bias = op == "layer_norm"
+
+    def n(name, x, shape, affine=True, **extra):
+        a = {"normalized_shape": shape, **extra}
+        inputs = [x]
+        if affine:
+            a["weight"] = True
+            inputs.append(sw.f(shape))
+            if bias:
+                a["bias"] = True
+                inputs.append(sw.f(shape))
+        sw.case(op, name, inputs, a, tol=tol)
+
+    for name, shape, view in SAME_SHAPE:
+        n(name, sw.f(shape, view=view), [3])
+    n("no_affine", sw.f([2, 3]), [3], affine=False)
+    n("two_dims", sw.f([2, 2, 3]), [2, 3])
+    n("size0", sw.f([0, 3]), [3])
+    n("size1", sw.f([2, 1]), [1])
+    n("eps", sw.f([2, 3]), [3], eps=0.5)
+    n("constant_rows", T([2.0] * 6, shape=[2, 3]), [3])
+    n("special", T(SPECIALS, shape=[2, 3]), [3])
+    n("large", T(LARGE, shape=[2, 3]), [3])
+    n("mismatch", sw.f([2, 3]), [2])
+    n("int64", sw.i([2, 3], "int64"), [3], affine=False)
+
+
+def attention(sw, op, tol):
+    q, k, v = sw.f([2, 3, 4]), sw.f([2, 5, 4]), sw.f([2, 5, 2])
+    sw.case(op, "contiguous", [q, k, v], tol=tol)
+    sw.case(op, "transposed", [sw.f([2, 4, 3], view=[("transpose", [1, 2])]), k, v], tol=tol)
+    sw.case(op, "key_sliced", [q, sw.f([2, 5, 8], view=[("slice", [2, 0, 8, 2])]), v], tol=tol)
+    sw.case(op, "expanded", [sw.f([1, 3, 4], view=[("expand", [2, 3, 4])]), k, v], tol=tol)
+    sw.case(op, "causal", [q, sw.f([2, 3, 4]), sw.f([2, 3, 2])], {"is_causal": True}, tol=tol)
+    sw.case(op, "scale", [q, k, v], {"scale": 0.25}, tol=tol)
+    sw.case(op, "bool_mask", [q, k, v, T([1, 0, 1, 1, 0] * 3, "bool", [3, 5])], tol=tol)
+    sw.case(op, "float_mask", [q, k, v, sw.f([3, 5])], tol=tol)
+    sw.case(op, "four_dims", [sw.f([1, 2, 3, 4]), sw.f([1, 2, 5, 4]), sw.f([1, 2, 5, 2])], tol=tol)
+    sw.case(op, "size0", [sw.f([2, 0, 4]), k, v], tol=tol)
+    sw.case(op, "large", [sw.f([2, 3, 4], -50.0, 50.0), k, v], tol=tol)
+    sw.case(op, "mismatch", [q, sw.f([2, 5, 3]), v], tol=tol)
+    sw.case(op, "int64", [sw.i([2, 3, 4], "int64"), k, v], tol=tol)
+
+
+def loss(sw, op, tol):
+    """Elementwise losses: layouts, each reduction, specials, broadcasting and dtypes."""
+    for name, shape, view in LAYOUTS:
+        # The target: contiguous, of the input's (viewed) shape.
+        sw.case(op, name, [sw.f(shape, view=view), sw.f([2, 3] if view else shape)], tol=tol)
+    for red in ("none", "sum"):
+        sw.case(op, red, [sw.f([2, 3]), sw.f([2, 3])], {"reduction": red}, tol=tol)
+    sw.case(op, "size0_sum", [sw.f([0, 3]), sw.f([0, 3])], {"reduction": "sum"}, tol=tol)
+    sw.case(op, "special", [T(SPECIALS, shape=[2, 3]), sw.f([2, 3])], {"reduction": "none"},
+            tol=tol)
+    sw.case(op, "large", [T(LARGE), T(LARGE[::-1])], tol=tol)
+    sw.case(op, "bad_reduction", [sw.f([2, 3]), sw.f([2, 3])], {"reduction": "avg"}, tol=tol)
+    sw.case(op, "mismatch", [sw.f([2, 3]), sw.f([4])], tol=tol)
+    if op in ("smooth_l1_loss", "huber_loss"):
+        key = "beta" if op == "smooth_l1_loss" else "delta"
+        sw.case(op, key, [sw.f([2, 3]), sw.f([2, 3])], {key: 0.5, "reduction": "none"}, tol=tol)
+    for dt in ("int64", "bool"):
+        sw.case(op, dt, [sw.i([2, 3], dt), sw.i([2, 3], dt)], tol=tol)
+    sw.case(op, "int64_target", [sw.f([2, 3]), sw.i([2, 3], "int64")], tol=tol)
+
+
+def class_loss(sw, op, tol):
+    """nll_loss / cross_entropy: class-index targets in each layout, reductions, ignore_index,
+    K-dim inputs, bad targets."""
+    x = sw.f([3, 4], -3.0, 0.0)
+    tgt = lambda shape, view=None, dt="int64": T(
+        sw.rng.integers(0, 4, math.prod(shape)).tolist(), dt, shape, view)
+    sw.case(op, "contiguous", [x, tgt([3])], tol=tol)
+    sw.case(op, "transposed", [sw.f([4, 3], -3.0, 0.0, view=[("t", [])]), tgt([3])], tol=tol)
+    sw.case(op, "sliced", [x, tgt([6], view=[("slice", [0, 0, 6, 2])])], tol=tol)
+    sw.case(op, "rank1", [sw.f([4], -3.0, 0.0), tgt([])], tol=tol)
+    sw.case(op, "kdim", [sw.f([2, 4, 3], -3.0, 0.0), tgt([2, 3])], tol=tol)
+    for red in ("none", "sum"):
+        sw.case(op, red, [x, tgt([3])], {"reduction": red}, tol=tol)
+    sw.case(op, "ignore_index", [x, T([1, -100, 2], "int64")], tol=tol)
+    sw.case(op, "ignore_index_set", [x, T([1, 3, 3], "int64")], {"ignore_index": 3}, tol=tol)
+    sw.case(op, "all_ignored", [x, T([-100] * 3, "int64")], tol=tol)
+    sw.case(op, "size0", [sw.f([0, 4]), tgt([0])], {"reduction": "sum"}, tol=tol)
+    sw.case(op, "special", [T(SPECIALS[:4] + [0.5] * 8, shape=[3, 4]), tgt([3])],
+            {"reduction": "none"}, tol=tol)
+    sw.case(op, "out_of_range", [x, T([0, 4, 1], "int64")], tol=tol)
+    sw.case(op, "int32_target", [x, tgt([3], dt="int32")], tol=tol)
+    sw.case(op, "mismatch", [x, tgt([2])], tol=tol)
+    if op == "cross_entropy":
+        sw.case(op, "probabilities", [x, sw.f([3, 4], 0.0, 1.0)], tol=tol)
+
+
 SAMPLERS = {"unary": unary, "binary": binary, "reduce": reduce, "rowwise": rowwise,
-            "clamp": clamp}
+            "clamp": clamp, "shape": shape_op, "join": join, "linear": linear,
+            "bilinear": bilinear, "embedding": embedding, "layer_norm": norm_layer,
+            "rms_norm": norm_layer, "attention": attention, "loss": loss,
+            "class_loss": class_loss}
 # Schema entries whose sampler is not written yet or whose op the fixtures cannot call:
 # name -> why (the coverage matrix lists them).
 UNSWEPT = {}
@@ -217,7 +422,13 @@ def dispatches(op, ts):
 def build(fam, rng, ts=False):
     """The sweep's cases of the core ops, or (`ts`) of the TS layer's composites."""
     sw = Sweep(fam, rng)
+    seen = set()
     for name, entry in schema_entries():
+        # One op under several namespaces (torch.erf and torch.special.erf, torch.layer_norm
+        # and nn.functional.layer_norm) is one set of cases.
+        if name in seen:
+            continue
+        seen.add(name)
         sampler = SAMPLERS.get(entry["samples"])
         if sampler is None:
             UNSWEPT[name] = f"no sampler `{entry['samples']}` yet"

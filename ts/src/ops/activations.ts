@@ -9,11 +9,21 @@
  */
 
 import { args } from "../schema/index.js";
-import { ShapeError, TorchError } from "../errors.js";
+import { isFloatingPoint, scalarTypeName } from "../dtype.js";
+import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
 import { rand } from "./creation.js";
 import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
+
+/** `x`, refused as PyTorch's kernel `kernel` refuses integer and bool dtypes. */
+export function floatOnly(kernel: string, x: Tensor): Tensor {
+  if (!isFloatingPoint(x.dtype))
+    throw new DTypeError(
+      `"${kernel}" not implemented for '${scalarTypeName(x.dtype)}'`,
+    );
+  return x;
+}
 
 /** `x` where `|x| > lambd`, else 0. */
 export function hardshrink(input: Tensor, lambd?: number): Tensor {
@@ -24,7 +34,10 @@ export function hardshrink(input: Tensor, lambd?: number): Tensor {
 /** `x - lambd` above `lambd`, `x + lambd` below `-lambd`, else 0 (NaN stays NaN). */
 export function softshrink(input: Tensor, lambd?: number): Tensor {
   ({ input, lambd } = args("nn.functional.softshrink", arguments));
-  const x = checkTensor("softshrink", "input", input);
+  const x = floatOnly(
+    "softshrink_check",
+    checkTensor("softshrink", "input", input),
+  );
   if (lambd < 0)
     throw new TorchError(
       `lambda must be greater or equal to 0, but found to be ${lambd}.`,
@@ -46,6 +59,8 @@ export function threshold(
 ): Tensor {
   ({ input, threshold, value } = args("nn.functional.threshold", arguments));
   const x = checkTensor("threshold", "input", input);
+  if (x.dtype === "bool")
+    throw new DTypeError(`"threshold_cpu" not implemented for 'Bool'`);
   return scope(() => where(x.le(threshold), value, x));
 }
 
@@ -99,7 +114,7 @@ export function leaky_relu(input: Tensor, negative_slope?: number): Tensor {
     input = a.input;
     negative_slope = Number(a.negative_slope);
   }
-  const x = input;
+  const x = floatOnly("leaky_relu_cpu", input);
   const slope = negative_slope;
   return scope(() => where(x.gt(0), x, x.mul(slope)));
 }
@@ -115,7 +130,11 @@ export function hardtanh(
 ): Tensor {
   const a = args("hardtanh", arguments);
   const x = a.input;
-  const [lo, hi] = [Number(a.min_val), Number(a.max_val)];
+  if (x.dtype === "bool")
+    throw new DTypeError("Bool inputs not supported for hardtanh");
+  // An integer input keeps its dtype: the bounds are cast to it (truncated), as PyTorch does.
+  const cast = isFloatingPoint(x.dtype) ? Number : Math.trunc;
+  const [lo, hi] = [cast(Number(a.min_val)), cast(Number(a.max_val))];
   return scope(() => where(x.le(lo), lo, where(x.ge(hi), hi, x)));
 }
 

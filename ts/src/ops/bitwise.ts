@@ -11,6 +11,7 @@ import { scope } from "../lifetime.js";
 import { type Scalar, Tensor } from "../tensor/tensor.js";
 import { args, methodArgs } from "../schema/index.js";
 import { binary } from "./op_rows.js";
+import { where } from "./conditional.js";
 
 declare module "../tensor/tensor.js" {
   interface Tensor {
@@ -37,11 +38,30 @@ function shift(left: boolean, input: Tensor, other: Tensor | Scalar): Tensor {
       `"${left ? "lshift" : "rshift"}_cpu" not implemented for '${bad === "bool" ? "Bool" : "Float"}'`,
     );
   return scope(() => {
+    if (!left) return rightShift(input, other);
     // A number shift is a number factor (`binary` takes a tensor on one side at least).
     const factor =
       typeof other === "number" ? 2 ** other : binary("pow", 2, other);
-    return left ? input.mul(factor) : binary("floor_divide", input, factor);
+    return input.mul(factor);
   });
+}
+
+/**
+ * `input >> other`, arithmetic. A shift below 0 or of 31 and more fills with the sign bit (-1
+ * for negative elements, else 0), as PyTorch's kernel does for shifts outside the type's width:
+ * every stored value fits 32 bits (int64 too), so such a shift leaves only the sign.
+ */
+function rightShift(input: Tensor, other: Tensor | Scalar): Tensor {
+  const zero = input.mul(0);
+  const signFill = where(input.lt(0), zero.sub(1), zero);
+  if (typeof other === "number")
+    return other < 0 || other >= 31
+      ? signFill
+      : binary("floor_divide", input, 2 ** other);
+  const o = other as Tensor;
+  const saturated = o.lt(0).logical_or(o.ge(31));
+  const factor = binary("pow", 2, where(saturated, 0, o));
+  return where(saturated, signFill, binary("floor_divide", input, factor));
 }
 proto.bitwise_left_shift = function (this: Tensor, other: Tensor | Scalar) {
   ({ other } = methodArgs("bitwise_left_shift", this, arguments));

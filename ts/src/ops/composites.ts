@@ -20,6 +20,7 @@ import type { DType } from "../dtype.js";
 import { ArgumentError, DTypeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
+import { floatOnly } from "./activations.js";
 import { cat } from "./indexing.js";
 import { full } from "./creation.js";
 import type { VarOptions } from "./reductions.js";
@@ -311,11 +312,15 @@ proto.diff = function (
   });
 };
 proto.hardshrink = function (this: Tensor, lambd = 0.5) {
+  floatOnly("hardshrink_cpu", this);
   return scope(() => where(this.abs().le(lambd), 0, this));
 };
 proto.angle = function (this: Tensor) {
-  // NaN stays NaN (x * 0), the rest is π below 0.
-  return scope(() => where(this.lt(0), Math.PI, this.to("float32").mul(0)));
+  // NaN stays NaN, the rest (±inf included) is π below 0, else 0.
+  return scope(() => {
+    const f = this.to("float32");
+    return where(this.lt(0), Math.PI, where(f.isnan(), f, 0));
+  });
 };
 proto.conj = function (this: Tensor) {
   return wrap(this._raw.handle());
@@ -483,6 +488,10 @@ export function aminmax(
 }
 
 function statsMean(fn: "var" | "std", a: Args["var_mean"]): [Tensor, Tensor] {
+  if (!isFloatingPoint(a.input.dtype))
+    throw new DTypeError(
+      `${fn}_mean only support floating point and complex dtypes`,
+    );
   const correction = varCorrection(a);
   const dims = Int32Array.from(a.dim ?? []);
   const raw = a.input._raw;

@@ -77,8 +77,9 @@ export function masked_fill(
   return maskedFill(input, mask, value);
 }
 
-/** The C++ type names PyTorch's masked_fill message uses. */
-const CPP_NAMES: Partial<Record<string, string>> = {
+/** The C++ type names PyTorch's messages use (masked_fill, scaled_dot_product_attention). */
+export const CPP_NAMES: Partial<Record<string, string>> = {
+  bool: "bool",
   int64: "long int",
   int32: "int",
   uint8: "unsigned char",

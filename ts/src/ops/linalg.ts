@@ -253,6 +253,8 @@ proto.trace = function (this: Tensor) {
     throw new ShapeError(
       `trace: expected a matrix, but got tensor with dim ${this.ndim}`,
     );
+  if (this.dtype === "bool")
+    throw new DTypeError(`"trace" not implemented for 'Bool'`);
   return scope(() => this.diagonal().sum());
 };
 proto.diag = function (this: Tensor, diagonal = 0) {
@@ -287,7 +289,9 @@ proto.diag_embed = function (this: Tensor, offset = 0, dim1 = -2, dim2 = -1) {
     // out[…, i - k, i] = x[…, i] (k < 0); the |k| rows without an entry are zeros.
     const cols = arange(size, { device });
     const rows = arange(n, { device }).add(Math.max(k!, 0)).unsqueeze(1);
-    let out = where(rows.eq(cols), x.unsqueeze(-1), 0);
+    // Zeros of the input's dtype (a bool `false`: a number would promote bool to int64).
+    const zero = x.dtype === "bool" ? false : 0;
+    let out = where(rows.eq(cols), x.unsqueeze(-1), zero);
     const pad = zeros([...x.shape.slice(0, -1), Math.abs(k!), size], {
       dtype: out.dtype,
       device,

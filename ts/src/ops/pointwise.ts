@@ -116,16 +116,18 @@ function clamped(x: Tensor, min: Bound, max: Bound): Tensor {
     let y: Tensor = x;
     // PyTorch's gradients: a tensor bound is `maximum`/`minimum` (a tie splits the gradient
     // between input and bound, a NaN passes it to both); a number bound passes it strictly inside
-    // only (0 at the bound and at NaN), so the value there comes from a detached copy.
+    // only (0 at the bound and at NaN), so the value there comes from a detached copy. Neither
+    // comparison holds at a NaN element or for a NaN bound: `x + bound` is NaN there, as in
+    // PyTorch (a NaN bound makes every element NaN).
     if (isBound(min))
       y =
         typeof min === "number"
-          ? where(y.gt(min), y, where(y.le(min), min, y.detach()))
+          ? where(y.gt(min), y, where(y.le(min), min, y.detach().add(min)))
           : y.maximum(min);
     if (isBound(max))
       y =
         typeof max === "number"
-          ? where(y.lt(max), y, where(y.ge(max), max, y.detach()))
+          ? where(y.lt(max), y, where(y.ge(max), max, y.detach().add(max)))
           : y.minimum(max);
     // A bound of a wider dtype promotes the result even where it was not chosen.
     if (y === x) y = x.clone();

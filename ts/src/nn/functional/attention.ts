@@ -8,10 +8,10 @@
  */
 
 import { args, omit } from "../../schema/index.js";
-import { TorchError } from "../../errors.js";
+import { DTypeError, TorchError } from "../../errors.js";
 import { Tensor, checkTensor, wrap } from "../../tensor/tensor.js";
 import { arange } from "../../ops/creation.js";
-import { where } from "../../ops/conditional.js";
+import { CPP_NAMES, where } from "../../ops/conditional.js";
 import { scope } from "../../lifetime.js";
 import { dropout } from "./dropout.js";
 import { softmax } from "./activations.js";
@@ -96,6 +96,12 @@ export function scaled_dot_product_attention(
   const a = args("nn.functional.scaled_dot_product_attention", arguments);
   ({ query, key, value } = a);
   options = omit(a, "query", "key", "value") as AttentionOptions;
+  if (query.dtype !== key.dtype || query.dtype !== value.dtype) {
+    const [q, k, v] = [query, key, value].map((t) => CPP_NAMES[t.dtype]);
+    throw new DTypeError(
+      `Expected query, key, and value to have the same dtype, but got query.dtype: ${q} key.dtype: ${k} and value.dtype: ${v} instead.`,
+    );
+  }
   if (options.enable_gqa) {
     // In a scope: the grouped views and the inner result go when the call returns.
     const grouped = scope(() => groupedQuery(query, key, value, options));

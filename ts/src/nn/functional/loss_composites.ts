@@ -16,7 +16,7 @@ import { arange, full, tensor } from "../../ops/creation.js";
 import { cat } from "../../ops/indexing.js";
 import { where } from "../../ops/conditional.js";
 import { scope } from "../../lifetime.js";
-import type { Reduction } from "./losses.js";
+import { type Reduction, floatLoss } from "./losses.js";
 import { pairwise_distance } from "./distance.js";
 
 function reduce(loss: Tensor, reduction: Reduction): Tensor {
@@ -46,6 +46,7 @@ export function huber_loss(
     "nn.functional.huber_loss",
     arguments,
   ));
+  floatLoss("huber_cpu", input, target);
   return scope(() => {
     const d = input.sub(target).abs();
     const q = d.minimum(delta);

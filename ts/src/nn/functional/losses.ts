@@ -9,6 +9,8 @@
  */
 
 import { args, omit } from "../../schema/index.js";
+import { isFloatingPoint, scalarTypeName } from "../../dtype.js";
+import { promote_types } from "../../state.js";
 import { DTypeError, ShapeError, TorchError } from "../../errors.js";
 import { checkValues } from "../../ops/value_checks.js";
 import { type Tensor, wrap } from "../../tensor/tensor.js";
@@ -32,6 +34,18 @@ function reduce(loss: Tensor, reduction: Reduction): Tensor {
   );
 }
 
+/**
+ * Refuses integer and bool operands, as PyTorch's regression-loss kernel `kernel` does for their
+ * promoted dtype (an integer target with a float input is fine).
+ */
+export function floatLoss(kernel: string, input: Tensor, target: Tensor): void {
+  const dtype = promote_types(input.dtype, target.dtype);
+  if (!isFloatingPoint(dtype))
+    throw new DTypeError(
+      `"${kernel}" not implemented for '${scalarTypeName(dtype)}'`,
+    );
+}
+
 function checkSameShape(fn: string, input: Tensor, target: Tensor): void {
   if (input.shape.join() !== target.shape.join())
     throw new TorchError(
@@ -46,6 +60,7 @@ export function mse_loss(
   reduction?: Reduction,
 ): Tensor {
   ({ input, target, reduction } = args("nn.functional.mse_loss", arguments));
+  floatLoss("mse_cpu", input, target);
   return temps((k) => reduce(k(input.sub(target)).square(), reduction));
 }
 
@@ -70,6 +85,7 @@ export function smooth_l1_loss(
     "nn.functional.smooth_l1_loss",
     arguments,
   ));
+  floatLoss("smooth_l1_cpu", input, target);
   // beta = 0 is the L1 loss (PyTorch's rule; the quadratic part would divide by 0).
   if (beta === 0) return l1_loss(input, target, reduction);
   return temps((k) => {
@@ -151,6 +167,10 @@ export function nll_loss(
   ({ input, target } = a);
   options = omit(a, "input", "target") as ClassLossOptions;
   const reduction = options.reduction ?? "mean";
+  if (target.dtype === "int32" || target.dtype === "bool")
+    throw new DTypeError(
+      `expected target dtype to be Long or Byte, but got ${scalarTypeName(target.dtype)}`,
+    );
   if (fusedNll(input, target)) {
     const w = options.weight ?? null;
     // The core checks shapes and dtypes (PyTorch's wording, as `checkClassTarget`) and the
