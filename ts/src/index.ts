@@ -16,6 +16,8 @@
 import { init } from "./runtime.js";
 import "./tensor/elementwise.js"; // installs the elementwise Tensor methods
 import "./tensor/autograd.js"; // installs the autograd Tensor members (requires_grad, backward, in-place _ forms)
+import "./tensor/inplace_methods.js"; // installs the composite in-place methods, the random fills, type_as, nonzero, masked_select
+export type { RandomFillOptions } from "./tensor/inplace_methods.js";
 
 export {
   init,
@@ -139,6 +141,7 @@ export type * from "./einops/types.js";
 export { $, type ExprValue } from "./expr/expr.js";
 export type { ExprShape, ExprEnv } from "./expr/types.js";
 export * from "./ops/composites.js";
+export * from "./ops/index_names.js";
 export * from "./ops/activations.js";
 export * from "./state.js";
 import "./tensor/printing.js"; // installs Tensor.format and Tensor.print
