@@ -288,6 +288,7 @@ proto.diff = function (
   prepend: Tensor | null = null,
   append: Tensor | null = null,
 ) {
+  ({ n, dim, prepend, append } = methodArgs("diff", this, arguments));
   if (this.ndim === 0)
     throw new TorchError("diff expects input to be at least one-dimensional");
   if (n < 0) throw new TorchError(`order must be non-negative but got ${n}`);

@@ -64,8 +64,6 @@ declare module "./tensor.js" {
       reduce: "sum" | "prod" | "mean" | "amax" | "amin",
       options?: { include_self?: boolean },
     ): this;
-    /** In-place `masked_scatter`. */
-    masked_scatter_(mask: Tensor, source: Tensor): this;
     /** In-place `lerp`: `self += weight * (end - self)`. */
     lerp_(end: Tensor, weight: Tensor | Scalar): this;
     /** In-place `clamp_min`. */
@@ -220,7 +218,6 @@ const COMPOSITES = [
   "index_fill",
   "index_reduce",
   "scatter_reduce",
-  "masked_scatter",
   "lerp",
   "clamp_min",
   "clamp_max",
