@@ -9,7 +9,7 @@
  */
 
 import { checkValues } from "./value_checks.js";
-import { args } from "../schema/index.js";
+import { args, methodArgs } from "../schema/index.js";
 import { scalarTypeName } from "../dtype.js";
 import { DTypeError, ShapeError } from "../errors.js";
 import { scope } from "../lifetime.js";
@@ -80,6 +80,12 @@ proto.masked_scatter = function (this: Tensor, mask: Tensor, source: Tensor) {
   return maskedScatter(this, mask, source, false);
 };
 proto.masked_scatter_ = function (this: Tensor, mask: Tensor, source: Tensor) {
+  ({ mask, source } = methodArgs(
+    "masked_scatter",
+    this,
+    arguments,
+    "masked_scatter_",
+  ));
   return writeBack(this, maskedScatter(this, mask, source, true));
 };
 

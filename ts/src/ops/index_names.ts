@@ -1,0 +1,254 @@
+/**
+ * Function-index names composed from existing ops: `gcd`, `lcm` (Euclid's algorithm on integer
+ * tensors), `frexp`, `cumulative_trapezoid`, `index_reduce`, and torch.js's names `var_`/`std_`
+ * (`var` is a reserved word in JS) and `get_real_dtype`.
+ *
+ * @module
+ */
+
+import { type DType, isFloatingPoint, scalarTypeName } from "../dtype.js";
+import { TorchError } from "../errors.js";
+import { scope } from "../lifetime.js";
+import { args, methodArgs } from "../schema/index.js";
+import { Tensor, wrapDim } from "../tensor/tensor.js";
+import { where } from "./conditional.js";
+import { std, var as variance } from "./reductions.js";
+
+/**
+ * Euclid's steps that always reach gcd for integers of each dtype: a pair below 2^b needs at most
+ * about 1.44·b steps (the Fibonacci bound).
+ */
+const EUCLID_STEPS: Partial<Record<DType, number>> = {
+  uint8: 13,
+  int32: 47,
+  int64: 93,
+};
+
+function checkInteger(fn: string, t: Tensor): number {
+  const steps = EUCLID_STEPS[t.dtype];
+  if (steps === undefined)
+    throw new TorchError(
+      `"${fn}_cpu" not implemented for '${scalarTypeName(t.dtype)}'`,
+    );
+  return steps;
+}
+
+/** The greatest common divisor of `|a|` and `|b|` (broadcast; integer dtypes; gcd(0, 0) = 0). */
+function gcdOf(a: Tensor, b: Tensor, fn: string): Tensor {
+  checkInteger(fn, a);
+  checkInteger(fn, b);
+  return scope(() => {
+    let x = a.abs().add(b.mul(0));
+    let y = b.abs().add(a.mul(0));
+    const steps = checkInteger(fn, x);
+    for (let i = 0; i < steps; i++) {
+      const done = y.eq(0);
+      const r = x.remainder(where(done, 1, y));
+      x = where(done, x, y);
+      y = where(done, 0, r);
+    }
+    return x;
+  });
+}
+
+/** Elementwise greatest common divisor of integer tensors (non-negative; gcd(0, 0) = 0). */
+export function gcd(input: Tensor, other: Tensor): Tensor {
+  const a = args("gcd", arguments);
+  return gcdOf(a.input, a.other, "gcd");
+}
+
+/** Elementwise least common multiple of integer tensors (non-negative; 0 when either is 0). */
+export function lcm(input: Tensor, other: Tensor): Tensor {
+  const a = args("lcm", arguments);
+  return scope(() => {
+    const g = gcdOf(a.input, a.other, "lcm");
+    const zero = g.eq(0);
+    const q = a.input.div(where(zero, 1, g), { rounding_mode: "trunc" });
+    return where(zero, 0, q.mul(a.other).abs());
+  });
+}
+
+/**
+ * `t / 2**e` in two halves: 2**e alone overflows float32 at e = 128 (the largest floats) and is
+ * subnormal below e = -126.
+ */
+function scale(t: Tensor, e: Tensor): Tensor {
+  const h = e.div(2, { rounding_mode: "floor" });
+  return t.div(h.exp2()).div(e.sub(h).exp2());
+}
+
+/** What {@link frexp} returns: mantissa and exponent, also by name. */
+export type Frexp = [Tensor, Tensor] & { mantissa: Tensor; exponent: Tensor };
+
+/**
+ * Splits `input` into `mantissa * 2 ** exponent` with `|mantissa|` in [0.5, 1) (0, ±inf and NaN:
+ * themselves, exponent 0). The exponent is int32; the mantissa's gradient is `grad / 2**exponent`.
+ */
+export function frexp(input: Tensor): Frexp {
+  const a = args("frexp", arguments);
+  const x = a.input;
+  if (!isFloatingPoint(x.dtype))
+    throw new TorchError("torch.frexp() only supports floating-point dtypes");
+  const [m, e] = scope(() => {
+    const d = x.detach();
+    const finite = d.isfinite().logical_and(d.ne(0));
+    const mag = where(finite, d.abs(), 1);
+    // floor(log2|x|) + 1, then one correction step each way for log2's rounding.
+    let e = mag.log2().floor().add(1);
+    let scaled = scale(mag, e);
+    e = where(scaled.ge(1), e.add(1), e);
+    e = where(scaled.lt(0.5), e.sub(1), e);
+    e = where(finite, e, 0);
+    return [scale(x, e), e.to("int32")] as const;
+  });
+  return Object.assign([m, e] as [Tensor, Tensor], {
+    mantissa: m,
+    exponent: e,
+  });
+}
+
+/**
+ * The running trapezoid rule along `dim`: `cumulative_trapezoid(y)` with unit spacing,
+ * `{ dx }`, or sample points `x`. The result is one shorter than `y` along `dim`.
+ */
+export function cumulative_trapezoid(
+  y: Tensor,
+  x?: Tensor | { dx?: number; dim?: number } | null,
+  options?: { dx?: number; dim?: number },
+): Tensor {
+  const a = args("cumulative_trapezoid", arguments);
+  const yt = a.y;
+  if (a.x !== null && a.dx !== null)
+    throw new TorchError(
+      "cumulative_trapezoid() received an invalid combination of arguments - got (Tensor, Tensor, dx=float), but expected one of: (Tensor y, Tensor x, *, int dim = -1), (Tensor y, *, Number dx = 1, int dim = -1)",
+    );
+  if (yt.ndim === 0)
+    throw new TorchError(
+      `Dimension specified as ${a.dim} but tensor has no dimensions`,
+    );
+  const d = wrapDim(a.dim, yt.ndim);
+  const n = yt.shape[d]!;
+  return scope(() => {
+    if (n === 0) return yt.narrow(d, 0, 0).mul(1);
+    const pairs = yt.narrow(d, 1, n - 1).add(yt.narrow(d, 0, n - 1));
+    const xt = a.x;
+    if (xt !== null) {
+      const xs =
+        xt.ndim === 1
+          ? xt.reshape([n, ...new Array<number>(yt.ndim - 1 - d).fill(1)])
+          : xt;
+      const dd = xt.ndim === 1 ? 0 : d;
+      const dx = xs.narrow(dd, 1, n - 1).sub(xs.narrow(dd, 0, n - 1));
+      return dx.mul(pairs).div(2).cumsum(d);
+    }
+    return pairs.mul((a.dx ?? 1) / 2).cumsum(d);
+  });
+}
+
+/** The reductions of {@link index_reduce}. */
+export type IndexReduce = "prod" | "mean" | "amax" | "amin";
+
+/**
+ * `input` with the slices of `source` along `dim` reduced into the slices `index` names
+ * (`prod`, `mean`, `amax`, `amin`; `include_self` also reduces `input`'s own values in).
+ */
+export function index_reduce(
+  input: Tensor,
+  dim: number,
+  index: Tensor,
+  source: Tensor,
+  reduce: IndexReduce,
+  options?: { include_self?: boolean },
+): Tensor {
+  const a = args("index_reduce", arguments);
+  const t = a.input;
+  const d = wrapDim(a.dim, Math.max(t.ndim, 1));
+  if (a.index.ndim > 1)
+    throw new TorchError("index_reduce_(): Index is supposed to be a vector");
+  if (a.index.dtype !== "int64" && a.index.dtype !== "int32")
+    throw new TorchError(
+      "index_reduce_(): Expected dtype int32/int64 for index but got: " +
+        scalarTypeName(a.index.dtype),
+    );
+  const count = a.source.ndim === 0 ? 1 : a.source.shape[d]!;
+  if (a.index.numel() !== count)
+    throw new TorchError(
+      `index_reduce_(): Number of indices (${a.index.numel()}) should be equal to source.size(dim): (${count}), for dim: ${d}`,
+    );
+  // The index as a scatter index: the slice number, broadcast over source's other dims.
+  return scope(() => {
+    const shape = new Array<number>(a.source.ndim).fill(1);
+    if (a.source.ndim > 0) shape[d] = count;
+    const idx = a.index
+      .to("int64")
+      .reshape(shape)
+      .expand([...a.source.shape]);
+    return t.scatter_reduce(d, idx, a.source, a.reduce as IndexReduce, {
+      include_self: a.include_self,
+    });
+  });
+}
+
+/** torch.js's name for {@link variance | torch.var} (`var` is a reserved word in JS). */
+export function var_(
+  input: Tensor,
+  dim?: number | number[] | object | null,
+  options?: object,
+): Tensor {
+  args("var_", arguments);
+  return (variance as (...v: unknown[]) => Tensor)(...arguments);
+}
+
+/** torch.js's name for `torch.std`, the twin of {@link var_}. */
+export function std_(
+  input: Tensor,
+  dim?: number | number[] | object | null,
+  options?: object,
+): Tensor {
+  args("std_", arguments);
+  return (std as (...v: unknown[]) => Tensor)(...arguments);
+}
+
+/** The real dtype that goes with `dtype` (webtorch's dtypes are all real: `dtype` itself). */
+export function get_real_dtype(dtype: DType): DType {
+  return args("get_real_dtype", arguments).dtype;
+}
+
+declare module "../tensor/tensor.js" {
+  interface Tensor {
+    /** See {@link gcd}. */
+    gcd(other: Tensor): Tensor;
+    /** See {@link lcm}. */
+    lcm(other: Tensor): Tensor;
+    /** See {@link frexp}. */
+    frexp(): Frexp;
+    /** See {@link index_reduce}. */
+    index_reduce(
+      dim: number,
+      index: Tensor,
+      source: Tensor,
+      reduce: IndexReduce,
+      options?: { include_self?: boolean },
+    ): Tensor;
+  }
+}
+
+const proto = Tensor.prototype as unknown as Record<string, unknown>;
+proto.gcd = function (this: Tensor): Tensor {
+  const a = methodArgs("gcd", this, arguments);
+  return gcdOf(this, a.other, "gcd");
+};
+proto.lcm = function (this: Tensor): Tensor {
+  const a = methodArgs("lcm", this, arguments);
+  return lcm(this, a.other);
+};
+proto.frexp = function (this: Tensor): Frexp {
+  methodArgs("frexp", this, arguments);
+  return frexp(this);
+};
+proto.index_reduce = function (this: Tensor): Tensor {
+  const a = methodArgs("index_reduce", this, arguments);
+  return index_reduce(this, a.dim, a.index, a.source, a.reduce as IndexReduce, {
+    include_self: a.include_self,
+  });
+};
