@@ -87,6 +87,20 @@ export interface RoundOptions {
   decimals?: number;
 }
 
+/**
+ * The dtype of `sum`'s result (PyTorch's): the `dtype` option when given, else the input's for
+ * floating point, int64 for integers and bool.
+ */
+export type SumDType<D extends DType, O = object> = O extends {
+  dtype: infer T extends DType;
+}
+  ? T
+  : DType extends D
+    ? DType
+    : D extends "float32" | "float16" | "bfloat16"
+      ? D
+      : "int64";
+
 /** The dtype of a result that is floating point when `D` is (and unknown otherwise). */
 export type FloatOf<D extends DType> = D extends "float32" ? "float32" : DType;
 /**
@@ -222,7 +236,10 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
   >(
     this: Self,
     options?: O & CheckOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>, "sum">>,
-  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>>>>;
+  ): Tensor<
+    ShapeOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>>>,
+    SumDType<DTypeT<Self>, O>
+  >;
   sum<
     Self extends Tensor<Dims>,
     const Dm extends number | Shape,
@@ -231,8 +248,18 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     this: Self,
     dim: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, K, "sum">>,
     keepdim?: K,
-    options?: { dtype?: DType },
-  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>>;
+  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>, SumDType<DTypeT<Self>>>;
+  sum<
+    Self extends Tensor<Dims>,
+    const Dm extends number | Shape,
+    K extends boolean = false,
+    const O extends { dtype?: DType } = object,
+  >(
+    this: Self,
+    dim: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, K, "sum">>,
+    keepdim: K | undefined,
+    options: O,
+  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>, SumDType<DTypeT<Self>, O>>;
   sum(
     dim?: number | Shape | ReduceOptions | null,
     keepdim?: boolean,
