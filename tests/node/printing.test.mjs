@@ -252,3 +252,35 @@ describe("JS operators and conversions on tensors", () => {
     assert.equal(`${[t]}`, t.toString());
   });
 });
+
+describe("printing without a read after a captured graph's replay", () => {
+  test("parameters an optimizer step updated in a replayed graph are not printed from an old read", async (t) => {
+    if (!torch.webgpu.is_available())
+      return t.skip("kernel graphs are WebGPU's");
+    await torch.init({ device: "webgpu" });
+    torch.manual_seed(0);
+    const w = torch.randn(4, 2).requires_grad_();
+    const x = torch.randn(8, 4);
+    const opt = new torch.optim.SGD([w], { lr: 0.1 });
+    const step = torch.compile((xb) => {
+      opt.zero_grad();
+      const loss = xb.matmul(w).square().mean();
+      loss.backward();
+      opt.step();
+      return loss;
+    });
+    const stale = [];
+    for (let s = 0; s < 8; s++) {
+      step(x).dispose();
+      const before = await w.format(); // reads w (kept for printing)
+      assert.equal(String(w), before);
+      step(x).dispose();
+      const shown = String(w);
+      const now = await w.format();
+      if (shown !== now && !/not read yet/.test(shown))
+        stale.push(`step ${s}:\n${shown}\n--- now:\n${now}`);
+    }
+    assert.ok(step.stats.graph_replays > 0, "a graph was replayed");
+    assert.deepEqual(stale, []);
+  });
+});
