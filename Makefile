@@ -26,13 +26,13 @@ RUST_SRC := Cargo.toml $(wildcard Cargo.lock) $(wildcard .cargo/config.toml) $(s
 SCHEMA_TS := ts/src/schema/generated.ts
 SCHEMA_SRC := $(wildcard schema/*.yaml) scripts/schema.mjs scripts/gen-schema.mjs
 TS_SRC := ts/tsconfig.json $(shell find ts/src -name '*.ts' -not -path 'ts/src/wasm/*' -not -path '$(SCHEMA_TS)' 2>/dev/null)
-TEMPLATE := $(shell find pkg-template -type f 2>/dev/null) scripts/side-effects.mjs
+TEMPLATE := $(shell find pkg-template -type f 2>/dev/null) scripts/side-effects.mjs scripts/portable-dts.mjs
 WASM := build/wasm/webtorch_core_bg.wasm
 WASM_FILES := webtorch_core.js webtorch_core.d.ts webtorch_core_bg.wasm
 PKG_STAMP := build/pkg.stamp
 
 # The steps of `make test`, in order (cheap and fundamental first).
-TEST_STEPS := lint-rust lint-ts test-cargo test-wasm test-types test-node test-browser test-vite test-playground
+TEST_STEPS := lint-rust lint-ts test-cargo test-wasm test-types test-node test-browser test-vite test-bundlers test-playground
 
 .PHONY: help setup pkg schema wasm www-dist models playground test fmt docs $(TEST_STEPS) clean-pkg bench-gpt2
 
@@ -66,6 +66,7 @@ $(PKG_STAMP): $(WASM) $(TS_SRC) $(TEMPLATE) $(SCHEMA_TS)
 	cp $(addprefix build/wasm/,$(WASM_FILES)) pkg/dist/wasm/
 	cp -r pkg-template/. pkg/
 	node scripts/side-effects.mjs pkg
+	node scripts/portable-dts.mjs pkg
 	@touch $@
 	@echo "pkg/ built: $$(du -sh pkg | cut -f1), wasm $$(du -h pkg/dist/wasm/webtorch_core_bg.wasm | cut -f1)"
 
@@ -134,8 +135,8 @@ lint-rust:
 	cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
 
 # Prettier (defaults) over the hand-written TS/JS; tests/parity/ has its own owner and style.
-PRETTIER_PATHS := ts/src ts/tsconfig.json tests/node tests/browser tests/vite-app tests/types www \
-  scripts/serve.mjs scripts/side-effects.mjs scripts/check-tsdoc.mjs scripts/build-playground.mjs pkg-template package.json \
+PRETTIER_PATHS := ts/src ts/tsconfig.json tests/node tests/browser tests/vite-app tests/packed tests/bundlers tests/types www \
+  scripts/serve.mjs scripts/side-effects.mjs scripts/portable-dts.mjs scripts/check-tsdoc.mjs scripts/build-playground.mjs pkg-template package.json \
   examples/models bench/gpt2.mjs
 lint-ts:
 	prettier --check $(PRETTIER_PATHS)
@@ -176,6 +177,10 @@ test-browser: $(PKG_STAMP) $(MINILM)
 # `npm pack` of pkg/ installed into a fresh Vite app: built, served, run in Chromium (and in Node).
 test-vite: $(PKG_STAMP)
 	$(NODE_GPU_ENV) node --test --test-reporter=spec tests/vite-app/vite-app.test.mjs
+
+# The packed package in a browser app bundled by esbuild, Rollup and webpack, each run in Chromium.
+test-bundlers: $(PKG_STAMP)
+	node --test --test-reporter=spec tests/bundlers/bundlers.test.mjs
 
 # `make playground`'s page in Chromium: every example runs, the editor underlines a type error,
 # the tests page runs the parity fixtures, the CPU fallback; screenshots in test-artifacts/playground/.

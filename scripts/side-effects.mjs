@@ -13,9 +13,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 // A top-level statement that is not a declaration (tsc indents everything nested): a prototype
-// install, a loop, an await, a polyfill, a call.
+// install, a loop, an await, a polyfill, a call — or an import for its side effects only
+// (`import "./x.js"`), which evaluating this module is what runs.
 const SIDE_EFFECT =
-  /^(?!import\b|export\b|const\b|let\b|var\b|function\b|async function\b|class\b|\/\/|\/\*|\*|\s|[})\]]|$)/m;
+  /^(?!import\b(?!\s*["'])|export\b|const\b|let\b|var\b|function\b|async function\b|class\b|\/\/|\/\*|\*|\s|[})\]]|$)/m;
 
 /** The `./dist/…` paths of the modules under `pkgDir` with top-level side effects, sorted. */
 export function modulesWithSideEffects(pkgDir) {

@@ -6,7 +6,9 @@
 //! float32 internally): their results equal PyTorch's, their memory is that of float32
 //! (docs/dtypes.md). `int64` is an API dtype stored as a checked 32-bit integer (values
 //! outside ±2³¹ are rejected when data enters, see docs/dtypes.md); `uint8` and `bool` are stored
-//! as `u32` words holding 0..=255 and 0/1.
+//! as `u32` words holding 0..=255 and 0/1. `float64` exists on the CPU backend only (WebGPU has
+//! no f64): two words per element, low word first (the f64's bits), computed in f64; the WebGPU
+//! backend refuses it when a tensor would be made (docs/dtypes.md).
 
 use crate::error::Result;
 
@@ -19,6 +21,7 @@ pub enum DType {
     Bool = 4,
     Float16 = 5,
     BFloat16 = 6,
+    Float64 = 7,
 }
 
 /// The arithmetic a kernel does for a dtype: the WGSL type it computes in.
@@ -27,6 +30,8 @@ pub enum Compute {
     F32,
     I32,
     U32,
+    /// f64 (the CPU backend only: no WGSL kernel computes in it).
+    F64,
 }
 
 impl Compute {
@@ -35,13 +40,35 @@ impl Compute {
             Compute::F32 => "f32",
             Compute::I32 => "i32",
             Compute::U32 => "u32",
+            Compute::F64 => "f64",
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Compute::F32 | Compute::F64)
+    }
+
+    /// The floating compute type of a result stored as `dtype`: f64 for float64, else f32.
+    pub fn float_for(dtype: DType) -> Compute {
+        if dtype == DType::Float64 {
+            Compute::F64
+        } else {
+            Compute::F32
         }
     }
 }
 
 impl DType {
-    pub const ALL: [DType; 7] =
-        [DType::Float32, DType::Int32, DType::Int64, DType::UInt8, DType::Bool, DType::Float16, DType::BFloat16];
+    pub const ALL: [DType; 8] = [
+        DType::Float32,
+        DType::Int32,
+        DType::Int64,
+        DType::UInt8,
+        DType::Bool,
+        DType::Float16,
+        DType::BFloat16,
+        DType::Float64,
+    ];
 
     pub fn from_code(code: u32) -> Result<DType> {
         match DType::ALL.get(code as usize) {
@@ -64,6 +91,7 @@ impl DType {
             DType::Bool => "bool",
             DType::Float16 => "float16",
             DType::BFloat16 => "bfloat16",
+            DType::Float64 => "float64",
         }
     }
 
@@ -77,6 +105,7 @@ impl DType {
             DType::Bool => "Bool",
             DType::Float16 => "Half",
             DType::BFloat16 => "BFloat16",
+            DType::Float64 => "Double",
         }
     }
 
@@ -85,11 +114,12 @@ impl DType {
             DType::Float32 | DType::Float16 | DType::BFloat16 => Compute::F32,
             DType::Int32 | DType::Int64 => Compute::I32,
             DType::UInt8 | DType::Bool => Compute::U32,
+            DType::Float64 => Compute::F64,
         }
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, DType::Float32 | DType::Float16 | DType::BFloat16)
+        matches!(self, DType::Float32 | DType::Float16 | DType::BFloat16 | DType::Float64)
     }
 
     /// Rounds an f32 to this dtype's precision (identity for float32): what storing does.
@@ -107,7 +137,15 @@ impl DType {
 
     /// Bytes one element takes in storage.
     pub const fn word_bytes(self) -> u64 {
-        4
+        self.words() as u64 * 4
+    }
+
+    /// Storage words one element takes: 2 for float64, else 1.
+    pub const fn words(self) -> usize {
+        match self {
+            DType::Float64 => 2,
+            _ => 1,
+        }
     }
 }
 
@@ -118,6 +156,7 @@ pub fn promote_types(a: DType, b: DType) -> DType {
         return a;
     }
     match (a, b) {
+        (Float64, _) | (_, Float64) => Float64,
         (Float32, _) | (_, Float32) | (Float16, BFloat16) | (BFloat16, Float16) => Float32,
         (Float16, _) | (_, Float16) => Float16,
         (BFloat16, _) | (_, BFloat16) => BFloat16,
@@ -231,5 +270,13 @@ mod tests {
         assert_eq!(result_type(&[(DType::Bool, ZeroDim), (DType::Int64, Scalar)]), Some(DType::Int64));
         assert_eq!(result_type(&[(DType::Int64, Scalar), (DType::Float32, Scalar)]), Some(DType::Float32));
         assert_eq!(result_type(&[]), None);
+        // float64 wins over every dtype; a float scalar or zero-dim float64 does not widen float32.
+        for d in DType::ALL {
+            assert_eq!(promote_types(d, DType::Float64), DType::Float64);
+        }
+        assert_eq!(promote_with_scalar(DType::Float32, ScalarKind::Float), DType::Float32);
+        assert_eq!(promote_with_scalar(DType::Float64, ScalarKind::Int), DType::Float64);
+        assert_eq!(promote_tensors(DType::Float32, false, DType::Float64, true), DType::Float32);
+        assert_eq!(promote_tensors(DType::Int32, false, DType::Float64, true), DType::Float64);
     }
 }

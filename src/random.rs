@@ -79,6 +79,11 @@ pub fn position() -> (u64, u64) {
     STATE.with(|s| s.get())
 }
 
+/// Puts the generator at (seed, counter), as `position` gave them (`torch.set_rng_state`).
+pub fn set_position(seed: u64, offset: u64) {
+    STATE.with(|s| s.set((seed, offset)));
+}
+
 /// Tags the counters of per-element streams (their third word), so that they never meet the
 /// counters of `draws` (0 there).
 pub const POISSON_TAG: u32 = 0x706f_6973;

@@ -196,6 +196,19 @@ pub fn manual_seed(seed: f64) {
     random::manual_seed(seed as u64);
 }
 
+/// The core generator's (seed, counter) (`torch.get_rng_state`).
+#[wasm_bindgen]
+pub fn rng_position() -> Vec<u64> {
+    let (seed, offset) = random::position();
+    vec![seed, offset]
+}
+
+/// Puts the core generator at (seed, counter) (`torch.set_rng_state`).
+#[wasm_bindgen]
+pub fn set_rng_position(seed: u64, offset: u64) {
+    random::set_position(seed, offset);
+}
+
 fn each_backend(f: impl Fn(&dyn crate::backend::Backend)) {
     for d in [Device::Cpu, Device::WebGpu] {
         if let Ok(b) = engine::backend(d) {
@@ -228,6 +241,18 @@ pub fn sync() -> js_sys::Promise {
 #[wasm_bindgen]
 pub fn set_batch_threshold(n: u32) {
     each_backend(|b| b.set_batch_threshold(n as usize));
+}
+
+/// `torch.webgpu.disable_batching()` (`on`) / `enable_batching()`: each op computed and submitted
+/// before it returns (`Tuning::immediate`). Turning it on computes the pending chains and submits
+/// the recorded work now; the device's threshold is set apart (`set_batch_threshold`).
+#[wasm_bindgen]
+pub fn set_immediate(on: bool) -> JsResult<()> {
+    engine::tune(|t| t.immediate = on);
+    if on {
+        js(engine::flush_all())?;
+    }
+    Ok(())
 }
 
 #[wasm_bindgen]
@@ -298,7 +323,7 @@ pub fn reset_fusion_stats() {
 /// kernels containing this op sequence (the fuser itself fuses any elementwise chain).
 #[wasm_bindgen]
 pub fn add_fusion_pattern(name: String, ops: Vec<String>, description: String) -> JsResult<()> {
-    if let Some(bad) = ops.iter().find(|o| ops::Op::by_name(o).is_none() && o.as_str() != "to") {
+    if let Some(bad) = ops.iter().find(|o| ops::Op::by_name(o).is_none() && !matches!(o.as_str(), "to" | "where")) {
         return Err(to_js(crate::err!(Torch, "add_fusion_pattern: '{bad}' is not an elementwise op")));
     }
     fusion::with_config(|c| {
@@ -338,6 +363,24 @@ pub fn runtime_stats() -> JsResult<JsValue> {
     Reflect::set(&obj, &"live_tensors".into(), &JsValue::from_f64(LIVE_HANDLES.with(|c| c.get()) as f64))?;
     Reflect::set(&obj, &"device".into(), &JsValue::from_str(b.device().name()))?;
     Ok(obj)
+}
+
+/// Counters of one device's backend (0: the CPU, 1: WebGPU; `torch.memory_stats(device)`), plus
+/// the number of live tensor handles.
+#[wasm_bindgen]
+pub fn device_stats(device: u32) -> JsResult<JsValue> {
+    let b = js(Device::from_code(device).and_then(engine::backend))?;
+    let obj = serde_wasm_bindgen::to_value(&b.stats()).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    Reflect::set(&obj, &"live_tensors".into(), &JsValue::from_f64(LIVE_HANDLES.with(|c| c.get()) as f64))?;
+    Reflect::set(&obj, &"device".into(), &JsValue::from_str(b.device().name()))?;
+    Ok(obj)
+}
+
+/// Resets the peak of one device's backend (0: the CPU, 1: WebGPU).
+#[wasm_bindgen]
+pub fn reset_peak_of(device: u32) -> JsResult<()> {
+    js(Device::from_code(device).and_then(engine::backend))?.reset_peak();
+    Ok(())
 }
 
 /// Sets grad mode (`torch.no_grad()` / `enable_grad()`); returns the previous mode.

@@ -294,7 +294,7 @@ pub fn rms_norm(x: &Tensor, normalized: &[usize], w: Option<&Tensor>, eps: Optio
     if needs_grad(&inputs) {
         let (xs, ws) = (x.clone(), w.cloned());
         let d = last_dims(normalized.len());
-        let eps = eps.unwrap_or(f32::EPSILON as f64);
+        let eps = eps.unwrap_or(crate::tensor::rms_norm_eps(xs.dtype));
         node("RmsNormBackward0", &inputs, &inputs, &mut y, move |g| {
             let inv = o::unary(&o::add_scalar(&o::mean(&o::unary(&xs, Op::Square)?, &d, true)?, eps)?, Op::Rsqrt)?;
             let xhat = o::mul(&xs, &inv)?;

@@ -55,6 +55,17 @@ struct ViewOf {
     version: Cell<u64>,
     /// Whether grad mode was on when the view was made.
     tracked: bool,
+    /// For a piece of `split`/`chunk`/`unbind` (or a view of one): the function and the output's
+    /// position. PyTorch forbids in-place writes to these where autograd would have to rebase
+    /// one output of a multi-output node.
+    multi: Cell<Option<MultiOutput>>,
+}
+
+/// The function a view came out of, with others (`"Split"`, output 1).
+#[derive(Clone, Copy)]
+struct MultiOutput {
+    name: &'static str,
+    index: usize,
 }
 
 impl Slot {
@@ -63,9 +74,11 @@ impl Slot {
     }
 
     /// The slot of a new view of `base` (an alias of the base's own handle).
-    pub(crate) fn view_of(base: Tensor, version: u64) -> Slot {
+    /// `parent` is the tensor the view is taken from: a view of a multi-output piece is one too.
+    pub(crate) fn view_of(base: Tensor, version: u64, parent: Option<&Slot>) -> Slot {
         let tracked = is_grad_enabled();
-        Slot { meta: Cell::default(), view: Some(ViewOf { base, version: Cell::new(version), tracked }) }
+        let multi = Cell::new(parent.and_then(|p| p.view.as_ref()).and_then(|v| v.multi.get()));
+        Slot { meta: Cell::default(), view: Some(ViewOf { base, version: Cell::new(version), tracked, multi }) }
     }
 
     /// For a view: its base.
@@ -75,8 +88,12 @@ impl Slot {
 
     /// The same view relation with another history (a recorded op's output that is a view).
     fn with_meta(&self, meta: Rc<Meta>) -> Slot {
-        let view =
-            self.view.as_ref().map(|v| ViewOf { base: v.base.alias(), version: v.version.clone(), tracked: v.tracked });
+        let view = self.view.as_ref().map(|v| ViewOf {
+            base: v.base.alias(),
+            version: v.version.clone(),
+            tracked: v.tracked,
+            multi: v.multi.clone(),
+        });
         Slot { meta: Cell::new(Some(meta)), view }
     }
 }
@@ -593,6 +610,9 @@ pub fn check_inplace(x: &Tensor) -> Result<()> {
     if view.base.requires_grad() && view.base.is_leaf() {
         bail!(Torch, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
     }
+    if let Some(m) = view.multi.get().filter(|_| view.tracked && view.base.requires_grad()) {
+        bail!(Torch, "Output {} of {} is a view and is being modified inplace. {MULTI_OUTPUT}", m.index, m.name);
+    }
     if !view.tracked && view.base.requires_grad() {
         bail!(
             Torch,
@@ -600,6 +620,15 @@ pub fn check_inplace(x: &Tensor) -> Result<()> {
         );
     }
     Ok(())
+}
+
+const MULTI_OUTPUT: &str = "This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.";
+
+/// Marks `x`, a fresh view, as output `index` of the multi-output view function `name`.
+pub fn mark_multi_output(x: &Tensor, name: &'static str, index: usize) {
+    if let Some(view) = x.slot().view.as_ref() {
+        view.multi.set(Some(MultiOutput { name, index }));
+    }
 }
 
 /// `assign` of a value nothing else holds (an in-place op's own result, moved in): its pending
@@ -661,6 +690,13 @@ fn history_after_write(x: &Tensor, value: &Tensor) -> Result<Rewrite> {
     };
     if !(value.requires_grad() || base.requires_grad()) {
         return Ok(Rewrite::Unchanged);
+    }
+    // A piece of a base that needs no grad, written with a value that does (PyTorch's wording).
+    if x.ag.get().and_then(|s| s.view.as_ref()).is_some_and(|v| v.multi.get().is_some()) {
+        bail!(
+            Torch,
+            "A view was created in no_grad mode and is being modified inplace with grad mode enabled. {MULTI_OUTPUT}"
+        );
     }
     Ok(Rewrite::Base(ops::copy_slices(base, &x.layout, value)?.history()))
 }

@@ -34,6 +34,9 @@ pub fn scalar_tensor(value: f64, kind: ScalarKind, like: &Tensor) -> Result<Tens
     let dtype = match kind {
         ScalarKind::Bool => DType::Bool,
         ScalarKind::Int => DType::Int64,
+        // PyTorch wraps a Python float as a double: exact beside float64 (a float scalar never
+        // widens another dtype, so float32 serves there).
+        ScalarKind::Float if like.dtype == DType::Float64 => DType::Float64,
         ScalarKind::Float => DType::Float32,
     };
     Tensor::full(&[], value, dtype, like.device())
@@ -71,12 +74,22 @@ fn binary_node(op: Op, name: String, a: &Tensor, b: &Tensor, y: &mut Tensor) {
         &mut [y],
         Box::new(move |g| {
             let (ga, gb) = rules::binary(op, &ac, &bc, first(g)?)?;
+            // Summed to each input's shape and, where the op promoted (float32 with float64),
+            // cast back to its dtype, as PyTorch's engine does.
+            let back = |t: Tensor, x: &Tensor| -> Result<Tensor> {
+                let t = sum_to(&t, x.shape())?;
+                if t.dtype != x.dtype && x.dtype.is_float() {
+                    to_dtype(&t, x.dtype)
+                } else {
+                    Ok(t)
+                }
+            };
             let ga = match ga {
-                Some(t) if ac.requires_grad() => Some(sum_to(&t, ac.shape())?),
+                Some(t) if ac.requires_grad() => Some(back(t, &ac)?),
                 _ => None,
             };
             let gb = match gb {
-                Some(t) if bc.requires_grad() => Some(sum_to(&t, bc.shape())?),
+                Some(t) if bc.requires_grad() => Some(back(t, &bc)?),
                 _ => None,
             };
             Ok(vec![ga, gb])

@@ -145,7 +145,8 @@ pub(super) fn unary(op: Op, x: &Tensor, g: &Tensor) -> Result<Option<Tensor>> {
         Op::Tanhshrink => mul(g, &u(&u(x, Op::Tanh)?, Op::Square)?)?,
         Op::Hardsigmoid => {
             let inside = mask(cmp(&u(x, Op::Abs)?, Op::Lt, 3.0)?, g)?;
-            mul(g, &sc(&inside, 1.0 / 6.0)?)?
+            // PyTorch's kernel multiplies by the float 1/6 (`1.0f / 6.0f`) in every dtype.
+            mul(g, &sc(&inside, (1.0f32 / 6.0) as f64)?)?
         }
         Op::Hardswish => {
             // 0 at and below -3, x/3 + 1/2 strictly between, 1 from 3 on and at NaN (PyTorch's

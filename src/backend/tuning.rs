@@ -22,6 +22,10 @@ pub struct Tuning {
     /// `torch.webgpu.set_batch_delay`: ms after the first unsubmitted op until a flush (0: off).
     /// Default 16.
     pub batch_delay_ms: u32,
+    /// `torch.webgpu.disable_batching()`: each op is computed and submitted before it returns —
+    /// no pending elementwise chains (so nothing fuses across ops), no batched tiny ops, and the
+    /// device's batch threshold at 1. Default off.
+    pub immediate: bool,
 
     /// Whether elementwise ops are recorded as pending expressions and fused
     /// (`torch.webgpu.enable_fusion()` / `disable_fusion()`). Default on.
@@ -106,6 +110,7 @@ impl Default for Tuning {
     fn default() -> Self {
         Tuning {
             batch_delay_ms: 16,
+            immediate: false,
             fusion_enabled: true,
             fusion_window: 4,
             fusion_min_size: 1024,

@@ -156,8 +156,14 @@ pub fn trigamma(x: f32) -> f32 {
 }
 
 pub fn sigmoid(x: f32) -> f32 {
-    let x = x as f64;
-    (if x >= 0.0 { 1.0 / (1.0 + (-x).exp()) } else { x.exp() / (1.0 + x.exp()) }) as f32
+    sigmoid64(x as f64) as f32
+}
+pub fn sigmoid64(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        x.exp() / (1.0 + x.exp())
+    }
 }
 pub fn logsigmoid(x: f32) -> f32 {
     let x = x as f64;
@@ -295,6 +301,74 @@ pub fn floor_divide(a: f32, b: f32) -> f32 {
         f + 1.0
     } else {
         f
+    }
+}
+/// `remainder` in f64 (float64 tensors).
+pub fn remainder64(a: f64, b: f64) -> f64 {
+    let r = a % b;
+    if b.is_infinite() && a.is_finite() {
+        return if a != 0.0 && a.is_sign_negative() != b.is_sign_negative() { b } else { a };
+    }
+    if r != 0.0 && (r < 0.0) != (b < 0.0) {
+        r + b
+    } else {
+        r
+    }
+}
+/// `floor_divide` in f64 (float64 tensors).
+pub fn floor_divide64(a: f64, b: f64) -> f64 {
+    if b == 0.0 {
+        return a / b;
+    }
+    let m = a % b;
+    let mut d = (a - m) / b;
+    if m != 0.0 && (b < 0.0) != (m < 0.0) {
+        d -= 1.0;
+    }
+    if d == 0.0 {
+        return 0f64.copysign(a / b);
+    }
+    let f = d.floor();
+    if d - f > 0.5 {
+        f + 1.0
+    } else {
+        f
+    }
+}
+/// `softplus` (beta 1, threshold 20) in f64.
+pub fn softplus64(x: f64) -> f64 {
+    if x > 20.0 || x.is_nan() {
+        x
+    } else {
+        x.exp().ln_1p()
+    }
+}
+/// `elu` (alpha 1) in f64.
+pub fn elu64(x: f64) -> f64 {
+    if x > 0.0 || x.is_nan() {
+        x
+    } else {
+        x.exp_m1()
+    }
+}
+/// `relu6` in f64 (NaN stays NaN).
+pub fn relu6_64(x: f64) -> f64 {
+    x.clamp(0.0, 6.0)
+}
+/// `logaddexp` (`base2`: `logaddexp2`) in f64.
+pub fn logaddexp64(a: f64, b: f64, base2: bool) -> f64 {
+    let m = a.max(b);
+    if a.is_nan() || b.is_nan() {
+        return f64::NAN;
+    }
+    if m.is_infinite() {
+        return m;
+    }
+    let d = -(a - b).abs();
+    if base2 {
+        m + d.exp2().ln_1p() / std::f64::consts::LN_2
+    } else {
+        m + d.exp().ln_1p()
     }
 }
 pub fn fmod_i(a: i32, b: i32) -> i32 {

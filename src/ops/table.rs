@@ -58,6 +58,9 @@ pub struct OpInfo {
 impl OpInfo {
     /// Whether the row exists for this compute type (else PyTorch's "not implemented" error).
     pub fn supports(&self, c: crate::dtype::Compute) -> bool {
+        if c == crate::dtype::Compute::F64 {
+            return self.op.cpu_f64().is_some();
+        }
         let float = c == crate::dtype::Compute::F32;
         match self.cpu {
             CpuFn::Unary(f, i) => {
@@ -281,7 +284,125 @@ fn ipow(a: i32, b: i32) -> i32 {
     acc
 }
 
+/// The CPU's float64 implementation of a row (the WebGPU backend has no float64). Only the
+/// rows below exist in float64; the others raise PyTorch's "not implemented for 'Double'".
+#[derive(Clone, Copy)]
+pub enum F64Fn {
+    Unary(fn(f64) -> f64),
+    Binary(fn(f64, f64) -> f64),
+    Test(fn(f64) -> bool),
+    Compare(fn(f64, f64) -> bool),
+}
+
 impl Op {
+    pub fn cpu_f64(self) -> Option<F64Fn> {
+        use F64Fn::{Binary as B, Compare as C, Test as T, Unary as U};
+        use Op::*;
+        Some(match self {
+            Neg => U(|a| -a),
+            Relu => U(|a| if a < 0.0 { 0.0 } else { a }),
+            Abs => U(f64::abs),
+            Square => U(|a| a * a),
+            Ceil => U(f64::ceil),
+            Floor => U(f64::floor),
+            Round => U(f64::round_ties_even),
+            Trunc => U(f64::trunc),
+            Sign => U(|a| {
+                if a > 0.0 {
+                    1.0
+                } else if a < 0.0 {
+                    -1.0
+                } else if a.is_nan() {
+                    0.0
+                } else {
+                    a
+                }
+            }),
+            Positive => U(|a| a),
+            Frac => U(|a| a - a.trunc()),
+            Exp => U(f64::exp),
+            Sqrt => U(f64::sqrt),
+            Log => U(f64::ln),
+            Sigmoid => U(m::sigmoid64),
+            Tanh => U(f64::tanh),
+            Sin => U(f64::sin),
+            Cos => U(f64::cos),
+            Tan => U(f64::tan),
+            Asin => U(f64::asin),
+            Acos => U(f64::acos),
+            Atan => U(f64::atan),
+            Sinh => U(f64::sinh),
+            Cosh => U(f64::cosh),
+            Asinh => U(libm::asinh),
+            Acosh => U(libm::acosh),
+            Atanh => U(libm::atanh),
+            Expm1 => U(f64::exp_m1),
+            Exp2 => U(f64::exp2),
+            Log1p => U(f64::ln_1p),
+            Log2 => U(f64::log2),
+            Log10 => U(f64::log10),
+            Rsqrt => U(|a| 1.0 / a.sqrt()),
+            Reciprocal => U(|a| 1.0 / a),
+            Erf => U(libm::erf),
+            Erfc => U(libm::erfc),
+            Deg2rad => U(|a| a * (std::f64::consts::PI / 180.0)),
+            Rad2deg => U(|a| a * (180.0 / std::f64::consts::PI)),
+            Silu => U(|a| a * m::sigmoid64(a)),
+            Logsigmoid => U(|x| if x >= 0.0 { -(-x).exp().ln_1p() } else { x - x.exp().ln_1p() }),
+            Softsign => U(|a| a / (1.0 + a.abs())),
+            Gelu => U(|x| 0.5 * x * (1.0 + libm::erf(x * std::f64::consts::FRAC_1_SQRT_2))),
+            Softplus => U(m::softplus64),
+            Mish => U(|x| x * m::softplus64(x).tanh()),
+            Elu | Celu => U(m::elu64),
+            Selu => U(|x| 1.0507009873554805 * if x > 0.0 || x.is_nan() { x } else { 1.6732632423543772 * x.exp_m1() }),
+            Relu6 => U(m::relu6_64),
+            Hardsigmoid => U(|x| m::relu6_64(x + 3.0) / 6.0),
+            Hardswish => U(|x| x * m::relu6_64(x + 3.0) / 6.0),
+            Logit => U(|x| (x / (1.0 - x)).ln()),
+            Sinc => U(|x| if x == 0.0 { 1.0 } else { (std::f64::consts::PI * x).sin() / (std::f64::consts::PI * x) }),
+            Tanhshrink => U(|a| a - a.tanh()),
+            Isnan => T(f64::is_nan),
+            Isinf => T(f64::is_infinite),
+            Isfinite => T(f64::is_finite),
+            Signbit => T(f64::is_sign_negative),
+            LogicalNot => T(|a| a == 0.0),
+            Add => B(|a, b| a + b),
+            Sub => B(|a, b| a - b),
+            Mul => B(|a, b| a * b),
+            Div => B(|a, b| a / b),
+            Maximum => B(|a, b| if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }),
+            Minimum => B(|a, b| if a.is_nan() || b.is_nan() { f64::NAN } else { a.min(b) }),
+            Pow => B(f64::powf),
+            Fmod => B(|a, b| a % b),
+            Remainder => B(m::remainder64),
+            FloorDivide => B(m::floor_divide64),
+            Logaddexp => B(|a, b| m::logaddexp64(a, b, false)),
+            Logaddexp2 => B(|a, b| m::logaddexp64(a, b, true)),
+            Atan2 => B(f64::atan2),
+            Hypot => B(f64::hypot),
+            Copysign => B(f64::copysign),
+            Xlogy => B(|x, y| {
+                if y.is_nan() {
+                    y
+                } else if x == 0.0 {
+                    0.0
+                } else {
+                    x * y.ln()
+                }
+            }),
+            Eq => C(|a, b| a == b),
+            Ne => C(|a, b| a != b),
+            Lt => C(|a, b| a < b),
+            Le => C(|a, b| a <= b),
+            Gt => C(|a, b| a > b),
+            Ge => C(|a, b| a >= b),
+            LogicalAnd => C(|a, b| a != 0.0 && b != 0.0),
+            LogicalOr => C(|a, b| a != 0.0 || b != 0.0),
+            LogicalXor => C(|a, b| (a != 0.0) != (b != 0.0)),
+            _ => return None,
+        })
+    }
+
     pub fn info(self) -> &'static OpInfo {
         &TABLE[self as usize]
     }

@@ -25,6 +25,9 @@ pub fn storage_type(d: DType) -> &'static str {
         DType::Float32 | DType::Float16 | DType::BFloat16 => "f32",
         DType::Int32 | DType::Int64 => "i32",
         DType::UInt8 | DType::Bool => "u32",
+        // No WGSL kernel sees float64 (the WebGPU backend refuses it); WGSL has no f64, so a
+        // kernel that did would fail to compile rather than compute.
+        DType::Float64 => "f64",
     }
 }
 
@@ -45,6 +48,7 @@ pub fn store(v: &str, c: Compute, out: DType) -> String {
         (Compute::F32, DType::Bool) => format!("select(0u, 1u, {v} != 0.0 || isnan_f32({v}))"),
         (_, DType::Bool) => format!("select(0u, 1u, {v} != {}(0))", c.wgsl()),
         (Compute::U32, _) => format!("{}({v})", storage_type(out)),
+        (Compute::F64, _) | (_, DType::Float64) => format!("f64({v})"),
     }
 }
 

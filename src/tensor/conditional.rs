@@ -65,7 +65,7 @@ impl Tensor {
         }
         let shape = broadcast_shapes(cond.shape(), &shape)?;
         let out = result_type(a, b);
-        let compute = if out.is_float() { Compute::F32 } else { Compute::I32 };
+        let compute = if out.is_float() { Compute::float_for(out) } else { Compute::I32 };
         let args = [Operand::Tensor(cond), a.operand(), b.operand()];
         elementwise_op(cond.backend(), &args, Func::Where, compute, out, shape)
     }
@@ -81,6 +81,7 @@ impl Tensor {
                 DType::Bool => "bool",
                 DType::Float16 => "c10::Half",
                 DType::BFloat16 => "c10::BFloat16",
+                DType::Float64 => "double",
             };
             bail!(DType, "masked_fill_ only supports boolean masks, but got mask with dtype {name}");
         }

@@ -17,8 +17,8 @@ use crate::shape::broadcast_shapes;
 fn result_types(op: Op, promoted: DType) -> Result<(Compute, DType)> {
     let info = op.info();
     let compute = match info.kind {
+        ResultKind::Float | ResultKind::Same | ResultKind::Bool if promoted.is_float() => Compute::float_for(promoted),
         ResultKind::Float => Compute::F32,
-        _ if promoted.is_float() => Compute::F32,
         _ => Compute::I32,
     };
     let out = match info.kind {
@@ -99,11 +99,12 @@ pub(crate) fn elementwise_op(
     out_dtype: DType,
     shape: Vec<usize>,
 ) -> Result<Tensor> {
+    super::check_dtype_on(backend.device(), out_dtype)?;
     let n: usize = shape.iter().product();
     if n == 0 {
         return Tensor::empty_on(backend, &shape, out_dtype);
     }
-    let (enabled, min_size) = crate::engine::tuning(|t| (t.fusion_enabled, t.fusion_min_size));
+    let (enabled, min_size) = crate::engine::tuning(|t| (t.fusion_enabled && !t.immediate, t.fusion_min_size));
     let fusing = backend.supports_fusion() && enabled;
     let fuse = fusing && n >= min_size;
     let mut p = fusion::record(args, func, compute, out_dtype, &shape, fuse)?;
@@ -254,7 +255,7 @@ impl DType {
     /// The compute type a copy or cast reads this dtype in (exact for every value it holds).
     pub fn compute_for_cast(self) -> Compute {
         if self.is_float() {
-            Compute::F32
+            Compute::float_for(self)
         } else {
             Compute::I32
         }

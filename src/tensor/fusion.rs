@@ -381,10 +381,10 @@ fn count_ops(names: Vec<String>) {
     });
 }
 
-/// Whether matmuls may start pending expressions (fusion on, a fusing device, at least
-/// `min_size` outputs).
+/// Whether matmuls may start pending expressions (fusion on, batching on, a fusing device, at
+/// least `min_size` outputs).
 pub(crate) fn fuses_matmul(backend: &Rc<dyn Backend>, outputs: usize) -> bool {
-    backend.supports_fusion() && engine::tuning(|t| t.fusion_enabled && outputs >= t.fusion_min_size)
+    backend.supports_fusion() && engine::tuning(|t| t.fusion_enabled && !t.immediate && outputs >= t.fusion_min_size)
 }
 
 /// A pending product `root` (its expression is the product itself, `Arg::Acc`): elementwise ops

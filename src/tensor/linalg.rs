@@ -18,6 +18,7 @@ fn c_name(d: crate::dtype::DType) -> &'static str {
         Bool => "bool",
         Float16 => "c10::Half",
         BFloat16 => "c10::BFloat16",
+        Float64 => "double",
     }
 }
 

@@ -22,6 +22,7 @@ pub use conditional::TensorOrScalar;
 pub(crate) use elementwise::check_same_device;
 pub(crate) use indexing::host_values;
 pub(crate) use int64::checked_accumulation;
+pub(crate) use nn::rms_norm_eps;
 pub use scatter_reduce::ScatterReduce;
 
 use crate::cell::RefCell;
@@ -139,7 +140,8 @@ fn run_pending(backend: &Rc<dyn Backend>, p: &Pending) -> Result<BufId> {
         })
         .collect::<Result<Vec<_>>>()?;
     let n = shape::numel(&p.shape) as u64;
-    let out = backend.alloc((n * 4).max(4))?;
+    let out_dtype = p.nodes.last().map_or(DType::Float32, |nd| nd.out_dtype);
+    let out = backend.alloc((n * out_dtype.word_bytes()).max(4))?;
     let k = Elementwise { nodes: p.nodes.clone(), leaves, shape: p.shape.clone(), out, out_view: None };
     if let Err(e) = backend.elementwise(&k) {
         backend.release(out);
@@ -195,6 +197,7 @@ impl std::fmt::Debug for Tensor {
 impl Tensor {
     /// An uninitialised contiguous tensor on `backend`.
     pub(crate) fn empty_on(backend: &Rc<dyn Backend>, shape: &[usize], dtype: DType) -> Result<Tensor> {
+        check_dtype_on(backend.device(), dtype)?;
         let n = shape::numel(shape) as u64;
         let buf = backend.alloc((n * dtype.word_bytes()).max(4))?;
         Ok(Tensor {
@@ -207,6 +210,7 @@ impl Tensor {
 
     /// `p` computed now (an op that bypasses the fuser): not registered as pending.
     pub(crate) fn computed(backend: &Rc<dyn Backend>, p: Pending, dtype: DType) -> Result<Tensor> {
+        check_dtype_on(backend.device(), dtype)?;
         let buf = run_pending(backend, &p)?;
         let n = shape::numel(&p.shape);
         crate::engine::note_work();
@@ -237,15 +241,17 @@ impl Tensor {
         Tensor::empty_on(&engine::backend(device)?, shape, dtype)
     }
 
-    /// A tensor holding `words` (already in `dtype`'s storage form).
+    /// A tensor holding `words` (already in `dtype`'s storage form: `dtype.words()` per element).
     pub fn from_words(words: &[u32], shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
-        if words.len() != shape::numel(shape) {
-            bail!(Shape, "shape {} is invalid for input of size {}", shape::fmt_shape(shape), words.len());
+        let n = words.len() / dtype.words();
+        if words.len() != shape::numel(shape) * dtype.words() {
+            bail!(Shape, "shape {} is invalid for input of size {n}", shape::fmt_shape(shape));
         }
+        check_dtype_on(device, dtype)?;
         let backend = engine::backend(device)?;
         let buf = if words.is_empty() { backend.alloc(4)? } else { backend.upload(words)? };
         Ok(Tensor {
-            storage: Storage::ready(backend, buf, words.len()),
+            storage: Storage::ready(backend, buf, n),
             layout: Layout::contiguous(shape),
             dtype,
             ag: Default::default(),
@@ -255,9 +261,10 @@ impl Tensor {
     /// A contiguous tensor whose storage is filled by `write_words` (contents undefined until
     /// then): how a file is loaded a chunk at a time, without its words all on the host at once.
     pub fn for_write(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
+        check_dtype_on(device, dtype)?;
         let n = shape::numel(shape);
         let backend = engine::backend(device)?;
-        let buf = backend.alloc_for_write(n)?;
+        let buf = backend.alloc_for_write(n * dtype.words())?;
         Ok(Tensor {
             storage: Storage::ready(backend, buf, n),
             layout: Layout::contiguous(shape),
@@ -266,25 +273,29 @@ impl Tensor {
         })
     }
 
-    /// Writes storage words (`dtype.rs`'s encoding) at element `offset` of a tensor made by
-    /// `for_write`.
+    /// Writes storage words (`dtype.rs`'s encoding, `dtype.words()` per element) at element
+    /// `offset` of a tensor made by `for_write`.
     pub fn write_words(&self, offset: usize, words: &[u32]) -> Result<()> {
-        let end = offset.checked_add(words.len()).filter(|&e| e <= self.numel());
+        let w = self.dtype.words();
+        let elems = words.len() / w;
+        let end = offset.checked_add(elems).filter(|&e| e <= self.numel() && words.len().is_multiple_of(w));
         if end.is_none() || self.layout.offset != 0 || self.layout.strides != shape::contiguous_strides(self.shape()) {
-            bail!(
-                Index,
-                "write of {} elements at {offset} outside a contiguous tensor of {}",
-                words.len(),
-                self.numel()
-            );
+            bail!(Index, "write of {elems} elements at {offset} outside a contiguous tensor of {}", self.numel());
         }
         let buf = self.storage.materialize()?;
-        self.backend().write(buf, offset, words)
+        self.backend().write(buf, offset * w, words)
     }
 
     /// `torch.tensor(data, dtype=…)` from numbers (JS numbers are f64).
     pub fn from_f64(data: &[f64], shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
-        let words = data.iter().map(|&x| to_word(x, dtype)).collect::<Result<Vec<u32>>>()?;
+        let mut words = Vec::with_capacity(data.len() * dtype.words());
+        for &x in data {
+            let bits = to_elem(x, dtype)?;
+            words.push(bits as u32);
+            if dtype.words() == 2 {
+                words.push((bits >> 32) as u32);
+            }
+        }
         Tensor::from_words(&words, shape, dtype, device)
     }
 
@@ -296,8 +307,8 @@ impl Tensor {
     /// `torch.full(shape, value)`, filled by a kernel (no upload; on a fusing device the fill is
     /// folded into whatever consumes it).
     pub fn full(shape: &[usize], value: f64, dtype: DType, device: Device) -> Result<Tensor> {
-        to_word(value, dtype)?;
-        let compute = if dtype.is_float() || value.fract() != 0.0 { Compute::F32 } else { Compute::I32 };
+        to_elem(value, dtype)?;
+        let compute = if dtype.is_float() || value.fract() != 0.0 { Compute::float_for(dtype) } else { Compute::I32 };
         let args = [fusion::Operand::Scalar(value)];
         elementwise::elementwise_op(&engine::backend(device)?, &args, Func::Cast, compute, dtype, shape.to_vec())
     }
@@ -328,14 +339,26 @@ impl Tensor {
         require_float(dtype, "\"check_uniform_bounds\"")?;
         // The draws, the floats and their words are made on the host first.
         engine::check_host_alloc("rand", shape::numel(shape), 4, 2)?;
-        Tensor::from_f32(&random::uniform(shape::numel(shape)), shape, device)
+        check_dtype_on(device, dtype)?;
+        Tensor::from_f32(&random::uniform(shape::numel(shape)), shape, device)?.widened(dtype)
+    }
+
+    /// A float32 tensor of draws as float64 when that is the dtype asked for (the draws are the
+    /// float32 stream's, widened exactly; docs/dtypes.md).
+    fn widened(self, dtype: DType) -> Result<Tensor> {
+        if dtype == DType::Float64 {
+            self.to_dtype(dtype)
+        } else {
+            Ok(self)
+        }
     }
 
     /// `torch.randn(shape)`: standard normal from the seeded Philox stream.
     pub fn randn(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
         require_float(dtype, "\"normal_kernel_cpu\"")?;
         engine::check_host_alloc("randn", shape::numel(shape), 4, 3)?;
-        Tensor::from_f32(&random::normal(shape::numel(shape)), shape, device)
+        check_dtype_on(device, dtype)?;
+        Tensor::from_f32(&random::normal(shape::numel(shape)), shape, device)?.widened(dtype)
     }
 
     pub fn backend(&self) -> &Rc<dyn Backend> {
@@ -411,7 +434,7 @@ impl Tensor {
             Some(b) => b.alias(),
             None => self.alias(),
         };
-        let slot = crate::autograd::Slot::view_of(base, self.storage.version.get());
+        let slot = crate::autograd::Slot::view_of(base, self.storage.version.get(), self.ag.get().map(|s| &**s));
         Tensor { storage: self.storage.clone(), layout, dtype: self.dtype, ag: Rc::new(slot).into() }
     }
 
@@ -453,15 +476,21 @@ impl Tensor {
         let buf = t.storage.materialize()?;
         // The words come back through the wasm heap (mapped, then copied out): checked here,
         // while the caller waits, not in the future that receives them.
-        engine::check_host_alloc("read", n, 4, 2)?;
+        let w = t.dtype.words();
+        engine::check_host_alloc("read", n, 4 * w, 2)?;
         // The read submits the batch with its copy.
-        Ok(t.backend().read(buf, t.layout.offset, n))
+        Ok(t.backend().read(buf, t.layout.offset * w, n * w))
     }
 
     /// The values as f64 (tests and printing).
     pub async fn to_f64(&self) -> Result<Vec<f64>> {
         let words = self.read_words().await?;
-        Ok(words.into_iter().map(|w| from_word(w, self.dtype)).collect())
+        Ok(match self.dtype {
+            DType::Float64 => {
+                words.chunks_exact(2).map(|w| f64::from_bits(w[0] as u64 | (w[1] as u64) << 32)).collect()
+            }
+            dtype => words.into_iter().map(|w| from_word(w, dtype)).collect(),
+        })
     }
 }
 
@@ -472,7 +501,37 @@ fn require_float(dtype: DType, kernel: &str) -> Result<()> {
     Ok(())
 }
 
-/// A JS number as `dtype`'s storage word; integer dtypes reject values they cannot hold.
+/// PyTorch's MPS wording for float64 on a device without it: only the CPU backend has float64.
+pub(crate) fn check_dtype_on(device: Device, dtype: DType) -> Result<()> {
+    if dtype == DType::Float64 && device != Device::Cpu {
+        bail!(
+            DType,
+            "Cannot convert a WebGPU Tensor to float64 dtype as the WebGPU device doesn't support float64. Please use float32 instead."
+        );
+    }
+    Ok(())
+}
+
+/// `"<kernel>" not implemented for 'Double'` when any of `dtypes` is float64: the kernels that
+/// have no float64 form (the CPU's float64 covers the elementwise, reduction, matmul, row-wise and
+/// index kernels).
+pub(crate) fn refuse_f64(kernel: &str, dtypes: &[DType]) -> Result<()> {
+    if dtypes.contains(&DType::Float64) {
+        bail!(DType, "\"{kernel}\" not implemented for 'Double'");
+    }
+    Ok(())
+}
+
+/// A JS number as `dtype`'s storage bits (`to_word`, and the f64's bits for float64).
+pub fn to_elem(x: f64, dtype: DType) -> Result<u64> {
+    if dtype == DType::Float64 {
+        return Ok(x.to_bits());
+    }
+    to_word(x, dtype).map(u64::from)
+}
+
+/// A JS number as `dtype`'s storage word (a one-word dtype); integer dtypes reject values they
+/// cannot hold.
 pub fn to_word(x: f64, dtype: DType) -> Result<u32> {
     let int_range = |lo: f64, hi: f64, name: &str| -> Result<i64> {
         if x.is_nan() || x < lo || x > hi {
@@ -489,6 +548,7 @@ pub fn to_word(x: f64, dtype: DType) -> Result<u32> {
         }
         DType::UInt8 => (int_range(-(2f64.powi(63)), 2f64.powi(63), "uint8_t")? as u32) & 255,
         DType::Bool => (x != 0.0) as u32,
+        DType::Float64 => bail!(Torch, "internal: a float64 is two storage words (to_elem)"),
     })
 }
 
@@ -497,5 +557,7 @@ pub fn from_word(w: u32, dtype: DType) -> f64 {
         DType::Float32 | DType::Float16 | DType::BFloat16 => f32::from_bits(w) as f64,
         DType::Int32 | DType::Int64 => w as i32 as f64,
         DType::UInt8 | DType::Bool => w as f64,
+        // Two words (`to_f64` reads them); never one.
+        DType::Float64 => f64::NAN,
     }
 }

@@ -25,7 +25,9 @@ impl Tensor {
         grad: Option<&Tensor>,
         queries: usize,
     ) -> Result<Tensor> {
-        let out = Tensor::empty_on(self.backend(), self.shape(), DType::Float32)?;
+        // The kernel writes float32, or float64 for float64 rows (the CPU computes those in f64).
+        let out_dtype = if self.dtype == DType::Float64 { DType::Float64 } else { DType::Float32 };
+        let out = Tensor::empty_on(self.backend(), self.shape(), out_dtype)?;
         if out.numel() == 0 {
             return Ok(out);
         }
@@ -77,7 +79,7 @@ impl Tensor {
         };
         self.backend().rowwise(&k)?;
         // The kernel writes float32; half inputs get their result rounded to their dtype.
-        if self.dtype != DType::Float32 && self.dtype.is_float() {
+        if self.dtype != out_dtype && self.dtype.is_float() {
             out.to_dtype(self.dtype)
         } else {
             Ok(out)
@@ -200,12 +202,22 @@ impl Tensor {
         self.rowwise(RowOp::LayerNorm, &mask, [weight, bias], eps)
     }
 
-    /// `F.rms_norm(t, normalized_shape, weight, eps)`; `eps = None` is float32's machine epsilon.
+    /// `F.rms_norm(t, normalized_shape, weight, eps)`; `eps = None` is `rms_norm_eps`.
     pub fn rms_norm(&self, normalized: &[usize], weight: Option<&Tensor>, eps: Option<f64>) -> Result<Tensor> {
         let mask = self.check_norm(normalized, [("weight", weight), ("bias", None)], "")?;
         if !self.dtype.is_float() {
             bail!(DType, "\"rms_norm\" not implemented for '{}'", self.dtype.scalar_name());
         }
-        self.rowwise(RowOp::RmsNorm, &mask, [weight, None], eps.unwrap_or(f32::EPSILON as f64))
+        self.rowwise(RowOp::RmsNorm, &mask, [weight, None], eps.unwrap_or(rms_norm_eps(self.dtype)))
+    }
+}
+
+/// `rms_norm`'s default eps: the machine epsilon of the type PyTorch computes `dtype` in (f64's
+/// for float64, f32's for the others).
+pub(crate) fn rms_norm_eps(dtype: DType) -> f64 {
+    if dtype == DType::Float64 {
+        f64::EPSILON
+    } else {
+        f32::EPSILON as f64
     }
 }

@@ -57,8 +57,14 @@ impl Tensor {
         let (raw_outer, raw_inner) = (outer.clone(), inner.clone());
         let (outer, outer_st) = coalesce(&outer, &[outer_st]);
         let (inner, inner_st) = coalesce(&inner, &[inner_st]);
-        // Floats compute in f32 (integer logsumexp too); integers and bools in i32.
-        let compute = if self.dtype.is_float() || out_dtype.is_float() { Compute::F32 } else { Compute::I32 };
+        // Floats compute in f32 (integer logsumexp too), float64 in f64; integers and bools in i32.
+        let compute = if self.dtype == DType::Float64 || out_dtype == DType::Float64 {
+            Compute::F64
+        } else if self.dtype.is_float() || out_dtype.is_float() {
+            Compute::F32
+        } else {
+            Compute::I32
+        };
         // A long reduction into few outputs would run on few workgroups: split it in two passes
         // (chunks of `len`, then the chunks), each output still the same sum or mean. The
         // longest chunks that still give ≥ 1,024 of them (about one wave of 256-invocation

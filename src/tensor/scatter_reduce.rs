@@ -49,7 +49,7 @@ impl ScatterReduce {
             DType::UInt8 => (0.0, 255.0),
             // int64 is stored as checked 32-bit (docs/dtypes.md).
             DType::Int32 | DType::Int64 => (i32::MIN as f64, i32::MAX as f64),
-            DType::Float32 | DType::Float16 | DType::BFloat16 => (f64::NEG_INFINITY, f64::INFINITY),
+            DType::Float32 | DType::Float16 | DType::BFloat16 | DType::Float64 => (f64::NEG_INFINITY, f64::INFINITY),
         };
         match self {
             ScatterReduce::Sum | ScatterReduce::Mean => 0.0,

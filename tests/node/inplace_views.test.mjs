@@ -197,6 +197,57 @@ for (const device of devices) {
       );
     });
 
+    test("pieces of split/chunk/unbind refuse in-place writes autograd would see", async () => {
+      const MULTI =
+        "This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.";
+      const VIEW = "is a view and is being modified inplace.";
+      const y = () => leaf([1, 2, 3, 4, 5, 6, 7, 8], [4, 2]).mul(1);
+      raises(
+        () => y().split(2)[0].mul_(2),
+        `Output 0 of Split ${VIEW} ${MULTI}`,
+      );
+      raises(
+        () => y().split([1, 3])[1].mul_(2),
+        `Output 1 of SplitWithSizes ${VIEW} ${MULTI}`,
+      );
+      raises(
+        () => y().chunk(2)[1].mul_(2),
+        `Output 1 of Split ${VIEW} ${MULTI}`,
+      );
+      raises(
+        () => y().unbind()[3].add_(1),
+        `Output 3 of Unbind ${VIEW} ${MULTI}`,
+      );
+      // A view of a piece is one too (PyTorch names the latest view there).
+      assert.throws(
+        () => y().split(2)[1].index(0).mul_(2),
+        (e) => e instanceof torch.TorchError && e.message.endsWith(MULTI),
+      );
+      // A base that needs no grad, written with a value that does.
+      raises(
+        () =>
+          torch
+            .zeros(4, 2)
+            .split(2)[0]
+            .add_(leaf([1, 1, 1, 1], [2, 2])),
+        `A view was created in no_grad mode and is being modified inplace with grad mode enabled. ${MULTI}`,
+      );
+      // Allowed as in PyTorch: no grad anywhere, grad mode off, and tensor_split's slices.
+      const plain = torch.zeros(4, 2);
+      plain.split(2)[1].add_(1);
+      plain.unbind(1)[0].add_(2);
+      assert.deepEqual(
+        Array.from(await plain.toArray()),
+        [2, 0, 2, 0, 3, 1, 3, 1],
+      );
+      const g = y();
+      torch.no_grad(() => g.split(2)[0].mul_(2));
+      const t = y();
+      t.tensor_split(2)[1].mul_(2);
+      t.sum().backward();
+      assert.deepEqual(Array.from(await g.toArray()), [2, 4, 6, 8, 5, 6, 7, 8]);
+    });
+
     test("memory overlap: PyTorch's refusals, and the writes it allows", async () => {
       const a = torch.arange(4, { dtype: "float32" });
       raises(() => a.index("1:").add_(a.index(":-1")), PARTIAL);

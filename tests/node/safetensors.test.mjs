@@ -219,8 +219,8 @@ for (const device of devices) {
         () =>
           torch.load(
             file(
-              { a: { dtype: "F64", shape: [1], data_offsets: [0, 8] } },
-              new Uint8Array(8),
+              { a: { dtype: "I16", shape: [1], data_offsets: [0, 2] } },
+              new Uint8Array(2),
             ),
           ),
         torch.DTypeError,
@@ -606,7 +606,8 @@ for (const device of devices) {
           name: "st_f64h",
           itemsize: 8,
           storage: "float16",
-          safetensors: "F64",
+          // A code the core does not load itself (F64 loads as float64); the bytes are f64s.
+          safetensors: "C64",
           decode: (v, at) => v.getFloat64(at, true),
         },
         {
@@ -638,7 +639,7 @@ for (const device of devices) {
         ]);
         const f = fileOf({
           q: { dtype: "I8", shape: [301], bytes: new Uint8Array(q.buffer) },
-          h: { dtype: "F64", shape: [257], bytes: new Uint8Array(d.buffer) },
+          h: { dtype: "C64", shape: [257], bytes: new Uint8Array(d.buffer) },
           b: { dtype: "U64", shape: [257], bytes: new Uint8Array(d.buffer) },
         });
         const sd = await torch.load(piecewise(f), {

@@ -100,6 +100,16 @@ CASES = {
     "norm_inf_ties": ([f32(0, 2, -2)], lambda x: x.norm(INF)),
     "dist_equal": ([f32(1, 2), f32(1, 2)], torch.dist),
     "cdist_equal_points": ([f32(1, 2, 0, 0).reshape(2, 2), f32(1, 2).reshape(1, 2)], torch.cdist),
+    "cosine_similarity_zero_vector": ([f32(0, 0, 1, 2).reshape(2, 2), f32(1, 1, 0, 0).reshape(2, 2)], F.cosine_similarity),
+    "cosine_similarity_tiny_norms": (
+        [f32(1e-5, 3e-6, 1e-9, 0).reshape(2, 2), f32(2e-6, 1e-5, 1, 1).reshape(2, 2)],
+        F.cosine_similarity,
+    ),
+    "cosine_similarity_broadcast_eps": (
+        [f32(0.1, 0.2, 3, 4, 0, 0).reshape(3, 1, 2), f32(1, 2, 0.01, 0.02).reshape(2, 2)],
+        lambda a, b: F.cosine_similarity(a, b, -1, 0.5),
+    ),
+    "cosine_similarity_lower_rank_first": ([f32(1, 2), f32(1, 0, 3, 4, 0, 0).reshape(3, 2)], lambda a, b: F.cosine_similarity(a, b, 1)),
     "atan2_origin": ([f32(0, 1, 0), f32(0, 0, 1)], torch.atan2),
     "xlogy_zero_zero": ([f32(0, 1), f32(0, 2)], torch.xlogy),
     "log_softmax_neg_inf": ([f32(-INF, 0, 1)], lambda x: F.log_softmax(x, 0)),

@@ -38,6 +38,7 @@ expectType<Tensor<[2, 1], "float32">>()(x.sum(1, true));
 expectType<Tensor<[3], "float32">>()(x.sum({ dim: 0 }));
 expectType<Tensor<[2], "float16">>()(h.sum(1));
 expectType<Tensor<[], "bfloat16">>()(bf.sum());
+expectType<Tensor<[], "float64">>()(torch.zeros(3, { dtype: "float64" }).sum());
 expectType<Tensor<[2], "int64">>()(i32.sum(1));
 expectType<Tensor<[], "int64">>()(i64.sum());
 expectType<Tensor<[], "int64">>()(u8.sum());

@@ -11,10 +11,18 @@ import { DTypeError, DeviceError } from "./errors.js";
 
 /**
  * The dtypes webtorch supports (int64 is stored as checked 32-bit; float16 and bfloat16 as float32
- * words holding values rounded to the type, computed in float32; see docs/dtypes.md).
+ * words holding values rounded to the type, computed in float32; float64 on the CPU device only;
+ * see docs/dtypes.md).
  */
 export type DType =
-  "float32" | "int32" | "int64" | "uint8" | "bool" | "float16" | "bfloat16";
+  | "float32"
+  | "int32"
+  | "int64"
+  | "uint8"
+  | "bool"
+  | "float16"
+  | "bfloat16"
+  | "float64";
 
 /** 32-bit floating point, the default dtype. */
 export const float32 = "float32" satisfies DType;
@@ -39,6 +47,11 @@ export const half = "float16" satisfies DType;
 /** bfloat16 (8-bit exponent, 7-bit mantissa): rounded on every store, computed in float32. */
 export const bfloat16 = "bfloat16" satisfies DType;
 
+/** IEEE double precision, computed in f64: the CPU device only (WebGPU has no f64). */
+export const float64 = "float64" satisfies DType;
+/** Alias of {@link float64}, as in PyTorch. */
+export const double = "float64" satisfies DType;
+
 /** The device names: WebGPU or the CPU fallback backend. */
 export type Device = "webgpu" | "cpu";
 
@@ -50,6 +63,7 @@ const DTYPE_CODES: Record<DType, number> = {
   bool: 4,
   float16: 5,
   bfloat16: 6,
+  float64: 7,
 };
 const DTYPES_BY_CODE: readonly DType[] = [
   "float32",
@@ -59,6 +73,7 @@ const DTYPES_BY_CODE: readonly DType[] = [
   "bool",
   "float16",
   "bfloat16",
+  "float64",
 ];
 const DEVICES_BY_CODE: readonly Device[] = ["cpu", "webgpu"];
 
@@ -102,7 +117,12 @@ export function deviceFromCode(code: number): Device {
 
 /** Whether `dtype` is a floating-point dtype (`torch.is_floating_point`). */
 export function isFloatingPoint(dtype: DType): boolean {
-  return dtype === "float32" || dtype === "float16" || dtype === "bfloat16";
+  return (
+    dtype === "float32" ||
+    dtype === "float16" ||
+    dtype === "bfloat16" ||
+    dtype === "float64"
+  );
 }
 
 /** PyTorch's C++ scalar type name of `dtype`, as its messages print it ("Float", "Long", "Half"). */
@@ -118,4 +138,5 @@ const SCALAR_NAMES: Record<DType, string> = {
   bool: "Bool",
   float16: "Half",
   bfloat16: "BFloat16",
+  float64: "Double",
 };

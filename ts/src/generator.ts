@@ -143,6 +143,25 @@ export class Generator {
     return out;
   }
 
+  /** @internal The twister's whole state: seed (2 words, low first), index, the 624 words. */
+  _getState(): Uint32Array {
+    const out = new Uint32Array(3 + N);
+    out[0] = Number(this.#seed & 0xffffffffn);
+    out[1] = Number(this.#seed >> 32n);
+    out[2] = this.#index;
+    out.set(this.#state, 3);
+    return out;
+  }
+
+  /** @internal Restores what {@link _getState} gave. */
+  _setState(words: Uint32Array): void {
+    if (words.length !== 3 + N || words[2]! > N)
+      throw new TorchError("Invalid mt19937 state");
+    this.#seed = (BigInt(words[1]!) << 32n) | BigInt(words[0]!);
+    this.#index = words[2]!;
+    this.#state.set(words.subarray(3));
+  }
+
   /** @internal `torch.empty((), dtype=torch.int64).random_(generator=self)`: 63 bits. */
   _randomInt64(): bigint {
     return this._random64() % (1n << 63n);

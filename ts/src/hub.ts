@@ -22,7 +22,7 @@ import type { Device } from "./dtype.js";
 import { TorchError } from "./errors.js";
 import { importOptional } from "./runtime.js";
 import { args } from "./schema/index.js";
-import { isNode } from "./serialization/file_readers.js";
+import { isNode } from "./serialization/node_files.js";
 import { loadBytes, type TensorDict } from "./serialization/safetensors.js";
 import { bytesBar } from "./utils/progress.js";
 

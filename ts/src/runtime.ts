@@ -5,12 +5,14 @@
  * resolves only once the core is loaded and a device is chosen: WebGPU when an adapter exists,
  * else the CPU backend (logged once). In the browser the `.wasm` is fetched next to this module
  * (bundlers see the `new URL(…, import.meta.url)` and emit it as an asset); in Node it is read with
- * `fs`, and WebGPU comes from the optional `webgpu` package (Dawn) when it is installed.
+ * `fs`, and WebGPU comes from the optional `webgpu` package (Dawn) when it is installed. The
+ * `require("webtorch")` entry cannot wait: {@link initNodeSync} loads the core synchronously.
  *
  * @module
  */
 
 import initWasm, * as rawCore from "./wasm/webtorch_core.js";
+import { initSync as initWasmSync } from "./wasm/webtorch_core.js";
 import {
   DeviceError,
   ERROR_CLASSES,
@@ -19,6 +21,7 @@ import {
   TorchError,
 } from "./errors.js";
 import { type Device, deviceFromCode } from "./dtype.js";
+import { note, warnOnce } from "./warnings.js";
 
 /**
  * The core's exports, every call guarded. A call that leaves the core by anything but a returned
@@ -234,6 +237,7 @@ export async function init(options: InitOptions = {}): Promise<Device> {
     throw err;
   });
   await loading;
+  if (wasmUrl().protocol === "file:") await (nodeGpu ??= installNodeWebGPU());
   const requested = options.device ?? "auto";
   if (!["auto", "webgpu", "cpu"].includes(requested)) {
     throw new DeviceError(
@@ -260,7 +264,7 @@ export async function init(options: InitOptions = {}): Promise<Device> {
   }
   if (announced !== defaultDevice) {
     announced = defaultDevice;
-    console.info(describeDevice(requested, defaultDevice));
+    announce(requested, defaultDevice);
   }
   return defaultDevice;
 }
@@ -272,18 +276,53 @@ export function get_default_device(): Device {
   return defaultDevice;
 }
 
-function describeDevice(requested: DeviceRequest, device: Device): string {
+/**
+ * What became of the `webgpu` package in Node (set by `installNodeWebGPU`; `"other"`: not tried,
+ * or something else gave `navigator.gpu`).
+ */
+let nodeWebGPU: "missing" | "installed" | "other" | { failed: string } =
+  "other";
+
+/**
+ * Says which device new tensors go to: a note on WebGPU or a requested CPU; a warning, once, when
+ * "auto" found no WebGPU, saying why and how to get it. Both go through `torch.warnings` (keys
+ * `"device.…"`), so a filter silences them.
+ */
+function announce(requested: DeviceRequest, device: Device): void {
   if (device === "webgpu") {
     const info = core.adapter_info() as {
       name?: string;
       description?: string;
     } | null;
     const what = info?.name || info?.description;
-    return `webtorch: running on WebGPU${what ? ` (${what})` : ""}`;
+    note(
+      "device.webgpu",
+      `webtorch: running on WebGPU${what ? ` (${what})` : ""}`,
+    );
+    return;
   }
-  return requested === "cpu"
-    ? "webtorch: running on the CPU backend (requested)"
-    : "webtorch: no WebGPU adapter found; running on the CPU backend";
+  if (requested === "cpu") {
+    note("device.cpu", "webtorch: running on the CPU backend (requested)");
+    return;
+  }
+  warnOnce(
+    "device.cpu-fallback",
+    `webtorch: running on the CPU backend: ${whyNoWebGPU()}`,
+  );
+}
+
+/** Why "auto" found no WebGPU here, and what would give it. */
+function whyNoWebGPU(): string {
+  const gpu = (globalThis as { navigator?: { gpu?: unknown } }).navigator?.gpu;
+  if (nodeWebGPU === "missing")
+    return "Node has WebGPU only through the optional `webgpu` package; `npm install webgpu` to run on the GPU";
+  if (typeof nodeWebGPU === "object")
+    return `the \`webgpu\` package failed to load (${nodeWebGPU.failed})`;
+  if (nodeWebGPU === "installed")
+    return "the `webgpu` package (Dawn) found no usable GPU adapter: it needs a Vulkan, Metal or D3D12 driver (Dawn's driver messages above, if any, are from that probe)";
+  if (gpu === undefined)
+    return "no WebGPU here (no navigator.gpu: an older browser, or WebGPU disabled)";
+  return "no WebGPU adapter found (navigator.gpu.requestAdapter() gave none)";
 }
 
 let memory: WebAssembly.Memory | null = null;
@@ -303,19 +342,54 @@ export function metaShape(ndim: number): readonly number[] {
   return Object.freeze(shape);
 }
 
+/** Where the core's `.wasm` is: next to this module (bundlers emit it as an asset). */
+const wasmUrl = () => new URL("./wasm/webtorch_core_bg.wasm", import.meta.url);
+
+/** Node's `navigator.gpu` from the `webgpu` package, installed once (see {@link init}). */
+let nodeGpu: Promise<void> | null = null;
+
 async function loadCore(): Promise<void> {
-  let exports: { memory: WebAssembly.Memory };
-  const wasmUrl = new URL("./wasm/webtorch_core_bg.wasm", import.meta.url);
-  if (wasmUrl.protocol === "file:") {
+  const url = wasmUrl();
+  if (url.protocol === "file:") {
     // Node (and runtimes like it): no fetch of file: URLs, so read the bytes ourselves.
-    await installNodeWebGPU();
     const fs = (await importOptional("node:fs/promises")) as {
       readFile(path: URL): Promise<Uint8Array>;
     };
-    exports = await initWasm({ module_or_path: await fs.readFile(wasmUrl) });
+    coreLoaded(await initWasm({ module_or_path: await fs.readFile(url) }));
   } else {
-    exports = await initWasm({ module_or_path: wasmUrl });
+    coreLoaded(await initWasm({ module_or_path: url }));
   }
+}
+
+/**
+ * Loads the core synchronously in Node, for `require("webtorch")` (require.ts), which cannot
+ * wait: the default device is the CPU backend until `await torch.init()` picks WebGPU.
+ */
+export function initNodeSync(): void {
+  const proc = (
+    globalThis as {
+      process?: { getBuiltinModule?: (id: string) => unknown };
+    }
+  ).process;
+  if (typeof proc?.getBuiltinModule !== "function")
+    throw new TorchError(
+      'require("webtorch") needs Node >= 20.19 or >= 22.12 (process.getBuiltinModule and require of ES modules); use import',
+    );
+  const fs = proc.getBuiltinModule("node:fs") as {
+    readFileSync(path: URL): Uint8Array;
+  };
+  coreLoaded(initWasmSync({ module: fs.readFileSync(wasmUrl()) }));
+  defaultDevice = deviceFromCode(core.default_device());
+  // The core's own init (its panic hook) finishes before the first `await torch.init()` does.
+  loading = core.init("cpu").then(() => {});
+  note(
+    "device.require",
+    "webtorch: loaded by require(): running on the CPU backend until `await torch.init()` picks WebGPU",
+  );
+}
+
+/** What loading the core leaves to do once its module is instantiated (both ways). */
+function coreLoaded(exports: { memory: WebAssembly.Memory }): void {
   memory = exports.memory;
   const sp = (exports as unknown as Record<string, unknown>).__stack_pointer;
   if (sp instanceof WebAssembly.Global) stackPointer = sp;
@@ -351,9 +425,16 @@ async function installNodeWebGPU(): Promise<void> {
   };
   try {
     webgpu = (await importOptional("webgpu")) as typeof webgpu;
-  } catch {
-    return; // not installed: the CPU backend it is
+  } catch (e) {
+    // Not installed (or unloadable): the CPU backend it is, and init() says why.
+    const code = (e as { code?: string }).code;
+    nodeWebGPU =
+      code === "ERR_MODULE_NOT_FOUND"
+        ? "missing"
+        : { failed: e instanceof Error ? e.message : String(e) };
+    return;
   }
+  nodeWebGPU = "installed";
   for (const [key, value] of Object.entries(webgpu.globals)) {
     if (!(key in g)) g[key] = value;
   }

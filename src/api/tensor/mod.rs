@@ -299,6 +299,22 @@ impl RawTensor {
         RawTensor::timed("narrow", || ag::narrow(&self.t, dim as i64, start as i64, length as i64))
     }
 
+    /// Marks this fresh view as output `index` of `split` (`"Split"`), `split` with sizes
+    /// (`"SplitWithSizes"`) or `unbind` (`"Unbind"`), whose pieces refuse in-place writes that
+    /// autograd would see.
+    pub fn mark_output_of(&self, function: &str, index: u32) -> JsResult<()> {
+        js((|| {
+            let name = match function {
+                "Split" => "Split",
+                "SplitWithSizes" => "SplitWithSizes",
+                "Unbind" => "Unbind",
+                _ => bail!(Torch, "not a multi-output view function: {function}"),
+            };
+            autograd::mark_multi_output(&self.t, name, index as usize);
+            Ok(())
+        })())
+    }
+
     pub fn select(&self, dim: i32, index: i32) -> JsResult<RawTensor> {
         RawTensor::timed("select", || ag::select(&self.t, dim as i64, index as i64))
     }
@@ -508,14 +524,19 @@ impl RawTensor {
     }
 }
 
-/// Storage words as the typed array a read gives: float32 → Float32Array, int32/int64 →
-/// Int32Array, uint8/bool → Uint8Array.
+/// Storage words as the typed array a read gives: float32 → Float32Array, float64 →
+/// Float64Array, int32/int64 → Int32Array, uint8/bool → Uint8Array.
 fn typed_array(words: &[u32], dtype: DType) -> JsValue {
     match dtype {
         DType::Float32 | DType::Float16 | DType::BFloat16 => {
             js_sys::Float32Array::from(bytemuck::cast_slice::<u32, f32>(words)).into()
         }
         DType::Int32 | DType::Int64 => js_sys::Int32Array::from(bytemuck::cast_slice::<u32, i32>(words)).into(),
+        DType::Float64 => {
+            let xs: Vec<f64> =
+                words.chunks_exact(2).map(|w| f64::from_bits(w[0] as u64 | (w[1] as u64) << 32)).collect();
+            js_sys::Float64Array::from(xs.as_slice()).into()
+        }
         DType::UInt8 | DType::Bool => {
             let bytes: Vec<u8> = words.iter().map(|&w| w as u8).collect();
             js_sys::Uint8Array::from(bytes.as_slice()).into()

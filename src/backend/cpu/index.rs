@@ -2,7 +2,7 @@
 //! `Scatter` (scatter, scatter with a value, scatter_add, scatter_reduce), with the GPU kernels' semantics for
 //! indices out of range (gathers read 0, scatters skip them).
 
-use super::{for_each_offset, CpuBackend};
+use super::{copy_elem, elem, for_each_offset, push_elem, put_elem, CpuBackend};
 use crate::backend::{Gather, Scatter, ScatterOp, ScatterSrc};
 use crate::dtype::DType;
 use crate::error::Result;
@@ -12,18 +12,19 @@ impl CpuBackend {
         let src_dim_stride = k.src.strides[k.dim];
         let mut src_strides = k.src.strides.clone();
         src_strides[k.dim] = 0;
-        let mut out = Vec::with_capacity(k.shape.iter().product());
+        let dt = k.src.dtype;
+        let mut out = Vec::with_capacity(k.shape.iter().product::<usize>() * dt.words());
         self.with_buf(k.index.buf, |ib| {
             self.with_buf(k.src.buf, |sb| {
                 let ops = [(k.src.offset, &src_strides[..]), (k.index.offset, &k.index.strides[..])];
                 for_each_offset(&k.shape, &ops, |_, o| {
                     let i = ib[o[1]] as i32;
                     // Out-of-range indices read 0, as the GPU kernel does.
-                    out.push(if i >= 0 && (i as usize) < k.src_dim_size {
-                        sb[o[0] + i as usize * src_dim_stride]
+                    if i >= 0 && (i as usize) < k.src_dim_size {
+                        copy_elem(&mut out, sb, o[0] + i as usize * src_dim_stride, dt)
                     } else {
-                        0
-                    });
+                        push_elem(&mut out, dt, 0)
+                    }
                 })
             })
         });
@@ -37,13 +38,13 @@ impl CpuBackend {
             for_each_offset(&k.shape, &[(k.index.offset, &k.index.strides)], |_, o| v.push(b[o[0]] as i32));
             v
         });
-        let src: Vec<u32> = match &k.src {
+        let src: Vec<u64> = match &k.src {
             ScatterSrc::Tensor(s) => self.with_buf(s.buf, |b| {
                 let mut v = Vec::with_capacity(n);
-                for_each_offset(&k.shape, &[(s.offset, &s.strides)], |_, o| v.push(b[o[0]]));
+                for_each_offset(&k.shape, &[(s.offset, &s.strides)], |_, o| v.push(elem(b, o[0], s.dtype)));
                 v
             }),
-            ScatterSrc::Scalar(x) => vec![crate::tensor::to_word(*x, k.dtype)?; n],
+            ScatterSrc::Scalar(x) => vec![crate::tensor::to_elem(*x, k.dtype)?; n],
         };
         let mut base_strides = k.out_strides.clone();
         base_strides[k.dim] = 0;
@@ -55,10 +56,29 @@ impl CpuBackend {
                 return; // skipped, as on the GPU
             }
             let dst = o[0] + j as usize * k.out_strides[k.dim];
-            out[dst] = combine(k.op, k.dtype, out[dst], src[i]);
+            let v = if k.dtype == DType::Float64 {
+                combine64(k.op, elem(out, dst, k.dtype), src[i])
+            } else {
+                combine(k.op, k.dtype, out[dst], src[i] as u32) as u64
+            };
+            put_elem(out, dst, k.dtype, v);
         });
         Ok(())
     }
+}
+
+/// `combine` of float64 bits, in f64.
+fn combine64(op: ScatterOp, old: u64, v: u64) -> u64 {
+    let (a, b) = (f64::from_bits(old), f64::from_bits(v));
+    let r = match op {
+        ScatterOp::Assign => b,
+        ScatterOp::Add => a + b,
+        ScatterOp::Prod => a * b,
+        _ if a.is_nan() || b.is_nan() => a + b,
+        ScatterOp::Max => a.max(b),
+        ScatterOp::Min => a.min(b),
+    };
+    r.to_bits()
 }
 
 /// The word `op` makes of the output's word `old` and the source's `v` (the GPU kernel's rules:

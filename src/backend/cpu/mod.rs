@@ -1,6 +1,7 @@
 //! The CPU backend: plain Rust reference kernels over the same kernel descriptions the WebGPU
 //! backend compiles to WGSL. It is the fallback when no adapter exists and the oracle in tests, so
-//! it favours clarity; it computes in the same types (f32 / i32) as the GPU kernels.
+//! it favours clarity; it computes in the same types (f32 / i32) as the GPU kernels, and in f64
+//! for float64 (a CPU-only dtype, two storage words per element: `elem`, `put_elem`).
 
 use crate::cell::RefCell;
 
@@ -17,7 +18,8 @@ use super::{
 };
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
-use crate::ops::table::CpuFn;
+use crate::ops::table::{CpuFn, F64Fn};
+use crate::ops::Op;
 
 #[derive(Default)]
 struct State {
@@ -50,13 +52,58 @@ const V_BYTES: usize = std::mem::size_of::<V>();
 enum V {
     F(f32),
     I(i32),
+    D(f64),
 }
 
-fn load(word: u32, dtype: DType, c: Compute) -> V {
+/// The storage bits of element `at` of a word buffer holding `dtype` (a float64 is two words,
+/// low first; every other dtype one word).
+fn elem(buf: &[u32], at: usize, dtype: DType) -> u64 {
+    if dtype == DType::Float64 {
+        buf[2 * at] as u64 | (buf[2 * at + 1] as u64) << 32
+    } else {
+        buf[at] as u64
+    }
+}
+
+/// Writes element `at` of a word buffer holding `dtype` (`elem`'s inverse).
+fn put_elem(buf: &mut [u32], at: usize, dtype: DType, bits: u64) {
+    if dtype == DType::Float64 {
+        buf[2 * at] = bits as u32;
+        buf[2 * at + 1] = (bits >> 32) as u32;
+    } else {
+        buf[at] = bits as u32;
+    }
+}
+
+/// Appends an element's storage words (`elem`'s layout) to `out`.
+fn push_elem(out: &mut Vec<u32>, dtype: DType, bits: u64) {
+    out.push(bits as u32);
+    if dtype == DType::Float64 {
+        out.push((bits >> 32) as u32);
+    }
+}
+
+/// Appends the words of element `at` of `buf` (as `elem` reads it) to `out`.
+fn copy_elem(out: &mut Vec<u32>, buf: &[u32], at: usize, dtype: DType) {
+    push_elem(out, dtype, elem(buf, at, dtype));
+}
+
+fn load(bits: u64, dtype: DType, c: Compute) -> V {
+    let word = bits as u32;
     match (dtype.compute(), c) {
+        (Compute::F64, _) => {
+            let x = f64::from_bits(bits);
+            match c {
+                Compute::F64 => V::D(x),
+                Compute::F32 => V::F(x as f32),
+                _ => V::I(x as i32),
+            }
+        }
         (Compute::F32, Compute::F32) => V::F(f32::from_bits(word)),
+        (Compute::F32, Compute::F64) => V::D(f32::from_bits(word) as f64),
         (Compute::F32, _) => V::I(f32::from_bits(word) as i32),
         (_, Compute::F32) => V::F(word as i32 as f32),
+        (_, Compute::F64) => V::D(word as i32 as f64),
         (_, _) => V::I(word as i32),
     }
 }
@@ -64,12 +111,28 @@ fn load(word: u32, dtype: DType, c: Compute) -> V {
 fn scalar(x: f64, c: Compute) -> V {
     match c {
         Compute::F32 => V::F(x as f32),
+        Compute::F64 => V::D(x),
         _ => V::I(x as i32),
     }
 }
 
-/// Stores a compute value as `dtype` (the twin of `store_*` in `shaders/common.wgsl`).
-fn store(v: V, dtype: DType) -> u32 {
+/// Stores a compute value as `dtype`'s storage bits (the twin of `store_*` in
+/// `shaders/common.wgsl`; float64 as the CPU alone stores it).
+fn store(v: V, dtype: DType) -> u64 {
+    match (v, dtype) {
+        (V::D(x), DType::Float64) => x.to_bits(),
+        (V::F(x), DType::Float64) => (x as f64).to_bits(),
+        (V::I(x), DType::Float64) => (x as f64).to_bits(),
+        (V::D(x), DType::Float32 | DType::Float16 | DType::BFloat16) => dtype.round_f32(x as f32).to_bits() as u64,
+        (V::D(x), DType::Int32 | DType::Int64) => x as i32 as u32 as u64,
+        (V::D(x), DType::UInt8) => ((x as i32 as u32) & 255) as u64,
+        (V::D(x), DType::Bool) => (x != 0.0) as u64,
+        (v, _) => store32(v, dtype) as u64,
+    }
+}
+
+/// `store` of the 32-bit compute types into the one-word dtypes.
+fn store32(v: V, dtype: DType) -> u32 {
     match (v, dtype) {
         (V::F(x), DType::Float32 | DType::Float16 | DType::BFloat16) => dtype.round_f32(x).to_bits(),
         (V::F(x), DType::Int32 | DType::Int64) => x as i32 as u32,
@@ -79,6 +142,7 @@ fn store(v: V, dtype: DType) -> u32 {
         (V::I(x), DType::Int32 | DType::Int64) => x as u32,
         (V::I(x), DType::UInt8) => (x as u32) & 255,
         (V::I(x), DType::Bool) => (x != 0) as u32,
+        (V::D(_), _) | (_, DType::Float64) => unreachable!("float64 values are stored by `store`"),
     }
 }
 
@@ -158,7 +222,9 @@ impl CpuBackend {
     fn gather(&self, o: &Operand, shape: &[usize], c: Compute) -> Vec<V> {
         self.with_buf(o.buf, |buf| {
             let mut out = Vec::with_capacity(shape.iter().product());
-            for_each_offset(shape, &[(o.offset, &o.strides)], |_, offs| out.push(load(buf[offs[0]], o.dtype, c)));
+            for_each_offset(shape, &[(o.offset, &o.strides)], |_, offs| {
+                out.push(load(elem(buf, offs[0], o.dtype), o.dtype, c))
+            });
             out
         })
     }
@@ -237,7 +303,8 @@ impl Backend for CpuBackend {
         let n: usize = k.shape.iter().product();
         // Scratch: each leaf's words over the index space (gathered first, so that an output
         // that aliases an input is written only after everything is read).
-        self.check_scratch(&[(k.leaves.len(), n, 4)])?;
+        let leaf_words: usize = k.leaves.iter().map(|o| o.dtype.words()).sum();
+        self.check_scratch(&[(leaf_words, n, 4)])?;
         // Each leaf's words over the index space, then the nodes per element, every node's value
         // rounded through its dtype's storage form as the GPU kernel does.
         let leaves: Vec<Vec<u32>> = k
@@ -246,16 +313,18 @@ impl Backend for CpuBackend {
             .map(|o| {
                 self.with_buf(o.buf, |buf| {
                     let mut out = Vec::with_capacity(n);
-                    for_each_offset(&k.shape, &[(o.offset, &o.strides)], |_, offs| out.push(buf[offs[0]]));
+                    for_each_offset(&k.shape, &[(o.offset, &o.strides)], |_, offs| {
+                        copy_elem(&mut out, buf, offs[0], o.dtype)
+                    });
                     out
                 })
             })
             .collect();
-        let mut words = vec![0u32; k.nodes.len()];
+        let mut words = vec![0u64; k.nodes.len()];
         let mut value = |i: usize| {
             for (j, node) in k.nodes.iter().enumerate() {
                 let arg = |a: &Arg| match *a {
-                    Arg::Leaf(l) => load(leaves[l][i], k.leaves[l].dtype, node.compute),
+                    Arg::Leaf(l) => load(elem(&leaves[l], i, k.leaves[l].dtype), k.leaves[l].dtype, node.compute),
                     Arg::Node(m) => load(words[m], k.nodes[m].out_dtype, node.compute),
                     Arg::Scalar(x) => scalar(x, node.compute),
                     // Rejected above: only matmul epilogues read a product.
@@ -267,10 +336,11 @@ impl Backend for CpuBackend {
                         let nonzero = match arg(&node.args[0]) {
                             V::F(x) => x != 0.0,
                             V::I(x) => x != 0,
+                            V::D(x) => x != 0.0,
                         };
                         arg(&node.args[if nonzero { 1 } else { 2 }])
                     }
-                    Func::Op(op) => apply(op.info().cpu, arg(&node.args[0]), node.args.get(1).map(arg)),
+                    Func::Op(op) => apply(op, arg(&node.args[0]), node.args.get(1).map(arg)),
                 };
                 words[j] = store(v, node.out_dtype);
             }
@@ -279,10 +349,11 @@ impl Backend for CpuBackend {
         let mut st = self.state.borrow_mut();
         crate::debug::fault_point("cpu.write_buffer");
         let buf = st.bufs[k.out as usize].as_mut().expect("live buffer");
+        let out_dtype = k.nodes[k.nodes.len() - 1].out_dtype;
         match &k.out_view {
-            None => buf[..n].iter_mut().enumerate().for_each(|(i, w)| *w = value(i)),
+            None => (0..n).for_each(|i| put_elem(buf, i, out_dtype, value(i))),
             Some((offset, strides)) => {
-                for_each_offset(&k.shape, &[(*offset, strides)], |i, offs| buf[offs[0]] = value(i));
+                for_each_offset(&k.shape, &[(*offset, strides)], |i, offs| put_elem(buf, offs[0], out_dtype, value(i)));
             }
         }
         Ok(())
@@ -293,7 +364,7 @@ impl Backend for CpuBackend {
         if let Some(p) = &k.prologue {
             // Unfused: the expression into a contiguous buffer, then the plain reduction.
             let n: usize = shape.iter().product();
-            let tmp = self.alloc((n as u64 * 4).max(4))?;
+            let tmp = self.alloc((n as u64 * k.input.dtype.word_bytes()).max(4))?;
             let e = Elementwise {
                 nodes: p.nodes.clone(),
                 leaves: p.leaves.clone(),
@@ -316,18 +387,21 @@ impl Backend for CpuBackend {
         // broadcast) input gathered whole.
         let r: usize = k.inner.iter().product();
         let n: usize = k.outer.iter().product();
-        self.check_budget(r as u64 * 4)?;
+        let row_bytes = r as u64 * k.input.dtype.word_bytes();
+        self.check_budget(row_bytes)?;
         let mut row: Vec<u32> = Vec::new();
-        row.try_reserve_exact(r).map_err(|_| self.out_of_memory(r as u64 * 4))?;
-        let float = k.compute == Compute::F32;
+        row.try_reserve_exact(r * k.input.dtype.words()).map_err(|_| self.out_of_memory(row_bytes))?;
+        let float = k.compute.is_float();
         let (outer_strides, inner_strides) = k.input.strides.split_at(k.outer.len());
         let mut out = Vec::with_capacity(n);
         self.with_buf(k.input.buf, |buf| {
             for_each_offset(&k.outer, &[(k.input.offset, outer_strides)], |_, at| {
                 row.clear();
-                for_each_offset(&k.inner, &[(at[0], inner_strides)], |_, offs| row.push(buf[offs[0]]));
+                for_each_offset(&k.inner, &[(at[0], inner_strides)], |_, offs| {
+                    copy_elem(&mut row, buf, offs[0], k.input.dtype)
+                });
                 let words = reduce::Row { words: &row, dtype: k.input.dtype, compute: k.compute };
-                out.push(store(reduce_row(k.op, &words, k.param, float), k.out_dtype));
+                push_elem(&mut out, k.out_dtype, store(reduce_row(k.op, &words, k.param, float), k.out_dtype));
             })
         });
         self.put(k.out, out);
@@ -341,7 +415,10 @@ impl Backend for CpuBackend {
         let c = k.dtype.compute();
         let batches: usize = k.batch.iter().product();
         // Scratch: both operands gathered as values, and the product.
-        self.check_scratch(&[(batches, k.m * k.k + k.k * k.n, V_BYTES), (batches, k.m * k.n, 4)])?;
+        self.check_scratch(&[
+            (batches, k.m * k.k + k.k * k.n, V_BYTES),
+            (batches, k.m * k.n, k.dtype.word_bytes() as usize),
+        ])?;
         let mut shape_a = k.batch.clone();
         shape_a.extend([k.m, k.k]);
         let mut shape_b = k.batch.clone();
@@ -355,11 +432,12 @@ impl Backend for CpuBackend {
                 for j in 0..k.n {
                     let v = match c {
                         Compute::F32 => V::F((0..k.k).map(|p| f(ab[i * k.k + p]) * f(bb[p * k.n + j])).sum()),
+                        Compute::F64 => V::D((0..k.k).map(|p| d(ab[i * k.k + p]) * d(bb[p * k.n + j])).sum()),
                         _ => V::I((0..k.k).fold(0i32, |s, p| {
                             s.wrapping_add(int(ab[i * k.k + p]).wrapping_mul(int(bb[p * k.n + j])))
                         })),
                     };
-                    out.push(store(v, k.dtype));
+                    push_elem(&mut out, k.dtype, store(v, k.dtype));
                 }
             }
         }
@@ -454,6 +532,15 @@ fn f(v: V) -> f32 {
     match v {
         V::F(x) => x,
         V::I(x) => x as f32,
+        V::D(x) => x as f32,
+    }
+}
+
+fn d(v: V) -> f64 {
+    match v {
+        V::F(x) => x as f64,
+        V::I(x) => x as f64,
+        V::D(x) => x,
     }
 }
 
@@ -461,13 +548,22 @@ fn int(v: V) -> i32 {
     match v {
         V::F(x) => x as i32,
         V::I(x) => x,
+        V::D(x) => x as i32,
     }
 }
 
-fn apply(cpu: CpuFn, a: V, b: Option<V>) -> V {
+fn apply(op: Op, a: V, b: Option<V>) -> V {
     const MISSING: &str = "op checked by Op::supports before dispatch";
     let b = b.unwrap_or(V::I(0));
-    match (cpu, a) {
+    if let V::D(x) = a {
+        return match op.cpu_f64().expect(MISSING) {
+            F64Fn::Unary(ff) => V::D(ff(x)),
+            F64Fn::Binary(ff) => V::D(ff(x, d(b))),
+            F64Fn::Test(ff) => V::I(ff(x) as i32),
+            F64Fn::Compare(ff) => V::I(ff(x, d(b)) as i32),
+        };
+    }
+    match (op.info().cpu, a) {
         (CpuFn::Unary(ff, _), V::F(x)) => V::F(ff.expect(MISSING)(x)),
         (CpuFn::Unary(_, fi), V::I(x)) => V::I(fi.expect(MISSING)(x)),
         (CpuFn::Binary(ff, _), V::F(x)) => V::F(ff.expect(MISSING)(x, f(b))),
@@ -476,5 +572,154 @@ fn apply(cpu: CpuFn, a: V, b: Option<V>) -> V {
         (CpuFn::Test(_, fi), V::I(x)) => V::I(fi(x) as i32),
         (CpuFn::Compare(ff, _), V::F(x)) => V::I(ff(x, f(b)) as i32),
         (CpuFn::Compare(_, fi), V::I(x)) => V::I(fi(x, int(b)) as i32),
+        (_, V::D(_)) => unreachable!("handled above"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{Node, ReduceOp, RowOp, Tri};
+
+    fn words(xs: &[f64]) -> Vec<u32> {
+        xs.iter().flat_map(|x| [x.to_bits() as u32, (x.to_bits() >> 32) as u32]).collect()
+    }
+
+    fn read(be: &CpuBackend, buf: BufId, n: usize) -> Vec<f64> {
+        let mut fut = be.read(buf, 0, 2 * n);
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        let std::task::Poll::Ready(w) = fut.as_mut().poll(&mut cx) else { panic!("cpu reads are ready") };
+        w.unwrap().chunks_exact(2).map(|w| f64::from_bits(w[0] as u64 | (w[1] as u64) << 32)).collect()
+    }
+
+    fn operand(buf: BufId, dtype: DType, strides: &[usize]) -> Operand {
+        Operand { buf, dtype, offset: 0, strides: strides.to_vec() }
+    }
+
+    #[test]
+    fn float64_elementwise_is_exact_f64_arithmetic() {
+        let be = CpuBackend::new();
+        let xs = [1.0, 0.1, -3.25, 1e300];
+        let a = be.upload(&words(&xs)).unwrap();
+        let out = be.alloc(8 * 4).unwrap();
+        // exp(a + 1e-12) through a strided view (every other element from the second).
+        let nodes = vec![
+            Node {
+                func: Func::Op(Op::Add),
+                compute: Compute::F64,
+                out_dtype: DType::Float64,
+                args: vec![Arg::Leaf(0), Arg::Scalar(1e-12)],
+            },
+            Node {
+                func: Func::Op(Op::Exp),
+                compute: Compute::F64,
+                out_dtype: DType::Float64,
+                args: vec![Arg::Node(0)],
+            },
+        ];
+        let leaf = Operand { offset: 1, ..operand(a, DType::Float64, &[2]) };
+        be.elementwise(&Elementwise { nodes, leaves: vec![leaf], shape: vec![2], out, out_view: None }).unwrap();
+        let want: Vec<f64> = [xs[1], xs[3]].iter().map(|x| (x + 1e-12).exp()).collect();
+        assert_eq!(read(&be, out, 2), want);
+    }
+
+    #[test]
+    fn float64_casts_both_ways() {
+        let be = CpuBackend::new();
+        let f32s = be.upload(&[0.1f32.to_bits(), 16777216f32.to_bits()]).unwrap();
+        let out = be.alloc(16).unwrap();
+        let cast =
+            |compute: Compute, to: DType| Node { func: Func::Cast, compute, out_dtype: to, args: vec![Arg::Leaf(0)] };
+        let _ = from_f32_widens(&be, f32s, out, cast(Compute::F32, DType::Float64));
+        assert_eq!(read(&be, out, 2), vec![0.1f32 as f64, 16777216.0]);
+        // Narrowing rounds to nearest: 1 + 1e-12 is 1 in float32.
+        let d = be.upload(&words(&[1.0 + 1e-12, -2.9])).unwrap();
+        let f = be.alloc(8).unwrap();
+        let k = Elementwise {
+            nodes: vec![cast(Compute::F64, DType::Float32)],
+            leaves: vec![operand(d, DType::Float64, &[1])],
+            shape: vec![2],
+            out: f,
+            out_view: None,
+        };
+        be.elementwise(&k).unwrap();
+        let i = be.alloc(8).unwrap();
+        be.elementwise(&Elementwise { nodes: vec![cast(Compute::F64, DType::Int32)], out: i, ..k }).unwrap();
+        let (fw, iw) = (be.with_buf(f, |b| b[..2].to_vec()), be.with_buf(i, |b| b[..2].to_vec()));
+        assert_eq!(fw, vec![1f32.to_bits(), (-2.9f32).to_bits()]);
+        assert_eq!(iw, vec![1, -2i32 as u32]);
+    }
+
+    fn from_f32_widens(be: &CpuBackend, src: BufId, out: BufId, node: Node) -> Result<()> {
+        be.elementwise(&Elementwise {
+            nodes: vec![node],
+            leaves: vec![operand(src, DType::Float32, &[1])],
+            shape: vec![2],
+            out,
+            out_view: None,
+        })
+    }
+
+    #[test]
+    fn float64_reduce_matmul_and_rows_compute_in_f64() {
+        let be = CpuBackend::new();
+        // Rows of [1e8, 1e-8, -1e8, 0.1]: float32 would lose the small terms.
+        let xs = [1e8, 1e-8, -1e8, 0.1, 1.0 + 1e-12, 2.0, 3.0, 4.0];
+        let a = be.upload(&words(&xs)).unwrap();
+        let out = be.alloc(16).unwrap();
+        let reduce = |op| Reduce {
+            op,
+            compute: Compute::F64,
+            input: operand(a, DType::Float64, &[4, 1]),
+            outer: vec![2],
+            inner: vec![4],
+            out,
+            out_dtype: DType::Float64,
+            param: 0.0,
+            prologue: None,
+        };
+        be.reduce(&reduce(ReduceOp::Sum)).unwrap();
+        assert_eq!(read(&be, out, 2), vec![1e8 + 1e-8 - 1e8 + 0.1, 1.0 + 1e-12 + 2.0 + 3.0 + 4.0]);
+        be.reduce(&reduce(ReduceOp::Max)).unwrap();
+        assert_eq!(read(&be, out, 2), vec![1e8, 4.0]);
+        // [2, 4] @ [4, 1] of ones: the row sums again, through the product.
+        let ones = be.upload(&words(&[1.0; 4])).unwrap();
+        let mm = Matmul {
+            a: operand(a, DType::Float64, &[4, 1]),
+            b: operand(ones, DType::Float64, &[1, 1]),
+            batch: vec![],
+            m: 2,
+            n: 1,
+            k: 4,
+            out,
+            dtype: DType::Float64,
+            epilogue: None,
+            tri: Tri::None,
+        };
+        be.matmul(&mm).unwrap();
+        assert_eq!(read(&be, out, 2), vec![1e8 + 1e-8 - 1e8 + 0.1, 1.0 + 1e-12 + 2.0 + 3.0 + 4.0]);
+        // Softmax of the second row, in f64.
+        let sm = be.alloc(32).unwrap();
+        let row = &xs[4..];
+        be.rowwise(&Rowwise {
+            op: RowOp::Softmax,
+            input: Operand { offset: 4, ..operand(a, DType::Float64, &[4, 1]) },
+            weight: None,
+            bias: None,
+            outer: vec![1],
+            inner: vec![4],
+            out: sm,
+            out_strides: vec![4, 1],
+            eps: 0.0,
+            grad: None,
+            queries: 0,
+        })
+        .unwrap();
+        let m = 4.0;
+        let sum: f64 = row.iter().map(|x| (x - m).exp()).sum();
+        let want: Vec<f64> = row.iter().map(|x| (x - m).exp() / sum).collect();
+        for (g, w) in read(&be, sm, 4).iter().zip(&want) {
+            assert!((g - w).abs() <= 1e-16, "{g} vs {w}");
+        }
     }
 }

@@ -2,12 +2,12 @@
 //! value, with the semantics `shaders/reduce.wgsl` implements (NaN propagation, first-occurrence
 //! argmax/argmin, multi-pass var/std and logsumexp).
 
-use super::{load, V};
+use super::{elem, load, V};
 use crate::backend::ReduceOp;
 use crate::dtype::{Compute, DType};
 
 /// One row of stored words, read in the kernel's compute type as it is walked (a row is gathered
-/// as words, 4 bytes an element, not as values).
+/// as words, 4 bytes an element (8 for float64), not as values).
 pub(super) struct Row<'a> {
     pub words: &'a [u32],
     pub dtype: DType,
@@ -16,11 +16,11 @@ pub(super) struct Row<'a> {
 
 impl Row<'_> {
     fn iter(&self) -> impl Iterator<Item = V> + '_ {
-        self.words.iter().map(|&w| load(w, self.dtype, self.compute))
+        (0..self.len()).map(|i| load(elem(self.words, i, self.dtype), self.dtype, self.compute))
     }
 
     fn len(&self) -> usize {
-        self.words.len()
+        self.words.len() / self.dtype.words()
     }
 }
 
@@ -28,13 +28,19 @@ fn nonzero(v: V) -> bool {
     match v {
         V::F(x) => x != 0.0 || x.is_nan(),
         V::I(x) => x != 0,
+        V::D(x) => x != 0.0 || x.is_nan(),
     }
 }
 
 fn floats<'a>(row: &'a Row) -> impl Iterator<Item = f32> + 'a {
+    row.iter().map(f)
+}
+
+fn doubles<'a>(row: &'a Row) -> impl Iterator<Item = f64> + 'a {
     row.iter().map(|v| match v {
-        V::F(x) => x,
-        V::I(x) => x as f32,
+        V::F(x) => x as f64,
+        V::I(x) => x as f64,
+        V::D(x) => x,
     })
 }
 
@@ -43,36 +49,46 @@ fn floats<'a>(row: &'a Row) -> impl Iterator<Item = f32> + 'a {
 /// with log n rather than n — a sum of 2^28 ones is exact, and a mean of a constant is the
 /// constant.
 pub(crate) fn cascade_sum(values: impl Iterator<Item = f32>) -> f32 {
+    cascade(values)
+}
+
+/// `cascade_sum` in any float type (float64 sums in f64).
+pub(super) fn cascade<T: Copy + Default + std::ops::Add<Output = T>>(values: impl Iterator<Item = T>) -> T {
     const BLOCK: u32 = 16;
-    let mut levels = [0f32; 64];
+    let mut levels = [T::default(); 64];
     let mut full = 0u64; // bit k set: levels[k] holds the sum of 2^k blocks
-    let (mut block, mut in_block) = (0f32, 0u32);
+    let (mut block, mut in_block) = (T::default(), 0u32);
     for x in values {
-        block += x;
+        block = block + x;
         in_block += 1;
         if in_block == BLOCK {
             let (mut v, mut k) = (block, 0);
             while full & (1 << k) != 0 {
-                v += levels[k];
+                v = v + levels[k];
                 full &= !(1 << k);
                 k += 1;
             }
             levels[k] = v;
             full |= 1 << k;
-            (block, in_block) = (0.0, 0);
+            (block, in_block) = (T::default(), 0);
         }
     }
     (0..64).filter(|k| full & (1 << k) != 0).fold(block, |acc, k| acc + levels[k])
 }
 
 fn is_nan(v: V) -> bool {
-    matches!(v, V::F(x) if x.is_nan())
+    match v {
+        V::F(x) => x.is_nan(),
+        V::D(x) => x.is_nan(),
+        V::I(_) => false,
+    }
 }
 
 fn gt(a: V, b: V) -> bool {
     match (a, b) {
         (V::F(x), V::F(y)) => x > y,
         (V::I(x), V::I(y)) => x > y,
+        (V::D(x), V::D(y)) => x > y,
         _ => unreachable!("one compute type per row"),
     }
 }
@@ -104,9 +120,48 @@ fn var(row: &Row, correction: f32) -> f32 {
     ss / (n - correction).max(0.0)
 }
 
+/// `var` in f64 (float64 rows), the same three passes.
+fn var64(row: &Row, correction: f64) -> f64 {
+    let n = row.len() as f64;
+    let mean = cascade(doubles(row)) / n;
+    let mean = mean + cascade(doubles(row).map(|x| x - mean)) / n;
+    let ss = cascade(doubles(row).map(|x| (x - mean) * (x - mean)));
+    ss / (n - correction).max(0.0)
+}
+
+/// The float-valued reductions of a float64 row, in f64 (`None`: the op is computed by
+/// `reduce_row`'s generic arms: extremes, indices, tests and counts).
+fn reduce_f64(op: ReduceOp, row: &Row, p: f64) -> Option<f64> {
+    use ReduceOp::*;
+    Some(match op {
+        Sum => cascade(doubles(row)),
+        Mean => cascade(doubles(row)) / row.len() as f64,
+        Prod => doubles(row).product(),
+        Var => var64(row, p),
+        Std => var64(row, p).sqrt(),
+        LogSumExp => {
+            let m = extreme(doubles(row).map(V::D), true).map_or(0.0, |(_, v)| dbl(v));
+            let m = if m.is_infinite() { 0.0 } else { m };
+            cascade(doubles(row).map(|x| (x - m).exp())).ln() + m
+        }
+        Norm1 => cascade(doubles(row).map(f64::abs)),
+        Norm2 => cascade(doubles(row).map(|x| x * x)).sqrt(),
+        NormP => cascade(doubles(row).map(|x| x.abs().powf(p))).powf(1.0 / p),
+        NormInf | NormNegInf => {
+            extreme(doubles(row).map(|x| V::D(x.abs())), op == NormInf).map_or(0.0, |(_, v)| dbl(v))
+        }
+        _ => return None,
+    })
+}
+
 /// The reduction of `row` by `op`, in the compute type the result is stored from.
 pub(super) fn reduce_row(op: ReduceOp, row: &Row, param: f64, float: bool) -> V {
     use ReduceOp::*;
+    if row.compute == Compute::F64 {
+        if let Some(x) = reduce_f64(op, row, param) {
+            return V::D(x);
+        }
+    }
     let p = param as f32;
     match op {
         Sum | Mean if !float => V::I(row.iter().fold(0i32, |s, v| s.wrapping_add(int(v)))),
@@ -140,6 +195,15 @@ fn f(v: V) -> f32 {
     match v {
         V::F(x) => x,
         V::I(x) => x as f32,
+        V::D(x) => x as f32,
+    }
+}
+
+fn dbl(v: V) -> f64 {
+    match v {
+        V::F(x) => x as f64,
+        V::I(x) => x as f64,
+        V::D(x) => x,
     }
 }
 
@@ -147,6 +211,7 @@ fn int(v: V) -> i32 {
     match v {
         V::F(x) => x as i32,
         V::I(x) => x,
+        V::D(x) => x as i32,
     }
 }
 

@@ -200,6 +200,10 @@ impl WebGpuBackend {
             cap.copies.push(super::graph::RecordedCopy { at, src: from, src_bytes, dst: to, dst_bytes, bytes });
         }
         st.stats.copies += 1;
+        // A threshold of 1 (`disable_batching`) submits every command at once, copies too.
+        if st.threshold <= 1 && !st.hold {
+            self.flush_locked(&mut st);
+        }
         Ok(())
     }
 

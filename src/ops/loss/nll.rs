@@ -80,6 +80,7 @@ pub static BACKWARD: Program = Program {
 
 /// Runs the forward (uniform words: the header of `nll_loss.wgsl`).
 pub fn forward(backend: &dyn Backend, k: &NllLoss) -> Result<()> {
+    crate::tensor::refuse_f64("nll_loss_forward_out_frame", &[k.input.dtype])?;
     let r = &k.rows;
     let reduce = r.reduction != NllReduction::None;
     let groups = if reduce { 1 } else { groups_for(r.n)? };
@@ -100,6 +101,7 @@ pub fn forward(backend: &dyn Backend, k: &NllLoss) -> Result<()> {
 
 /// Runs the input gradient (uniform words: the header of `nll_loss_backward.wgsl`).
 pub fn backward(backend: &dyn Backend, k: &NllLossBackward) -> Result<()> {
+    crate::tensor::refuse_f64("nll_loss_backward_out_frame", &[k.grad.dtype])?;
     let r = &k.rows;
     let (gx, gy) = grid(groups_for(r.n * r.c)?);
     let mut meta = [0u32; 16];

@@ -146,6 +146,7 @@ impl Group {
                     p.device().name()
                 );
             }
+            crate::tensor::refuse_f64("_fused_optimizer_step", &[p.dtype])?;
             if !p.dtype.is_float() {
                 bail!(DType, "optimizers update floating point parameters, got {}", p.dtype.name());
             }

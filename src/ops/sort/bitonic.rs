@@ -99,6 +99,7 @@ fn source(step: Step, dtype: DType) -> String {
 /// Runs the sort (uniform words: the header of `sort.wgsl`) through a scratch of `rows · P`
 /// (key, index) pairs, P the row length rounded up to a power of two.
 pub fn run(backend: &dyn Backend, k: &Sort) -> Result<()> {
+    crate::tensor::refuse_f64("sort", &[k.dtype])?;
     let p = k.n.next_power_of_two();
     let total = k.rows.checked_mul(p).ok_or_else(|| err!(OutOfMemory, "sort too large"))?;
     let data = backend.alloc(total as u64 * 8)?;

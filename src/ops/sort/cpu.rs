@@ -1,5 +1,5 @@
 //! The CPU twins of the family's programs, reading the same uniform words: sequential scans in
-//! f32 / i32 (`scan.wgsl`), stable sorts with NaN above +inf (`sort.wgsl`), and PyTorch's binary
+//! f32 / i32 (`scan.wgsl`; float64, a CPU-only dtype, in f64), stable sorts with NaN above +inf (`sort.wgsl`), and PyTorch's binary
 //! search, NaN comparing false (`search_sorted.wgsl`).
 
 use std::cmp::Ordering;
@@ -21,6 +21,8 @@ fn key(word: u32, dtype: DType) -> Key {
         Compute::F32 => Key::F(f32::from_bits(word)),
         Compute::I32 => Key::I(word as i32 as i64),
         Compute::U32 => Key::I(word as i64),
+        // The sort family refuses float64 (`refuse_f64`) before any dispatch.
+        Compute::F64 => Key::F(f32::NAN),
     }
 }
 
@@ -42,6 +44,9 @@ fn cmp(a: Key, b: Key) -> Ordering {
 /// sequentially.
 pub(super) fn scan(w: &mut Words) -> Result<()> {
     let (op, dtype) = scan::from_variant(w.variant);
+    if dtype == DType::Float64 {
+        return scan64(w, op);
+    }
     let (rows, n, offset) = (w.at(0), w.at(1), w.at(2));
     let words = &w.read.get(1)[offset..offset + rows * n];
     let out = &mut w.written[0][..rows * n];
@@ -197,6 +202,61 @@ pub(super) fn search_sorted(w: &mut Words) -> Result<()> {
 }
 
 /// log(exp(a) + exp(b)), stable; -inf when both are -inf, NaN when either is.
+/// `scan` of float64 rows (two words an element, low first), in f64; `Max`/`Min` write int32
+/// indices, one word each.
+fn scan64(w: &mut Words, op: ScanOp) -> Result<()> {
+    let (rows, n, offset) = (w.at(0), w.at(1), w.at(2));
+    let words = &w.read.get(1)[2 * offset..2 * (offset + rows * n)];
+    let out = &mut w.written[0];
+    let x = |i: usize| f64::from_bits(words[2 * i] as u64 | (words[2 * i + 1] as u64) << 32);
+    for r in 0..rows {
+        let mut acc = match op {
+            ScanOp::Sum => 0.0f64,
+            ScanOp::Prod => 1.0,
+            _ => f64::NEG_INFINITY,
+        };
+        let mut best: Option<(f64, usize)> = None;
+        for j in 0..n {
+            let (at, v) = (r * n + j, x(r * n + j));
+            if let ScanOp::Max | ScanOp::Min = op {
+                // `scan`'s rule: the later element wins when NaN or not beyond the extreme.
+                let later_wins = match best {
+                    None => true,
+                    Some(_) if v.is_nan() => true,
+                    Some((b, _)) if b.is_nan() => false,
+                    Some((b, _)) => (op == ScanOp::Max && v >= b) || (op == ScanOp::Min && v <= b),
+                };
+                if later_wins {
+                    best = Some((v, j));
+                }
+                out[at] = best.map_or(0, |b| b.1) as u32;
+                continue;
+            }
+            acc = match op {
+                ScanOp::Sum => acc + v,
+                ScanOp::Prod => acc * v,
+                _ => log_add_exp64(acc, v),
+            };
+            out[2 * at] = acc.to_bits() as u32;
+            out[2 * at + 1] = (acc.to_bits() >> 32) as u32;
+        }
+    }
+    Ok(())
+}
+
+/// PyTorch's `_log_add_exp_helper` for doubles: `max + log1p(exp(min - max))`, NaN propagating.
+fn log_add_exp64(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        return f64::NAN;
+    }
+    let (lo, hi) = (a.min(b), a.max(b));
+    if lo != hi || lo.is_finite() {
+        hi + (lo - hi).exp().ln_1p()
+    } else {
+        a
+    }
+}
+
 fn log_add_exp(a: f32, b: f32) -> f32 {
     if a.is_nan() || b.is_nan() {
         return f32::NAN;

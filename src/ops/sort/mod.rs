@@ -45,9 +45,10 @@ impl Tensor {
         }
         let d = wrap_dim(dim, self.ndim())?;
         let (x, rows, n) = self.rows_along(d)?;
-        // The scan kernel stores f32 unrounded: half dtypes scan into float32, then round.
+        // The scan kernel stores f32 unrounded: half dtypes scan into float32, then round
+        // (float64 scans in f64 on the CPU).
         let indices = matches!(op, ScanOp::Max | ScanOp::Min);
-        let half = !indices && self.dtype.is_float() && self.dtype != DType::Float32;
+        let half = !indices && matches!(self.dtype, DType::Float16 | DType::BFloat16);
         let out_dtype = if indices {
             DType::Int64
         } else if half {

@@ -159,9 +159,9 @@ export const checks = [
         "string",
       );
       throws(
-        () => torch.tensor([1], { dtype: "float64" }),
+        () => torch.tensor([1], { dtype: "complex64" }),
         torch.DTypeError,
-        "float64",
+        "complex64",
         "unknown dtype",
       );
     },

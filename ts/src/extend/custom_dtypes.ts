@@ -69,6 +69,7 @@ const BUILTIN: Record<DType, { itemsize: number; safetensors: string }> = {
   bool: { itemsize: 1, safetensors: "BOOL" },
   float16: { itemsize: 2, safetensors: "F16" },
   bfloat16: { itemsize: 2, safetensors: "BF16" },
+  float64: { itemsize: 8, safetensors: "F64" },
 };
 
 const custom = new Map<

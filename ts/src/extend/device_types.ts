@@ -27,7 +27,11 @@ export interface DeviceContext {
   destroy(): void;
 }
 
-/** What a device can do (used for op selection and validation). */
+/**
+ * What a device can do — "Used for operation selection and validation" (seeds/001): ops run
+ * through `dispatch` only with `compute` and a dtype in `supportedDTypes`, else through the CPU;
+ * tensors of other dtypes and buffers over `maxBufferSize` are refused (devices.ts).
+ */
 export interface DeviceCapabilities {
   readonly compute: boolean;
   readonly storage: boolean;
@@ -54,7 +58,7 @@ export interface DispatchConfig {
 /** torch.js's device configuration; `ops` and `readBufferSync` are webtorch's additions. */
 export interface DeviceConfig<Name extends string = string> {
   readonly name: Name;
-  /** Sets the device up (called once, by `register_device`); resolves to its context. */
+  /** Initializes the device: "Called when the device is first used" (once; devices.ts); resolves to its context. */
   initialize(): Promise<DeviceContext>;
   readonly capabilities: DeviceCapabilities;
   /** A buffer of `size` bytes for the given uses. */
@@ -66,7 +70,7 @@ export interface DeviceConfig<Name extends string = string> {
   dispatch(config: DispatchConfig): void;
   /** Resolves when the work dispatched so far has finished. */
   sync(): Promise<void>;
-  /** Copies host data into a buffer at `offset` bytes (uploads). */
+  /** Copies host data into a buffer at `offset` bytes (uploads); optional: without it nothing moves onto the device. */
   writeBuffer?(
     buffer: DeviceBuffer,
     data: ArrayBufferView,

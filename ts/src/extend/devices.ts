@@ -4,8 +4,27 @@
  * `writeBuffer` / `readBuffer`), and the queries `list_devices`, `has_device`,
  * `get_device_config`, `initialize_device`, `is_webgpu_available`, `is_cpu_only_mode`.
  *
+ * The config's members as torch.js's `DeviceConfig` describes them (seeds/001):
+ *
+ * - `initialize` — "Called when the device is first used": not at registration, but by the first
+ *   use of the device — `initialize_device(name)`, a move to it, an op on it — once (concurrent
+ *   first uses share the call; a failed one is tried again by the next use). An asynchronous use
+ *   (`await initialize_device(name)`, `await t.to_async(name)`) waits for it; a synchronous one
+ *   (`t.to(name)`) starts it but cannot wait for its Promise, so it raises a `DeviceError` asking
+ *   for `await torch.initialize_device(name)` until the device is ready.
+ * - `capabilities` — "Used for operation selection and validation". Selection: an op runs through
+ *   `dispatch` only when the device has compute (`compute: true`), lists the op in `ops`, and
+ *   supports its dtype (`supportedDTypes`); otherwise it falls back through the CPU backend (see
+ *   below). Validation: a tensor whose dtype is not in `supportedDTypes` is not moved to the device,
+ *   and a buffer larger than `maxBufferSize` is not created — both a `DeviceError`, before any call
+ *   into the device.
+ * - `writeBuffer` is optional: a device without it registers, initializes and computes, but host
+ *   data cannot be copied onto it, so a move to it (or a CPU fallback's result coming back) is a
+ *   `DeviceError` saying so. `readBuffer` is optional as well (`readBufferSync`, webtorch's
+ *   addition, makes reads synchronous).
+ *
  * A tensor on a custom device is a {@link DeviceTensor}: a device buffer plus shape and dtype.
- * The device computes the ops it lists in `ops` (elementwise and 2-D matmul, float32) through
+ * The device computes the ops it selects as above (elementwise and 2-D matmul, float32) through
  * `dispatch`; every other op falls back through the CPU backend: the inputs are copied to the
  * CPU, computed there, and the result copied back (one read and one write per tensor). Moves
  * (`t.to(name)`) read the source and write the target; a read of WebGPU memory is asynchronous,
@@ -41,6 +60,8 @@ import type {
 interface Registered {
   config: DeviceConfig;
   context: DeviceContext | null;
+  /** The `initialize()` under way (its first use started it), or null. */
+  starting: Promise<DeviceContext> | null;
 }
 
 const devices = new Map<string, Registered>();
@@ -48,7 +69,7 @@ const devices = new Map<string, Registered>();
 /** Ops a device may compute through `dispatch`, with their shape rules. */
 const ELEMENTWISE = new Set<string>([...UNARY_OPS, ...BINARY_OPS]);
 
-/** Registers a device; `initialize_device(name)` must run before tensors move to it. */
+/** Registers a device; its `initialize()` runs when it is first used (see the module's notes). */
 export function register_device(config: DeviceConfig): void {
   const name = config?.name;
   if (typeof name !== "string" || !/^[a-z][a-z0-9_]*$/.test(name))
@@ -60,16 +81,17 @@ export function register_device(config: DeviceConfig): void {
   for (const fn of ["initialize", "createBuffer", "dispatch", "sync"] as const)
     if (typeof config[fn] !== "function")
       throw new DeviceError(`register_device(): '${name}' has no ${fn}()`);
-  if (typeof config.writeBuffer !== "function")
-    throw new DeviceError(
-      `register_device(): '${name}' needs writeBuffer() to receive tensors`,
-    );
+  for (const fn of ["writeBuffer", "readBuffer", "readBufferSync"] as const)
+    if (config[fn] !== undefined && typeof config[fn] !== "function")
+      throw new DeviceError(
+        `register_device(): '${name}'.${fn} must be a function when given`,
+      );
   for (const op of config.ops ?? [])
     if (!ELEMENTWISE.has(op) && op !== "matmul")
       throw new DeviceError(
         `register_device(): '${name}' lists op '${op}', which devices cannot dispatch (elementwise ops and matmul can)`,
       );
-  devices.set(name, { config, context: null });
+  devices.set(name, { config, context: null, starting: null });
 }
 
 /** Removes a device (destroying its context); false if it was not registered. */
@@ -111,21 +133,40 @@ export function get_device_context(name: string): DeviceContext | null {
 }
 
 /**
- * Initializes a custom device (`config.initialize()`, once) or, for `"webgpu"` / no name, creates
- * a new WebGPU device (after a loss); resolves to the device's name.
+ * Initializes a custom device (`config.initialize()`, once: nothing more when its first use
+ * already did) or, for `"webgpu"` / no name, creates a new WebGPU device (after a loss); resolves
+ * to the device's name.
  */
 export async function initialize_device(name?: string): Promise<string> {
   if (name === undefined || name === "webgpu") return core.initialize_device();
   const d = devices.get(name);
   if (d === undefined)
     throw new DeviceError(`device '${name}' is not a registered device`);
-  if (d.context === null) {
-    const ctx = await d.config.initialize();
-    if (!ctx?.ready)
-      throw new DeviceError(`device '${name}' did not become ready`);
-    d.context = ctx;
-  }
+  if (d.context === null) await start(name, d);
   return name;
+}
+
+/** Starts `initialize()` once (first use); resolves when the device is ready. */
+function start(name: string, d: Registered): Promise<DeviceContext> {
+  if (d.starting === null) {
+    // The executor runs now: `initialize` is called by the use itself, and a throw becomes a
+    // rejection.
+    const starting = new Promise<DeviceContext>((resolve) =>
+      resolve(d.config.initialize()),
+    ).then((ctx) => {
+      if (!ctx?.ready)
+        throw new DeviceError(`device '${name}' did not become ready`);
+      d.context = ctx;
+      return ctx;
+    });
+    d.starting = starting;
+    // A failed initialize is tried again by the next use (and is never an unhandled rejection:
+    // the use that waits for it reports it).
+    starting.catch(() => {
+      if (d.starting === starting) d.starting = null;
+    });
+  }
+  return d.starting;
 }
 
 /** Whether a WebGPU device exists. */
@@ -138,17 +179,57 @@ export function is_cpu_only_mode(): boolean {
   return !core.webgpu_available();
 }
 
-function ready(name: string): DeviceConfig {
+function registered(name: string): Registered {
   const d = devices.get(name);
   if (d === undefined)
     throw new DeviceError(
       `Expected one of cpu, webgpu or a registered device at start of device string: ${name}`,
     );
-  if (d.context === null)
+  return d;
+}
+
+/** The config of a ready device; a synchronous first use starts `initialize()` and raises. */
+function ready(name: string): DeviceConfig {
+  const d = registered(name);
+  if (d.context === null) {
+    void start(name, d);
     throw new DeviceError(
-      `device '${name}' is not initialized: await torch.initialize_device('${name}')`,
+      `device '${name}' is not initialized: await torch.initialize_device('${name}') (its initialize() has been started, but a synchronous call cannot wait for it)`,
     );
+  }
   return d.config;
+}
+
+/** The config of a device, waiting for `initialize()` when this is its first use. */
+async function readyAsync(name: string): Promise<DeviceConfig> {
+  const d = registered(name);
+  if (d.context === null) await start(name, d);
+  return d.config;
+}
+
+/** A new buffer of `bytes` on the device, within its `maxBufferSize` (validation). */
+function createChecked(config: DeviceConfig, bytes: number): DeviceBuffer {
+  const max = config.capabilities.maxBufferSize;
+  if (bytes > max)
+    throw new DeviceError(
+      `device '${config.name}': a buffer of ${bytes} bytes is larger than its maxBufferSize (${max} bytes)`,
+    );
+  return config.createBuffer(Math.max(4, bytes), [
+    "storage",
+    "copy-src",
+    "copy-dst",
+  ]);
+}
+
+/** The device's writeBuffer; a `DeviceError` for a device without one. */
+function writer(
+  config: DeviceConfig,
+): NonNullable<DeviceConfig["writeBuffer"]> {
+  if (typeof config.writeBuffer !== "function")
+    throw new DeviceError(
+      `device '${config.name}' has no writeBuffer(): host data cannot be copied onto it`,
+    );
+  return config.writeBuffer.bind(config);
 }
 
 const ARRAYS = {
@@ -159,6 +240,7 @@ const ARRAYS = {
   bool: Uint8Array,
   float16: Float32Array,
   bfloat16: Float32Array,
+  float64: Float64Array,
 } as const satisfies Record<DType, unknown>;
 
 /** A tensor on a custom device: a device buffer, shape and dtype. */
@@ -204,7 +286,7 @@ export class DeviceTensor {
 
   /** The values (waits for the device: `sync`, then a read). */
   async toArray(): Promise<TypedArray> {
-    const config = ready(this.device);
+    const config = await readyAsync(this.device);
     await config.sync();
     const bytes = this.numel() * ARRAYS[this.dtype].BYTES_PER_ELEMENT;
     const data = config.readBuffer
@@ -294,7 +376,9 @@ export class DeviceTensor {
 
   /** A copy on `device`, reading through `readBuffer` when there is no synchronous read. */
   async to_async(device: string): Promise<Tensor | DeviceTensor> {
-    return fromHost(await this.toArray(), this.shape, this.dtype, device);
+    const values = await this.toArray();
+    if (devices.has(device)) await readyAsync(device);
+    return fromHost(values, this.shape, this.dtype, device);
   }
 
   /**
@@ -309,7 +393,9 @@ export class DeviceTensor {
         throw new DeviceError(
           `Expected all tensors to be on the same device, but found at least two devices, ${this.device} and ${t.device}!`,
         );
+    // Operation selection by the device's capabilities (see the module's notes).
     const onDevice =
+      config.capabilities.compute &&
       config.ops?.includes(name) &&
       this.dtype === "float32" &&
       tensorArgs.every((t) => t.dtype === "float32") &&
@@ -320,9 +406,9 @@ export class DeviceTensor {
       const scalars = args.filter((a): a is number => typeof a === "number");
       const outShape = outputShape(name, shapes, scalars);
       if (outShape !== null) {
-        const output = config.createBuffer(
-          Math.max(4, outShape.reduce((a, b) => a * b, 1) * 4),
-          ["storage", "copy-src", "copy-dst"],
+        const output = createChecked(
+          config,
+          outShape.reduce((a, b) => a * b, 1) * 4,
         );
         config.dispatch({
           op: name,
@@ -376,15 +462,9 @@ export class DeviceTensor {
   copy(): DeviceTensor {
     const config = ready(this.device);
     const bytes = this.numel() * ARRAYS[this.dtype].BYTES_PER_ELEMENT;
-    const out = config.createBuffer(Math.max(4, bytes), [
-      "storage",
-      "copy-src",
-      "copy-dst",
-    ]);
-    config.writeBuffer!(
-      out,
-      new Uint8Array(readSync(config, this.buffer, bytes)),
-    );
+    const write = writer(config);
+    const out = createChecked(config, bytes);
+    write(out, new Uint8Array(readSync(config, this.buffer, bytes)));
     return new DeviceTensor(out, this.shape, this.dtype, this.device);
   }
 
@@ -471,12 +551,13 @@ function fromHost(
     return fromValues(values, shape, dtype, device);
   }
   const config = ready(device);
-  const buffer = config.createBuffer(Math.max(4, values.byteLength), [
-    "storage",
-    "copy-src",
-    "copy-dst",
-  ]);
-  config.writeBuffer!(buffer, values);
+  if (!config.capabilities.supportedDTypes.includes(dtype))
+    throw new DeviceError(
+      `device '${device}' does not support ${dtype} tensors (its supportedDTypes: ${config.capabilities.supportedDTypes.join(", ")})`,
+    );
+  const write = writer(config);
+  const buffer = createChecked(config, values.byteLength);
+  write(buffer, values);
   return new DeviceTensor(buffer, shape, dtype, device);
 }
 
@@ -537,5 +618,7 @@ proto.to_async = async function (
   device: string,
 ): Promise<Tensor | DeviceTensor> {
   if (device === this.device) return this.clone();
-  return fromHost(await this.toArray(), this.shape, this.dtype, device);
+  const values = await this.toArray();
+  if (devices.has(device)) await readyAsync(device);
+  return fromHost(values, this.shape, this.dtype, device);
 };

@@ -16,6 +16,7 @@ import { DeviceError, DTypeError, TorchError } from "../errors.js";
 import { type DType, dtypeCode, isFloatingPoint } from "../dtype.js";
 import { Tensor, type TypedArray, wrap } from "../tensor/tensor.js";
 import { _untraceable } from "../compile/trace.js";
+import { args } from "../schema/index.js";
 import {
   Function,
   type FunctionCtx,
@@ -478,6 +479,17 @@ function kernelDevices(name: string): string[] {
 export function has_kernel(name: string, device?: string): boolean {
   const devices = kernelDevices(name);
   return device === undefined ? devices.length > 0 : devices.includes(device);
+}
+
+/**
+ * Whether op `name` has autograd: what {@link get_op_info} reports as `backward` (built-in ops are
+ * differentiated by the core; a custom op once {@link register_backward} gave it a rule); false
+ * for a name that is no op.
+ */
+export function has_autograd(name: string): boolean {
+  const a = args("has_autograd", arguments);
+  if (!registry.has(a.name) && core.op_id(a.name) < 0) return false;
+  return get_op_info(a.name).backward;
 }
 
 /** What is registered for op `name`; throws for an unknown op. */

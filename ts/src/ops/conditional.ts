@@ -85,6 +85,7 @@ const CPP_NAMES: Partial<Record<string, string>> = {
   float32: "float",
   float16: "c10::Half",
   bfloat16: "c10::BFloat16",
+  float64: "double",
 };
 
 /**

@@ -192,3 +192,47 @@ export function multinomial(
     return p.ndim === 1 ? r.squeeze(0) : r;
   });
 }
+
+/**
+ * {@link multinomial} after reading the weights (torch.js's `multinomial_async`): PyTorch's value
+ * errors are raised by the call itself — a weight that is inf, NaN or negative, or a row whose
+ * weights sum to 0 ("invalid multinomial distribution (sum of probabilities <= 0)") — where
+ * `multinomial`, which does not wait for the data, reports a bad weight at the next read. Resolves
+ * the same draws as `multinomial` from the same generator state.
+ */
+export function multinomial_async(
+  input: Tensor,
+  num_samples: number,
+  replacement?: boolean,
+): Promise<Tensor> {
+  return multinomialChecked(args("multinomial_async", arguments));
+}
+
+async function multinomialChecked(a: {
+  input: Tensor;
+  num_samples: number;
+  replacement: boolean;
+}): Promise<Tensor> {
+  const p = a.input;
+  // Bad shapes and dtypes, and an empty category dim, are multinomial's own errors.
+  const n = p.shape[p.ndim - 1] ?? 0;
+  if (p.ndim >= 1 && p.ndim <= 2 && isFloatingPoint(p.dtype) && n > 0) {
+    const values = await p.toArray();
+    for (let start = 0; start < values.length; start += n) {
+      let sum = 0;
+      for (let i = start; i < start + n; i++) {
+        const v = Number(values[i]);
+        if (!(v >= 0 && v < Infinity))
+          throw new TorchError(
+            "probability tensor contains either `inf`, `nan` or element < 0",
+          );
+        sum += v;
+      }
+      if (!(sum > 0))
+        throw new TorchError(
+          "invalid multinomial distribution (sum of probabilities <= 0)",
+        );
+    }
+  }
+  return multinomial(p, a.num_samples, a.replacement);
+}

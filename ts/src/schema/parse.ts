@@ -114,6 +114,7 @@ const DTYPES = new Set([
   "bool",
   "float16",
   "bfloat16",
+  "float64",
 ]);
 const INT32_MAX = 2 ** 31 - 1;
 

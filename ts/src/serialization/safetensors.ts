@@ -9,56 +9,68 @@
  * and Node.
  *
  * Reading: every source but in-memory bytes is read a chunk at a time in file order (the data
- * offsets tile the data section, so a stream can be consumed front to back); each tensor is made
- * with `RawTensor.for_write` and its bytes are converted into a reused word buffer and written
- * into its storage with `write_words`, never decoded into a per-element JS array.
+ * offsets tile the data section, so a stream can be consumed front to back). The parts: the
+ * format (format.ts), where bytes come from (byte_sources.ts: in-memory bytes at their own offset,
+ * streams, Blobs, file handles), files in Node (node_files.ts), and the tensors filled from the
+ * bytes (tensor_writer.ts).
  *
  * Dtypes: F32, I32, U8 and BOOL load as themselves; I64 loads as int64 (webtorch stores int64 as
  * checked 32-bit: values outside ±2³¹ are rejected); F16 and BF16 load as float16 / bfloat16
- * (held as float32 words, exactly); a dtype registered with `register_dtype` for a safetensors code
+ * (held as float32 words, exactly); F64 loads as float64 (two words an element, exactly; the CPU
+ * device only); a dtype registered with `register_dtype` for a safetensors code
  * (`"I8"`, say) loads as a `QuantizedTensor` of that dtype; other safetensors dtypes are refused
  * with a clear error.
  *
  * @module
  */
 
-import { RawTensor } from "../wasm/webtorch_core.js";
-import { DTypeError, OutOfMemoryError, TorchError } from "../errors.js";
-import { type DType, type Device, deviceCode, dtypeCode } from "../dtype.js";
-import { core, get_default_device } from "../runtime.js";
-import { Tensor, wrap } from "../tensor/tensor.js";
-import { uncounted } from "../webgpu/pressure.js";
+import { TorchError } from "../errors.js";
+import { type Device, deviceCode } from "../dtype.js";
+import { get_default_device } from "../runtime.js";
+import { Tensor } from "../tensor/tensor.js";
 import {
+  type ByteInput,
   type FileHandleLike,
   type Reader,
   blobReader,
+  bytesOf,
   fileReader,
-  isNode,
-  openFile,
   streamReader,
-} from "./file_readers.js";
-
-export type { FileHandleLike } from "./file_readers.js";
+} from "./byte_sources.js";
 import {
-  type DTypeConfig,
-  QuantizedTensor,
-  _dtype_for_file,
-} from "../extend/custom_dtypes.js";
+  SAVE_DTYPE,
+  bad,
+  floatBitsToHalf,
+  headerSize,
+  inFileOrder,
+  parseEntries,
+} from "./format.js";
+import { locate, openFile, writeFile } from "./node_files.js";
+import {
+  Loaded,
+  checkCpuBudget,
+  chunkBytesOf,
+  makeScratch,
+  maxItemSize,
+} from "./tensor_writer.js";
+
 import { bytesBar } from "../utils/progress.js";
+
+export type { ByteInput, FileHandleLike } from "./byte_sources.js";
 
 /** Tensors by name, as `state_dict()` returns and `load_state_dict()` takes. */
 export type TensorDict = Record<string, Tensor>;
 
 /**
- * What {@link load} reads a safetensors file from. Bytes and `ArrayBuffer`s are already in
- * memory; the others are read a chunk at a time, each tensor's bytes going to its device as they
+ * What {@link load} reads a safetensors file from. Bytes are already in memory: a `Uint8Array`
+ * or Node `Buffer`, any other typed-array view or `DataView`, an `ArrayBuffer` (a view is read at
+ * its own offset and length, never from the start of its `.buffer`); the others are read a chunk at a time, each tensor's bytes going to its device as they
  * arrive: a `Response`, a `ReadableStream` (a fetch body) or an async iterable of byte chunks
  * (a Node stream) in order; a `Blob`/`File` or a Node `FileHandle` by position; a URL (`file:`
  * URLs and, in Node, file paths are opened and read by position; other URLs are fetched).
  */
 export type LoadSource =
-  | Uint8Array
-  | ArrayBuffer
+  | ByteInput
   | Response
   | ReadableStream<Uint8Array>
   | AsyncIterable<Uint8Array>
@@ -91,532 +103,18 @@ export interface SaveOptions {
   metadata?: Record<string, string>;
 }
 
-/** The most header JSON we accept (safetensors' own limit is 100 MB). */
-const MAX_HEADER = 100_000_000;
-/** The most dims a tensor may have, and the largest size of one (the core's 32-bit sizes). */
-const MAX_RANK = 64;
-const MAX_DIM = 2 ** 31 - 1;
-/** Bytes read and converted at a time: the host memory a load needs beyond the tensors. */
-const CHUNK_BYTES = 4 * 2 ** 20;
-/** Bytes of storage per element in the core, for every dtype (docs/dtypes.md). */
-const WORD = 4;
-
-const ITEM_SIZE: Record<string, number> = {
-  F32: 4,
-  F16: 2,
-  BF16: 2,
-  I32: 4,
-  I64: 8,
-  U8: 1,
-  BOOL: 1,
-};
-const CORE_DTYPE: Record<string, DType> = {
-  F32: "float32",
-  F16: "float16",
-  BF16: "bfloat16",
-  I32: "int32",
-  I64: "int64",
-  U8: "uint8",
-  BOOL: "bool",
-};
-const OTHER_DTYPES = [
-  "F64",
-  "I8",
-  "I16",
-  "U16",
-  "U32",
-  "U64",
-  "F8_E4M3",
-  "F8_E5M2",
-];
-
-/** Bytes per element of a safetensors dtype code (registered custom dtypes included). */
-function itemSize(code: string): number | undefined {
-  return ITEM_SIZE[code] ?? _dtype_for_file(code)?.itemsize;
-}
-
-function bad(message: string): never {
-  throw new TorchError(`invalid safetensors file: ${message}`);
-}
-
-interface Entry {
-  name: string;
-  dtype: string;
-  shape: number[];
-  numel: number;
-  begin: number;
-  end: number;
-}
-
-/**
- * Checks the 8-byte header size at the start of `prefix` (`fileSize`: the whole file's length
- * when known) and returns it.
- */
-function headerSize(prefix: Uint8Array, fileSize: number | undefined): number {
-  if (prefix.byteLength < 8)
-    bad(`${prefix.byteLength} bytes is too short for the 8-byte header size`);
-  const view = new DataView(prefix.buffer, prefix.byteOffset, 8);
-  const n = view.getBigUint64(0, true);
-  if (n > BigInt(MAX_HEADER))
-    bad(`header size ${n} exceeds the ${MAX_HEADER}-byte limit`);
-  const size = Number(n);
-  if (fileSize !== undefined && 8 + size > fileSize)
-    bad(`header size ${size} runs past the end of the ${fileSize}-byte file`);
-  return size;
-}
-
-/**
- * Parses and validates the header JSON. `dataLen` is the data section's length when known (a
- * stream's is not: then the offsets must still tile, and the data's length is where they end).
- * Returns the entries in header order and the data's length.
- */
-function parseEntries(
-  json: Uint8Array,
-  dataLen: number | undefined,
-): { entries: Entry[]; dataLen: number } {
-  let header: unknown;
-  try {
-    header = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(json));
-  } catch (err) {
-    bad(`the header is not valid UTF-8 JSON (${(err as Error).message})`);
-  }
-  if (header === null || typeof header !== "object" || Array.isArray(header))
-    bad("the header is not a JSON object");
-  const entries: Entry[] = [];
-  for (const [name, info] of Object.entries(
-    header as Record<string, unknown>,
-  )) {
-    if (name === "__metadata__") {
-      if (
-        info === null ||
-        typeof info !== "object" ||
-        Array.isArray(info) ||
-        Object.values(info).some((v) => typeof v !== "string")
-      )
-        bad("__metadata__ must map strings to strings");
-      continue;
-    }
-    const e = info as {
-      dtype?: unknown;
-      shape?: unknown;
-      data_offsets?: unknown;
-    };
-    if (e === null || typeof e !== "object")
-      bad(`tensor "${name}": entry is not an object`);
-    if (typeof e.dtype !== "string") bad(`tensor "${name}": missing dtype`);
-    const item = itemSize(e.dtype);
-    if (item === undefined) {
-      if (OTHER_DTYPES.includes(e.dtype))
-        throw new DTypeError(
-          `torch.load: tensor "${name}" has dtype ${e.dtype}, which webtorch does not load (F32, F16, BF16, I32, I64, U8, BOOL)`,
-        );
-      bad(`tensor "${name}": unknown dtype "${e.dtype}"`);
-    }
-    if (
-      !Array.isArray(e.shape) ||
-      e.shape.some((d) => !Number.isSafeInteger(d) || d < 0)
-    )
-      bad(`tensor "${name}": shape must be a list of non-negative integers`);
-    if (e.shape.length > MAX_RANK || e.shape.some((d) => d > MAX_DIM))
-      bad(
-        `tensor "${name}": shape has more than ${MAX_RANK} dims or a size above ${MAX_DIM}`,
-      );
-    const off = e.data_offsets;
-    if (
-      !Array.isArray(off) ||
-      off.length !== 2 ||
-      off.some((o) => !Number.isSafeInteger(o) || o < 0)
-    )
-      bad(`tensor "${name}": data_offsets must be two non-negative integers`);
-    const [begin, end] = off as [number, number];
-    if (begin > end)
-      bad(`tensor "${name}": data_offsets [${begin}, ${end}] are reversed`);
-    if (dataLen !== undefined && end > dataLen)
-      bad(
-        `tensor "${name}": data_offsets [${begin}, ${end}] run past the ${dataLen} data bytes`,
-      );
-    const numel = (e.shape as number[]).reduce((a, b) => a * b, 1);
-    if (numel * item !== end - begin)
-      bad(
-        `tensor "${name}": shape [${(e.shape as number[]).join(", ")}] of ${e.dtype} needs ${numel * item} bytes but data_offsets span ${end - begin}`,
-      );
-    entries.push({
-      name,
-      dtype: e.dtype,
-      shape: e.shape as number[],
-      numel,
-      begin,
-      end,
-    });
-  }
-  // The data must be covered exactly: no overlaps, no holes (the format's rule).
-  let pos = 0;
-  for (const e of inFileOrder(entries)) {
-    if (e.begin < pos)
-      bad(
-        `tensor "${e.name}" overlaps the previous tensor's bytes (offset ${e.begin} < ${pos})`,
-      );
-    if (e.begin > pos) bad(`the data has a hole at bytes [${pos}, ${e.begin})`);
-    pos = e.end;
-  }
-  if (dataLen !== undefined && pos !== dataLen)
-    bad(
-      `${dataLen - pos} data bytes after the last tensor are not described by the header`,
-    );
-  return { entries, dataLen: pos };
-}
-
-/** The entries in the order of their bytes in the file (how a stream delivers them). */
-function inFileOrder(entries: Entry[]): Entry[] {
-  return [...entries].sort((a, b) => a.begin - b.begin || a.end - b.end);
-}
-
-/**
- * On the CPU backend the tensors live in the core's heap: refuses, before any data is read, a
- * file whose tensors cannot all fit the CPU budget, naming the first tensor that does not.
- */
-function checkCpuBudget(entries: Entry[], device: number): void {
-  if (device !== deviceCode("cpu")) return;
-  const budget = core.memory_budget(0);
-  let total = 0;
-  for (const e of inFileOrder(entries)) {
-    const bytes = Math.max(e.numel, 1) * WORD;
-    total += bytes;
-    if (total > budget)
-      throw new OutOfMemoryError(
-        `torch.load: tensor "${e.name}" (${e.dtype} [${e.shape.join(", ")}]) needs ${bytes} bytes of CPU memory (${WORD} bytes per element), ${total} bytes with the tensors before it in the file: more than the CPU budget (${budget} bytes; torch.cpu.set_memory_budget changes it)`,
-      );
-  }
-}
-
-/** float32 bits of every float16 bit pattern (exact), made on first use. */
-let halfTable: Uint32Array | null = null;
-
-function halfToFloatBits(h: number): number {
-  const sign = (h & 0x8000) << 16;
-  let exp = (h >> 10) & 0x1f;
-  let man = h & 0x3ff;
-  if (exp === 0x1f)
-    return (sign | (man ? 0x7fc00000 : 0x7f800000) | (man << 13)) >>> 0;
-  if (exp === 0) {
-    if (man === 0) return sign >>> 0;
-    // Subnormal: normalize the mantissa.
-    exp = 1;
-    while (!(man & 0x400)) {
-      man <<= 1;
-      exp--;
-    }
-    man &= 0x3ff;
-  }
-  return (sign | ((exp + 112) << 23) | (man << 13)) >>> 0;
-}
-
-function halfBitsTable(): Uint32Array {
-  if (halfTable === null) {
-    halfTable = new Uint32Array(65536);
-    for (let h = 0; h < 65536; h++) halfTable[h] = halfToFloatBits(h);
-  }
-  return halfTable;
-}
-
-/** float32 bits `x` rounded to float16 (to nearest even, overflow to inf), as float16 bits. */
-function floatBitsToHalf(x: number): number {
-  const sign = (x >>> 16) & 0x8000;
-  const exp = x & 0x7f800000;
-  let man = x & 0x007fffff;
-  if (exp === 0x7f800000)
-    return sign | 0x7c00 | (man ? 0x200 : 0) | (man >>> 13);
-  const halfExp = (exp >>> 23) - 127 + 15;
-  if (halfExp >= 0x1f) return sign | 0x7c00;
-  if (halfExp <= 0) {
-    if (14 - halfExp > 24) return sign;
-    man |= 0x00800000;
-    let halfMan = man >>> (14 - halfExp);
-    const round = 1 << (13 - halfExp);
-    if (man & round && man & (3 * round - 1)) halfMan++;
-    return sign | halfMan;
-  }
-  const bits = sign | (halfExp << 10) | (man >>> 13);
-  return man & 0x1000 && man & (3 * 0x1000 - 1) ? bits + 1 : bits;
-}
-
-/** float32 bits `x` rounded to bfloat16 (to nearest even; NaN kept), as float32 bits. */
-function floatBitsToBf16(x: number): number {
-  if ((x & 0x7fffffff) >>> 0 > 0x7f800000)
-    return ((x | 0x00400000) & 0xffff0000) >>> 0;
-  let hi = x >>> 16;
-  if (x & 0x8000 && x & (3 * 0x8000 - 1)) hi++;
-  return (hi << 16) >>> 0;
-}
-
-/**
- * A custom dtype's decoded value as a storage word of `storage`: what the core's `to_word` does
- * to a JS number (integer dtypes refuse values they cannot hold).
- */
-function customWordEncoder(storage: DType): (v: number) => number {
-  const f = new Float32Array(1);
-  const u = new Uint32Array(f.buffer);
-  const int = (name: string) => (v: number) => {
-    if (Number.isNaN(v) || v < -(2 ** 31) || v > 2 ** 31 - 1)
-      throw new TorchError(
-        `value cannot be converted to type ${name} without overflow`,
-      );
-    return Math.trunc(v) >>> 0;
-  };
-  switch (storage) {
-    case "float32":
-      return (v) => ((f[0] = v), u[0]!);
-    case "float16":
-      return (v) => ((f[0] = v), halfBitsTable()[floatBitsToHalf(u[0]!)]!);
-    case "bfloat16":
-      return (v) => ((f[0] = v), floatBitsToBf16(u[0]!));
-    case "int32":
-      return int("int32_t");
-    case "int64":
-      return int("int64_t (webtorch stores int64 as 32-bit)");
-    case "uint8":
-      return (v) => {
-        if (Number.isNaN(v) || v < -(2 ** 63) || v > 2 ** 63)
-          throw new TorchError(
-            "value cannot be converted to type uint8_t without overflow",
-          );
-        return v >= 2 ** 63 ? 255 : Math.trunc(v) & 255;
-      };
-    case "bool":
-      return (v) => (v !== 0 ? 1 : 0);
-  }
-}
-
-/** The reused buffers of one load: converted words, and file bytes copied to an aligned place. */
-interface Scratch {
-  /** Elements converted per `write_words` call. */
-  elements: number;
-  words: Uint32Array;
-  bytes: Uint8Array;
-}
-
-function makeScratch(chunkBytes: number, maxItem: number): Scratch {
-  const elements = Math.max(
-    1,
-    Math.floor(chunkBytes / Math.max(maxItem, WORD)),
-  );
-  const bytes = new Uint8Array(elements * Math.max(maxItem, WORD));
-  return { elements, words: new Uint32Array(elements), bytes };
-}
-
-/**
- * Fills one tensor from its file bytes, which arrive in order in pieces of any size: whole
- * elements are converted a chunk at a time into the reused word buffer and written into the
- * tensor's storage; a piece that ends inside an element leaves its bytes in `carry`.
- */
-class TensorWriter {
-  readonly raw: RawTensor;
-  private readonly item: number;
-  private readonly carry: Uint8Array;
-  private carried = 0;
-  private written = 0;
-  private readonly convert: (src: Uint8Array, n: number) => void;
-  private readonly custom: DTypeConfig | undefined;
-
-  constructor(
-    readonly entry: Entry,
-    device: number,
-    private readonly scratch: Scratch,
-  ) {
-    this.item = itemSize(entry.dtype)!;
-    this.carry = new Uint8Array(this.item);
-    this.custom =
-      ITEM_SIZE[entry.dtype] === undefined
-        ? _dtype_for_file(entry.dtype)
-        : undefined;
-    const dtype = this.custom?.storage ?? CORE_DTYPE[entry.dtype]!;
-    try {
-      this.raw = RawTensor.for_write(
-        Int32Array.from(entry.shape),
-        dtypeCode(dtype),
-        device,
-      );
-    } catch (err) {
-      if (!(err instanceof OutOfMemoryError)) throw err;
-      throw new OutOfMemoryError(
-        `torch.load: tensor "${entry.name}" (${entry.dtype} [${entry.shape.join(", ")}], ${Math.max(entry.numel, 1) * WORD} bytes of storage) does not fit: ${err.message}`,
-        { cause: err },
-      );
-    }
-    this.convert = this.converter(dtype);
-  }
-
-  /** How `n` whole elements of file bytes `src` become storage words in `scratch.words`. */
-  private converter(dtype: DType): (src: Uint8Array, n: number) => void {
-    const { words, bytes } = this.scratch;
-    const { name } = this.entry;
-    // Typed arrays use the platform's byte order, little-endian wherever wasm runs (as the
-    // file's): a byte copy into the word buffer is the values themselves.
-    const wordBytes = new Uint8Array(words.buffer);
-    const u16 = new Uint16Array(bytes.buffer);
-    const i32 = new Int32Array(bytes.buffer);
-    const custom = this.custom;
-    if (custom) {
-      const view = new DataView(bytes.buffer);
-      const encode = customWordEncoder(dtype);
-      const item = this.item;
-      return (src, n) => {
-        bytes.set(src);
-        for (let i = 0; i < n; i++)
-          words[i] = encode(custom.decode(view, i * item));
-      };
-    }
-    switch (this.entry.dtype) {
-      case "F32":
-      case "I32":
-        return (src) => wordBytes.set(src);
-      case "F16": {
-        const table = halfBitsTable();
-        return (src, n) => {
-          bytes.set(src);
-          for (let i = 0; i < n; i++) words[i] = table[u16[i]!]!;
-        };
-      }
-      case "BF16":
-        return (src, n) => {
-          bytes.set(src);
-          for (let i = 0; i < n; i++) words[i] = u16[i]! << 16;
-        };
-      case "I64":
-        return (src, n) => {
-          bytes.set(src);
-          for (let i = 0; i < n; i++) {
-            const lo = i32[2 * i]!;
-            const hi = i32[2 * i + 1]!;
-            if (hi !== lo >> 31)
-              throw new DTypeError(
-                `torch.load: int64 tensor "${name}" holds ${(BigInt(hi) << 32n) | BigInt(lo >>> 0)}, outside webtorch's 32-bit int64 storage`,
-              );
-            words[i] = lo;
-          }
-        };
-      case "BOOL":
-        return (src, n) => {
-          for (let i = 0; i < n; i++)
-            if (src[i]! > 1)
-              bad(`bool tensor "${name}" holds a byte other than 0 or 1`);
-          words.set(src);
-        };
-      default: // U8: the typed-array copy widens each byte to a word
-        return (src) => words.set(src);
-    }
-  }
-
-  /** Writes `n` whole elements of `src` at the next element of the tensor. */
-  private flush(src: Uint8Array, n: number): void {
-    this.convert(src, n);
-    this.raw.write_words(this.written, this.scratch.words.subarray(0, n));
-    this.written += n;
-  }
-
-  /** Takes the tensor's next file bytes (any amount, up to the tensor's end). */
-  push(src: Uint8Array): void {
-    const item = this.item;
-    let at = 0;
-    if (this.carried > 0) {
-      at = Math.min(item - this.carried, src.byteLength);
-      this.carry.set(src.subarray(0, at), this.carried);
-      this.carried += at;
-      if (this.carried < item) return;
-      this.flush(this.carry, 1);
-      this.carried = 0;
-    }
-    while (src.byteLength - at >= item) {
-      const n = Math.min(
-        this.scratch.elements,
-        Math.floor((src.byteLength - at) / item),
-      );
-      this.flush(src.subarray(at, at + n * item), n);
-      at += n * item;
-    }
-    this.carry.set(src.subarray(at));
-    this.carried = src.byteLength - at;
-  }
-
-  /** The tensor, once every element is written. */
-  done(): Tensor {
-    if (this.written !== this.entry.numel)
-      throw new TorchError(
-        `torch.load: tensor "${this.entry.name}" got ${this.written} of ${this.entry.numel} elements`,
-      );
-    // A file's tensors are meant to stay: the memory-pressure warning does not count them.
-    const raw = this.raw;
-    return uncounted(() =>
-      this.custom ? new QuantizedTensor(raw, this.custom.name) : wrap(raw),
-    );
-  }
-}
-
-/** The tensors loaded so far; `fail` frees them all, the one being filled included. */
-class Loaded {
-  private readonly tensors = new Map<string, Tensor>();
-  private current: TensorWriter | null = null;
-
-  constructor(
-    private readonly device: number,
-    private readonly scratch: Scratch,
-  ) {}
-
-  begin(e: Entry): TensorWriter {
-    this.current = new TensorWriter(e, this.device, this.scratch);
-    return this.current;
-  }
-
-  end(): void {
-    const w = this.current!;
-    this.tensors.set(w.entry.name, w.done());
-    this.current = null;
-  }
-
-  /** The tensors by name, in header order. */
-  dict(entries: Entry[]): TensorDict {
-    const out: TensorDict = {};
-    // defineProperty: a tensor named "__proto__" is a key like any other, not a prototype.
-    for (const e of entries)
-      Object.defineProperty(out, e.name, {
-        value: this.tensors.get(e.name),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    return out;
-  }
-
-  fail(): void {
-    this.current?.raw.free();
-    this.current = null;
-    for (const t of this.tensors.values()) t.dispose();
-    this.tensors.clear();
-  }
-}
-
-function chunkBytesOf(options: { _chunkBytes?: number }): number {
-  const c = options._chunkBytes ?? CHUNK_BYTES;
-  if (!Number.isSafeInteger(c) || c < 1)
-    throw new TorchError(`torch.load: _chunkBytes must be a positive integer`);
-  return c;
-}
-
-function maxItemSize(entries: Entry[]): number {
-  return entries.reduce((m, e) => Math.max(m, itemSize(e.dtype)!), 1);
-}
-
 /**
  * Parses safetensors `bytes` into tensors (synchronous; {@link load} also reads files, streams
  * and URLs). Each tensor's bytes are converted a chunk at a time straight into its storage.
  */
 export function loadBytes(
-  bytes: Uint8Array,
+  data: ByteInput,
   options: { device?: Device; _chunkBytes?: number } = {},
 ): TensorDict {
-  if (!(bytes instanceof Uint8Array))
+  const bytes = bytesOf(data);
+  if (bytes === null)
     throw new TorchError(
-      `torch.load: expected the file's bytes as a Uint8Array, not ${bytes === null ? "null" : typeof bytes}`,
+      `torch.load: expected the file's bytes (a Uint8Array, Buffer, typed array, DataView or ArrayBuffer), not ${describe(data)}`,
     );
   const size = headerSize(bytes, bytes.byteLength);
   const dataStart = 8 + size;
@@ -763,10 +261,9 @@ export async function load(
   options: LoadOptions = {},
 ): Promise<TensorDict> {
   if (options.progress) return loadWithProgress(source, options);
+  const bytes = bytesOf(source);
+  if (bytes !== null) return loadBytes(bytes, options);
   const o = source as unknown as Record<string | symbol, unknown> | null;
-  if (source instanceof Uint8Array) return loadBytes(source, options);
-  if (source instanceof ArrayBuffer)
-    return loadBytes(new Uint8Array(source), options);
   if (typeof Response !== "undefined" && source instanceof Response) {
     if (!source.ok)
       throw new TorchError(
@@ -782,7 +279,7 @@ export async function load(
   }
   if (typeof Blob !== "undefined" && source instanceof Blob)
     return withReader(blobReader(source), options, source.size);
-  if (o !== null && typeof o === "object") {
+  if (o !== null && typeof o === "object" && !(source instanceof URL)) {
     if (typeof o.getReader === "function" || Symbol.asyncIterator in o)
       return withReader(
         streamReader(source as ReadableStream<Uint8Array>),
@@ -799,29 +296,37 @@ export async function load(
     }
   }
   if (source instanceof URL || typeof source === "string") {
-    const location = (globalThis as { location?: { href: string } }).location;
-    let url: URL | null = null;
-    if (source instanceof URL) url = source;
-    else if (location !== undefined) url = new URL(source, location.href);
-    // In Node a string is a file path unless it is a URL with a scheme (file:, http:, …).
-    else if (!isNode() || /^[a-z][a-z0-9+.-]+:\/\//i.test(source))
-      url = new URL(source);
-    if (url === null || url.protocol === "file:") {
-      const chunkBytes = chunkBytesOf(options);
-      const handle = await openFile(url ?? (source as string));
-      let r: Reader;
-      try {
-        r = await fileReader(handle, chunkBytes, true);
-      } catch (err) {
-        await (handle as { close?(): Promise<void> }).close?.();
-        throw err;
-      }
-      return withReader(r, options, r.size);
+    const where = locate(source);
+    if ("url" in where) {
+      const response = await fetch(where.url);
+      if (!response.ok)
+        throw new TorchError(
+          `torch.load: HTTP ${response.status} ${response.statusText} for ${where.url.href}`,
+        );
+      return load(response, options);
     }
-    return load(await fetch(url), options);
+    const chunkBytes = chunkBytesOf(options);
+    const handle = await openFile(where.file);
+    let r: Reader;
+    try {
+      r = await fileReader(handle, chunkBytes, true);
+    } catch (err) {
+      await (handle as { close?(): Promise<void> }).close?.();
+      throw err;
+    }
+    return withReader(r, options, r.size);
   }
   throw new TorchError(
-    `torch.load: expected bytes, an ArrayBuffer, a Response, a ReadableStream, a Blob, a FileHandle, a path or a URL, got ${source === null ? "null" : typeof source}`,
+    `torch.load: expected bytes (a Uint8Array, Buffer, typed array, DataView or ArrayBuffer), a Response, a ReadableStream, a Blob, a FileHandle, a path or a URL, got ${describe(source)}`,
+  );
+}
+
+/** What a wrong argument is, for an error message. */
+function describe(x: unknown): string {
+  if (x === null) return "null";
+  if (typeof x !== "object") return typeof x;
+  return (
+    (x as { constructor?: { name?: string } }).constructor?.name ?? "object"
   );
 }
 
@@ -837,23 +342,42 @@ async function withReader(
   }
 }
 
-const SAVE_DTYPE: Record<string, string> = {
-  float32: "F32",
-  int32: "I32",
-  int64: "I64",
-  uint8: "U8",
-  bool: "BOOL",
-  float16: "F16",
-  bfloat16: "BF16",
-};
-
 /**
  * `torch.save(state_dict)`: safetensors bytes (readable by `safetensors.torch.load_file`), with
  * the names, dtypes and shapes of the tensors. Async: the values are read from the device.
+ * `torch.save(state_dict, f)` writes them to file `f` instead (a path or `file:` URL; Node only)
+ * and resolves when it is written, as PyTorch's `torch.save(obj, f)` does.
  */
 export async function save(
   tensors: TensorDict | Map<string, Tensor>,
-  options: SaveOptions = {},
+  options?: SaveOptions,
+): Promise<Uint8Array>;
+export async function save(
+  tensors: TensorDict | Map<string, Tensor>,
+  f: string | URL,
+  options?: SaveOptions,
+): Promise<void>;
+export async function save(
+  tensors: TensorDict | Map<string, Tensor>,
+  fileOrOptions?: string | URL | SaveOptions,
+  maybeOptions?: SaveOptions,
+): Promise<Uint8Array | void> {
+  if (typeof fileOrOptions === "string" || fileOrOptions instanceof URL) {
+    const where = locate(fileOrOptions);
+    if (!("file" in where))
+      throw new TorchError(
+        `torch.save: ${where.url.href} is not a file: save() writes paths and file: URLs in Node; elsewhere it returns the bytes (torch.save(state_dict))`,
+      );
+    const bytes = await encode(tensors, maybeOptions ?? {});
+    return writeFile(where.file, bytes);
+  }
+  return encode(tensors, fileOrOptions ?? {});
+}
+
+/** The safetensors bytes of `tensors`. */
+async function encode(
+  tensors: TensorDict | Map<string, Tensor>,
+  options: SaveOptions,
 ): Promise<Uint8Array> {
   const list = tensors instanceof Map ? [...tensors] : Object.entries(tensors);
   const values = await Promise.all(list.map(([, t]) => t.toArray()));

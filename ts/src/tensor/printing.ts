@@ -47,7 +47,7 @@ declare module "./tensor.js" {
 
 /** The dtypes printed without a `dtype=` suffix (PyTorch: the default float dtype, int64, bool). */
 const IMPLIED_DTYPES = new Set(["float32", "int64", "bool"]);
-const FLOAT_DTYPES = new Set(["float32", "float16", "bfloat16"]);
+const FLOAT_DTYPES = new Set(["float32", "float16", "bfloat16", "float64"]);
 
 /**
  * PyTorch's `repr(t)` for `t`: the function behind {@link Tensor.format}. A `Parameter` prints

@@ -368,12 +368,23 @@ proto.reshape_as = function (this: Tensor, other: Tensor) {
 // core handle), for checking a count of pieces the caller chose against the CPU budget.
 const VIEW_BYTES = 256;
 
-/** Views of consecutive pieces of the given lengths along `d`. */
-function pieces(t: Tensor, d: number, lengths: number[]): Tensor[] {
+/**
+ * Views of consecutive pieces of the given lengths along `d`; `of` names the multi-output
+ * function (PyTorch's `Split`/`SplitWithSizes`) whose pieces refuse in-place writes autograd
+ * would see. `tensor_split` passes none: PyTorch makes its pieces as separate slices.
+ */
+function pieces(
+  t: Tensor,
+  d: number,
+  lengths: number[],
+  of?: "Split" | "SplitWithSizes",
+): Tensor[] {
   const out: Tensor[] = [];
   let start = 0;
   for (const len of lengths) {
-    out.push(wrap(t._raw.narrow(d, start, len)));
+    const raw = t._raw.narrow(d, start, len);
+    if (of) raw.mark_output_of(of, out.length);
+    out.push(wrap(raw));
     start += len;
   }
   return out;
@@ -395,7 +406,7 @@ proto.split = function (this: Tensor, split: number | Shape, dim?: number) {
       throw new TorchError(
         `split_with_sizes expects split_sizes to sum exactly to ${n} (input tensor's size at dimension ${d}), but got split_sizes=[${sizes.join(", ")}]`,
       );
-    return pieces(this, d, sizes);
+    return pieces(this, d, sizes, "SplitWithSizes");
   }
   const size = int("split", "split_size", split);
   if (size < 0)
@@ -407,7 +418,7 @@ proto.split = function (this: Tensor, split: number | Shape, dim?: number) {
       throw new TorchError(
         `split_size can only be 0 if dimension size is 0, but got dimension size of ${n}`,
       );
-    return pieces(this, d, [0]);
+    return pieces(this, d, [0], "Split");
   }
   const count = Math.max(1, Math.ceil(n / size));
   checkHostAlloc("split", count, VIEW_BYTES);
@@ -415,6 +426,7 @@ proto.split = function (this: Tensor, split: number | Shape, dim?: number) {
     this,
     d,
     Array.from({ length: count }, (_, i) => Math.min(size, n - i * size)),
+    "Split",
   );
 };
 proto.chunk = function (this: Tensor, chunks: number, dim?: number) {
@@ -474,9 +486,11 @@ proto.unbind = function (this: Tensor, dim?: number) {
     ({ dim } = methodArgs("unbind", this, arguments));
   const d = wrapDim(int("unbind", "dim", dim), this.ndim);
   checkHostAlloc("unbind", this.shape[d]!, VIEW_BYTES);
-  return Array.from({ length: this.shape[d]! }, (_, i) =>
-    wrap(this._raw.select(d, i)),
-  );
+  return Array.from({ length: this.shape[d]! }, (_, i) => {
+    const raw = this._raw.select(d, i);
+    raw.mark_output_of("Unbind", i);
+    return wrap(raw);
+  });
 };
 
 function splitAlong(

@@ -50,8 +50,17 @@ import { core, metaShape } from "../runtime.js";
 // `using t = …` needs Symbol.dispose; older runtimes get the registered symbol TS falls back to.
 (Symbol as { dispose?: symbol }).dispose ??= Symbol.for("Symbol.dispose");
 
-/** A value read back from a tensor: float32 → Float32Array, int32/int64 → Int32Array, uint8/bool → Uint8Array. */
-export type TypedArray = Float32Array | Int32Array | Uint8Array;
+declare global {
+  // The published types name `Symbol.dispose` (Tensor and the core's classes are disposable):
+  // declared here so that they compile without `lib: ["esnext.disposable"]` (Vite's and Node's
+  // default tsconfigs lack it); the same declaration as that lib's, which it merges with.
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
+/** A value read back from a tensor: float32 → Float32Array, float64 → Float64Array, int32/int64 → Int32Array, uint8/bool → Uint8Array. */
+export type TypedArray = Float32Array | Float64Array | Int32Array | Uint8Array;
 
 /** A scalar operand of an elementwise op (booleans count as 1 and 0). */
 export type Scalar = number | boolean;
@@ -97,7 +106,7 @@ export type SumDType<D extends DType, O = object> = O extends {
   ? T
   : DType extends D
     ? DType
-    : D extends "float32" | "float16" | "bfloat16"
+    : D extends "float32" | "float16" | "bfloat16" | "float64"
       ? D
       : "int64";
 
@@ -484,6 +493,10 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
   /** `to("bfloat16")`. */
   bfloat16(): Tensor {
     return this.to("bfloat16");
+  }
+  /** `to("float64")` (the CPU device only). */
+  double(): Tensor<S, "float64"> {
+    return this.to("float64") as never;
   }
   /** `to("int32")`. */
   int(): Tensor<S, "int32"> {

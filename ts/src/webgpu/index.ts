@@ -6,9 +6,10 @@
  * @module
  */
 
-import { TorchError } from "../errors.js";
-import { core } from "../runtime.js";
+import { DeviceError, TorchError } from "../errors.js";
+import { core, get_default_device } from "../runtime.js";
 import { budgetArg } from "../args.js";
+import { args } from "../schema/index.js";
 import {
   memoryWarningState,
   setMemoryWarning,
@@ -60,15 +61,23 @@ export function set_batch_delay(ms: number): void {
   core.set_batch_delay(ms);
 }
 
-/** Submits every command on its own (for debugging); {@link enable_batching} undoes it. */
+/**
+ * "Disable batching - each op submits immediately" (seeds/000): from now on every op is computed
+ * and its commands submitted before the op returns — elementwise ops are not left pending (so
+ * they do not fuse with the ops after them), tiny ops are not gathered into batched launches, and
+ * every command is its own submit ({@link get_pending_count} is 0 after each op). Work pending
+ * when it is called is computed and submitted now. {@link enable_batching} undoes it.
+ */
 export function disable_batching(): void {
   batchingEnabled = false;
   core.set_batch_threshold(1);
+  core.set_immediate(true);
 }
 
 /** Batches commands again, with the threshold last given to {@link set_batch_threshold}. */
 export function enable_batching(): void {
   batchingEnabled = true;
+  core.set_immediate(false);
   core.set_batch_threshold(batchThreshold);
 }
 
@@ -123,7 +132,12 @@ export interface FusionStats {
   patterns: Record<string, number>;
 }
 
-/** A named op sequence the fusion statistics count (`add_fusion_pattern`). */
+/**
+ * A named op sequence (`add_fusion_pattern`). webtorch's fuser is general: every chain of
+ * elementwise ops on tensors of at least {@link set_fusion_min_size} elements, each inlined
+ * within {@link set_fusion_window} ops, becomes one kernel, whatever its ops — so a pattern needs
+ * no kernel of its own to be fused; it names such chains for {@link get_fusion_stats}.
+ */
 export interface FusionPattern {
   /** The op-table names, in order (e.g. `["add", "relu"]`). */
   ops: string[];
@@ -148,14 +162,27 @@ export function is_fusion_enabled(): boolean {
   return core.is_fusion_enabled();
 }
 
-/** How many ops back a pending input may be inlined from (default 4). */
+/** The largest value the fusion settings take (the core keeps them as 32-bit counts). */
+const FUSION_SETTING_MAX = 2 ** 32 - 1;
+
+function fusionSetting(name: string, n: number): number {
+  if (n < 0 || n > FUSION_SETTING_MAX)
+    throw new TorchError(
+      `${name}: expected a non-negative integer of at most ${FUSION_SETTING_MAX}, but got ${n}`,
+    );
+  return n;
+}
+
+/** How many ops back a pending input may be inlined from (default 4; 0: none). */
 export function set_fusion_window(n: number): void {
-  core.set_fusion_window(n);
+  const a = args("webgpu.set_fusion_window", arguments);
+  core.set_fusion_window(fusionSetting("set_fusion_window", a.n));
 }
 
 /** Tensors with fewer elements than this run unfused (default 1024). */
 export function set_fusion_min_size(n: number): void {
-  core.set_fusion_min_size(n);
+  const a = args("webgpu.set_fusion_min_size", arguments);
+  core.set_fusion_min_size(fusionSetting("set_fusion_min_size", a.n));
 }
 
 /** Fusion counters: fused kernels, fused ops, bypasses, and kernels per named pattern. */
@@ -168,13 +195,24 @@ export function reset_fusion_stats(): void {
   core.reset_fusion_stats();
 }
 
-/** Adds (or replaces, by name) a pattern the fusion statistics count. */
-export function add_fusion_pattern(pattern: FusionPattern): void {
-  core.add_fusion_pattern(
-    pattern.name,
-    [...pattern.ops],
-    pattern.description ?? "",
-  );
+/**
+ * Adds (or replaces, by name) a fusion pattern: `{ ops, name, description? }`, the op-table names
+ * of an elementwise chain in order. The fuser already fuses every such chain (see
+ * {@link FusionPattern}); the pattern is checked — each op must be an elementwise op the fuser
+ * can inline, the name a non-empty string — listed by {@link get_fusion_patterns}, and each fused
+ * kernel containing the sequence is counted under its name in `get_fusion_stats().patterns`.
+ *
+ * @example torch.webgpu.add_fusion_pattern({ ops: ["add", "mul", "tanh"], name: "custom_activation" });
+ */
+export function add_fusion_pattern(options: FusionPattern): void {
+  const a = args("webgpu.add_fusion_pattern", arguments);
+  if (a.name === "")
+    throw new TorchError("add_fusion_pattern: the pattern's name is empty");
+  if (a.ops.length === 0)
+    throw new TorchError(
+      `add_fusion_pattern: pattern '${a.name}' lists no ops`,
+    );
+  core.add_fusion_pattern(a.name, [...a.ops], a.description);
 }
 
 /** Every pattern the statistics count, built-in ones first. */
@@ -226,7 +264,10 @@ export interface RuntimeStats {
   batched_ops: number;
 }
 
-/** Memory figures of the default device (`memory_stats()`), in bytes. */
+/**
+ * Memory figures of a device (`memory_stats()`): the seed's names (`active_bytes`, `pooled_bytes`,
+ * `peak_bytes`) and, for the same figures, the names of PyTorch's `torch.cuda.memory_stats()`.
+ */
 export interface MemoryStats {
   /** Bytes held by live tensors. */
   active_bytes: number;
@@ -238,6 +279,18 @@ export interface MemoryStats {
   allocations: number;
   /** Buffer requests served from the pool so far. */
   reuses: number;
+  /** PyTorch's name of `active_bytes`: bytes of live tensors. */
+  "allocated_bytes.all.current": number;
+  /** PyTorch's name of `peak_bytes`. */
+  "allocated_bytes.all.peak": number;
+  /** `active_bytes` again (webtorch frees a tensor's memory when it is released). */
+  "active_bytes.all.current": number;
+  /** `peak_bytes` again. */
+  "active_bytes.all.peak": number;
+  /** Bytes held from the device: live tensors plus the pool (`active_bytes + pooled_bytes`). */
+  "reserved_bytes.all.current": number;
+  /** PyTorch's name of `allocations`: buffers allocated from the device. */
+  num_device_alloc: number;
 }
 
 /** Runtime counters: submits, dispatches, pipelines, allocations, pool reuse, bytes, live tensors. */
@@ -245,24 +298,63 @@ export function runtime_stats(): RuntimeStats {
   return plain(core.runtime_stats()) as RuntimeStats;
 }
 
-/** Memory use of the default device: active, pooled and peak bytes, allocations, reuses. */
-export function memory_stats(): MemoryStats {
-  const s = runtime_stats();
+/** The core's code of a device (`null`: the default device). */
+function deviceCode(fn: string, device: string | null): number {
+  const name = device ?? get_default_device();
+  if (name === "cpu") return 0;
+  if (name === "webgpu") {
+    if (!core.webgpu_available())
+      throw new DeviceError(
+        `${fn}: webgpu device is not available: no WebGPU adapter was found`,
+      );
+    return 1;
+  }
+  throw new DeviceError(
+    `${fn}: expected a cpu or webgpu device, but got: ${name}`,
+  );
+}
+
+function deviceStats(fn: string, device: string | null): RuntimeStats {
+  return plain(core.device_stats(deviceCode(fn, device))) as RuntimeStats;
+}
+
+/**
+ * Memory use of `device` (default: the default device): active, pooled and peak bytes,
+ * allocations, reuses, also under PyTorch's `torch.cuda.memory_stats()` key names
+ * (`"allocated_bytes.all.current"`, …). Also `torch.memory_stats`.
+ */
+export function memory_stats(device?: string | null): MemoryStats {
+  const a = args("memory_stats", arguments);
+  const s = deviceStats("memory_stats", a.device);
   return {
     active_bytes: s.active_bytes,
     pooled_bytes: s.pooled_bytes,
     peak_bytes: s.peak_bytes,
     allocations: s.allocations,
     reuses: s.reuses,
+    "allocated_bytes.all.current": s.active_bytes,
+    "allocated_bytes.all.peak": s.peak_bytes,
+    "active_bytes.all.current": s.active_bytes,
+    "active_bytes.all.peak": s.peak_bytes,
+    "reserved_bytes.all.current": s.active_bytes + s.pooled_bytes,
+    num_device_alloc: s.allocations,
   };
 }
 
-/** {@link memory_stats} as a few readable lines. */
-export function memory_summary(): string {
-  const s = runtime_stats();
+/**
+ * {@link memory_stats} of `device` (default: the default device) as a few readable lines
+ * (`abbreviated` is accepted for PyTorch's signature; the summary is short either way). Also
+ * `torch.memory_summary`.
+ */
+export function memory_summary(
+  device?: string | null,
+  abbreviated?: boolean,
+): string {
+  const a = args("memory_summary", arguments);
+  const s = deviceStats("memory_summary", a.device);
   const mb = (n: number) => `${(n / 2 ** 20).toFixed(2)} MiB`;
   return [
-    `webtorch memory (${String((s as unknown as { device?: string }).device ?? "default device")})`,
+    `webtorch memory (${String((s as unknown as { device?: string }).device)})`,
     `  active: ${mb(s.active_bytes)} in ${s.live_tensors} live tensors`,
     `  pooled: ${mb(s.pooled_bytes)}`,
     `  peak:   ${mb(s.peak_bytes)}`,
@@ -275,10 +367,33 @@ export function empty_cache(): void {
   core.empty_cache();
 }
 
-/** The WebGPU adapter: `{name, vendor, architecture, description, backend, features, limits}`; `null` without WebGPU. */
-export function getCapabilities(): Capabilities | null {
-  return plain(core.adapter_info()) as Capabilities | null;
+/**
+ * What the device supports (seeds/000: "Query what the GPU supports"): the WebGPU adapter's
+ * `{name, vendor, architecture, description, backend, features, limits}`. Without a WebGPU
+ * adapter it describes the CPU backend webtorch runs on instead (`backend: "cpu"`, no features,
+ * and the one limit that applies there, `maxBufferSize`: the largest single allocation of the
+ * wasm heap, or the CPU budget when that is smaller); the workgroup limits are WebGPU's and are
+ * absent there.
+ */
+export function getCapabilities(): Capabilities {
+  args("webgpu.getCapabilities", arguments);
+  const gpu = plain(core.adapter_info()) as Capabilities | null;
+  if (gpu !== null) return gpu;
+  return {
+    name: "cpu",
+    vendor: "",
+    architecture: "wasm32",
+    description: "webtorch's CPU backend (no WebGPU adapter)",
+    backend: "cpu",
+    features: [],
+    limits: {
+      maxBufferSize: Math.min(CPU_MAX_ALLOCATION, core.memory_budget(0)),
+    },
+  };
 }
+
+/** The largest single allocation of the wasm heap (`isize::MAX` bytes on wasm32). */
+const CPU_MAX_ALLOCATION = 2 ** 31 - 1;
 
 /** What {@link getCapabilities} returns. */
 export interface Capabilities {
@@ -319,9 +434,55 @@ function plain(value: unknown): unknown {
   return value;
 }
 
-/** Starts peak-memory tracking afresh (`memory_stats().peak_bytes` = the active bytes now). */
-export function reset_peak_memory_stats(): void {
-  core.reset_peak_memory_stats();
+/**
+ * Starts peak-memory tracking afresh on `device` (default: the default device):
+ * `memory_stats().peak_bytes` becomes the active bytes now. Also `torch.reset_peak_memory_stats`.
+ */
+export function reset_peak_memory_stats(device?: string | null): void {
+  const a = args("reset_peak_memory_stats", arguments);
+  core.reset_peak_of(deviceCode("reset_peak_memory_stats", a.device));
+}
+
+// ---- the members PyTorch's device modules share (`torch.get_device_module("webgpu")`) ----
+
+/** The device type's name. */
+export const name = "webgpu";
+
+function requireGpu(fn: string): void {
+  if (!core.webgpu_available())
+    throw new DeviceError(
+      `${fn}: webgpu device is not available: no WebGPU adapter was found`,
+    );
+}
+
+/** Waits for the WebGPU device's queued work (`torch.cuda.synchronize`; {@link sync_device}). */
+export function synchronize(device?: string | number | null): Promise<void> {
+  args("webgpu.synchronize", arguments);
+  return core.sync();
+}
+
+/** The number of WebGPU devices: 1 when an adapter was found, else 0 (`torch.cuda.device_count`). */
+export function device_count(): number {
+  args("webgpu.device_count", arguments);
+  return core.webgpu_available() ? 1 : 0;
+}
+
+/** The index of the current WebGPU device: 0, the only one (`torch.cuda.current_device`). */
+export function current_device(): number {
+  args("webgpu.current_device", arguments);
+  requireGpu("current_device");
+  return 0;
+}
+
+/** The adapter's name (`getCapabilities().name`; `torch.cuda.get_device_name`). */
+export function get_device_name(device?: string | number | null): string {
+  const a = args("webgpu.get_device_name", arguments);
+  requireGpu("get_device_name");
+  if (typeof a.device === "number" && a.device !== 0)
+    throw new DeviceError(
+      `get_device_name: Invalid device id ${a.device} (there is 1 webgpu device)`,
+    );
+  return getCapabilities().name;
 }
 
 /** One live tensor handle in {@link leak_report}. */

@@ -25,6 +25,7 @@
 
 import { core } from "../runtime.js";
 import { TorchError } from "../errors.js";
+import { warn } from "../warnings.js";
 
 /** Settings of the memory-pressure warning (`torch.webgpu.set_memory_warning`). */
 export interface MemoryWarningOptions {
@@ -150,7 +151,7 @@ function sample(): void {
   ) {
     fired = true;
     next = Infinity;
-    console.warn(message(runStart, bytes, runOps));
+    warn("memory.pressure", message(runStart, bytes, runOps));
   }
 }
 

@@ -7,6 +7,7 @@
 import { args } from "../../schema/index.js";
 import type { Tensor } from "../../tensor/tensor.js";
 import { scope } from "../../lifetime.js";
+import { broadcast_tensors } from "../../ops/shape_fns.js";
 
 /** `‖x1 - x2 + eps‖_p` along the last dim. */
 export function pairwise_distance(
@@ -32,7 +33,14 @@ export function pairwise_distance(
   });
 }
 
-/** `x1·x2 / max(‖x1‖·‖x2‖, eps)` along `dim`. */
+/**
+ * `Σ (x1 / max(‖x1‖, eps)) · (x2 / max(‖x2‖, eps))` along `dim`, as PyTorch computes it: each
+ * input is divided by its own clamped norm (so two vectors of norm 1e-5 still have cosine 1), and
+ * the clamp changes only the value — the gradient flows through the norm as if unclamped, and
+ * the norm's gradient at a zero vector is 0, so a zero input has finite gradients. `dim` counts
+ * in the inputs' broadcast shape (so its schema type is `int`, not `Dim`, which would count in
+ * `x1`'s).
+ */
 export function cosine_similarity(
   x1: Tensor,
   x2: Tensor,
@@ -40,9 +48,14 @@ export function cosine_similarity(
   eps?: number,
 ): Tensor {
   ({ x1, x2, dim, eps } = args("nn.functional.cosine_similarity", arguments));
+  const d = dim as number;
+  const e = eps as number;
   return scope(() => {
-    const n1 = x1.square().sum(dim).sqrt();
-    const n2 = x2.square().sum(dim).sqrt();
-    return x1.mul(x2).sum(dim).div(n1.mul(n2).maximum(eps));
+    const [a, b] = broadcast_tensors(x1, x2) as [Tensor, Tensor];
+    const unit = (x: Tensor) => {
+      const n = x.norm(2, d, true);
+      return x.div(n.add(n.clamp_min(e).sub(n).detach()));
+    };
+    return unit(a).mul(unit(b)).sum(d);
   });
 }

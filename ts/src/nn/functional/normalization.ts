@@ -71,7 +71,13 @@ export function rms_norm(
       temps((k) => {
         const dims = shape.map((_, i) => i - shape.length);
         const ms = k(k(input.square()).mean(dims, true));
-        const y = input.mul(k(k(ms.add(eps ?? 1.1920928955078125e-7)).rsqrt()));
+        // PyTorch's default: the machine epsilon of the compute type (f64's for float64).
+        const e =
+          eps ??
+          (input.dtype === "float64"
+            ? 2.220446049250313e-16
+            : 1.1920928955078125e-7);
+        const y = input.mul(k(k(ms.add(e)).rsqrt()));
         return weight ? k(y).mul(weight) : y;
       }),
   );

@@ -1,13 +1,31 @@
 /**
- * Readers of a file's bytes in order, a chunk at a time, from what a page or Node has: a
- * `ReadableStream` or async iterable (a fetch body, a Node stream), a `Blob`/`File`, a Node
- * `FileHandle`. `torch.load` (safetensors.ts) parses what they give.
+ * Where a file's bytes come from: bytes already in memory (any typed-array view or `DataView`,
+ * a Node `Buffer`, an `ArrayBuffer`), read at the view's own offset and length — a small Node
+ * `Buffer` is a view into a shared 8 KiB pool, so its `.buffer` holds other data around it — and
+ * readers that give a file's bytes in order, a chunk at a time: a `ReadableStream` or async
+ * iterable (a fetch body, a Node stream), a `Blob`/`File`, a Node `FileHandle`. `torch.load`
+ * (safetensors.ts) parses what they give.
  *
  * @module
  */
 
 import { TorchError } from "../errors.js";
-import { importOptional } from "../runtime.js";
+
+/** Bytes in memory, as `torch.load` takes them (a view is read at its own offset and length). */
+export type ByteInput = ArrayBufferView | ArrayBuffer | SharedArrayBuffer;
+
+/**
+ * The bytes of `x` as a `Uint8Array` over the same memory (no copy), at the view's own offset
+ * and length; `null` when `x` is not bytes in memory. Works across realms (no `instanceof`).
+ */
+export function bytesOf(x: unknown): Uint8Array | null {
+  if (ArrayBuffer.isView(x))
+    return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+  const tag = Object.prototype.toString.call(x);
+  if (tag === "[object ArrayBuffer]" || tag === "[object SharedArrayBuffer]")
+    return new Uint8Array(x as ArrayBuffer);
+  return null;
+}
 
 /**
  * A file opened for reading with Node's `fs/promises` (`await fs.open(path)`): what
@@ -114,21 +132,4 @@ export async function fileReader(
       if (close) await (handle as { close?(): Promise<void> }).close?.();
     },
   };
-}
-
-/** Whether this runs in Node (file paths are files there). */
-export function isNode(): boolean {
-  const p = (globalThis as { process?: { versions?: { node?: string } } })
-    .process;
-  return typeof p?.versions?.node === "string";
-}
-
-interface NodeFs {
-  open(path: string | URL, flags: string): Promise<FileHandleLike>;
-}
-
-/** Opens a file with Node's `fs/promises` (imported only when a path or `file:` URL is loaded). */
-export async function openFile(path: string | URL): Promise<FileHandleLike> {
-  const fs = (await importOptional("node:fs/promises")) as NodeFs;
-  return fs.open(path, "r");
 }
