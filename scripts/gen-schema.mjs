@@ -124,10 +124,14 @@ const arity = (op) => op.params.filter((p) => !p.kwOnly).length;
 const unary = rows.filter((op) => arity(op) === 1);
 const binary = rows.filter((op) => arity(op) === 2);
 const names = (list) => list.map((op) => JSON.stringify(op.name)).join(", ");
-const jsdoc = (text, indent) =>
-  `${indent}/** ${text} */`;
+const jsdoc = (text, indent) => `${indent}/** ${text} */`;
 const RESULT = { same: "D", float: "FloatOf<D>", bool: '"bool"' };
-const KIND = { promote: "promote", float: "float", bool: "bool", same: "promote" };
+const KIND = {
+  promote: "promote",
+  float: "float",
+  bool: "bool",
+  same: "promote",
+};
 const methodLines = [];
 for (const op of unary) {
   if (!op.method) continue;
@@ -171,12 +175,14 @@ for (const op of rows) {
   if (op.options) continue; // with keyword options: hand-written in ts/src/ops/ops.ts
   fnLines.push(jsdoc(op.doc, ""));
   fnLines.push(
-    `export const ${op.name} = ${arity(op) === 1 ? "unaryFn" : "binaryFn"}("${op.name}");`,
+    arity(op) === 1
+      ? `export const ${op.name}: UnaryFn<"${op.dtype}"> = unaryFn("${op.name}") as never;`
+      : `export const ${op.name} = binaryFn("${op.name}");`,
   );
 }
 write(
   path.join(outDir, "generated_functions.ts"),
-  `${HEADER}import { binaryFn, unaryFn } from "../ops/op_rows.js";
+  `${HEADER}import { binaryFn, type UnaryFn, unaryFn } from "../ops/op_rows.js";
 
 ${fnLines.join("\n")}
 `,

@@ -137,20 +137,20 @@ assert<
 >();
 
 // ---- reductions ----
-expectType<Tensor<[]>>()(a.sum());
-expectType<Tensor<[2]>>()(a.sum(1));
-expectType<Tensor<[2]>>()(a.sum(-1));
-expectType<Tensor<[2, 1]>>()(a.sum(-1, true));
-expectType<Tensor<[1, 1]>>()(a.sum([0, 1], true));
-expectType<Tensor<[]>>()(a.sum([0, 1]));
-expectType<Tensor<[3]>>()(a.sum({ dim: 0 }));
-expectType<Tensor<[1, 3]>>()(a.sum({ dim: 0, keepdim: true }));
+expectType<Tensor<[], "float32">>()(a.sum());
+expectType<Tensor<[2], "float32">>()(a.sum(1));
+expectType<Tensor<[2], "float32">>()(a.sum(-1));
+expectType<Tensor<[2, 1], "float32">>()(a.sum(-1, true));
+expectType<Tensor<[1, 1], "float32">>()(a.sum([0, 1], true));
+expectType<Tensor<[], "float32">>()(a.sum([0, 1]));
+expectType<Tensor<[3], "float32">>()(a.sum({ dim: 0 }));
+expectType<Tensor<[1, 3], "float32">>()(a.sum({ dim: 0, keepdim: true }));
 expectType<Tensor<[], "float32">>()(a.mean());
 expectType<Tensor<[2], "float32">>()(a.mean(1));
 expectType<Tensor<[2, 1], "float32">>()(a.mean({ dim: -1, keepdim: true }));
-expectType<Tensor<number[]>>()(a.sum(n));
+expectType<Tensor<number[], "float32">>()(a.sum(n));
 const keep: boolean = Math.random() > 0.5;
-expectType<Tensor<number[]>>()(a.sum(0, keep));
+expectType<Tensor<number[], "float32">>()(a.sum(0, keep));
 assert<Equal<Reduce<[2, 3, 4], [0, 2], false>, [3]>>();
 assert<Equal<Reduce<[2, 3, 4], -2, true>, [2, 1, 4]>>();
 assert<Equal<Reduce<[2, 3, 4], undefined, true>, [1, 1, 1]>>();
@@ -272,9 +272,9 @@ expectType<Tensor<[2, 3], "float32">>()(a.clone().contiguous());
 // ---- nn.Linear ----
 const fc = new torch.nn.Linear(3, 10);
 expectType<3>()(fc.in_features);
-expectType<Tensor<[2, 10]>>()(fc.forward(a));
-expectType<Tensor<[8, 2, 10]>>()(fc.forward(x));
-expectType<Tensor<[number, 10]>>()(fc.forward(torch.zeros(n, 3)));
+expectType<Tensor<[2, 10], "float32">>()(fc.forward(a));
+expectType<Tensor<[8, 2, 10], "float32">>()(fc.forward(x));
+expectType<Tensor<[number, 10], "float32">>()(fc.forward(torch.zeros(n, 3)));
 
 // ---- typed tensors are tensors ----
 const anyTensor: Tensor = a;

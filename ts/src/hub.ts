@@ -11,8 +11,9 @@
  *
  * With a hash prefix (`check_hash` takes it from the file name, `name-<sha256 prefix>.ext`, as
  * PyTorch does) the file's SHA-256 must start with it, else the download is deleted and a
- * `TorchError` raised. `progress` is `true` (a line on stderr in Node, nothing in browsers),
- * `false`, or a function called with the bytes received so far and the total when known.
+ * `TorchError` raised. `progress` is `true` (a `torch.utils.progress` bar: on stderr in Node, to
+ * `torch.utils.on_progress` listeners everywhere), `false`, or a function called with the bytes
+ * received so far and the total when known.
  *
  * @module
  */
@@ -23,6 +24,7 @@ import { importOptional } from "./runtime.js";
 import { args } from "./schema/index.js";
 import { isNode } from "./serialization/node_files.js";
 import { loadBytes, type TensorDict } from "./serialization/safetensors.js";
+import { bytesBar } from "./utils/progress.js";
 
 /** What `progress` may be: on/off, or a function of (bytes so far, total when known). */
 export type Progress =
@@ -37,7 +39,6 @@ let hubDir: string | null = null;
 
 interface NodeEnv {
   env: Record<string, string | undefined>;
-  stderr?: { write(s: string): void };
 }
 const nodeProcess = (): NodeEnv =>
   (globalThis as unknown as { process: NodeEnv }).process;
@@ -60,18 +61,18 @@ export function set_dir(d: string): void {
   hubDir = a.d;
 }
 
+/**
+ * The progress callback of a download: `progress` itself when a function, else (when `true`) a
+ * `torch.utils.ProgressBar` in bytes named `name` (stderr in Node; the listeners of `on_progress`
+ * everywhere), closed when the download completes.
+ */
 function reporter(
   progress: Progress,
   name: string,
 ): (loaded: number, total: number | undefined) => void {
   if (typeof progress === "function") return progress;
-  if (!progress || !isNode()) return () => {};
-  const err = nodeProcess().stderr;
-  return (loaded, total) =>
-    err?.write(
-      `\r${name}: ${loaded}${total === undefined ? "" : `/${total}`} bytes` +
-        (loaded === total ? "\n" : ""),
-    );
+  if (!progress) return () => {};
+  return bytesBar(name);
 }
 
 function hex(bytes: ArrayBuffer): string {

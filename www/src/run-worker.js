@@ -18,6 +18,11 @@ let torch;
 
 const ready = (async () => {
   torch = await import(/* webpackIgnore: true */ PKG);
+  // torch.utils.progress bars (training loops, torch.hub and torch.load downloads) show in the
+  // page's progress bar.
+  torch.utils.on_progress((s) =>
+    progress(s.desc || "progress", s.n, s.total ?? 0),
+  );
   const caps = torch.webgpu.getCapabilities();
   post({
     type: "ready",

@@ -16,7 +16,7 @@
  */
 
 import { TorchError } from "../errors.js";
-import { Tensor } from "../tensor/tensor.js";
+import { Tensor, forgetReads } from "../tensor/tensor.js";
 import {
   build,
   capture,
@@ -197,6 +197,7 @@ export function compile(
       stats.replays++;
       if (entry.graph !== null) {
         const outs = entry.graph.run(inputsOf(args).map((r) => r.handle()));
+        forgetReads(); // the replay rebinds storages without moving their versions
         if (outs !== undefined) {
           stats.graph_replays++;
           return build(entry.trace!.out, outs);

@@ -9,8 +9,9 @@
 
 import { TorchError } from "../errors.js";
 import { args, omit } from "../schema/index.js";
-import type { Tensor } from "../tensor/tensor.js";
+import type { FloatOf, Tensor } from "../tensor/tensor.js";
 import type { CheckLast, Dims, ReplaceLast, ShapeOf } from "../shapes.js";
+import type { DType } from "../dtype.js";
 import { arange, full } from "../ops/creation.js";
 import { where } from "../ops/conditional.js";
 import { scope } from "../lifetime.js";
@@ -42,6 +43,9 @@ export class Identity extends Module {
     super();
     args("nn.Identity", arguments);
   }
+  override forward<S extends Dims, D extends DType>(
+    input: Tensor<S, D>,
+  ): Tensor<S, D>;
   override forward(input: Tensor): Tensor {
     return input;
   }
@@ -95,9 +99,9 @@ export class Linear<
    * `input @ weightᵀ + bias` over the last dim: `[..., In]` → `[..., Out]` (typed: a last dim
    * other than `In` is a compile error when both are known).
    */
-  override forward<S extends Dims>(
-    input: Tensor<S> & CheckLast<S, In, "linear">,
-  ): Tensor<ShapeOf<ReplaceLast<S, Out>>>;
+  override forward<S extends Dims, D extends DType>(
+    input: Tensor<S, D> & CheckLast<S, In, "linear">,
+  ): Tensor<ShapeOf<ReplaceLast<S, Out>>, D>;
   override forward(input: Tensor): Tensor {
     return F.linear(input, this.weight, this.bias);
   }
@@ -163,11 +167,22 @@ export class Unflatten extends Module {
   }
 }
 
+/**
+ * The `forward` of an activation module: the input's shape, and its dtype (`"same"`) or the
+ * floating-point dtype (`"float"`).
+ */
+export type KeepShape<R extends "same" | "float"> = <
+  S extends Dims,
+  D extends DType,
+>(
+  input: Tensor<S, D>,
+) => Tensor<S, R extends "same" ? D : FloatOf<D>>;
+
 /** An activation module applying `fn` (no parameters). */
-function activation(
+function activation<R extends "same" | "float">(
   name: string,
   fn: (x: Tensor) => Tensor,
-): new () => Module & { forward(input: Tensor): Tensor } {
+): new () => Module & { forward: KeepShape<R> } {
   const cls = class extends Module {
     constructor() {
       super();
@@ -178,33 +193,39 @@ function activation(
     }
   };
   Object.defineProperty(cls, "name", { value: name });
-  return cls;
+  return cls as new () => Module & { forward: KeepShape<R> };
 }
 
 /** `max(0, x)`. */
-export const ReLU = activation("ReLU", (x) => x.relu());
+export const ReLU = activation<"same">("ReLU", (x) => x.relu());
 /** `min(max(0, x), 6)`. */
-export const ReLU6 = activation("ReLU6", (x) => x.relu6());
+export const ReLU6 = activation<"same">("ReLU6", (x) => x.relu6());
 /** `x · sigmoid(x)`. */
-export const SiLU = activation("SiLU", (x) => x.silu());
+export const SiLU = activation<"float">("SiLU", (x) => x.silu());
 /** `x · tanh(softplus(x))`. */
-export const Mish = activation("Mish", (x) => x.mish());
+export const Mish = activation<"float">("Mish", (x) => x.mish());
 /** Hyperbolic tangent. */
-export const Tanh = activation("Tanh", (x) => x.tanh());
+export const Tanh = activation<"float">("Tanh", (x) => x.tanh());
 /** `1 / (1 + e⁻ˣ)`. */
-export const Sigmoid = activation("Sigmoid", (x) => x.sigmoid());
+export const Sigmoid = activation<"float">("Sigmoid", (x) => x.sigmoid());
 /** `log(sigmoid(x))`. */
-export const LogSigmoid = activation("LogSigmoid", (x) => x.logsigmoid());
+export const LogSigmoid = activation<"float">("LogSigmoid", (x) =>
+  x.logsigmoid(),
+);
 /** `x / (1 + |x|)`. */
-export const Softsign = activation("Softsign", (x) => x.softsign());
+export const Softsign = activation<"float">("Softsign", (x) => x.softsign());
 /** `x - tanh(x)`. */
-export const Tanhshrink = activation("Tanhshrink", (x) => x.tanhshrink());
+export const Tanhshrink = activation<"float">("Tanhshrink", (x) =>
+  x.tanhshrink(),
+);
 /** `relu6(x + 3) / 6`. */
-export const Hardsigmoid = activation("Hardsigmoid", (x) => x.hardsigmoid());
+export const Hardsigmoid = activation<"float">("Hardsigmoid", (x) =>
+  x.hardsigmoid(),
+);
 /** `x · hardsigmoid(x)`. */
-export const Hardswish = activation("Hardswish", (x) => x.hardswish());
+export const Hardswish = activation<"float">("Hardswish", (x) => x.hardswish());
 /** SELU with PyTorch's constants. */
-export const SELU = activation("SELU", (x) => x.selu());
+export const SELU = activation<"float">("SELU", (x) => x.selu());
 
 /** GELU, exact (`"none"`, default) or the tanh approximation. */
 export class GELU extends Module {
@@ -212,6 +233,9 @@ export class GELU extends Module {
     super();
     Object.assign(this, args("nn.GELU", arguments));
   }
+  override forward<S extends Dims, D extends DType>(
+    input: Tensor<S, D>,
+  ): Tensor<S, FloatOf<D>>;
   override forward(input: Tensor): Tensor {
     return F.gelu(input, { approximate: this.approximate });
   }
@@ -223,6 +247,9 @@ export class ELU extends Module {
     super();
     Object.assign(this, args("nn.ELU", arguments));
   }
+  override forward<S extends Dims, D extends DType>(
+    input: Tensor<S, D>,
+  ): Tensor<S, FloatOf<D>>;
   override forward(input: Tensor): Tensor {
     return F.elu(input, this.alpha);
   }
@@ -234,6 +261,9 @@ export class CELU extends Module {
     super();
     Object.assign(this, args("nn.CELU", arguments));
   }
+  override forward<S extends Dims, D extends DType>(
+    input: Tensor<S, D>,
+  ): Tensor<S, FloatOf<D>>;
   override forward(input: Tensor): Tensor {
     return F.celu(input, this.alpha);
   }
@@ -245,6 +275,9 @@ export class LeakyReLU extends Module {
     super();
     Object.assign(this, args("nn.LeakyReLU", arguments));
   }
+  override forward<S extends Dims, D extends DType>(
+    input: Tensor<S, D>,
+  ): Tensor<S, D>;
   override forward(input: Tensor): Tensor {
     return F.leaky_relu(input, this.negative_slope);
   }
@@ -259,6 +292,9 @@ export class Hardtanh extends Module {
     super();
     Object.assign(this, args("nn.Hardtanh", arguments));
   }
+  override forward<S extends Dims, D extends DType>(
+    input: Tensor<S, D>,
+  ): Tensor<S, D>;
   override forward(input: Tensor): Tensor {
     return F.hardtanh(input, this.min_val, this.max_val);
   }
@@ -273,6 +309,9 @@ export class Softplus extends Module {
     super();
     Object.assign(this, args("nn.Softplus", arguments));
   }
+  override forward<S extends Dims, D extends DType>(
+    input: Tensor<S, D>,
+  ): Tensor<S, FloatOf<D>>;
   override forward(input: Tensor): Tensor {
     return F.softplus(input, this.beta, this.threshold);
   }
@@ -284,6 +323,9 @@ export class Softmax extends Module {
     super();
     Object.assign(this, args("nn.Softmax", arguments));
   }
+  override forward<S extends Dims, D extends DType>(
+    input: Tensor<S, D>,
+  ): Tensor<S, FloatOf<D>>;
   override forward(input: Tensor): Tensor {
     return F.softmax(input, this.dim);
   }
@@ -295,6 +337,9 @@ export class LogSoftmax extends Module {
     super();
     Object.assign(this, args("nn.LogSoftmax", arguments));
   }
+  override forward<S extends Dims, D extends DType>(
+    input: Tensor<S, D>,
+  ): Tensor<S, FloatOf<D>>;
   override forward(input: Tensor): Tensor {
     return F.log_softmax(input, this.dim);
   }
@@ -306,6 +351,9 @@ export class Softmin extends Module {
     super();
     Object.assign(this, args("nn.Softmin", arguments));
   }
+  override forward<S extends Dims, D extends DType>(
+    input: Tensor<S, D>,
+  ): Tensor<S, FloatOf<D>>;
   override forward(input: Tensor): Tensor {
     return F.softmin(input, this.dim);
   }
@@ -321,6 +369,9 @@ export class Dropout extends Module {
         `dropout probability has to be between 0 and 1, but got ${p}`,
       );
   }
+  override forward<S extends Dims, D extends DType>(
+    input: Tensor<S, D>,
+  ): Tensor<S, D>;
   override forward(input: Tensor): Tensor {
     return F.dropout(input, this.p, this.training);
   }

@@ -151,35 +151,42 @@ export class Module {
   }
 
   /**
-   * PyTorch's `module(...args)`: forward pre-hooks, then `forward`, then forward hooks.
+   * PyTorch's `module(...args)`: forward pre-hooks, then `forward`, then forward hooks. Typed as
+   * this module's `forward`, overloads and type parameters included (`linear.call(x)` has the
+   * shape and dtype `linear.forward(x)` has).
    */
-  call<M extends Module>(
-    this: M,
-    ...args: Parameters<M["forward"]>
-  ): ReturnType<M["forward"]> {
-    let input: unknown[] = args;
-    for (const hook of this.#preHooks) {
-      const r = hook(this, input);
-      if (r !== undefined) input = Array.isArray(r) ? r : [r];
-    }
-    let finish: ((output: unknown) => unknown) | null = null;
-    if (
-      (this.#backwardHooks.size || this.#backwardPreHooks.size) &&
-      is_grad_enabled()
-    )
-      [input, finish] = setupBackwardHooks<Module>(
-        this,
-        input,
-        this.#backwardHooks.values(),
-        this.#backwardPreHooks.values(),
-      );
-    let output = (this.forward as (...a: unknown[]) => unknown)(...input);
-    for (const hook of this.#hooks) {
-      const r = hook(this, input, output);
-      if (r !== undefined) output = r;
-    }
-    if (finish) output = finish(output);
-    return output as ReturnType<M["forward"]>;
+  declare readonly call: this["forward"];
+  static {
+    // A prototype method, typed by the declaration above.
+    Object.defineProperty(Module.prototype, "call", {
+      configurable: true,
+      writable: true,
+      value: function call(this: Module, ...args: unknown[]): unknown {
+        let input: unknown[] = args;
+        for (const hook of this.#preHooks) {
+          const r = hook(this, input);
+          if (r !== undefined) input = Array.isArray(r) ? r : [r];
+        }
+        let finish: ((output: unknown) => unknown) | null = null;
+        if (
+          (this.#backwardHooks.size || this.#backwardPreHooks.size) &&
+          is_grad_enabled()
+        )
+          [input, finish] = setupBackwardHooks<Module>(
+            this,
+            input,
+            this.#backwardHooks.values(),
+            this.#backwardPreHooks.values(),
+          );
+        let output = (this.forward as (...a: unknown[]) => unknown)(...input);
+        for (const hook of this.#hooks) {
+          const r = hook(this, input, output);
+          if (r !== undefined) output = r;
+        }
+        if (finish) output = finish(output);
+        return output;
+      },
+    });
   }
 
   /** Registers `hook(module, args)` to run before `forward`. */

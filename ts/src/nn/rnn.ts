@@ -52,15 +52,6 @@ export interface RNNOptions extends FactoryOptions {
 /** Options of {@link LSTM} and {@link GRU} (and of {@link RNNBase}): no `nonlinearity`. */
 export type LSTMOptions = Omit<RNNOptions, "nonlinearity">;
 
-/** The base class's `call` (hooks, then `forward`) on arguments its overloads have typed. */
-function callModule(m: Module, args: unknown[]): unknown {
-  const call = Module.prototype.call as (
-    this: Module,
-    ...a: unknown[]
-  ) => unknown;
-  return call.apply(m, args);
-}
-
 /** The shared machinery of RNN, LSTM and GRU (PyTorch's `RNNBase`). */
 export abstract class RNNBase extends Module {
   readonly num_layers: number;
@@ -335,16 +326,6 @@ export class RNN extends RNNBase {
   ): [Tensor | PackedSequence, Tensor] {
     return this.run(input, hx) as [Tensor, Tensor];
   }
-
-  /** `module(input, hx)` (hooks, then {@link forward}), typed for packed and padded input. */
-  override call(
-    input: PackedSequence,
-    hx?: Tensor | null,
-  ): [PackedSequence, Tensor];
-  override call(input: Tensor, hx?: Tensor | null): [Tensor, Tensor];
-  override call(...args: unknown[]): unknown {
-    return callModule(this, args);
-  }
 }
 
 /** Long short-term memory (PyTorch's gate layout `i, f, g, o`). */
@@ -381,19 +362,6 @@ export class LSTM extends RNNBase {
   ): [Tensor | PackedSequence, [Tensor, Tensor]] {
     return this.run(input, hx) as [Tensor, [Tensor, Tensor]];
   }
-
-  /** `module(input, hx)` (hooks, then {@link forward}), typed for packed and padded input. */
-  override call(
-    input: PackedSequence,
-    hx?: readonly [Tensor, Tensor] | null,
-  ): [PackedSequence, [Tensor, Tensor]];
-  override call(
-    input: Tensor,
-    hx?: readonly [Tensor, Tensor] | null,
-  ): [Tensor, [Tensor, Tensor]];
-  override call(...args: unknown[]): unknown {
-    return callModule(this, args);
-  }
 }
 
 /** Gated recurrent unit (PyTorch's gate layout `r, z, n`). */
@@ -423,15 +391,5 @@ export class GRU extends RNNBase {
     hx: Tensor | null = null,
   ): [Tensor | PackedSequence, Tensor] {
     return this.run(input, hx) as [Tensor, Tensor];
-  }
-
-  /** `module(input, hx)` (hooks, then {@link forward}), typed for packed and padded input. */
-  override call(
-    input: PackedSequence,
-    hx?: Tensor | null,
-  ): [PackedSequence, Tensor];
-  override call(input: Tensor, hx?: Tensor | null): [Tensor, Tensor];
-  override call(...args: unknown[]): unknown {
-    return callModule(this, args);
   }
 }

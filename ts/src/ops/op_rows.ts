@@ -12,9 +12,12 @@ import { result_type } from "../state.js";
 import { args } from "../schema/index.js";
 import { pyTypeName } from "../args.js";
 import type { BinaryOp, UnaryOp } from "./opnames.js";
+import type { DType } from "../dtype.js";
+import type { Dims } from "../shapes.js";
 import { opId } from "../runtime.js";
 import {
   type AlphaOptions,
+  type FloatOf,
   type Scalar,
   Tensor,
   checkTensor,
@@ -196,6 +199,17 @@ export function roundDecimals(input: Tensor, decimals: number): Tensor {
     scaled.dispose();
   }
 }
+
+/**
+ * The type of a unary row's `torch.*` function: the input's shape, the dtype by the row's rule
+ * (`"same"`: the input's, `"float"`: floating point, `"bool"`).
+ */
+export type UnaryFn<R extends "same" | "float" | "bool"> = <
+  S extends Dims,
+  D extends DType,
+>(
+  input: Tensor<S, D>,
+) => Tensor<S, R extends "same" ? D : R extends "float" ? FloatOf<D> : "bool">;
 
 /** A `torch.*` function for a unary row: `torch.exp(x)` is `x.exp()`. */
 export function unaryFn(op: UnaryOp): (input: Tensor) => Tensor {

@@ -215,7 +215,8 @@ proto.select_scatter = function (
   index: number,
 ) {
   const s = checkTensor("select_scatter", "src", src);
-  const d = wrapDim(dim, this.ndim);
+  // An int first: wrapDim's messages print the dim.
+  const d = wrapDim(checkInts("select_scatter", "dim", [dim])[0]!, this.ndim);
   const n = this.shape[d]!;
   const k = checkInts("select_scatter", "index", [index])[0]!;
   if (k < -n || k >= n)

@@ -54,6 +54,8 @@ import {
   maxItemSize,
 } from "./tensor_writer.js";
 
+import { bytesBar } from "../utils/progress.js";
+
 export type { ByteInput, FileHandleLike } from "./byte_sources.js";
 
 /** Tensors by name, as `state_dict()` returns and `load_state_dict()` takes. */
@@ -81,6 +83,11 @@ export type LoadSource =
 export interface LoadOptions {
   /** Called as bytes arrive (`total` is `undefined` when the source gives no length). */
   onProgress?: (loaded: number, total: number | undefined) => void;
+  /**
+   * `true`: a `torch.utils.progress` bar of the bytes read (stderr in Node, `on_progress`
+   * listeners everywhere), named after the file or URL; a function: called as `onProgress` is.
+   */
+  progress?: boolean | ((loaded: number, total: number | undefined) => void);
   /** Device of the loaded tensors (the default device when absent). */
   device?: Device;
   /**
@@ -212,6 +219,32 @@ async function loadFrom(
   }
 }
 
+/** {@link load} with `progress`: its reports go to `onProgress` and to the bar or function. */
+async function loadWithProgress(
+  source: LoadSource,
+  options: LoadOptions,
+): Promise<TensorDict> {
+  const { progress, onProgress } = options;
+  const name =
+    typeof source === "string" || source instanceof URL
+      ? String(source).split(/[/\\]/).pop() || "load"
+      : "load";
+  const bar = typeof progress === "function" ? null : bytesBar(name);
+  const report = typeof progress === "function" ? progress : bar!;
+  try {
+    return await load(source, {
+      ...options,
+      progress: false,
+      onProgress: (loaded, total) => {
+        onProgress?.(loaded, total);
+        report(loaded, total);
+      },
+    });
+  } finally {
+    bar?.close();
+  }
+}
+
 /**
  * `torch.load(source)`: the tensors of a safetensors file (see {@link LoadSource}: bytes, a fetch
  * `Response`, a `ReadableStream`, a `Blob`/`File`, a Node `FileHandle` or file path, a URL).
@@ -227,6 +260,7 @@ export async function load(
   source: LoadSource,
   options: LoadOptions = {},
 ): Promise<TensorDict> {
+  if (options.progress) return loadWithProgress(source, options);
   const bytes = bytesOf(source);
   if (bytes !== null) return loadBytes(bytes, options);
   const o = source as unknown as Record<string | symbol, unknown> | null;

@@ -11,6 +11,12 @@
  * `linewidth`. Every {@link set_printoptions} option is honoured. Numbers are rounded exactly as
  * Python's `format` rounds them (the exact binary value, ties to even), not as JS's `toFixed`.
  *
+ * Without a read: `toString()`, `${t}`, `console.log(t)` in Node (`util.inspect`) and DevTools
+ * (with custom formatters enabled) print the same text when the values are on the host — a CPU
+ * tensor, or a tensor read before (`await t.tolist()`, `item()`, `toArray()`, `print()`) whose
+ * storage has not been written since — and otherwise the size, dtype and device with how to see
+ * the values (`await t.print()`).
+ *
  * Differences from PyTorch: the device suffix names webtorch's devices (`device='cpu'` on a
  * tensor off the default device, which is WebGPU when there is an adapter), and only the edges
  * of a summarised tensor are read back from the device.
@@ -18,7 +24,7 @@
  * @module
  */
 
-import { Tensor, type TypedArray } from "./tensor.js";
+import { Tensor, type TypedArray, _setPrinter, hostValues } from "./tensor.js";
 import { no_grad } from "../autograd/grad_mode.js";
 import { tensor } from "../ops/creation.js";
 import { get_default_device } from "../runtime.js";
@@ -51,19 +57,70 @@ const FLOAT_DTYPES = new Set(["float32", "float16", "bfloat16", "float64"]);
  */
 export async function format(t: Tensor): Promise<string> {
   const opts = get_printoptions();
-  const text = await formatTensor(t, opts);
+  const cut = cutDims(t, opts);
+  const values =
+    t.numel() === 0 ? new Float32Array(0) : await readShown(t, cut, opts);
+  const text = compose(t, values, cut, opts);
   return t instanceof Parameter ? `Parameter containing:\n${text}` : text;
 }
 
-async function formatTensor(t: Tensor, opts: PrintOptions): Promise<string> {
+/**
+ * {@link format}'s text now (without the `Parameter containing:` line, which
+ * `Parameter.toString()` adds), when the values are on the host without a wait (a CPU tensor, or
+ * one read before and not written since: `hostValues`); else the shape, dtype and device, and
+ * how to see the values. What `toString()`, `${t}`, `console.log(t)` (Node's `util.inspect`)
+ * and DevTools' custom formatters show.
+ */
+export function formatNow(t: Tensor): string {
+  if (t.isDisposed) return "tensor(<disposed>)";
+  const opts = get_printoptions();
+  const cut = cutDims(t, opts);
+  let values: TypedArray | null;
+  if (t.numel() === 0) values = new Float32Array(0);
+  else if (t.device === "cpu") values = readShownCpu(t, cut, opts.edgeitems);
+  else {
+    const all = hostValues(t);
+    values = all && pickShown(all, t.shape, cut, opts);
+  }
+  if (values === null) return notRead(t);
+  return compose(t, values, cut, opts);
+}
+
+/** The text of a tensor whose values are on the GPU, not read yet. */
+function notRead(t: Tensor): string {
+  const suffixes = [
+    `size=${pyTuple(t.shape)}`,
+    `dtype=torch.${t.dtype}`,
+    `device='${t.device}'`,
+  ];
+  const gradFn = t.grad_fn;
+  if (gradFn !== null) suffixes.push(`grad_fn=<${gradFn.name}>`);
+  else if (t.requires_grad) suffixes.push("requires_grad=True");
+  const text = `tensor(${suffixes.join(", ")})`;
+  const hint = `[values on the GPU, not read yet: await t.print() or await t.tolist()]`;
+  return `${text} ${hint}`;
+}
+
+/** Which dims are cut: PyTorch summarises a dim when it has more than 2 * edgeitems entries. */
+function cutDims(t: Tensor, opts: PrintOptions): boolean[] {
+  const summarize = t.numel() > opts.threshold;
+  return t.shape.map((n) => summarize && n > 2 * opts.edgeitems);
+}
+
+/** The text, from the values shown (`cut` dims already cut to their edges). */
+function compose(
+  t: Tensor,
+  values: TypedArray,
+  cut: boolean[],
+  opts: PrintOptions,
+): string {
   const prefix = "tensor(";
   const indent = prefix.length;
   const shape: readonly number[] = t.shape;
-  const numel = t.numel();
   const suffixes: string[] = [];
   if (t.device !== get_default_device()) suffixes.push(`device='${t.device}'`);
   let body: string;
-  if (numel === 0) {
+  if (t.numel() === 0) {
     // NumPy's rule: the shape is printed unless it is (0,); the dtype unless it is the default
     // float dtype (nothing in an empty tensor tells int64 apart).
     if (shape.length !== 1) suffixes.push(`size=${pyTuple(shape)}`);
@@ -72,7 +129,7 @@ async function formatTensor(t: Tensor, opts: PrintOptions): Promise<string> {
   } else {
     if (!opts.edgeitems) suffixes.push(`size=${pyTuple(shape)}`);
     if (!implied(t.dtype)) suffixes.push(`dtype=torch.${t.dtype}`);
-    body = await tensorBody(t, indent, opts);
+    body = tensorBody(t, values, cut, indent, opts);
   }
   const gradFn = t.grad_fn;
   if (gradFn !== null) suffixes.push(`grad_fn=<${gradFn.name}>`);
@@ -107,21 +164,17 @@ function addSuffixes(
   return out + ")";
 }
 
-/**
- * The bracketed values. A summarised tensor is first cut down on the device to the rows that
- * are shown (`edgeitems` at each end of every long dim), so only those are read back.
- */
-async function tensorBody(
+/** The bracketed values, from the values shown (see {@link compose}). */
+function tensorBody(
   t: Tensor,
+  values: TypedArray,
+  cut: boolean[],
   indent: number,
   opts: PrintOptions,
-): Promise<string> {
+): string {
   const shape: readonly number[] = t.shape;
   const summarize = t.numel() > opts.threshold;
   const edge = opts.edgeitems;
-  // Which dims are cut: PyTorch summarises a dim when it has more than 2 * edgeitems entries.
-  const cut = shape.map((n) => summarize && n > 2 * edge);
-  const values = await readShown(t, cut, edge);
   const shown = shape.map((n, d) => (cut[d] ? 2 * edge : n));
   const fmt = new Formatter(t.dtype, values, opts);
   if (shape.length === 0) return fmt.format(values[0]!);
@@ -170,34 +223,91 @@ function range(from: number, to: number): number[] {
   return Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
 }
 
+/** The positions shown along a dim of `n`: all, or the first and last `edge` when cut. */
+function shownIndices(n: number, cut: boolean, edge: number): number[] {
+  return cut ? [...range(0, edge), ...range(n - edge, n)] : range(0, n);
+}
+
+/**
+ * `t` cut on its device to the values shown (`edge` at each end of the cut dims); `made` collects
+ * the tensors made, for the caller to dispose.
+ */
+function cutOnDevice(
+  t: Tensor,
+  cut: boolean[],
+  edge: number,
+  made: Tensor[],
+): Tensor {
+  let x = t;
+  no_grad(() => {
+    cut.forEach((c, d) => {
+      if (!c) return;
+      const idx = tensor(shownIndices(t.shape[d]!, true, edge), {
+        dtype: "int64",
+        device: t.device,
+      });
+      made.push(idx);
+      x = x.index_select(d, idx);
+      made.push(x);
+    });
+  });
+  return x;
+}
+
 /** Reads the values shown: all of them, or (summarising) the first and last `edge` of cut dims. */
 async function readShown(
   t: Tensor,
   cut: boolean[],
-  edge: number,
+  opts: PrintOptions,
 ): Promise<TypedArray> {
   if (!cut.some(Boolean)) return t.toArray();
-  if (edge === 0) return new Float32Array(0); // only "..." is printed
+  if (opts.edgeitems === 0) return new Float32Array(0); // only "..." is printed
   const made: Tensor[] = [];
   try {
-    let x = t;
-    no_grad(() => {
-      cut.forEach((c, d) => {
-        if (!c) return;
-        const n = (t.shape as readonly number[])[d]!;
-        const idx = tensor([...range(0, edge), ...range(n - edge, n)], {
-          dtype: "int64",
-          device: t.device,
-        });
-        made.push(idx);
-        x = x.index_select(d, idx);
-        made.push(x);
-      });
-    });
-    return await x.toArray();
+    return await cutOnDevice(t, cut, opts.edgeitems, made).toArray();
   } finally {
     for (const m of made) m.dispose();
   }
+}
+
+/** {@link readShown} for a CPU tensor, synchronously. */
+function readShownCpu(t: Tensor, cut: boolean[], edge: number): TypedArray {
+  if (!cut.some(Boolean)) return hostValues(t)!;
+  if (edge === 0) return new Float32Array(0);
+  const made: Tensor[] = [];
+  try {
+    return hostValues(cutOnDevice(t, cut, edge, made))!;
+  } finally {
+    for (const m of made) m.dispose();
+  }
+}
+
+/** The values shown, picked from all the values (row-major) on the host. */
+function pickShown(
+  all: TypedArray,
+  shape: readonly number[],
+  cut: boolean[],
+  opts: PrintOptions,
+): TypedArray {
+  if (!cut.some(Boolean)) return all;
+  if (opts.edgeitems === 0) return new Float32Array(0);
+  const picks = shape.map((n, d) => shownIndices(n, cut[d]!, opts.edgeitems));
+  const strides = shape.map((_, d) =>
+    shape.slice(d + 1).reduce((a, b) => a * b, 1),
+  );
+  const out: number[] = [];
+  const walk = (d: number, base: number): void => {
+    if (d === shape.length) {
+      out.push(all[base]!);
+      return;
+    }
+    for (const i of picks[d]!) walk(d + 1, base + i * strides[d]!);
+  };
+  walk(0, 0);
+  // The same array type: an int32 value may not be exact in a float32.
+  return (all.constructor as unknown as { from(a: number[]): TypedArray }).from(
+    out,
+  );
 }
 
 /**
@@ -334,3 +444,24 @@ proto.format = function (this: Tensor) {
 proto.print = async function (this: Tensor) {
   console.log(await format(this));
 };
+
+_setPrinter(formatNow);
+// Node's `util.inspect` (so `console.log(t)` and the REPL) calls this symbol's method.
+proto[Symbol.for("nodejs.util.inspect.custom") as unknown as string] =
+  function (this: Tensor) {
+    return this.toString();
+  };
+
+// DevTools' custom formatters (Settings → Console → "Enable custom formatters") show a tensor as
+// its text instead of the object's fields.
+const g = globalThis as { devtoolsFormatters?: unknown[]; document?: unknown };
+if (g.document !== undefined) {
+  g.devtoolsFormatters ??= [];
+  g.devtoolsFormatters.push({
+    header: (obj: unknown) =>
+      obj instanceof Tensor
+        ? ["div", { style: "white-space: pre" }, obj.toString()]
+        : null,
+    hasBody: () => false,
+  });
+}

@@ -45,7 +45,7 @@ import type {
   T2,
   Transpose,
 } from "../shapes.js";
-import { metaShape } from "../runtime.js";
+import { core, metaShape } from "../runtime.js";
 
 // `using t = …` needs Symbol.dispose; older runtimes get the registered symbol TS falls back to.
 (Symbol as { dispose?: symbol }).dispose ??= Symbol.for("Symbol.dispose");
@@ -64,6 +64,13 @@ export type TypedArray = Float32Array | Float64Array | Int32Array | Uint8Array;
 
 /** A scalar operand of an elementwise op (booleans count as 1 and 0). */
 export type Scalar = number | boolean;
+
+/** What `item()` returns for dtype `D`: a boolean for bool, a number otherwise. */
+export type ItemOf<D extends DType> = [D] extends ["bool"]
+  ? boolean
+  : "bool" extends D
+    ? number | boolean
+    : number;
 
 /** Nested arrays as `tolist()` returns them (a bare number or boolean for a rank-0 tensor). */
 export type NestedList = number | boolean | NestedList[];
@@ -88,6 +95,20 @@ export interface RoundOptions {
   /** Round to this many decimal places (negative: to tens, hundreds, …). Default 0. */
   decimals?: number;
 }
+
+/**
+ * The dtype of `sum`'s result (PyTorch's): the `dtype` option when given, else the input's for
+ * floating point, int64 for integers and bool.
+ */
+export type SumDType<D extends DType, O = object> = O extends {
+  dtype: infer T extends DType;
+}
+  ? T
+  : DType extends D
+    ? DType
+    : D extends "float32" | "float16" | "bfloat16" | "float64"
+      ? D
+      : "int64";
 
 /** The dtype of a result that is floating point when `D` is (and unknown otherwise). */
 export type FloatOf<D extends DType> = D extends "float32" ? "float32" : DType;
@@ -224,7 +245,10 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
   >(
     this: Self,
     options?: O & CheckOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>, "sum">>,
-  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>>>>;
+  ): Tensor<
+    ShapeOf<Reduce<ShapeT<Self>, ReduceOf<O>, KeepOf<O>>>,
+    SumDType<DTypeT<Self>, O>
+  >;
   sum<
     Self extends Tensor<Dims>,
     const Dm extends number | Shape,
@@ -233,8 +257,18 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     this: Self,
     dim: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, K, "sum">>,
     keepdim?: K,
-    options?: { dtype?: DType },
-  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>>;
+  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>, SumDType<DTypeT<Self>>>;
+  sum<
+    Self extends Tensor<Dims>,
+    const Dm extends number | Shape,
+    K extends boolean = false,
+    const O extends { dtype?: DType } = object,
+  >(
+    this: Self,
+    dim: Dm & CheckOf<Reduce<ShapeT<Self>, Dm, K, "sum">>,
+    keepdim: K | undefined,
+    options: O,
+  ): Tensor<ShapeOf<Reduce<ShapeT<Self>, Dm, K>>, SumDType<DTypeT<Self>, O>>;
   sum(
     dim?: number | Shape | ReduceOptions | null,
     keepdim?: boolean,
@@ -491,10 +525,14 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
 
   /** The values in row-major order as a typed array (flushes pending GPU work). */
   async toArray(): Promise<TypedArray> {
-    return this._raw.read();
+    const raw = this._raw;
+    const values = (await raw.read()) as TypedArray;
+    keepRead(this, raw, values);
+    return values;
   }
 
   /** The only value of a one-element tensor (a boolean for bool tensors). */
+  async item(): Promise<ItemOf<D>>;
   async item(): Promise<number | boolean> {
     const n = this.numel();
     if (n !== 1)
@@ -545,6 +583,7 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
   _setRaw(raw: RawTensor): void {
     const old = this._raw;
     this.#raw = raw;
+    reads.delete(this);
     const self = this as { shape: readonly number[]; dtype: DType };
     self.shape = Object.freeze(Array.from(raw.shape()));
     const m = raw.meta();
@@ -563,10 +602,100 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
     this.dispose();
   }
 
-  /** A one-line description without values (PyTorch's text needs a read: `await t.format()`). */
+  /**
+   * PyTorch's `str(t)` when the values are on the host (a CPU tensor, or one read before and not
+   * written since), else the shape, dtype and device with how to see the values
+   * (`await t.print()`): a synchronous call cannot read from the GPU. `${t}` gives this text.
+   */
   toString(): string {
-    return `tensor(shape=[${this.shape.join(", ")}], dtype=${this.dtype}, device=${this.device})`;
+    return printer(this);
   }
+
+  /**
+   * `${t}` is {@link toString}; `t + 1`, `t * 2`, `t < 0`, `+t` throw a `TorchError` naming the
+   * method to use instead (JS operators cannot compute with tensors: `t.add(1)`, or
+   * `torch.$("t + 1", { t })`; a value: `await t.item()`).
+   */
+  [Symbol.toPrimitive](hint: "string" | "number" | "default"): string {
+    if (hint === "string") return this.toString();
+    throw new TorchError(
+      hint === "number"
+        ? this.numel() === 1
+          ? 'a Tensor has no synchronous JS number (+t, t * 2, t < 0): use await t.item() for its value, or t.mul(2), t.lt(0), torch.$("t * 2", { t }) to compute'
+          : 'only one element tensors can be converted to Python scalars (+t, t * 2, t < 0 convert to a number): use t.mul(2), t.lt(0) or torch.$("t * 2", { t })'
+        : 'a Tensor cannot be used with JS operators (t + 1 and t == 1 compute nothing on tensors): use t.add(1), t.eq(1) or torch.$("t + 1", { t })',
+    );
+  }
+
+  /**
+   * Throws a `TorchError`: a tensor has no synchronous JS value (PyTorch's `float(t)` and
+   * `bool(t)` read it: here `await t.item()` and `await t.is_nonzero()`). JS truthiness cannot be
+   * overridden: `if (t)` is true for every tensor; use `if (await t.is_nonzero())`.
+   */
+  valueOf(): never {
+    const n = this.numel();
+    throw new TorchError(
+      n === 1
+        ? "a Tensor has no synchronous JS value (its values may be on the GPU): use await t.item() for its number, await t.is_nonzero() for its truth value"
+        : n === 0
+          ? "Boolean value of Tensor with no values is ambiguous"
+          : "Boolean value of Tensor with more than one value is ambiguous",
+    );
+  }
+}
+
+// ---- values on the host, for printing without a read ----
+
+/** Reads kept for printing: up to this many elements (a copy, held while the tensor lives). */
+const KEEP_READ_NUMEL = 1 << 16;
+/** Bumped when a write may have skipped the storage's version (a captured graph's replay). */
+let readEpoch = 0;
+const reads = new WeakMap<
+  Tensor,
+  { raw: RawTensor; version: number; epoch: number; values: TypedArray }
+>();
+
+function keepRead(t: Tensor, raw: RawTensor, values: TypedArray): void {
+  if (values.length > KEEP_READ_NUMEL || t.device === "cpu") return;
+  reads.set(t, {
+    raw,
+    version: raw.version(),
+    epoch: readEpoch,
+    values: values.slice(),
+  });
+}
+
+/** @internal Forgets every kept read (after a graph replay, whose writes keep no version). */
+export function forgetReads(): void {
+  readEpoch++;
+}
+
+/**
+ * @internal The values of `t` in row-major order when they are on the host without a wait: a CPU
+ * tensor's, or the last read of a tensor whose storage has not been written since. `null`
+ * otherwise.
+ */
+export function hostValues(t: Tensor): TypedArray | null {
+  const raw = t._raw;
+  if (t.device === "cpu") return core.read_cpu(raw) as TypedArray;
+  const kept = reads.get(t);
+  if (
+    kept === undefined ||
+    kept.raw !== raw ||
+    kept.epoch !== readEpoch ||
+    kept.version !== raw.version()
+  )
+    return null;
+  return kept.values;
+}
+
+/** The text of `toString()`: a header until printing.ts installs PyTorch's format. */
+let printer = (t: Tensor): string =>
+  `tensor(shape=[${t.shape.join(", ")}], dtype=${t.dtype}, device=${t.device})`;
+
+/** @internal Sets what `toString()` returns (printing.ts). */
+export function _setPrinter(p: (t: Tensor) => string): void {
+  printer = p;
 }
 
 /** Any tensor, for implementation signatures under typed overloads. */

@@ -13,8 +13,15 @@ import * as kernels from "../../ops/nn_kernels.js";
 import { kernelOr, temps } from "./composition.js";
 import { where } from "../../ops/conditional.js";
 import { hardtanh as hardtanhImpl } from "../../ops/activations.js";
+import type { DType } from "../../dtype.js";
+import type { Dims } from "../../shapes.js";
+import type { FloatOf } from "../../tensor/tensor.js";
 
 /** GELU: exact (`approximate: "none"`, the default) or the tanh approximation. */
+export function gelu<S extends Dims, D extends DType>(
+  input: Tensor<S, D>,
+  options?: { approximate?: "none" | "tanh" },
+): Tensor<S, FloatOf<D>>;
 export function gelu(
   input: Tensor,
   options?: { approximate?: "none" | "tanh" },
@@ -33,6 +40,11 @@ export function gelu(
 }
 
 /** `log(1 + exp(beta x)) / beta`, linear above `threshold` (as PyTorch). */
+export function softplus<S extends Dims, D extends DType>(
+  input: Tensor<S, D>,
+  beta?: number,
+  threshold?: number,
+): Tensor<S, FloatOf<D>>;
 export function softplus(
   input: Tensor,
   beta?: number,
@@ -66,6 +78,10 @@ function expLinear(input: Tensor, alpha: number, div: number): Tensor {
 }
 
 /** ELU with `alpha`: `x` above 0, `alpha (eˣ - 1)` at and below. */
+export function elu<S extends Dims, D extends DType>(
+  input: Tensor<S, D>,
+  alpha?: number,
+): Tensor<S, FloatOf<D>>;
 export function elu(input: Tensor, alpha?: number): Tensor {
   ({ input, alpha } = args("nn.functional.elu", arguments));
   if (alpha === 1) return input.elu();
@@ -73,6 +89,10 @@ export function elu(input: Tensor, alpha?: number): Tensor {
 }
 
 /** CELU with `alpha`: `x` above 0, `alpha (e^(x/alpha) - 1)` at and below. */
+export function celu<S extends Dims, D extends DType>(
+  input: Tensor<S, D>,
+  alpha?: number,
+): Tensor<S, FloatOf<D>>;
 export function celu(input: Tensor, alpha?: number): Tensor {
   ({ input, alpha } = args("nn.functional.celu", arguments));
   if (alpha === 1) return input.celu();
@@ -80,6 +100,10 @@ export function celu(input: Tensor, alpha?: number): Tensor {
 }
 
 /** `x` above 0, `negative_slope * x` at and below (the slope is the gradient at 0). */
+export function leaky_relu<S extends Dims, D extends DType>(
+  input: Tensor<S, D>,
+  negative_slope?: number,
+): Tensor<S, D>;
 export function leaky_relu(input: Tensor, negative_slope?: number): Tensor {
   ({ input, negative_slope } = args("nn.functional.leaky_relu", arguments));
   return temps((k) =>
@@ -88,6 +112,11 @@ export function leaky_relu(input: Tensor, negative_slope?: number): Tensor {
 }
 
 /** `clamp(x, min_val, max_val)`, with `hardtanh`'s gradient at the bounds. */
+export function hardtanh<S extends Dims, D extends DType>(
+  input: Tensor<S, D>,
+  min_val?: number,
+  max_val?: number,
+): Tensor<S, D>;
 export function hardtanh(
   input: Tensor,
   min_val?: number,
@@ -98,6 +127,10 @@ export function hardtanh(
 }
 
 /** Softmax along `dim`. */
+export function softmax<S extends Dims, D extends DType>(
+  input: Tensor<S, D>,
+  dim: number,
+): Tensor<S, FloatOf<D>>;
 export function softmax(input: Tensor, dim: number): Tensor {
   ({ input, dim } = args("nn.functional.softmax", arguments));
   return kernelOr(
@@ -108,12 +141,20 @@ export function softmax(input: Tensor, dim: number): Tensor {
 }
 
 /** `softmax(-x)`. */
+export function softmin<S extends Dims, D extends DType>(
+  input: Tensor<S, D>,
+  dim: number,
+): Tensor<S, FloatOf<D>>;
 export function softmin(input: Tensor, dim: number): Tensor {
   ({ input, dim } = args("nn.functional.softmin", arguments));
   return temps((k) => softmax(k(input.neg()), dim));
 }
 
 /** `x - logsumexp(x)` along `dim`, with the max subtracted first. */
+export function log_softmax<S extends Dims, D extends DType>(
+  input: Tensor<S, D>,
+  dim: number,
+): Tensor<S, FloatOf<D>>;
 export function log_softmax(input: Tensor, dim: number): Tensor {
   ({ input, dim } = args("nn.functional.log_softmax", arguments));
   return kernelOr(

@@ -10,11 +10,18 @@ import { TorchError } from "../../errors.js";
 import type { Tensor } from "../../tensor/tensor.js";
 import { rand } from "../../ops/creation.js";
 import { temps } from "./composition.js";
+import type { DType } from "../../dtype.js";
+import type { Dims } from "../../shapes.js";
 
 /**
  * Zeroes each element with probability `p` and scales the rest by `1/(1-p)` (training only).
  * The mask comes from `torch.rand` (seeded by `torch.manual_seed`; not PyTorch's stream).
  */
+export function dropout<S extends Dims, D extends DType>(
+  input: Tensor<S, D>,
+  p?: number,
+  training?: boolean,
+): Tensor<S, D>;
 export function dropout(input: Tensor, p?: number, training?: boolean): Tensor {
   ({ input, p, training } = args("nn.functional.dropout", arguments));
   if (p < 0 || p > 1)
