@@ -272,12 +272,15 @@ async function run({ files, quick }) {
   printQueue = Promise.resolve();
   let modules = [];
   const ticker = setInterval(postStats, 200);
+  // The profiler panel's table, unless the code runs torch.profiler itself (one profile records
+  // at a time).
   let prof = null;
-  try {
-    prof = torch.profiler.profile();
-  } catch {
-    prof = null; // a profiler left recording by an earlier run
-  }
+  if (!files.some((f) => /\bprofiler\.profile\b/.test(f.js)))
+    try {
+      prof = torch.profiler.profile();
+    } catch {
+      prof = null; // a profiler left recording by an earlier run
+    }
   const t0 = performance.now();
   let error = null;
   try {

@@ -9,6 +9,8 @@ import einsum from "./einsum.ts";
 import mlpDigits from "./mlp-digits.ts";
 import safetensors from "./safetensors.ts";
 import benchmark from "./benchmark.ts";
+import dataloader from "./dataloader.ts";
+import profiler from "./profiler.ts";
 import textgenMain from "./textgen/main.ts";
 import textgenModel from "./textgen/model.ts";
 
@@ -22,7 +24,9 @@ export const EXAMPLES = [
   ["einsum", einsum],
   ["text-generation", { "main.ts": textgenMain, "model.ts": textgenModel }],
   ["mlp-digits", mlpDigits],
+  ["dataloader", dataloader],
   ["safetensors", safetensors],
+  ["profiler", profiler],
   ["benchmark", benchmark],
   // all-MiniLM-L6-v2 (`make models` fetches it); its model code is still the bundle of
   // examples/models/semantic-search.mjs.
