@@ -26,7 +26,9 @@ const opt = new optim.Adam(model.parameters(), { lr: 5e-3 });
 const epochs = QUICK ? 1 : 5;
 for (let epoch = 1; epoch <= epochs; epoch++) {
   let step = 0;
-  for (const [x, y] of loader) {
+  for (const batch of loader) {
+    // default_collate stacks each field: [images [64, 64], labels [64]]
+    const [x, y] = batch as torch.Tensor[];
     const loss = torch.scope(() => {
       opt.zero_grad();
       const l = F.cross_entropy(model.call(x) as torch.Tensor, y);
