@@ -195,7 +195,7 @@ test("the page loads: editor, TypeScript, webtorch on WebGPU, side panels", asyn
   const ids = await page.evaluate(() =>
     window.playground.examples.map((e) => e.id),
   );
-  assert.deepEqual(ids.sort(), [...RUN, ...CPU_ONLY].sort());
+  assert.deepEqual(ids.sort(), [...RUN, ...CPU_ONLY, ...INTERACTIVE].sort());
   await page.waitForFunction(() => document.querySelector("#panel-memory tr"));
   baselineActive = await activeMemory(page);
   assert.ok(baselineActive, "the memory panel shows active bytes");
@@ -205,6 +205,8 @@ const RUN = Object.keys(EXPECT);
 // Too slow on SwiftShader for this test (minutes): type-checked on the WebGPU page, run in the
 // no-WebGPU test below on the CPU backend.
 const CPU_ONLY = ["text-generation", "semantic-search"];
+// Runs until stopped (it waits for drawings): its own test below.
+const INTERACTIVE = ["draw-digit"];
 
 test("example: text-generation shows its model code in editor tabs and type-checks", async () => {
   await page.evaluate(() => window.playground.load("text-generation"));
@@ -295,6 +297,63 @@ for (const id of RUN) {
     await page.screenshot({ path: `${shots}${id}.png`, fullPage: true });
   });
 }
+
+test("example: draw-digit classifies a drawn 0 and a drawn 1, probabilities plotted", async () => {
+  await page.evaluate(() => window.playground.load("draw-digit"));
+  assert.deepEqual(
+    await page.evaluate(() => window.playground.typeErrors()),
+    [],
+  );
+  const running = page.evaluate(() => window.playground.run());
+  const canvas = page.locator("figure.plot-pad canvas.pad");
+  await canvas.waitFor({ timeout: 60_000 });
+  const box = await canvas.boundingBox();
+  const at = (fx, fy) => [box.x + fx * box.width, box.y + fy * box.height];
+  /** Draws one stroke through the points (fractions of the pad) and waits for the verdict. */
+  const stroke = async (points, n) => {
+    await page.mouse.move(...at(...points[0]));
+    await page.mouse.down();
+    for (const p of points.slice(1))
+      await page.mouse.move(...at(...p), { steps: 3 });
+    await page.mouse.up();
+    await page.waitForFunction(
+      (k) =>
+        document.getElementById("output").textContent.split("it looks like")
+          .length -
+          1 >=
+        k,
+      n,
+      { timeout: 60_000 },
+    );
+  };
+  const ring = Array.from({ length: 25 }, (_, i) => {
+    const a = (2 * Math.PI * i) / 24;
+    return [0.5 + 0.25 * Math.sin(a), 0.5 - 0.38 * Math.cos(a)];
+  });
+  await stroke(ring, 1);
+  const bars = page.locator('figure[data-chart="probabilities"]');
+  assert.equal(await bars.getAttribute("data-top"), "0");
+  assert.match(
+    await page.textContent("#output"),
+    /it looks like a 0 \(\d+ %\)/,
+  );
+  await page.screenshot({ path: `${shots}draw-digit.png`, fullPage: true });
+  await page.click("figure.plot-pad button");
+  await stroke(
+    [
+      [0.5, 0.1],
+      [0.5, 0.9],
+    ],
+    2,
+  );
+  assert.equal(await bars.getAttribute("data-top"), "1");
+  const probs = JSON.parse(await bars.getAttribute("data-values"));
+  assert.equal(probs.length, 10);
+  assert.ok(Math.abs(probs.reduce((a, b) => a + b, 0) - 1) < 1e-4);
+  await page.click("#stop");
+  await running;
+  assert.equal(await page.locator("figure.plot-pad").count(), 0);
+});
 
 test("switching examples clears the last run's output, plots and progress", async () => {
   await page.evaluate(() => window.playground.load("mlp-digits"));

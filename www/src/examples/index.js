@@ -11,6 +11,7 @@ import safetensors from "./safetensors.ts";
 import benchmark from "./benchmark.ts";
 import dataloader from "./dataloader.ts";
 import profiler from "./profiler.ts";
+import drawDigit from "./draw-digit.ts";
 import textgenMain from "./textgen/main.ts";
 import textgenModel from "./textgen/model.ts";
 
@@ -26,6 +27,7 @@ export const EXAMPLES = [
   ["mlp-digits", mlpDigits],
   ["dataloader", dataloader],
   ["safetensors", safetensors],
+  ["draw-digit", drawDigit],
   ["profiler", profiler],
   ["benchmark", benchmark],
   // all-MiniLM-L6-v2 (`make models` fetches it); its model code is still the bundle of
