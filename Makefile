@@ -184,5 +184,5 @@ test-bundlers: $(PKG_STAMP)
 
 # `make playground`'s page in Chromium: every example runs, the editor underlines a type error,
 # the tests page runs the parity fixtures, the CPU fallback; screenshots in test-artifacts/playground/.
-test-playground: $(WWW_DIST) $(GPT2_SMALL)
+test-playground: $(WWW_DIST) $(MINILM)
 	node --test --test-reporter=spec tests/browser/playground.test.mjs

@@ -3,7 +3,9 @@
 // uPlot), the TypeScript language-service worker (typescript + @typescript/vfs), the run worker,
 // and the tests page; plus types.json, the files the editor's TypeScript sees: the standard
 // library's .d.ts (the lib files the compiler options name, followed through their references),
-// pkg/'s .d.ts under node_modules/webtorch/, and the playground's own globals (www/src/playground.d.ts).
+// pkg/'s .d.ts under node_modules/webtorch/, @huggingface/tokenizers' .d.ts, and the playground's
+// own globals (www/src/playground.d.ts). Examples are TypeScript sources shown in the editor (as
+// text), never bundled: what runs is what the editor holds.
 //
 //   node scripts/build-playground.mjs        (make playground and make test-playground run it)
 import * as esbuild from "esbuild";
@@ -19,27 +21,6 @@ const t0 = Date.now();
 /** The `lib` compiler option of the editor (www/src/ts-worker.js uses the same list). */
 export const LIBS = ["es2023", "esnext.disposable", "dom", "dom.iterable"];
 
-/**
- * The pretrained-model examples of examples/models/ (each exports `main(torch, { base, print })`),
- * with the model folder each reads under /models/. Those present are bundled into
- * www/dist/models/ (with their tokenizer library) and added to the examples menu.
- */
-const MODEL_EXAMPLES = [
-  {
-    id: "semantic-search",
-    title:
-      "Semantic search with all-MiniLM-L6-v2 (a real sentence-transformers model)",
-    base: "/models/all-MiniLM-L6-v2/",
-    options: 'query: "Someone is having a meal."',
-  },
-  {
-    id: "text-generation",
-    title: "Text generation with GPT-2's architecture, token by token",
-    base: "/models/gpt2-small/",
-    options: 'prompt: "Once upon a time", max_new_tokens: 40',
-  },
-].filter((m) => fs.existsSync(path.join(root, `examples/models/${m.id}.mjs`)));
-
 if (!fs.existsSync(path.join(root, "pkg/dist/index.d.ts"))) {
   console.error("pkg/ is not built: run `make pkg` first");
   process.exit(1);
@@ -53,14 +34,14 @@ await esbuild.build({
     "ts-worker": "www/src/ts-worker.js",
     "run-worker": "www/src/run-worker.js",
     tests: "www/src/tests-page.js",
-    ...Object.fromEntries(
-      MODEL_EXAMPLES.map((m) => [
-        `models/${m.id}`,
-        `examples/models/${m.id}.mjs`,
-      ]),
-    ),
+    // The semantic-search example's model code, still a bundle (its TypeScript port into editor
+    // tabs is to come): examples/models/semantic-search.mjs.
+    "models/semantic-search": "examples/models/semantic-search.mjs",
+    // The one library besides webtorch that examples import (the run worker maps
+    // "@huggingface/tokenizers" here): the semantic-search example's WordPiece tokenizer.
+    "vendor/tokenizers":
+      "node_modules/@huggingface/tokenizers/dist/tokenizers.mjs",
   },
-  define: { MODEL_EXAMPLES: JSON.stringify(MODEL_EXAMPLES) },
   outdir: out,
   bundle: true,
   format: "esm",
@@ -95,16 +76,23 @@ files["/node_modules/webtorch/package.json"] = fs.readFileSync(
   path.join(pkg, "package.json"),
   "utf8",
 );
-const walk = (dir) => {
+/** Every .d.ts under `dir`, as `${prefix}/<its path relative to base>`. */
+const addDts = (dir, base, prefix) => {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p);
+    if (e.isDirectory()) addDts(p, base, prefix);
     else if (e.name.endsWith(".d.ts"))
-      files[`/node_modules/webtorch/${path.relative(pkg, p)}`] =
-        fs.readFileSync(p, "utf8");
+      files[`${prefix}/${path.relative(base, p)}`] = fs.readFileSync(p, "utf8");
   }
 };
-walk(path.join(pkg, "dist"));
+addDts(path.join(pkg, "dist"), pkg, "/node_modules/webtorch");
+// @huggingface/tokenizers' own types, so the examples that import it type-check.
+const tok = path.join(root, "node_modules/@huggingface/tokenizers");
+files["/node_modules/@huggingface/tokenizers/package.json"] = fs.readFileSync(
+  path.join(tok, "package.json"),
+  "utf8",
+);
+addDts(path.join(tok, "types"), tok, "/node_modules/@huggingface/tokenizers");
 files["/playground.d.ts"] = fs.readFileSync(
   path.join(www, "src/playground.d.ts"),
   "utf8",

@@ -4,7 +4,7 @@
 // live statistics. `window.playground` is the handle the Playwright tests use.
 import { EditorView, basicSetup } from "codemirror";
 import { keymap } from "@codemirror/view";
-import { Prec } from "@codemirror/state";
+import { EditorState, Prec } from "@codemirror/state";
 import { javascript } from "@codemirror/lang-javascript";
 import { autocompletion } from "@codemirror/autocomplete";
 import { forEachDiagnostic } from "@codemirror/lint";
@@ -19,6 +19,7 @@ import * as Comlink from "comlink";
 import { EXAMPLES } from "./examples/index.js";
 import { Plots } from "./plots.js";
 import { decodeCode, encodeCode } from "./share.js";
+import { DrawPad } from "./draw-pad.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -31,25 +32,25 @@ const tsWorker = Comlink.wrap(
 );
 const tsReady = tsWorker.initialize();
 
-const view = new EditorView({
-  parent: $("editor"),
-  extensions: [
-    basicSetup,
-    javascript({ typescript: true }),
-    tsFacetWorker.of({ worker: tsWorker, path: "/index.ts" }),
-    tsSyncWorker(),
-    tsLinterWorker(),
-    autocompletion({ override: [tsAutocompleteWorker()] }),
-    tsHoverWorker({ renderTooltip: hoverTooltip }),
-    Prec.highest(
-      keymap.of([
-        { key: "Mod-Enter", run: () => (runCode(), true) },
-        { key: "Mod-s", run: () => (share(), true) },
-      ]),
-    ),
-    EditorView.theme({ "&": { height: "100%" } }),
-  ],
-});
+// One editor, one EditorState per file (tab): each state has its own path in the language
+// service's virtual file system, so `import … from "./model.ts"` between tabs type-checks.
+const editorExtensions = (name) => [
+  basicSetup,
+  javascript({ typescript: true }),
+  tsFacetWorker.of({ worker: tsWorker, path: `/${name}` }),
+  tsSyncWorker(),
+  tsLinterWorker(),
+  autocompletion({ override: [tsAutocompleteWorker()] }),
+  tsHoverWorker({ renderTooltip: hoverTooltip }),
+  Prec.highest(
+    keymap.of([
+      { key: "Mod-Enter", run: () => (runCode(), true) },
+      { key: "Mod-s", run: () => (share(), true) },
+    ]),
+  ),
+  EditorView.theme({ "&": { height: "100%" } }),
+];
+const view = new EditorView({ parent: $("editor") });
 /** The hover card: the signature, then the TSDoc text and its tags (@example, @param …). */
 function hoverTooltip(info) {
   const dom = document.createElement("div");
@@ -75,11 +76,56 @@ function hoverTooltip(info) {
   return { dom };
 }
 
-const getCode = () => view.state.doc.toString();
-const setCode = (code) =>
-  view.dispatch({
-    changes: { from: 0, to: view.state.doc.length, insert: code },
-  });
+/** The open files, `main.ts` first (the one that runs): `{ name, state }`. */
+let files = [];
+let active = 0;
+
+/** Replaces the editor's files (`[{ name, code }]`, the entry first) and shows the first. */
+function setFiles(list) {
+  files = list.map(({ name, code }) => ({
+    name,
+    state: EditorState.create({
+      doc: code,
+      extensions: editorExtensions(name),
+    }),
+  }));
+  // Every file is in the language service from the start, not only the tab on screen.
+  for (const { name, code } of list)
+    tsReady.then(() => tsWorker.updateFile({ path: `/${name}`, code }));
+  active = 0;
+  view.setState(files[0].state);
+  renderTabs();
+}
+/** Shows tab `i` (the other tabs keep their text, selection and undo history). */
+function showTab(i) {
+  if (i === active || !files[i]) return;
+  files[active].state = view.state;
+  active = i;
+  view.setState(files[i].state);
+  renderTabs();
+}
+/** `[{ name, code }]` of every tab, as edited. */
+function getFiles() {
+  files[active].state = view.state;
+  return files.map(({ name, state }) => ({ name, code: state.doc.toString() }));
+}
+function renderTabs() {
+  const bar = $("tabs");
+  bar.hidden = files.length < 2;
+  bar.replaceChildren(
+    ...files.map(({ name }, i) => {
+      const b = document.createElement("button");
+      b.textContent = name;
+      b.className = i === active ? "tab active" : "tab";
+      b.setAttribute("role", "tab");
+      b.setAttribute("aria-selected", String(i === active));
+      b.addEventListener("click", () => showTab(i));
+      return b;
+    }),
+  );
+}
+const getCode = () => getFiles()[0].code;
+const setCode = (code) => setFiles([{ name: "main.ts", code }]);
 
 // ---- examples and sharing ----
 
@@ -89,13 +135,22 @@ select.add(new Option("(your code)", "custom"));
 select.addEventListener("change", () => {
   const ex = EXAMPLES.find((e) => e.id === select.value);
   if (!ex) return;
-  setCode(ex.code);
+  loadExample(ex);
   history.replaceState(null, "", `${location.search}#example=${ex.id}`);
 });
+/** Shows example `ex`: a run in progress is stopped and the last run's results are cleared. */
+function loadExample(ex) {
+  stop();
+  clearResults();
+  setFiles(ex.files);
+}
 
 /** Puts the code in the URL's hash (deflated, base64url) and copies the link. */
 async function share() {
-  const hash = `#code=${await encodeCode(getCode())}`;
+  const list = getFiles();
+  const text =
+    list.length === 1 ? list[0].code : JSON.stringify({ files: list });
+  const hash = `#code=${await encodeCode(text)}`;
   history.replaceState(null, "", location.search + hash);
   select.value = "custom";
   await navigator.clipboard?.writeText(location.href).catch(() => {});
@@ -103,15 +158,18 @@ async function share() {
 }
 $("share").addEventListener("click", share);
 
-async function codeFromHash() {
+/** The files the URL's hash names: shared code, or an example (the first by default). */
+async function filesFromHash() {
   const hash = new URLSearchParams(location.hash.slice(1));
   if (hash.has("code")) {
     select.value = "custom";
-    return decodeCode(hash.get("code"));
+    const text = await decodeCode(hash.get("code"));
+    if (text.startsWith('{"files":')) return JSON.parse(text).files;
+    return [{ name: "main.ts", code: text }];
   }
   const ex = EXAMPLES.find((e) => e.id === hash.get("example")) ?? EXAMPLES[0];
   select.value = ex.id;
-  return ex.code;
+  return ex.files;
 }
 
 // ---- the run worker ----
@@ -188,43 +246,73 @@ function onMessage(msg) {
     $("progress").hidden = false;
     $("progress-label").textContent = `${msg.label} ${msg.done}/${msg.total}`;
     $("progress-bar").value = msg.total ? msg.done / msg.total : 0;
+  } else if (msg.type === "pad") {
+    // A drawing pad the code asked for (`drawPad()`): each finished stroke goes back to it.
+    const pad = new DrawPad(msg, (pixels) =>
+      worker.postMessage({ type: "pad", id: msg.id, pixels }, [pixels.buffer]),
+    );
+    $("plots").prepend(pad.figure);
   } else if (msg.type === "stats") showStats(msg.stats);
   else if (msg.type === "done") running?.(msg);
 }
 
-/** Runs the editor's code; resolves when it finished (or failed, or was stopped). */
-async function runCode() {
-  if (running) return;
+/** Clears what the last run showed: output, plots, drawing pads, progress, timing. */
+function clearResults() {
   output.replaceChildren();
   output.dataset.done = "";
   plots.clear();
   $("progress").hidden = true;
+  $("progress-label").textContent = "";
+  $("progress-bar").value = 0;
+  $("timing").textContent = "";
+  $("panel-profiler").replaceChildren();
+}
+
+/** Runs the editor's files (main.ts first); resolves when it finished (or failed, or was stopped). */
+async function runCode() {
+  if (running) return;
+  clearResults();
   $("run").disabled = true;
   $("stop").disabled = false;
   $("timing").textContent = "running…";
   $("panels").dataset.updatesAtStart = String(statsUpdates);
+  let resolveRun;
+  const started = new Promise((r) => (running = resolveRun = r));
   await Promise.all([tsReady, workerReady]);
-  const { js, map, error } = await tsWorker.transpile(getCode());
-  const done = await (error
-    ? {
-        error: {
-          name: "SyntaxError",
-          message: error.message,
-          at: { line: error.line },
-        },
-      }
-    : new Promise((resolve) => {
-        running = resolve;
-        worker.postMessage({ type: "run", js, map, quick: QUICK });
-      }));
-  running = null;
+  const list = getFiles();
+  const built = await Promise.all(
+    list.map(async (f) => ({
+      name: f.name,
+      ...(await tsWorker.transpile(f.code)),
+    })),
+  );
+  const bad = built.find((f) => f.error);
+  if (bad) {
+    resolveRun({
+      error: {
+        name: "SyntaxError",
+        message: bad.error.message,
+        at: { file: bad.name, line: bad.error.line },
+      },
+    });
+  } else if (running === resolveRun) {
+    worker.postMessage({
+      type: "run",
+      files: built.map(({ name, js, map }) => ({ name, js, map })),
+      quick: QUICK,
+    });
+  }
+  const done = await started;
+  if (running === resolveRun) running = null;
   if (done.error) {
     const { name, message, at } = done.error;
-    appendOutput(
-      `${name}: ${message}${at?.line ? ` (line ${at.line})` : ""}`,
-      "error",
-    );
-    if (at?.line) highlightLine(at.line);
+    const where = !at?.line
+      ? ""
+      : list.length > 1
+        ? ` (${at.file}, line ${at.line})`
+        : ` (line ${at.line})`;
+    appendOutput(`${name}: ${message}${where}`, "error");
+    if (at?.line) highlightLine(at.file, at.line);
   }
   if (done.profile) showProfile(done.profile);
   $("timing").textContent = done.stopped
@@ -239,15 +327,25 @@ async function runCode() {
   $("stop").disabled = true;
 }
 
-/** Ends a run by terminating the worker (a runaway loop included) and starts a fresh one. */
+/**
+ * Ends a run by terminating the worker (a runaway loop included): the browser then frees the
+ * worker's WebGPU device and every buffer on it. A fresh worker takes its place; its first
+ * statistics are the memory panel's baseline again.
+ */
 function stop() {
   if (!running) return;
+  const resolve = running;
+  running = null;
   worker.terminate();
-  running({ stopped: true });
+  // The pads of the stopped run have no code listening any more.
+  for (const pad of document.querySelectorAll("#plots .plot-pad")) pad.remove();
+  resolve({ stopped: true });
   startWorker();
 }
 
-function highlightLine(line) {
+function highlightLine(file, line) {
+  const i = files.findIndex((f) => f.name === file);
+  if (i >= 0) showTab(i);
   const l = view.state.doc.line(Math.min(line, view.state.doc.lines));
   view.dispatch({
     selection: { anchor: l.from, head: l.to },
@@ -337,10 +435,12 @@ function showProfile(rows) {
 $("run").addEventListener("click", runCode);
 $("stop").addEventListener("click", stop);
 startWorker();
-setCode(await codeFromHash());
-window.addEventListener("hashchange", async () =>
-  setCode(await codeFromHash()),
-);
+setFiles(await filesFromHash());
+window.addEventListener("hashchange", async () => {
+  stop();
+  clearResults();
+  setFiles(await filesFromHash());
+});
 await Promise.all([tsReady, workerReady]);
 $("run").disabled = false;
 document.body.dataset.ready = "true";
@@ -354,6 +454,12 @@ window.playground = {
   },
   getCode,
   setCode,
+  /** `[{ name, code }]` of the editor's tabs, `main.ts` first. */
+  getFiles,
+  setFiles,
+  /** Shows the tab of file `name`. */
+  showTab: (name) => showTab(files.findIndex((f) => f.name === name)),
+  stop,
   /** Screen coordinates (client px) of document offset `pos`, for pointing at code. */
   coordsAt(pos) {
     const c = view.coordsAtPos(pos);
@@ -363,15 +469,24 @@ window.playground = {
   /** TypeScript's diagnostics of the editor's code now (asks the language service directly). */
   async typeErrors() {
     await tsReady;
-    await tsWorker.updateFile({ path: "/index.ts", code: getCode() });
-    const lints = await tsWorker.getLints({
-      path: "/index.ts",
-      diagnosticCodesToIgnore: [],
-    });
-    return lints.map((d) => ({
-      line: view.state.doc.lineAt(d.from).number,
-      message: d.message,
-    }));
+    const list = getFiles();
+    for (const { name, code } of list)
+      await tsWorker.updateFile({ path: `/${name}`, code });
+    const out = [];
+    for (const { name, code } of list) {
+      const lints = await tsWorker.getLints({
+        path: `/${name}`,
+        diagnosticCodesToIgnore: [],
+      });
+      const state = EditorState.create({ doc: code });
+      for (const d of lints)
+        out.push({
+          ...(list.length > 1 ? { file: name } : {}),
+          line: state.doc.lineAt(d.from).number,
+          message: d.message,
+        });
+    }
+    return out;
   },
   /** The editor's current diagnostics: `[{ from, to, line, severity, message }]`. */
   diagnostics() {

@@ -37,6 +37,17 @@ declare namespace plot {
     options?: { title?: string; colormap?: "viridis" | "gray"; rgb?: boolean },
   ): Promise<void>;
 
+  /**
+   * A bar chart of a 1-D tensor's (or an array's) values, one bar per entry, labelled `labels`
+   * (default: the indices). Calling it again with the same `chart` redraws it in place: live class
+   * probabilities.
+   */
+  function bars(
+    chart: string,
+    t: PlotTensor | ArrayLike<number>,
+    options?: { labels?: ArrayLike<string | number> },
+  ): Promise<void>;
+
   /** A histogram of a tensor's (or an array's) values in `bins` equal bins (default 30). */
   function hist(
     t: PlotTensor | ArrayLike<number>,
@@ -69,7 +80,24 @@ declare function loadDigits(): Promise<{
 /** True when the page was opened with `?quick` (the tests do): examples then run fewer steps. */
 declare const QUICK: boolean;
 
-/** The pretrained-model examples of examples/models/, bundled into /dist/models/ by the build. */
+/** A drawing pad made by {@link drawPad}. */
+interface DrawPad {
+  /** The side of the drawings it hands over, in pixels. */
+  readonly size: number;
+  /** The next finished drawing (when the visitor lifts the pen). */
+  next(): Promise<Float32Array>;
+  /** Every drawing, as each stroke ends: `for await (const pixels of pad) …`. */
+  [Symbol.asyncIterator](): AsyncIterator<Float32Array>;
+}
+
+/**
+ * Puts a drawing pad in the plots panel. Each time a stroke ends, the drawing so far is handed
+ * over as `size × size` ink values in 0..1 (row-major), cropped to the ink and scaled, aspect
+ * kept, to fill the square. The pad lives until the run ends or is stopped.
+ */
+declare function drawPad(options?: { title?: string; size?: number }): DrawPad;
+
+/** The semantic-search example's model code, bundled into /dist/models/ by the build. */
 declare module "/dist/models/*" {
   /** Loads the model from `base` (a folder under /models/) and prints its results with `print`. */
   export function main(

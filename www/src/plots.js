@@ -11,6 +11,7 @@ export class Plots {
   constructor(root) {
     this.root = root;
     this.lines = new Map();
+    this.bar = new Map();
     this.frame = 0;
   }
 
@@ -18,6 +19,8 @@ export class Plots {
   clear() {
     for (const l of this.lines.values()) l.chart.destroy();
     this.lines.clear();
+    for (const b of this.bar.values()) b.chart.destroy();
+    this.bar.clear();
     this.root.replaceChildren();
   }
 
@@ -26,6 +29,49 @@ export class Plots {
     if (msg.kind === "line") this.line(msg);
     else if (msg.kind === "image") this.image(msg);
     else if (msg.kind === "hist") this.hist(msg);
+    else if (msg.kind === "bars") this.bars(msg);
+  }
+
+  /** A bar chart that each call with the same `chart` redraws in place (live probabilities). */
+  bars({ chart, values, labels }) {
+    let b = this.bar.get(chart);
+    const xs = values.map((_, i) => i);
+    if (!b) {
+      const fig = this.figure(chart, "bars");
+      fig.dataset.chart = chart;
+      b = { fig };
+      b.chart = new uPlot(
+        {
+          width: 360,
+          height: 200,
+          scales: { x: { time: false, range: [-0.6, values.length - 0.4] } },
+          series: [
+            { label: "class" },
+            {
+              label: chart,
+              fill: "#1c7ed6aa",
+              stroke: "#1c7ed6",
+              paths: uPlot.paths.bars({ size: [0.7, Infinity], align: 0 }),
+              points: { show: false },
+            },
+          ],
+          axes: [
+            {
+              splits: () => xs,
+              values: (_, ticks) => ticks.map((t) => labels[t] ?? ""),
+            },
+            { size: 40 },
+          ],
+          legend: { show: false },
+        },
+        [xs, values],
+        fig,
+      );
+      this.bar.set(chart, b);
+    } else b.chart.setData([xs, values]);
+    const top = values.indexOf(Math.max(...values));
+    b.fig.dataset.values = JSON.stringify(values);
+    b.fig.dataset.top = labels[top];
   }
 
   figure(title, kind) {

@@ -102,6 +102,18 @@ const plot = {
   line(chart, series, x) {
     post({ type: "plot", kind: "line", chart: String(chart), series, x });
   },
+  async bars(chart, t, { labels } = {}) {
+    const { data } = await values(t);
+    post({
+      type: "plot",
+      kind: "bars",
+      chart: String(chart),
+      values: Array.from(data),
+      labels: labels
+        ? labels.map(String)
+        : Array.from(data, (_, i) => String(i)),
+    });
+  },
   async image(t, { title = "", colormap = "viridis", rgb = false } = {}) {
     const { data, shape } = await values(t);
     if (shape.length < 2 || shape.length > 3)
@@ -138,6 +150,32 @@ function progress(label, done, total) {
   post({ type: "progress", label: String(label), done, total });
 }
 
+// Drawing pads: the page draws the canvas and sends each finished drawing back as pixels.
+let padCount = 0;
+const pads = new Map();
+function drawPad({ title = "draw here", size = 32 } = {}) {
+  const id = ++padCount;
+  const queue = [];
+  const waiting = [];
+  pads.set(id, (pixels) => {
+    const next = waiting.shift();
+    if (next) next(pixels);
+    else queue.push(pixels);
+  });
+  post({ type: "pad", id, title: String(title), size });
+  const next = () =>
+    queue.length
+      ? Promise.resolve(queue.shift())
+      : new Promise((resolve) => waiting.push(resolve));
+  return {
+    size,
+    next,
+    async *[Symbol.asyncIterator]() {
+      for (;;) yield await next();
+    },
+  };
+}
+
 let digits = null;
 async function loadDigits() {
   if (!digits) {
@@ -153,57 +191,106 @@ async function loadDigits() {
   return { train: split(digits.train), test: split(digits.test) };
 }
 
-Object.assign(self, { print, plot, progress, loadDigits, QUICK: false });
+Object.assign(self, {
+  print,
+  plot,
+  progress,
+  drawPad,
+  loadDigits,
+  QUICK: false,
+});
 
 // ---- running code ----
 
-/** Where an error was raised in the user's code: `{ line, column }` (1-based), or null. */
-function sourceLine(err, url, map) {
+/** Where an error was raised in the user's files: `{ file, line, column }` (1-based), or null. */
+function sourceLine(err, modules) {
   const stack = String(err?.stack ?? "");
-  const at = new RegExp(
-    `${url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:(\\d+):(\\d+)`,
-    "g",
-  );
-  for (const m of stack.matchAll(at)) {
-    const pos = originalPositionFor(map, {
-      line: Number(m[1]),
-      column: Number(m[2]) - 1,
+  // The innermost frame in any of the files (the stack lists the innermost first).
+  const frames = [];
+  for (const m of modules) {
+    const at = new RegExp(
+      `${m.url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:(\\d+):(\\d+)`,
+      "g",
+    );
+    for (const x of stack.matchAll(at)) frames.push({ m, x });
+  }
+  frames.sort((a, b) => a.x.index - b.x.index);
+  for (const { m, x } of frames) {
+    const pos = originalPositionFor(m.traced, {
+      line: Number(x[1]),
+      column: Number(x[2]) - 1,
     });
-    if (pos.line !== null) return { line: pos.line, column: pos.column + 1 };
+    if (pos.line !== null)
+      return { file: m.name, line: pos.line, column: pos.column + 1 };
   }
   return null;
 }
 
-async function run({ js, map, quick }) {
+const TOKENIZERS = new URL("/dist/vendor/tokenizers.js", self.location.origin)
+  .href;
+
+/**
+ * The files as blob: modules, `files[0]` the entry. Each file's imports are rewritten: "webtorch"
+ * to the module this worker uses (same URL, one engine), "@huggingface/tokenizers" to its bundle,
+ * "./other.ts" to that tab's module (made first), site paths ("/assets/…") to this origin (a blob:
+ * module has no base URL). Returns `[{ name, url, traced }]`, the entry first.
+ */
+function linkModules(files) {
+  const byName = new Map(files.map((f) => [f.name, f]));
+  const made = new Map();
+  const make = (name, chain) => {
+    if (made.has(name)) return made.get(name).url;
+    if (chain.includes(name))
+      throw new Error(`circular imports: ${[...chain, name].join(" → ")}`);
+    const f = byName.get(name);
+    const code = f.js.replace(
+      /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])([^"']+)\2/g,
+      (all, head, q, spec) => {
+        let to = null;
+        if (spec === "webtorch") to = PKG;
+        else if (spec === "@huggingface/tokenizers") to = TOKENIZERS;
+        else if (spec.startsWith("./")) {
+          const dep = spec.slice(2);
+          if (!byName.has(dep))
+            throw new Error(
+              `${f.name} imports "${spec}": no tab is named ${dep}`,
+            );
+          to = make(dep, [...chain, name]);
+        } else if (spec.startsWith("/") && !spec.startsWith("//"))
+          to = self.location.origin + spec;
+        return to ? `${head}${q}${to}${q}` : all;
+      },
+    );
+    const url = URL.createObjectURL(
+      new Blob([code], { type: "text/javascript" }),
+    );
+    made.set(name, { name, url, traced: new TraceMap(f.map) });
+    return url;
+  };
+  make(files[0].name, []);
+  return [...made.values()].sort((a) => (a.name === files[0].name ? -1 : 0));
+}
+
+async function run({ files, quick }) {
   await ready;
   self.QUICK = !!quick;
   printQueue = Promise.resolve();
-  // `import … from "webtorch"` resolves to the same module this worker uses (same URL, one engine);
-  // site paths ("/dist/…") to this origin (a blob: module has no base URL for them).
-  const code = js
-    .replace(
-      /(\bfrom\s*|\bimport\s*\(\s*)(["'])webtorch\2/g,
-      (_, head, q) => `${head}${q}${PKG}${q}`,
-    )
-    .replace(
-      /(\bfrom\s*|\bimport\s*\(\s*)(["'])\/(?!\/)/g,
-      (_, head, q) => `${head}${q}${self.location.origin}/`,
-    );
-  const url = URL.createObjectURL(
-    new Blob([code], { type: "text/javascript" }),
-  );
-  const traced = new TraceMap(map);
+  let modules = [];
   const ticker = setInterval(postStats, 200);
+  // The profiler panel's table, unless the code runs torch.profiler itself (one profile records
+  // at a time).
   let prof = null;
-  try {
-    prof = torch.profiler.profile();
-  } catch {
-    prof = null; // a profiler left recording by an earlier run
-  }
+  if (!files.some((f) => /\bprofiler\.profile\b/.test(f.js)))
+    try {
+      prof = torch.profiler.profile();
+    } catch {
+      prof = null; // a profiler left recording by an earlier run
+    }
   const t0 = performance.now();
   let error = null;
   try {
-    await import(/* webpackIgnore: true */ url);
+    modules = linkModules(files);
+    await import(/* webpackIgnore: true */ modules[0].url);
     await printQueue;
     await torch.webgpu.sync_device();
   } catch (e) {
@@ -211,11 +298,12 @@ async function run({ js, map, quick }) {
     error = {
       name: e?.name ?? "Error",
       message: String(e?.message ?? e),
-      at: sourceLine(e, url, traced),
+      at: sourceLine(e, modules),
     };
   } finally {
     clearInterval(ticker);
-    URL.revokeObjectURL(url);
+    for (const m of modules) URL.revokeObjectURL(m.url);
+    pads.clear();
   }
   const ms = performance.now() - t0;
   let profile = [];
@@ -232,6 +320,7 @@ async function run({ js, map, quick }) {
 
 self.addEventListener("message", (e) => {
   if (e.data?.type === "run") run(e.data);
+  else if (e.data?.type === "pad") pads.get(e.data.id)?.(e.data.pixels);
 });
 // Promises the code left un-awaited: report them instead of losing them.
 self.addEventListener("unhandledrejection", (e) => {

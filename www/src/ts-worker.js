@@ -15,6 +15,8 @@ const compilerOptions = {
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.ESNext,
   moduleResolution: ts.ModuleResolutionKind.Bundler,
+  // Tabs import each other as "./model.ts" (the run worker links them by those names).
+  allowImportingTsExtensions: true,
   lib: ["lib.es2023.d.ts", "lib.esnext.disposable.d.ts", "lib.dom.d.ts"],
   strict: true,
   noEmit: true,

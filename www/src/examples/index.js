@@ -1,5 +1,7 @@
-// The examples menu: each example is a TypeScript file shown in the editor; its first line (a
-// comment) is its title.
+// The examples menu. Each example is TypeScript shown in the editor, whole: a single file, or a
+// folder whose files become editor tabs (main.ts first: it runs, and imports the others as
+// "./name.ts"). The first line of main.ts (a comment) is the example's title. Examples import
+// only webtorch (and @huggingface/tokenizers): nothing runs that the editor does not show.
 import basics from "./basics.ts";
 import views from "./views.ts";
 import autograd from "./autograd.ts";
@@ -7,28 +9,43 @@ import einsum from "./einsum.ts";
 import mlpDigits from "./mlp-digits.ts";
 import safetensors from "./safetensors.ts";
 import benchmark from "./benchmark.ts";
+import dataloader from "./dataloader.ts";
+import profiler from "./profiler.ts";
+import drawDigit from "./draw-digit.ts";
+import textgenMain from "./textgen/main.ts";
+import textgenModel from "./textgen/model.ts";
 
 const title = (code) => code.split("\n", 1)[0].replace(/^\/\/\s*/, "");
 
-/** `{ id, title, code }` for every example, in menu order. */
+/** `{ id, title, files: [{ name, code }] }` for every example, in menu order. */
 export const EXAMPLES = [
   ["basics", basics],
   ["views", views],
   ["autograd", autograd],
   ["einsum", einsum],
+  ["text-generation", { "main.ts": textgenMain, "model.ts": textgenModel }],
   ["mlp-digits", mlpDigits],
+  ["dataloader", dataloader],
   ["safetensors", safetensors],
+  ["draw-digit", drawDigit],
+  ["profiler", profiler],
   ["benchmark", benchmark],
-  // The pretrained models of examples/models/, bundled by scripts/build-playground.mjs when present.
-  ...MODEL_EXAMPLES.map((m) => [
-    m.id,
-    `// ${m.title}
+  // all-MiniLM-L6-v2 (`make models` fetches it); its model code is still the bundle of
+  // examples/models/semantic-search.mjs.
+  [
+    "semantic-search",
+    `// Semantic search with all-MiniLM-L6-v2 (a real sentence-transformers model)
 import * as torch from "webtorch";
-// examples/models/${m.id}.mjs: the model written with webtorch.nn, weights from ${m.base}
-import { main } from "/dist/models/${m.id}.js";
+// examples/models/semantic-search.mjs: the model written with webtorch.nn
+import { main } from "/dist/models/semantic-search.js";
 
-const base = new URL("${m.base}", location.href).href;
-await main(torch, { base, print, ${m.options} });
+const base = new URL("/models/all-MiniLM-L6-v2/", location.href).href;
+await main(torch, { base, print, query: "Someone is having a meal." });
 `,
-  ]),
-].map(([id, code]) => ({ id, title: title(code), code }));
+  ],
+].map(([id, src]) => {
+  const files = Object.entries(
+    typeof src === "string" ? { "main.ts": src } : src,
+  ).map(([name, code]) => ({ name, code }));
+  return { id, title: title(files[0].code), files };
+});
