@@ -4,7 +4,7 @@ import * as torch from "webtorch";
 const a = torch.ones(2, 2);
 
 // @ts-expect-error — dtypes are checked names
-torch.zeros(2, { dtype: "float64" });
+torch.zeros(2, { dtype: "float128" });
 // @ts-expect-error — devices are "webgpu", "cpu" or PyTorch's "cuda" (an alias of "webgpu")
 torch.ones([2], { device: "tpu" });
 // @ts-expect-error — reads are async: item() is a Promise

@@ -85,7 +85,8 @@ const fns = [
 torch.manual_seed(0);
 
 async function reads(): Promise<void> {
-  const arr: Float32Array | Int32Array | Uint8Array = await d.toArray();
+  const arr: Float32Array | Float64Array | Int32Array | Uint8Array =
+    await d.toArray();
   const v: number | boolean = await d.item();
   const list: torch.NestedList = await a.tolist();
   const shape: readonly number[] = a.shape;
