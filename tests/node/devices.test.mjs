@@ -151,19 +151,28 @@ describe("Tensor.to, cpu(), cuda(), half(), bfloat16()", () => {
       });
     });
 
-    test(`[${device}] float64 is refused, in PyTorch's MPS wording`, () => {
+    test(`[${device}] float64: on the CPU made, on WebGPU refused in PyTorch's MPS wording`, async () => {
       const x = torch.ones(2, { device });
-      const name = device === "webgpu" ? "WebGPU" : "CPU";
-      const message = `Cannot convert a ${name} Tensor to float64 dtype as the ${name} backend of webtorch doesn't support float64. Please use float32 instead.`;
-      for (const f of [
+      const makers = [
         () => x.double(),
         () => x.to("float64"),
         () => x.to({ dtype: "float64" }),
         () => x.to(device, "float64"),
-        () => new torch.nn.Linear(2, 2, { device }).double(),
-        () => new torch.nn.Linear(2, 2, { device }).to("float64"),
-      ])
-        assert.throws(f, { name: "DTypeError", message });
+        () => new torch.nn.Linear(2, 2, { device }).double().weight,
+        () => new torch.nn.Linear(2, 2, { device }).to("float64").weight,
+      ];
+      if (device === "webgpu") {
+        const message =
+          "Cannot convert a WebGPU Tensor to float64 dtype as the WebGPU device doesn't support float64. Please use float32 instead.";
+        for (const f of makers)
+          assert.throws(f, { name: "DTypeError", message });
+        // Moved to the CPU as float64: the move first, then the cast.
+        const back = x.to("cpu", "float64");
+        assert.equal(back.dtype, "float64");
+        assert.deepEqual(await back.tolist(), [1, 1]);
+      } else {
+        for (const f of makers) assert.equal(f().dtype, "float64");
+      }
     });
   }
 
@@ -286,10 +295,21 @@ describe("torch.set_default_device, torch.set_default_dtype", () => {
         name: "DTypeError",
         message: "only floating-point types are supported as the default type",
       });
-    assert.throws(() => torch.set_default_dtype("float64"), {
-      name: "DTypeError",
-      message: /Cannot convert a (WebGPU|CPU) Tensor to float64 dtype/,
-    });
+    if (torch.get_default_device() === "webgpu")
+      assert.throws(() => torch.set_default_dtype("float64"), {
+        name: "DTypeError",
+        message: /^Cannot convert a WebGPU Tensor to float64 dtype/,
+      });
+    else {
+      torch.set_default_dtype("float64");
+      try {
+        assert.equal(torch.zeros(1).dtype, "float64");
+        assert.equal(torch.tensor([1.5]).dtype, "float64");
+        assert.equal(new torch.nn.Linear(2, 2).weight.dtype, "float64");
+      } finally {
+        torch.set_default_dtype("float32");
+      }
+    }
     assert.equal(torch.get_default_dtype(), "float32");
   });
 

@@ -125,17 +125,15 @@ export function deviceFromCode(code: number): Device {
 }
 
 /**
- * Throws unless `device` stores `dtype`: PyTorch's dtypes that webtorch knows by name but no
- * device of it holds (float64), with the error PyTorch's MPS backend gives for float64. Every
- * conversion and default that could make one (`to`, `double()`, `set_default_dtype`) asks here.
+ * Throws unless `device` stores `dtype`: float64 lives on the CPU backend only; WebGPU refuses
+ * it with the error PyTorch's MPS backend gives (the core's wording, src/dtype.rs). Conversions
+ * and defaults that could make one (`to`, `double()`, `set_default_dtype`) ask here first.
  */
 export function checkDeviceSupportsDtype(device: string, dtype: string): void {
-  if (dtype === "float64" || dtype === "double") {
-    const name = device === "webgpu" ? "WebGPU" : device.toUpperCase();
+  if ((dtype === "float64" || dtype === "double") && device === "webgpu")
     throw new DTypeError(
-      `Cannot convert a ${name} Tensor to float64 dtype as the ${name} backend of webtorch doesn't support float64. Please use float32 instead.`,
+      "Cannot convert a WebGPU Tensor to float64 dtype as the WebGPU device doesn't support float64. Please use float32 instead.",
     );
-  }
 }
 
 /** Whether `dtype` is a floating-point dtype (`torch.is_floating_point`). */

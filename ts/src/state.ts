@@ -34,9 +34,9 @@ export function get_default_dtype(): DType {
 }
 
 /**
- * Makes `d` the default floating point dtype: `float32`, `float16` or `bfloat16` (PyTorch's
- * TypeError for other dtypes; float64, which no device of webtorch stores, is refused as
- * converting to it is).
+ * Makes `d` the default floating point dtype: `float32`, `float16`, `bfloat16` or `float64`
+ * (PyTorch's TypeError for other dtypes; float64 only while the default device is the CPU, the
+ * one device that stores it).
  */
 export function set_default_dtype(d: DType): void {
   if (d === ("float64" as DType) || d === ("double" as DType))

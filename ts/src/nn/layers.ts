@@ -13,6 +13,7 @@ import type { FloatOf, Tensor } from "../tensor/tensor.js";
 import type { CheckLast, Dims, ReplaceLast, ShapeOf } from "../shapes.js";
 import type { DType } from "../dtype.js";
 import { arange, full } from "../ops/creation.js";
+import { defaultFloat } from "../defaults.js";
 import { where } from "../ops/conditional.js";
 import { scope } from "../lifetime.js";
 import { no_grad } from "../autograd/grad_mode.js";
@@ -26,13 +27,16 @@ export interface FactoryOptions {
   device?: "webgpu" | "cpu";
 }
 
-/** A new float32 tensor (int64 with `dtype`) filled with `fill` (default 0). */
+/**
+ * A new tensor of the default float dtype (`torch.set_default_dtype`, as PyTorch's layers make
+ * their parameters; int64 with `dtype`) filled with `fill` (default 0).
+ */
 function empty(
   shape: number[],
   options: FactoryOptions & { fill?: number; dtype?: "float32" | "int64" },
 ): Tensor {
   return full(shape, options.fill ?? 0, {
-    dtype: options.dtype ?? "float32",
+    dtype: options.dtype ?? defaultFloat(),
     device: options.device,
   });
 }

@@ -126,11 +126,6 @@ export function parseTo(
   values: ArrayLike<unknown>,
   self?: Tensor,
 ): ToTarget {
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (isFloat64(v) || (isObject(v) && isFloat64(v.dtype)))
-      checkDeviceSupportsDtype(device, "float64");
-  }
   const a = (
     self === undefined
       ? parseArgs(TO_ARGS, values)
@@ -150,11 +145,9 @@ export function parseTo(
   } else if (typeof target === "string") {
     out.device = coreDevice(target);
   }
+  if (out.dtype !== null && out.dtype !== undefined)
+    checkDeviceSupportsDtype(out.device ?? device, out.dtype);
   return out;
-}
-
-function isFloat64(v: unknown): boolean {
-  return v === "float64" || v === "double";
 }
 
 /**
@@ -180,6 +173,15 @@ export function moveTo(
     throw new TorchError(
       `moving a tensor that requires grad from ${t.device} to ${device} records no gradient in webtorch: move it under torch.no_grad() or detach() it first`,
     );
+  // A dtype the source device does not store (float64 from WebGPU) is made after the move.
+  if (dtype !== t.dtype && t.device === "webgpu" && dtype === "float64") {
+    const moved = moveTo(t, device, t.dtype, copy);
+    try {
+      return moveTo(moved, device, dtype);
+    } finally {
+      moved.dispose();
+    }
+  }
   const src = dtype === t.dtype ? t : wrap(t._raw.to_dtype(dtypeCode(dtype)));
   try {
     if (device === "cpu") return wrap(src._raw.to_cpu_later());
@@ -207,10 +209,6 @@ function coreDevice(name: string): Device {
       `Expected one of cpu, webgpu, cuda device type at start of device string: ${name}`,
     );
   return device;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !(v instanceof Tensor);
 }
 
 proto.cpu = function (this: Tensor): Tensor {
