@@ -9,21 +9,13 @@
  */
 
 import { args } from "../schema/index.js";
-import { isFloatingPoint, scalarTypeName } from "../dtype.js";
+import { isFloatingPoint } from "../dtype.js";
+import { floatOnly } from "./float_only.js";
 import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
 import { rand } from "./creation.js";
 import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
-
-/** `x`, refused as PyTorch's kernel `kernel` refuses integer and bool dtypes. */
-export function floatOnly(kernel: string, x: Tensor): Tensor {
-  if (!isFloatingPoint(x.dtype))
-    throw new DTypeError(
-      `"${kernel}" not implemented for '${scalarTypeName(x.dtype)}'`,
-    );
-  return x;
-}
 
 /** `x` where `|x| > lambd`, else 0. */
 export function hardshrink(input: Tensor, lambd?: number): Tensor {

@@ -20,7 +20,7 @@ import type { DType } from "../dtype.js";
 import { ArgumentError, DTypeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
-import { floatOnly } from "./activations.js";
+import { floatOnly } from "./float_only.js";
 import { cat } from "./indexing.js";
 import { full } from "./creation.js";
 import type { VarOptions } from "./reductions.js";

@@ -453,13 +453,9 @@ export class Tensor<S extends Dims = number[], D extends DType = DType> {
         methodArgs("expand", this, arguments).size,
         "size",
       );
+    // The core keeps a dim's size for -1 and prints the sizes as given in its errors.
     const target = checkInts("expand", "size", size);
-    // -1 keeps an existing dim's size (dims align from the right); the core checks the rest.
-    const lead = target.length - this.ndim;
-    const resolved = target.map((s, i) =>
-      s === -1 && i >= lead ? (this.shape as readonly number[])[i - lead]! : s,
-    );
-    return wrap(this._raw.expand(Int32Array.from(resolved)));
+    return wrap(this._raw.expand(Int32Array.from(target)));
   }
 
   /** This tensor laid out densely in row-major order (shares storage when it already is). */
