@@ -125,7 +125,7 @@ export const saved: Promise<Uint8Array> = torch.save({ x });
 export const loaded: Promise<torch.TensorDict> = torch.load(new Uint8Array(8));
 torch.warnings.filterwarnings("ignore", { key: "device." });
 // @ts-expect-error: dtypes are checked names
-torch.zeros(2, { dtype: "float64" });
+torch.zeros(2, { dtype: "float128" });
 `;
 
 /** Strict tsc over CHECK_TS with `compilerOptions`; rejects with tsc's errors. */
