@@ -670,3 +670,89 @@ export function as_tensor(
   }
   return tensor(data, options);
 }
+
+/** The typed-array reader and item size of each dtype `frombuffer` can read. */
+const FROMBUFFER_READERS: Partial<
+  Record<
+    DType,
+    [new (b: ArrayBuffer, o: number, n: number) => ArrayBufferView, number]
+  >
+> = {
+  float32: [Float32Array, 4],
+  int32: [Int32Array, 4],
+  int64: [BigInt64Array, 8],
+  uint8: [Uint8Array, 1],
+  bool: [Uint8Array, 1],
+};
+
+/**
+ * PyTorch's `torch.frombuffer`: a 1-D tensor of `count` items of `dtype` read from the bytes of
+ * `buffer` (an ArrayBuffer, typed array, DataView or Node Buffer, from its own byte offset) after
+ * `offset` bytes. The tensor holds a copy (webtorch's storage lives in the core, not in the JS
+ * buffer), so later writes to the buffer do not show in it.
+ */
+export function frombuffer(
+  buffer: ArrayBufferLike | ArrayBufferView,
+  options: {
+    dtype: DType;
+    count?: number;
+    offset?: number;
+    requires_grad?: boolean;
+  },
+): Tensor;
+export function frombuffer(): Tensor {
+  const a = args("frombuffer", arguments);
+  const buf: unknown = a.buffer;
+  let bytes: ArrayBuffer, start: number, length: number;
+  if (ArrayBuffer.isView(buf)) {
+    bytes = buf.buffer as ArrayBuffer;
+    start = buf.byteOffset;
+    length = buf.byteLength;
+  } else if (
+    buf instanceof ArrayBuffer ||
+    (typeof SharedArrayBuffer !== "undefined" &&
+      buf instanceof SharedArrayBuffer)
+  ) {
+    bytes = buf as ArrayBuffer;
+    start = 0;
+    length = buf.byteLength;
+  } else {
+    throw new TorchError("object does not implement Python buffer protocol.");
+  }
+  const dtype: DType = a.dtype;
+  const reader = FROMBUFFER_READERS[dtype];
+  if (reader === undefined)
+    throw new TorchError(
+      `frombuffer: webtorch cannot read ${dtype} (it reads ${Object.keys(FROMBUFFER_READERS).join(", ")})`,
+    );
+  const [View, size] = reader;
+  const count: number = a.count;
+  const offset: number = a.offset;
+  if (length <= 0 || count === 0)
+    throw new TorchError(
+      `both buffer length (${length}) and count (${count}) must not be 0`,
+    );
+  if (offset < 0 || offset >= length)
+    throw new TorchError(
+      `offset (${offset} bytes) must be non-negative and no greater than buffer length (${length} bytes) minus 1`,
+    );
+  let n = count;
+  if (count < 0) {
+    if ((length - offset) % size !== 0)
+      throw new TorchError(
+        `buffer length (${length - offset} bytes) after offset (${offset} bytes) must be a multiple of element size (${size})`,
+      );
+    n = (length - offset) / size;
+  } else if (offset + count * size > length) {
+    throw new TorchError(
+      `requested buffer length (${count} * ${size} bytes) after offset (${offset} bytes) must not be greater than actual buffer length (${length} bytes)`,
+    );
+  }
+  // Copied into a fresh buffer: the typed-array constructor needs an aligned byte offset.
+  const copy = new ArrayBuffer(n * size);
+  new Uint8Array(copy).set(new Uint8Array(bytes, start + offset, n * size));
+  return tensor(new View(copy, 0, n) as unknown as TensorData, {
+    dtype,
+    requires_grad: a.requires_grad,
+  });
+}
