@@ -18,4 +18,4 @@ export const info = {
 };
 await torch.webgpu.sync_device();
 // @ts-expect-error — dtypes are checked names
-torch.zeros(2, { dtype: "float64" });
+torch.zeros(2, { dtype: "float128" });
