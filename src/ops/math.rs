@@ -272,69 +272,44 @@ pub fn logaddexp2(a: f32, b: f32) -> f32 {
 pub fn fmod(a: f32, b: f32) -> f32 {
     a % b
 }
-pub fn remainder(a: f32, b: f32) -> f32 {
-    let r = a % b;
-    if b.is_infinite() && a.is_finite() {
-        return if a != 0.0 && a.is_sign_negative() != b.is_sign_negative() { b } else { a };
-    }
-    if r != 0.0 && (r < 0.0) != (b < 0.0) {
-        r + b
-    } else {
-        r
-    }
+/// PyTorch's `remainder` (the sign of the divisor) and `div_floor` for floats, in f32 and, for
+/// float64 tensors, in f64: one definition for both widths.
+macro_rules! python_division {
+    ($t:ty, $remainder:ident, $floor_divide:ident) => {
+        pub fn $remainder(a: $t, b: $t) -> $t {
+            let r = a % b;
+            if b.is_infinite() && a.is_finite() {
+                return if a != 0.0 && a.is_sign_negative() != b.is_sign_negative() { b } else { a };
+            }
+            if r != 0.0 && (r < 0.0) != (b < 0.0) {
+                r + b
+            } else {
+                r
+            }
+        }
+        pub fn $floor_divide(a: $t, b: $t) -> $t {
+            if b == 0.0 {
+                return a / b;
+            }
+            let m = a % b;
+            let mut d = (a - m) / b;
+            if m != 0.0 && (b < 0.0) != (m < 0.0) {
+                d -= 1.0;
+            }
+            if d == 0.0 {
+                return (0.0 as $t).copysign(a / b);
+            }
+            let f = d.floor();
+            if d - f > 0.5 {
+                f + 1.0
+            } else {
+                f
+            }
+        }
+    };
 }
-/// PyTorch's div_floor for floats.
-pub fn floor_divide(a: f32, b: f32) -> f32 {
-    if b == 0.0 {
-        return a / b;
-    }
-    let m = a % b;
-    let mut d = (a - m) / b;
-    if m != 0.0 && (b < 0.0) != (m < 0.0) {
-        d -= 1.0;
-    }
-    if d == 0.0 {
-        return 0f32.copysign(a / b);
-    }
-    let f = d.floor();
-    if d - f > 0.5 {
-        f + 1.0
-    } else {
-        f
-    }
-}
-/// `remainder` in f64 (float64 tensors).
-pub fn remainder64(a: f64, b: f64) -> f64 {
-    let r = a % b;
-    if b.is_infinite() && a.is_finite() {
-        return if a != 0.0 && a.is_sign_negative() != b.is_sign_negative() { b } else { a };
-    }
-    if r != 0.0 && (r < 0.0) != (b < 0.0) {
-        r + b
-    } else {
-        r
-    }
-}
-/// `floor_divide` in f64 (float64 tensors).
-pub fn floor_divide64(a: f64, b: f64) -> f64 {
-    if b == 0.0 {
-        return a / b;
-    }
-    let m = a % b;
-    let mut d = (a - m) / b;
-    if m != 0.0 && (b < 0.0) != (m < 0.0) {
-        d -= 1.0;
-    }
-    if d == 0.0 {
-        return 0f64.copysign(a / b);
-    }
-    let f = d.floor();
-    if d - f > 0.5 {
-        f + 1.0
-    } else {
-        f
-    }
-}
+python_division!(f32, remainder, floor_divide);
+python_division!(f64, remainder64, floor_divide64);
 /// `softplus` (beta 1, threshold 20) in f64.
 pub fn softplus64(x: f64) -> f64 {
     if x > 20.0 || x.is_nan() {
