@@ -377,6 +377,24 @@ fn copysign_f32(a: f32, b: f32) -> f32 {
     return bitcast<f32>((bitcast<u32>(a) & 0x7fffffffu) | (bitcast<u32>(b) & 0x80000000u));
 }
 
+// C's nextafterf, on the bits: the neighbour of `a` toward `b`; `b` when they are equal (±0
+// included), NaN when either is. Ordered as sign-magnitude integers, so that subnormal operands
+// keep their order where an adapter flushes them in float comparisons.
+fn nextafter_f32(a: f32, b: f32) -> f32 {
+    let ua = bitcast<u32>(a);
+    let ub = bitcast<u32>(b);
+    let ma = ua & 0x7fffffffu;
+    let mb = ub & 0x7fffffffu;
+    if (ma > 0x7f800000u || mb > 0x7f800000u) { return nan_like(a); }
+    if (ua == ub || (ma == 0u && mb == 0u)) { return b; }
+    if (ma == 0u) { return bitcast<f32>((ub & 0x80000000u) | 1u); }
+    let neg = (ua >> 31u) == 1u;
+    let ka = select(i32(ma), -i32(ma), neg);
+    let kb = select(i32(mb), -i32(mb), (ub >> 31u) == 1u);
+    // Toward a larger key is away from zero for a positive `a`, toward it for a negative one.
+    return bitcast<f32>(select(ua - 1u, ua + 1u, (kb > ka) != neg));
+}
+
 // Exact fmod (C's): long division on the mantissas; a - b·trunc(a/b) loses the remainder when
 // the quotient rounds.
 fn fmod_f32(a: f32, b: f32) -> f32 {

@@ -631,6 +631,22 @@ pub fn mark_multi_output(x: &Tensor, name: &'static str, index: usize) {
     }
 }
 
+/// An in-place view op (`t_`, `transpose_`, `squeeze_`, `unsqueeze_`, `as_strided_`): `x` takes
+/// the layout of `view`, the op's functional form applied to `x`, and, where autograd recorded
+/// that op, its history (a leaf changed under `no_grad` stays the leaf it was). The storage's
+/// version moves on, as PyTorch's in-place ops move it. `check_inplace(x)` runs first.
+pub fn set_view(x: &mut Tensor, view: &Tensor) {
+    // Read before the version moves: a view whose version is behind takes its base's history.
+    let recorded = view.history().filter(|m| m.grad_fn.is_some());
+    x.layout = view.layout.clone();
+    x.mark_written();
+    let Some(h) = recorded else { return };
+    x.slot().meta.set(Some(h));
+    if let Some(v) = x.ag.get().and_then(|s| s.view.as_ref()) {
+        v.version.set(x.storage_version());
+    }
+}
+
 /// `assign` of a value nothing else holds (an in-place op's own result, moved in): its pending
 /// expression runs straight into `x`'s new storage (`Tensor::assign_owned_`).
 pub fn assign_owned(x: &mut Tensor, value: Tensor) -> Result<()> {

@@ -191,6 +191,7 @@ pub(super) fn unary(op: Op, x: &Tensor, g: &Tensor) -> Result<Option<Tensor>> {
         | Op::Logaddexp
         | Op::Logaddexp2
         | Op::Copysign
+        | Op::Nextafter
         | Op::Eq
         | Op::Ne
         | Op::Lt
@@ -261,6 +262,9 @@ pub(super) fn binary(op: Op, a: &Tensor, b: &Tensor, g: &Tensor) -> Result<Pair>
             (mul(g, &ratio)?, zeros(g)?)
         }
         Op::FloorDivide => (zeros(g)?, zeros(g)?),
+        // PyTorch's: `input`'s gradient passes where the result moved off `other` (where they are
+        // equal the result is `other`), the step itself is not differentiated.
+        Op::Nextafter => (mul(g, &mask(a.binary(Op::Ne, b)?, g)?)?, zeros(g)?),
         Op::BitwiseAnd
         | Op::BitwiseOr
         | Op::BitwiseXor

@@ -196,6 +196,7 @@ op_table! {
     Logaddexp   = "logaddexp",   Float, "logaddexp_f32(a, b)",                   f2(m::logaddexp);
     Logaddexp2  = "logaddexp2",  Float, "logaddexp2_f32(a, b)",                  f2(m::logaddexp2);
     Copysign    = "copysign",    Float, "copysign_f32(a, b)",                    f2(f32::copysign);
+    Nextafter   = "nextafter",   Same,  "nextafter_f32(a, b)",                   f2(libm::nextafterf);
     // comparisons and logical ops (bool results)
     Eq          = "eq",          Bool,  "a == b",                                Compare(|a, b| a == b, |a, b| a == b);
     Ne          = "ne",          Bool,  "a != b || isnan_T(a) || isnan_T(b)",    Compare(|a, b| a != b, |a, b| a != b);
@@ -381,6 +382,7 @@ impl Op {
             Atan2 => B(f64::atan2),
             Hypot => B(f64::hypot),
             Copysign => B(f64::copysign),
+            Nextafter => B(libm::nextafter),
             Xlogy => B(|x, y| {
                 if y.is_nan() {
                     y

@@ -37,6 +37,15 @@ fn result_types(op: Op, promoted: DType) -> Result<(Compute, DType)> {
         Refuses::BoolSaying(msg) if promoted == DType::Bool => bail!(DType, "{msg}"),
         _ => {}
     }
+    // float16/bfloat16 compute in f32, whose neighbouring value is not theirs.
+    if op == Op::Nextafter && matches!(promoted, DType::Float16 | DType::BFloat16) {
+        bail!(
+            DType,
+            "nextafter: webtorch computes {} in float32, whose next representable value is not {}'s; cast to float32 first",
+            promoted.name(),
+            promoted.name()
+        );
+    }
     if !info.supports(compute) {
         bail!(DType, "\"{}_cpu\" not implemented for '{}'", info.name, promoted.scalar_name());
     }

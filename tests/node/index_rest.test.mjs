@@ -1,5 +1,6 @@
 // torch.frombuffer against PyTorch (tests/parity/index_rest_gen.py): the values read from a JS
-// byte view at its own byte offset, the dtype, and PyTorch's errors for a bad count or offset.
+// byte view at its own byte offset, the dtype (float16 and bfloat16 decoded from their bits,
+// float64 on the CPU device), and PyTorch's errors for a bad count or offset.
 import { describe, test, before } from "node:test";
 import assert from "node:assert/strict";
 import { PKG_ENTRY } from "./harness.mjs";
@@ -27,6 +28,11 @@ for (const device of devices) {
             assert.equal(e.message, c.error);
             return true;
           });
+          return;
+        }
+        if (c.dtype === "float64" && device === "webgpu") {
+          // The WebGPU device holds no float64 (docs/dtypes.md): refused, as everywhere.
+          assert.throws(call, torch.DTypeError);
           return;
         }
         const t = call();

@@ -12,7 +12,8 @@ from pathlib import Path
 import torch
 
 DTYPES = {"float32": torch.float32, "int32": torch.int32, "int64": torch.int64,
-          "uint8": torch.uint8, "bool": torch.bool}
+          "uint8": torch.uint8, "bool": torch.bool, "float64": torch.float64,
+          "float16": torch.float16, "bfloat16": torch.bfloat16}
 
 
 def case(data, dtype, view=0, **kw):
@@ -21,6 +22,8 @@ def case(data, dtype, view=0, **kw):
     try:
         t = torch.frombuffer(raw[view:], dtype=DTYPES[dtype], **kw)
         out["values"] = [v if dtype != "bool" else bool(v) for v in t.tolist()]
+        if t.is_floating_point():
+            out["values"] = [v if v == v and abs(v) != float("inf") else str(v) for v in out["values"]]
     except ValueError as e:
         out["error"] = str(e)
     return out
@@ -30,6 +33,10 @@ def main():
     f32 = bytes(torch.tensor([1.5, -2.25, 3e-39, 7.0]).numpy().tobytes())
     i64 = bytes(torch.tensor([1, -2, 2**31 - 1], dtype=torch.int64).numpy().tobytes())
     ramp = bytes(range(1, 11))
+    special = [1.5, -0.0, 1e-310, float("inf"), float("nan"), -2.0**-20, 65504.0, 3e-8]
+    f64 = bytes(torch.tensor(special, dtype=torch.float64).numpy().tobytes())
+    f16 = bytes(torch.tensor(special, dtype=torch.float16).view(torch.int16).numpy().tobytes())
+    bf16 = bytes(torch.tensor(special, dtype=torch.bfloat16).view(torch.int16).numpy().tobytes())
     cases = [
         case(f32, "float32"),
         case(f32, "float32", offset=4, count=2),
@@ -45,6 +52,13 @@ def main():
         case(ramp, "int32", offset=-1),
         case(ramp, "int32", offset=10),
         case(b"", "int32"),
+        # float64 (the CPU device's), float16 and bfloat16: subnormals, ±inf, NaN, -0.
+        case(f64, "float64"),
+        case(b"\0" + f64, "float64", view=1, offset=8),
+        case(f16, "float16"),
+        case(f16, "float16", offset=2, count=3),
+        case(bf16, "bfloat16"),
+        case(f16[1:], "float16"),
     ]
     path = Path(__file__).parent / "fixtures" / "index_rest.json"
     path.write_text(json.dumps({"cases": cases}, separators=(",", ":")) + "\n")

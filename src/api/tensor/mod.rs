@@ -449,6 +449,18 @@ impl RawTensor {
         js(ag::copy_(&mut self.t, &v))
     }
 
+    /// PyTorch's autograd checks before an in-place op on this tensor (a leaf that requires grad,
+    /// a view of one, …), for in-place ops the TS layer composes.
+    pub fn check_inplace(&self) -> JsResult<()> {
+        js(autograd::check_inplace(&self.t))
+    }
+
+    /// An in-place view op: this tensor takes `view`'s layout (a view of it made by the op's
+    /// functional form) and recorded history (`autograd::set_view`).
+    pub fn set_view_(&mut self, view: &RawTensor) {
+        autograd::set_view(&mut self.t, &view.t);
+    }
+
     /// How many in-place writes this tensor's storage has had (PyTorch's `_version`).
     pub fn version(&self) -> f64 {
         self.t.version() as f64

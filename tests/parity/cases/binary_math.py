@@ -38,6 +38,11 @@ OPS = {
                       wide=[(1e30, 3.0), (3e38, 1e-3), (1e-30, 1e30), (-1e-30, 1e30)]),
     "floor_divide": dict(x=(-9.0, 9.0), y=(0.5, 3.0), ints="same",
                          wide=[(1e30, 3.0), (3e38, 0.5), (1e-30, 1e30), (-1e-30, 1e30)]),
+    # ±0, the smallest subnormal and normal, the largest finite float, equal operands.
+    "nextafter": dict(x=(-3.0, 3.0), y=(-3.0, 3.0), ints="error",
+                      wide=[(0.0, 1.0), (-0.0, -1.0), (1e-45, 0.0), (-1e-45, 1.0),
+                            (1.1754944e-38, 0.0), (3.4028235e38, INF), (-3.4028235e38, 0.0),
+                            (2.5, 2.5), (0.0, -0.0)]),
 }
 # Quotients that are inexact in float32: 1 / 0.1f rounds to 10 but the true quotient is
 # 9.99999985, so floor_divide is 9 and the remainder 0.09999999 (floor(a / b) gives 10 and ~0).

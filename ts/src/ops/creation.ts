@@ -671,18 +671,46 @@ export function as_tensor(
   return tensor(data, options);
 }
 
-/** The typed-array reader and item size of each dtype `frombuffer` can read. */
-const FROMBUFFER_READERS: Partial<
-  Record<
-    DType,
-    [new (b: ArrayBuffer, o: number, n: number) => ArrayBufferView, number]
-  >
-> = {
-  float32: [Float32Array, 4],
-  int32: [Int32Array, 4],
-  int64: [BigInt64Array, 8],
-  uint8: [Uint8Array, 1],
-  bool: [Uint8Array, 1],
+/** A float16 value from its 16 bits (IEEE binary16: subnormals, ±inf, NaN). */
+function halfValue(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const mant = h & 0x3ff;
+  if (exp === 0) return sign * mant * 2 ** -24;
+  if (exp === 0x1f) return mant === 0 ? sign * Infinity : NaN;
+  return sign * (1024 + mant) * 2 ** (exp - 25);
+}
+
+/** float16 items read as the numbers they are (JS has no float16 array to view them with). */
+function halfItems(b: ArrayBuffer, o: number, n: number): Float32Array {
+  return Float32Array.from(new Uint16Array(b, o, n), halfValue);
+}
+
+/** bfloat16 items: the top 16 bits of a float32. */
+function bfloat16Items(b: ArrayBuffer, o: number, n: number): Float32Array {
+  const words = Uint32Array.from(new Uint16Array(b, o, n), (h) => h << 16);
+  return new Float32Array(words.buffer);
+}
+
+/** Reads `n` items at byte `o` of `b` as the typed array of their values. */
+type ItemReader = (b: ArrayBuffer, o: number, n: number) => ArrayBufferView;
+const typed =
+  (
+    T: new (b: ArrayBuffer, o: number, n: number) => ArrayBufferView,
+  ): ItemReader =>
+  (b, o, n) =>
+    new T(b, o, n);
+
+/** The reader and item size of each dtype `frombuffer` can read. */
+const FROMBUFFER_READERS: Partial<Record<DType, [ItemReader, number]>> = {
+  float32: [typed(Float32Array), 4],
+  float64: [typed(Float64Array), 8],
+  float16: [halfItems, 2],
+  bfloat16: [bfloat16Items, 2],
+  int32: [typed(Int32Array), 4],
+  int64: [typed(BigInt64Array), 8],
+  uint8: [typed(Uint8Array), 1],
+  bool: [typed(Uint8Array), 1],
 };
 
 /**
@@ -725,7 +753,7 @@ export function frombuffer(): Tensor {
     throw new TorchError(
       `frombuffer: webtorch cannot read ${dtype} (it reads ${Object.keys(FROMBUFFER_READERS).join(", ")})`,
     );
-  const [View, size] = reader;
+  const [read, size] = reader;
   const count: number = a.count;
   const offset: number = a.offset;
   if (length <= 0 || count === 0)
@@ -751,7 +779,7 @@ export function frombuffer(): Tensor {
   // Copied into a fresh buffer: the typed-array constructor needs an aligned byte offset.
   const copy = new ArrayBuffer(n * size);
   new Uint8Array(copy).set(new Uint8Array(bytes, start + offset, n * size));
-  return tensor(new View(copy, 0, n) as unknown as TensorData, {
+  return tensor(read(copy, 0, n) as unknown as TensorData, {
     dtype,
     requires_grad: a.requires_grad,
   });

@@ -129,6 +129,7 @@ const TENSOR_ONLY_BINDINGS = new Set([
   "logical_or",
   "logical_xor",
   "kron",
+  "nextafter",
 ]);
 
 /**

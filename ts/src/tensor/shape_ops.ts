@@ -584,3 +584,86 @@ proto.resize_ = function (
   next.dispose();
   return this;
 };
+
+// ---- views in place: the tensor takes the layout of its own view ----
+
+declare module "./tensor.js" {
+  interface Tensor<S extends Dims = number[], D extends DType = DType> {
+    /** {@link Tensor.t} in place: this tensor becomes its transpose (returned). */
+    t_(): Tensor<number[], D>;
+    /** {@link Tensor.transpose} in place (returns this tensor). */
+    transpose_(dim0: number, dim1: number): Tensor<number[], D>;
+    /** {@link Tensor.swapaxes} in place (returns this tensor). */
+    swapaxes_(axis0: number, axis1: number): Tensor<number[], D>;
+    /** {@link Tensor.swapdims} in place (returns this tensor). */
+    swapdims_(dim0: number, dim1: number): Tensor<number[], D>;
+    /** {@link Tensor.squeeze} in place (returns this tensor). */
+    squeeze_(dim?: number | Shape | null): Tensor<number[], D>;
+    /** {@link Tensor.unsqueeze} in place (returns this tensor). */
+    unsqueeze_(dim: number): Tensor<number[], D>;
+    /** {@link Tensor.as_strided} in place (returns this tensor). */
+    as_strided_(
+      size: Shape,
+      stride: Shape,
+      storage_offset?: number | null,
+    ): Tensor<number[], D>;
+  }
+}
+
+/**
+ * PyTorch's in-place view ops: autograd's in-place checks (a leaf that requires grad, a view of
+ * one, …), then the functional view of this tensor gives it its layout and, where autograd
+ * records it, its history (`t_` on a non-leaf is `TBackward` after the old history); the storage's
+ * version moves on. The tensor keeps its identity (a leaf changed under `no_grad` stays a leaf).
+ */
+function viewInPlace(self: Tensor, view: () => Tensor): Tensor {
+  self._raw.check_inplace();
+  const v = view();
+  try {
+    self._raw.set_view_(v._raw);
+  } finally {
+    v.dispose();
+  }
+  // A fresh handle of the re-laid tensor, so the wrapper's shape and cached reads follow.
+  self._setRaw(self._raw.handle());
+  return self;
+}
+
+proto.t_ = function (this: Tensor) {
+  methodArgs("t_", this, arguments);
+  if (this.ndim > 2)
+    throw new TorchError(
+      `t_() expects a tensor with <= 2 dimensions, but self is ${this.ndim}D`,
+    );
+  return viewInPlace(this, () => this.t());
+};
+proto.transpose_ = function (this: Tensor) {
+  const { dim0, dim1 } = methodArgs("transpose_", this, arguments);
+  return viewInPlace(this, () => this.transpose(dim0, dim1));
+};
+proto.swapaxes_ = function (this: Tensor) {
+  const { axis0, axis1 } = methodArgs("swapaxes_", this, arguments);
+  return viewInPlace(this, () => this.transpose(axis0, axis1));
+};
+proto.swapdims_ = function (this: Tensor) {
+  const { dim0, dim1 } = methodArgs("swapdims_", this, arguments);
+  return viewInPlace(this, () => this.transpose(dim0, dim1));
+};
+proto.squeeze_ = function (this: Tensor) {
+  const { dim } = methodArgs("squeeze_", this, arguments);
+  return viewInPlace(this, () => this.squeeze(dim as never));
+};
+proto.unsqueeze_ = function (this: Tensor) {
+  const { dim } = methodArgs("unsqueeze_", this, arguments);
+  return viewInPlace(this, () => this.unsqueeze(dim as never));
+};
+proto.as_strided_ = function (this: Tensor) {
+  const { size, stride, storage_offset } = methodArgs(
+    "as_strided_",
+    this,
+    arguments,
+  );
+  return viewInPlace(this, () =>
+    this.as_strided(size, stride, storage_offset ?? undefined),
+  );
+};

@@ -314,9 +314,7 @@ function sourceIndex(
   padding: "zeros" | "border" | "reflection",
   align: boolean,
 ): Tensor {
-  let v = align
-    ? g.add(1).mul((size - 1) / 2)
-    : g.add(1).mul(size).sub(1).div(2);
+  let v = unnormalize(g, size, align);
   if (padding === "border") v = v.clamp(0, size - 1);
   else if (padding === "reflection") {
     v = align ? reflect(v, 0, 2 * (size - 1)) : reflect(v, -1, 2 * size - 1);
@@ -325,9 +323,57 @@ function sourceIndex(
   return v;
 }
 
+/** A grid coordinate (in [-1, 1]) as a pixel coordinate of a dim of `size` pixels. */
+function unnormalize(g: Tensor, size: number, align: boolean): Tensor {
+  return align
+    ? g.add(1).mul((size - 1) / 2)
+    : g.add(1).mul(size).sub(1).div(2);
+}
+
+/**
+ * PyTorch's `compute_coordinates` for bicubic's integer taps: clipped to the border, or
+ * reflected and clipped; as they are for zero padding (read as zero outside).
+ */
+function tapIndex(
+  v: Tensor,
+  size: number,
+  padding: "zeros" | "border" | "reflection",
+  align: boolean,
+): Tensor {
+  if (padding === "border") return v.clamp(0, size - 1);
+  if (padding === "reflection")
+    return (
+      align ? reflect(v, 0, 2 * (size - 1)) : reflect(v, -1, 2 * size - 1)
+    ).clamp(0, size - 1);
+  return v;
+}
+
+/** The cubic convolution weights (A = -0.75) of the taps at -1, 0, 1, 2 from `floor(u)`. */
+function cubicWeights(t: Tensor): Tensor[] {
+  const A = -0.75;
+  // (A+2)x³ − (A+3)x² + 1 for |x| ≤ 1; Ax³ − 5Ax² + 8Ax − 4A for 1 < |x| < 2.
+  const near = (x: Tensor) =>
+    x
+      .mul(A + 2)
+      .sub(A + 3)
+      .mul(x)
+      .mul(x)
+      .add(1);
+  const far = (x: Tensor) =>
+    x
+      .mul(A)
+      .sub(5 * A)
+      .mul(x)
+      .add(8 * A)
+      .mul(x)
+      .sub(4 * A);
+  const rest = t.neg().add(1);
+  return [far(t.add(1)), near(t), near(rest), far(rest.add(1))];
+}
+
 /** Options of {@link grid_sample} (its arguments after `grid`, by name). */
 export interface GridSampleOptions {
-  /** The interpolation (default `"bilinear"`; `"bicubic"` raises). */
+  /** The interpolation (default `"bilinear"`). */
   mode?: "bilinear" | "nearest" | "bicubic";
   /** What points outside the input read (default `"zeros"`). */
   padding_mode?: "zeros" | "border" | "reflection";
@@ -339,7 +385,8 @@ export interface GridSampleOptions {
  * Samples `input` `(N, C, H_in, W_in)` at the points of `grid` `(N, H, W, 2)` (x, y in [-1, 1]),
  * or `(N, C, D_in, H_in, W_in)` at `(N, D, H, W, 3)` (x, y, z), with (bi/tri)linear or nearest
  * interpolation; `padding_mode` says what points outside read (zeros, the border's value, or the
- * reflection). Bicubic is not supported (a `TorchError`).
+ * reflection). Bicubic weights the 4×4 (4×4×4) pixels around each point by PyTorch's cubic
+ * convolution (A = -0.75) along each dim.
  */
 export function grid_sample(
   input: Tensor,
@@ -379,8 +426,6 @@ export function grid_sample(
     throw new TorchError(
       `grid_sampler(): expected 5D input and grid with same number of dimensions, but got input with sizes ${sizes(x)} and grid with sizes ${sizes(g)}`,
     );
-  if (mode_ === "bicubic")
-    throw new TorchError("grid_sample: mode 'bicubic' is not supported");
   const align = align_corners ?? false;
   const [n, c] = x.shape as [number, number];
   // The spatial sizes, last first (W, H[, D]): grid coordinate j indexes spatial[j].
@@ -416,6 +461,35 @@ export function grid_sample(
         .reshape([n, c, ...outShape]);
       return v.mul(inside!.unsqueeze(1).to(v.dtype));
     };
+    if (mode_ === "bicubic") {
+      // Each point's 4^k neighbourhood: the 4 taps along x combined first, then those sums
+      // along y (then z), PyTorch's order. The taps' positions carry no gradient; the weights
+      // carry the grid's.
+      const u = spatial.map((size, j) =>
+        unnormalize(g.select(k + 1, j), size, align),
+      );
+      const base = no_grad(() => u.map((v) => v.floor()));
+      const w = u.map((v, j) => cubicWeights(v.sub(base[j]!)));
+      const taps = no_grad(() =>
+        base.map((b, j) =>
+          [-1, 0, 1, 2].map((o) =>
+            tapIndex(b.add(o), spatial[j]!, padding, align),
+          ),
+        ),
+      );
+      const at: Tensor[] = new Array<Tensor>(k);
+      const combine = (j: number): Tensor => {
+        if (j < 0) return read(at);
+        let sum: Tensor | null = null;
+        for (let i = 0; i < 4; i++) {
+          at[j] = taps[j]![i]!;
+          const term = combine(j - 1).mul(w[j]![i]!.unsqueeze(1));
+          sum = sum ? sum.add(term) : term;
+        }
+        return sum!;
+      };
+      return combine(k - 1);
+    }
     if (mode_ === "nearest") {
       // PyTorch's grid gradient of nearest sampling is zeros (not none): the grid joins the
       // graph through a `where` that never selects it.
