@@ -115,22 +115,27 @@ def view_cases():
         ("as_strided_", [[[2, 2], [1, 3], 1]]),
     ]
     shapes = {"t_": [2, 3], "squeeze_": [1, 3, 1, 2], "as_strided_": [2, 3]}
+    seqs = [(name, [(name, a) for a in calls], None) for name, calls in seqs]
+    # A view of a non-leaf re-laid twice: its base's history takes the gradient.
+    seqs.append(("t_", [("t_", []), ("unsqueeze_", [0])], [0, 0, 2]))
     out = []
-    for name, calls in seqs:
-        shape = shapes.get(name, [2, 3, 4])
+    for first, calls, narrow in seqs:
+        shape = [3, 4] if narrow else shapes.get(first, [2, 3, 4])
         x = torch.randn(*shape, generator=g, requires_grad=True)
         y = x * 1
+        if narrow:
+            y = y.narrow(*narrow)
         v0 = y._version
         steps = []
-        for a in calls:
+        for name, a in calls:
             r = getattr(y, name)(*a)
             assert r is y
-            steps.append({"args": a, "shape": list(y.shape), "stride": list(y.stride()),
+            steps.append({"name": name, "args": a, "shape": list(y.shape), "stride": list(y.stride()),
                           "offset": y.storage_offset(), "contiguous": y.is_contiguous(),
                           "version": y._version - v0, "grad_fn": type(y.grad_fn).__name__})
         up = torch.randn(*y.shape, generator=g)
         (y * up).sum().backward()
-        out.append({"name": name, "x": x.detach().flatten().tolist(), "shape": shape,
+        out.append({"narrow": narrow, "x": x.detach().flatten().tolist(), "shape": shape,
                     "steps": steps, "values": y.detach().flatten().tolist(),
                     "up": up.flatten().tolist(), "grad": x.grad.flatten().tolist()})
     leaf = torch.randn(2, 3, requires_grad=True)
