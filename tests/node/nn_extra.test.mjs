@@ -199,13 +199,6 @@ for (const device of devices) {
       });
     }
 
-    test("grid_sample: bicubic is refused, not approximated", () => {
-      assert.throws(
-        () => F.grid_sample(r(1, 1, 3, 3), r(1, 2, 2, 2), { mode: "bicubic" }),
-        /bicubic' is not supported/,
-      );
-    });
-
     test("ParameterList: PyTorch's keys, tensors made parameters, printout", async () => {
       const a = torch.randn(2);
       const l = new nn.ParameterList([new nn.Parameter(a), torch.zeros(2, 3)]);
