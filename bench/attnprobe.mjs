@@ -1,4 +1,4 @@
-// Attention without gradients (inference): the one-kernel route (`src/backend/webgpu/attention.rs`)
+// Attention without gradients (inference): the one-kernel route (`src/ops/attention/forward.rs`)
 // against the products and softmax (`unfused`), with its tile rule (`fused`: the register-tiled
 // kernel where the head dims allow) and the one-row-per-invocation kernel's tiles forced
 // (`r128c8`: 128 query rows per workgroup, 8-key chunks), rounds alternated so that the host's two speeds

@@ -1267,7 +1267,7 @@ fn reductions_into_few_outputs_run_by_runs_first() {
     }
 }
 
-/// 1-D and 2-D max pooling by the WebGPU kernels (`shaders/max_pool2d*.wgsl`: one dispatch
+/// 1-D and 2-D max pooling by the WebGPU kernels (`ops/pool/max_pool2d*.wgsl`: one dispatch
 /// forward, one backward) against the CPU's composition over windows: values, the input's
 /// gradient (ties to the first maximum, a gradient summed where windows overlap), a strided
 /// input, ceil_mode, dilation, a missing batch dim, NaN (the window's value) and a window of

@@ -507,7 +507,7 @@ pub fn set_conv_images(n: u32) {
     engine::tune(|t| t.conv_images = (n > 0).then_some(n as usize))
 }
 
-/// Turns the one-kernel attention (`backend/webgpu/attention.rs`) on or off (default on), for
+/// Turns the one-kernel attention (`ops/attention/forward.rs`) on or off (default on), for
 /// benchmarks comparing it with the products and softmax.
 #[wasm_bindgen]
 pub fn set_attention_fused(on: bool) {

@@ -141,7 +141,7 @@ pub fn max_pool(
     Ok(agk::extreme_dim(&w, -1, false, true)?.0)
 }
 
-/// 1-D and 2-D float32 max pooling by the backend's kernels (`Backend::max_pool2d`), one node:
+/// 1-D and 2-D float32 max pooling by the pooling family's kernels (`ops/pool/`), one node:
 /// the forward keeps each window's first maximum's position, the backward sums the gradient
 /// into those positions (one pass over the input, no atomics). The composition over windows
 /// materialised every window (`[N, C, oh, ow, kh·kw]`), reduced it twice (values, positions)
@@ -150,7 +150,7 @@ pub fn max_pool(
 /// `create_graph` the backward is a differentiable scatter_add at the same positions.
 fn max_pool_kernel(x: &Tensor, p: &Pool) -> Result<Option<Tensor>> {
     let k = p.kernel.len();
-    if k > 2 || x.dtype != DType::Float32 || x.numel() == 0 || !x.backend().has_max_pool2d() {
+    if k > 2 || x.dtype != DType::Float32 || x.numel() == 0 || !x.backend().capabilities().fused_kernels {
         return Ok(None);
     }
     let nd = x.ndim();
@@ -158,7 +158,7 @@ fn max_pool_kernel(x: &Tensor, p: &Pool) -> Result<Option<Tensor>> {
     let n = if nd == k + 2 { x.shape()[0] } else { 1 };
     let c = x.shape()[nd - k - 1];
     let hw = two(&x.shape()[nd - k..], 1);
-    let g = crate::backend::PoolGeometry {
+    let g = crate::ops::pool::PoolGeometry {
         input: [n, c, hw[0], hw[1]],
         out_hw: two(&p.out, 1),
         kernel: two(&p.kernel, 1),

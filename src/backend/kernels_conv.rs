@@ -1,5 +1,4 @@
-//! The convolution and pooling descriptors of the backend contract (`Backend::conv2d_row`,
-//! `conv2d`, `max_pool2d`): the geometry a backend decides on before anything is allocated, and
+//! The convolution descriptors of the backend contract (`Backend::conv2d_row`, `conv2d`): the geometry a backend decides on before anything is allocated, and
 //! the kernels' buffers and options.
 
 use super::{BufId, Operand};
@@ -57,43 +56,4 @@ pub struct Conv2d {
     /// chunk of images and slice, for the caller to sum. 1 and 1 for the forward.
     pub splits: usize,
     pub images: usize,
-}
-
-/// The shape of a 2-D max pooling over `[N, C, H, W]` (`MaxPool2d`): the windows of `kernel`
-/// taps `dilation` apart, `stride` apart, from `-pad` on; `out_hw` as PyTorch's
-/// `pooling_output_shape` gave it (ceil_mode included).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PoolGeometry {
-    /// `[N, C, H, W]` of the input.
-    pub input: [usize; 4],
-    pub out_hw: [usize; 2],
-    pub kernel: [usize; 2],
-    pub stride: [usize; 2],
-    pub pad: [usize; 2],
-    pub dilation: [usize; 2],
-}
-
-/// A float32 2-D max pooling, PyTorch's `max_pool2d_with_indices`: `out[n, c, oh, ow]` is the
-/// largest of the window's in-bounds values (NaN if any is NaN: a NaN replaces the running
-/// maximum, a tie keeps the first), `idx` its position `h·W + w` in the plane (int64 words).
-/// `x` strides are `[n, c, h, w]`; `out` and `idx` are contiguous `[N, C, oh, ow]`; `idx` is
-/// written only with `indices`.
-#[derive(Clone, Debug)]
-pub struct MaxPool2d {
-    pub g: PoolGeometry,
-    pub x: Operand,
-    pub out: BufId,
-    pub idx: BufId,
-    pub indices: bool,
-}
-
-/// `MaxPool2d`'s input gradient: `out[n, c, h, w] = Σ grad[n, c, oh, ow]` over the windows whose
-/// `idx` is `h·W + w`, in increasing `(oh, ow)` (one invocation per input element, no atomics).
-/// `grad` strides are `[n, c, oh, ow]`; `idx` and `out` are contiguous.
-#[derive(Clone, Debug)]
-pub struct MaxPool2dBackward {
-    pub g: PoolGeometry,
-    pub grad: Operand,
-    pub idx: BufId,
-    pub out: BufId,
 }

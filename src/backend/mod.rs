@@ -86,9 +86,34 @@ pub struct Stats {
     pub batched_ops: u64,
 }
 
+/// What a device offers the op families (`Backend::capabilities`): each family chooses its route
+/// (one kernel of its own, or a composition of the primitive kernels) from these, not from a
+/// method of its own here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// Whether the families' one-kernel routes (max pooling, attention, direct convolution) run
+    /// on this device. The CPU backend composes those ops from its primitive kernels, which keeps
+    /// it the unfused oracle.
+    pub fused_kernels: bool,
+    /// Bytes of workgroup memory one kernel may use (WebGPU's `maxComputeWorkgroupStorageSize`).
+    pub workgroup_storage_bytes: u64,
+    /// Bytes one storage binding may span (WebGPU's `maxStorageBufferBindingSize`).
+    pub storage_binding_bytes: u64,
+}
+
+impl Capabilities {
+    /// A device without the one-kernel routes (the CPU backend).
+    pub const COMPOSED: Capabilities =
+        Capabilities { fused_kernels: false, workgroup_storage_bytes: 0, storage_binding_bytes: u64::MAX };
+}
+
 /// The contract, method by method.
 pub trait Backend {
     fn device(&self) -> Device;
+    /// What this device offers the op families' route choices.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::COMPOSED
+    }
     /// A buffer of at least `bytes` (contents undefined) for a kernel to write, from the pool
     /// when one fits.
     fn alloc(&self, bytes: u64) -> Result<BufId>;
@@ -135,37 +160,6 @@ pub trait Backend {
     /// A 2-D convolution without im2col columns (`Conv2d`), of a geometry `conv2d_row` took.
     fn conv2d(&self, _k: &Conv2d) -> Result<()> {
         crate::bail!(Device, "this backend has no convolution kernels")
-    }
-    /// Whether this backend computes attention of these sizes in one kernel (`attention`); asked
-    /// before the caller allocates the output.
-    fn has_attention(&self, _a: &AttentionShape) -> bool {
-        false
-    }
-    /// Attention in one kernel, no `L × S` intermediate (`Attention`).
-    fn attention(&self, _k: &Attention) -> Result<()> {
-        crate::bail!(Device, "this backend has no attention kernel")
-    }
-    /// Whether this backend computes attention's gradients of these sizes without `L × S`
-    /// intermediates (`attention_backward`).
-    fn has_attention_backward(&self, _a: &AttentionShape) -> bool {
-        false
-    }
-    /// Attention's gradients recomputing the probabilities in the kernels (`AttentionBackward`).
-    fn attention_backward(&self, _k: &AttentionBackward) -> Result<()> {
-        crate::bail!(Device, "this backend has no attention backward kernel")
-    }
-    /// Whether this backend has 2-D max pooling kernels (`max_pool2d`, `max_pool2d_backward`);
-    /// without them max pooling is composed of windows and `max(dim)`.
-    fn has_max_pool2d(&self) -> bool {
-        false
-    }
-    /// 2-D max pooling with indices in one kernel (`MaxPool2d`).
-    fn max_pool2d(&self, _k: &MaxPool2d) -> Result<()> {
-        crate::bail!(Device, "this backend has no max pooling kernel")
-    }
-    /// 2-D max pooling's input gradient from its indices (`MaxPool2dBackward`).
-    fn max_pool2d_backward(&self, _k: &MaxPool2dBackward) -> Result<()> {
-        crate::bail!(Device, "this backend has no max pooling kernel")
     }
     /// The largest tensor, in bytes, this backend can allocate as one buffer (WebGPU: one storage
     /// binding, less its size classes' rounding); callers that can split work stay below it.

@@ -3,9 +3,11 @@
 //! (`backend/program.rs`), each a folder with its rule, its entry, its CPU twin and its WGSL. The
 //! shape and dtype rules of the other hand-written families are in `tensor/`.
 
+pub mod attention;
 pub mod loss;
 pub mod math;
 pub mod optim;
+pub mod pool;
 pub mod random;
 pub mod sort;
 pub mod table;

@@ -13,7 +13,6 @@
 
 use super::Tensor;
 use crate::bail;
-use crate::dtype::DType;
 use crate::error::Result;
 use crate::ops::Op;
 use crate::shape::fmt_shape;
@@ -398,54 +397,6 @@ impl Tensor {
         let mut shape: Vec<i64> = vec![n as i64, o as i64];
         shape.extend(out.iter().map(|&s| s as i64));
         cols.transpose(2, 3)?.matmul(&wt)?.transpose(2, 3)?.reshape(&shape)?.contiguous()
-    }
-}
-
-impl Tensor {
-    /// 2-D max pooling of an `[N, C, H, W]` float32 tensor by the backend's kernel
-    /// (`Backend::max_pool2d`), or `None` where it has none: the values `[N, C, oh, ow]` and,
-    /// with `indices`, each one's position `h·W + w` in its plane (int64).
-    pub fn max_pool2d_direct(
-        &self,
-        g: &crate::backend::PoolGeometry,
-        indices: bool,
-    ) -> Result<Option<(Tensor, Option<Tensor>)>> {
-        if self.shape() != g.input || self.dtype != DType::Float32 || self.numel() == 0 {
-            return Ok(None);
-        }
-        let be = self.backend();
-        if !be.has_max_pool2d() {
-            return Ok(None);
-        }
-        let shape = [g.input[0], g.input[1], g.out_hw[0], g.out_hw[1]];
-        let out = Tensor::empty_on(be, &shape, DType::Float32)?;
-        // Without indices the kernel still binds a (one-word) buffer there.
-        let idx = Tensor::empty_on(be, if indices { &shape[..] } else { &[1] }, DType::Int64)?;
-        let k = crate::backend::MaxPool2d {
-            g: g.clone(),
-            x: self.operand_with(&self.layout.strides)?,
-            out: out.buf()?,
-            idx: idx.buf()?,
-            indices,
-        };
-        be.max_pool2d(&k)?;
-        Ok(Some((out, indices.then_some(idx))))
-    }
-
-    /// `max_pool2d_direct`'s input gradient: `self` the output's gradient `[N, C, oh, ow]`,
-    /// `idx` the forward's indices; `[N, C, H, W]`.
-    pub fn max_pool2d_backward_direct(&self, idx: &Tensor, g: &crate::backend::PoolGeometry) -> Result<Tensor> {
-        let be = self.backend();
-        let out = Tensor::empty_on(be, &g.input, DType::Float32)?;
-        let idx = idx.contiguous()?;
-        let k = crate::backend::MaxPool2dBackward {
-            g: g.clone(),
-            grad: self.operand_with(&self.layout.strides)?,
-            idx: idx.buf()?,
-            out: out.buf()?,
-        };
-        be.max_pool2d_backward(&k)?;
-        Ok(out)
     }
 }
 

@@ -147,7 +147,7 @@ impl Tensor {
     /// `softmax(self kᵀ · scale + mask) v` (queries `self (…, L, E)`, keys `(…, S, E)`, values
     /// `(…, S, Ev)`, the same batch dims; `causal`: query `i` sees keys `j ≤ i`; `mask` a float
     /// tensor broadcasting to `(…, L, S)`, -inf where not attended) by the backend's one-pass
-    /// kernel (`Backend::attention`), with each query row's log-sum-exp of its scaled scores
+    /// kernel (`ops/attention/`), with each query row's log-sum-exp of its scaled scores
     /// `(…, L)` (what a backward needs to recompute the probabilities), or `None` where the
     /// backend has no kernel for these shapes (then the caller composes products and a softmax).
     pub fn attention_fused(
@@ -166,7 +166,7 @@ impl Tensor {
         let Some((shape, scores)) = self.attention_shape(k, v, mask) else {
             return Ok(None);
         };
-        if !self.backend().has_attention(&shape) {
+        if !crate::ops::attention::forward::supports(&shape, &self.backend().capabilities()) {
             return Ok(None);
         }
         let (n, qs, ev) = (self.ndim(), self.shape(), shape.ev);
@@ -177,7 +177,7 @@ impl Tensor {
         let out = Tensor::empty_on(self.backend(), &out_shape, self.dtype)?;
         let lse = Tensor::empty_on(self.backend(), &qs[..n - 1], self.dtype)?;
         let mask = mask.map(|m| mask_operand(m, &scores)).transpose()?;
-        let a = crate::backend::Attention {
+        let a = crate::ops::attention::Attention {
             shape,
             mask,
             lse: lse.buf()?,
@@ -189,7 +189,7 @@ impl Tensor {
             scale,
             causal,
         };
-        self.backend().attention(&a)?;
+        crate::ops::attention::forward::run(&**self.backend(), &a)?;
         Ok(Some((out, lse)))
     }
 
@@ -218,7 +218,9 @@ impl Tensor {
         let Some((shape, scores)) = self.attention_shape(k, v, mask) else {
             return Ok(None);
         };
-        if g.shape() != [&qs[..n - 1], &vs[n - 1..]].concat() || !self.backend().has_attention_backward(&shape) {
+        if g.shape() != [&qs[..n - 1], &vs[n - 1..]].concat()
+            || !crate::ops::attention::backward::supports(&shape, &self.backend().capabilities())
+        {
             return Ok(None);
         }
         let (batch, s, e, ev) = (shape.batch, shape.s, shape.e, shape.ev);
@@ -231,7 +233,7 @@ impl Tensor {
         };
         let dq = Tensor::empty_on(self.backend(), qs, self.dtype)?;
         let dkv = Tensor::empty_on(self.backend(), &[batch * s * (e + ev)], self.dtype)?;
-        let a = crate::backend::AttentionBackward {
+        let a = crate::ops::attention::AttentionBackward {
             shape,
             q: q3.attention_strides()?,
             k: k3.attention_strides()?,
@@ -246,7 +248,7 @@ impl Tensor {
             scale,
             causal,
         };
-        self.backend().attention_backward(&a)?;
+        crate::ops::attention::backward::run(&**self.backend(), &a)?;
         let dims = |sh: &[usize]| sh.iter().map(|&d| d as i64).collect::<Vec<_>>();
         let dk = dkv.narrow(0, 0, (batch * s * e) as i64)?.reshape(&dims(ks))?;
         let dv = dkv.narrow(0, (batch * s * e) as i64, (batch * s * ev) as i64)?.reshape(&dims(vs))?;
@@ -262,7 +264,7 @@ impl Tensor {
         k: &Tensor,
         v: &Tensor,
         mask: Option<&Tensor>,
-    ) -> Option<(crate::backend::AttentionShape, Vec<usize>)> {
+    ) -> Option<(crate::ops::attention::AttentionShape, Vec<usize>)> {
         let n = self.ndim();
         if n < 2 || k.ndim() != n || v.ndim() != n || k.dtype != self.dtype || v.dtype != self.dtype {
             return None;
@@ -285,7 +287,7 @@ impl Tensor {
             return None;
         }
         let masked = mask.is_some();
-        Some((crate::backend::AttentionShape { dtype: self.dtype, batch, l, s, e, ev, masked }, scores))
+        Some((crate::ops::attention::AttentionShape { dtype: self.dtype, batch, l, s, e, ev, masked }, scores))
     }
 
     /// Strides `[b0, b1, row]` of a tensor `attention_operand` made (0 for missing batch dims).

@@ -23,8 +23,6 @@ const ROWWISE: &str = include_str!("../../../shaders/rowwise.wgsl");
 const GATHER: &str = include_str!("../../../shaders/gather.wgsl");
 const CHECK: &str = include_str!("../../../shaders/check.wgsl");
 const SCATTER: &str = include_str!("../../../shaders/scatter.wgsl");
-const MAX_POOL2D: &str = include_str!("../../../shaders/max_pool2d.wgsl");
-const MAX_POOL2D_BACKWARD: &str = include_str!("../../../shaders/max_pool2d_backward.wgsl");
 
 /// Everything that changes a kernel's source; the pipeline cache key. Scalar values and sizes
 /// live in the uniform slot, so one pipeline serves every value and shape.
@@ -64,10 +62,6 @@ pub enum KernelKey {
     /// The direct 2-D convolution for short weight rows and depthwise layers (`conv.rs`,
     /// `shaders/conv2d_window.wgsl`).
     Conv2dWindow(super::conv::WindowKey),
-    /// Attention in one pass over the keys (`attention.rs`); causality is in the meta.
-    Attention(super::attention::AttentionKey),
-    /// Attention's backward, the keys' or the queries' kernel (`attention_backward.rs`).
-    AttentionBackward(super::attention_backward::AttentionBackwardKey),
     Rowwise {
         op: RowOp,
         weight: bool,
@@ -102,11 +96,6 @@ pub enum KernelKey {
     Batched,
     /// A device-side value check (`checks.rs`); its first buffer, the error buffer, is written.
     Check,
-    /// 2-D max pooling with indices (`shaders/max_pool2d.wgsl`; two written buffers), or its
-    /// input gradient (`shaders/max_pool2d_backward.wgsl`).
-    MaxPool2d {
-        backward: bool,
-    },
     /// A program of an op family (`backend/program.rs`).
     Program(ProgramKey),
 }
@@ -144,7 +133,6 @@ impl KernelKey {
     /// How many of the kernel's storage buffers (the first ones) are read_write.
     pub fn writable(&self) -> usize {
         match self {
-            KernelKey::Attention(_) | KernelKey::MaxPool2d { backward: false } => 2,
             KernelKey::Batched => super::batched::MAX_BUFFERS,
             KernelKey::Program(p) => p.program.writes,
             _ => 1,
@@ -166,8 +154,6 @@ impl KernelKey {
                 | KernelKey::Conv2d(..)
                 | KernelKey::Conv2dDepthwise(..)
                 | KernelKey::Conv2dWindow(..)
-                | KernelKey::Attention(..)
-                | KernelKey::AttentionBackward(..)
                 | KernelKey::Rows { .. }
                 | KernelKey::RowsReduce { .. }
                 | KernelKey::Reduce { .. }
@@ -425,8 +411,6 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::Conv2d(key, wgrad) => super::conv::source(key, *wgrad),
         KernelKey::Conv2dDepthwise(grad) => super::conv::depthwise_source(*grad),
         KernelKey::Conv2dWindow(key) => super::conv::window_source(key),
-        KernelKey::Attention(key) => super::attention::source(key),
-        KernelKey::AttentionBackward(key) => super::attention_backward::source(key),
         KernelKey::Rowwise { op, weight, bias } => rowwise_source(*op, *weight, *bias),
         KernelKey::Rows { op, weight, bias, plan } => super::rows::rowwise_source(*op, *weight, *bias, plan),
         KernelKey::RowsReduce { op, plan } => super::rows::reduce_source(*op, plan),
@@ -435,7 +419,6 @@ pub fn source(key: &KernelKey) -> String {
         KernelKey::User { source, .. } => source.to_string(),
         KernelKey::Batched => super::batched::source(),
         KernelKey::Check => fill(CHECK, &[]),
-        KernelKey::MaxPool2d { backward } => fill(if *backward { MAX_POOL2D_BACKWARD } else { MAX_POOL2D }, &[]),
         KernelKey::Program(p) => (p.program.wgsl)(p.variant),
     }
 }
@@ -477,8 +460,6 @@ pub fn label(key: &KernelKey) -> String {
             format!("webtorch:conv2d_depthwise{}:float32", if *grad { "_weight_grad" } else { "" })
         }
         KernelKey::Conv2dWindow(key) => super::conv::window_label(key),
-        KernelKey::Attention(key) => super::attention::label(key),
-        KernelKey::AttentionBackward(key) => super::attention_backward::label(key),
         KernelKey::Rowwise { op, .. } => format!("webtorch:{op:?}:float32").to_lowercase(),
         KernelKey::Rows { op, plan, .. } => {
             format!("webtorch:{}:{}:float32", format!("{op:?}").to_lowercase(), super::rows::plan_label(plan))
@@ -490,9 +471,6 @@ pub fn label(key: &KernelKey) -> String {
         KernelKey::User { name, .. } => format!("webtorch:user:{name}"),
         KernelKey::Check => "webtorch:check".to_string(),
         KernelKey::Batched => "webtorch:batched:float32".to_string(),
-        KernelKey::MaxPool2d { backward } => {
-            format!("webtorch:max_pool2d{}:float32", if *backward { "_backward" } else { "" })
-        }
         KernelKey::Program(p) => (p.program.label)(p.variant),
         KernelKey::Scatter { dtype, op, .. } => {
             let name = match op {

@@ -299,40 +299,6 @@ impl WebGpuBackend {
     }
 }
 
-impl WebGpuBackend {
-    pub(super) fn max_pool2d_impl(&self, k: &crate::backend::MaxPool2d) -> Result<()> {
-        let g = &k.g;
-        let n = g.input[0] * g.input[1] * g.out_hw[0] * g.out_hw[1];
-        let (gx, gy) = Self::grid(Self::groups_for(n)?);
-        let mut meta = [0u32; 24];
-        put(&mut meta, 0, &[n, g.input[1], g.input[2], g.input[3], g.out_hw[0], g.out_hw[1]])?;
-        pool_geometry(&mut meta, 6, g)?;
-        put(&mut meta, 14, &[k.x.offset])?;
-        put(&mut meta, 15, &k.x.strides)?;
-        put(&mut meta, 19, &[(gx * WG) as usize, k.indices as usize])?;
-        self.record(&KernelKey::MaxPool2d { backward: false }, &meta, &[k.out, k.idx, k.x.buf], (gx, gy, 1))
-    }
-
-    pub(super) fn max_pool2d_backward_impl(&self, k: &crate::backend::MaxPool2dBackward) -> Result<()> {
-        let g = &k.g;
-        let n: usize = g.input.iter().product();
-        let (gx, gy) = Self::grid(Self::groups_for(n)?);
-        let mut meta = [0u32; 24];
-        put(&mut meta, 0, &[n, g.input[2], g.input[3], g.out_hw[0], g.out_hw[1]])?;
-        pool_geometry(&mut meta, 5, g)?;
-        put(&mut meta, 13, &[k.grad.offset])?;
-        put(&mut meta, 14, &k.grad.strides)?;
-        put(&mut meta, 18, &[g.input[1], (gx * WG) as usize])?;
-        self.record(&KernelKey::MaxPool2d { backward: true }, &meta, &[k.out, k.grad.buf, k.idx], (gx, gy, 1))
-    }
-}
-
-/// A pooling's kernel, stride, padding and dilation (h, w each) from word `at` of `meta`.
-fn pool_geometry(meta: &mut [u32], at: usize, g: &crate::backend::PoolGeometry) -> Result<()> {
-    let words: Vec<usize> = [g.kernel, g.stride, g.pad, g.dilation].concat();
-    put(meta, at, &words)
-}
-
 /// A float32 elementwise kernel storing `value` (a leaf: a copy; a scalar: a fill) over `shape`
 /// into `out` (contiguous, or the view `out_view`): the scratch copies of the backend's own
 /// multi-kernel routes (a transposed `b`, convolutions' padded rows).

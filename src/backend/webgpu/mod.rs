@@ -7,8 +7,6 @@
 //! submit, so recording a dispatch allocates no GPU memory; bind groups bind a slot each, so
 //! none is set with dynamic offsets (`binding.rs`).
 
-pub mod attention;
-pub mod attention_backward;
 pub mod batched;
 mod binding;
 mod checks;
@@ -256,6 +254,14 @@ impl Backend for WebGpuBackend {
         Device::WebGpu
     }
 
+    fn capabilities(&self) -> crate::backend::Capabilities {
+        crate::backend::Capabilities {
+            fused_kernels: true,
+            workgroup_storage_bytes: self.limits.max_compute_workgroup_storage_size as u64,
+            storage_binding_bytes: self.limits.max_storage_buffer_binding_size,
+        }
+    }
+
     fn alloc(&self, bytes: u64) -> Result<BufId> {
         self.alloc_from_pool(bytes, false)
     }
@@ -411,26 +417,6 @@ impl Backend for WebGpuBackend {
         conv::splits(g, row, self.limits.max_compute_workgroup_storage_size)
     }
 
-    fn has_attention(&self, a: &crate::backend::AttentionShape) -> bool {
-        attention::supports(
-            a,
-            self.limits.max_storage_buffer_binding_size,
-            self.limits.max_compute_workgroup_storage_size,
-        )
-    }
-
-    fn attention(&self, k: &crate::backend::Attention) -> Result<()> {
-        self.attention_impl(k)
-    }
-
-    fn has_attention_backward(&self, a: &crate::backend::AttentionShape) -> bool {
-        attention_backward::supports(a, self.limits.max_compute_workgroup_storage_size)
-    }
-
-    fn attention_backward(&self, k: &crate::backend::AttentionBackward) -> Result<()> {
-        self.attention_backward_impl(k)
-    }
-
     fn max_tensor_bytes(&self) -> u64 {
         // `pool::size_class` rounds a request up by less than a quarter.
         self.limits.max_storage_buffer_binding_size / 5 * 4
@@ -463,18 +449,6 @@ impl Backend for WebGpuBackend {
         }
         let key = KernelKey::Program(codegen::ProgramKey { program: d.program, variant: d.variant });
         self.record(&key, d.uniforms, d.buffers, d.groups)
-    }
-
-    fn has_max_pool2d(&self) -> bool {
-        true
-    }
-
-    fn max_pool2d(&self, k: &crate::backend::MaxPool2d) -> Result<()> {
-        self.max_pool2d_impl(k)
-    }
-
-    fn max_pool2d_backward(&self, k: &crate::backend::MaxPool2dBackward) -> Result<()> {
-        self.max_pool2d_backward_impl(k)
     }
 
     fn check_values(&self, k: &super::ValueCheck) -> Result<()> {

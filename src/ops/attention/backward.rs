@@ -1,4 +1,4 @@
-//! Attention's backward in two kernels (`shaders/attention_backward.wgsl`): one per 64 keys
+//! Attention's backward in two kernels (`attention_backward.wgsl`): one per 64 keys
 //! writing `dK` and `dV`, one per 64 queries writing `dQ`, each recomputing the probabilities
 //! from the forward's row log-sum-exps, so no `L × S` tensor is made (the recomputing route of
 //! `autograd/attention.rs` holds three at once, and runs in pieces past its byte budget).
@@ -6,14 +6,14 @@
 //! `dQ` atomically): the scores and `dO Vᵀ` are computed in both, 7 products of `L·S·E` where
 //! the products route has 5. Head dims 64 or 128 (`supports`).
 
-use super::codegen::{fill, KernelKey};
-use super::launch::put;
-use super::{WebGpuBackend, MAX_GROUPS};
-use crate::backend::{AttentionBackward, AttentionShape};
+use super::{AttentionBackward, AttentionShape};
+use crate::backend::program::{put, Dispatch, Program, MAX_GROUPS};
+use crate::backend::{Backend, Capabilities};
 use crate::dtype::DType;
 use crate::error::Result;
+use crate::ops::wgsl::fill;
 
-const SOURCE: &str = include_str!("../../../shaders/attention_backward.wgsl");
+const SOURCE: &str = include_str!("attention_backward.wgsl");
 
 /// One of the two kernels for head dims `4·e4` (queries, keys) and `4·ev4` (values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,9 +27,15 @@ pub struct AttentionBackwardKey {
 
 /// Whether the kernels take these shapes: float32, both head dims 64 or 128, 24 KiB of
 /// workgroup memory.
-pub fn supports(a: &AttentionShape, wg_limit: u32) -> bool {
+pub fn supports(a: &AttentionShape, caps: &Capabilities) -> bool {
     let dims = |n: usize| n == 64 || n == 128;
-    a.dtype == DType::Float32 && dims(a.e) && dims(a.ev) && a.batch <= MAX_GROUPS as usize && wg_limit >= 24 * 1024
+    let wg_limit = caps.workgroup_storage_bytes;
+    caps.fused_kernels
+        && a.dtype == DType::Float32
+        && dims(a.e)
+        && dims(a.ev)
+        && a.batch <= MAX_GROUPS as usize
+        && wg_limit >= 24 * 1024
 }
 
 const LANES: [&str; 4] = ["x", "y", "z", "w"];
@@ -249,40 +255,67 @@ pub fn label(k: &AttentionBackwardKey) -> String {
     )
 }
 
-impl WebGpuBackend {
-    pub(super) fn attention_backward_impl(&self, a: &AttentionBackward) -> Result<()> {
-        let s = &a.shape;
-        if !supports(s, self.limits.max_compute_workgroup_storage_size) {
-            crate::bail!(Device, "webgpu: no attention backward kernel for head dims {} and {}", s.e, s.ev);
-        }
-        let mut meta = [0u32; 32];
-        put(&mut meta, 0, &[s.l, s.s, 0, a.heads, a.causal as usize])?;
-        meta[5] = (a.scale as f32).to_bits();
-        for (at, op) in [(7, &a.q), (11, &a.k), (15, &a.v), (24, &a.g)] {
-            if op.offset % 4 != 0 || op.strides.iter().any(|s| s % 4 != 0) {
-                crate::bail!(Device, "webgpu: attention operands must be vec4-aligned");
-            }
-            let st: Vec<usize> = std::iter::once(op.offset).chain(op.strides.iter().copied()).map(|v| v / 4).collect();
-            put(&mut meta, at, &st)?;
-        }
-        put(&mut meta, 28, &[a.lse.offset, a.dot.offset, s.batch * s.s * s.e / 4])?;
-        let mut inputs = vec![a.q.buf, a.k.buf, a.v.buf, a.g.buf, a.lse.buf, a.dot.buf];
-        if let Some(mk) = &a.mask {
-            put(&mut meta, 19, &[mk.offset])?;
-            put(&mut meta, 20, &mk.strides)?;
-            inputs.push(mk.buf);
-        }
-        let (e4, ev4) = ((s.e / 4) as u32, (s.ev / 4) as u32);
-        for (kv, out, n) in [(true, a.dkv, s.s), (false, a.dq, s.l)] {
-            let blocks = u32::try_from(n.div_ceil(64)).unwrap_or(u32::MAX);
-            if blocks > MAX_GROUPS {
-                crate::bail!(Shape, "webgpu: attention backward over {n} rows exceeds the dispatch grid");
-            }
-            let key = AttentionBackwardKey { kv, mask: a.mask.is_some(), e4, ev4 };
-            let mut buffers = vec![out];
-            buffers.extend_from_slice(&inputs);
-            self.record(&KernelKey::AttentionBackward(key), &meta, &buffers, (blocks, s.batch as u32, 1))?;
-        }
-        Ok(())
+/// The two kernels: each writes its gradient (`dkv` or `dq`); reads `q`, `k`, `v`, `g`, `lse`,
+/// `dot` (and the mask). The variant is the key (`AttentionBackwardKey::code`).
+pub static PROGRAM: Program = Program {
+    name: "attention_backward",
+    wgsl: |variant| source(&AttentionBackwardKey::decode(variant)),
+    label: |variant| label(&AttentionBackwardKey::decode(variant)),
+    writes: 1,
+    writes_whole_output: true,
+    cpu: super::no_cpu_twin,
+};
+
+impl AttentionBackwardKey {
+    /// The key as a program variant: kv, mask, `e4` and `ev4` (8 bits each).
+    fn code(&self) -> u32 {
+        self.kv as u32 | (self.mask as u32) << 1 | self.e4 << 2 | self.ev4 << 10
     }
+
+    fn decode(v: u32) -> AttentionBackwardKey {
+        AttentionBackwardKey { kv: v & 1 != 0, mask: v & 2 != 0, e4: v >> 2 & 255, ev4: v >> 10 & 255 }
+    }
+}
+
+/// Runs attention's backward in its two kernels (a shape `supports` took).
+pub fn run(backend: &dyn Backend, a: &AttentionBackward) -> Result<()> {
+    let s = &a.shape;
+    if !supports(s, &backend.capabilities()) {
+        crate::bail!(Device, "webgpu: no attention backward kernel for head dims {} and {}", s.e, s.ev);
+    }
+    let mut meta = [0u32; 32];
+    put(&mut meta, 0, &[s.l, s.s, 0, a.heads, a.causal as usize])?;
+    meta[5] = (a.scale as f32).to_bits();
+    for (at, op) in [(7, &a.q), (11, &a.k), (15, &a.v), (24, &a.g)] {
+        if op.offset % 4 != 0 || op.strides.iter().any(|s| s % 4 != 0) {
+            crate::bail!(Device, "webgpu: attention operands must be vec4-aligned");
+        }
+        let st: Vec<usize> = std::iter::once(op.offset).chain(op.strides.iter().copied()).map(|v| v / 4).collect();
+        put(&mut meta, at, &st)?;
+    }
+    put(&mut meta, 28, &[a.lse.offset, a.dot.offset, s.batch * s.s * s.e / 4])?;
+    let mut inputs = vec![a.q.buf, a.k.buf, a.v.buf, a.g.buf, a.lse.buf, a.dot.buf];
+    if let Some(mk) = &a.mask {
+        put(&mut meta, 19, &[mk.offset])?;
+        put(&mut meta, 20, &mk.strides)?;
+        inputs.push(mk.buf);
+    }
+    let (e4, ev4) = ((s.e / 4) as u32, (s.ev / 4) as u32);
+    for (kv, out, n) in [(true, a.dkv, s.s), (false, a.dq, s.l)] {
+        let blocks = u32::try_from(n.div_ceil(64)).unwrap_or(u32::MAX);
+        if blocks > MAX_GROUPS {
+            crate::bail!(Shape, "webgpu: attention backward over {n} rows exceeds the dispatch grid");
+        }
+        let key = AttentionBackwardKey { kv, mask: a.mask.is_some(), e4, ev4 };
+        let mut buffers = vec![out];
+        buffers.extend_from_slice(&inputs);
+        backend.dispatch(&Dispatch {
+            program: &PROGRAM,
+            variant: key.code(),
+            buffers: &buffers,
+            uniforms: &meta,
+            groups: (blocks, s.batch as u32, 1),
+        })?;
+    }
+    Ok(())
 }

@@ -1,22 +1,22 @@
-//! Attention in one kernel: scores, softmax and the product with the values, the keys and values
+//! Attention's forward in one kernel: scores, softmax and the product with the values, the keys and values
 //! staged a block at a time, the softmax online (a running maximum and sum per query row, the
 //! accumulator rescaled once per block). Nothing of size `L × S` is written: the unfused route
 //! (`Q Kᵀ`, softmax, `P V`) holds 4·L·S bytes per head at once, 48 MB for 12 heads at L = 1,024
 //! and 3.2 GB at L = 8,192 (past the 2 GB a binding may hold). Two kernels: the register-tiled
-//! `shaders/attention_tiled.wgsl` (64 query rows × 64 keys a step, 4×4 per thread) where E is a
-//! multiple of 16 and Ev is 64 or 128, else `shaders/attention.wgsl` (one query row per
+//! `attention_tiled.wgsl` (64 query rows × 64 keys a step, 4×4 per thread) where E is a
+//! multiple of 16 and Ev is 64 or 128, else `attention.wgsl` (one query row per
 //! invocation); `supports` says which shapes take either. Both add a float mask
 //! (`Attention::mask`) to the scores.
 
-use super::codegen::{fill, KernelKey};
-use super::launch::put;
-use super::{WebGpuBackend, MAX_GROUPS};
-use crate::backend::{Attention, AttentionShape};
+use super::{Attention, AttentionShape};
+use crate::backend::program::{put, Dispatch, Program, MAX_GROUPS};
+use crate::backend::{Backend, Capabilities};
 use crate::dtype::DType;
 use crate::engine;
 use crate::error::Result;
+use crate::ops::wgsl::fill;
 
-const ATTENTION: &str = include_str!("../../../shaders/attention.wgsl");
+const ATTENTION: &str = include_str!("attention.wgsl");
 
 /// The kernel's shape: query rows per workgroup, `E/4` and `Ev/4` vec4 per row, and keys per
 /// chunk.
@@ -39,12 +39,15 @@ pub struct AttentionKey {
 /// `bench/KERNELS.md`, "Attention in one kernel"). Otherwise the one-row-per-invocation kernel
 /// for head dims up to 64 (0.8–1.0× the products); wider heads hold 2·E/4 vec4 per invocation
 /// and spill (0.4×), so they take it only where the products' scores would not fit one binding.
-pub fn supports(a: &AttentionShape, binding_limit: u64, wg_limit: u32) -> bool {
+pub fn supports(a: &AttentionShape, caps: &Capabilities) -> bool {
+    let (binding_limit, wg_limit) =
+        (caps.storage_binding_bytes, u32::try_from(caps.workgroup_storage_bytes).unwrap_or(u32::MAX));
     let (e, ev) = (a.e, a.ev);
     let fits = |n: usize| n.is_multiple_of(4) && (4..=128).contains(&n);
     let scores = (a.batch as u64).saturating_mul(a.l as u64).saturating_mul(a.s as u64).saturating_mul(4);
     let (fused, wide) = engine::tuning(|t| (t.attention_fused, t.attention_wide));
     fused
+        && caps.fused_kernels
         && a.dtype == DType::Float32
         && fits(e)
         && fits(ev)
@@ -87,7 +90,7 @@ fn key(a: &AttentionShape, wg_limit: u32) -> AttentionKey {
 /// maxima 4 KiB.
 const TILED_WG_BYTES: u32 = 28 * 1024;
 
-const TILED: &str = include_str!("../../../shaders/attention_tiled.wgsl");
+const TILED: &str = include_str!("attention_tiled.wgsl");
 
 /// `attention_tiled.wgsl` for a key: thread (tx, ty)'s scores `sc{i}` (row 4·ty + i, columns
 /// 4·tx..+4) and outputs `o{i}_{jj}` (columns 4·tx + 64·jj..+4) as named vec4 registers.
@@ -257,35 +260,78 @@ pub fn label(k: &AttentionKey) -> String {
     format!("webtorch:attention:e{}v{}r{}c{}{m}:float32", 4 * k.e4, 4 * k.ev4, k.br, k.bc)
 }
 
-impl WebGpuBackend {
-    pub(super) fn attention_impl(&self, a: &Attention) -> Result<()> {
-        let limits = (self.limits.max_storage_buffer_binding_size, self.limits.max_compute_workgroup_storage_size);
-        if !supports(&a.shape, limits.0, limits.1) {
-            crate::bail!(Device, "webgpu: no attention kernel for head dims {} and {}", a.shape.e, a.shape.ev);
+/// The kernel: writes the output and the row log-sum-exps; reads `q`, `k`, `v` (and the mask).
+/// The variant is the key (`AttentionKey::code`).
+pub static PROGRAM: Program = Program {
+    name: "attention",
+    wgsl: |variant| source(&AttentionKey::decode(variant)),
+    label: |variant| label(&AttentionKey::decode(variant)),
+    writes: 2,
+    writes_whole_output: true,
+    cpu: super::no_cpu_twin,
+};
+
+impl AttentionKey {
+    /// The key as a program variant: mask, tiled, `e4 − 1`, `ev4 − 1` (5 bits each: head dims
+    /// 4 to 128), `br − 1` and `bc − 1` (10 bits each).
+    fn code(&self) -> Result<u32> {
+        if !(1..=1024).contains(&self.br) || !(1..=1024).contains(&self.bc) {
+            crate::bail!(
+                Device,
+                "webgpu: an attention tile of {} rows and {} keys: each is at most 1024",
+                self.br,
+                self.bc
+            );
         }
-        let key = key(&a.shape, self.limits.max_compute_workgroup_storage_size);
-        let a_s = &a.shape;
-        let mut meta = [0u32; 24];
-        let rows = a_s.l.div_ceil(key.br as usize);
-        put(&mut meta, 0, &[a_s.l, a_s.s, 0, a.heads, a.causal as usize])?;
-        meta[5] = (a.scale as f32).to_bits();
-        for (at, op) in [(7, &a.q), (11, &a.k), (15, &a.v)] {
-            if op.offset % 4 != 0 || op.strides.iter().any(|s| s % 4 != 0) {
-                crate::bail!(Device, "webgpu: attention operands must be vec4-aligned");
-            }
-            let s: Vec<usize> = std::iter::once(op.offset).chain(op.strides.iter().copied()).map(|v| v / 4).collect();
-            put(&mut meta, at, &s)?;
-        }
-        let mut buffers = vec![a.out, a.lse, a.q.buf, a.k.buf, a.v.buf];
-        if let Some(mk) = &a.mask {
-            put(&mut meta, 19, &[mk.offset])?;
-            put(&mut meta, 20, &mk.strides)?;
-            buffers.push(mk.buf);
-        }
-        let groups = (u32::try_from(rows).unwrap_or(u32::MAX), a_s.batch as u32, 1);
-        if groups.0 > MAX_GROUPS {
-            crate::bail!(Shape, "webgpu: attention over {} queries exceeds the dispatch grid", a_s.l);
-        }
-        self.record(&KernelKey::Attention(key), &meta, &buffers, groups)
+        Ok(self.mask as u32
+            | (self.tiled as u32) << 1
+            | (self.e4 - 1) << 2
+            | (self.ev4 - 1) << 7
+            | (self.br - 1) << 12
+            | (self.bc - 1) << 22)
     }
+
+    fn decode(v: u32) -> AttentionKey {
+        AttentionKey {
+            mask: v & 1 != 0,
+            tiled: v & 2 != 0,
+            e4: (v >> 2 & 31) + 1,
+            ev4: (v >> 7 & 31) + 1,
+            br: (v >> 12 & 1023) + 1,
+            bc: (v >> 22 & 1023) + 1,
+        }
+    }
+}
+
+/// Runs attention in one kernel (a shape `supports` took).
+pub fn run(backend: &dyn Backend, a: &Attention) -> Result<()> {
+    let caps = backend.capabilities();
+    let wg_limit = u32::try_from(caps.workgroup_storage_bytes).unwrap_or(u32::MAX);
+    if !supports(&a.shape, &caps) {
+        crate::bail!(Device, "webgpu: no attention kernel for head dims {} and {}", a.shape.e, a.shape.ev);
+    }
+    let key = key(&a.shape, wg_limit);
+    let a_s = &a.shape;
+    let mut meta = [0u32; 24];
+    let rows = a_s.l.div_ceil(key.br as usize);
+    put(&mut meta, 0, &[a_s.l, a_s.s, 0, a.heads, a.causal as usize])?;
+    meta[5] = (a.scale as f32).to_bits();
+    for (at, op) in [(7, &a.q), (11, &a.k), (15, &a.v)] {
+        if op.offset % 4 != 0 || op.strides.iter().any(|s| s % 4 != 0) {
+            crate::bail!(Device, "webgpu: attention operands must be vec4-aligned");
+        }
+        let s: Vec<usize> = std::iter::once(op.offset).chain(op.strides.iter().copied()).map(|v| v / 4).collect();
+        put(&mut meta, at, &s)?;
+    }
+    let mut buffers = vec![a.out, a.lse, a.q.buf, a.k.buf, a.v.buf];
+    if let Some(mk) = &a.mask {
+        put(&mut meta, 19, &[mk.offset])?;
+        put(&mut meta, 20, &mk.strides)?;
+        buffers.push(mk.buf);
+    }
+    let groups = (u32::try_from(rows).unwrap_or(u32::MAX), a_s.batch as u32, 1);
+    if groups.0 > MAX_GROUPS {
+        crate::bail!(Shape, "webgpu: attention over {} queries exceeds the dispatch grid", a_s.l);
+    }
+    backend.dispatch(&Dispatch { program: &PROGRAM, variant: key.code()?, buffers: &buffers, uniforms: &meta, groups })
 }

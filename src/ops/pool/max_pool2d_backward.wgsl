@@ -1,4 +1,4 @@
-// 2-D max pooling's input gradient (backend::MaxPool2dBackward): one invocation per input
+// 2-D max pooling's input gradient (ops::pool::MaxPool2dBackward): one invocation per input
 // element (n, c, h, w) sums the gradient of every window whose recorded maximum (idx) is this
 // element, windows in increasing (oh, ow) as PyTorch's kernel adds them. A window covers row h
 // when oh·sh − ph + i·dh = h for a tap i < kh: oh from ⌈(h + ph − (kh − 1)·dh) / sh⌉ to

@@ -1,4 +1,4 @@
-// 2-D max pooling with indices (backend::MaxPool2d): one invocation per output (n, c, oh, ow)
+// 2-D max pooling with indices (ops::pool::MaxPool2d): one invocation per output (n, c, oh, ow)
 // scans its window's in-bounds taps, keeping the first largest value (a NaN replaces the running
 // maximum, as PyTorch's kernel does), and writes the value and its position h·W + w in the plane.
 // Padding is never read, so a window of -inf values still names an in-bounds position.
