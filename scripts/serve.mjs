@@ -26,10 +26,17 @@ const MIME = {
 
 /**
  * Starts a server; resolves to { url, port, close() }.
- * @param {{ mounts: Record<string, string>, port?: number, host?: string, quiet?: boolean }} options
+ * @param {{ mounts: Record<string, string>, routes?: Record<string, Function>, port?: number, host?: string, quiet?: boolean }} options
  *   mounts: URL prefix ("/", "/pkg/") → directory; the longest matching prefix wins.
+ *   routes: URL prefix → a `(req, res)` handler, tried before the mounts (tests' own answers).
  */
-export function serve({ mounts, port = 0, host = "127.0.0.1", quiet = true }) {
+export function serve({
+  mounts,
+  routes = {},
+  port = 0,
+  host = "127.0.0.1",
+  quiet = true,
+}) {
   const table = Object.entries(mounts)
     .map(([prefix, dir]) => [
       prefix.endsWith("/") ? prefix : prefix + "/",
@@ -40,6 +47,8 @@ export function serve({ mounts, port = 0, host = "127.0.0.1", quiet = true }) {
     const urlPath = decodeURIComponent(
       new URL(req.url ?? "/", "http://x").pathname,
     );
+    const route = Object.keys(routes).find((p) => urlPath.startsWith(p));
+    if (route !== undefined) return routes[route](req, res);
     const mount = table.find(
       ([prefix]) => urlPath.startsWith(prefix) || urlPath + "/" === prefix,
     );

@@ -202,11 +202,12 @@ pub fn wrap_dim(dim: i64, ndim: usize) -> Result<usize> {
     Ok(if dim < 0 { (dim + n) as usize } else { dim as usize })
 }
 
-/// `torch.broadcast_shapes(a, b)`.
+/// `torch.broadcast_shapes(a, b)`. The dims are checked from the last, as PyTorch does, so a
+/// mismatch in several dims names the last one.
 pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
-    for i in 0..n {
+    for i in (0..n).rev() {
         let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
         let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
         out[i] = if da == db || db == 1 {
@@ -327,6 +328,12 @@ mod tests {
     fn broadcast_and_errors() {
         assert_eq!(broadcast_shapes(&[2, 1, 3], &[4, 1]).unwrap(), vec![2, 4, 3]);
         let e = broadcast_shapes(&[2, 3], &[2, 4]).unwrap_err();
+        assert_eq!(
+            e.message,
+            "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"
+        );
+        // Several mismatching dims: the last is named.
+        let e = broadcast_shapes(&[2, 3], &[3, 4]).unwrap_err();
         assert_eq!(
             e.message,
             "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"

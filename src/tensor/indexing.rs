@@ -92,12 +92,21 @@ impl Tensor {
             return self.reshape(&[1])?.index_select(0, &index.reshape(&[1])?)?.reshape(&[]);
         }
         let size = self.shape()[d];
-        // PyTorch's index_select says the second; embedding, which is index_select, the first.
-        check_index_bounds(
-            index,
-            size,
-            format!("index out of range in self: INDICES element is out of DATA bounds, id={{}} axis_dim={size}"),
-        )?;
+        // PyTorch's CPU index_select has its own loop, and its own message (a RuntimeError), for
+        // dim 1 of a matrix; every other case (embedding's among them) says "index out of range".
+        if self.ndim() == 2 && d == 1 {
+            index.check_values(
+                0.0,
+                size as f64 - 1.0,
+                None,
+                &CheckMessage::new(
+                    ErrorKind::Torch,
+                    format!("INDICES element is out of DATA bounds, id={{}} axis_dim={size}"),
+                ),
+            )?;
+        } else {
+            check_index_bounds(index, size, "index out of range in self".into())?;
+        }
         let mut shape = self.shape().to_vec();
         shape[d] = index.numel();
         let mut strides = vec![0; shape.len()];

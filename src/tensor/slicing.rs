@@ -22,7 +22,7 @@ impl Tensor {
         }
         let start = if start < 0 { start + size } else { start };
         if start + length > size {
-            bail!(Torch, "start ({start}) + length ({length}) exceeds dimension size ({size}).");
+            bail!(Shape, "start ({start}) + length ({length}) exceeds dimension size ({size}).");
         }
         let mut l = self.layout.clone();
         l.offset += start as usize * l.strides[d];

@@ -84,6 +84,39 @@ window.webtorchTests = {
       return { ok: false, error: describe(e) };
     }
   },
+  /**
+   * torch.hub resuming in the browser: the first load is cut off by the server (a TorchError);
+   * the bytes it got are in IndexedDB; the second load continues after them. Returns what the
+   * page saw; the server side records the requests.
+   */
+  async hubResume(url) {
+    await caches.delete("webtorch-hub");
+    await new Promise((r) => {
+      const del = indexedDB.deleteDatabase("webtorch-hub");
+      del.onsuccess = del.onerror = del.onblocked = () => r();
+    });
+    let first;
+    try {
+      await torch.hub.load_state_dict_from_url(url, { progress: false });
+      first = "loaded";
+    } catch (e) {
+      first = { torchError: e instanceof torch.TorchError, message: e.message };
+    }
+    const reports = [];
+    try {
+      const sd = await torch.hub.load_state_dict_from_url(url, {
+        check_hash: true,
+        map_location: "cpu",
+        progress: (loaded, total) => reports.push([loaded, total]),
+      });
+      const values = {};
+      for (const [k, t] of Object.entries(sd))
+        values[k] = await t.flatten().tolist();
+      return { ok: true, first, firstReport: reports[0], values };
+    } catch (e) {
+      return { ok: false, first, error: describe(e) };
+    }
+  },
   async parity(device) {
     const cases = await loadFixtures(
       new URL("/tests/parity/fixtures/", location.href),

@@ -191,6 +191,12 @@ describe("datasets", () => {
       range(s.len()).map((i) => s.getitem(i)),
       FIX.subset,
     );
+    // len(ds) is `len()`, and `length` as JavaScript collections name it.
+    assert.equal(c.length, FIX.concat.length);
+    assert.equal(s.length, FIX.subset.length);
+    const t = new D.TensorDataset(torch.zeros(7, 2), torch.ones(7));
+    assert.equal(t.length, 7);
+    assert.equal(t.len(), 7);
   });
 });
 

@@ -223,7 +223,7 @@ describe("Tensor.to, cpu(), cuda(), half(), bfloat16()", () => {
         .index_select(0, e.to("int64"));
       await assert.rejects(torch.cpu.synchronize(), {
         name: "IndexError",
-        message: /index out of range in self: .* id=5 axis_dim=2/,
+        message: "index out of range in self",
       });
       bad.dispose();
       const r = torch.arange(3, { device: "cuda" }).to("cpu", "float16");

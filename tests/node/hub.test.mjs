@@ -2,7 +2,7 @@
 // tests/parity/hub_gen.py): load_state_dict_from_url's values and dtypes on WebGPU and the CPU
 // backend, the persistent cache (a second load makes no request), the hash check from the file
 // name, progress reports, and download_url_to_file resuming an interrupted download with a Range
-// request (and restarting when the server ignores Range).
+// request (and restarting when the server ignores Range or has changed the file: If-Range).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -17,6 +17,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PKG_ENTRY } from "./harness.mjs";
+import { rangedFile } from "./hub_server.mjs";
 
 const torch = await import(PKG_ENTRY.href);
 await torch.init();
@@ -29,38 +30,8 @@ const WANT = JSON.parse(
 const SHA = createHash("sha256").update(FILE).digest("hex");
 const devices = torch.webgpu.is_available() ? ["webgpu", "cpu"] : ["cpu"];
 
-/** What the server saw, and how it behaves: cut the first body after `cutAt` bytes. */
-const seen = [];
-const behave = { cutAt: null, ignoreRange: false };
-const server = createServer((req, res) => {
-  seen.push({ url: req.url, range: req.headers.range ?? null });
-  if (!req.url.endsWith(".safetensors")) {
-    res.writeHead(404).end();
-    return;
-  }
-  const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? "");
-  if (m && !behave.ignoreRange) {
-    const start = Number(m[1]);
-    if (start >= FILE.length) {
-      res.writeHead(416, { "Content-Range": `bytes */${FILE.length}` }).end();
-      return;
-    }
-    res.writeHead(206, {
-      "Content-Length": FILE.length - start,
-      "Content-Range": `bytes ${start}-${FILE.length - 1}/${FILE.length}`,
-    });
-    res.end(FILE.subarray(start));
-    return;
-  }
-  res.writeHead(200, { "Content-Length": FILE.length });
-  if (behave.cutAt !== null) {
-    const cut = behave.cutAt;
-    behave.cutAt = null;
-    res.write(FILE.subarray(0, cut), () => setTimeout(() => res.destroy(), 20));
-    return;
-  }
-  res.end(FILE);
-});
+const { handle, seen, behave } = rangedFile(FILE);
+const server = createServer(handle);
 let base;
 let dir;
 before(async () => {
@@ -151,6 +122,9 @@ describe("torch.hub", () => {
       torch.hub.download_url_to_file(`${base}/resumed.safetensors`, dst, {
         progress: false,
       }),
+      (e) =>
+        e instanceof torch.TorchError &&
+        /interrupted after \d+ of \d+ bytes/.test(e.message),
     );
     assert.ok(!existsSync(dst));
     const partial = readFileSync(`${dst}.partial`);
@@ -168,20 +142,68 @@ describe("torch.hub", () => {
 
   test("download_url_to_file restarts when the server ignores Range", async () => {
     const dst = path.join(dir, "dl", "restarted.safetensors");
+    const url = `${base}/restarted.safetensors`;
     writeFileSync(`${dst}.partial`, FILE.subarray(0, 100));
+    writeFileSync(
+      `${dst}.partial.json`,
+      JSON.stringify({ url, validator: null }),
+    );
     behave.ignoreRange = true;
     try {
-      await torch.hub.download_url_to_file(
-        `${base}/restarted.safetensors`,
-        dst,
-        {
-          progress: false,
-        },
-      );
+      await torch.hub.download_url_to_file(url, dst, { progress: false });
     } finally {
       behave.ignoreRange = false;
     }
+    assert.equal(seen.at(-1).range, "bytes=100-");
     assert.deepEqual(readFileSync(dst), FILE);
+    assert.ok(!existsSync(`${dst}.partial.json`));
+  });
+
+  test("a file changed on the server since the interruption restarts (If-Range)", async () => {
+    const dst = path.join(dir, "dl", "changed.safetensors");
+    const url = `${base}/changed.safetensors`;
+    const old = Buffer.from(FILE);
+    old[old.length - 1] ^= 0xff;
+    behave.file = old;
+    behave.etag = '"v1"';
+    behave.cutAt = 3000;
+    try {
+      await assert.rejects(
+        torch.hub.download_url_to_file(url, dst, { progress: false }),
+        torch.TorchError,
+      );
+      behave.file = FILE;
+      behave.etag = '"v2"';
+      await torch.hub.download_url_to_file(url, dst, {
+        hash_prefix: SHA.slice(0, 16),
+        progress: false,
+      });
+      assert.equal(seen.at(-1).ifRange, '"v1"', "the resume names its version");
+      assert.deepEqual(readFileSync(dst), FILE);
+      // The same version resumes: cut v2 part-way, then continue with If-Range "v2".
+      const dst2 = path.join(dir, "dl", "same.safetensors");
+      behave.cutAt = 3000;
+      await assert.rejects(
+        torch.hub.download_url_to_file(`${base}/same.safetensors`, dst2, {
+          progress: false,
+        }),
+        torch.TorchError,
+      );
+      const have = readFileSync(`${dst2}.partial`).length;
+      await torch.hub.download_url_to_file(`${base}/same.safetensors`, dst2, {
+        hash_prefix: SHA.slice(0, 16),
+        progress: false,
+      });
+      assert.deepEqual(seen.at(-1), {
+        url: "/same.safetensors",
+        range: `bytes=${have}-`,
+        ifRange: '"v2"',
+      });
+      assert.deepEqual(readFileSync(dst2), FILE);
+    } finally {
+      behave.file = FILE;
+      behave.etag = null;
+    }
   });
 
   test("errors: HTTP status, bad arguments", async () => {

@@ -175,6 +175,15 @@ async function runCase(torch, c, device, made) {
     return `threw ${describe(e)}`;
   }
   if (c.error) {
+    // WebGPU checks values (indices, class targets) on the device: the error comes with the
+    // first read of the result, as CUDA's device-side asserts do; the CPU raises at the call.
+    if (device !== "cpu") {
+      try {
+        for (const t of Array.isArray(out) ? out : [out]) await t.toArray();
+      } catch (e) {
+        return checkError(torch, c.error, e);
+      }
+    }
     return `expected ${c.error.class} "${c.error.message}", got a tensor of shape [${out?.shape}]`;
   }
   // A tuple result (`max(dim)`): `out` lists its tensors.

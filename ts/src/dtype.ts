@@ -151,6 +151,41 @@ export function scalarTypeName(dtype: DType): string {
   return SCALAR_NAMES[dtype];
 }
 
+/** The C++ type name of `dtype` in PyTorch's messages (`long int`, `unsigned char`, `c10::Half`). */
+export function cTypeName(dtype: DType): string {
+  return C_NAMES[dtype];
+}
+
+/**
+ * The tensor-type name of `dtype` in PyTorch's C++ argument checks ("but got torch.FloatTensor
+ * instead"): the legacy class name where the type has one, else the backend type name.
+ */
+export function tensorTypeName(dtype: DType): string {
+  return TENSOR_TYPE_NAMES[dtype];
+}
+
+const TENSOR_TYPE_NAMES: Record<DType, string> = {
+  float32: "torch.FloatTensor",
+  float64: "torch.DoubleTensor",
+  float16: "torch.HalfTensor",
+  int64: "torch.LongTensor",
+  int32: "torch.IntTensor",
+  uint8: "torch.ByteTensor",
+  bool: "CPUBoolType",
+  bfloat16: "CPUBFloat16Type",
+};
+
+const C_NAMES: Record<DType, string> = {
+  float32: "float",
+  int32: "int",
+  int64: "long int",
+  uint8: "unsigned char",
+  bool: "bool",
+  float16: "c10::Half",
+  bfloat16: "c10::BFloat16",
+  float64: "double",
+};
+
 const SCALAR_NAMES: Record<DType, string> = {
   float32: "Float",
   int32: "Int",

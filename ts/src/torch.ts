@@ -115,7 +115,7 @@ export * as autograd from "./autograd/index.js";
 export * as nn from "./nn/index.js";
 export * as optim from "./optim/index.js";
 export * as utils from "./utils/index.js";
-export * as hub from "./hub.js";
+export * as hub from "./hub/index.js";
 export { Generator, default_generator } from "./generator.js";
 export {
   save,

@@ -61,7 +61,7 @@ export function glu(input: Tensor, dim?: number): Tensor {
   ({ input, dim } = args("nn.functional.glu", arguments));
   const x = checkTensor("glu", "input", input);
   if (x.ndim === 0)
-    throw new TorchError(
+    throw new ShapeError(
       "glu does not support scalars because halving size must be even",
     );
   const d = wrapDim(dim, x.ndim);

@@ -12,6 +12,7 @@ import { type Scalar, Tensor } from "../tensor/tensor.js";
 import { args, methodArgs } from "../schema/index.js";
 import { binary } from "./op_rows.js";
 import { where } from "./conditional.js";
+import { inferSize } from "./broadcast.js";
 
 declare module "../tensor/tensor.js" {
   interface Tensor {
@@ -26,6 +27,8 @@ type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
 
 function shift(left: boolean, input: Tensor, other: Tensor | Scalar): Tensor {
+  // PyTorch broadcasts the operands before it picks a kernel for their dtype.
+  if (other instanceof Tensor) inferSize(input.shape, other.shape);
   const kinds = [input, other].map((v) =>
     v instanceof Tensor ? v.dtype : "int64",
   );

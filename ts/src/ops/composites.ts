@@ -20,6 +20,7 @@ import type { DType } from "../dtype.js";
 import { ArgumentError, DTypeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
+import { inferSize } from "./broadcast.js";
 import { floatOnly } from "./float_only.js";
 import { cat } from "./indexing.js";
 import { full } from "./creation.js";
@@ -220,6 +221,8 @@ proto.heaviside = function (this: Tensor, values: Tensor) {
     throw new DTypeError(
       "heaviside is not yet implemented for tensors with different dtypes.",
     );
+  // PyTorch's broadcast error names `input` tensor a and `values` tensor b.
+  inferSize(this.shape, v.shape);
   return scope(() => where(this.eq(0), v, this.gt(0).to(this.dtype)));
 };
 proto.true_divide = function (this: Tensor, other: Tensor | Scalar) {

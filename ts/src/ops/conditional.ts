@@ -7,6 +7,7 @@
  */
 
 import { type Scalar, Tensor, wrap } from "../tensor/tensor.js";
+import { cTypeName } from "../dtype.js";
 import { TorchError } from "../errors.js";
 import { args, methodArgs } from "../schema/index.js";
 import { scope } from "../lifetime.js";
@@ -77,18 +78,6 @@ export function masked_fill(
   return maskedFill(input, mask, value);
 }
 
-/** The C++ type names PyTorch's messages use (masked_fill, scaled_dot_product_attention). */
-export const CPP_NAMES: Partial<Record<string, string>> = {
-  bool: "bool",
-  int64: "long int",
-  int32: "int",
-  uint8: "unsigned char",
-  float32: "float",
-  float16: "c10::Half",
-  bfloat16: "c10::BFloat16",
-  float64: "double",
-};
-
 /**
  * A number fills through the core's masked_fill; a 0-d tensor (cast to `x`'s dtype) through
  * `where`, which passes it the gradient summed over the filled elements, as PyTorch does.
@@ -102,7 +91,7 @@ function maskedFill(x: Tensor, mask: Tensor, value: Tensor | Scalar): Tensor {
     );
   if (mask.dtype !== "bool")
     throw new TorchError(
-      `masked_fill_ only supports boolean masks, but got mask with dtype ${CPP_NAMES[mask.dtype] ?? mask.dtype}`,
+      `masked_fill_ only supports boolean masks, but got mask with dtype ${cTypeName(mask.dtype)}`,
     );
   return scope(() => where(mask, value.to(x.dtype), x).expand(x.shape));
 }

@@ -11,9 +11,10 @@
 import { checkValues } from "./value_checks.js";
 import { args, methodArgs } from "../schema/index.js";
 import { scalarTypeName } from "../dtype.js";
-import { DTypeError, ShapeError } from "../errors.js";
+import { DTypeError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
+import { inferSize } from "./broadcast.js";
 import { Tensor, checkTensor } from "../tensor/tensor.js";
 import { writeBack } from "../tensor/write_back.js";
 
@@ -62,17 +63,7 @@ function maskedScatter(
 }
 
 function broadcastPair(a: Tensor, b: Tensor): [Tensor, Tensor] {
-  const rank = Math.max(a.ndim, b.ndim);
-  const shape: number[] = [];
-  for (let i = 0; i < rank; i++) {
-    const x = a.shape[a.ndim - rank + i] ?? 1;
-    const y = b.shape[b.ndim - rank + i] ?? 1;
-    if (x !== y && x !== 1 && y !== 1)
-      throw new ShapeError(
-        `The size of tensor a (${x}) must match the size of tensor b (${y}) at non-singleton dimension ${i}`,
-      );
-    shape.push(x === 1 ? y : x);
-  }
+  const shape = inferSize(a.shape, b.shape);
   return [a.expand(shape), b.expand(shape)];
 }
 

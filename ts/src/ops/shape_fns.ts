@@ -9,6 +9,7 @@
 import { type OpKey, args } from "../schema/index.js";
 import { OPS } from "../schema/generated.js";
 import { type Shape, checkInts } from "../args.js";
+import { inferSize } from "./broadcast.js";
 import { ShapeError, TorchError } from "../errors.js";
 import {
   type DTypeT,
@@ -185,7 +186,7 @@ export function broadcast_tensors(
   const list = (
     tensors.length === 1 && Array.isArray(tensors[0]) ? tensors[0] : tensors
   ) as Tensor[];
-  const shape = broadcast_shapes(...list.map((t) => t.shape));
+  const shape = list.reduce<number[]>((s, t) => inferSize(s, t.shape), []);
   return list.map((t) => t.expand(shape));
 }
 

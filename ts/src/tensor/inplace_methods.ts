@@ -15,7 +15,7 @@
 
 import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { can_cast } from "../state.js";
-import { scalarTypeName, type DType } from "../dtype.js";
+import { cTypeName, scalarTypeName, type DType } from "../dtype.js";
 import { checkFloat } from "../args.js";
 import { methodArgs } from "../schema/index.js";
 import { OPS } from "../schema/generated.js";
@@ -190,20 +190,6 @@ export function assignResult<T extends Tensor>(target: T, result: Tensor): T {
   return writeBack(target, result);
 }
 
-/** The C++ type names of PyTorch's "Bad in-place call" message. */
-function cppName(dtype: DType): string {
-  const names: Partial<Record<DType, string>> = {
-    float32: "float",
-    int64: "long int",
-    int32: "int",
-    uint8: "unsigned char",
-    bool: "bool",
-    float16: "c10::Half",
-    bfloat16: "c10::BFloat16",
-  };
-  return names[dtype] ?? dtype;
-}
-
 type Methods = Record<string, (this: Tensor, ...args: unknown[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
 
@@ -251,7 +237,7 @@ for (const op of COMPOSITES) {
       parsed.dtype !== this.dtype
     )
       throw new DTypeError(
-        `Bad in-place call: input tensor dtype ${cppName(this.dtype)} and output tensor dtype ${cppName(parsed.dtype as DType)} should match`,
+        `Bad in-place call: input tensor dtype ${cTypeName(this.dtype)} and output tensor dtype ${cTypeName(parsed.dtype as DType)} should match`,
       );
     // The out-of-place method called with the parsed values: positional ones in order, the
     // keyword-only ones as its options.

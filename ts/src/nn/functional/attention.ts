@@ -8,10 +8,11 @@
  */
 
 import { args, omit } from "../../schema/index.js";
+import { cTypeName } from "../../dtype.js";
 import { DTypeError, TorchError } from "../../errors.js";
 import { Tensor, checkTensor, wrap } from "../../tensor/tensor.js";
 import { arange } from "../../ops/creation.js";
-import { CPP_NAMES, where } from "../../ops/conditional.js";
+import { where } from "../../ops/conditional.js";
 import { scope } from "../../lifetime.js";
 import { dropout } from "./dropout.js";
 import { softmax } from "./activations.js";
@@ -97,7 +98,7 @@ export function scaled_dot_product_attention(
   ({ query, key, value } = a);
   options = omit(a, "query", "key", "value") as AttentionOptions;
   if (query.dtype !== key.dtype || query.dtype !== value.dtype) {
-    const [q, k, v] = [query, key, value].map((t) => CPP_NAMES[t.dtype]);
+    const [q, k, v] = [query, key, value].map((t) => cTypeName(t.dtype));
     throw new DTypeError(
       `Expected query, key, and value to have the same dtype, but got query.dtype: ${q} key.dtype: ${k} and value.dtype: ${v} instead.`,
     );

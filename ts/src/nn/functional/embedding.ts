@@ -7,7 +7,8 @@
  */
 
 import { args, omit } from "../../schema/index.js";
-import { TorchError } from "../../errors.js";
+import { tensorTypeName } from "../../dtype.js";
+import { DTypeError, TorchError } from "../../errors.js";
 import type { Tensor } from "../../tensor/tensor.js";
 import { scope } from "../../lifetime.js";
 import { arange, full, zeros } from "../../ops/creation.js";
@@ -81,6 +82,10 @@ function inferredOneHot(
  */
 export function embedding(input: Tensor, weight: Tensor): Tensor {
   ({ input, weight } = args("nn.functional.embedding", arguments));
+  if (input.dtype !== "int64" && input.dtype !== "int32")
+    throw new DTypeError(
+      `Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ${tensorTypeName(input.dtype)} instead (while checking arguments for embedding)`,
+    );
   const outShape = [...input.shape, weight.shape[1]!];
   return kernelOr(
     [weight],

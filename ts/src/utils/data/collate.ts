@@ -15,7 +15,45 @@ import type { Device } from "../../dtype.js";
 import { stack } from "../../ops/indexing.js";
 import { tensor, type TypedArrayData } from "../../ops/creation.js";
 import { args } from "../../schema/index.js";
+import type { Dims } from "../../shapes/core.js";
 import { Tensor } from "../../tensor/tensor.js";
+
+/** Sample data `default_collate` makes a tensor of: typed arrays and `ImageData`. */
+type ArrayData =
+  TypedArrayData | { data: Uint8ClampedArray; width: number; height: number };
+
+/**
+ * The batch {@link default_collate} makes of samples of type `S`: a tensor of each tensor (its
+ * dtype kept), array or number field, a list of strings, and arrays, tuples and plain objects
+ * field by field.
+ */
+export type Collated<S> =
+  S extends Tensor<Dims, infer D>
+    ? Tensor<number[], D>
+    : S extends ArrayData
+      ? Tensor
+      : S extends boolean
+        ? Tensor<number[], "bool">
+        : S extends number | bigint
+          ? Tensor
+          : S extends string
+            ? string[]
+            : S extends readonly unknown[]
+              ? { -readonly [K in keyof S]: Collated<S[K]> }
+              : S extends Record<string, unknown>
+                ? { [K in keyof S]: Collated<S[K]> }
+                : unknown;
+
+/** One sample of type `S` after {@link default_convert}: its arrays as tensors. */
+export type Converted<S> = S extends Tensor
+  ? S
+  : S extends ArrayData
+    ? Tensor
+    : S extends readonly unknown[]
+      ? { -readonly [K in keyof S]: Converted<S[K]> }
+      : S extends Record<string, unknown>
+        ? { [K in keyof S]: Converted<S[K]> }
+        : S;
 
 /** Whether `v` is a typed array (not a DataView). */
 function isTypedArray(v: unknown): v is TypedArrayData {
@@ -116,21 +154,21 @@ function collate(
 }
 
 /** Collates a list of samples into a batch (PyTorch's `default_collate`). */
-export function default_collate(batch: readonly unknown[]): unknown {
+export function default_collate<S>(batch: readonly S[]): Collated<S> {
   const a = args("utils.data.default_collate", arguments);
   const b = a.batch as unknown[];
   if (!Array.isArray(b) || b.length === 0)
     throw new TorchError("default_collate: batch must be a non-empty list");
-  return collate(b, undefined);
+  return collate(b, undefined) as Collated<S>;
 }
 
 /**
  * Converts one sample's tensors, numbers and arrays to tensors without batching them (PyTorch's
  * `default_convert`, what a DataLoader without batching applies).
  */
-export function default_convert(data: unknown): unknown {
+export function default_convert<S>(data: S): Converted<S> {
   const a = args("utils.data.default_convert", arguments);
-  return convert(a.data, undefined);
+  return convert(a.data, undefined) as Converted<S>;
 }
 
 /** {@link default_collate} with the batch made on `device` (the DataLoader's `device`). */

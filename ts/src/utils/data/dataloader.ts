@@ -17,13 +17,20 @@ import { Generator, default_generator } from "../../generator.js";
 import { scope } from "../../lifetime.js";
 import { args } from "../../schema/index.js";
 import { Tensor } from "../../tensor/tensor.js";
-import { collateOn, convert, default_collate } from "./collate.js";
+import {
+  collateOn,
+  convert,
+  default_collate,
+  type Collated,
+  type Converted,
+} from "./collate.js";
 import {
   IterableDataset,
   datasetItem,
   datasetLength,
   isIterable,
   type MapDataset,
+  type SampleOf,
 } from "./datasets.js";
 import {
   BatchSampler,
@@ -32,10 +39,17 @@ import {
   samplerLength,
 } from "./samplers.js";
 
-/** Options of {@link DataLoader} (PyTorch's keyword arguments, and `device`). */
-export interface DataLoaderOptions {
+/**
+ * Options of {@link DataLoader} (PyTorch's keyword arguments, and `device`), for samples of type
+ * `S`, batches of type `B`, and `N` the type of `batch_size` (`null`: no batching).
+ */
+export interface DataLoaderOptions<
+  S = unknown,
+  B = unknown,
+  N extends number | null = number | null,
+> {
   /** Samples per batch (1); `null` turns batching off (each sample converted on its own). */
-  batch_size?: number | null;
+  batch_size?: N;
   /** A fresh random order each epoch (mutually exclusive with `sampler`). */
   shuffle?: boolean | null;
   /** The indices to load, in order (an iterable; a {@link Sampler}). */
@@ -44,8 +58,11 @@ export interface DataLoaderOptions {
   batch_sampler?: Iterable<number[]> | null;
   /** Must be 0: samples are loaded in the calling thread. */
   num_workers?: number;
-  /** Makes a batch of a list of samples ({@link default_collate} by default). */
-  collate_fn?: ((batch: unknown[]) => unknown) | null;
+  /**
+   * Makes a batch of a list of samples ({@link default_collate} by default); without batching,
+   * it is called with each sample ({@link default_convert} by default).
+   */
+  collate_fn?: ((batch: N extends null ? S : S[]) => B) | null;
   /** Accepted for PyTorch compatibility: ignored (there is no pinned host memory here). */
   pin_memory?: boolean;
   /** Drops the last batch when shorter than batch_size. */
@@ -58,9 +75,19 @@ export interface DataLoaderOptions {
   device?: Device | null;
 }
 
-/** Loads batches of a dataset (PyTorch's `DataLoader`, single-process). */
-export class DataLoader<T = unknown> implements Iterable<T>, AsyncIterable<T> {
-  readonly dataset: unknown;
+/**
+ * Loads batches of a dataset (PyTorch's `DataLoader`, single-process). Its type follows the
+ * dataset's: iterating a loader of a `TensorDataset` of two tensors gives `[Tensor, Tensor]`
+ * batches; a `collate_fn` gives its own result type.
+ */
+export class DataLoader<
+  D = unknown,
+  N extends number | null = number,
+  B = N extends null ? Converted<SampleOf<D>> : Collated<SampleOf<D>>,
+>
+  implements Iterable<B>, AsyncIterable<B>
+{
+  readonly dataset: D;
   readonly batch_size: number | null;
   readonly drop_last: boolean;
   readonly sampler: Iterable<number> | null;
@@ -71,7 +98,7 @@ export class DataLoader<T = unknown> implements Iterable<T>, AsyncIterable<T> {
   readonly #iterable: boolean;
   readonly #autoCollate: boolean;
 
-  constructor(dataset: unknown, options: DataLoaderOptions = {}) {
+  constructor(dataset: D, options: DataLoaderOptions<SampleOf<D>, B, N> = {}) {
     const a = args("utils.data.DataLoader", arguments);
     void options;
     if (a.num_workers < 0)
@@ -90,7 +117,7 @@ export class DataLoader<T = unknown> implements Iterable<T>, AsyncIterable<T> {
       );
     if (a.generator != null && !(a.generator instanceof Generator))
       throw new TorchError("DataLoader: generator must be a torch.Generator");
-    this.dataset = a.dataset;
+    this.dataset = a.dataset as D;
     this.generator = (a.generator as Generator | null) ?? null;
     this.device = (a.device as Device | null) ?? null;
     this.#iterable =
@@ -194,21 +221,21 @@ export class DataLoader<T = unknown> implements Iterable<T>, AsyncIterable<T> {
     else yield* this.sampler!;
   }
 
-  *[Symbol.iterator](): Iterator<T> {
+  *[Symbol.iterator](): Iterator<B> {
     if (this.#iterable) {
       if (!isIterable(this.dataset))
         throw new TorchError(
           "DataLoader: this dataset is async-iterable only; iterate with `for await`",
         );
       this.#startEpoch();
-      yield* this.#fromStream(this.dataset[Symbol.iterator]()) as Iterable<T>;
+      yield* this.#fromStream(this.dataset[Symbol.iterator]()) as Iterable<B>;
       return;
     }
     this.#startEpoch();
-    for (const idx of this.#indices()) yield this.#fetch(idx) as T;
+    for (const idx of this.#indices()) yield this.#fetch(idx) as B;
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+  async *[Symbol.asyncIterator](): AsyncIterator<B> {
     let source: Iterator<unknown> | AsyncIterator<unknown>;
     this.#startEpoch();
     if (this.#iterable) {
@@ -239,7 +266,7 @@ export class DataLoader<T = unknown> implements Iterable<T>, AsyncIterable<T> {
           return;
         }
         pending = Promise.resolve(source.next());
-        yield r.value as T;
+        yield r.value as B;
       }
     } finally {
       // Left early (`break`): the batch made ahead is nobody's, so it is freed.

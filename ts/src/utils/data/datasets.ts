@@ -9,6 +9,7 @@
 import { IndexError, ShapeError, TorchError } from "../../errors.js";
 import { Generator, default_generator } from "../../generator.js";
 import { args } from "../../schema/index.js";
+import type { Dims } from "../../shapes/core.js";
 import { Tensor } from "../../tensor/tensor.js";
 
 /** Whether `v` is iterable (arrays, sets, generators, samplers). */
@@ -49,7 +50,10 @@ export function datasetItem(d: unknown, i: number): unknown {
   );
 }
 
-/** The base of map-style datasets: subclasses define `getitem(index)` and `len()`. */
+/**
+ * The base of map-style datasets: subclasses define `getitem(index)` and `len()`. (The base has no
+ * `length`, so a subclass may define its own; the datasets here give `length` = `len()`.)
+ */
 export abstract class Dataset<T = unknown> {
   constructor() {
     args("utils.data.Dataset", arguments);
@@ -60,6 +64,22 @@ export abstract class Dataset<T = unknown> {
   /** The number of samples (PyTorch's `__len__`). */
   abstract len(): number;
 }
+
+/**
+ * The sample type of a dataset: what `getitem` returns, what an array holds, or what iteration
+ * yields.
+ */
+export type SampleOf<D> = D extends { getitem(index: number): infer T }
+  ? T
+  : D extends ArrayLike<infer T>
+    ? T
+    : D extends IterableDataset<infer T>
+      ? T
+      : D extends Iterable<infer T>
+        ? T
+        : D extends AsyncIterable<infer T>
+          ? T
+          : unknown;
 
 /**
  * The base of iterable-style datasets: subclasses define `[Symbol.iterator]` or
@@ -74,32 +94,46 @@ export abstract class IterableDataset<T = unknown> {
   [Symbol.asyncIterator]?(): AsyncIterator<T>;
 }
 
-/** Rows of tensors that share their first dimension: item `i` is `[t0[i], t1[i], …]`. */
-export class TensorDataset extends Dataset<Tensor[]> {
-  readonly tensors: readonly Tensor[];
+/** The rows of tensors `T`: each a tensor of the same dtype. */
+export type RowsOf<T extends readonly Tensor[]> = {
+  -readonly [K in keyof T]: T[K] extends Tensor<Dims, infer D>
+    ? Tensor<number[], D>
+    : Tensor;
+};
 
-  constructor(...tensors: Tensor[]) {
+/** Rows of tensors that share their first dimension: item `i` is `[t0[i], t1[i], …]`. */
+export class TensorDataset<
+  T extends readonly Tensor[] = Tensor[],
+> extends Dataset<RowsOf<T>> {
+  readonly tensors: T;
+
+  constructor(...tensors: T) {
     super();
     const a = args("utils.data.TensorDataset", arguments);
-    this.tensors = a.tensors as Tensor[];
+    this.tensors = a.tensors as unknown as T;
     const n = this.tensors[0]?.shape[0];
     if (this.tensors.some((t) => t.ndim === 0 || t.shape[0] !== n))
       throw new ShapeError("Size mismatch between tensors");
   }
 
   /** `[t[index] for t in tensors]`. */
-  getitem(index: number): Tensor[] {
+  getitem(index: number): RowsOf<T> {
     const n = this.len();
     if (!Number.isInteger(index) || index < -n || index >= n)
       throw new IndexError(
         `index ${index} is out of bounds for dimension 0 with size ${n}`,
       );
-    return this.tensors.map((t) => t.select(0, index));
+    return this.tensors.map((t) => t.select(0, index)) as RowsOf<T>;
   }
 
   /** The tensors' common first size. */
   len(): number {
     return this.tensors[0]?.shape[0] ?? 0;
+  }
+
+  /** `len()`, under the name JavaScript collections use. */
+  get length(): number {
+    return this.len();
   }
 }
 
@@ -128,6 +162,11 @@ export class Subset<T = unknown> extends Dataset<T> {
   /** The number of indices. */
   len(): number {
     return this.indices.length;
+  }
+
+  /** `len()`, under the name JavaScript collections use. */
+  get length(): number {
+    return this.len();
   }
 }
 
@@ -171,6 +210,11 @@ export class ConcatDataset<T = unknown> extends Dataset<T> {
   /** The datasets' total length. */
   len(): number {
     return this.cumulative_sizes.at(-1)!;
+  }
+
+  /** `len()`, under the name JavaScript collections use. */
+  get length(): number {
+    return this.len();
   }
 }
 

@@ -12,6 +12,8 @@ export {
   ConcatDataset,
   random_split,
   type MapDataset,
+  type RowsOf,
+  type SampleOf,
   type Sized,
 } from "./datasets.js";
 export {
@@ -23,5 +25,10 @@ export {
   BatchSampler,
   type RandomSamplerOptions,
 } from "./samplers.js";
-export { default_collate, default_convert } from "./collate.js";
+export {
+  default_collate,
+  default_convert,
+  type Collated,
+  type Converted,
+} from "./collate.js";
 export { DataLoader, type DataLoaderOptions } from "./dataloader.js";
