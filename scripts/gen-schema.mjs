@@ -24,6 +24,8 @@ const TS_KINDS = {
   Device: "string",
   Generator: "object",
   Callable: "((...args: any[]) => any)",
+  // Not a plain object (a URL, a Blob, a module): checked by the wrapper's body.
+  object: "object",
   // Checked by the wrapper's body, whose parameter type says what it takes.
   any: "any",
 };
@@ -38,9 +40,9 @@ function tsType(p) {
         : TS_KINDS[k];
   const types = p.kinds.map(one);
   if (p.items.length > 0) {
-    types.push(
-      `(${[...new Set(p.items.map((k) => TS_KINDS[k]))].join(" | ")})[]`,
-    );
+    const item = [...new Set(p.items.map((k) => TS_KINDS[k]))];
+    if (p.itemsNullable) item.push("null");
+    types.push(`(${item.join(" | ")})[]`);
   }
   let t = [...new Set(types)].join(" | ");
   if (p.varargs) t = `(${t})[]`;
@@ -48,8 +50,8 @@ function tsType(p) {
   return t;
 }
 
-function entry(op) {
-  const params = op.params.map((p) => {
+function paramEntries(params) {
+  return params.map((p) => {
     const fields = [
       `name: ${JSON.stringify(p.name)}`,
       `kinds: ${JSON.stringify(p.kinds)}`,
@@ -64,17 +66,25 @@ function entry(op) {
       fields.push(
         `default: ${p.default === Infinity ? "Infinity" : p.default === -Infinity ? "-Infinity" : JSON.stringify(p.default)}`,
       );
+    if (p.itemsNullable) fields.push("itemsNullable: true");
     if (p.values) fields.push(`values: ${JSON.stringify(p.values)}`);
     if (p.message) fields.push(`message: ${JSON.stringify(p.message)}`);
     return `{ ${fields.join(", ")} }`;
   });
+}
+
+function entry(op) {
   const fields = [
     // A constructor's messages name it as Python does: `Linear.__init__() missing …`.
     `name: ${JSON.stringify(op.class ? `${op.name}.__init__` : op.name)}`,
-    `params: [${params.join(", ")}]`,
+    `params: [${paramEntries(op.params).join(", ")}]`,
     `python: ${op.python}`,
     `overloaded: ${op.overloaded}`,
   ];
+  if (op.overloads)
+    fields.push(
+      `overloads: [${op.overloads.map((ps) => `[${paramEntries(ps).join(", ")}]`).join(", ")}]`,
+    );
   return `  ${JSON.stringify(op.key)}: { ${fields.join(", ")} },`;
 }
 
@@ -95,7 +105,8 @@ export interface Args {
 ${ops
   .map(
     (op) =>
-      `  ${JSON.stringify(op.key)}: { ${op.params.map((p) => `${p.name}: ${tsType(p)}`).join("; ")} };`,
+      // Overloads: one object type per overload, told apart by their parameter names.
+      `  ${JSON.stringify(op.key)}: ${(op.overloads ?? [op.params]).map((ps) => `{ ${ps.map((p) => `${p.name}: ${tsType(p)}`).join("; ")} }`).join(" | ")};`,
   )
   .join("\n")}
 }

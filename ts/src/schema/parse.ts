@@ -37,6 +37,7 @@ export type Kind =
   | "Device"
   | "Generator"
   | "Callable"
+  | "object"
   | "any";
 
 /** One parameter of a schema entry. */
@@ -52,6 +53,8 @@ export interface Param {
    * times, as `stride=2` is `[2, 2]`); 0 when it takes no list.
    */
   readonly list: number;
+  /** Whether a list's elements may be None (`Tensor?[]`). */
+  readonly itemsNullable?: boolean;
   /** Takes every remaining positional argument, each one value of it (`int[]... shapes`). */
   readonly varargs: boolean;
   /** Whether `None` (JS `null` or `undefined`) is a value (`int?`). */
@@ -81,6 +84,11 @@ export interface OpSchema {
   readonly python: boolean;
   /** Union parameters reported as PyTorch's "invalid combination of arguments" (overloads). */
   readonly overloaded: boolean;
+  /**
+   * PyTorch's overloads of one name (`arange(end)`, `arange(start, end, step)`): each a
+   * parameter list, tried in order; `params` is the last.
+   */
+  readonly overloads?: readonly (readonly Param[])[];
 }
 
 // The name PyTorch's messages give each kind.
@@ -96,6 +104,7 @@ const KIND_NAMES: Record<Kind, string> = {
   Device: "torch.device",
   Generator: "torch.Generator",
   Callable: "Callable",
+  object: "object",
   any: "object",
 };
 const LIST_NAMES: Partial<Record<Kind, string>> = {
@@ -177,6 +186,8 @@ export function parseArgs(
   self?: Tensor,
   name?: string,
 ): Record<string, unknown> {
+  if (schema.overloads !== undefined && self === undefined)
+    return parseOverloads(schema, args, name);
   const op = name === undefined ? schema : { ...schema, name };
   const params = op.params;
   const first = self === undefined ? 0 : 1;
@@ -318,6 +329,8 @@ function check(
     // A list of another length than `int[2]`'s is left to the op, whose message names the dims
     // it expected ("a list of 2 values to match the convolution dimensions").
     const list = items.map((item, i) => {
+      if (p.itemsNullable && (item === null || item === undefined))
+        return null;
       if (!accepts(p.items, item)) {
         if (p.items.includes("Tensor"))
           throw new ArgumentError(
@@ -379,6 +392,9 @@ function accepts(kinds: readonly Kind[], v: unknown): boolean {
         break;
       case "Callable":
         if (typeof v === "function") return true;
+        break;
+      case "object":
+        if (typeof v === "object" && v !== null && !isOptions(v)) return true;
         break;
       case "any":
         return true;
@@ -520,4 +536,89 @@ function describe(op: OpSchema, union: Param, kind: Kind): string {
         `${q === union ? KIND_NAMES[kind] : KIND_NAMES[q.kinds[0]!]} ${q.name}`,
     )
     .join(", ");
+}
+
+/**
+ * Overload resolution as PyTorch's argument parser does it: the first overload the arguments
+ * parse against wins. When none does, the error is that of the one overload the call could have
+ * meant (its positional count fits, its keywords are its own, its required arguments are given);
+ * with none or several such, PyTorch's "invalid combination of arguments" listing them all.
+ */
+function parseOverloads(
+  schema: OpSchema,
+  args: ArrayLike<unknown>,
+  name?: string,
+): Record<string, unknown> {
+  const overloads = schema.overloads!;
+  const errors: unknown[] = [];
+  for (const params of overloads) {
+    try {
+      return parseArgs(
+        { ...schema, params, overloads: undefined },
+        args,
+        undefined,
+        name,
+      );
+    } catch (e) {
+      if (!(e instanceof TorchError)) throw e;
+      errors.push(e);
+    }
+  }
+  let count = args.length;
+  while (count > 0 && args[count - 1] === undefined) count--;
+  const last = count > 0 ? args[count - 1] : undefined;
+  const plausible = overloads.flatMap((params, i) => {
+    const at = params[count - 1];
+    const isKw =
+      isOptions(last) &&
+      (at === undefined || at.kwOnly || !at.kinds.includes("any"));
+    const kw = isKw ? Object.keys(last).filter((k) => last[k] !== undefined) : [];
+    const positional = count - (isKw ? 1 : 0);
+    const slots = params.filter((p) => !p.kwOnly);
+    const fits =
+      (positional <= slots.length || slots.some((p) => p.varargs)) &&
+      kw.every((k) => params.some((p) => p.name === k)) &&
+      params.every(
+        (p, j) => !p.required || j < positional || kw.includes(p.name),
+      );
+    return fits ? [i] : [];
+  });
+  if (plausible.length === 1) throw errors[plausible[0]!];
+  const got: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const v = args[i];
+    if (i === count - 1 && isOptions(v))
+      for (const [k, x] of Object.entries(v)) {
+        if (x !== undefined) got.push(`${k}=${pyTypeName(x)}`);
+      }
+    else got.push(pyTypeName(v));
+  }
+  const signature = (params: readonly Param[]): string => {
+    const parts: string[] = [];
+    params.forEach((p, i) => {
+      if (p.kwOnly && (i === 0 || !params[i - 1]!.kwOnly)) parts.push("*");
+      const type = p.kinds.includes("Tensor")
+        ? "Tensor"
+        : p.items.length > 0
+          ? listName(p)
+          : KIND_NAMES[p.kinds[0]!];
+      parts.push(
+        p.required ? `${type} ${p.name}` : `${type} ${p.name} = ${pyLiteral(p.default)}`,
+      );
+    });
+    return parts.join(", ");
+  };
+  throw new ArgumentError(
+    `${name ?? schema.name}() received an invalid combination of arguments - got (${got.join(", ")}), but expected one of:\n${overloads
+      .map((params) => ` * (${signature(params)})\n`)
+      .join("")}`,
+  );
+}
+
+/** A default as Python prints it: None, True, 1, 'mean'. */
+function pyLiteral(v: unknown): string {
+  if (v === null || v === undefined) return "None";
+  if (v === true) return "True";
+  if (v === false) return "False";
+  return Array.isArray(v) ? `[${v.map(pyLiteral).join(", ")}]` : String(v);
 }
