@@ -171,6 +171,9 @@ function layoutOf(op: OpSchema, first: number): Layout {
   return both[first]!;
 }
 
+// The entries a varargs entry's other parameters are parsed by (not functions of their own).
+const varargsRest = new WeakSet<OpSchema>();
+
 // A parameter not given (distinct from every value, `undefined` and `null` included).
 const UNSET: unique symbol = Symbol("unset");
 
@@ -204,6 +207,22 @@ export function parseArgs(
       count--;
     }
   }
+  // A torch.* function of no arguments bound in C (METH_NOARGS): CPython's wording.
+  if (
+    self === undefined &&
+    params.length === 0 &&
+    !op.python &&
+    !varargsRest.has(schema)
+  ) {
+    if (count > 0)
+      throw new ArgumentError(
+        `torch.${op.name}() takes no arguments (${count} given)`,
+      );
+    if (kwargs !== undefined && Object.keys(kwargs).length > 0)
+      throw new ArgumentError(
+        `torch.${op.name}() takes no keyword arguments`,
+      );
+  }
   const { positional, minimum, varargs } = layoutOf(schema, first);
   if (varargs >= 0) {
     // The positional arguments before it parse as usual; it takes all the others.
@@ -220,11 +239,9 @@ export function parseArgs(
       (_, i) => args[i],
     );
     if (kwargs !== undefined) head.push(kwargs);
-    const parsed = parseArgs(
-      { ...op, params: params.filter((q) => q !== p) },
-      head,
-      self,
-    );
+    const others: OpSchema = { ...op, params: params.filter((q) => q !== p) };
+    varargsRest.add(others);
+    const parsed = parseArgs(others, head, self);
     parsed[p.name] = rest;
     return parsed;
   }
@@ -248,7 +265,8 @@ export function parseArgs(
     const v = args[i];
     if (v === undefined) {
       // An explicit `undefined` is None: the default, or a type error where none is allowed.
-      if (p.required) throw typeError(op, p, v, i + 1, first === 1);
+      if (p.required && p.nullable) values[first + i] = null;
+      else if (p.required) throw typeError(op, p, v, i + 1, first === 1);
       continue;
     }
     values[first + i] = check(op, p, v, i + 1, params, values, first === 1);
@@ -293,16 +311,24 @@ export function parseArgs(
       out[p.name] = p.default === undefined ? null : p.default;
       continue;
     }
-    if (i - first < args.length)
+    if (i - first < args.length) {
+      // An explicit `undefined`: None, which a `T?` argument takes.
+      if (p.nullable) {
+        out[p.name] = null;
+        continue;
+      }
       throw typeError(op, p, undefined, i - first + 1, first === 1);
+    }
     (missing ??= []).push(p.name);
   }
   if (missing !== undefined) {
     const names = op.python
       ? missing.map((m) => `'${m}'`).join(" and ")
       : missing.map((m) => `"${m}"`).join(", ");
-    // Python says "argument" for one; PyTorch's binding always "arguments".
-    const word = op.python && missing.length === 1 ? "argument" : "arguments";
+    // Python says "argument" for one; PyTorch's binding has the plural backwards ("1 required
+    // positional arguments", "2 required positional argument"), as its message does.
+    const word =
+      op.python === (missing.length === 1) ? "argument" : "arguments";
     throw new ArgumentError(
       `${op.name}() missing ${missing.length} required positional ${word}: ${names}`,
     );
@@ -567,20 +593,20 @@ function parseOverloads(
   let count = args.length;
   while (count > 0 && args[count - 1] === undefined) count--;
   const last = count > 0 ? args[count - 1] : undefined;
+  // PyTorch counts the arguments given, positional and keyword, against each overload's range.
   const plausible = overloads.flatMap((params, i) => {
     const at = params[count - 1];
     const isKw =
       isOptions(last) &&
       (at === undefined || at.kwOnly || !at.kinds.includes("any"));
-    const kw = isKw ? Object.keys(last).filter((k) => last[k] !== undefined) : [];
-    const positional = count - (isKw ? 1 : 0);
-    const slots = params.filter((p) => !p.kwOnly);
+    const given =
+      count -
+      (isKw ? 1 : 0) +
+      (isKw ? Object.values(last).filter((v) => v !== undefined).length : 0);
+    const required = params.filter((p) => p.required).length;
     const fits =
-      (positional <= slots.length || slots.some((p) => p.varargs)) &&
-      kw.every((k) => params.some((p) => p.name === k)) &&
-      params.every(
-        (p, j) => !p.required || j < positional || kw.includes(p.name),
-      );
+      given >= required &&
+      (given <= params.length || params.some((p) => p.varargs));
     return fits ? [i] : [];
   });
   if (plausible.length === 1) throw errors[plausible[0]!];

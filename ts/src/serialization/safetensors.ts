@@ -389,6 +389,21 @@ export function save(): Promise<Uint8Array | void> {
   // Parsed before the Promise: a wrong argument throws at the call.
   const a = args("save", arguments);
   const tensors = a.tensors as TensorDict | Map<string, Tensor>;
+  const entries =
+    tensors instanceof Map
+      ? [...tensors]
+      : tensors !== null && typeof tensors === "object"
+        ? Object.entries(tensors)
+        : null;
+  if (entries === null)
+    throw new TorchError(
+      `save(): expected a dict of tensors (a state_dict or a Map), not ${pyTypeName(tensors)}`,
+    );
+  for (const [name, t] of entries)
+    if (!(t instanceof Tensor))
+      throw new TorchError(
+        `save(): '${name}' is ${pyTypeName(t)}, not a Tensor (safetensors stores tensors only)`,
+      );
   const options: SaveOptions =
     a.metadata === null ? {} : { metadata: a.metadata as Record<string, string> };
   if (!("f" in a)) return encode(tensors, options);
