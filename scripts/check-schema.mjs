@@ -113,7 +113,10 @@ function shape(sig, decl) {
 function mismatch(op, sigs, decl, skipFirst) {
   for (const params of op.overloads ?? [op.params]) {
     const why = mismatchOne(params, sigs, decl, skipFirst);
-    if (why) return op.overloads ? `(${params.map((p) => p.name).join(", ")}): ${why}` : why;
+    if (why)
+      return op.overloads
+        ? `(${params.map((p) => p.name).join(", ")}): ${why}`
+        : why;
   }
   return null;
 }

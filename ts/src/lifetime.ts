@@ -113,7 +113,8 @@ function close(made: Set<Disposable>, result: unknown): void {
  */
 export function scope<T>(fn: () => T): T {
   // Internal calls pass one function: only other calls go through the parser.
-  if (arguments.length !== 1 || typeof fn !== "function") args("scope", arguments);
+  if (arguments.length !== 1 || typeof fn !== "function")
+    args("scope", arguments);
   const made = new Set<Disposable>();
   scopes.push(made);
   let result: T;

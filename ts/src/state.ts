@@ -116,7 +116,12 @@ export function set_printoptions(): void {
       ...DEFAULT_PRINT,
       ...PROFILES[a.profile as keyof typeof PROFILES],
     };
-  for (const k of ["precision", "threshold", "edgeitems", "linewidth"] as const) {
+  for (const k of [
+    "precision",
+    "threshold",
+    "edgeitems",
+    "linewidth",
+  ] as const) {
     const v = a[k];
     if (v !== null) printOptions[k] = v;
   }

@@ -146,7 +146,9 @@ export function get_device_context(name: string): DeviceContext | null {
  */
 export function initialize_device(name?: string): Promise<string> {
   // Parsed before the Promise: a wrong argument throws at the call.
-  return initializeDevice(args("initialize_device", arguments).name ?? undefined);
+  return initializeDevice(
+    args("initialize_device", arguments).name ?? undefined,
+  );
 }
 
 async function initializeDevice(name?: string): Promise<string> {

@@ -219,9 +219,7 @@ export function parseArgs(
         `torch.${op.name}() takes no arguments (${count} given)`,
       );
     if (kwargs !== undefined && Object.keys(kwargs).length > 0)
-      throw new ArgumentError(
-        `torch.${op.name}() takes no keyword arguments`,
-      );
+      throw new ArgumentError(`torch.${op.name}() takes no keyword arguments`);
   }
   const { positional, minimum, varargs } = layoutOf(schema, first);
   if (varargs >= 0) {
@@ -355,8 +353,7 @@ function check(
     // A list of another length than `int[2]`'s is left to the op, whose message names the dims
     // it expected ("a list of 2 values to match the convolution dimensions").
     const list = items.map((item, i) => {
-      if (p.itemsNullable && (item === null || item === undefined))
-        return null;
+      if (p.itemsNullable && (item === null || item === undefined)) return null;
       if (!accepts(p.items, item)) {
         if (p.items.includes("Tensor"))
           throw new ArgumentError(
@@ -629,7 +626,9 @@ function parseOverloads(
           ? listName(p)
           : KIND_NAMES[p.kinds[0]!];
       parts.push(
-        p.required ? `${type} ${p.name}` : `${type} ${p.name} = ${pyLiteral(p.default)}`,
+        p.required
+          ? `${type} ${p.name}`
+          : `${type} ${p.name} = ${pyLiteral(p.default)}`,
       );
     });
     return parts.join(", ");

@@ -405,7 +405,9 @@ export function save(): Promise<Uint8Array | void> {
         `save(): '${name}' is ${pyTypeName(t)}, not a Tensor (safetensors stores tensors only)`,
       );
   const options: SaveOptions =
-    a.metadata === null ? {} : { metadata: a.metadata as Record<string, string> };
+    a.metadata === null
+      ? {}
+      : { metadata: a.metadata as Record<string, string> };
   if (!("f" in a)) return encode(tensors, options);
   if (typeof a.f !== "string" && !(a.f instanceof URL))
     throw new TorchError(
