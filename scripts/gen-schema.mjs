@@ -40,9 +40,9 @@ function tsType(p) {
         : TS_KINDS[k];
   const types = p.kinds.map(one);
   if (p.items.length > 0) {
-    const item = [...new Set(p.items.map((k) => TS_KINDS[k]))];
-    if (p.itemsNullable) item.push("null");
-    types.push(`(${item.join(" | ")})[]`);
+    types.push(
+      `(${[...new Set(p.items.map((k) => TS_KINDS[k]))].join(" | ")})[]`,
+    );
   }
   let t = [...new Set(types)].join(" | ");
   if (p.varargs) t = `(${t})[]`;
@@ -66,7 +66,6 @@ function paramEntries(params) {
       fields.push(
         `default: ${p.default === Infinity ? "Infinity" : p.default === -Infinity ? "-Infinity" : JSON.stringify(p.default)}`,
       );
-    if (p.itemsNullable) fields.push("itemsNullable: true");
     if (p.values) fields.push(`values: ${JSON.stringify(p.values)}`);
     if (p.message) fields.push(`message: ${JSON.stringify(p.message)}`);
     return `{ ${fields.join(", ")} }`;

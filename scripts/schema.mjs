@@ -125,7 +125,7 @@ export function parseSignature(func, where) {
       continue;
     }
     const pm =
-      /^([A-Za-z|?\[\]\d]+?)(\?)?(\.\.\.)?\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s*=\s*(.+))?$/s.exec(
+      /^([A-Za-z|\[\]\d]+)(\?)?(\.\.\.)?\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s*=\s*(.+))?$/s.exec(
         part,
       );
     if (!pm)
@@ -135,15 +135,12 @@ export function parseSignature(func, where) {
     const kinds = [];
     const items = [];
     let list = 0;
-    // `Tensor?[]`: a list whose elements may be None (index_put's indices).
-    let itemsNullable = false;
     for (const member of types.split("|")) {
-      const mm = /^([A-Za-z]+)(\?)?(?:\[(\d*)\])?$/.exec(member);
-      if (!mm || !KINDS.has(mm[1]) || (mm[2] && !member.includes("[")))
+      const mm = /^([A-Za-z]+)(?:\[(\d*)\])?$/.exec(member);
+      if (!mm || !KINDS.has(mm[1]))
         throw new SchemaError(`${where}: unknown type ${member} of ${pname}`);
-      if (mm[2]) itemsNullable = true;
       if (member.includes("[")) {
-        const size = mm[3] ? Number(mm[3]) : -1;
+        const size = mm[2] ? Number(mm[2]) : -1;
         if (list !== 0 && list !== size)
           throw new SchemaError(`${where}: ${pname} has lists of two lengths`);
         list = size;
@@ -157,7 +154,6 @@ export function parseSignature(func, where) {
       kinds,
       items,
       list,
-      itemsNullable,
       nullable: nullable === "?",
       varargs: varargs === "...",
       kwOnly,

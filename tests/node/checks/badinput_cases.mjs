@@ -2079,6 +2079,12 @@ export function makeCases() {
       "torch.compile(lambda x: x, mode='foo')",
     ],
   ];
+  add(
+    "index_put/none-index",
+    (T) => T.index_put(T.zeros(2, 3), [null, T.tensor([0, 2])], T.tensor(1)),
+    "torch.index_put(torch.zeros(2, 3), [None, torch.tensor([0, 2])], torch.tensor(1.))",
+    { frag: "expected Tensor as element 0 in argument" },
+  );
   for (const [id, run, py, extra] of SCHEMA_REST) add(id, run, py, extra);
   // safetensors stores tensors only (PyTorch's torch.save pickles anything: no counterpart).
   add("save/non-tensor", (T) => T.save({ a: 1 }), null, {

@@ -3461,6 +3461,10 @@ export const TORCH_ERRORS = {
     message:
       "result_type() received an invalid combination of arguments - got (Tensor, str), but expected one of:\n * (Tensor tensor, Tensor other)\n      didn't match because some of the arguments have invalid types: (Tensor, !str!)\n * (Number scalar, Tensor tensor)\n      didn't match because some of the arguments have invalid types: (!Tensor!, !str!)\n * (Tensor tensor, Number other)\n      didn't match because some of the arguments have invalid types: (Tensor, !str!)\n * (Number scalar1, Number scalar2)\n      didn't match because some of the arguments have invalid types: (!Tensor!, !str!)",
   },
+  "index_put/none-index": {
+    type: "TypeError",
+    message: "expected Tensor as element 0 in argument 1, but got NoneType",
+  },
   "arange/keyword": {
     type: "TypeError",
     message:

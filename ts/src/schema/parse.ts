@@ -53,8 +53,6 @@ export interface Param {
    * times, as `stride=2` is `[2, 2]`); 0 when it takes no list.
    */
   readonly list: number;
-  /** Whether a list's elements may be None (`Tensor?[]`). */
-  readonly itemsNullable?: boolean;
   /** Takes every remaining positional argument, each one value of it (`int[]... shapes`). */
   readonly varargs: boolean;
   /** Whether `None` (JS `null` or `undefined`) is a value (`int?`). */
@@ -353,7 +351,6 @@ function check(
     // A list of another length than `int[2]`'s is left to the op, whose message names the dims
     // it expected ("a list of 2 values to match the convolution dimensions").
     const list = items.map((item, i) => {
-      if (p.itemsNullable && (item === null || item === undefined)) return null;
       if (!accepts(p.items, item)) {
         if (p.items.includes("Tensor"))
           throw new ArgumentError(
