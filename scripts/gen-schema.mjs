@@ -24,6 +24,8 @@ const TS_KINDS = {
   Device: "string",
   Generator: "object",
   Callable: "((...args: any[]) => any)",
+  // Not a plain object (a URL, a Blob, a module): checked by the wrapper's body.
+  object: "object",
   // Checked by the wrapper's body, whose parameter type says what it takes.
   any: "any",
 };
@@ -48,8 +50,8 @@ function tsType(p) {
   return t;
 }
 
-function entry(op) {
-  const params = op.params.map((p) => {
+function paramEntries(params) {
+  return params.map((p) => {
     const fields = [
       `name: ${JSON.stringify(p.name)}`,
       `kinds: ${JSON.stringify(p.kinds)}`,
@@ -68,13 +70,20 @@ function entry(op) {
     if (p.message) fields.push(`message: ${JSON.stringify(p.message)}`);
     return `{ ${fields.join(", ")} }`;
   });
+}
+
+function entry(op) {
   const fields = [
     // A constructor's messages name it as Python does: `Linear.__init__() missing …`.
     `name: ${JSON.stringify(op.class ? `${op.name}.__init__` : op.name)}`,
-    `params: [${params.join(", ")}]`,
+    `params: [${paramEntries(op.params).join(", ")}]`,
     `python: ${op.python}`,
     `overloaded: ${op.overloaded}`,
   ];
+  if (op.overloads)
+    fields.push(
+      `overloads: [${op.overloads.map((ps) => `[${paramEntries(ps).join(", ")}]`).join(", ")}]`,
+    );
   return `  ${JSON.stringify(op.key)}: { ${fields.join(", ")} },`;
 }
 
@@ -95,7 +104,8 @@ export interface Args {
 ${ops
   .map(
     (op) =>
-      `  ${JSON.stringify(op.key)}: { ${op.params.map((p) => `${p.name}: ${tsType(p)}`).join("; ")} };`,
+      // Overloads: one object type per overload, told apart by their parameter names.
+      `  ${JSON.stringify(op.key)}: ${(op.overloads ?? [op.params]).map((ps) => `{ ${ps.map((p) => `${p.name}: ${tsType(p)}`).join("; ")} }`).join(" | ")};`,
   )
   .join("\n")}
 }

@@ -15,7 +15,7 @@ export const schemaDir = path.join(root, "schema");
 
 /** The fields an op entry may have, each with what it holds. */
 const FIELDS = {
-  func: "the signature: name(Type arg, …, *, Type kw=default) -> Return",
+  func: "the signature: name(Type arg, …, *, Type kw=default) -> Return; a list: PyTorch's overloads, tried in order",
   method: "also a Tensor method (true/false)",
   function:
     "also a function of its namespace (default true; false: a Tensor method only)",
@@ -64,6 +64,7 @@ const KINDS = new Set([
   "Device",
   "Generator",
   "Callable",
+  "object",
   "any",
 ]);
 
@@ -111,7 +112,7 @@ function splitTop(text) {
 /** Parses `name.overload(args) -> ret` into {name, overload, params, returns}. */
 export function parseSignature(func, where) {
   const m =
-    /^([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z0-9_]+))?\((.*)\)(?:\s*->\s*(.+))?$/s.exec(
+    /^([A-Za-z_$][A-Za-z0-9_]*)(?:\.([A-Za-z0-9_]+))?\((.*)\)(?:\s*->\s*(.+))?$/s.exec(
       func.trim(),
     );
   if (!m) throw new SchemaError(`${where}: not a signature: ${func}`);
@@ -201,9 +202,15 @@ export function loadSchema() {
       for (const field of Object.keys(entry))
         if (!(field in FIELDS))
           throw new SchemaError(`${where}: unknown field '${field}'`);
-      if (typeof entry.func !== "string")
+      const funcs = Array.isArray(entry.func) ? entry.func : [entry.func];
+      if (funcs.length === 0 || funcs.some((f) => typeof f !== "string"))
         throw new SchemaError(`${where}: no func`);
-      const sig = parseSignature(entry.func, where);
+      // Overloads (a list of signatures, as PyTorch's `arange(end)`, `arange(start, end, step)`):
+      // one name; `params` is the last (the fullest), `overloads` all of them.
+      const sigs = funcs.map((f) => parseSignature(f, where));
+      const sig = sigs.at(-1);
+      if (sigs.some((s) => s.name !== sig.name))
+        throw new SchemaError(`${where}: overloads of two names`);
       const key = namespace === "torch" ? sig.name : `${namespace}.${sig.name}`;
       const at = `${where} (${key})`;
       if (keys.has(key))
@@ -230,16 +237,17 @@ export function loadSchema() {
           );
       }
       const values = entry.values ?? {};
+      const allParams = sigs.flatMap((s) => s.params);
       for (const [arg, allowed] of Object.entries(values)) {
-        const p = sig.params.find((q) => q.name === arg);
-        if (!p)
+        const ps = allParams.filter((q) => q.name === arg);
+        if (ps.length === 0)
           throw new SchemaError(`${at}: values for unknown argument ${arg}`);
         if (!Array.isArray(allowed))
           throw new SchemaError(`${at}: values.${arg} must be a list`);
-        p.values = allowed;
+        for (const p of ps) p.values = allowed;
       }
       const messages = entry.value_message ?? {};
-      for (const p of sig.params) {
+      for (const p of allParams) {
         const m = typeof messages === "string" ? messages : messages[p.name];
         if (m !== undefined && p.values) p.message = m;
       }
@@ -255,6 +263,7 @@ export function loadSchema() {
         name: sig.name,
         overload: sig.overload,
         params: sig.params,
+        overloads: sigs.length > 1 ? sigs.map((s) => s.params) : null,
         returns: sig.returns,
         method: entry.method === true,
         function: entry.function !== false,

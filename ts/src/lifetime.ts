@@ -7,8 +7,7 @@
  * @module
  */
 
-import { TorchError } from "./errors.js";
-import { pyTypeName } from "./args.js";
+import { args } from "./schema/index.js";
 import { noteDisposed, noteMade } from "./webgpu/pressure.js";
 
 /** What the lifetime machinery needs of a tensor (kept structural to avoid an import cycle). */
@@ -49,6 +48,8 @@ export function untrack(t: Disposable): void {
  * outlives a step, such as an optimizer's moment buffers.
  */
 export function keep<T extends Disposable>(t: T): T {
+  // Internal calls pass one value: only other calls go through the parser.
+  if (arguments.length !== 1) args("keep", arguments);
   for (const s of scopes) s.delete(t);
   return t;
 }
@@ -111,10 +112,9 @@ function close(made: Set<Disposable>, result: unknown): void {
  * ```
  */
 export function scope<T>(fn: () => T): T {
-  if (typeof fn !== "function")
-    throw new TorchError(
-      `scope(): argument 'fn' must be a function, not ${pyTypeName(fn)}`,
-    );
+  // Internal calls pass one function: only other calls go through the parser.
+  if (arguments.length !== 1 || typeof fn !== "function")
+    args("scope", arguments);
   const made = new Set<Disposable>();
   scopes.push(made);
   let result: T;

@@ -22,6 +22,7 @@ import {
 } from "./errors.js";
 import { type Device, deviceFromCode } from "./dtype.js";
 import { note, warnOnce } from "./warnings.js";
+import { args } from "./schema/index.js";
 
 /**
  * The core's exports, every call guarded. A call that leaves the core by anything but a returned
@@ -233,7 +234,13 @@ let announced: Device | null = null;
  * "cpu" })` moves new tensors to the CPU backend; `"auto"` goes back to WebGPU when it exists.
  * Tensors made before keep their device.
  */
-export async function init(options: InitOptions = {}): Promise<Device> {
+export function init(options?: InitOptions): Promise<Device> {
+  // Parsed before the Promise: a wrong argument throws at the call.
+  const device = args("init", arguments).device;
+  return initDevice(device === null ? {} : { device: device as DeviceRequest });
+}
+
+async function initDevice(options: InitOptions): Promise<Device> {
   loading ??= loadCore().catch((err: unknown) => {
     loading = null; // let a later call retry
     throw err;

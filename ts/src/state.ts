@@ -99,18 +99,33 @@ const PROFILES = {
  * first; options left out keep their value, except `sci_mode`, which every call sets (to `null`
  * when left out), as in PyTorch.
  */
-export function set_printoptions(options: SetPrintOptions = {}): void {
-  const { profile, sci_mode } = options;
-  if (profile !== undefined) {
-    if (!(profile in PROFILES))
-      throw new TorchError(
-        `set_printoptions(): profile must be "default", "short" or "full", got ${String(profile)}`,
-      );
-    printOptions = { ...DEFAULT_PRINT, ...PROFILES[profile] };
+export function set_printoptions(options?: SetPrintOptions): void;
+export function set_printoptions(
+  precision?: number | null,
+  threshold?: number | null,
+  edgeitems?: number | null,
+  linewidth?: number | null,
+  profile?: "default" | "short" | "full" | null,
+  sci_mode?: boolean | null,
+  options?: SetPrintOptions,
+): void;
+export function set_printoptions(): void {
+  const a = args("set_printoptions", arguments);
+  if (a.profile !== null)
+    printOptions = {
+      ...DEFAULT_PRINT,
+      ...PROFILES[a.profile as keyof typeof PROFILES],
+    };
+  for (const k of [
+    "precision",
+    "threshold",
+    "edgeitems",
+    "linewidth",
+  ] as const) {
+    const v = a[k];
+    if (v !== null) printOptions[k] = v;
   }
-  for (const k of ["precision", "threshold", "edgeitems", "linewidth"] as const)
-    if (options[k] !== undefined) printOptions[k] = options[k];
-  printOptions.sci_mode = sci_mode ?? null;
+  printOptions.sci_mode = a.sci_mode;
 }
 
 /** The current print options (a copy). */
@@ -239,21 +254,25 @@ export function get_float32_matmul_precision(): string {
 
 /** Autocast is not implemented: always `false`. */
 export function is_autocast_cpu_enabled(): boolean {
+  args("is_autocast_cpu_enabled", arguments);
   return false;
 }
 
 /** Autocast is not implemented: always `false`. */
 export function is_autocast_cache_enabled(): boolean {
+  args("is_autocast_cache_enabled", arguments);
   return false;
 }
 
 /** The dtype autocast would use on the CPU: PyTorch's default, `bfloat16`, is not a webtorch dtype, so float32. */
 export function get_autocast_cpu_dtype(): DType {
+  args("get_autocast_cpu_dtype", arguments);
   return "float32";
 }
 
 /** The dtype autocast would use on the GPU (float32: there is no float16 compute yet). */
 export function get_autocast_gpu_dtype(): DType {
+  args("get_autocast_gpu_dtype", arguments);
   return "float32";
 }
 
@@ -261,20 +280,25 @@ let autocastNesting = 0;
 
 /** Counts nested autocast regions (bookkeeping only). */
 export function autocast_increment_nesting(): number {
+  args("autocast_increment_nesting", arguments);
   return ++autocastNesting;
 }
 
 /** See {@link autocast_increment_nesting}. */
 export function autocast_decrement_nesting(): number {
+  args("autocast_decrement_nesting", arguments);
   autocastNesting = Math.max(0, autocastNesting - 1);
   return autocastNesting;
 }
 
 /** There is no autocast cache: nothing to clear. */
-export function clear_autocast_cache(): void {}
+export function clear_autocast_cache(): void {
+  args("clear_autocast_cache", arguments);
+}
 
 /** A libstdc++ detail of native builds: false (no C++ ABI in a wasm build). */
 export function compiled_with_cxx11_abi(): boolean {
+  args("compiled_with_cxx11_abi", arguments);
   return false;
 }
 
@@ -335,6 +359,7 @@ export function can_cast(from_: DType, to: DType): boolean {
 
 /** Accepts only float32 tensor types (`"torch.FloatTensor"` or `"float32"`); others throw. */
 export function set_default_tensor_type(t: string): void {
+  ({ t } = args("set_default_tensor_type", arguments));
   if (t !== "torch.FloatTensor" && t !== "float32")
     throw new DTypeError(
       "only floating-point types are supported as the default type",

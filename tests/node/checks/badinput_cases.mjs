@@ -1511,8 +1511,8 @@ export function makeCases() {
     [
       "einsum/non-tensor",
       (T) => T.einsum("i->i", [1, 2]),
-      null,
-      { frag: "einsum(): argument" },
+      'torch.einsum("i->i", [1, 2])',
+      { frag: "expected Tensor as element 0 in argument" },
     ],
     [
       "einsum/too-few-operands",
@@ -1652,7 +1652,7 @@ export function makeCases() {
       "scope/non-function",
       (T) => T.scope(3),
       null,
-      { frag: "scope(): argument 'fn' must be a function, not int" },
+      { frag: "scope(): argument 'fn' (position 1) must be Callable, not int" },
     ],
   ];
   for (const [id, run, py, extra] of MISC) add(id, run, py, extra);
@@ -1959,6 +1959,140 @@ export function makeCases() {
     ],
   ];
   for (const [id, run, py, extra] of SCHEMA) add(id, run, py, extra);
+
+  // The last torch.* functions given schema entries (issue #30): overload resolution (arange,
+  // randint), the factories from data, index_put, print options, the C-bound queries of no
+  // arguments, torch.compile.
+  const INVALID = { frag: "received an invalid combination of arguments" };
+  const SCHEMA_REST = [
+    ["arange/string", (T) => T.arange("a"), "torch.arange('a')"],
+    [
+      "arange/keyword",
+      (T) => T.arange(5, { foo: 1 }),
+      "torch.arange(5, foo=1)",
+    ],
+    ["arange/none", (T) => T.arange(), "torch.arange()"],
+    ["arange/four", (T) => T.arange(1, 2, 3, 4), "torch.arange(1, 2, 3, 4)"],
+    ["randint/high-only", (T) => T.randint(5), "torch.randint(5)"],
+    ["randint/string", (T) => T.randint("a", [2]), "torch.randint('a', (2,))"],
+    [
+      "randint/keyword",
+      (T) => T.randint(5, [2], { foo: 1 }),
+      "torch.randint(5, (2,), foo=1)",
+      INVALID,
+    ],
+    [
+      "einsum/keyword",
+      (T) => T.einsum("ij", T.ones(2, 2), { foo: 1 }),
+      "torch.einsum('ij', torch.ones(2, 2), foo=1)",
+    ],
+    ["tensor/missing", (T) => T.tensor(), "torch.tensor()"],
+    [
+      "tensor/keyword",
+      (T) => T.tensor([1], { foo: 1 }),
+      "torch.tensor([1], foo=1)",
+    ],
+    ["tensor/two", (T) => T.tensor([1], "a"), "torch.tensor([1], 'a')"],
+    ["as_tensor/missing", (T) => T.as_tensor(), "torch.as_tensor()"],
+    [
+      "as_tensor/requires_grad",
+      (T) => T.as_tensor([1], { requires_grad: true }),
+      "torch.as_tensor([1], requires_grad=True)",
+    ],
+    [
+      "index_put/missing",
+      (T) => T.index_put(T.zeros(3)),
+      "torch.index_put(torch.zeros(3))",
+    ],
+    [
+      "index_put_/indices",
+      (T) => T.index_put_(T.zeros(3), 1, 2),
+      "torch.index_put_(torch.zeros(3), 1, 2)",
+    ],
+    [
+      "index_put/keyword",
+      (T) => T.index_put(T.zeros(3), [T.tensor([0])], T.tensor(1), { foo: 1 }),
+      "torch.index_put(torch.zeros(3), (torch.tensor([0]),), torch.tensor(1.), foo=1)",
+    ],
+    [
+      "masked_select_async/missing",
+      (T) => T.masked_select_async(),
+      "torch.masked_select()",
+      { frag: "missing 2 required positional argument: " },
+    ],
+    [
+      "quantize_per_tensor/scale",
+      (T) => T.quantize_per_tensor(T.zeros(3), "a", 0, "quint8"),
+      "torch.quantize_per_tensor(torch.zeros(3), 'a', 0, torch.quint8)",
+      INVALID,
+    ],
+    ["dequantize/int", (T) => T.dequantize(1), "torch.dequantize(1)", INVALID],
+    [
+      "set_printoptions/keyword",
+      (T) => T.set_printoptions({ foo: 1 }),
+      "torch.set_printoptions(foo=1)",
+    ],
+    [
+      "set_printoptions/arity",
+      (T) => T.set_printoptions(1, 2, 3, 4, 5, 6, 7, 8),
+      "torch.set_printoptions(1, 2, 3, 4, 5, 6, 7, 8)",
+    ],
+    [
+      "is_autocast_cpu_enabled/arity",
+      (T) => T.is_autocast_cpu_enabled(1),
+      "torch.is_autocast_cpu_enabled(1)",
+    ],
+    [
+      "is_autocast_cache_enabled/keyword",
+      (T) => T.is_autocast_cache_enabled({ foo: 1 }),
+      "torch.is_autocast_cache_enabled(foo=1)",
+    ],
+    [
+      "get_autocast_gpu_dtype/arity",
+      (T) => T.get_autocast_gpu_dtype(1),
+      "torch.get_autocast_gpu_dtype(1)",
+    ],
+    [
+      "clear_autocast_cache/arity",
+      (T) => T.clear_autocast_cache(1),
+      "torch.clear_autocast_cache(1)",
+    ],
+    [
+      "compiled_with_cxx11_abi/arity",
+      (T) => T.compiled_with_cxx11_abi(1),
+      "torch.compiled_with_cxx11_abi(1)",
+    ],
+    [
+      "set_default_tensor_type/missing",
+      (T) => T.set_default_tensor_type(),
+      "torch.set_default_tensor_type()",
+    ],
+    ["is_tensor/missing", (T) => T.is_tensor(), "torch.is_tensor()"],
+    ["is_tensor/arity", (T) => T.is_tensor(1, 2), "torch.is_tensor(1, 2)"],
+    ["compile/keyword", (T) => T.compile({ foo: 1 }), "torch.compile(foo=1)"],
+    ["compile/arity", (T) => T.compile(1, 2), "torch.compile(1, 2)"],
+    [
+      "compile/backend",
+      (T) => T.compile((x) => x, { backend: "foo" }),
+      "torch.compile(lambda x: x, backend='foo')",
+    ],
+    [
+      "compile/mode",
+      (T) => T.compile((x) => x, { mode: "foo" }),
+      "torch.compile(lambda x: x, mode='foo')",
+    ],
+  ];
+  add(
+    "index_put/none-index",
+    (T) => T.index_put(T.zeros(2, 3), [null, T.tensor([0, 2])], T.tensor(1)),
+    "torch.index_put(torch.zeros(2, 3), [None, torch.tensor([0, 2])], torch.tensor(1.))",
+    { frag: "expected Tensor as element 0 in argument" },
+  );
+  for (const [id, run, py, extra] of SCHEMA_REST) add(id, run, py, extra);
+  // safetensors stores tensors only (PyTorch's torch.save pickles anything: no counterpart).
+  add("save/non-tensor", (T) => T.save({ a: 1 }), null, {
+    frag: "'a' is int, not a Tensor",
+  });
 
   return cases;
 }

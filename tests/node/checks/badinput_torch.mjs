@@ -3116,6 +3116,10 @@ export const TORCH_ERRORS = {
     type: "TypeError",
     message: "einsum(): argument 'equation' (position 1) must be str, not int",
   },
+  "einsum/non-tensor": {
+    type: "TypeError",
+    message: "expected Tensor as element 0 in argument 1, but got int",
+  },
   "einsum/too-few-operands": {
     type: "RuntimeError",
     message:
@@ -3456,5 +3460,153 @@ export const TORCH_ERRORS = {
     type: "TypeError",
     message:
       "result_type() received an invalid combination of arguments - got (Tensor, str), but expected one of:\n * (Tensor tensor, Tensor other)\n      didn't match because some of the arguments have invalid types: (Tensor, !str!)\n * (Number scalar, Tensor tensor)\n      didn't match because some of the arguments have invalid types: (!Tensor!, !str!)\n * (Tensor tensor, Number other)\n      didn't match because some of the arguments have invalid types: (Tensor, !str!)\n * (Number scalar1, Number scalar2)\n      didn't match because some of the arguments have invalid types: (!Tensor!, !str!)",
+  },
+  "index_put/none-index": {
+    type: "TypeError",
+    message: "expected Tensor as element 0 in argument 1, but got NoneType",
+  },
+  "arange/keyword": {
+    type: "TypeError",
+    message:
+      "arange() received an invalid combination of arguments - got (int, foo=int), but expected one of:\n * (Number end, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n * (Number start, Number end, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n * (Number start, Number end, Number step = 1, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_me",
+  },
+  "arange/none": {
+    type: "TypeError",
+    message:
+      "arange() received an invalid combination of arguments - got (), but expected one of:\n * (Number end, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n * (Number start, Number end, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n * (Number start, Number end, Number step = 1, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False",
+  },
+  "arange/four": {
+    type: "TypeError",
+    message:
+      "arange() received an invalid combination of arguments - got (int, int, int, int), but expected one of:\n * (Number end, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n * (Number start, Number end, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n * (Number start, Number end, Number step = 1, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool ",
+  },
+  "randint/high-only": {
+    type: "TypeError",
+    message:
+      "randint() received an invalid combination of arguments - got (int), but expected one of:\n * (int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n * (int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n * (int low, int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtyp",
+  },
+  "randint/string": {
+    type: "TypeError",
+    message: "randint(): argument 'high' (position 1) must be int, not str",
+  },
+  "randint/keyword": {
+    type: "TypeError",
+    message:
+      "randint() received an invalid combination of arguments - got (int, tuple, foo=int), but expected one of:\n * (int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n * (int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n * (int low, int high, tuple of ints size, *, torch.Generator generator, Tensor out = ",
+  },
+  "einsum/keyword": {
+    type: "TypeError",
+    message: "einsum() got an unexpected keyword argument 'foo'",
+  },
+  "tensor/missing": {
+    type: "TypeError",
+    message: 'tensor() missing 1 required positional arguments: "data"',
+  },
+  "tensor/keyword": {
+    type: "TypeError",
+    message: "tensor() got an unexpected keyword argument 'foo'",
+  },
+  "tensor/two": {
+    type: "TypeError",
+    message: "tensor() takes 1 positional argument but 2 were given",
+  },
+  "as_tensor/missing": {
+    type: "TypeError",
+    message: 'as_tensor() missing 1 required positional arguments: "data"',
+  },
+  "as_tensor/requires_grad": {
+    type: "TypeError",
+    message: "as_tensor() got an unexpected keyword argument 'requires_grad'",
+  },
+  "index_put/missing": {
+    type: "TypeError",
+    message:
+      'index_put() missing 2 required positional argument: "indices", "values"',
+  },
+  "index_put_/indices": {
+    type: "TypeError",
+    message:
+      "index_put_(): argument 'indices' (position 2) must be tuple of Tensors, not int",
+  },
+  "index_put/keyword": {
+    type: "TypeError",
+    message: "index_put() got an unexpected keyword argument 'foo'",
+  },
+  "masked_select_async/missing": {
+    type: "TypeError",
+    message:
+      'masked_select() missing 2 required positional argument: "input", "mask"',
+  },
+  "quantize_per_tensor/scale": {
+    type: "TypeError",
+    message:
+      "quantize_per_tensor() received an invalid combination of arguments - got (Tensor, str, int, torch.dtype), but expected one of:\n * (Tensor input, Tensor scale, Tensor zero_point, torch.dtype dtype)\n      didn't match because some of the arguments have invalid types: (Tensor, !str!, !int!, torch.dtype)\n * (Tensor input, float scale, int zero_point, torch.dtype dtype)\n      didn't match because some of the arguments have invalid types: (Tensor, !str!, int, torch.dtype)\n * (tuple of Tensors tensors, Tensor scales, Tensor zero_points, torch.dtype dtype)\n      didn't match because some of the argume",
+  },
+  "dequantize/int": {
+    type: "TypeError",
+    message:
+      "dequantize() received an invalid combination of arguments - got (int), but expected one of:\n * (Tensor input)\n      didn't match because some of the arguments have invalid types: (!int!)\n * (tuple of Tensors tensors)\n      didn't match because some of the arguments have invalid types: (!int!)",
+  },
+  "set_printoptions/keyword": {
+    type: "TypeError",
+    message: "set_printoptions() got an unexpected keyword argument 'foo'",
+  },
+  "set_printoptions/arity": {
+    type: "TypeError",
+    message:
+      "set_printoptions() takes from 0 to 6 positional arguments but 8 were given",
+  },
+  "is_autocast_cpu_enabled/arity": {
+    type: "TypeError",
+    message: "torch.is_autocast_cpu_enabled() takes no arguments (1 given)",
+  },
+  "is_autocast_cache_enabled/keyword": {
+    type: "TypeError",
+    message: "torch.is_autocast_cache_enabled() takes no keyword arguments",
+  },
+  "get_autocast_gpu_dtype/arity": {
+    type: "TypeError",
+    message: "torch.get_autocast_gpu_dtype() takes no arguments (1 given)",
+  },
+  "clear_autocast_cache/arity": {
+    type: "TypeError",
+    message: "torch.clear_autocast_cache() takes no arguments (1 given)",
+  },
+  "compiled_with_cxx11_abi/arity": {
+    type: "TypeError",
+    message:
+      "compiled_with_cxx11_abi() takes 0 positional arguments but 1 was given",
+  },
+  "set_default_tensor_type/missing": {
+    type: "TypeError",
+    message:
+      "set_default_tensor_type() missing 1 required positional argument: 't'",
+  },
+  "is_tensor/missing": {
+    type: "TypeError",
+    message: "is_tensor() missing 1 required positional argument: 'obj'",
+  },
+  "is_tensor/arity": {
+    type: "TypeError",
+    message: "is_tensor() takes 1 positional argument but 2 were given",
+  },
+  "compile/keyword": {
+    type: "TypeError",
+    message: "compile() got an unexpected keyword argument 'foo'",
+  },
+  "compile/arity": {
+    type: "TypeError",
+    message:
+      "compile() takes from 0 to 1 positional arguments but 2 were given",
+  },
+  "compile/backend": {
+    type: "InvalidBackend",
+    message:
+      "Invalid backend: 'foo'. See `torch._dynamo.list_backends()` for available backends.",
+  },
+  "compile/mode": {
+    type: "RuntimeError",
+    message:
+      "Unrecognized mode=foo, should be one of: default, lite, reduce-overhead, max-autotune-no-cudagraphs, max-autotune",
   },
 };

@@ -16,6 +16,7 @@
  */
 
 import { TorchError } from "../errors.js";
+import { args as parseArgs } from "../schema/index.js";
 import { Tensor, forgetReads } from "../tensor/tensor.js";
 import {
   build,
@@ -33,10 +34,27 @@ export { _untraceable } from "./trace.js";
 
 /** Options of {@link compile}. */
 export interface CompileOptions {
-  /** `"webgpu"` (default; traces whatever device the tensors are on) or `"eager"` (no tracing). */
-  backend?: "webgpu" | "eager";
+  /**
+   * `"webgpu"` (default; traces whatever device the tensors are on; `"inductor"`, PyTorch's
+   * default, is the same) or `"eager"` (no tracing).
+   */
+  backend?: "webgpu" | "inductor" | "eager" | null;
   /** Throw instead of running eagerly when a call cannot be traced. */
   fullgraph?: boolean;
+  /** PyTorch's dynamic-shape hint: accepted, unused (a trace is per input shape). */
+  dynamic?: boolean | null;
+  /** PyTorch's optimization mode: accepted, unused (webtorch has one compiler). */
+  mode?:
+    | "default"
+    | "lite"
+    | "reduce-overhead"
+    | "max-autotune-no-cudagraphs"
+    | "max-autotune"
+    | null;
+  /** PyTorch's backend options: accepted, unused. */
+  options?: Record<string, unknown> | null;
+  /** Run `model` as it is, uncompiled (the result still counts its calls in `stats`). */
+  disable?: boolean;
   /** Extra guard values (JS state the traced code reads: a learning rate, a flag). */
   guard?: () => readonly unknown[];
   /** Calls with equal traces before replaying. Default 2. */
@@ -121,16 +139,39 @@ interface Callable {
  * a trace of its core calls per input signature; see the module comment and docs/compile.md.
  */
 export function compile<F extends (...args: never[]) => unknown>(
-  fn: F,
+  model: F,
   options?: CompileOptions,
 ): Compiled<F>;
 export function compile<M extends Callable>(
-  module: M,
+  model: M,
   options?: CompileOptions,
 ): Compiled<(...args: Parameters<M["call"]>) => ReturnType<M["call"]>>;
+/** Without a model (PyTorch's decorator form): a function that compiles its argument. */
 export function compile(
+  model?: null,
+  options?: CompileOptions,
+): <F extends (...args: never[]) => unknown>(model: F) => Compiled<F>;
+export function compile(
+  model?: ((...args: unknown[]) => unknown) | Callable | null,
+  options?: CompileOptions,
+): unknown {
+  const a = parseArgs("compile", arguments);
+  const o: CompileOptions = {
+    backend: a.disable ? "eager" : (a.backend as CompileOptions["backend"]),
+    fullgraph: a.fullgraph,
+  };
+  if (a.guard !== null) o.guard = a.guard;
+  if (a.warmup !== null) o.warmup = a.warmup;
+  if (a.plan !== null) o.plan = a.plan;
+  if (a.graph !== null) o.graph = a.graph;
+  if (a.model === null)
+    return (m: (...args: unknown[]) => unknown) => compileModel(m, o);
+  return compileModel(a.model as (...args: unknown[]) => unknown, o);
+}
+
+function compileModel(
   target: ((...args: unknown[]) => unknown) | Callable,
-  options: CompileOptions = {},
+  options: CompileOptions,
 ): unknown {
   const isModule =
     typeof target === "object" &&

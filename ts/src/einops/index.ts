@@ -12,6 +12,7 @@
  * @module
  */
 
+import { args } from "../schema/index.js";
 import type { DType } from "../dtype.js";
 import type { CheckOf, Dims, ShapeOf } from "../shapes.js";
 import type { DTypeT, ShapeT, ShapesOf } from "../tensor/tensor.js";
@@ -352,6 +353,7 @@ export function rearrange(
   pattern: string,
   lengths?: EinopsLengths,
 ): Tensor {
+  args("einops.rearrange", arguments);
   return transform("rearrange", tensor, pattern, "rearrange", lengths);
 }
 
@@ -383,6 +385,7 @@ export function reduce(
   reduction: Reduction,
   lengths?: EinopsLengths,
 ): Tensor {
+  args("einops.reduce", arguments);
   return transform("reduce", tensor, pattern, reduction, lengths);
 }
 
@@ -409,6 +412,7 @@ export function repeat(
   pattern: string,
   lengths?: EinopsLengths,
 ): Tensor {
+  args("einops.repeat", arguments);
   return transform("repeat", tensor, pattern, "repeat", lengths);
 }
 
@@ -456,6 +460,7 @@ export function pack(
   tensors: readonly Tensor[],
   pattern: string,
 ): [Tensor, number[][]] {
+  args("einops.pack", arguments);
   const [before, after] = analyzePack(pattern, "pack");
   if (!Array.isArray(tensors) || tensors.length === 0)
     throw new TorchError("pack(): expected a non-empty list of tensors");
@@ -509,6 +514,7 @@ export function unpack(
   packedShapes: readonly (readonly number[])[],
   pattern: string,
 ): Tensor[] {
+  args("einops.unpack", arguments);
   const [before, after] = analyzePack(pattern, "unpack");
   const t = checkTensor("unpack", "tensor", tensor, 1);
   if (t.ndim !== before + 1 + after)

@@ -16,6 +16,7 @@
  * @module
  */
 
+import { args } from "../schema/index.js";
 import type { ShapeOf, CheckOf } from "../shapes.js";
 import type { ExprDType, ExprShape, ExprEnv } from "./types.js";
 import { ExpressionError, TorchError } from "../errors.js";
@@ -455,10 +456,7 @@ export function $(
   expression: string,
   values: Readonly<Record<string, ExprValue>>,
 ): Tensor {
-  if (typeof expression !== "string")
-    throw new TorchError(
-      `$(): argument 'expression' must be str, not ${typeof expression}`,
-    );
+  args("$", arguments);
   if (values === null || typeof values !== "object")
     throw new TorchError(
       "$(): argument 'values' must be an object of named tensors",

@@ -16,6 +16,7 @@
  * @module
  */
 
+import { args } from "../schema/index.js";
 import { DTypeError, TorchError } from "../errors.js";
 import { type DType, dtypeCode, isFloatingPoint } from "../dtype.js";
 import { Tensor, wrap } from "../tensor/tensor.js";
@@ -79,6 +80,7 @@ const custom = new Map<
 
 /** Registers a storage-only dtype; throws if the name or its safetensors code is taken. */
 export function register_dtype(config: DTypeConfig): void {
+  args("register_dtype", arguments);
   const { name } = config ?? {};
   if (typeof name !== "string" || name === "")
     throw new DTypeError(`register_dtype(): name must be a non-empty string`);
@@ -110,21 +112,25 @@ export function register_dtype(config: DTypeConfig): void {
 
 /** Removes a registered dtype (tensors already loaded keep their values). */
 export function unregister_dtype(name: string): boolean {
+  args("unregister_dtype", arguments);
   return custom.delete(name);
 }
 
 /** The built-in dtypes, then the registered ones. */
 export function list_dtypes(): string[] {
+  args("list_dtypes", arguments);
   return [...Object.keys(BUILTIN), ...custom.keys()];
 }
 
 /** Whether `name` is a built-in or registered dtype. */
 export function has_dtype(name: string): boolean {
+  args("has_dtype", arguments);
   return name in BUILTIN || custom.has(name);
 }
 
 /** Facts about a dtype; a `DTypeError` for an unknown one. */
 export function get_dtype_info(name: string): DTypeInfo {
+  args("get_dtype_info", arguments);
   const b = (BUILTIN as Record<string, (typeof BUILTIN)[DType] | undefined>)[
     name
   ];

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { args } from "../schema/index.js";
 import { get_device_config, has_device } from "./devices.js";
 import { DeviceError } from "../errors.js";
 import { get_default_device } from "../runtime.js";
@@ -33,6 +34,7 @@ export interface DeviceModule {
 export function get_device_module(
   device?: string,
 ): typeof webgpu | typeof cpu | typeof cuda | DeviceModule {
+  args("get_device_module", arguments);
   const name = device ?? get_default_device();
   if (name === "webgpu") return webgpu;
   if (name === "cuda" || name === "cuda:0") return cuda;

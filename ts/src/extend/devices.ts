@@ -34,6 +34,7 @@
  * @module
  */
 
+import { args } from "../schema/index.js";
 import { core } from "../runtime.js";
 import { DeviceError, TorchError } from "../errors.js";
 import { type DType, type Device } from "../dtype.js";
@@ -71,6 +72,7 @@ const ELEMENTWISE = new Set<string>([...UNARY_OPS, ...BINARY_OPS]);
 
 /** Registers a device; its `initialize()` runs when it is first used (see the module's notes). */
 export function register_device(config: DeviceConfig): void {
+  args("register_device", arguments);
   const name = config?.name;
   if (typeof name !== "string" || !/^[a-z][a-z0-9_]*$/.test(name))
     throw new DeviceError(
@@ -96,6 +98,7 @@ export function register_device(config: DeviceConfig): void {
 
 /** Removes a device (destroying its context); false if it was not registered. */
 export function unregister_device(name: string): boolean {
+  args("unregister_device", arguments);
   const d = devices.get(name);
   if (d === undefined) return false;
   d.context?.destroy();
@@ -104,6 +107,7 @@ export function unregister_device(name: string): boolean {
 
 /** `"cpu"`, `"webgpu"` when available, then the registered devices. */
 export function list_devices(): string[] {
+  args("list_devices", arguments);
   return [
     "cpu",
     ...(core.webgpu_available() ? ["webgpu"] : []),
@@ -113,11 +117,13 @@ export function list_devices(): string[] {
 
 /** Whether `name` is a usable device (webgpu only when available). */
 export function has_device(name: string): boolean {
+  args("has_device", arguments);
   return list_devices().includes(name);
 }
 
 /** The registered config of a custom device; a `DeviceError` for another name. */
 export function get_device_config(name: string): DeviceConfig {
+  args("get_device_config", arguments);
   const d = devices.get(name);
   if (d === undefined)
     throw new DeviceError(`device '${name}' is not a registered device`);
@@ -126,6 +132,7 @@ export function get_device_config(name: string): DeviceConfig {
 
 /** The context `initialize()` gave a custom device, or `null` before `initialize_device(name)`. */
 export function get_device_context(name: string): DeviceContext | null {
+  args("get_device_context", arguments);
   const d = devices.get(name);
   if (d === undefined)
     throw new DeviceError(`device '${name}' is not a registered device`);
@@ -137,7 +144,14 @@ export function get_device_context(name: string): DeviceContext | null {
  * already did) or, for `"webgpu"` / no name, creates a new WebGPU device (after a loss); resolves
  * to the device's name.
  */
-export async function initialize_device(name?: string): Promise<string> {
+export function initialize_device(name?: string): Promise<string> {
+  // Parsed before the Promise: a wrong argument throws at the call.
+  return initializeDevice(
+    args("initialize_device", arguments).name ?? undefined,
+  );
+}
+
+async function initializeDevice(name?: string): Promise<string> {
   if (name === undefined || name === "webgpu") return core.initialize_device();
   const d = devices.get(name);
   if (d === undefined)
@@ -171,11 +185,13 @@ function start(name: string, d: Registered): Promise<DeviceContext> {
 
 /** Whether a WebGPU device exists. */
 export function is_webgpu_available(): boolean {
+  args("is_webgpu_available", arguments);
   return core.webgpu_available();
 }
 
 /** Whether webtorch runs on the CPU backend only (no WebGPU device). */
 export function is_cpu_only_mode(): boolean {
+  args("is_cpu_only_mode", arguments);
   return !core.webgpu_available();
 }
 

@@ -11,7 +11,6 @@
  */
 
 import { core } from "../runtime.js";
-import { pyTypeName } from "../args.js";
 import { DeviceError, DTypeError, TorchError } from "../errors.js";
 import { type DType, dtypeCode, isFloatingPoint } from "../dtype.js";
 import { Tensor, type TypedArray, wrap } from "../tensor/tensor.js";
@@ -160,9 +159,8 @@ export function register_function<F extends (...args: never[]) => unknown>(
   name: string,
   fn: F,
 ): F {
+  args("register_function", arguments);
   checkName("register_function", name);
-  if (typeof fn !== "function")
-    throw new TorchError(`register_function(): fn must be a function`);
   if (taken(name))
     throw new TorchError(`register_function(): op '${name}' already exists`);
   registry.set(name, { kind: "function", fn });
@@ -178,9 +176,8 @@ export function register_method<A extends unknown[], R>(
   name: string,
   fn: (self: Tensor, ...args: A) => R,
 ): void {
+  args("register_method", arguments);
   checkName("register_method", name);
-  if (typeof fn !== "function")
-    throw new TorchError(`register_method(): fn must be a function`);
   if (name in Tensor.prototype || registry.get(name)?.kind === "method")
     throw new TorchError(`register_method(): Tensor.${name} already exists`);
   Object.defineProperty(Tensor.prototype, name, {
@@ -203,7 +200,15 @@ export function register_method<A extends unknown[], R>(
  * compile error rejects with the compiler's messages) and/or a JS kernel for the cpu device.
  * Resolves to the op, also `torch.ops[name]`: `op(...tensors, ...scalars)`.
  */
-export async function register_kernel(
+export function register_kernel(
+  config: KernelConfig,
+): Promise<(...args: (Tensor | number)[]) => Tensor> {
+  // Parsed before the Promise: a wrong argument throws at the call.
+  args("register_kernel", arguments);
+  return registerKernel(config);
+}
+
+async function registerKernel(
   config: KernelConfig,
 ): Promise<(...args: (Tensor | number)[]) => Tensor> {
   const name = checkName("register_kernel", config?.name);
@@ -243,9 +248,8 @@ export function register_forward(
   name: string,
   forward: ForwardFn,
 ): (...args: (Tensor | number)[]) => Tensor {
+  args("register_forward", arguments);
   checkName("register_forward", name);
-  if (typeof forward !== "function")
-    throw new TorchError(`register_forward(): forward must be a function`);
   let entry = registry.get(name);
   if (entry !== undefined && entry.kind !== "kernel")
     throw new TorchError(
@@ -264,13 +268,12 @@ export function register_forward(
  * an autograd node when an input requires grad (as a `torch.autograd.Function` does).
  */
 export function register_backward(name: string, backward: BackwardFn): void {
+  args("register_backward", arguments);
   const entry = registry.get(name);
   if (entry === undefined || entry.kind !== "kernel")
     throw new TorchError(
       `register_backward(): no custom op '${name}' (register_kernel or register_forward first)`,
     );
-  if (typeof backward !== "function")
-    throw new TorchError(`register_backward(): backward must be a function`);
   entry.backward = backward;
   entry.autograd = autogradFor(name, entry);
 }
@@ -439,21 +442,25 @@ function autogradFor(name: string, entry: Entry): typeof Function {
 
 /** Every op name: the core's op table and the registered ops (sorted). */
 export function list_ops(): string[] {
+  args("list_ops", arguments);
   return [...new Set([...core.op_names(), ...registry.keys()])].sort();
 }
 
 /** The registered TS-level functions. */
 export function list_functions(): string[] {
+  args("list_functions", arguments);
   return [...registry].filter(([, e]) => e.kind === "function").map(([n]) => n);
 }
 
 /** The registered Tensor methods. */
 export function list_methods(): string[] {
+  args("list_methods", arguments);
   return [...registry].filter(([, e]) => e.kind === "method").map(([n]) => n);
 }
 
 /** The registered kernel ops. */
 export function list_kernels(): string[] {
+  args("list_kernels", arguments);
   return [...registry].filter(([, e]) => e.kind === "kernel").map(([n]) => n);
 }
 
@@ -477,6 +484,7 @@ function kernelDevices(name: string): string[] {
 
 /** Whether op `name` has a kernel (on `device`, when given). */
 export function has_kernel(name: string, device?: string): boolean {
+  device = args("has_kernel", arguments).device ?? undefined;
   const devices = kernelDevices(name);
   return device === undefined ? devices.length > 0 : devices.includes(device);
 }
@@ -494,10 +502,7 @@ export function has_autograd(name: string): boolean {
 
 /** What is registered for op `name`; throws for an unknown op. */
 export function get_op_info(name: string): OpInfo {
-  if (typeof name !== "string")
-    throw new TorchError(
-      `get_op_info(): argument 'name' must be str, not ${pyTypeName(name)}`,
-    );
+  args("get_op_info", arguments);
   const entry = registry.get(name);
   if (entry === undefined) {
     const id = core.op_id(name);
@@ -526,6 +531,7 @@ export function get_op_info(name: string): OpInfo {
  * counts for every device), and per-device totals.
  */
 export function coverage_report(devices?: readonly string[]): CoverageReport {
+  devices = args("coverage_report", arguments).devices ?? undefined;
   const ops = list_ops().map((name) => {
     const entry = registry.get(name);
     const kind: OpInfo["kind"] = entry?.kind ?? "builtin";

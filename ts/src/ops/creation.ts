@@ -23,7 +23,6 @@ import {
   checkHostAlloc,
   checkInts,
   creationOptions,
-  dataOptions,
   leaf,
   plainInts,
   pyTypeName,
@@ -34,7 +33,7 @@ import { defaultFloat } from "../defaults.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
 import { pow } from "./ops.js";
-import { Tensor, wrap } from "../tensor/tensor.js";
+import { type Scalar, Tensor, wrap } from "../tensor/tensor.js";
 import type {
   DataDType,
   DataShape,
@@ -98,7 +97,7 @@ export function tensor(
   data: TensorData | Tensor,
   options?: TensorOptions,
 ): Tensor {
-  options = dataOptions("tensor", options);
+  options = creationOptions(args("tensor", arguments));
   const device = deviceCode(options.device ?? get_default_device());
   if (data instanceof Tensor) {
     // PyTorch copies (with a warning to prefer clone()); same here.
@@ -367,37 +366,15 @@ export function arange(
   step: number,
   options?: CreationOptions,
 ): Tensor;
-export function arange(
-  ...args: (number | CreationOptions | undefined)[]
-): Tensor {
-  const last = args[args.length - 1];
-  const options =
-    last !== null &&
-    typeof last === "object" &&
-    !Array.isArray(last) &&
-    !ArrayBuffer.isView(last)
-      ? dataOptions("arange", args.pop())
-      : {};
-  while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
-  const bad = args.findIndex((a) => typeof a !== "number");
-  if (bad >= 0 && args.length === 1) {
-    throw new TorchError(
-      `arange(): argument 'end' (position 1) must be Number, not ${pyTypeName(args[0])}`,
-    );
-  }
-  if (bad >= 0 && args.length <= 3) {
-    throw new TorchError(
-      `arange() received an invalid combination of arguments - got (${args.map(pyTypeName).join(", ")}), but expected one of: (Number end), (Number start, Number end), (Number start, Number end, Number step)`,
-    );
-  }
-  if (args.length < 1 || args.length > 3) {
-    throw new TorchError(
-      "arange() received an invalid combination of arguments: expected (end), (start, end) or (start, end, step) numbers",
-    );
-  }
-  const nums = args as number[];
+export function arange(): Tensor {
+  // PyTorch's overloads (end), (start, end), (start, end, step), told apart by the parser.
+  const a = args("arange", arguments);
+  const options = creationOptions(a);
+  const num = (v: Scalar): number => Number(v);
   const [start, end, step] =
-    nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];
+    "start" in a
+      ? [num(a.start), num(a.end), "step" in a ? num(a.step) : 1]
+      : [0, num(a.end), 1];
   const dtype =
     options.dtype ??
     ([start, end, step].every(Number.isInteger) ? "int64" : defaultFloat());
@@ -652,9 +629,9 @@ export function triu_indices(
  */
 export function as_tensor(
   data: TensorData | Tensor,
-  options?: CreationOptions,
+  options?: Omit<CreationOptions, "requires_grad">,
 ): Tensor {
-  options = dataOptions("as_tensor", options);
+  options = creationOptions(args("as_tensor", arguments));
   if (data instanceof Tensor) {
     const sameDtype =
       options.dtype === undefined || options.dtype === data.dtype;

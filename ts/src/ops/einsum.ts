@@ -15,6 +15,7 @@ import type { ShapesOf } from "../tensor/tensor.js";
 import { ShapeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { Tensor, checkTensor } from "../tensor/tensor.js";
+import { args } from "../schema/index.js";
 
 /** An operand with one label per dim. Ellipsis dims get labels "…0", "…1", … (aligned right). */
 interface Term {
@@ -150,10 +151,7 @@ export function einsum(
   equation: string,
   ...operands: (Tensor | readonly Tensor[])[]
 ): Tensor {
-  if (typeof equation !== "string")
-    throw new TorchError(
-      `einsum(): argument 'equation' must be str, not ${typeof equation}`,
-    );
+  ({ equation, operands } = args("einsum", arguments));
   const ops = (
     operands.length === 1 && Array.isArray(operands[0]) ? operands[0] : operands
   ) as Tensor[];

@@ -35,6 +35,7 @@ import { checkValues } from "./value_checks.js";
 import { scalarTypeName } from "../dtype.js";
 import { DTypeError, IndexError, ShapeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
+import { args } from "../schema/index.js";
 import { arange, full, zeros } from "./creation.js";
 import { where } from "./conditional.js";
 import { writeBack } from "../tensor/write_back.js";
@@ -517,11 +518,8 @@ export function index_put(
   values: Tensor | number | boolean,
   accumulate = false,
 ): Tensor {
-  return checkTensor("index_put", "input", input).index_put(
-    indices,
-    values,
-    accumulate,
-  );
+  const a = args("index_put", arguments);
+  return a.input.index_put(a.indices, a.values, a.accumulate);
 }
 
 /** `input[indices] = values` in place. See {@link Tensor.index_put_}. */
@@ -531,9 +529,6 @@ export function index_put_(
   values: Tensor | number | boolean,
   accumulate = false,
 ): Tensor {
-  return checkTensor("index_put_", "input", input).index_put_(
-    indices,
-    values,
-    accumulate,
-  );
+  const a = args("index_put_", arguments);
+  return a.input.index_put_(a.indices, a.values, a.accumulate);
 }

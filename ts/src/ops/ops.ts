@@ -165,8 +165,8 @@ export function clone(input: Tensor): Tensor {
 }
 
 /** Whether `value` is a webtorch Tensor. */
-export function is_tensor(value: unknown): value is Tensor {
-  return value instanceof Tensor;
+export function is_tensor(obj: unknown): obj is Tensor {
+  return args("is_tensor", arguments).obj instanceof Tensor;
 }
 
 /** Whether `input`'s dtype is floating point. */

@@ -9,12 +9,13 @@
 import { type DType } from "../dtype.js";
 import { DTypeError } from "../errors.js";
 import { scope } from "../lifetime.js";
+import { args } from "../schema/index.js";
 import {
   QuantizedTensor,
   has_dtype,
   register_dtype,
 } from "../extend/custom_dtypes.js";
-import { type Tensor, checkTensor } from "../tensor/tensor.js";
+import { type Tensor } from "../tensor/tensor.js";
 
 /** PyTorch's quantized dtypes: their storage and range. */
 const QDTYPES = {
@@ -92,12 +93,11 @@ export function quantize_per_tensor(
   zero_point: number,
   dtype: QuantizedDType,
 ): PerTensorQuantized {
-  const x = checkTensor("quantize_per_tensor", "input", input);
+  const a = args("quantize_per_tensor", arguments);
+  const x = a.input;
+  ({ scale, zero_point } = a);
+  dtype = a.dtype as QuantizedDType;
   const q = QDTYPES[dtype];
-  if (q === undefined)
-    throw new DTypeError(
-      `quantize_per_tensor(): dtype must be quint8, qint8 or qint32, got ${String(dtype)}`,
-    );
   if (!x.is_floating_point())
     throw new DTypeError("Quantize only works on Float Tensor, got " + x.dtype);
   ensureQDType(dtype);
@@ -120,7 +120,8 @@ export function quantize_per_tensor(
 }
 
 /** `t.dequantize()`: the float32 values of a quantized tensor (a float tensor as it is). */
-export function dequantize(t: Tensor): Tensor {
+export function dequantize(input: Tensor): Tensor {
+  const t = args("dequantize", arguments).input;
   if (t instanceof QuantizedTensor) return t.dequantize();
-  return checkTensor("dequantize", "input", t).clone();
+  return t.clone();
 }

@@ -15,12 +15,10 @@ import {
   checkFloat,
   checkInts,
   creationOptions,
-  dataOptions,
   leaf,
   like,
-  pyTypeName,
 } from "../args.js";
-import { ArgumentError, TorchError } from "../errors.js";
+import { TorchError } from "../errors.js";
 import { checkValues } from "./value_checks.js";
 import { scope } from "../lifetime.js";
 import { get_default_device } from "../runtime.js";
@@ -60,32 +58,13 @@ export function randint(
   size: Shape,
   options?: CreationOptions,
 ): Tensor;
-export function randint(...args: unknown[]): Tensor {
-  // PyTorch's overloads (high, size) and (low, high, size), told apart by their count.
-  const last = args[args.length - 1];
-  const options =
-    last !== null &&
-    typeof last === "object" &&
-    !Array.isArray(last) &&
-    !ArrayBuffer.isView(last)
-      ? dataOptions("randint", args.pop())
-      : {};
-  while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
-  if (
-    (args.length !== 2 && args.length !== 3) ||
-    !args.slice(0, -1).every((v) => Number.isInteger(v)) ||
-    !(Array.isArray(args.at(-1)) || ArrayBuffer.isView(args.at(-1)))
-  )
-    throw new ArgumentError(
-      `randint() received an invalid combination of arguments - got (${args.map(pyTypeName).join(", ")}), but expected one of: (int high, tuple of ints size), (int low, int high, tuple of ints size)`,
-    );
-  const [low, high] = (
-    args.length === 2 ? [0, args[0]] : [args[0], args[1]]
-  ) as [number, number];
-  const size = Array.from(args[args.length - 1] as ArrayLike<unknown>);
-  checkInts("randint", "low", [low, high]);
+export function randint(): Tensor {
+  // PyTorch's overloads (high, size) and (low, high, size), told apart by the parser.
+  const a = args("randint", arguments);
+  const options = creationOptions(a);
+  const low = "low" in a ? a.low : 0;
   return leaf(
-    drawInts(low, high, checkInts("randint", "size", size), {
+    drawInts(low, a.high, checkInts("randint", "size", a.size), {
       dtype: options.dtype ?? "int64",
       device: options.device ?? get_default_device(),
     }),

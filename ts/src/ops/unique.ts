@@ -335,12 +335,16 @@ async function maskedSelect(x: Tensor, m: Tensor): Promise<Tensor> {
  * length depends on the mask's values, so the mask is read back first (hence async; PyTorch's
  * `masked_select` blocks on the device the same way).
  */
-export async function masked_select_async(
+export function masked_select_async(
   input: Tensor,
   mask: Tensor,
 ): Promise<Tensor> {
-  const t = checkTensor("masked_select", "input", input);
-  const m = checkTensor("masked_select", "mask", mask);
+  // Parsed before the Promise: a wrong argument throws at the call, as PyTorch's would.
+  const { input: t, mask: m } = args("masked_select_async", arguments);
+  return maskedSelectRead(t, m);
+}
+
+async function maskedSelectRead(t: Tensor, m: Tensor): Promise<Tensor> {
   if (m.dtype !== "bool")
     throw new DTypeError(`masked_select: expected BoolTensor for mask`);
   const shape = broadcast_shapes(t.shape, m.shape);

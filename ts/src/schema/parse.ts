@@ -37,6 +37,7 @@ export type Kind =
   | "Device"
   | "Generator"
   | "Callable"
+  | "object"
   | "any";
 
 /** One parameter of a schema entry. */
@@ -81,6 +82,11 @@ export interface OpSchema {
   readonly python: boolean;
   /** Union parameters reported as PyTorch's "invalid combination of arguments" (overloads). */
   readonly overloaded: boolean;
+  /**
+   * PyTorch's overloads of one name (`arange(end)`, `arange(start, end, step)`): each a
+   * parameter list, tried in order; `params` is the last.
+   */
+  readonly overloads?: readonly (readonly Param[])[];
 }
 
 // The name PyTorch's messages give each kind.
@@ -96,6 +102,7 @@ const KIND_NAMES: Record<Kind, string> = {
   Device: "torch.device",
   Generator: "torch.Generator",
   Callable: "Callable",
+  object: "object",
   any: "object",
 };
 const LIST_NAMES: Partial<Record<Kind, string>> = {
@@ -162,6 +169,9 @@ function layoutOf(op: OpSchema, first: number): Layout {
   return both[first]!;
 }
 
+// The entries a varargs entry's other parameters are parsed by (not functions of their own).
+const varargsRest = new WeakSet<OpSchema>();
+
 // A parameter not given (distinct from every value, `undefined` and `null` included).
 const UNSET: unique symbol = Symbol("unset");
 
@@ -177,6 +187,8 @@ export function parseArgs(
   self?: Tensor,
   name?: string,
 ): Record<string, unknown> {
+  if (schema.overloads !== undefined && self === undefined)
+    return parseOverloads(schema, args, name);
   const op = name === undefined ? schema : { ...schema, name };
   const params = op.params;
   const first = self === undefined ? 0 : 1;
@@ -192,6 +204,20 @@ export function parseArgs(
       kwargs = args[count - 1] as Record<string, unknown>;
       count--;
     }
+  }
+  // A torch.* function of no arguments bound in C (METH_NOARGS): CPython's wording.
+  if (
+    self === undefined &&
+    params.length === 0 &&
+    !op.python &&
+    !varargsRest.has(schema)
+  ) {
+    if (count > 0)
+      throw new ArgumentError(
+        `torch.${op.name}() takes no arguments (${count} given)`,
+      );
+    if (kwargs !== undefined && Object.keys(kwargs).length > 0)
+      throw new ArgumentError(`torch.${op.name}() takes no keyword arguments`);
   }
   const { positional, minimum, varargs } = layoutOf(schema, first);
   if (varargs >= 0) {
@@ -209,11 +235,9 @@ export function parseArgs(
       (_, i) => args[i],
     );
     if (kwargs !== undefined) head.push(kwargs);
-    const parsed = parseArgs(
-      { ...op, params: params.filter((q) => q !== p) },
-      head,
-      self,
-    );
+    const others: OpSchema = { ...op, params: params.filter((q) => q !== p) };
+    varargsRest.add(others);
+    const parsed = parseArgs(others, head, self);
     parsed[p.name] = rest;
     return parsed;
   }
@@ -237,7 +261,8 @@ export function parseArgs(
     const v = args[i];
     if (v === undefined) {
       // An explicit `undefined` is None: the default, or a type error where none is allowed.
-      if (p.required) throw typeError(op, p, v, i + 1, first === 1);
+      if (p.required && p.nullable) values[first + i] = null;
+      else if (p.required) throw typeError(op, p, v, i + 1, first === 1);
       continue;
     }
     values[first + i] = check(op, p, v, i + 1, params, values, first === 1);
@@ -282,16 +307,24 @@ export function parseArgs(
       out[p.name] = p.default === undefined ? null : p.default;
       continue;
     }
-    if (i - first < args.length)
+    if (i - first < args.length) {
+      // An explicit `undefined`: None, which a `T?` argument takes.
+      if (p.nullable) {
+        out[p.name] = null;
+        continue;
+      }
       throw typeError(op, p, undefined, i - first + 1, first === 1);
+    }
     (missing ??= []).push(p.name);
   }
   if (missing !== undefined) {
     const names = op.python
       ? missing.map((m) => `'${m}'`).join(" and ")
       : missing.map((m) => `"${m}"`).join(", ");
-    // Python says "argument" for one; PyTorch's binding always "arguments".
-    const word = op.python && missing.length === 1 ? "argument" : "arguments";
+    // Python says "argument" for one; PyTorch's binding has the plural backwards ("1 required
+    // positional arguments", "2 required positional argument"), as its message does.
+    const word =
+      op.python === (missing.length === 1) ? "argument" : "arguments";
     throw new ArgumentError(
       `${op.name}() missing ${missing.length} required positional ${word}: ${names}`,
     );
@@ -379,6 +412,9 @@ function accepts(kinds: readonly Kind[], v: unknown): boolean {
         break;
       case "Callable":
         if (typeof v === "function") return true;
+        break;
+      case "object":
+        if (typeof v === "object" && v !== null && !isOptions(v)) return true;
         break;
       case "any":
         return true;
@@ -520,4 +556,91 @@ function describe(op: OpSchema, union: Param, kind: Kind): string {
         `${q === union ? KIND_NAMES[kind] : KIND_NAMES[q.kinds[0]!]} ${q.name}`,
     )
     .join(", ");
+}
+
+/**
+ * Overload resolution as PyTorch's argument parser does it: the first overload the arguments
+ * parse against wins. When none does, the error is that of the one overload the call could have
+ * meant (its positional count fits, its keywords are its own, its required arguments are given);
+ * with none or several such, PyTorch's "invalid combination of arguments" listing them all.
+ */
+function parseOverloads(
+  schema: OpSchema,
+  args: ArrayLike<unknown>,
+  name?: string,
+): Record<string, unknown> {
+  const overloads = schema.overloads!;
+  const errors: unknown[] = [];
+  for (const params of overloads) {
+    try {
+      return parseArgs(
+        { ...schema, params, overloads: undefined },
+        args,
+        undefined,
+        name,
+      );
+    } catch (e) {
+      if (!(e instanceof TorchError)) throw e;
+      errors.push(e);
+    }
+  }
+  let count = args.length;
+  while (count > 0 && args[count - 1] === undefined) count--;
+  const last = count > 0 ? args[count - 1] : undefined;
+  // PyTorch counts the arguments given, positional and keyword, against each overload's range.
+  const plausible = overloads.flatMap((params, i) => {
+    const at = params[count - 1];
+    const isKw =
+      isOptions(last) &&
+      (at === undefined || at.kwOnly || !at.kinds.includes("any"));
+    const given =
+      count -
+      (isKw ? 1 : 0) +
+      (isKw ? Object.values(last).filter((v) => v !== undefined).length : 0);
+    const required = params.filter((p) => p.required).length;
+    const fits =
+      given >= required &&
+      (given <= params.length || params.some((p) => p.varargs));
+    return fits ? [i] : [];
+  });
+  if (plausible.length === 1) throw errors[plausible[0]!];
+  const got: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const v = args[i];
+    if (i === count - 1 && isOptions(v))
+      for (const [k, x] of Object.entries(v)) {
+        if (x !== undefined) got.push(`${k}=${pyTypeName(x)}`);
+      }
+    else got.push(pyTypeName(v));
+  }
+  const signature = (params: readonly Param[]): string => {
+    const parts: string[] = [];
+    params.forEach((p, i) => {
+      if (p.kwOnly && (i === 0 || !params[i - 1]!.kwOnly)) parts.push("*");
+      const type = p.kinds.includes("Tensor")
+        ? "Tensor"
+        : p.items.length > 0
+          ? listName(p)
+          : KIND_NAMES[p.kinds[0]!];
+      parts.push(
+        p.required
+          ? `${type} ${p.name}`
+          : `${type} ${p.name} = ${pyLiteral(p.default)}`,
+      );
+    });
+    return parts.join(", ");
+  };
+  throw new ArgumentError(
+    `${name ?? schema.name}() received an invalid combination of arguments - got (${got.join(", ")}), but expected one of:\n${overloads
+      .map((params) => ` * (${signature(params)})\n`)
+      .join("")}`,
+  );
+}
+
+/** A default as Python prints it: None, True, 1, 'mean'. */
+function pyLiteral(v: unknown): string {
+  if (v === null || v === undefined) return "None";
+  if (v === true) return "True";
+  if (v === false) return "False";
+  return Array.isArray(v) ? `[${v.map(pyLiteral).join(", ")}]` : String(v);
 }

@@ -25,6 +25,8 @@
  */
 
 import { TorchError } from "../errors.js";
+import { pyTypeName } from "../args.js";
+import { args } from "../schema/index.js";
 import { type Device, deviceCode } from "../dtype.js";
 import { get_default_device } from "../runtime.js";
 import { Tensor } from "../tensor/tensor.js";
@@ -109,7 +111,19 @@ export interface SaveOptions {
  */
 export function loadBytes(
   data: ByteInput,
-  options: { device?: Device; _chunkBytes?: number } = {},
+  options?: { device?: Device; _chunkBytes?: number },
+): TensorDict {
+  const a = args("loadBytes", arguments);
+  const o: { device?: Device; _chunkBytes?: number } = {};
+  if (a.device !== null) o.device = a.device as Device;
+  if (a._chunkBytes !== null) o._chunkBytes = a._chunkBytes;
+  return bytesToTensors(data, o);
+}
+
+/** {@link loadBytes} after its arguments are parsed (and for {@link load}'s byte sources). */
+function bytesToTensors(
+  data: ByteInput,
+  options: { device?: Device; _chunkBytes?: number },
 ): TensorDict {
   const bytes = bytesOf(data);
   if (bytes === null)
@@ -232,7 +246,7 @@ async function loadWithProgress(
   const bar = typeof progress === "function" ? null : bytesBar(name);
   const report = typeof progress === "function" ? progress : bar!;
   try {
-    return await load(source, {
+    return await loadSource(source, {
       ...options,
       progress: false,
       onProgress: (loaded, total) => {
@@ -256,13 +270,27 @@ async function loadWithProgress(
  * `TorchError` saying what is wrong, a file whose tensors do not fit the device an
  * `OutOfMemoryError` naming the tensor, and a failed load frees the tensors it had made.
  */
-export async function load(
+export function load(
   source: LoadSource,
-  options: LoadOptions = {},
+  options?: LoadOptions,
+): Promise<TensorDict> {
+  // Parsed before the Promise: a wrong argument throws at the call.
+  const a = args("load", arguments);
+  const o: LoadOptions = {};
+  if (a.onProgress !== null) o.onProgress = a.onProgress;
+  if (a.progress !== null) o.progress = a.progress;
+  if (a.device !== null) o.device = a.device as Device;
+  if (a._chunkBytes !== null) o._chunkBytes = a._chunkBytes;
+  return loadSource(a.source as LoadSource, o);
+}
+
+async function loadSource(
+  source: LoadSource,
+  options: LoadOptions,
 ): Promise<TensorDict> {
   if (options.progress) return loadWithProgress(source, options);
   const bytes = bytesOf(source);
-  if (bytes !== null) return loadBytes(bytes, options);
+  if (bytes !== null) return bytesToTensors(bytes, options);
   const o = source as unknown as Record<string | symbol, unknown> | null;
   if (typeof Response !== "undefined" && source instanceof Response) {
     if (!source.ok)
@@ -275,7 +303,7 @@ export async function load(
       return withReader(streamReader(source.body), options, total);
     const bytes = new Uint8Array(await source.arrayBuffer());
     options.onProgress?.(bytes.byteLength, total);
-    return loadBytes(bytes, options);
+    return bytesToTensors(bytes, options);
   }
   if (typeof Blob !== "undefined" && source instanceof Blob)
     return withReader(blobReader(source), options, source.size);
@@ -303,7 +331,7 @@ export async function load(
         throw new TorchError(
           `torch.load: HTTP ${response.status} ${response.statusText} for ${where.url.href}`,
         );
-      return load(response, options);
+      return loadSource(response, options);
     }
     const chunkBytes = chunkBytesOf(options);
     const handle = await openFile(where.file);
@@ -357,21 +385,51 @@ export async function save(
   f: string | URL,
   options?: SaveOptions,
 ): Promise<void>;
-export async function save(
+export function save(): Promise<Uint8Array | void> {
+  // Parsed before the Promise: a wrong argument throws at the call.
+  const a = args("save", arguments);
+  const tensors = a.tensors as TensorDict | Map<string, Tensor>;
+  const entries =
+    tensors instanceof Map
+      ? [...tensors]
+      : tensors !== null && typeof tensors === "object"
+        ? Object.entries(tensors)
+        : null;
+  if (entries === null)
+    throw new TorchError(
+      `save(): expected a dict of tensors (a state_dict or a Map), not ${pyTypeName(tensors)}`,
+    );
+  for (const [name, t] of entries)
+    if (!(t instanceof Tensor))
+      throw new TorchError(
+        `save(): '${name}' is ${pyTypeName(t)}, not a Tensor (safetensors stores tensors only)`,
+      );
+  const options: SaveOptions =
+    a.metadata === null
+      ? {}
+      : { metadata: a.metadata as Record<string, string> };
+  if (!("f" in a)) return encode(tensors, options);
+  if (typeof a.f !== "string" && !(a.f instanceof URL))
+    throw new TorchError(
+      `save(): argument 'f' must be str or URL, not ${pyTypeName(a.f)}`,
+    );
+  return saveTo(tensors, a.f, options);
+}
+
+async function saveTo(
   tensors: TensorDict | Map<string, Tensor>,
-  fileOrOptions?: string | URL | SaveOptions,
-  maybeOptions?: SaveOptions,
-): Promise<Uint8Array | void> {
-  if (typeof fileOrOptions === "string" || fileOrOptions instanceof URL) {
-    const where = locate(fileOrOptions);
+  f: string | URL,
+  options: SaveOptions,
+): Promise<void> {
+  {
+    const where = locate(f);
     if (!("file" in where))
       throw new TorchError(
         `torch.save: ${where.url.href} is not a file: save() writes paths and file: URLs in Node; elsewhere it returns the bytes (torch.save(state_dict))`,
       );
-    const bytes = await encode(tensors, maybeOptions ?? {});
+    const bytes = await encode(tensors, options);
     return writeFile(where.file, bytes);
   }
-  return encode(tensors, fileOrOptions ?? {});
 }
 
 /** The safetensors bytes of `tensors`. */

@@ -364,6 +364,7 @@ export function memory_summary(
 
 /** Frees the buffers the pool holds for reuse. */
 export function empty_cache(): void {
+  args("empty_cache", arguments);
   core.empty_cache();
 }
 
