@@ -22,6 +22,9 @@ pub enum ResultKind {
 /// A row's CPU kernel at one width: `fn(T) -> T` for a unary row, `fn(T, T) -> T` for a binary one.
 pub type Un<T> = fn(T) -> T;
 pub type Bin<T> = fn(T, T) -> T;
+/// A bool-valued kernel: unary (`Test` rows) and binary (`Compare` rows).
+pub type Pred<T> = fn(T) -> bool;
+pub type Cmp<T> = fn(T, T) -> bool;
 
 /// The CPU reference implementation of a row, per compute type: f32, i32 and f64 (float64 is a
 /// CPU-only dtype). The float kernels come in pairs (`same!`, `wide!`, `pred!`), so that a row
@@ -33,9 +36,9 @@ pub enum CpuFn {
     Unary(Option<Un<f32>>, Option<Un<i32>>, Option<Un<f64>>),
     Binary(Option<Bin<f32>>, Option<Bin<i32>>, Option<Bin<f64>>),
     /// Unary with a bool result.
-    Test(fn(f32) -> bool, fn(i32) -> bool, fn(f64) -> bool),
+    Test(Pred<f32>, Pred<i32>, Pred<f64>),
     /// Binary with a bool result.
-    Compare(fn(f32, f32) -> bool, fn(i32, i32) -> bool, fn(f64, f64) -> bool),
+    Compare(Cmp<f32>, Cmp<i32>, Cmp<f64>),
 }
 
 /// One float expression as the row's f32 and f64 kernels: `same!(a => a * a)`,
@@ -86,7 +89,7 @@ macro_rules! pred {
         fn f64_($a: f64) -> bool {
             $e
         }
-        (f32_ as fn(f32) -> bool, f64_ as fn(f64) -> bool)
+        (f32_ as Pred<f32>, f64_ as Pred<f64>)
     }};
     ($a:ident, $b:ident => $e:expr) => {{
         fn f32_($a: f32, $b: f32) -> bool {
@@ -95,7 +98,7 @@ macro_rules! pred {
         fn f64_($a: f64, $b: f64) -> bool {
             $e
         }
-        (f32_ as fn(f32, f32) -> bool, f64_ as fn(f64, f64) -> bool)
+        (f32_ as Cmp<f32>, f64_ as Cmp<f64>)
     }};
 }
 
@@ -118,10 +121,10 @@ const fn i1(i: Un<i32>) -> CpuFn {
 const fn i2(i: Bin<i32>) -> CpuFn {
     CpuFn::Binary(None, Some(i), None)
 }
-const fn test(p: (fn(f32) -> bool, fn(f64) -> bool), i: fn(i32) -> bool) -> CpuFn {
+const fn test(p: (Pred<f32>, Pred<f64>), i: Pred<i32>) -> CpuFn {
     CpuFn::Test(p.0, i, p.1)
 }
-const fn compare(p: (fn(f32, f32) -> bool, fn(f64, f64) -> bool), i: fn(i32, i32) -> bool) -> CpuFn {
+const fn compare(p: (Cmp<f32>, Cmp<f64>), i: Cmp<i32>) -> CpuFn {
     CpuFn::Compare(p.0, i, p.1)
 }
 
