@@ -147,6 +147,8 @@ const PROGRAMS = {
   median: (x) => x.median(),
   quantile: (x) =>
     torch.quantile(x, torch.tensor([0.3, 0.5, 0.95], { dtype: "float64" })),
+  quantile_scalar: (x) => torch.quantile(x, 0.3),
+  nanquantile_scalar: (x) => torch.nanquantile(x, 0.7),
   unique: (x) => torch.unique(x.detach()),
   searchsorted: (s, v) => torch.searchsorted(s.detach(), v.detach()),
   nll_loss: (x, t, w) => F.nll_loss(x, t, { weight: w.detach() }),
@@ -358,6 +360,29 @@ describe("[cpu] float64", () => {
       async () => opt.step(),
       (e) => e instanceof torch.TorchError && /float64/.test(e.message),
     );
+  });
+
+  test("lerp refuses an end or weight of another dtype, as PyTorch (no silent float64)", () => {
+    const d = torch.tensor([1, 2], { dtype: "float64" });
+    const f = torch.tensor([3.5, 4]);
+    for (const [call, message] of [
+      [
+        () => f.lerp(d, 0.5),
+        "expected dtype float for `end` but got dtype double",
+      ],
+      [
+        () => d.lerp(d, f),
+        "expected dtype double for `weight` but got dtype float",
+      ],
+      [
+        () => d.lerp(torch.tensor([1, 2]), 0.5),
+        "expected dtype double for `end` but got dtype long int",
+      ],
+    ])
+      assert.throws(
+        call,
+        (e) => e instanceof torch.TorchError && e.message === message,
+      );
   });
 
   test("the integer-only ops raise PyTorch's missing-kernel error", async () => {

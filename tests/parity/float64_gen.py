@@ -181,6 +181,8 @@ CASES_TOL = {
     "kthvalue": ([SORT_IN], lambda x: x.kthvalue(3)[0], 0),
     "median": ([GAMMA_IN], lambda x: x.median(), 0),
     "quantile": ([GAMMA_IN], lambda x: torch.quantile(x, f64(0.3, 0.5, 0.95)), 4e-15),
+    "quantile_scalar": ([GAMMA_IN], lambda x: torch.quantile(x, 0.3), 4e-15),
+    "nanquantile_scalar": ([SORT_IN], lambda x: torch.nanquantile(x, 0.7), 4e-15),
     "unique": ([SORT_IN], lambda x: torch.unique(x.detach()), 0),
     "searchsorted": ([SORTED, SORT_IN], lambda s, v: torch.searchsorted(s.detach(), v.detach()), 0),
     "nll_loss": ([LOGP, TARGET, f64(0.5, 1 + 1e-12, 2.0, 0.25)], lambda x, t, w: F.nll_loss(x, t, weight=w.detach()), 4e-15),
