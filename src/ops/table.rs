@@ -2,10 +2,11 @@
 //! CPU reference kernels (`backend/cpu/`), `op_names()` for the TS layer and its coverage test all
 //! come from these rows. Adding an op is one row here, one TS function/method, one fixture entry.
 //!
-//! Columns: variant, torch name, result kind, WGSL expression, CPU float fn, CPU integer fn.
-//! In WGSL, `a`/`b` are the operands in the compute type `T` (`f32` or `i32`); `T` in an
-//! expression is replaced by that type. An integer fn of `None` means integer inputs are promoted
-//! to float32 first (PyTorch's `exp(int) -> float`).
+//! Columns: variant, torch name, result kind, WGSL expression, CPU kernels (`CpuFn`: the float
+//! pair, f32 and f64 from one definition, and the integer fn). In WGSL, `a`/`b` are the operands
+//! in the compute type `T` (`f32` or `i32`); `T` in an expression is replaced by that type. An
+//! integer fn of `None` means integer inputs are promoted to float32 first (PyTorch's
+//! `exp(int) -> float`). float64 (CPU-only) runs the f64 kernel of the same row.
 
 /// How an op's result dtype follows from its (promoted) input dtype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,33 +19,113 @@ pub enum ResultKind {
     Bool,
 }
 
-/// The CPU reference implementation of a row, one fn per compute type; `None` means the op does
-/// not exist for that type (PyTorch's "not implemented for 'Float'"), or, for `Float` rows,
-/// that integers are promoted to float32 first.
+/// A row's CPU kernel at one width: `fn(T) -> T` for a unary row, `fn(T, T) -> T` for a binary one.
+pub type Un<T> = fn(T) -> T;
+pub type Bin<T> = fn(T, T) -> T;
+/// A bool-valued kernel: unary (`Test` rows) and binary (`Compare` rows).
+pub type Pred<T> = fn(T) -> bool;
+pub type Cmp<T> = fn(T, T) -> bool;
+
+/// The CPU reference implementation of a row, per compute type: f32, i32 and f64 (float64 is a
+/// CPU-only dtype). The float kernels come in pairs (`same!`, `wide!`, `pred!`), so that a row
+/// has both float widths or neither; `None` means the op does not exist for that type (PyTorch's
+/// "not implemented for 'Float'"), or, for an integer fn of a `Float` row, that integers are
+/// promoted to float32 first.
 #[derive(Clone, Copy)]
 pub enum CpuFn {
-    Unary(Option<fn(f32) -> f32>, Option<fn(i32) -> i32>),
-    Binary(Option<fn(f32, f32) -> f32>, Option<fn(i32, i32) -> i32>),
+    Unary(Option<Un<f32>>, Option<Un<i32>>, Option<Un<f64>>),
+    Binary(Option<Bin<f32>>, Option<Bin<i32>>, Option<Bin<f64>>),
     /// Unary with a bool result.
-    Test(fn(f32) -> bool, fn(i32) -> bool),
+    Test(Pred<f32>, Pred<i32>, Pred<f64>),
     /// Binary with a bool result.
-    Compare(fn(f32, f32) -> bool, fn(i32, i32) -> bool),
+    Compare(Cmp<f32>, Cmp<i32>, Cmp<f64>),
 }
 
-const fn f(f: fn(f32) -> f32) -> CpuFn {
-    CpuFn::Unary(Some(f), None)
+/// One float expression as the row's f32 and f64 kernels: `same!(a => a * a)`,
+/// `same!(a, b => a + b)`.
+macro_rules! same {
+    ($a:ident => $e:expr) => {{
+        fn f32_($a: f32) -> f32 {
+            $e
+        }
+        fn f64_($a: f64) -> f64 {
+            $e
+        }
+        (f32_ as Un<f32>, f64_ as Un<f64>)
+    }};
+    ($a:ident, $b:ident => $e:expr) => {{
+        fn f32_($a: f32, $b: f32) -> f32 {
+            $e
+        }
+        fn f64_($a: f64, $b: f64) -> f64 {
+            $e
+        }
+        (f32_ as Bin<f32>, f64_ as Bin<f64>)
+    }};
 }
-const fn fi(f: fn(f32) -> f32, i: fn(i32) -> i32) -> CpuFn {
-    CpuFn::Unary(Some(f), Some(i))
+
+/// An f64 function as the row's f64 kernel, and its value rounded to f32 as the f32 kernel.
+macro_rules! wide {
+    ($f:path) => {{
+        fn f32_(a: f32) -> f32 {
+            $f(a as f64) as f32
+        }
+        (f32_ as Un<f32>, $f as Un<f64>)
+    }};
+    ($f:path, 2) => {{
+        fn f32_(a: f32, b: f32) -> f32 {
+            $f(a as f64, b as f64) as f32
+        }
+        (f32_ as Bin<f32>, $f as Bin<f64>)
+    }};
 }
-const fn f2(f: fn(f32, f32) -> f32) -> CpuFn {
-    CpuFn::Binary(Some(f), None)
+
+/// One bool-valued float expression at both widths: `pred!(a => a.is_nan())`, `pred!(a, b => a < b)`.
+macro_rules! pred {
+    ($a:ident => $e:expr) => {{
+        fn f32_($a: f32) -> bool {
+            $e
+        }
+        fn f64_($a: f64) -> bool {
+            $e
+        }
+        (f32_ as Pred<f32>, f64_ as Pred<f64>)
+    }};
+    ($a:ident, $b:ident => $e:expr) => {{
+        fn f32_($a: f32, $b: f32) -> bool {
+            $e
+        }
+        fn f64_($a: f64, $b: f64) -> bool {
+            $e
+        }
+        (f32_ as Cmp<f32>, f64_ as Cmp<f64>)
+    }};
 }
-const fn fi2(f: fn(f32, f32) -> f32, i: fn(i32, i32) -> i32) -> CpuFn {
-    CpuFn::Binary(Some(f), Some(i))
+
+const fn f(p: (Un<f32>, Un<f64>)) -> CpuFn {
+    CpuFn::Unary(Some(p.0), None, Some(p.1))
 }
-const fn i2(i: fn(i32, i32) -> i32) -> CpuFn {
-    CpuFn::Binary(None, Some(i))
+const fn fi(p: (Un<f32>, Un<f64>), i: Un<i32>) -> CpuFn {
+    CpuFn::Unary(Some(p.0), Some(i), Some(p.1))
+}
+const fn f2(p: (Bin<f32>, Bin<f64>)) -> CpuFn {
+    CpuFn::Binary(Some(p.0), None, Some(p.1))
+}
+const fn fi2(p: (Bin<f32>, Bin<f64>), i: Bin<i32>) -> CpuFn {
+    CpuFn::Binary(Some(p.0), Some(i), Some(p.1))
+}
+/// Integer-only rows (the bitwise ops: PyTorch defines them for integers and bools alone).
+const fn i1(i: Un<i32>) -> CpuFn {
+    CpuFn::Unary(None, Some(i), None)
+}
+const fn i2(i: Bin<i32>) -> CpuFn {
+    CpuFn::Binary(None, Some(i), None)
+}
+const fn test(p: (Pred<f32>, Pred<f64>), i: Pred<i32>) -> CpuFn {
+    CpuFn::Test(p.0, i, p.1)
+}
+const fn compare(p: (Cmp<f32>, Cmp<f64>), i: Cmp<i32>) -> CpuFn {
+    CpuFn::Compare(p.0, i, p.1)
 }
 
 pub struct OpInfo {
@@ -58,25 +139,18 @@ pub struct OpInfo {
 impl OpInfo {
     /// Whether the row exists for this compute type (else PyTorch's "not implemented" error).
     pub fn supports(&self, c: crate::dtype::Compute) -> bool {
-        if c == crate::dtype::Compute::F64 {
-            return self.op.cpu_f64().is_some();
-        }
-        let float = c == crate::dtype::Compute::F32;
+        use crate::dtype::Compute;
         match self.cpu {
-            CpuFn::Unary(f, i) => {
-                if float {
-                    f.is_some()
-                } else {
-                    i.is_some()
-                }
-            }
-            CpuFn::Binary(f, i) => {
-                if float {
-                    f.is_some()
-                } else {
-                    i.is_some()
-                }
-            }
+            CpuFn::Unary(f, i, d) => match c {
+                Compute::F32 => f.is_some(),
+                Compute::F64 => d.is_some(),
+                _ => i.is_some(),
+            },
+            CpuFn::Binary(f, i, d) => match c {
+                Compute::F32 => f.is_some(),
+                Compute::F64 => d.is_some(),
+                _ => i.is_some(),
+            },
             CpuFn::Test(..) | CpuFn::Compare(..) => true,
         }
     }
@@ -102,111 +176,111 @@ macro_rules! op_table {
 }
 
 use super::math as m;
-use CpuFn::{Compare, Test};
 
 op_table! {
     // unary, integers keep their dtype
-    Neg         = "neg",         Same,  "-a",                                    fi(|a| -a, |a| a.wrapping_neg());
-    Relu        = "relu",        Same,  "select(a, T(0), a < T(0))",             fi(|a| if a < 0.0 { 0.0 } else { a }, |a| a.max(0));
-    Abs         = "abs",         Same,  "abs(a)",                                fi(f32::abs, i32::wrapping_abs);
-    Square      = "square",      Same,  "a * a",                                 fi(|a| a * a, |a| a.wrapping_mul(a));
-    Ceil        = "ceil",        Same,  "ceil_T(a)",                             fi(f32::ceil, |a| a);
-    Floor       = "floor",       Same,  "floor_T(a)",                            fi(f32::floor, |a| a);
-    Round       = "round",       Same,  "round_T(a)",                            fi(f32::round_ties_even, |a| a);
-    Trunc       = "trunc",       Same,  "trunc_T(a)",                            fi(f32::trunc, |a| a);
-    Sign        = "sign",        Same,  "sign_T(a)",                             fi(m::sign, i32::signum);
-    Positive    = "positive",    Same,  "a",                                     fi(|a| a, |a| a);
-    Frac        = "frac",        Same,  "a - trunc(a)",                          f(|a| a - a.trunc());
-    BitwiseNot  = "bitwise_not", Same,  "~a",                                    CpuFn::Unary(None, Some(|a| !a));
+    Neg         = "neg",         Same,  "-a",                                    fi(same!(a => -a), |a| a.wrapping_neg());
+    Relu        = "relu",        Same,  "select(a, T(0), a < T(0))",             fi(same!(a => if a < 0.0 { 0.0 } else { a }), |a| a.max(0));
+    Abs         = "abs",         Same,  "abs(a)",                                fi(same!(a => a.abs()), i32::wrapping_abs);
+    Square      = "square",      Same,  "a * a",                                 fi(same!(a => a * a), |a| a.wrapping_mul(a));
+    Ceil        = "ceil",        Same,  "ceil_T(a)",                             fi(same!(a => a.ceil()), |a| a);
+    Floor       = "floor",       Same,  "floor_T(a)",                            fi(same!(a => a.floor()), |a| a);
+    Round       = "round",       Same,  "round_T(a)",                            fi(same!(a => a.round_ties_even()), |a| a);
+    Trunc       = "trunc",       Same,  "trunc_T(a)",                            fi(same!(a => a.trunc()), |a| a);
+    Sign        = "sign",        Same,  "sign_T(a)",                             fi((m::sign, m::sign64), i32::signum);
+    Positive    = "positive",    Same,  "a",                                     fi(same!(a => a), |a| a);
+    Frac        = "frac",        Same,  "a - trunc(a)",                          f(same!(a => a - a.trunc()));
+    BitwiseNot  = "bitwise_not", Same,  "~a",                                    i1(|a| !a);
     // unary, integers promote to float32
-    Exp         = "exp",         Float, "exp_f32(a)",                            f(f32::exp);
-    Sqrt        = "sqrt",        Float, "sqrt(a)",                               f(f32::sqrt);
-    Log         = "log",         Float, "log_f32(a)",                            f(f32::ln);
-    Sigmoid     = "sigmoid",     Float, "sigmoid_f32(a)",                        f(m::sigmoid);
-    Tanh        = "tanh",        Float, "tanh_f32(a)",                           f(f32::tanh);
-    Sin         = "sin",         Float, "sincos_f32(a, false)",                  f(f32::sin);
-    Cos         = "cos",         Float, "sincos_f32(a, true)",                   f(f32::cos);
-    Tan         = "tan",         Float, "tan_f32(a)",                            f(m::tan);
-    Asin        = "asin",        Float, "asin_f32(a)",                           f(|a| (a as f64).asin() as f32);
-    Acos        = "acos",        Float, "acos_f32(a)",                           f(|a| (a as f64).acos() as f32);
-    Atan        = "atan",        Float, "atan_f32(a)",                           f(|a| (a as f64).atan() as f32);
-    Sinh        = "sinh",        Float, "sinh_f32(a)",                           f(m::sinh);
-    Cosh        = "cosh",        Float, "cosh_f32(a)",                           f(m::cosh);
-    Asinh       = "asinh",       Float, "asinh_f32(a)",                          f(m::asinh);
-    Acosh       = "acosh",       Float, "acosh_f32(a)",                          f(m::acosh);
-    Atanh       = "atanh",       Float, "atanh_f32(a)",                          f(m::atanh);
-    Expm1       = "expm1",       Float, "expm1_f32(a)",                          f(m::expm1);
-    Exp2        = "exp2",        Float, "exp2_f32(a)",                           f(m::exp2);
-    Log1p       = "log1p",       Float, "log1p_f32(a)",                          f(m::log1p);
-    Log2        = "log2",        Float, "log2_f32(a)",                           f(m::log2);
-    Log10       = "log10",       Float, "log10_f32(a)",                          f(m::log10);
-    Rsqrt       = "rsqrt",       Float, "rsqrt_f32(a)",                          f(m::rsqrt);
-    Reciprocal  = "reciprocal",  Float, "1.0 / a",                               f(|a| 1.0 / a);
-    Erf         = "erf",         Float, "erf_f32(a)",                            f(m::erf);
-    Erfc        = "erfc",        Float, "erfc_f32(a)",                           f(m::erfc);
-    Erfinv      = "erfinv",      Float, "erfinv_f32(a)",                         f(m::erfinv);
-    Lgamma      = "lgamma",      Float, "lgamma_f32(a)",                         f(m::lgamma);
-    Digamma     = "digamma",     Float, "digamma_f32(a)",                        f(m::digamma);
-    Trigamma    = "trigamma",    Float, "trigamma_f32(a)",                       f(m::trigamma);
-    Sinc        = "sinc",        Float, "sinc_f32(a)",                           f(m::sinc);
-    Logit       = "logit",       Float, "logit_f32(a)",                          f(m::logit);
-    I0          = "i0",          Float, "bessel_i_f32(0u, a, false)",            f(m::i0);
-    SpecialI0e  = "special_i0e", Float, "bessel_i_f32(0u, a, true)",             f(m::i0e);
-    SpecialI1   = "special_i1",  Float, "bessel_i_f32(1u, a, false)",            f(m::i1);
-    SpecialI1e  = "special_i1e", Float, "bessel_i_f32(1u, a, true)",             f(m::i1e);
-    Deg2rad     = "deg2rad",     Float, "a * 0.017453292519943295",              f(|a| a * (std::f32::consts::PI / 180.0));
-    Rad2deg     = "rad2deg",     Float, "a * 57.29577951308232",                 f(|a| a * (180.0 / std::f32::consts::PI));
+    Exp         = "exp",         Float, "exp_f32(a)",                            f(same!(a => a.exp()));
+    Sqrt        = "sqrt",        Float, "sqrt(a)",                               f(same!(a => a.sqrt()));
+    Log         = "log",         Float, "log_f32(a)",                            f(same!(a => a.ln()));
+    Sigmoid     = "sigmoid",     Float, "sigmoid_f32(a)",                        f(wide!(m::sigmoid));
+    Tanh        = "tanh",        Float, "tanh_f32(a)",                           f(same!(a => a.tanh()));
+    Sin         = "sin",         Float, "sincos_f32(a, false)",                  f(same!(a => a.sin()));
+    Cos         = "cos",         Float, "sincos_f32(a, true)",                   f(same!(a => a.cos()));
+    Tan         = "tan",         Float, "tan_f32(a)",                            f(wide!(f64::tan));
+    Asin        = "asin",        Float, "asin_f32(a)",                           f(wide!(f64::asin));
+    Acos        = "acos",        Float, "acos_f32(a)",                           f(wide!(f64::acos));
+    Atan        = "atan",        Float, "atan_f32(a)",                           f(wide!(f64::atan));
+    Sinh        = "sinh",        Float, "sinh_f32(a)",                           f(wide!(f64::sinh));
+    Cosh        = "cosh",        Float, "cosh_f32(a)",                           f(wide!(f64::cosh));
+    Asinh       = "asinh",       Float, "asinh_f32(a)",                          f(wide!(libm::asinh));
+    Acosh       = "acosh",       Float, "acosh_f32(a)",                          f(wide!(libm::acosh));
+    Atanh       = "atanh",       Float, "atanh_f32(a)",                          f(wide!(libm::atanh));
+    Expm1       = "expm1",       Float, "expm1_f32(a)",                          f(wide!(f64::exp_m1));
+    Exp2        = "exp2",        Float, "exp2_f32(a)",                           f(wide!(f64::exp2));
+    Log1p       = "log1p",       Float, "log1p_f32(a)",                          f(wide!(f64::ln_1p));
+    Log2        = "log2",        Float, "log2_f32(a)",                           f(wide!(f64::log2));
+    Log10       = "log10",       Float, "log10_f32(a)",                          f(wide!(f64::log10));
+    Rsqrt       = "rsqrt",       Float, "rsqrt_f32(a)",                          f(wide!(m::rsqrt));
+    Reciprocal  = "reciprocal",  Float, "1.0 / a",                               f(same!(a => 1.0 / a));
+    Erf         = "erf",         Float, "erf_f32(a)",                            f(wide!(libm::erf));
+    Erfc        = "erfc",        Float, "erfc_f32(a)",                           f(wide!(libm::erfc));
+    Erfinv      = "erfinv",      Float, "erfinv_f32(a)",                         f(wide!(m::erfinv));
+    Lgamma      = "lgamma",      Float, "lgamma_f32(a)",                         f(wide!(libm::lgamma));
+    Digamma     = "digamma",     Float, "digamma_f32(a)",                        f(wide!(m::digamma));
+    Trigamma    = "trigamma",    Float, "trigamma_f32(a)",                       f(wide!(m::trigamma));
+    Sinc        = "sinc",        Float, "sinc_f32(a)",                           f(wide!(m::sinc));
+    Logit       = "logit",       Float, "logit_f32(a)",                          f(wide!(m::logit));
+    I0          = "i0",          Float, "bessel_i_f32(0u, a, false)",            f(wide!(m::i0));
+    SpecialI0e  = "special_i0e", Float, "bessel_i_f32(0u, a, true)",             f(wide!(m::i0e));
+    SpecialI1   = "special_i1",  Float, "bessel_i_f32(1u, a, false)",            f(wide!(m::i1));
+    SpecialI1e  = "special_i1e", Float, "bessel_i_f32(1u, a, true)",             f(wide!(m::i1e));
+    Deg2rad     = "deg2rad",     Float, "a * 0.017453292519943295",              f(same!(a => a.to_radians()));
+    Rad2deg     = "rad2deg",     Float, "a * 57.29577951308232",                 f(same!(a => a.to_degrees()));
     // activations (torch.nn.functional)
-    Silu        = "silu",        Float, "a * sigmoid_f32(a)",                    f(m::silu);
-    Gelu        = "gelu",        Float, "gelu_f32(a)",                           f(m::gelu);
-    Mish        = "mish",        Float, "a * tanh_f32(softplus_f32(a))",         f(m::mish);
-    Softplus    = "softplus",    Float, "softplus_f32(a)",                       f(m::softplus);
-    Logsigmoid  = "logsigmoid",  Float, "sigmoid_log_f32(a)",                    f(m::logsigmoid);
-    Softsign    = "softsign",    Float, "a / (1.0 + abs(a))",                    f(|a| a / (1.0 + a.abs()));
-    Tanhshrink  = "tanhshrink",  Float, "a - tanh_f32(a)",                       f(|a| a - a.tanh());
-    Hardsigmoid = "hardsigmoid", Float, "hardsigmoid_f32(a)",                    f(m::hardsigmoid);
-    Hardswish   = "hardswish",   Float, "a * hardsigmoid_f32(a)",                f(m::hardswish);
-    Selu        = "selu",        Float, "selu_f32(a)",                           f(m::selu);
-    Elu         = "elu",         Float, "elu_f32(a)",                            f(m::elu);
-    Celu        = "celu",        Float, "elu_f32(a)",                            f(m::elu);
-    Relu6       = "relu6",       Same,  "relu6_T(a)",                            fi(m::relu6, |a| a.clamp(0, 6));
+    Silu        = "silu",        Float, "a * sigmoid_f32(a)",                    f(wide!(m::silu));
+    Gelu        = "gelu",        Float, "gelu_f32(a)",                           f(wide!(m::gelu));
+    Mish        = "mish",        Float, "a * tanh_f32(softplus_f32(a))",         f(wide!(m::mish));
+    Softplus    = "softplus",    Float, "softplus_f32(a)",                       f(wide!(m::softplus));
+    Logsigmoid  = "logsigmoid",  Float, "sigmoid_log_f32(a)",                    f(wide!(m::logsigmoid));
+    Softsign    = "softsign",    Float, "a / (1.0 + abs(a))",                    f(same!(a => a / (1.0 + a.abs())));
+    Tanhshrink  = "tanhshrink",  Float, "a - tanh_f32(a)",                       f(same!(a => a - a.tanh()));
+    Hardsigmoid = "hardsigmoid", Float, "hardsigmoid_f32(a)",                    f((m::hardsigmoid, m::hardsigmoid64));
+    Hardswish   = "hardswish",   Float, "a * hardsigmoid_f32(a)",                f((m::hardswish, m::hardswish64));
+    Selu        = "selu",        Float, "selu_f32(a)",                           f(wide!(m::selu));
+    Elu         = "elu",         Float, "elu_f32(a)",                            f(wide!(m::elu));
+    Celu        = "celu",        Float, "elu_f32(a)",                            f(wide!(m::elu));
+    Relu6       = "relu6",       Same,  "relu6_T(a)",                            fi((m::relu6, m::relu6_64), |a| a.clamp(0, 6));
     // unary predicates
-    Isnan       = "isnan",       Bool,  "isnan_T(a)",                            Test(f32::is_nan, |_| false);
-    Isinf       = "isinf",       Bool,  "isinf_T(a)",                            Test(f32::is_infinite, |_| false);
-    Isfinite    = "isfinite",    Bool,  "isfinite_T(a)",                         Test(f32::is_finite, |_| true);
-    Signbit     = "signbit",     Bool,  "signbit_T(a)",                          Test(f32::is_sign_negative, |a| a < 0);
-    LogicalNot  = "logical_not", Bool,  "!truthy_T(a)",                          Test(|a| !m::truthy(a), |a| a == 0);
+    Isnan       = "isnan",       Bool,  "isnan_T(a)",                            test(pred!(a => a.is_nan()), |_| false);
+    Isinf       = "isinf",       Bool,  "isinf_T(a)",                            test(pred!(a => a.is_infinite()), |_| false);
+    Isfinite    = "isfinite",    Bool,  "isfinite_T(a)",                         test(pred!(a => a.is_finite()), |_| true);
+    Signbit     = "signbit",     Bool,  "signbit_T(a)",                          test(pred!(a => a.is_sign_negative()), |a| a < 0);
+    LogicalNot  = "logical_not", Bool,  "!truthy_T(a)",                          test(pred!(a => a == 0.0), |a| a == 0);
     // binary
-    Add         = "add",         Same,  "a + b",                                 fi2(|a, b| a + b, i32::wrapping_add);
-    Sub         = "sub",         Same,  "a - b",                                 fi2(|a, b| a - b, i32::wrapping_sub);
-    Mul         = "mul",         Same,  "a * b",                                 fi2(|a, b| a * b, i32::wrapping_mul);
-    Div         = "div",         Float, "a / b",                                 f2(|a, b| a / b);
-    Maximum     = "maximum",     Same,  "select(max(a, b), a + b, isnan_T(a) || isnan_T(b))", fi2(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.max(b) }, i32::max);
-    Minimum     = "minimum",     Same,  "select(min(a, b), a + b, isnan_T(a) || isnan_T(b))", fi2(|a, b| if a.is_nan() || b.is_nan() { f32::NAN } else { a.min(b) }, i32::min);
-    Pow         = "pow",         Same,  "pow_T(a, b)",                           fi2(f32::powf, ipow);
-    Fmod        = "fmod",        Same,  "fmod_T(a, b)",                          fi2(m::fmod, m::fmod_i);
-    Remainder   = "remainder",   Same,  "remainder_T(a, b)",                     fi2(m::remainder, m::remainder_i);
-    FloorDivide = "floor_divide", Same, "floor_divide_T(a, b)",                  fi2(m::floor_divide, m::floor_divide_i);
+    Add         = "add",         Same,  "a + b",                                 fi2(same!(a, b => a + b), i32::wrapping_add);
+    Sub         = "sub",         Same,  "a - b",                                 fi2(same!(a, b => a - b), i32::wrapping_sub);
+    Mul         = "mul",         Same,  "a * b",                                 fi2(same!(a, b => a * b), i32::wrapping_mul);
+    Div         = "div",         Float, "a / b",                                 f2(same!(a, b => a / b));
+    Maximum     = "maximum",     Same,  "select(max(a, b), a + b, isnan_T(a) || isnan_T(b))", fi2((m::maximum, m::maximum64), i32::max);
+    Minimum     = "minimum",     Same,  "select(min(a, b), a + b, isnan_T(a) || isnan_T(b))", fi2((m::minimum, m::minimum64), i32::min);
+    Pow         = "pow",         Same,  "pow_T(a, b)",                           fi2(same!(a, b => a.powf(b)), ipow);
+    Fmod        = "fmod",        Same,  "fmod_T(a, b)",                          fi2(same!(a, b => a % b), m::fmod_i);
+    Remainder   = "remainder",   Same,  "remainder_T(a, b)",                     fi2((m::remainder, m::remainder64), m::remainder_i);
+    FloorDivide = "floor_divide", Same, "floor_divide_T(a, b)",                  fi2((m::floor_divide, m::floor_divide64), m::floor_divide_i);
     BitwiseAnd  = "bitwise_and", Same,  "a & b",                                 i2(|a, b| a & b);
     BitwiseOr   = "bitwise_or",  Same,  "a | b",                                 i2(|a, b| a | b);
     BitwiseXor  = "bitwise_xor", Same,  "a ^ b",                                 i2(|a, b| a ^ b);
-    Atan2       = "atan2",       Float, "atan2_f32(a, b)",                       f2(m::atan2);
-    Hypot       = "hypot",       Float, "hypot_f32(a, b)",                       f2(m::hypot);
-    Xlogy       = "xlogy",       Float, "xlogy_f32(a, b)",                       f2(m::xlogy);
-    Logaddexp   = "logaddexp",   Float, "logaddexp_f32(a, b)",                   f2(m::logaddexp);
-    Logaddexp2  = "logaddexp2",  Float, "logaddexp2_f32(a, b)",                  f2(m::logaddexp2);
-    Copysign    = "copysign",    Float, "copysign_f32(a, b)",                    f2(f32::copysign);
-    Nextafter   = "nextafter",   Same,  "nextafter_f32(a, b)",                   f2(libm::nextafterf);
+    Atan2       = "atan2",       Float, "atan2_f32(a, b)",                       f2(wide!(f64::atan2, 2));
+    Hypot       = "hypot",       Float, "hypot_f32(a, b)",                       f2(wide!(f64::hypot, 2));
+    Xlogy       = "xlogy",       Float, "xlogy_f32(a, b)",                       f2(wide!(m::xlogy, 2));
+    Logaddexp   = "logaddexp",   Float, "logaddexp_f32(a, b)",                   f2(wide!(m::logaddexp, 2));
+    Logaddexp2  = "logaddexp2",  Float, "logaddexp2_f32(a, b)",                  f2(wide!(m::logaddexp2, 2));
+    Copysign    = "copysign",    Float, "copysign_f32(a, b)",                    f2(same!(a, b => a.copysign(b)));
+    // Each width steps to its own neighbour: the f32 kernel is not the f64 one rounded.
+    Nextafter   = "nextafter",   Same,  "nextafter_f32(a, b)",                   f2((libm::nextafterf as Bin<f32>, libm::nextafter as Bin<f64>));
     // comparisons and logical ops (bool results)
-    Eq          = "eq",          Bool,  "a == b",                                Compare(|a, b| a == b, |a, b| a == b);
-    Ne          = "ne",          Bool,  "a != b || isnan_T(a) || isnan_T(b)",    Compare(|a, b| a != b, |a, b| a != b);
-    Lt          = "lt",          Bool,  "a < b",                                 Compare(|a, b| a < b, |a, b| a < b);
-    Le          = "le",          Bool,  "a <= b",                                Compare(|a, b| a <= b, |a, b| a <= b);
-    Gt          = "gt",          Bool,  "a > b",                                 Compare(|a, b| a > b, |a, b| a > b);
-    Ge          = "ge",          Bool,  "a >= b",                                Compare(|a, b| a >= b, |a, b| a >= b);
-    LogicalAnd  = "logical_and", Bool,  "truthy_T(a) && truthy_T(b)",            Compare(|a, b| m::truthy(a) && m::truthy(b), |a, b| a != 0 && b != 0);
-    LogicalOr   = "logical_or",  Bool,  "truthy_T(a) || truthy_T(b)",            Compare(|a, b| m::truthy(a) || m::truthy(b), |a, b| a != 0 || b != 0);
-    LogicalXor  = "logical_xor", Bool,  "truthy_T(a) != truthy_T(b)",            Compare(|a, b| m::truthy(a) != m::truthy(b), |a, b| (a != 0) != (b != 0));
+    Eq          = "eq",          Bool,  "a == b",                                compare(pred!(a, b => a == b), |a, b| a == b);
+    Ne          = "ne",          Bool,  "a != b || isnan_T(a) || isnan_T(b)",    compare(pred!(a, b => a != b), |a, b| a != b);
+    Lt          = "lt",          Bool,  "a < b",                                 compare(pred!(a, b => a < b), |a, b| a < b);
+    Le          = "le",          Bool,  "a <= b",                                compare(pred!(a, b => a <= b), |a, b| a <= b);
+    Gt          = "gt",          Bool,  "a > b",                                 compare(pred!(a, b => a > b), |a, b| a > b);
+    Ge          = "ge",          Bool,  "a >= b",                                compare(pred!(a, b => a >= b), |a, b| a >= b);
+    LogicalAnd  = "logical_and", Bool,  "truthy_T(a) && truthy_T(b)",            compare(pred!(a, b => a != 0.0 && b != 0.0), |a, b| a != 0 && b != 0);
+    LogicalOr   = "logical_or",  Bool,  "truthy_T(a) || truthy_T(b)",            compare(pred!(a, b => a != 0.0 || b != 0.0), |a, b| a != 0 || b != 0);
+    LogicalXor  = "logical_xor", Bool,  "truthy_T(a) != truthy_T(b)",            compare(pred!(a, b => (a != 0.0) != (b != 0.0)), |a, b| (a != 0) != (b != 0));
 }
 
 /// Which input dtypes PyTorch refuses for an op, and how it says so (the promoted input dtype
@@ -285,126 +359,7 @@ fn ipow(a: i32, b: i32) -> i32 {
     acc
 }
 
-/// The CPU's float64 implementation of a row (the WebGPU backend has no float64). Only the
-/// rows below exist in float64; the others raise PyTorch's "not implemented for 'Double'".
-#[derive(Clone, Copy)]
-pub enum F64Fn {
-    Unary(fn(f64) -> f64),
-    Binary(fn(f64, f64) -> f64),
-    Test(fn(f64) -> bool),
-    Compare(fn(f64, f64) -> bool),
-}
-
 impl Op {
-    pub fn cpu_f64(self) -> Option<F64Fn> {
-        use F64Fn::{Binary as B, Compare as C, Test as T, Unary as U};
-        use Op::*;
-        Some(match self {
-            Neg => U(|a| -a),
-            Relu => U(|a| if a < 0.0 { 0.0 } else { a }),
-            Abs => U(f64::abs),
-            Square => U(|a| a * a),
-            Ceil => U(f64::ceil),
-            Floor => U(f64::floor),
-            Round => U(f64::round_ties_even),
-            Trunc => U(f64::trunc),
-            Sign => U(|a| {
-                if a > 0.0 {
-                    1.0
-                } else if a < 0.0 {
-                    -1.0
-                } else if a.is_nan() {
-                    0.0
-                } else {
-                    a
-                }
-            }),
-            Positive => U(|a| a),
-            Frac => U(|a| a - a.trunc()),
-            Exp => U(f64::exp),
-            Sqrt => U(f64::sqrt),
-            Log => U(f64::ln),
-            Sigmoid => U(m::sigmoid64),
-            Tanh => U(f64::tanh),
-            Sin => U(f64::sin),
-            Cos => U(f64::cos),
-            Tan => U(f64::tan),
-            Asin => U(f64::asin),
-            Acos => U(f64::acos),
-            Atan => U(f64::atan),
-            Sinh => U(f64::sinh),
-            Cosh => U(f64::cosh),
-            Asinh => U(libm::asinh),
-            Acosh => U(libm::acosh),
-            Atanh => U(libm::atanh),
-            Expm1 => U(f64::exp_m1),
-            Exp2 => U(f64::exp2),
-            Log1p => U(f64::ln_1p),
-            Log2 => U(f64::log2),
-            Log10 => U(f64::log10),
-            Rsqrt => U(|a| 1.0 / a.sqrt()),
-            Reciprocal => U(|a| 1.0 / a),
-            Erf => U(libm::erf),
-            Erfc => U(libm::erfc),
-            Deg2rad => U(|a| a * (std::f64::consts::PI / 180.0)),
-            Rad2deg => U(|a| a * (180.0 / std::f64::consts::PI)),
-            Silu => U(|a| a * m::sigmoid64(a)),
-            Logsigmoid => U(|x| if x >= 0.0 { -(-x).exp().ln_1p() } else { x - x.exp().ln_1p() }),
-            Softsign => U(|a| a / (1.0 + a.abs())),
-            Gelu => U(|x| 0.5 * x * (1.0 + libm::erf(x * std::f64::consts::FRAC_1_SQRT_2))),
-            Softplus => U(m::softplus64),
-            Mish => U(|x| x * m::softplus64(x).tanh()),
-            Elu | Celu => U(m::elu64),
-            Selu => U(|x| 1.0507009873554805 * if x > 0.0 || x.is_nan() { x } else { 1.6732632423543772 * x.exp_m1() }),
-            Relu6 => U(m::relu6_64),
-            Hardsigmoid => U(|x| m::relu6_64(x + 3.0) / 6.0),
-            Hardswish => U(|x| x * m::relu6_64(x + 3.0) / 6.0),
-            Logit => U(|x| (x / (1.0 - x)).ln()),
-            Sinc => U(|x| if x == 0.0 { 1.0 } else { (std::f64::consts::PI * x).sin() / (std::f64::consts::PI * x) }),
-            Tanhshrink => U(|a| a - a.tanh()),
-            Isnan => T(f64::is_nan),
-            Isinf => T(f64::is_infinite),
-            Isfinite => T(f64::is_finite),
-            Signbit => T(f64::is_sign_negative),
-            LogicalNot => T(|a| a == 0.0),
-            Add => B(|a, b| a + b),
-            Sub => B(|a, b| a - b),
-            Mul => B(|a, b| a * b),
-            Div => B(|a, b| a / b),
-            Maximum => B(|a, b| if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }),
-            Minimum => B(|a, b| if a.is_nan() || b.is_nan() { f64::NAN } else { a.min(b) }),
-            Pow => B(f64::powf),
-            Fmod => B(|a, b| a % b),
-            Remainder => B(m::remainder64),
-            FloorDivide => B(m::floor_divide64),
-            Logaddexp => B(|a, b| m::logaddexp64(a, b, false)),
-            Logaddexp2 => B(|a, b| m::logaddexp64(a, b, true)),
-            Atan2 => B(f64::atan2),
-            Hypot => B(f64::hypot),
-            Copysign => B(f64::copysign),
-            Nextafter => B(libm::nextafter),
-            Xlogy => B(|x, y| {
-                if y.is_nan() {
-                    y
-                } else if x == 0.0 {
-                    0.0
-                } else {
-                    x * y.ln()
-                }
-            }),
-            Eq => C(|a, b| a == b),
-            Ne => C(|a, b| a != b),
-            Lt => C(|a, b| a < b),
-            Le => C(|a, b| a <= b),
-            Gt => C(|a, b| a > b),
-            Ge => C(|a, b| a >= b),
-            LogicalAnd => C(|a, b| a != 0.0 && b != 0.0),
-            LogicalOr => C(|a, b| a != 0.0 || b != 0.0),
-            LogicalXor => C(|a, b| (a != 0.0) != (b != 0.0)),
-            _ => return None,
-        })
-    }
-
     pub fn info(self) -> &'static OpInfo {
         &TABLE[self as usize]
     }
@@ -431,5 +386,24 @@ mod tests {
         assert_eq!(ipow(3, 4), 81);
         assert_eq!(ipow(2, -1), 0);
         assert_eq!(ipow(-1, -3), -1);
+    }
+
+    /// The rows without float kernels, and why: PyTorch defines the bitwise ops for integers and
+    /// bools alone ("bitwise_and_cpu" not implemented for 'Float' / 'Double').
+    const INTEGER_ONLY: &[Op] = &[Op::BitwiseNot, Op::BitwiseAnd, Op::BitwiseOr, Op::BitwiseXor];
+
+    #[test]
+    fn f64_kernel_beside_every_f32_kernel() {
+        use crate::dtype::Compute;
+        for row in TABLE {
+            let (f32_, f64_) = (row.supports(Compute::F32), row.supports(Compute::F64));
+            assert_eq!(f32_, f64_, "{}: a float32 kernel and a float64 kernel come together", row.name);
+            assert_eq!(
+                !f32_,
+                INTEGER_ONLY.contains(&row.op),
+                "{}: listed as integer-only exactly when it has no float kernel",
+                row.name
+            );
+        }
     }
 }

@@ -523,16 +523,6 @@ pub(crate) fn check_dtype_on(device: Device, dtype: DType) -> Result<()> {
     Ok(())
 }
 
-/// `"<kernel>" not implemented for 'Double'` when any of `dtypes` is float64: the kernels that
-/// have no float64 form (the CPU's float64 covers the elementwise, reduction, matmul, row-wise and
-/// index kernels).
-pub(crate) fn refuse_f64(kernel: &str, dtypes: &[DType]) -> Result<()> {
-    if dtypes.contains(&DType::Float64) {
-        bail!(DType, "\"{kernel}\" not implemented for 'Double'");
-    }
-    Ok(())
-}
-
 /// A JS number as `dtype`'s storage bits (`to_word`, and the f64's bits for float64).
 pub fn to_elem(x: f64, dtype: DType) -> Result<u64> {
     if dtype == DType::Float64 {

@@ -5,7 +5,9 @@ float64 with every dtype, and float64 gradients. The test runs the same programs
 
 Writes tests/parity/fixtures/float64.json: {"cases": {case: {"inputs": [{data, shape, dtype}],
 "out": flat values, "shape", "dtype": the result's, "grads": [flat gradient or null, one per
-input], "upstream": the flat gradient given to backward or null}}, "promotion": {case: dtype}}, one entry a line; non-finite values as
+input], "upstream": the flat gradient given to backward or null, "tol": the relative tolerance
+where not the default}}, "promotion": {case: dtype}, "optim": {"w", "c", "steps", "cases":
+{optimizer: {"options", "out": the parameters after the steps}}}}, one entry a line; non-finite values as
 "nan", "inf", "-inf". JSON numbers are printed by Python's repr, which round-trips every f64.
 
 Also writes tests/parity/fixtures/float64.safetensors (safetensors.torch.save_file): "x", the
@@ -153,6 +155,78 @@ CASES = {
     "grad_sigmoid_pow": ([GRID], lambda x: torch.sigmoid(x).pow(3)),
 }
 
+# The float64 kernels of the special functions, the sort family, nll_loss and searchsorted,
+# forward and backward. Values apart by 1e-12 (one in float32) test that they order in f64.
+GAMMA_IN = f64(0.1, 0.5, 1 + 1e-12, 2.5, 10.5, -0.5, -2.7, 30.2, 1e-5, 100.3)
+BESSEL_IN = f64(-40.5, -3.0, -0.5, 0.0, 1e-3, 0.7, 3.75, 12.0, 29.9, 30.1, 75.0)
+ERFINV_IN = f64(-0.9999999999, -0.999, -0.5, 1e-10, 0.3, 0.75, 0.9999999, 0.999999999999)
+SORT_IN = f64(3.0, 1 + 1e-12, 1.0, NAN, -INF, 1 + 2e-12, 1e-300, -2.5, 1.0, 7.25)
+SORTED = f64(-1.0, 1.0, 1 + 1e-12, 1 + 2e-12, 5.0)
+LOGP = torch.log_softmax(M, 1)
+TARGET = torch.tensor([1, 0, 3])
+# name: (inputs, program, relative tolerance): special functions to 1e-10 of PyTorch's.
+CASES_TOL = {
+    "lgamma": ([GAMMA_IN], torch.lgamma, 1e-12),
+    "digamma": ([GAMMA_IN], torch.digamma, 1e-12),
+    "trigamma": ([GAMMA_IN], lambda x: torch.polygamma(1, x.detach()), 1e-12),
+    "erfinv": ([ERFINV_IN], torch.erfinv, 1e-12),
+    "i0": ([BESSEL_IN], torch.i0, 1e-12),
+    "i0e": ([BESSEL_IN], torch.special.i0e, 1e-12),
+    "i1": ([BESSEL_IN], torch.special.i1, 1e-12),
+    "i1e": ([BESSEL_IN], torch.special.i1e, 1e-12),
+    "sort": ([SORT_IN], lambda x: torch.sort(x, stable=True)[0], 0),
+    "sort_indices": ([SORT_IN], lambda x: torch.sort(x, descending=True, stable=True)[1], 0),
+    "argsort_2d": ([M.flip(1) - M], lambda x: torch.argsort(x, dim=1, stable=True), 0),
+    "topk": ([SORT_IN], lambda x: x.topk(3)[0], 0),
+    "kthvalue": ([SORT_IN], lambda x: x.kthvalue(3)[0], 0),
+    "median": ([GAMMA_IN], lambda x: x.median(), 0),
+    "quantile": ([GAMMA_IN], lambda x: torch.quantile(x, f64(0.3, 0.5, 0.95)), 4e-15),
+    "quantile_scalar": ([GAMMA_IN], lambda x: torch.quantile(x, 0.3), 4e-15),
+    "nanquantile_scalar": ([SORT_IN], lambda x: torch.nanquantile(x, 0.7), 4e-15),
+    "unique": ([SORT_IN], lambda x: torch.unique(x.detach()), 0),
+    "searchsorted": ([SORTED, SORT_IN], lambda s, v: torch.searchsorted(s.detach(), v.detach()), 0),
+    "nll_loss": ([LOGP, TARGET, f64(0.5, 1 + 1e-12, 2.0, 0.25)], lambda x, t, w: F.nll_loss(x, t, weight=w.detach()), 4e-15),
+    "nll_loss_none": ([LOGP, TARGET], lambda x, t: F.nll_loss(x, t, reduction="none"), 4e-15),
+    "cross_entropy": ([M, TARGET], F.cross_entropy, 4e-15),
+}
+
+# torch.optim on float64 parameters: three steps of each optimizer (its options as given, JSON
+# for both sides) on `optim_loss`; the parameters after them.
+OPTIM_W = f64(1.5, -2.0, 0.3 + 1e-12, 4.0)
+OPTIM_C = f64(0.5, 1.0, 2.0, 0.1)
+OPTIMS = {
+    "SGD": {"lr": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01},
+    "Adam": {"lr": 0.01, "amsgrad": True, "weight_decay": 0.05},
+    "AdamW": {"lr": 0.01, "weight_decay": 0.1},
+    "Adamax": {"lr": 0.02},
+    "NAdam": {"lr": 0.01},
+    "RAdam": {"lr": 0.01, "weight_decay": 0.02},
+    "RMSprop": {"lr": 0.01, "centered": True, "momentum": 0.5},
+    "Adagrad": {"lr": 0.1, "lr_decay": 0.01},
+    "Adadelta": {"lr": 1.0},
+    "ASGD": {"lr": 0.01, "t0": 1},
+    "Rprop": {"lr": 0.01},
+}
+
+
+def optim_loss(w):
+    """The test's loss: Σ c·w² + Σ sin(w)."""
+    return (w * w * OPTIM_C).sum() + w.sin().sum()
+
+
+def optim_cases():
+    out = {}
+    for name, options in OPTIMS.items():
+        w = OPTIM_W.clone().requires_grad_()
+        opt = getattr(torch.optim, name)([w], **options)
+        for _ in range(3):
+            opt.zero_grad()
+            optim_loss(w).backward()
+            opt.step()
+        out[name] = {"options": options, "out": enc(w)}
+    return {"w": enc(OPTIM_W), "c": enc(OPTIM_C), "steps": 3, "cases": out}
+
+
 DTYPES = ["float32", "int32", "int64", "uint8", "bool", "float16", "bfloat16", "float64"]
 
 
@@ -203,12 +277,17 @@ def run(inputs, program):
 def main():
     torch.set_num_threads(1)
     cases = {name: run(*spec) for name, spec in CASES.items()}
+    for name, (inputs, program, tol) in CASES_TOL.items():
+        cases[name] = {**run(inputs, program), "tol": tol}
     big_n = 10**6
     cases["sum_big"] = {"out": enc(big(big_n).sum().reshape(1)), "n": big_n}
     cases["mean_big"] = {"out": enc(big(big_n).mean().reshape(1)), "n": big_n}
     lines = [f"{json.dumps(name)}: {json.dumps(case)}" for name, case in cases.items()]
     promo = json.dumps(promotion())
-    OUT.write_text('{\n"promotion": ' + promo + ',\n"cases": {\n' + ",\n".join(lines) + "\n}\n}\n")
+    optim = json.dumps(optim_cases())
+    OUT.write_text(
+        '{\n"promotion": ' + promo + ',\n"optim": ' + optim + ',\n"cases": {\n' + ",\n".join(lines) + "\n}\n}\n"
+    )
     x = CASES["roundtrip"][0][0]
     save_file({"x": x, "m": M}, str(OUT.with_suffix(".safetensors")))
     print(f"{len(cases)} cases → {OUT}")

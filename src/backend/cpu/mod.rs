@@ -1,14 +1,16 @@
 //! The CPU backend: plain Rust reference kernels over the same kernel descriptions the WebGPU
 //! backend compiles to WGSL. It is the fallback when no adapter exists and the oracle in tests, so
 //! it favours clarity; it computes in the same types (f32 / i32) as the GPU kernels, and in f64
-//! for float64 (a CPU-only dtype, two storage words per element: `elem`, `put_elem`).
+//! for float64, a CPU-only dtype (`float64.rs`: its two-word storage and its value paths).
 
 use crate::cell::RefCell;
 
 mod deferred;
+mod float64;
+use float64::{copy_elem, d, elem, push_elem, put_elem};
 mod index;
 mod reduce;
-pub(crate) use reduce::cascade_sum;
+pub(crate) use reduce::cascade;
 mod rowwise;
 use reduce::reduce_row;
 
@@ -19,7 +21,7 @@ use super::{
 };
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
-use crate::ops::table::{CpuFn, F64Fn};
+use crate::ops::table::CpuFn;
 use crate::ops::Op;
 
 #[derive(Default)]
@@ -73,50 +75,10 @@ enum V {
     D(f64),
 }
 
-/// The storage bits of element `at` of a word buffer holding `dtype` (a float64 is two words,
-/// low first; every other dtype one word).
-fn elem(buf: &[u32], at: usize, dtype: DType) -> u64 {
-    if dtype == DType::Float64 {
-        buf[2 * at] as u64 | (buf[2 * at + 1] as u64) << 32
-    } else {
-        buf[at] as u64
-    }
-}
-
-/// Writes element `at` of a word buffer holding `dtype` (`elem`'s inverse).
-fn put_elem(buf: &mut [u32], at: usize, dtype: DType, bits: u64) {
-    if dtype == DType::Float64 {
-        buf[2 * at] = bits as u32;
-        buf[2 * at + 1] = (bits >> 32) as u32;
-    } else {
-        buf[at] = bits as u32;
-    }
-}
-
-/// Appends an element's storage words (`elem`'s layout) to `out`.
-fn push_elem(out: &mut Vec<u32>, dtype: DType, bits: u64) {
-    out.push(bits as u32);
-    if dtype == DType::Float64 {
-        out.push((bits >> 32) as u32);
-    }
-}
-
-/// Appends the words of element `at` of `buf` (as `elem` reads it) to `out`.
-fn copy_elem(out: &mut Vec<u32>, buf: &[u32], at: usize, dtype: DType) {
-    push_elem(out, dtype, elem(buf, at, dtype));
-}
-
 fn load(bits: u64, dtype: DType, c: Compute) -> V {
     let word = bits as u32;
     match (dtype.compute(), c) {
-        (Compute::F64, _) => {
-            let x = f64::from_bits(bits);
-            match c {
-                Compute::F64 => V::D(x),
-                Compute::F32 => V::F(x as f32),
-                _ => V::I(x as i32),
-            }
-        }
+        (Compute::F64, _) => float64::load(f64::from_bits(bits), c),
         (Compute::F32, Compute::F32) => V::F(f32::from_bits(word)),
         (Compute::F32, Compute::F64) => V::D(f32::from_bits(word) as f64),
         (Compute::F32, _) => V::I(f32::from_bits(word) as i32),
@@ -138,13 +100,7 @@ fn scalar(x: f64, c: Compute) -> V {
 /// `shaders/common.wgsl`; float64 as the CPU alone stores it).
 fn store(v: V, dtype: DType) -> u64 {
     match (v, dtype) {
-        (V::D(x), DType::Float64) => x.to_bits(),
-        (V::F(x), DType::Float64) => (x as f64).to_bits(),
-        (V::I(x), DType::Float64) => (x as f64).to_bits(),
-        (V::D(x), DType::Float32 | DType::Float16 | DType::BFloat16) => dtype.round_f32(x as f32).to_bits() as u64,
-        (V::D(x), DType::Int32 | DType::Int64) => x as i32 as u32 as u64,
-        (V::D(x), DType::UInt8) => ((x as i32 as u32) & 255) as u64,
-        (V::D(x), DType::Bool) => (x != 0.0) as u64,
+        (V::D(_), _) | (_, DType::Float64) => float64::store(v, dtype),
         (v, _) => store32(v, dtype) as u64,
     }
 }
@@ -631,14 +587,6 @@ fn f(v: V) -> f32 {
     }
 }
 
-fn d(v: V) -> f64 {
-    match v {
-        V::F(x) => x as f64,
-        V::I(x) => x as f64,
-        V::D(x) => x,
-    }
-}
-
 fn int(v: V) -> i32 {
     match v {
         V::F(x) => x as i32,
@@ -650,171 +598,15 @@ fn int(v: V) -> i32 {
 fn apply(op: Op, a: V, b: Option<V>) -> V {
     const MISSING: &str = "op checked by Op::supports before dispatch";
     let b = b.unwrap_or(V::I(0));
-    if let V::D(x) = a {
-        return match op.cpu_f64().expect(MISSING) {
-            F64Fn::Unary(ff) => V::D(ff(x)),
-            F64Fn::Binary(ff) => V::D(ff(x, d(b))),
-            F64Fn::Test(ff) => V::I(ff(x) as i32),
-            F64Fn::Compare(ff) => V::I(ff(x, d(b)) as i32),
-        };
-    }
     match (op.info().cpu, a) {
-        (CpuFn::Unary(ff, _), V::F(x)) => V::F(ff.expect(MISSING)(x)),
-        (CpuFn::Unary(_, fi), V::I(x)) => V::I(fi.expect(MISSING)(x)),
-        (CpuFn::Binary(ff, _), V::F(x)) => V::F(ff.expect(MISSING)(x, f(b))),
-        (CpuFn::Binary(_, fi), V::I(x)) => V::I(fi.expect(MISSING)(x, int(b))),
-        (CpuFn::Test(ff, _), V::F(x)) => V::I(ff(x) as i32),
-        (CpuFn::Test(_, fi), V::I(x)) => V::I(fi(x) as i32),
-        (CpuFn::Compare(ff, _), V::F(x)) => V::I(ff(x, f(b)) as i32),
-        (CpuFn::Compare(_, fi), V::I(x)) => V::I(fi(x, int(b)) as i32),
-        (_, V::D(_)) => unreachable!("handled above"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::backend::{Node, ReduceOp, RowOp, Tri};
-
-    fn words(xs: &[f64]) -> Vec<u32> {
-        xs.iter().flat_map(|x| [x.to_bits() as u32, (x.to_bits() >> 32) as u32]).collect()
-    }
-
-    fn read(be: &CpuBackend, buf: BufId, n: usize) -> Vec<f64> {
-        let mut fut = be.read(buf, 0, 2 * n);
-        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-        let std::task::Poll::Ready(w) = fut.as_mut().poll(&mut cx) else { panic!("cpu reads are ready") };
-        w.unwrap().chunks_exact(2).map(|w| f64::from_bits(w[0] as u64 | (w[1] as u64) << 32)).collect()
-    }
-
-    fn operand(buf: BufId, dtype: DType, strides: &[usize]) -> Operand {
-        Operand { buf, dtype, offset: 0, strides: strides.to_vec() }
-    }
-
-    #[test]
-    fn float64_elementwise_is_exact_f64_arithmetic() {
-        let be = CpuBackend::new();
-        let xs = [1.0, 0.1, -3.25, 1e300];
-        let a = be.upload(&words(&xs)).unwrap();
-        let out = be.alloc(8 * 4).unwrap();
-        // exp(a + 1e-12) through a strided view (every other element from the second).
-        let nodes = vec![
-            Node {
-                func: Func::Op(Op::Add),
-                compute: Compute::F64,
-                out_dtype: DType::Float64,
-                args: vec![Arg::Leaf(0), Arg::Scalar(1e-12)],
-            },
-            Node {
-                func: Func::Op(Op::Exp),
-                compute: Compute::F64,
-                out_dtype: DType::Float64,
-                args: vec![Arg::Node(0)],
-            },
-        ];
-        let leaf = Operand { offset: 1, ..operand(a, DType::Float64, &[2]) };
-        be.elementwise(&Elementwise { nodes, leaves: vec![leaf], shape: vec![2], out, out_view: None }).unwrap();
-        let want: Vec<f64> = [xs[1], xs[3]].iter().map(|x| (x + 1e-12).exp()).collect();
-        assert_eq!(read(&be, out, 2), want);
-    }
-
-    #[test]
-    fn float64_casts_both_ways() {
-        let be = CpuBackend::new();
-        let f32s = be.upload(&[0.1f32.to_bits(), 16777216f32.to_bits()]).unwrap();
-        let out = be.alloc(16).unwrap();
-        let cast =
-            |compute: Compute, to: DType| Node { func: Func::Cast, compute, out_dtype: to, args: vec![Arg::Leaf(0)] };
-        let _ = from_f32_widens(&be, f32s, out, cast(Compute::F32, DType::Float64));
-        assert_eq!(read(&be, out, 2), vec![0.1f32 as f64, 16777216.0]);
-        // Narrowing rounds to nearest: 1 + 1e-12 is 1 in float32.
-        let d = be.upload(&words(&[1.0 + 1e-12, -2.9])).unwrap();
-        let f = be.alloc(8).unwrap();
-        let k = Elementwise {
-            nodes: vec![cast(Compute::F64, DType::Float32)],
-            leaves: vec![operand(d, DType::Float64, &[1])],
-            shape: vec![2],
-            out: f,
-            out_view: None,
-        };
-        be.elementwise(&k).unwrap();
-        let i = be.alloc(8).unwrap();
-        be.elementwise(&Elementwise { nodes: vec![cast(Compute::F64, DType::Int32)], out: i, ..k }).unwrap();
-        let (fw, iw) = (be.with_buf(f, |b| b[..2].to_vec()), be.with_buf(i, |b| b[..2].to_vec()));
-        assert_eq!(fw, vec![1f32.to_bits(), (-2.9f32).to_bits()]);
-        assert_eq!(iw, vec![1, -2i32 as u32]);
-    }
-
-    fn from_f32_widens(be: &CpuBackend, src: BufId, out: BufId, node: Node) -> Result<()> {
-        be.elementwise(&Elementwise {
-            nodes: vec![node],
-            leaves: vec![operand(src, DType::Float32, &[1])],
-            shape: vec![2],
-            out,
-            out_view: None,
-        })
-    }
-
-    #[test]
-    fn float64_reduce_matmul_and_rows_compute_in_f64() {
-        let be = CpuBackend::new();
-        // Rows of [1e8, 1e-8, -1e8, 0.1]: float32 would lose the small terms.
-        let xs = [1e8, 1e-8, -1e8, 0.1, 1.0 + 1e-12, 2.0, 3.0, 4.0];
-        let a = be.upload(&words(&xs)).unwrap();
-        let out = be.alloc(16).unwrap();
-        let reduce = |op| Reduce {
-            op,
-            compute: Compute::F64,
-            input: operand(a, DType::Float64, &[4, 1]),
-            outer: vec![2],
-            inner: vec![4],
-            out,
-            out_dtype: DType::Float64,
-            param: 0.0,
-            prologue: None,
-        };
-        be.reduce(&reduce(ReduceOp::Sum)).unwrap();
-        assert_eq!(read(&be, out, 2), vec![1e8 + 1e-8 - 1e8 + 0.1, 1.0 + 1e-12 + 2.0 + 3.0 + 4.0]);
-        be.reduce(&reduce(ReduceOp::Max)).unwrap();
-        assert_eq!(read(&be, out, 2), vec![1e8, 4.0]);
-        // [2, 4] @ [4, 1] of ones: the row sums again, through the product.
-        let ones = be.upload(&words(&[1.0; 4])).unwrap();
-        let mm = Matmul {
-            a: operand(a, DType::Float64, &[4, 1]),
-            b: operand(ones, DType::Float64, &[1, 1]),
-            batch: vec![],
-            m: 2,
-            n: 1,
-            k: 4,
-            out,
-            dtype: DType::Float64,
-            epilogue: None,
-            tri: Tri::None,
-        };
-        be.matmul(&mm).unwrap();
-        assert_eq!(read(&be, out, 2), vec![1e8 + 1e-8 - 1e8 + 0.1, 1.0 + 1e-12 + 2.0 + 3.0 + 4.0]);
-        // Softmax of the second row, in f64.
-        let sm = be.alloc(32).unwrap();
-        let row = &xs[4..];
-        be.rowwise(&Rowwise {
-            op: RowOp::Softmax,
-            input: Operand { offset: 4, ..operand(a, DType::Float64, &[4, 1]) },
-            weight: None,
-            bias: None,
-            outer: vec![1],
-            inner: vec![4],
-            out: sm,
-            out_strides: vec![4, 1],
-            eps: 0.0,
-            grad: None,
-            queries: 0,
-        })
-        .unwrap();
-        let m = 4.0;
-        let sum: f64 = row.iter().map(|x| (x - m).exp()).sum();
-        let want: Vec<f64> = row.iter().map(|x| (x - m).exp() / sum).collect();
-        for (g, w) in read(&be, sm, 4).iter().zip(&want) {
-            assert!((g - w).abs() <= 1e-16, "{g} vs {w}");
-        }
+        (CpuFn::Unary(ff, ..), V::F(x)) => V::F(ff.expect(MISSING)(x)),
+        (CpuFn::Unary(_, fi, _), V::I(x)) => V::I(fi.expect(MISSING)(x)),
+        (CpuFn::Binary(ff, ..), V::F(x)) => V::F(ff.expect(MISSING)(x, f(b))),
+        (CpuFn::Binary(_, fi, _), V::I(x)) => V::I(fi.expect(MISSING)(x, int(b))),
+        (CpuFn::Test(ff, ..), V::F(x)) => V::I(ff(x) as i32),
+        (CpuFn::Test(_, fi, _), V::I(x)) => V::I(fi(x) as i32),
+        (CpuFn::Compare(ff, ..), V::F(x)) => V::I(ff(x, f(b)) as i32),
+        (CpuFn::Compare(_, fi, _), V::I(x)) => V::I(fi(x, int(b)) as i32),
+        (cpu, V::D(x)) => float64::apply(cpu, x, b).expect(MISSING),
     }
 }

@@ -53,7 +53,7 @@ pub(crate) fn cascade_sum(values: impl Iterator<Item = f32>) -> f32 {
 }
 
 /// `cascade_sum` in any float type (float64 sums in f64).
-pub(super) fn cascade<T: Copy + Default + std::ops::Add<Output = T>>(values: impl Iterator<Item = T>) -> T {
+pub(crate) fn cascade<T: Copy + Default + std::ops::Add<Output = T>>(values: impl Iterator<Item = T>) -> T {
     const BLOCK: u32 = 16;
     let mut levels = [T::default(); 64];
     let mut full = 0u64; // bit k set: levels[k] holds the sum of 2^k blocks

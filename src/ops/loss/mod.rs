@@ -125,14 +125,16 @@ impl Tensor {
             (NllReduction::None, _) => &[],
             _ => &[2],
         };
-        let out = Tensor::empty_on(self.backend(), shape, DType::Float32)?;
+        // The kernel writes float32, or float64 (with float64 weights) for float64 inputs.
+        let (out_dtype, weight) = wide_weights(self.dtype, weight)?;
+        let out = Tensor::empty_on(self.backend(), shape, out_dtype)?;
         if out.numel() > 0 {
             // The checked tensor, so that the loss depends on its check (the same words as `target`).
-            let rows = nll_rows(widened.as_ref().unwrap_or(target), weight, n, c, ignore_index, reduction)?;
+            let rows = nll_rows(widened.as_ref().unwrap_or(target), weight.as_ref(), n, c, ignore_index, reduction)?;
             nll::forward(&**self.backend(), &NllLoss { input: self.operand_with(&strides)?, rows, out: out.buf()? })?;
         }
         // The kernel writes float32; half inputs get their loss rounded to their dtype.
-        let round = |t: Tensor| if self.dtype == DType::Float32 { Ok(t) } else { t.to_dtype(self.dtype) };
+        let round = |t: Tensor| if self.dtype == out_dtype { Ok(t) } else { t.to_dtype(self.dtype) };
         match reduction {
             NllReduction::None => Ok((round(out)?, None)),
             _ => Ok((round(out.select(0, 0)?)?, Some(out.select(0, 1)?))),
@@ -160,24 +162,39 @@ impl Tensor {
         if self.numel() != rows || (reduction == NllReduction::Mean && total_weight.is_none()) {
             bail!(Shape, "nll_loss_backward: grad_output of shape {} does not match the loss", fmt_shape(self.shape()));
         }
-        let out = Tensor::empty_on(input.backend(), input.shape(), DType::Float32)?;
+        let (out_dtype, weight) = wide_weights(input.dtype, weight)?;
+        let out = Tensor::empty_on(input.backend(), input.shape(), out_dtype)?;
+        // The float64 kernel reads the loss gradient and the total weight as float64 too.
+        let as_out = |t: &Tensor| if t.dtype == out_dtype { Ok(t.clone()) } else { t.to_dtype(out_dtype) };
+        let grad_t = as_out(self)?;
+        let total_weight = total_weight.map(as_out).transpose()?;
         if out.numel() > 0 {
             // A scalar gradient (sum/mean) is read at stride 0 by every row.
-            let grad = if reduction == NllReduction::None { vector(self)? } else { self.operand_with(&[0])? };
+            let grad = if reduction == NllReduction::None { vector(&grad_t)? } else { grad_t.operand_with(&[0])? };
             nll::backward(
                 &**input.backend(),
                 &NllLossBackward {
                     grad,
-                    total_weight: total_weight.map(|t| t.operand_with(&[0])).transpose()?,
-                    rows: nll_rows(target, weight, n, c, ignore_index, reduction)?,
+                    total_weight: total_weight.as_ref().map(|t| t.operand_with(&[0])).transpose()?,
+                    rows: nll_rows(target, weight.as_ref(), n, c, ignore_index, reduction)?,
                     out: out.buf()?,
                 },
             )?;
         }
-        if input.dtype == DType::Float32 {
+        if input.dtype == out_dtype {
             Ok(out)
         } else {
             out.to_dtype(input.dtype)
         }
     }
+}
+
+/// The dtype `nll_loss`'s kernels write for an input of `dtype` — float64 for float64 (the CPU's
+/// f64 variant, whose weights are float64 too), else float32 — and the weights as they read them.
+fn wide_weights(dtype: DType, weight: Option<&Tensor>) -> Result<(DType, Option<Tensor>)> {
+    if dtype != DType::Float64 {
+        return Ok((DType::Float32, weight.cloned()));
+    }
+    let weight = weight.map(|w| if w.dtype == DType::Float64 { Ok(w.clone()) } else { w.to_dtype(DType::Float64) });
+    Ok((DType::Float64, weight.transpose()?))
 }

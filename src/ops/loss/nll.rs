@@ -61,7 +61,7 @@ pub struct NllLossBackward {
 pub static FORWARD: Program = Program {
     name: "nll_loss",
     wgsl: |_| fill(NLL_LOSS, &[]),
-    label: |_| "webtorch:nll_loss:float32".to_string(),
+    label: |v| format!("webtorch:nll_loss:{}", if v == 1 { "float64" } else { "float32" }),
     writes: 1,
     writes_whole_output: false,
     cpu: super::cpu::forward,
@@ -72,7 +72,7 @@ pub static FORWARD: Program = Program {
 pub static BACKWARD: Program = Program {
     name: "nll_loss_backward",
     wgsl: |_| fill(NLL_LOSS_BACKWARD, &[]),
-    label: |_| "webtorch:nll_loss_backward:float32".to_string(),
+    label: |v| format!("webtorch:nll_loss_backward:{}", if v == 1 { "float64" } else { "float32" }),
     writes: 1,
     writes_whole_output: false,
     cpu: super::cpu::backward,
@@ -80,7 +80,6 @@ pub static BACKWARD: Program = Program {
 
 /// Runs the forward (uniform words: the header of `nll_loss.wgsl`).
 pub fn forward(backend: &dyn Backend, k: &NllLoss) -> Result<()> {
-    crate::tensor::refuse_f64("nll_loss_forward_out_frame", &[k.input.dtype])?;
     let r = &k.rows;
     let reduce = r.reduction != NllReduction::None;
     let groups = if reduce { 1 } else { groups_for(r.n)? };
@@ -92,7 +91,7 @@ pub fn forward(backend: &dyn Backend, k: &NllLoss) -> Result<()> {
     put(&mut meta, 11, &[reduction_word(r.reduction), (gx * WG) as usize])?;
     backend.dispatch(&Dispatch {
         program: &FORWARD,
-        variant: 0,
+        variant: float64_variant(k.input.dtype),
         buffers: &[k.out, k.input.buf, r.target.buf, w.buf],
         uniforms: &meta,
         groups: (gx, gy, 1),
@@ -101,7 +100,6 @@ pub fn forward(backend: &dyn Backend, k: &NllLoss) -> Result<()> {
 
 /// Runs the input gradient (uniform words: the header of `nll_loss_backward.wgsl`).
 pub fn backward(backend: &dyn Backend, k: &NllLossBackward) -> Result<()> {
-    crate::tensor::refuse_f64("nll_loss_backward_out_frame", &[k.grad.dtype])?;
     let r = &k.rows;
     let (gx, gy) = grid(groups_for(r.n * r.c)?);
     let mut meta = [0u32; 16];
@@ -112,7 +110,7 @@ pub fn backward(backend: &dyn Backend, k: &NllLossBackward) -> Result<()> {
     put(&mut meta, 11, &[total.offset, (gx * WG) as usize])?;
     backend.dispatch(&Dispatch {
         program: &BACKWARD,
-        variant: 0,
+        variant: float64_variant(k.grad.dtype),
         buffers: &[k.out, k.grad.buf, r.target.buf, w.buf, total.buf],
         uniforms: &meta,
         groups: (gx, gy, 1),
@@ -138,6 +136,12 @@ fn ignore_word(ignore_index: i64, c: usize) -> u32 {
         Ok(i) if i < c => i as u32,
         _ => -1i32 as u32,
     }
+}
+
+/// The programs' variant: 1 for float64 (CPU-only; every float operand and the output are
+/// float64), else 0 (float32 results).
+fn float64_variant(dtype: crate::dtype::DType) -> u32 {
+    (dtype == crate::dtype::DType::Float64) as u32
 }
 
 fn reduction_word(r: NllReduction) -> usize {

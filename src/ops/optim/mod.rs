@@ -5,7 +5,8 @@
 //! Why copies into one flat buffer: a WebGPU kernel binds at most 8–10 storage buffers, so a
 //! kernel reading each parameter, gradient and state tensor in place would cover one or two
 //! parameters (Adam: 4 buffers each). Instead the group's state (exp_avg, exp_avg_sq, …) lives
-//! in one flat float32 tensor, each parameter's state a view of it (so `state_dict` keeps
+//! in one flat float32 tensor (float64 for a group of float64 parameters, CPU-only, updated in
+//! f64), each parameter's state a view of it (so `state_dict` keeps
 //! PyTorch's per-parameter layout with no copy); parameters and gradients are gathered into a
 //! pooled `[params | grads]` buffer with buffer-to-buffer copies (commands, not dispatches), one
 //! update kernel runs over it, and the parameters are copied back. The parameters keep their
@@ -146,7 +147,13 @@ impl Group {
                     p.device().name()
                 );
             }
-            crate::tensor::refuse_f64("_fused_optimizer_step", &[p.dtype])?;
+            if (p.dtype == DType::Float64) != (params[0].dtype == DType::Float64) {
+                bail!(
+                    DType,
+                    "a fused optimizer step updates a parameter group of float64 parameters or of none: put the \
+                     float64 parameters in a group of their own"
+                );
+            }
             if !p.dtype.is_float() {
                 bail!(DType, "optimizers update floating point parameters, got {}", p.dtype.name());
             }
@@ -206,7 +213,7 @@ impl Group {
         }
         let init = if self.kind == OptimKind::Adagrad { hyper[3] } else { 0.0 };
         let words = (want.len() * self.n).max(1);
-        let state = Tensor::full(&[words], init, DType::Float32, self.device)?;
+        let state = Tensor::full(&[words], init, self.dtype(), self.device)?;
         state.materialize()?;
         self.state = Some(state);
         self.slots = want;
@@ -258,12 +265,12 @@ impl Group {
                 p.prepare_write()?;
             }
         }
-        let x = Tensor::empty(&[2 * self.n.max(1)], DType::Float32, self.device)?;
+        let x = Tensor::empty(&[2 * self.n.max(1)], self.dtype(), self.device)?;
         let xb = x.buf()?;
         for (i, (p, g)) in self.params.iter().zip(&grads).enumerate() {
             if let Some(g) = g {
-                gather(&backend, p, xb, self.offsets[i])?;
-                gather(&backend, g, xb, self.n + self.offsets[i])?;
+                gather(&backend, p, self.dtype(), xb, self.offsets[i])?;
+                gather(&backend, g, self.dtype(), xb, self.n + self.offsets[i])?;
             }
         }
         let bases = self.bases(hyper);
@@ -296,6 +303,7 @@ impl Group {
                         len: end - start,
                         bases,
                         scalars,
+                        float64: self.dtype() == DType::Float64,
                     },
                 )?;
             }
@@ -336,8 +344,18 @@ impl Group {
         bases
     }
 
-    /// A run's scalar state after this step, and the kernel's flags and scalars.
-    fn update_scalars(&self, h: &[f64], s: ParamScalars) -> (ParamScalars, u32, Vec<f32>) {
+    /// The dtype of the group's flat buffers and state: float64 for float64 parameters, else
+    /// float32.
+    fn dtype(&self) -> DType {
+        match self.params.first() {
+            Some(p) if p.dtype == DType::Float64 => DType::Float64,
+            _ => DType::Float32,
+        }
+    }
+
+    /// A run's scalar state after this step, and the kernel's flags and scalars (the update
+    /// rounds them to f32 for a float32 group).
+    fn update_scalars(&self, h: &[f64], s: ParamScalars) -> (ParamScalars, u32, Vec<f64>) {
         let mut after = ParamScalars { initialized: true, ..s };
         let step = s.step + 1.0;
         let lr = h[0];
@@ -425,7 +443,7 @@ impl Group {
                 (on(h[5], OPT_MAXIMIZE) | first, vec![0.0, h[1], h[2], h[3], h[4], lr])
             }
         };
-        (after, flags, c.into_iter().map(|v| v as f32).collect())
+        (after, flags, c)
     }
 }
 
@@ -437,25 +455,28 @@ fn check_hyper(kind: OptimKind, hyper: &[f64]) -> Result<()> {
     Ok(())
 }
 
-/// Copies `t`'s values (as float32) into `dst` from word `at`: one copy command when `t` is a
-/// contiguous float32 view, else a converting kernel first.
-fn gather(backend: &Rc<dyn Backend>, t: &Tensor, dst: u32, at: usize) -> Result<()> {
+/// Copies `t`'s values (as `dtype`, the group's: float32 or float64) into `dst` from element
+/// `at`: one copy command when `t` is a contiguous view of that dtype, else a converting kernel
+/// first.
+fn gather(backend: &Rc<dyn Backend>, t: &Tensor, dtype: DType, dst: u32, at: usize) -> Result<()> {
     if t.numel() == 0 {
         return Ok(());
     }
-    let t = if t.dtype == DType::Float32 { t.contiguous()? } else { t.to_dtype(DType::Float32)?.contiguous()? };
+    let t = if t.dtype == dtype { t.contiguous()? } else { t.to_dtype(dtype)?.contiguous()? };
     let src = t.buf()?;
-    backend.copy(src, t.layout.offset, dst, at, t.numel())
+    let w = dtype.words();
+    backend.copy(src, w * t.layout.offset, dst, w * at, w * t.numel())
 }
 
-/// Writes the updated values at word `at` of `x` back into parameter `p`: a copy command, or a
-/// converting write for other float dtypes and strided parameters.
+/// Writes the updated values at element `at` of `x` back into parameter `p`: a copy command, or
+/// a converting write for other float dtypes and strided parameters.
 fn scatter(backend: &Rc<dyn Backend>, x: &Tensor, p: &Tensor, at: usize) -> Result<()> {
     if p.numel() == 0 {
         return Ok(());
     }
-    if p.dtype == DType::Float32 && p.layout.is_contiguous() {
-        return backend.copy(x.buf()?, at, p.buf()?, p.layout.offset, p.numel());
+    if p.dtype == x.dtype && p.layout.is_contiguous() {
+        let w = x.dtype.words();
+        return backend.copy(x.buf()?, w * at, p.buf()?, w * p.layout.offset, w * p.numel());
     }
     let shape = p.shape().to_vec();
     let strides = contiguous_strides(&shape);

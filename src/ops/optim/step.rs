@@ -10,9 +10,12 @@ use crate::ops::wgsl::fill;
 const OPTIM: &str = include_str!("optim.wgsl");
 
 /// Uniform words of the update (the header of `optim.wgsl`): [0] first element, [1] elements,
-/// [2] n, [3] invocations per grid row, [4] flags, [5..8) role bases, [8..24) f32 scalars.
+/// [2] n, [3] invocations per grid row, [4] flags, [5..8) role bases, [8..24) f32 scalars
+/// (float64 groups, CPU-only: [8..40), f64 scalars, two words each, low first).
 pub(super) const SCALARS: usize = 8;
 pub(super) const MAX_SCALARS: usize = 16;
+/// The variant bit of a float64 group's update (CPU-only; the low bits are the kind).
+pub(super) const FLOAT64: u32 = 1 << 8;
 
 /// The update an `OptimStep` applies: PyTorch's single-tensor algorithm of each optimizer
 /// (`torch/optim/*.py`, `foreach=False`), op for op in f32 (`optim.wgsl` and `cpu.rs` are
@@ -63,7 +66,11 @@ pub struct OptimStep {
     pub start: usize,
     pub len: usize,
     pub bases: [usize; 3],
-    pub scalars: Vec<f32>,
+    pub scalars: Vec<f64>,
+    /// The buffers hold float64 (two words an element; offsets, `n` and `bases` count
+    /// elements) and the update computes in f64 with the scalars unrounded: float64
+    /// parameters, on the CPU backend alone. Else float32, the scalars rounded to f32.
+    pub float64: bool,
 }
 
 impl OptimKind {
@@ -82,7 +89,7 @@ impl OptimKind {
     ];
 
     pub(super) fn from_variant(v: u32) -> OptimKind {
-        OptimKind::ALL[v as usize]
+        OptimKind::ALL[(v & !FLOAT64) as usize]
     }
 
     fn variant(self) -> u32 {
@@ -122,7 +129,8 @@ fn update_wgsl(variant: u32) -> String {
 }
 
 fn update_label(variant: u32) -> String {
-    format!("webtorch:optim_{:?}:float32", OptimKind::from_variant(variant)).to_lowercase()
+    let dtype = if variant & FLOAT64 != 0 { "float64" } else { "float32" };
+    format!("webtorch:optim_{:?}:{dtype}", OptimKind::from_variant(variant)).to_lowercase()
 }
 
 /// Runs one update.
@@ -131,17 +139,23 @@ pub fn run(backend: &dyn Backend, k: &OptimStep) -> Result<()> {
         bail!(Torch, "an optimizer update takes at most {MAX_SCALARS} scalars");
     }
     let (gx, gy, per_row) = grid_for(k.len)?;
-    let mut meta = [0u32; SCALARS + MAX_SCALARS];
+    let mut meta = [0u32; SCALARS + 2 * MAX_SCALARS];
     put(&mut meta, 0, &[k.start, k.len, k.n, per_row, k.flags as usize])?;
     put(&mut meta, 5, &k.bases)?;
-    for (i, v) in k.scalars.iter().enumerate() {
-        meta[SCALARS + i] = v.to_bits();
+    for (i, &v) in k.scalars.iter().enumerate() {
+        if k.float64 {
+            meta[SCALARS + 2 * i] = v.to_bits() as u32;
+            meta[SCALARS + 2 * i + 1] = (v.to_bits() >> 32) as u32;
+        } else {
+            meta[SCALARS + i] = (v as f32).to_bits();
+        }
     }
+    let words = if k.float64 { SCALARS + 2 * MAX_SCALARS } else { SCALARS + MAX_SCALARS };
     backend.dispatch(&Dispatch {
         program: &UPDATE,
-        variant: k.kind.variant(),
+        variant: k.kind.variant() | if k.float64 { FLOAT64 } else { 0 },
         buffers: &[k.x, k.state],
-        uniforms: &meta,
+        uniforms: &meta[..words],
         groups: (gx, gy, 1),
     })
 }

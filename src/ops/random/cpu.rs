@@ -78,7 +78,8 @@ pub fn poisson(lam: f32, s: &mut Stream) -> f32 {
         if v <= 0.0 {
             return k;
         }
-        if v.ln() + invalpha.ln() - (a / (us * us) + b).ln() <= -lam + k * loglam - crate::ops::math::lgamma(k + 1.0) {
+        if v.ln() + invalpha.ln() - (a / (us * us) + b).ln() <= -lam + k * loglam - libm::lgamma(k as f64 + 1.0) as f32
+        {
             return k;
         }
     }
@@ -91,9 +92,21 @@ pub(super) fn draw(w: &mut Words) -> Result<()> {
     let dtype = DType::from_code(w.variant)?;
     let (n, offset, key, call) = (w.at(0), w.at(2), [w.m(3), w.m(4)], w.m(5));
     let rates = w.read.get(1);
-    for (i, out) in w.written[0][..n].iter_mut().enumerate() {
+    let out = &mut w.written[0];
+    for i in 0..n {
         let mut s = Stream::new(key, i as u32, call);
-        *out = dtype.round_f32(poisson(f32::from_bits(rates[offset + i]), &mut s)).to_bits();
+        if dtype == DType::Float64 {
+            // float64 (CPU-only: two words an element, low first): the draw of the rate rounded
+            // to float32, the same stream as for a float32 tensor of those rates. The draws are
+            // whole numbers, exact in either width.
+            let at = offset + i;
+            let rate = f64::from_bits(rates[2 * at] as u64 | (rates[2 * at + 1] as u64) << 32);
+            let v = (poisson(rate as f32, &mut s) as f64).to_bits();
+            out[2 * i] = v as u32;
+            out[2 * i + 1] = (v >> 32) as u32;
+        } else {
+            out[i] = dtype.round_f32(poisson(f32::from_bits(rates[offset + i]), &mut s)).to_bits();
+        }
     }
     Ok(())
 }

@@ -47,7 +47,6 @@ fn draw_label(variant: u32) -> String {
 
 /// Runs the draws (uniform words: the header of `poisson.wgsl`).
 pub fn run(backend: &dyn Backend, k: &Poisson) -> Result<()> {
-    crate::tensor::refuse_f64("poisson_cpu", &[k.dtype])?;
     let (gx, gy, per_row) = grid_for(k.n)?;
     let mut meta = [0u32; 8];
     put(&mut meta, 0, &[k.n, per_row, k.offset])?;

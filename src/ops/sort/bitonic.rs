@@ -65,6 +65,18 @@ pub static FINAL: Program = Program {
     cpu: super::cpu::sort_final,
 };
 
+/// float64 rows (a CPU-only dtype, so this program has no WGSL): the CPU's stable sort straight
+/// into the permutation (words 0: rows, 1: n, 2: input offset in elements, 3: descending).
+/// Writes the permutations; reads the input.
+pub static SORT64: Program = Program {
+    name: "sort_float64",
+    wgsl: |_| unreachable!("float64 lives on the CPU backend alone"),
+    label: |_| "webtorch:sort:float64".to_string(),
+    writes: 1,
+    writes_whole_output: false,
+    cpu: super::cpu::sort64,
+};
+
 fn label(step: Step, dtype: DType) -> String {
     format!("webtorch:sort_{step:?}:{}", dtype.name()).to_lowercase()
 }
@@ -99,7 +111,18 @@ fn source(step: Step, dtype: DType) -> String {
 /// Runs the sort (uniform words: the header of `sort.wgsl`) through a scratch of `rows · P`
 /// (key, index) pairs, P the row length rounded up to a power of two.
 pub fn run(backend: &dyn Backend, k: &Sort) -> Result<()> {
-    crate::tensor::refuse_f64("sort", &[k.dtype])?;
+    if k.dtype == DType::Float64 {
+        let mut meta = [0u32; 8];
+        put(&mut meta, 0, &[k.rows, k.n, k.offset, k.descending as usize])?;
+        let buffers = &[k.out, k.input];
+        return backend.dispatch(&Dispatch {
+            program: &SORT64,
+            variant: 0,
+            buffers,
+            uniforms: &meta,
+            groups: (1, 1, 1),
+        });
+    }
     let p = k.n.next_power_of_two();
     let total = k.rows.checked_mul(p).ok_or_else(|| err!(OutOfMemory, "sort too large"))?;
     let data = backend.alloc(total as u64 * 8)?;

@@ -14,6 +14,7 @@ use crate::error::Result;
 enum Key {
     F(f32),
     I(i64),
+    D(f64),
 }
 
 fn key(word: u32, dtype: DType) -> Key {
@@ -21,20 +22,34 @@ fn key(word: u32, dtype: DType) -> Key {
         Compute::F32 => Key::F(f32::from_bits(word)),
         Compute::I32 => Key::I(word as i32 as i64),
         Compute::U32 => Key::I(word as i64),
-        // The sort family refuses float64 (`refuse_f64`) before any dispatch.
-        Compute::F64 => Key::F(f32::NAN),
+        Compute::F64 => unreachable!("a float64 key is two words (`key_at`)"),
+    }
+}
+
+/// Element `i` of a row of `dtype` words (float64: two words an element, low first).
+fn key_at(words: &[u32], i: usize, dtype: DType) -> Key {
+    if dtype == DType::Float64 {
+        Key::D(f64::from_bits(words[2 * i] as u64 | (words[2 * i + 1] as u64) << 32))
+    } else {
+        key(words[i], dtype)
+    }
+}
+
+/// A float's place in the order with NaN greatest (NaNs equal to each other).
+fn cmp_nan_last<T: PartialOrd>(a: T, b: T, a_nan: bool, b_nan: bool) -> Ordering {
+    match (a_nan, b_nan) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ => a.partial_cmp(&b).unwrap_or(Ordering::Equal),
     }
 }
 
 /// Total order with NaN greatest (NaNs equal to each other).
 fn cmp(a: Key, b: Key) -> Ordering {
     match (a, b) {
-        (Key::F(a), Key::F(b)) => match (a.is_nan(), b.is_nan()) {
-            (true, true) => Ordering::Equal,
-            (true, false) => Ordering::Greater,
-            (false, true) => Ordering::Less,
-            _ => a.partial_cmp(&b).unwrap_or(Ordering::Equal),
-        },
+        (Key::F(a), Key::F(b)) => cmp_nan_last(a, b, a.is_nan(), b.is_nan()),
+        (Key::D(a), Key::D(b)) => cmp_nan_last(a, b, a.is_nan(), b.is_nan()),
         (Key::I(a), Key::I(b)) => a.cmp(&b),
         _ => Ordering::Equal,
     }
@@ -167,19 +182,48 @@ pub(super) fn sort_final(w: &mut Words) -> Result<()> {
     Ok(())
 }
 
+/// `SORT64` (words 0: rows, 1: n, 2: input offset, 3: descending): each float64 row's stable
+/// sort (NaN above +inf, NaNs equal, ties in their original order), its permutation as int32.
+pub(super) fn sort64(w: &mut Words) -> Result<()> {
+    let (rows, n, offset, descending) = (w.at(0), w.at(1), w.at(2), w.m(3) != 0);
+    let input = &w.read.get(1)[2 * offset..2 * (offset + rows * n)];
+    let out = &mut w.written[0][..rows * n];
+    let mut perm: Vec<usize> = Vec::with_capacity(n);
+    for (r, o) in out.chunks_mut(n.max(1)).enumerate() {
+        let row = &input[2 * r * n..2 * (r + 1) * n];
+        perm.clear();
+        perm.extend(0..n);
+        perm.sort_by(|&a, &b| {
+            let c = cmp(key_at(row, a, DType::Float64), key_at(row, b, DType::Float64));
+            if descending {
+                c.reverse()
+            } else {
+                c
+            }
+        });
+        for (o, &i) in o.iter_mut().zip(&perm) {
+            *o = i as u32;
+        }
+    }
+    Ok(())
+}
+
 /// The twin of `search_sorted.wgsl` (words 0: values, 1: n, 2: m, 3: shared, 4: right, 5–6:
 /// the sorted rows' and the values' offsets).
 pub(super) fn search_sorted(w: &mut Words) -> Result<()> {
     let dtype = DType::ALL[w.variant as usize];
     let (total, n, m, shared, right) = (w.at(0), w.at(1), w.at(2), w.m(3) != 0, w.m(4) != 0);
-    let (sorted, values) = (&w.read.get(1)[w.at(5)..], &w.read.get(2)[w.at(6)..w.at(6) + total]);
-    for (i, (v, o)) in values.iter().zip(w.written[0][..total].iter_mut()).enumerate() {
+    // Words per element (float64: two; its offsets count elements).
+    let k = dtype.words();
+    let (sorted, values) = (&w.read.get(1)[k * w.at(5)..], &w.read.get(2)[k * w.at(6)..k * (w.at(6) + total)]);
+    for (i, o) in w.written[0][..total].iter_mut().enumerate() {
         let r = if shared { 0 } else { i / n.max(1) };
-        let row = &sorted[r * m..(r + 1) * m];
-        let v = key(*v, dtype);
+        let row = &sorted[k * r * m..k * (r + 1) * m];
+        let v = key_at(values, i, dtype);
         // PyTorch's loop: move right while !(s >= v) (`right`: !(s > v)); NaN compares false.
-        let go_right = |s: u32| match (key(s, dtype), v) {
+        let go_right = |at: usize| match (key_at(row, at, dtype), v) {
             (Key::F(s), Key::F(v)) => !(if right { s > v } else { s >= v }),
+            (Key::D(s), Key::D(v)) => !(if right { s > v } else { s >= v }),
             (s, v) => {
                 let c = cmp(s, v);
                 !(if right { c == Ordering::Greater } else { c != Ordering::Less })
@@ -187,10 +231,10 @@ pub(super) fn search_sorted(w: &mut Words) -> Result<()> {
         };
         // The same bisection as the kernel (a NaN in the row makes the predicate unordered,
         // so the probe sequence matters).
-        let (mut lo, mut hi) = (0, row.len());
+        let (mut lo, mut hi) = (0, m);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if go_right(row[mid]) {
+            if go_right(mid) {
                 lo = mid + 1;
             } else {
                 hi = mid;

@@ -50,7 +50,6 @@ fn source(dtype: DType) -> String {
 
 /// Runs the searches (uniform words: the header of `search_sorted.wgsl`).
 pub fn run(backend: &dyn Backend, k: &SearchSorted) -> Result<()> {
-    crate::tensor::refuse_f64("searchsorted_out_cpu", &[k.dtype])?;
     let total = k.rows * k.n;
     let (gx, gy, per_row) = grid_for(total)?;
     let mut meta = [0u32; 8];

@@ -18,7 +18,7 @@ import { checkInts } from "../args.js";
 import { TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { arange } from "./creation.js";
-import { where } from "./conditional.js";
+import { CPP_NAMES, where } from "./conditional.js";
 import { cat } from "./indexing.js";
 import { Tensor, checkTensor, wrap, wrapDim } from "../tensor/tensor.js";
 
@@ -182,7 +182,17 @@ proto.clamp_max = function (this: Tensor) {
 
 proto.lerp = function (this: Tensor, end: Tensor, weight: number | Tensor) {
   checkTensor("lerp", "end", end);
-  if (!isFloatingPoint(this.dtype) || !isFloatingPoint(end.dtype))
+  // PyTorch's order: `end`, then a tensor `weight`, must have the input's dtype (no promotion:
+  // a float64 `end` beside a float32 input is refused), then the dtype must be a float one.
+  const sameDtype = (t: unknown, name: string) => {
+    if (t instanceof Tensor && t.dtype !== this.dtype)
+      throw new TorchError(
+        `expected dtype ${CPP_NAMES[this.dtype] ?? this.dtype} for \`${name}\` but got dtype ${CPP_NAMES[t.dtype] ?? t.dtype}`,
+      );
+  };
+  sameDtype(end, "end");
+  sameDtype(weight, "weight");
+  if (!isFloatingPoint(this.dtype))
     throw new TorchError(
       `"lerp_kernel_scalar" not implemented for '${scalarTypeName(this.dtype)}'`,
     );

@@ -341,13 +341,17 @@ function quantileImpl(a: Args["quantile"], ignoreNan: boolean): Tensor {
     if (x.ndim === 0) x = x.reshape(1);
     const n = x.shape[d]!;
     if (n === 0) throw new TorchError(`${fn}() input tensor must be non-empty`);
+    // Ranks in float64 for float64 input (a float32 rank is 1e-8 off), else in float32.
+    const wide = t.dtype === "float64" ? "float64" : "float32";
     const qs =
-      typeof q === "number" ? tensor([q], { device: t.device }) : q.reshape(-1);
+      typeof q === "number"
+        ? tensor([q], { dtype: wide, device: t.device })
+        : q.reshape(-1);
     // Rows move last; sorted ascending, NaN last.
     const rows = x.movedim(d, -1);
     const sorted = rows.sort(-1)[0];
     const nans = rows.isnan().sum(-1, true);
-    const valid = nans.neg().add(n).to("float32");
+    const valid = nans.neg().add(n).to(wide);
     const last = ignoreNan
       ? valid.sub(1).clamp(0, null)
       : valid.mul(0).add(n - 1);
@@ -372,7 +376,8 @@ function quantileImpl(a: Args["quantile"], ignoreNan: boolean): Tensor {
         r = at(lo).add(at(hi)).div(2);
         break;
       default:
-        r = at(lo).lerp(at(hi), rank.sub(lo));
+        // lerp takes a weight of the values' dtype.
+        r = at(lo).lerp(at(hi), rank.sub(lo).to(sorted.dtype));
     }
     // A row with a NaN gives NaN (quantile), or one of only NaNs (nanquantile).
     const bad = ignoreNan ? valid.eq(0) : nans.gt(0);
