@@ -7,6 +7,7 @@ Training images are shifted by up to a pixel at random, so that drawings placed 
 centre read the same. Deterministic:
 
     .venv-torch/bin/python scripts/make_playground_cnn.py
+    npx prettier --write www/assets/digits-cnn.json   # make lint-ts checks www/ with prettier
 """
 
 import json
