@@ -283,6 +283,9 @@ test("example: semantic-search shows its BERT model code in editor tabs and type
     await page.evaluate(() => window.playground.typeErrors()),
     [],
   );
+  await page.click("#tabs .tab >> text=bert.ts");
+  assert.equal(await page.textContent("#tabs .tab.active"), "bert.ts");
+  await page.screenshot({ path: `${shots}semantic-search-tabs.png` });
 });
 
 for (const id of RUN) {
