@@ -3,7 +3,7 @@ import * as torch from "webtorch";
 const { nn, optim } = torch;
 const F = nn.functional;
 
-// The PyTorch original, line for line:
+// The PyTorch original:
 //
 //   device = "cuda" if torch.cuda.is_available() else "cpu"
 //   class Net(nn.Module):
