@@ -112,7 +112,7 @@ playground: setup
 WWW_DIST := www/dist/main.js
 www-dist: $(WWW_DIST)
 $(WWW_DIST): $(PKG_STAMP) $(shell find www/src -type f 2>/dev/null) scripts/build-playground.mjs \
-  examples/digits.mjs $(wildcard examples/models/*.mjs) package-lock.json
+  examples/digits.mjs package-lock.json
 	node scripts/build-playground.mjs
 
 test: setup

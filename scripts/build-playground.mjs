@@ -34,9 +34,6 @@ await esbuild.build({
     "ts-worker": "www/src/ts-worker.js",
     "run-worker": "www/src/run-worker.js",
     tests: "www/src/tests-page.js",
-    // The semantic-search example's model code, still a bundle (its TypeScript port into editor
-    // tabs is to come): examples/models/semantic-search.mjs.
-    "models/semantic-search": "examples/models/semantic-search.mjs",
     // The one library besides webtorch that examples import (the run worker maps
     // "@huggingface/tokenizers" here): the semantic-search example's WordPiece tokenizer.
     "vendor/tokenizers":

@@ -240,7 +240,8 @@ function appendOutput(text, cls) {
 }
 
 function onMessage(msg) {
-  if (msg.type === "print") appendOutput(msg.text, msg.error ? "error" : "");
+  if (msg.type === "print")
+    appendOutput(msg.text, msg.error ? "error" : msg.warning ? "warning" : "");
   else if (msg.type === "plot") plots.add(msg);
   else if (msg.type === "progress") {
     $("progress").hidden = false;

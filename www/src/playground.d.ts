@@ -96,16 +96,3 @@ interface DrawPad {
  * kept, to fill the square. The pad lives until the run ends or is stopped.
  */
 declare function drawPad(options?: { title?: string; size?: number }): DrawPad;
-
-/** The semantic-search example's model code, bundled into /dist/models/ by the build. */
-declare module "/dist/models/*" {
-  /** Loads the model from `base` (a folder under /models/) and prints its results with `print`. */
-  export function main(
-    torch: typeof import("webtorch"),
-    options: {
-      base: string;
-      print?: (line: string) => void;
-      [option: string]: unknown;
-    },
-  ): Promise<unknown>;
-}

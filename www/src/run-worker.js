@@ -89,6 +89,18 @@ function print(...values) {
   return printQueue;
 }
 
+// webtorch's warnings (console.warn: the one-time notice that "cuda" is WebGPU, memory pressure …)
+// show in the output too, in order with the printed lines, as Python shows warnings beside a
+// program's output. They still go to the console.
+const consoleWarn = console.warn.bind(console);
+console.warn = (...values) => {
+  consoleWarn(...values);
+  const text = values.map(String).join(" ");
+  printQueue = printQueue.then(() =>
+    post({ type: "print", text, warning: true }),
+  );
+};
+
 /** A tensor's (or array's) values as a Float32Array, with its shape. */
 async function values(t) {
   if (t instanceof torch.Tensor) {

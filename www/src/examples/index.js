@@ -11,7 +11,13 @@ import safetensors from "./safetensors.ts";
 import benchmark from "./benchmark.ts";
 import dataloader from "./dataloader.ts";
 import profiler from "./profiler.ts";
-import drawDigit from "./draw-digit.ts";
+import drawDigitMain from "./draw-digit/main.ts";
+import drawDigitModel from "./draw-digit/model.ts";
+import drawDigitTrain from "./draw-digit/train.ts";
+import cuda from "./cuda.ts";
+import searchMain from "./semantic-search/main.ts";
+import searchEmbedder from "./semantic-search/embedder.ts";
+import searchBert from "./semantic-search/bert.ts";
 import textgenMain from "./textgen/main.ts";
 import textgenModel from "./textgen/model.ts";
 
@@ -27,21 +33,25 @@ export const EXAMPLES = [
   ["mlp-digits", mlpDigits],
   ["dataloader", dataloader],
   ["safetensors", safetensors],
-  ["draw-digit", drawDigit],
+  [
+    "draw-digit",
+    {
+      "main.ts": drawDigitMain,
+      "model.ts": drawDigitModel,
+      "train.ts": drawDigitTrain,
+    },
+  ],
+  ["cuda", cuda],
   ["profiler", profiler],
   ["benchmark", benchmark],
-  // all-MiniLM-L6-v2 (`make models` fetches it); its model code is still the bundle of
-  // examples/models/semantic-search.mjs.
+  // all-MiniLM-L6-v2 (`make models` fetches it into models/, served at /models/).
   [
     "semantic-search",
-    `// Semantic search with all-MiniLM-L6-v2 (a real sentence-transformers model)
-import * as torch from "webtorch";
-// examples/models/semantic-search.mjs: the model written with webtorch.nn
-import { main } from "/dist/models/semantic-search.js";
-
-const base = new URL("/models/all-MiniLM-L6-v2/", location.href).href;
-await main(torch, { base, print, query: "Someone is having a meal." });
-`,
+    {
+      "main.ts": searchMain,
+      "embedder.ts": searchEmbedder,
+      "bert.ts": searchBert,
+    },
   ],
 ].map(([id, src]) => {
   const files = Object.entries(
