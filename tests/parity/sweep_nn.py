@@ -293,6 +293,8 @@ def loss_nn(sw, op, tol):
         c("large", f([2, 3], -30.0, 30.0), sign([2, 3]), reduction="none")
         c("mismatch", f([2, 3]), sign([3]))
         c("int64", i([2, 3], "int64"), i([2, 3], "int64"))
+        c("int64_input", i([2, 3], "int64"), sign([2, 3]))
+        c("int64_target", f([2, 3]), i([2, 3], "int64"))
     elif op == "kl_div":
         lp = lambda shape=(2, 3), view=None: f(list(shape), -3.0, -0.1, view=view)  # noqa: E731
         tgt = lambda shape=(2, 3): f(list(shape), 0.0, 1.0)  # noqa: E731
@@ -306,6 +308,7 @@ def loss_nn(sw, op, tol):
         c("size0", lp((0, 3)), tgt((0, 3)), reduction="sum")
         c("special", T(SPECIALS, shape=[2, 3]), tgt(), reduction="none")
         c("int64", i([2, 3], "int64"), i([2, 3], "int64"))
+        c("int64_target", lp(), i([2, 3], "int64"))
     elif op in ("binary_cross_entropy", "binary_cross_entropy_with_logits"):
         logits = op.endswith("logits")
         x = (lambda s=(2, 3), v=None: f(list(s), -4.0, 4.0, view=v)) if logits else \
@@ -354,6 +357,8 @@ def loss_nn(sw, op, tol):
           eps=0.01, reduction="none")
         c("transposed", f([3, 2], view=TR), f([2, 3]), var())
         c("negative_var", f([2, 3]), f([2, 3]), f([2, 3], -1.0, -0.1))
+        c("nan_var", f([2, 3]), f([2, 3]), T([NAN, 1.0, 0.5, 2.0, NAN, 1.0], shape=[2, 3]),
+          reduction="none")
         c("var_mismatch", f([2, 3]), f([2, 3]), var((3, 3)))
         c("size0", f([0, 3]), f([0, 3]), var((0, 3)), reduction="sum")
         c("int64", i([2, 3], "int64"), i([2, 3], "int64"), i([2, 3], "int64", nonzero=True))

@@ -12,7 +12,7 @@
 import { args, omit } from "../../schema/index.js";
 import { ShapeError, TorchError } from "../../errors.js";
 import { isFloatingPoint, scalarTypeName } from "../../dtype.js";
-import { get_default_dtype, promote_types } from "../../state.js";
+import { get_default_dtype } from "../../state.js";
 import { checkValues } from "../../ops/value_checks.js";
 import type { Tensor } from "../../tensor/tensor.js";
 import { arange, full, tensor } from "../../ops/creation.js";
@@ -31,12 +31,11 @@ function reduce(loss: Tensor, reduction: Reduction): Tensor {
   );
 }
 
-/** PyTorch's error where a loss's float result would be written into an integer dtype. */
-function floatResult(...ts: Tensor[]): void {
-  const common = ts.map((t) => t.dtype).reduce((a, b) => promote_types(a, b));
-  if (!isFloatingPoint(common))
+/** PyTorch's error where a loss's float result would be written into the input's integer dtype. */
+function floatResult(input: Tensor): void {
+  if (!isFloatingPoint(input.dtype))
     throw new TorchError(
-      `result type Float can't be cast to the desired output type ${scalarTypeName(common)}`,
+      `result type Float can't be cast to the desired output type ${scalarTypeName(input.dtype)}`,
     );
 }
 
@@ -167,7 +166,10 @@ export function gaussian_nll_loss(
         throw new ShapeError("var is of incorrect size");
     }
     const red = options.reduction ?? "mean";
-    checkValues(v, 0, Infinity, { low: "var has negative entry/entries" });
+    // PyTorch's `torch.any(var < 0)`: NaN passes.
+    checkValues(v.nan_to_num(0), 0, Infinity, {
+      low: "var has negative entry/entries",
+    });
     // PyTorch clamps a copy under no_grad: the value is clamped, the gradient is the identity.
     const vd = v.detach();
     const vc = v.add(vd.maximum(eps).sub(vd));
@@ -230,7 +232,7 @@ export function soft_margin_loss(
     "nn.functional.soft_margin_loss",
     arguments,
   ));
-  floatResult(input, target);
+  floatResult(input);
   return scope(() => reduce(target.neg().mul(input).exp().log1p(), reduction));
 }
 
