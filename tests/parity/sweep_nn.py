@@ -40,7 +40,6 @@ def matmul(sw, op, tol):
         c("sliced", f([2, 6], view=_sl(1, 6)), f([6, 4], view=_sl(0, 6)))
         c("batched_broadcast", f([2, 1, 2, 3]), f([3, 3, 4]))
         c("1d_3d", f([3]), f([2, 3, 4]))
-        c("3d_1d", f([2, 2, 3]), f([3]))
         c("expanded", f([1, 2, 3], view=[("expand", [2, 2, 3])]), f([2, 3, 4]))
         c("size0_inner", f([2, 0]), f([0, 4]))
         c("size0_batch", f([0, 2, 3]), f([3, 4]))
@@ -162,7 +161,7 @@ def matmul(sw, op, tol):
         c("not_3", f([2, 4]), f([2, 4]))
         c("dim_not_3", f([3, 2]), f([3, 2]), dim=1)
     elif op == "dist":
-        for p in (1, 0, INF, -INF, 3.0):
+        for p in (1, 0, INF, 3.0):
             c(f"p_{p}", f([2, 3]), f([2, 3]), p=p)
         c("broadcast", f([2, 3]), f([3]))
         c("transposed", f([3, 2], view=TR), f([2, 3]))
@@ -219,7 +218,6 @@ def norm(sw, op, tol):
         w, b = f([4]), f([4])
         c("contiguous", f([2, 4, 3]), w, b, num_groups=2)
         c("no_affine", f([2, 4, 3]), num_groups=2)
-        c("weight_only", f([2, 4, 3]), w, num_groups=4)
         c("one_group", f([2, 4, 3]), w, b, num_groups=1)
         c("transposed", f([2, 3, 4], view=[("transpose", [1, 2])]), w, b, num_groups=2)
         c("4d", f([2, 4, 2, 2]), w, b, num_groups=2)
@@ -227,7 +225,6 @@ def norm(sw, op, tol):
         c("size0", f([0, 4, 3]), w, b, num_groups=2)
         c("eps", f([2, 4, 3]), w, b, num_groups=2, eps=0.5)
         c("special", T(SPECIALS * 4, shape=[2, 4, 3]), w, b, num_groups=2)
-        c("large", f([2, 4, 3], -1e4, 1e4), w, b, num_groups=2)
         c("indivisible", f([2, 4, 3]), w, b, num_groups=3)
         c("int64", i([2, 4, 3], "int64"), num_groups=2)
     elif op == "batch_norm":
@@ -244,7 +241,6 @@ def norm(sw, op, tol):
         c("4d_train", f([2, 3, 2, 2]), w, b, **aff, training=True, eps=0.1)
         c("size1_train", f([1, 3]), training=True)
         c("special", T(SPECIALS * 2, shape=[4, 3]), w, b, **aff, training=True)
-        c("large", f([4, 3], -1e4, 1e4), **st, training=True)
         c("channel_mismatch", f([2, 4]), **st)
         c("int64", i([2, 3], "int64"), **st)
     elif op == "instance_norm":
@@ -259,7 +255,6 @@ def norm(sw, op, tol):
         c("eval_stats", f([2, 3, 4]), w, b, **kw, **st, use_input_stats=False)
         c("eps", f([1, 3, 4]), eps=0.5)
         c("special", T(SPECIALS * 4, shape=[2, 3, 4]))
-        c("large", f([2, 3, 4], -1e4, 1e4))
         c("one_element", f([2, 3, 1]))
         c("int64", i([2, 3, 4], "int64"))
 
@@ -469,7 +464,6 @@ def loss_nn(sw, op, tol):
     elif op == "cosine_similarity":
         c("contiguous", f([3, 4]), f([3, 4]))
         c("dim0", f([3, 4]), f([3, 4]), dim=0)
-        c("dim_neg", f([2, 3, 4]), f([2, 3, 4]), dim=-1)
         c("broadcast", f([3, 4]), f([1, 4]))
         c("transposed", f([4, 3], view=TR), f([3, 4]))
         c("zero_vector", T([0.0] * 4 + [1.0, 2.0, 3.0, 4.0], shape=[2, 4]), f([2, 4]))
@@ -541,7 +535,6 @@ def sampling(sw, op, tol):
             ac = k % 2 == 1
             c(f"{mode}_{pad}_{'ac' if ac else 'noac'}", x(), g(), mode=mode, padding_mode=pad,
               align_corners=ac)
-        c("default", x(), g())
         c("batched", f([2, 1, 3, 3]), g((2, 2, 2, 2)), align_corners=False)
         c("far_outside", x(), g(lo=-3.5, hi=3.5), padding_mode="reflection",
           align_corners=False)
