@@ -336,7 +336,7 @@ pub fn batch_norm(
     let count = x.numel() / c.max(1);
     if training && count <= 1 {
         bail!(
-            Torch,
+            Shape,
             "Expected more than 1 value per channel when training, got input size torch.Size({})",
             fmt_shape(x.shape())
         );

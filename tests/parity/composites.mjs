@@ -5,7 +5,11 @@
  * Their fixtures are in fixtures/ts/ (the native runner, core ops only, does not load them).
  */
 
+import { callNN } from "./nn_calls.mjs";
+
 export function callComposite(torch, op, a, inputs, device) {
+  const nn = callNN(torch, op, a, inputs);
+  if (nn !== undefined) return nn;
   const F = torch.nn.functional;
   const [x, y, z] = inputs;
   const ba = {

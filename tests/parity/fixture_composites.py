@@ -10,6 +10,8 @@ float32 (documented)."""
 
 import torch
 
+from fixture_nn import NN_CALLS, NN_TOL
+
 F = torch.nn.functional
 
 
@@ -254,6 +256,8 @@ def _index_put(x, a):
         return y
     return torch.ops.aten.index_put(x[0], idx, x[1], acc)
 
+# The torch.nn.functional ops of the parity sweep's loss, norm and sampling families.
+CALLS.update(NN_CALLS)
 COMPOSITE_OPS = set(CALLS)
 
 R5 = (1e-5, 1e-5)
@@ -279,6 +283,9 @@ COMPOSITE_TOL = {
                          "nll_loss", "cross_entropy")},
     **{op: R5 for op in ("arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2")},
 }
+
+
+COMPOSITE_TOL.update(NN_TOL)
 
 
 def call_composite(op, inputs, a):

@@ -440,3 +440,10 @@ def build(fam, rng, ts=False):
         UNSWEPT.pop(name, None)
         t = entry.get("tol")
         sampler(sw, name, (t["rtol"], t["atol"]) if t else None)
+
+
+# The samplers of the matrix products, batch/group/instance norm, the losses with per-op targets
+# and the grid and patch ops (matmul, norm, loss_nn, sampling) live in sweep_nn.py.
+from sweep_nn import SAMPLERS as NN_SAMPLERS  # noqa: E402
+
+SAMPLERS.update(NN_SAMPLERS)

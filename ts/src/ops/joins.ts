@@ -304,6 +304,8 @@ export function cartesian_prod(...tensors: Tensor[]): Tensor {
       );
   });
   if (tensors.length === 1) return tensors[0]!.clone();
+  if (tensors.some((t) => t.dtype !== tensors[0]!.dtype))
+    throw new DTypeError("meshgrid expects all tensors to have the same dtype");
   const sizes = tensors.map((t) => t.shape[0]!);
   return scope(() => {
     // meshgrid ("ij") of the inputs, each flattened into one column.

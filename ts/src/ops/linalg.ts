@@ -9,12 +9,13 @@
  * @module
  */
 
-import { scalarTypeName } from "../dtype.js";
+import { isFloatingPoint, scalarTypeName } from "../dtype.js";
+import { promote_types } from "../state.js";
 import { type Shape, checkInts } from "../args.js";
 import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { cat, stack as torchStack } from "./indexing.js";
 import { scope } from "../lifetime.js";
-import { where } from "./conditional.js";
+import { CPP_NAMES, where } from "./conditional.js";
 import { arange, zeros } from "./creation.js";
 import { broadcast_tensors } from "../tensor/shape_ops.js";
 import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
@@ -90,12 +91,25 @@ function combine(
   product: Tensor,
   { beta = 1, alpha = 1 }: BetaAlpha,
 ): Tensor {
+  // Integer results take beta and alpha as integers (PyTorch casts the Scalars to the dtype).
+  if (!isFloatingPoint(product.dtype) && product.dtype !== "bool") {
+    beta = Math.trunc(beta);
+    alpha = Math.trunc(alpha);
+  }
   // `input` broadcasts to the product's shape (expand's error when it cannot); beta = 0 ignores
   // its values entirely, NaN and inf included (PyTorch's rule).
   const base = input.expand(product.shape);
   const scaled = alpha === 1 ? product : product.mul(alpha);
   if (beta === 0) return scaled;
   return (beta === 1 ? base : base.mul(beta)).add(scaled);
+}
+
+/** addmm's and addbmm's dtype check of the input against the second operand. */
+function sameDTypeAsMat2(input: Tensor, mat2: Tensor): void {
+  if (input.dtype !== mat2.dtype)
+    throw new DTypeError(
+      `self and mat2 must have the same dtype, but got ${title(input)} and ${title(mat2)}`,
+    );
 }
 
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
@@ -192,7 +206,13 @@ proto.addmm = function (
 ) {
   void options;
   const a = methodArgs("addmm", this, arguments);
-  return scope(() => combine(this, a.mat1.mm(a.mat2), betaAlpha(a)));
+  const [m1, m2] = [a.mat1 as Tensor, a.mat2 as Tensor];
+  if (m1.ndim === 2 && m2.ndim === 2 && m1.shape[1] !== m2.shape[0])
+    throw new ShapeError(
+      `addmm: mat1 and mat2 shapes cannot be multiplied (${m1.shape.join("x")} and ${m2.shape.join("x")})`,
+    );
+  sameDTypeAsMat2(this, m2);
+  return scope(() => combine(this, m1.mm(m2), betaAlpha(a)));
 };
 proto.addmv = function (
   this: Tensor,
@@ -202,6 +222,14 @@ proto.addmv = function (
 ) {
   void options;
   const a = methodArgs("addmv", this, arguments);
+  const ts = [this, a.mat as Tensor, a.vec as Tensor];
+  if (ts.some((t) => t.dtype !== this.dtype))
+    throw new DTypeError(
+      `addmv input tensors must have the same dtype, but got ${ts
+        .map(title)
+        .join(", ")
+        .replace(/, ([^,]*)$/, ", and $1")}`,
+    );
   return scope(() => combine(this, a.mat.mv(a.vec), betaAlpha(a)));
 };
 proto.addr = function (
@@ -212,7 +240,23 @@ proto.addr = function (
 ) {
   void options;
   const a = methodArgs("addr", this, arguments);
-  return scope(() => combine(this, a.vec1.outer(a.vec2), betaAlpha(a)));
+  const ba = betaAlpha(a);
+  const result = promote_types(
+    promote_types(this.dtype, (a.vec1 as Tensor).dtype),
+    (a.vec2 as Tensor).dtype,
+  );
+  if (!isFloatingPoint(result))
+    for (const k of ["beta", "alpha"] as const) {
+      if (typeof a[k] === "boolean" && result !== "bool")
+        throw new TorchError(
+          `Boolean ${k} only supported for Boolean results.`,
+        );
+      if (!Number.isInteger(ba[k]))
+        throw new TorchError(
+          `For integral input tensors, argument ${k} must not be a floating point number.`,
+        );
+    }
+  return scope(() => combine(this, a.vec1.outer(a.vec2), ba));
 };
 proto.baddbmm = function (
   this: Tensor,
@@ -222,6 +266,13 @@ proto.baddbmm = function (
 ) {
   void options;
   const a = methodArgs("baddbmm", this, arguments);
+  const ts = [this, a.batch1 as Tensor, a.batch2 as Tensor];
+  if (ts.some((t) => t.dtype !== this.dtype)) {
+    const n = (t: Tensor) => CPP_NAMES[t.dtype] ?? t.dtype;
+    throw new DTypeError(
+      `Input dtypes must be the same, got: input ${n(ts[0]!)}, batch1: ${n(ts[1]!)}, batch2: ${n(ts[2]!)}`,
+    );
+  }
   return scope(() => combine(this, a.batch1.bmm(a.batch2), betaAlpha(a)));
 };
 proto.addbmm = function (
@@ -232,6 +283,12 @@ proto.addbmm = function (
 ) {
   void options;
   const a = methodArgs("addbmm", this, arguments);
+  const [x1, x2] = [a.batch1 as Tensor, a.batch2 as Tensor];
+  if (x1.ndim === 3 && x2.ndim === 3 && x1.shape[0] !== x2.shape[0])
+    throw new TorchError(
+      `batch1 and batch2 must have same number of batches, got ${x1.shape[0]} and ${x2.shape[0]}`,
+    );
+  sameDTypeAsMat2(this, x2);
   return scope(() =>
     combine(this, a.batch1.bmm(a.batch2).sum(0), betaAlpha(a)),
   );
@@ -329,6 +386,12 @@ proto.cross = function (this: Tensor, other: Tensor, dim?: number | null) {
   });
 };
 proto.dist = function (this: Tensor, other: Tensor, p = 2) {
+  const o = checkTensor("dist", "other", other);
+  for (const t of [this, o])
+    if (!isFloatingPoint(t.dtype))
+      throw new DTypeError(
+        `norm(): input dtype should be either floating point or complex. Got ${title(t)} instead.`,
+      );
   return scope(() => this.sub(checkTensor("dist", "other", other)).norm(p));
 };
 proto.adjoint = function (this: Tensor) {
@@ -510,6 +573,13 @@ export function chain_matmul(...matrices: Tensor[]): Tensor {
       );
   });
   if (matrices.length === 1) return matrices[0]!.clone();
+  for (let i = 0; i + 1 < matrices.length; i++) {
+    const [m, n] = [matrices[i]!, matrices[i + 1]!];
+    if (m.shape[1] !== n.shape[0])
+      throw new ShapeError(
+        `multi_dot(): tensors ${i} and ${i + 1} with shapes [${m.shape.join(", ")}] and [${n.shape.join(", ")}] cannot be multiplied`,
+      );
+  }
   return scope(() =>
     matrices.slice(1).reduce((acc, m) => acc.mm(m), matrices[0]!),
   );
@@ -559,10 +629,13 @@ export function tensordot(
     if (da.length !== db.length)
       throw new TorchError("both dimension lists should have same length");
   }
+  // The message names the dims as given: an integer `dims` stands for the dims -dims … -1 of `a`.
+  const given = typeof dims === "number" ? da.map((d) => d - a.ndim) : dims[0];
+  const givenB = typeof dims === "number" ? db : dims[1];
   da.forEach((d, i) => {
     if (a.shape[d] !== b.shape[db[i]!])
       throw new ShapeError(
-        `contracted dimensions need to match, but first has size ${a.shape[d]} in dim ${d} and second has size ${b.shape[db[i]!]} in dim ${db[i]}`,
+        `contracted dimensions need to match, but first has size ${a.shape[d]} in dim ${given[i]} and second has size ${b.shape[db[i]!]} in dim ${givenB[i]}`,
       );
   });
   const freeA = a.shape.map((_, i) => i).filter((i) => !da.includes(i));
@@ -609,5 +682,13 @@ export function cdist(x1: Tensor, x2: Tensor, p?: number): Tensor {
       `X1 and X2 must have the same number of columns. X1: ${c1} X2: ${c2}`,
     );
   if (p < 0) throw new TorchError(`cdist only supports non-negative p values`);
+  for (const [t, n] of [
+    [x1, "X1"],
+    [x2, "X2"],
+  ] as const)
+    if (!isFloatingPoint(t.dtype))
+      throw new DTypeError(
+        `cdist only supports floating-point dtypes, ${n} got: ${title(t)}`,
+      );
   return scope(() => x1.unsqueeze(-2).sub(x2.unsqueeze(-3)).norm(p, -1));
 }

@@ -62,7 +62,8 @@ function maskedScatter(
   });
 }
 
-function broadcastPair(a: Tensor, b: Tensor): [Tensor, Tensor] {
+/** `a` and `b` expanded to their broadcast shape, with the elementwise ops' error. */
+export function broadcastPair(a: Tensor, b: Tensor): [Tensor, Tensor] {
   const shape = inferSize(a.shape, b.shape);
   return [a.expand(shape), b.expand(shape)];
 }

@@ -7,7 +7,10 @@
 import { args } from "../../schema/index.js";
 import type { Tensor } from "../../tensor/tensor.js";
 import { scope } from "../../lifetime.js";
-import { broadcast_tensors } from "../../ops/shape_fns.js";
+import { broadcastPair } from "../../ops/masked_scatter.js";
+import { DTypeError } from "../../errors.js";
+import { isFloatingPoint, scalarTypeName } from "../../dtype.js";
+import { promote_types } from "../../state.js";
 
 /** `‖x1 - x2 + eps‖_p` along the last dim. */
 export function pairwise_distance(
@@ -24,6 +27,7 @@ export function pairwise_distance(
   return scope(() => {
     const d = x1.sub(x2).add(eps).abs();
     if (p === Infinity) return d.amax(-1, keepdim);
+    if (p === 0) return d.norm(0, -1, keepdim);
     if (p === 1) return d.sum(-1, keepdim);
     if (p === 2) return d.square().sum(-1, keepdim).sqrt();
     return d
@@ -50,8 +54,13 @@ export function cosine_similarity(
   ({ x1, x2, dim, eps } = args("nn.functional.cosine_similarity", arguments));
   const d = dim as number;
   const e = eps as number;
+  const common = promote_types(x1.dtype, x2.dtype);
+  if (!isFloatingPoint(common))
+    throw new DTypeError(
+      `expected common dtype to be floating point, yet common dtype is ${scalarTypeName(common)}`,
+    );
   return scope(() => {
-    const [a, b] = broadcast_tensors(x1, x2) as [Tensor, Tensor];
+    const [a, b] = broadcastPair(x1, x2);
     const unit = (x: Tensor) => {
       const n = x.norm(2, d, true);
       return x.div(n.add(n.clamp_min(e).sub(n).detach()));

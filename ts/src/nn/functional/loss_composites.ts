@@ -10,7 +10,10 @@
  */
 
 import { args, omit } from "../../schema/index.js";
-import { TorchError } from "../../errors.js";
+import { ShapeError, TorchError } from "../../errors.js";
+import { isFloatingPoint, scalarTypeName } from "../../dtype.js";
+import { get_default_dtype } from "../../state.js";
+import { checkValues } from "../../ops/value_checks.js";
 import type { Tensor } from "../../tensor/tensor.js";
 import { arange, full, tensor } from "../../ops/creation.js";
 import { cat } from "../../ops/indexing.js";
@@ -28,11 +31,17 @@ function reduce(loss: Tensor, reduction: Reduction): Tensor {
   );
 }
 
-function sameShape(fn: string, a: Tensor, b: Tensor): void {
-  if (a.shape.join() !== b.shape.join())
+/** PyTorch's error where a loss's float result would be written into the input's integer dtype. */
+function floatResult(input: Tensor): void {
+  if (!isFloatingPoint(input.dtype))
     throw new TorchError(
-      `${fn}: Using a target size (torch.Size([${b.shape.join(", ")}])) that is different to the input size (torch.Size([${a.shape.join(", ")}])) is not supported.`,
+      `result type Float can't be cast to the desired output type ${scalarTypeName(input.dtype)}`,
     );
+}
+
+/** `max(z, 0)` as PyTorch's hinge kernels take it: `if (z > 0) sum += z`, so NaN adds nothing. */
+function positivePart(z: Tensor): Tensor {
+  return z.where(z.gt(0), 0);
 }
 
 /** Huber loss: `0.5 d²` below `delta`, `delta·(|d| - 0.5 delta)` above. */
@@ -68,6 +77,8 @@ export function kl_div(
     "nn.functional.kl_div",
     arguments,
   ));
+  if (!isFloatingPoint(input.dtype) || !isFloatingPoint(target.dtype))
+    throw new TorchError("kl_div: Integral inputs not supported.");
   return scope(() => {
     const loss = log_target
       ? target.exp().mul(target.sub(input))
@@ -152,14 +163,19 @@ export function gaussian_nll_loss(
         same(input.shape.slice(0, -1), v.shape.slice(0, -1)) &&
         v.shape.at(-1) === 1
       ))
-        throw new TorchError("var is of incorrect size");
+        throw new ShapeError("var is of incorrect size");
     }
+    const red = options.reduction ?? "mean";
+    // PyTorch's `torch.any(var < 0)`: NaN passes.
+    checkValues(v.nan_to_num(0), 0, Infinity, {
+      low: "var has negative entry/entries",
+    });
     // PyTorch clamps a copy under no_grad: the value is clamped, the gradient is the identity.
     const vd = v.detach();
     const vc = v.add(vd.maximum(eps).sub(vd));
     let loss = vc.log().add(input.sub(target).square().div(vc)).mul(0.5);
     if (options.full) loss = loss.add(0.5 * Math.log(2 * Math.PI));
-    return reduce(loss, options.reduction ?? "mean");
+    return reduce(loss, red);
   });
 }
 
@@ -175,9 +191,16 @@ export function margin_ranking_loss(
     "nn.functional.margin_ranking_loss",
     arguments,
   ));
-  return scope(() =>
-    reduce(target.neg().mul(input1.sub(input2)).add(margin).relu(), reduction),
-  );
+  if (input1.ndim !== input2.ndim || input1.ndim !== target.ndim)
+    throw new ShapeError(
+      `margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: torch.Size([${input1.shape.join(", ")}]), input2: torch.Size([${input2.shape.join(", ")}]), target: torch.Size([${target.shape.join(", ")}]) `,
+    );
+  return scope(() => {
+    // `margin` is a Python float: integer operands give a default-dtype result.
+    let d = target.neg().mul(input1.sub(input2));
+    if (!isFloatingPoint(d.dtype)) d = d.to(get_default_dtype());
+    return reduce(d.add(margin).relu(), reduction);
+  });
 }
 
 /** `x` where `y = 1`, `max(0, margin - x)` where `y = -1`. */
@@ -209,7 +232,7 @@ export function soft_margin_loss(
     "nn.functional.soft_margin_loss",
     arguments,
   ));
-  sameShape("soft_margin_loss", input, target);
+  floatResult(input);
   return scope(() => reduce(target.neg().mul(input).exp().log1p(), reduction));
 }
 
@@ -249,9 +272,11 @@ export function multilabel_margin_loss(
     arguments,
   ));
   if (input.shape.join() !== target.shape.join())
-    throw new TorchError(
+    throw new ShapeError(
       `inconsistent target size: [${target.shape.join(", ")}] for input of size: [${input.shape.join(", ")}]`,
     );
+  if (isFloatingPoint(target.dtype))
+    throw new TorchError("argument #2 'target' is out of range");
   return scope(() => {
     const x = input.ndim === 1 ? input.unsqueeze(0) : input;
     const t = input.ndim === 1 ? target.unsqueeze(0) : target;
@@ -263,7 +288,9 @@ export function multilabel_margin_loss(
     const hit = idx.unsqueeze(2).eq(classes).logical_and(valid.unsqueeze(2));
     const isTarget = hit.any(1); // (N, C)
     const xt = x.gather(1, idx); // (N, J)
-    const hinge = xt.unsqueeze(2).neg().add(x.unsqueeze(1)).add(1).relu(); // (N, J, C)
+    const hinge = positivePart(
+      xt.unsqueeze(2).neg().add(x.unsqueeze(1)).add(1),
+    ); // (N, J, C)
     const mask = valid
       .unsqueeze(2)
       .logical_and(isTarget.logical_not().unsqueeze(1))
@@ -299,12 +326,19 @@ export function multi_margin_loss(
   if (p !== 1 && p !== 2)
     throw new TorchError("only p == 1 and p == 2 supported");
   const margin = options.margin ?? 1;
+  if (target.dtype !== "int64")
+    throw new TorchError(
+      `expected scalar type Long but found ${scalarTypeName(target.dtype)}`,
+    );
+  checkValues(target, 0, input.shape[input.ndim === 1 ? 0 : 1]! - 1, {
+    low: "target out of range",
+  });
   return scope(() => {
     const x = input.ndim === 1 ? input.unsqueeze(0) : input;
     const t = (input.ndim === 1 ? target.reshape([1]) : target).unsqueeze(1);
     const C = x.shape[1]!;
     const xy = x.gather(1, t); // (N, 1)
-    let h = x.sub(xy).add(margin).relu();
+    let h = positivePart(x.sub(xy).add(margin));
     if (p === 2) h = h.square();
     const classes = arange(C, { device: x.device }).unsqueeze(0);
     h = where(classes.eq(t), 0, h);
@@ -420,9 +454,7 @@ export function triplet_margin_with_distance_loss(
   const dist = options.distance_function ?? ((a, b) => pairwise_distance(a, b));
   const margin = options.margin ?? 1;
   if (!(margin > 0))
-    throw new TorchError(
-      `triplet_margin_with_distance_loss: expected margin to be greater than 0, got ${margin} instead`,
-    );
+    throw new TorchError(`margin must be greater than 0, got ${margin}`);
   return triplet(
     anchor,
     positive,
@@ -563,6 +595,14 @@ export function ctc_loss(
       endLabel,
       full([N], LOG_ZERO, { dtype: "float32", device }),
     ).neg();
+    // PyTorch's backward returns the gradient with respect to the logits under log_softmax
+    // (its formula assumes log_probs came from one): the true gradient plus exp(log_probs) at each
+    // step t < input_length. A term with value 0 and that gradient adds it.
+    const ex = lp.exp();
+    const steps = arange(T, { dtype: "int64", device })
+      .unsqueeze(1)
+      .lt(inLen.unsqueeze(0)); // (T, N)
+    loss = loss.add(where(steps, ex.sub(ex.detach()).sum(2), 0).sum(0));
     // No possible alignment: PyTorch's inf (or 0 with zero_infinity).
     const impossible = loss.gt(-LOG_ZERO / 2);
     loss = options.zero_infinity

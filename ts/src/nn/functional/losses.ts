@@ -267,7 +267,18 @@ export function binary_cross_entropy(
   const a = args("nn.functional.binary_cross_entropy", arguments);
   ({ input, target } = a);
   options = omit(a, "input", "target");
-  checkSameShape("binary_cross_entropy", input, target);
+  if (input.shape.join() !== target.shape.join())
+    throw new ShapeError(
+      `Using a target size (torch.Size([${target.shape.join(", ")}])) that is different to the input size (torch.Size([${input.shape.join(", ")}])) is deprecated. Please ensure they have the same size.`,
+    );
+  if (!isFloatingPoint(input.dtype))
+    throw new DTypeError(
+      `"binary_cross_entropy" not implemented for '${scalarTypeName(input.dtype)}'`,
+    );
+  if (target.dtype !== input.dtype)
+    throw new DTypeError(
+      `Found dtype ${scalarTypeName(target.dtype)} but expected ${scalarTypeName(input.dtype)}`,
+    );
   checkValues(input, 0, 1, {
     low: "all elements of input should be between 0 and 1",
   });
@@ -297,10 +308,23 @@ export function binary_cross_entropy_with_logits(
   const a = args("nn.functional.binary_cross_entropy_with_logits", arguments);
   ({ input, target } = a);
   options = omit(a, "input", "target");
-  checkSameShape("binary_cross_entropy_with_logits", input, target);
+  if (input.shape.join() !== target.shape.join())
+    throw new ShapeError(
+      `Target size (torch.Size([${target.shape.join(", ")}])) must be the same as input size (torch.Size([${input.shape.join(", ")}]))`,
+    );
+  if (!isFloatingPoint(input.dtype))
+    throw new DTypeError(
+      `"log_sigmoid_cpu" not implemented for '${scalarTypeName(input.dtype)}'`,
+    );
+  // (1 - target) is multiplied by the input in place.
+  if (!isFloatingPoint(target.dtype))
+    throw new TorchError(
+      `result type Float can't be cast to the desired output type ${scalarTypeName(target.dtype)}`,
+    );
   return temps((k) => {
-    // (1 - t) x - lw · logsigmoid(x), lw = 1 + (pos_weight - 1) t
-    const base = k(input.sub(k(input.mul(target))));
+    // (1 - t) x - lw · logsigmoid(x), lw = 1 + (pos_weight - 1) t; (1 - t) x is inf at x = inf
+    // (x - t x would be NaN).
+    const base = k(k(k(target.neg()).add(1)).mul(input));
     let nls = k(k(input.logsigmoid()).neg());
     if (options.pos_weight) {
       const lw = k(k(k(options.pos_weight.sub(1)).mul(target)).add(1));

@@ -8,7 +8,8 @@
  */
 
 import { args, omit } from "../../schema/index.js";
-import { TorchError } from "../../errors.js";
+import { DTypeError, ShapeError } from "../../errors.js";
+import { isFloatingPoint, scalarTypeName } from "../../dtype.js";
 import type { Tensor } from "../../tensor/tensor.js";
 import { no_grad } from "../../autograd/grad_mode.js";
 import { scope } from "../../lifetime.js";
@@ -105,11 +106,20 @@ export function group_norm(
   ));
   const [n, c] = input.shape as number[];
   if (input.ndim < 2 || c! % num_groups !== 0)
-    throw new TorchError(
+    throw new ShapeError(
       `Expected number of channels in input to be divisible by num_groups, but got input of shape ${shapeStr(input)} and num_groups=${num_groups}`,
     );
+  if (!isFloatingPoint(input.dtype))
+    throw new DTypeError(
+      `"GroupNormKernelImpl" not implemented for '${scalarTypeName(input.dtype)}'`,
+    );
   return scope(() => {
-    const g = input.reshape([n!, num_groups, -1]);
+    // The group's size spelled out: -1 is ambiguous for an empty batch.
+    const g = input.reshape([
+      n!,
+      num_groups,
+      input.numel() / Math.max(1, n! * num_groups),
+    ]);
     const mu = g.mean(2, true);
     const centered = g.sub(mu);
     const variance = centered.square().mean(2, true);
@@ -155,8 +165,8 @@ export function instance_norm(
   const use = options.use_input_stats ?? true;
   const [n, c] = input.shape as number[];
   if (use && input.shape.slice(2).reduce((a, b) => a * b, 1) <= 1)
-    throw new TorchError(
-      `Expected more than 1 spatial element when training, got input size ${shapeStr(input)}`,
+    throw new ShapeError(
+      `Expected more than 1 spatial element when training, got input size torch.Size(${shapeStr(input)})`,
     );
   return scope(() => {
     const rep = (t: Tensor | null) => (t ? t.repeat([n!]) : null);

@@ -11,7 +11,13 @@
  */
 
 import { args } from "../../schema/index.js";
-import { ArgumentError, ShapeError, TorchError } from "../../errors.js";
+import {
+  ArgumentError,
+  DTypeError,
+  ShapeError,
+  TorchError,
+} from "../../errors.js";
+import { isFloatingPoint, scalarTypeName } from "../../dtype.js";
 import { scope } from "../../lifetime.js";
 import { tensor, zeros } from "../../ops/creation.js";
 import { pad } from "../../ops/conv.js";
@@ -93,6 +99,8 @@ export function pixel_unshuffle(
     throw new ShapeError(
       `pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=${w} is not divisible by ${r}`,
     );
+  // An empty input comes back as a copy of the same shape (PyTorch's early return).
+  if (x.numel() === 0) return x.clone();
   const lead = x.shape.slice(0, -3);
   return scope(() =>
     x
@@ -100,6 +108,14 @@ export function pixel_unshuffle(
       .permute([0, 1, 3, 5, 2, 4])
       .reshape([...lead, c * r * r, h / r, w / r]),
   );
+}
+
+/** PyTorch's error for a kernel without an integer (or bool) instance. */
+function notImplementedFor(kernel: string, x: Tensor): void {
+  if (!isFloatingPoint(x.dtype))
+    throw new DTypeError(
+      `"${kernel}" not implemented for '${scalarTypeName(x.dtype)}'`,
+    );
 }
 
 type Pair = [number, number];
@@ -211,16 +227,18 @@ export function unfold(
     throw new ShapeError(
       `Given input with spatial size (${size.join(", ")}), kernel_size=(${k.join(", ")}), dilation=(${d.join(", ")}), padding=(${p.join(", ")}), calculated shape of the array of sliding blocks as (${out.join(", ")}), but its components must be at least one.`,
     );
+  notImplementedFor("im2col_out_cpu", x);
   const n = batched ? x.shape[0]! : 1;
   const c = x.shape[x.ndim - 3]!;
   const l = out[0] * out[1];
+  const hw = (p[0] * 2 + size[0]) * (p[1] * 2 + size[1]);
   return scope(() => {
     const xp = p[0] || p[1] ? pad(x, [p[1], p[1], p[0], p[0]]) : x;
     const idx = blockIndex(size, k, d, p, s, out, x.device)
       .reshape([1, 1, -1])
       .expand([n, c, -1]);
     const cols = xp
-      .reshape([n, c, -1])
+      .reshape([n, c, hw])
       .gather(2, idx)
       .reshape([n, c * k[0] * k[1], l]);
     return batched ? cols : cols.squeeze(0);
@@ -274,6 +292,7 @@ export function fold(
     throw new ShapeError(
       `Given output_size=(${size.join(", ")}), kernel_size=(${k.join(", ")}), dilation=(${d.join(", ")}), padding=(${p.join(", ")}), stride=(${s.join(", ")}), expected size of input's dimension 2 to match the calculated number of sliding blocks ${Math.max(out[0], 0)} * ${Math.max(out[1], 0)} = ${Math.max(out[0], 0) * Math.max(out[1], 0)}, but got input.size(2)=${l}.`,
     );
+  notImplementedFor("col2im_out_cpu", x);
   const n = batched ? x.shape[0]! : 1;
   const c = ck / (k[0] * k[1]);
   const [hp, wp] = [size[0] + 2 * p[0], size[1] + 2 * p[1]];
@@ -282,7 +301,7 @@ export function fold(
       .reshape([1, 1, -1])
       .expand([n, c, -1]);
     const img = zeros([n, c, hp * wp], { dtype: x.dtype, device: x.device })
-      .scatter_add(2, idx, x.reshape([n, c, -1]))
+      .scatter_add(2, idx, x.reshape([n, c, (ck / c) * l]))
       .reshape([n, c, hp, wp])
       .narrow(2, p[0], size[0])
       .narrow(3, p[1], size[1]);
@@ -426,6 +445,7 @@ export function grid_sample(
     throw new TorchError(
       `grid_sampler(): expected 5D input and grid with same number of dimensions, but got input with sizes ${sizes(x)} and grid with sizes ${sizes(g)}`,
     );
+  notImplementedFor(`grid_sampler_${x.ndim - 2}d_cpu_kernel_impl`, x);
   const align = align_corners ?? false;
   const [n, c] = x.shape as [number, number];
   // The spatial sizes, last first (W, H[, D]): grid coordinate j indexes spatial[j].
@@ -441,7 +461,7 @@ export function grid_sample(
     const coords = spatial.map((size, j) =>
       sourceIndex(g.select(k + 1, j), size, padding, align),
     );
-    const flat = x.reshape([n, c, -1]);
+    const flat = x.reshape([n, c, spatial.reduce((p, v) => p * v, 1)]);
     // The values at the integer positions `at` (one [N, *out] tensor per coordinate); zero
     // outside the input.
     const read = (at: Tensor[]): Tensor => {
@@ -450,7 +470,9 @@ export function grid_sample(
       at.forEach((p, j) => {
         const ok = p.ge(0).logical_and(p.le(spatial[j]! - 1));
         inside = inside ? inside.logical_and(ok) : ok;
+        // NaN reads position 0 (then masked by `inside`; its weight makes the result NaN).
         const term = p
+          .nan_to_num(0)
           .clamp(0, spatial[j]! - 1)
           .to("int64")
           .mul(strides[j]!);
