@@ -61,7 +61,8 @@ function maskedScatter(
   });
 }
 
-function broadcastPair(a: Tensor, b: Tensor): [Tensor, Tensor] {
+/** `a` and `b` expanded to their broadcast shape; a mismatch in PyTorch's binary-op words. */
+export function broadcastPair(a: Tensor, b: Tensor): [Tensor, Tensor] {
   const rank = Math.max(a.ndim, b.ndim);
   const shape: number[] = [];
   for (let i = 0; i < rank; i++) {

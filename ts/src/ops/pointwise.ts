@@ -15,10 +15,10 @@
 import { args, methodArgs } from "../schema/index.js";
 import { isFloatingPoint, scalarTypeName } from "../dtype.js";
 import { checkInts } from "../args.js";
-import { TorchError } from "../errors.js";
+import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { arange } from "./creation.js";
-import { where } from "./conditional.js";
+import { CPP_NAMES, where } from "./conditional.js";
 import { cat } from "./indexing.js";
 import { Tensor, checkTensor, wrap, wrapDim } from "../tensor/tensor.js";
 
@@ -180,11 +180,45 @@ proto.clamp_max = function (this: Tensor) {
   return clamped(this, null, methodArgs("clamp_max", this, arguments).max);
 };
 
+/**
+ * PyTorch's broadcast of an op's operands in their order (its TensorIterator's), so that a
+ * mismatch names the sizes as PyTorch does: `a` the shape so far, `b` the next operand's.
+ */
+function checkBroadcast(...shapes: (readonly number[])[]): void {
+  let acc: number[] = [];
+  for (const s of shapes) {
+    const rank = Math.max(acc.length, s.length);
+    const out: number[] = [];
+    for (let i = 0; i < rank; i++) {
+      const x = acc[acc.length - rank + i] ?? 1;
+      const y = s[s.length - rank + i] ?? 1;
+      if (x !== y && x !== 1 && y !== 1)
+        throw new ShapeError(
+          `The size of tensor a (${x}) must match the size of tensor b (${y}) at non-singleton dimension ${i}`,
+        );
+      out.push(x === 1 ? y : x);
+    }
+    acc = out;
+  }
+}
+
+/** PyTorch's C++ name of a dtype, as its lerp messages print it. */
+const cppName = (dtype: string): string => CPP_NAMES[dtype] ?? dtype;
+
 proto.lerp = function (this: Tensor, end: Tensor, weight: number | Tensor) {
   checkTensor("lerp", "end", end);
-  if (!isFloatingPoint(this.dtype) || !isFloatingPoint(end.dtype))
-    throw new TorchError(
+  checkBroadcast(
+    this.shape,
+    end.shape,
+    ...(weight instanceof Tensor ? [weight.shape] : []),
+  );
+  if (!isFloatingPoint(this.dtype))
+    throw new DTypeError(
       `"lerp_kernel_scalar" not implemented for '${scalarTypeName(this.dtype)}'`,
+    );
+  if (end.dtype !== this.dtype)
+    throw new DTypeError(
+      `expected dtype ${cppName(this.dtype)} for \`end\` but got dtype ${cppName(end.dtype)}`,
     );
   return scope(() => {
     const diff = end.sub(this);
@@ -195,6 +229,10 @@ proto.lerp = function (this: Tensor, end: Tensor, weight: number | Tensor) {
         : end.sub(diff.mul(1 - weight));
     }
     const w = checkTensor("lerp", "weight", weight);
+    if (w.dtype !== this.dtype)
+      throw new DTypeError(
+        `expected dtype ${cppName(this.dtype)} for \`weight\` but got dtype ${cppName(w.dtype)}`,
+      );
     const low = this.add(diff.mul(w));
     const high = end.sub(diff.mul(w.neg().add(1)));
     return where(w.abs().lt(0.5), low, high);
@@ -209,6 +247,7 @@ proto.addcmul = function (
 ) {
   const a = checkTensor("addcmul", "tensor1", t1);
   const b = checkTensor("addcmul", "tensor2", t2);
+  checkBroadcast(this.shape, a.shape, b.shape);
   const value = options.value ?? 1;
   // PyTorch's order: self + (value * tensor1) * tensor2.
   return scope(() => this.add((value === 1 ? a : a.mul(value)).mul(b)));
@@ -222,9 +261,11 @@ proto.addcdiv = function (
 ) {
   const a = checkTensor("addcdiv", "tensor1", t1);
   const b = checkTensor("addcdiv", "tensor2", t2);
+  checkBroadcast(this.shape, a.shape, b.shape);
+  // PyTorch's message word for word (its double space included).
   if (!isFloatingPoint(a.dtype) && !isFloatingPoint(b.dtype))
-    throw new TorchError(
-      "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.",
+    throw new DTypeError(
+      "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.",
     );
   const value = options.value ?? 1;
   return scope(() => {

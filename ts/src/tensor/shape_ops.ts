@@ -12,7 +12,7 @@
  */
 
 import { type Shape, checkHostAlloc, checkInts } from "../args.js";
-import { TorchError } from "../errors.js";
+import { ShapeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { zeros } from "../ops/creation.js";
 import { cat } from "../ops/indexing.js";
@@ -507,7 +507,7 @@ function splitAlong(
   if (typeof spec === "number") {
     const n = t.shape[dim]!;
     if (spec === 0 || n % spec !== 0)
-      throw new TorchError(
+      throw new ShapeError(
         `torch.${fn} attempted to split along dimension ${dim}, but the size of the dimension ${n} is not divisible by the split_size ${spec}!`,
       );
   }
