@@ -40,6 +40,7 @@ import {
 } from "../tensor/tensor.js";
 import { binary } from "./op_rows.js";
 import { checkValues } from "./value_checks.js";
+import { checkTrapezoid } from "./operand_checks.js";
 
 /** `[min, max]` with names, as `torch.aminmax` returns. */
 export type MinMax = [Tensor, Tensor] & {
@@ -608,18 +609,6 @@ export function trapezoid(
     const ends = y.select(d, 0).add(y.select(d, -1)).mul(0.5);
     return y.sum(d).sub(ends).mul(dx);
   });
-}
-
-/** PyTorch's refusal of bool samples in the trapezoid rules (`fn`). */
-export function checkTrapezoid(fn: string, y: Tensor, x: Tensor | null): void {
-  if (x !== null && (x.dtype === "bool" || y.dtype === "bool"))
-    throw new DTypeError(
-      `${fn}: received a bool input for \`x\` or \`y\`, but bool is not supported`,
-    );
-  if (y.dtype === "bool")
-    throw new DTypeError(
-      `${fn}: received a bool input for \`y\`, but bool is not supported`,
-    );
 }
 
 /** Alias of {@link trapezoid}. */

@@ -13,7 +13,7 @@ import { args, methodArgs } from "../schema/index.js";
 import { Tensor, wrapDim } from "../tensor/tensor.js";
 import { where } from "./conditional.js";
 import { std, var as variance } from "./reductions.js";
-import { checkTrapezoid } from "./composites.js";
+import { checkTrapezoid } from "./operand_checks.js";
 
 /**
  * Euclid's steps that always reach gcd for integers of each dtype: a pair below 2^b needs at most

@@ -11,11 +11,12 @@
 import { checkValues } from "./value_checks.js";
 import { args, methodArgs } from "../schema/index.js";
 import { scalarTypeName } from "../dtype.js";
-import { DTypeError, ShapeError } from "../errors.js";
+import { DTypeError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
 import { Tensor, checkTensor } from "../tensor/tensor.js";
 import { writeBack } from "../tensor/write_back.js";
+import { broadcastPair } from "./operand_checks.js";
 
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
@@ -59,22 +60,6 @@ function maskedScatter(
         : src.index_select(0, rank.clamp_max(src.numel() - 1)).reshape(x.shape);
     return where(mb, v, x);
   });
-}
-
-/** `a` and `b` expanded to their broadcast shape; a mismatch in PyTorch's binary-op words. */
-export function broadcastPair(a: Tensor, b: Tensor): [Tensor, Tensor] {
-  const rank = Math.max(a.ndim, b.ndim);
-  const shape: number[] = [];
-  for (let i = 0; i < rank; i++) {
-    const x = a.shape[a.ndim - rank + i] ?? 1;
-    const y = b.shape[b.ndim - rank + i] ?? 1;
-    if (x !== y && x !== 1 && y !== 1)
-      throw new ShapeError(
-        `The size of tensor a (${x}) must match the size of tensor b (${y}) at non-singleton dimension ${i}`,
-      );
-    shape.push(x === 1 ? y : x);
-  }
-  return [a.expand(shape), b.expand(shape)];
 }
 
 proto.masked_scatter = function (this: Tensor, mask: Tensor, source: Tensor) {

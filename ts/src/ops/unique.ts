@@ -25,7 +25,7 @@ import { where } from "./conditional.js";
 import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
 import { args, methodArgs } from "../schema/index.js";
 import "./sorting.js"; // Tensor.sort, cumsum
-import { broadcastPair } from "./masked_scatter.js";
+import { broadcastPair } from "./operand_checks.js";
 
 declare module "../tensor/tensor.js" {
   interface Tensor {
