@@ -116,7 +116,8 @@ impl Layout {
         }
         let lead = sizes.len() - self.ndim();
         let mut l = Layout { shape: vec![0; sizes.len()], strides: vec![0; sizes.len()], offset: self.offset };
-        for (i, &want) in sizes.iter().enumerate() {
+        // From the last dim, as PyTorch checks: its message names the last mismatching dim.
+        for (i, &want) in sizes.iter().enumerate().rev() {
             if i < lead {
                 if want < 0 {
                     bail!(Shape, "The expanded size of the tensor ({want}) isn't allowed in a leading, non-existing dimension {i}");

@@ -1,5 +1,6 @@
 //! `scatter_reduce`'s gradients, PyTorch's rules: sum and mean pass the upstream on (divided by
-//! each place's count for mean); amax/amin share it evenly among the values equal to the result;
+//! each place's count for mean); amax/amin share it evenly among the values equal to the result
+//! (self's counted even without `include_self`);
 //! prod multiplies it by the product of the others (computed without dividing by a zero). Without
 //! `include_self`, self's values at scattered-to places took no part and get none.
 
@@ -49,10 +50,9 @@ pub fn scatter_reduce(
                 (gn.clone(), gather(&gn, dim, &idx)?)
             }
             ScatterReduce::Amax | ScatterReduce::Amin => {
-                let mut at_x = xs.binary(Op::Eq, &ys)?.to_dtype(g.dtype)?;
-                if !include_self {
-                    at_x = at_x.scatter_value(dim, &idx, 0.0)?;
-                }
+                // Self's values equal to the result count among the sharers even without
+                // `include_self` (PyTorch's rule; their own share is dropped below).
+                let at_x = xs.binary(Op::Eq, &ys)?.to_dtype(g.dtype)?;
                 let at_s = ss.binary(Op::Eq, &ys.gather(dim, &idx)?)?.to_dtype(g.dtype)?;
                 let n = at_x.scatter_add(dim, &idx, &at_s)?;
                 let gn = o::div(g, &n)?;

@@ -21,14 +21,15 @@ pub enum ScatterReduce {
 }
 
 impl ScatterReduce {
-    /// PyTorch's names (`"sum"`, `"prod"`, `"mean"`, `"amax"`, `"amin"`), or its error.
+    /// PyTorch's names (`"sum"`, `"prod"`, `"mean"`, `"amax"`, `"amin"`, and the `"max"`,
+    /// `"min"` it also accepts for the last two), or its error.
     pub fn parse(name: &str) -> Result<ScatterReduce> {
         Ok(match name {
             "sum" => ScatterReduce::Sum,
             "prod" => ScatterReduce::Prod,
             "mean" => ScatterReduce::Mean,
-            "amax" => ScatterReduce::Amax,
-            "amin" => ScatterReduce::Amin,
+            "amax" | "max" => ScatterReduce::Amax,
+            "amin" | "min" => ScatterReduce::Amin,
             _ => bail!(Torch, "reduce argument must be either sum, prod, mean, amax or amin, got {name}"),
         })
     }

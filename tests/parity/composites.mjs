@@ -400,5 +400,48 @@ export function callComposite(torch, op, a, inputs, device) {
         ? x.clone().masked_scatter_(y, z)
         : torch.masked_scatter(x, y, z);
   }
+  // the sweep's index, select, number and misc families (tests/parity/sweep.py)
+  const given = (...keys) =>
+    Object.fromEntries(keys.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]));
+  switch (op) {
+    case "argwhere":
+    case "real":
+    case "conj":
+    case "conj_physical":
+      return torch[op](x);
+    case "embedding_bag":
+      return F.embedding_bag(x, y, {
+        ...given("mode", "include_last_offset"),
+        ...(a.offsets && { offsets: z }),
+        ...(a.per_sample_weights && { per_sample_weights: inputs.at(-1) }),
+      });
+    case "one_hot":
+      return F.one_hot(x, a.num_classes ?? -1);
+    case "bincount":
+      return torch.bincount(x, y ?? null, a.minlength ?? 0);
+    case "index_reduce":
+      return torch.index_reduce(x, a.dim, y, z, a.reduce, given("include_self"));
+    case "gcd":
+    case "lcm":
+      return torch[op](x, y);
+    case "frexp":
+      return list(torch.frexp(x));
+    case "meshgrid":
+      return list(torch.meshgrid(inputs, given("indexing")));
+    case "row_stack":
+      return torch.row_stack(inputs);
+    case "view_as":
+    case "reshape_as":
+    case "type_as":
+      return x[op](y);
+    case "swapdims":
+      return torch.swapdims(x, a.dim0, a.dim1);
+    case "normalize":
+      return F.normalize(x, given("p", "dim", "eps"));
+    case "cumulative_trapezoid":
+      return y
+        ? torch.cumulative_trapezoid(x, y, given("dim"))
+        : torch.cumulative_trapezoid(x, given("dx", "dim"));
+  }
   return undefined;
 }

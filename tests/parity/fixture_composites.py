@@ -225,6 +225,29 @@ CALLS = {
     "index_put": lambda x, a: _index_put(x, a),
     "masked_scatter": lambda x, a: (x[0].clone().masked_scatter_(x[1], x[2]) if a.get("inplace")
                                     else torch.masked_scatter(x[0], x[1], x[2])),
+    # the sweep's index, select, number and misc families (tests/parity/sweep.py)
+    "argwhere": lambda x, a: torch.argwhere(x[0]),
+    "embedding_bag": lambda x, a: F.embedding_bag(
+        x[0], x[1], x[2] if a.get("offsets") else None, **_opt(a, "mode", "include_last_offset"),
+        per_sample_weights=x[-1] if a.get("per_sample_weights") else None),
+    "one_hot": lambda x, a: F.one_hot(x[0], **_opt(a, "num_classes")),
+    "bincount": lambda x, a: torch.bincount(x[0], x[1] if len(x) > 1 else None, **_opt(a, "minlength")),
+    "index_reduce": lambda x, a: torch.index_reduce(x[0], a["dim"], x[1], x[2], a["reduce"],
+                                                    **_opt(a, "include_self")),
+    "gcd": lambda x, a: torch.gcd(x[0], x[1]),
+    "lcm": lambda x, a: torch.lcm(x[0], x[1]),
+    "frexp": lambda x, a: tuple(torch.frexp(x[0])),
+    "meshgrid": lambda x, a: tuple(torch.meshgrid(*x, **_opt(a, "indexing"))),
+    "row_stack": lambda x, a: torch.row_stack(list(x)),
+    "view_as": lambda x, a: x[0].view_as(x[1]),
+    "reshape_as": lambda x, a: x[0].reshape_as(x[1]),
+    "type_as": lambda x, a: x[0].type_as(x[1]),
+    "swapdims": lambda x, a: torch.swapdims(x[0], a["dim0"], a["dim1"]),
+    "real": lambda x, a: torch.real(x[0]),
+    "conj": lambda x, a: torch.conj(x[0]),
+    "conj_physical": lambda x, a: torch.conj_physical(x[0]),
+    "normalize": lambda x, a: F.normalize(x[0], **_opt(a, "p", "dim", "eps")),
+    "cumulative_trapezoid": lambda x, a: torch.cumulative_trapezoid(x[0], *x[1:], **_opt(a, "dx", "dim")),
 }
 
 
@@ -282,6 +305,10 @@ COMPOSITE_TOL = {
                          "softmin", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
                          "nll_loss", "cross_entropy")},
     **{op: R5 for op in ("arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2")},
+    # the sweep's additions: a sum of products (embedding_bag, the trapezoid rules), a norm's
+    # quotient; index_reduce's prod and mean round like scatter_reduce's; bincount's weighted sums.
+    **{op: R5 for op in ("embedding_bag", "cumulative_trapezoid", "normalize", "index_reduce",
+                         "bincount")},
 }
 
 

@@ -11,6 +11,7 @@ outside the tolerance of the float64 reference) are left out and counted in DROP
 
 import math
 import pathlib
+import zlib
 
 import numpy as np
 import torch
@@ -52,20 +53,25 @@ class Sweep:
     def __init__(self, fam, rng):
         self.fam, self.rng = fam, rng
 
-    def case(self, op, name, inputs, args=None, tol=None):
-        """One generated case; PyTorch decides between a result and an error."""
+    def case(self, op, name, inputs, args=None, tol=None, error=None):
+        """One generated case; PyTorch decides between a result and an error. `error`: the
+        webtorch class where error_class's reading of the message misses (an index out of
+        bounds is a RuntimeError whose message names a size, not a shape error), or of a
+        TypeError that is PyTorch refusing the values, not a missing overload (imag of a real
+        tensor)."""
         c = {"name": f"{op}/sweep_{name}", "op": op, "inputs": list(inputs),
              "args": fixture._enc_scalar(args or {})}
         if tol is not None:
             c["tol"] = tol
         kind, res = fixture._outcome(c)
-        if kind == "error" and isinstance(res, TypeError):
+        if kind == "error" and isinstance(res, TypeError) and error is None:
             # No such overload in Python (maximum(t, 2.5)): webtorch's wrapped-number reading of
             # a scalar operand is defined by the binary_math fixtures, not by an error here.
             DROPPED[c["name"]] = f"PyTorch has no overload: {res}"
             return
         try:
-            self.fam.cases.append(finish(c, error_class(res) if kind == "error" else None))
+            cls = (error or error_class(res)) if kind == "error" else None
+            self.fam.cases.append(finish(c, cls))
         except AssertionError as e:
             DROPPED[c["name"]] = str(e).splitlines()[0]
 
@@ -394,11 +400,860 @@ def class_loss(sw, op, tol):
         sw.case(op, "probabilities", [x, sw.f([3, 4], 0.0, 1.0)], tol=tol)
 
 
+# The index, selection, number and misc families: each op's cases from its own builder (valid
+# index tensors, k/q values, shapes that fit), over the layouts the op admits, special values and
+# each dtype. Indices are unique where PyTorch's result depends on the order of writes (scatter,
+# index_copy, masked/select/slice scatters); values with ties check the index PyTorch picks.
+def _ix(vals, shape=None, view=None, dt="int64"):
+    return T(vals, dt, shape, view)
+
+
+def _per_op(builders):
+    """A sampler from per-op builders. Each op draws from its own generator (seeded by its name),
+    so that its cases do not depend on, nor shift, the other entries' random data."""
+    def sampler(sw, op, tol):
+        own = Sweep(sw.fam, np.random.default_rng(zlib.crc32(op.encode())))
+
+        def c(name, inputs, args=None, error=None):
+            own.case(op, name, inputs, args, tol=tol, error=error)
+        builders[op](c, own)
+    return sampler
+
+
+def _layouts_23(sw):
+    """The [2, 3] float32 operand in each layout that keeps that shape (one sliced layout: the
+    other adds no new stride pattern to these ops)."""
+    return [(name, sw.f(shape, view=view)) for name, shape, view in SAME_SHAPE
+            if name != "sliced_offset"]
+
+
+# Beside float32, the integer dtype and bool these builders try (the index family moves data
+# without computing on it; the others' integer kernels are those of int64, whose int32/uint8
+# forms the unary and binary sweeps cover): each more dtype compiles the op's kernels again on
+# WebGPU, the cost that bounds this sweep.
+_MOVED_DTYPES = ["int64", "bool"]
+
+
+def _index_select(c, sw):
+    idx = _ix([2, 0, 2])
+    for name, x in _layouts_23(sw):
+        c(name, [x, idx], {"dim": 1})
+    c("dim0", [sw.f([2, 3]), _ix([1, 1, 0])], {"dim": 0})
+    c("index_sliced", [sw.f([2, 3]), _ix([2, 9, 0, 9, 1], view=[("slice", [0, 0, 5, 2])])],
+      {"dim": 1})
+    c("index_int32", [sw.f([2, 3]), _ix([1, 2], dt="int32")], {"dim": 1})
+    c("index_rank0", [sw.f([2, 3]), _ix([1], shape=[])], {"dim": 1})
+    c("index_empty", [sw.f([2, 3]), _ix([], shape=[0])], {"dim": 1})
+    c("size0", [sw.f([0, 3]), idx], {"dim": 1})
+    c("rank0", [sw.f([]), _ix([0])], {"dim": 0})
+    c("special", [T(SPECIALS, shape=[2, 3]), idx], {"dim": 1})
+    c("out_of_range", [sw.f([2, 3]), _ix([0, 3])], {"dim": 1})
+    c("negative_index", [sw.f([2, 3]), _ix([0, -1])], {"dim": 1})
+    c("float_index", [sw.f([2, 3]), sw.f([2])], {"dim": 1})
+    c("index_2d", [sw.f([2, 3]), _ix([0, 1], shape=[1, 2])], {"dim": 1})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), idx], {"dim": 1})
+
+
+def _gather(c, sw):
+    idx = _ix([2, 0, 1, 1], shape=[2, 2])
+    for name, x in _layouts_23(sw):
+        c(name, [x, idx], {"dim": 1})
+    c("dim0", [sw.f([2, 3]), _ix([1, 0, 1, 0, 0, 1], shape=[2, 3])], {"dim": 0})
+    c("index_transposed", [sw.f([2, 3]), _ix([0, 2, 1, 1], shape=[2, 2], view=[("t", [])])],
+      {"dim": 1})
+    c("index_expanded", [sw.f([2, 3]), _ix([2, 1], shape=[1, 2], view=[("expand", [2, 2])])],
+      {"dim": 1})
+    c("index_int32", [sw.f([2, 3]), _ix([1, 2], shape=[2, 1], dt="int32")], {"dim": 1})
+    c("index_empty", [sw.f([2, 3]), _ix([], shape=[2, 0])], {"dim": 1})
+    c("special", [T(SPECIALS, shape=[2, 3]), idx], {"dim": 1})
+    c("out_of_range", [sw.f([2, 3]), _ix([0, 3], shape=[2, 1])], {"dim": 1}, error="TorchError")
+    c("rank_mismatch", [sw.f([2, 3]), _ix([0, 1])], {"dim": 1})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), idx], {"dim": 1})
+
+
+def _take_along_dim(c, sw):
+    idx = _ix([2, 0, 1, 1], shape=[2, 2])
+    for name, x in _layouts_23(sw):
+        c(name, [x, idx], {"dim": 1})
+    c("no_dim", [sw.f([2, 3]), _ix([5, 0, 3])])
+    c("broadcast", [sw.f([2, 3]), _ix([2, 0], shape=[1, 2])], {"dim": 1})
+    c("negative_dim", [sw.f([2, 3]), _ix([1, 0, 1], shape=[1, 3])], {"dim": -2})
+    c("special", [T(SPECIALS, shape=[2, 3]), idx], {"dim": 1})
+    c("index_int32", [sw.f([2, 3]), _ix([1, 2], shape=[2, 1], dt="int32")], {"dim": 1})
+    c("float_index", [sw.f([2, 3]), sw.f([2, 1])], {"dim": 1})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), idx], {"dim": 1})
+
+
+def _take(c, sw):
+    idx = _ix([5, 0, -1, 3])
+    for name, x in _layouts_23(sw):
+        c(name, [x, idx])
+    c("index_2d", [sw.f([2, 3]), _ix([0, 4, 2, 1], shape=[2, 2])])
+    c("rank0", [sw.f([]), _ix([0, 0])])
+    c("index_empty", [sw.f([2, 3]), _ix([], shape=[0])])
+    c("special", [T(SPECIALS, shape=[2, 3]), idx])
+    c("out_of_range", [sw.f([2, 3]), _ix([6])])
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), idx])
+
+
+# scatter targets: each row's indices distinct (PyTorch's scatter with duplicates is unordered).
+_SC_IDX = [[2, 0], [1, 2]]
+
+
+def _scatter(c, sw):
+    idx = _ix(_SC_IDX, shape=[2, 2])
+    for name, x in _layouts_23(sw):
+        c(name, [x, idx, sw.f([2, 2])], {"dim": 1})
+    c("value", [sw.f([2, 3]), idx], {"dim": 1, "value": 2.5})
+    c("dim0", [sw.f([2, 3]), _ix([1, 0, 1], shape=[1, 3]), sw.f([2, 3])], {"dim": 0})
+    c("src_larger", [sw.f([2, 3]), idx, sw.f([3, 4])], {"dim": 1})
+    c("src_transposed", [sw.f([2, 3]), idx, sw.f([2, 2], view=[("t", [])])], {"dim": 1})
+    c("index_empty", [sw.f([2, 3]), _ix([], shape=[2, 0]), sw.f([2, 2])], {"dim": 1})
+    c("special", [sw.f([2, 3]), idx, T(SPECIALS[:4], shape=[2, 2])], {"dim": 1})
+    c("out_of_range", [sw.f([2, 3]), _ix([0, 3], shape=[2, 1]), sw.f([2, 1])], {"dim": 1}, error="TorchError")
+    c("dtype_mismatch", [sw.f([2, 3]), idx, sw.i([2, 2], "int64")], {"dim": 1})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), idx, sw.i([2, 2], dt)], {"dim": 1})
+
+
+def _scatter_add(c, sw):
+    idx = _ix([2, 0, 2, 1, 1, 1], shape=[2, 3])
+    for name, x in _layouts_23(sw):
+        c(name, [x, idx, sw.f([2, 3])], {"dim": 1})
+    c("dim0", [sw.f([2, 3]), _ix([1, 1, 0], shape=[1, 3]), sw.f([1, 3])], {"dim": 0})
+    c("src_larger", [sw.f([2, 3]), _ix([0, 0], shape=[2, 1]), sw.f([3, 4])], {"dim": 1})
+    c("index_empty", [sw.f([2, 3]), _ix([], shape=[2, 0]), sw.f([2, 2])], {"dim": 1})
+    c("special", [T(SPECIALS, shape=[2, 3]), idx, sw.f([2, 3])], {"dim": 1})
+    c("out_of_range", [sw.f([2, 3]), _ix([3], shape=[1, 1]), sw.f([1, 1])], {"dim": 1}, error="TorchError")
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), idx, sw.i([2, 3], dt)], {"dim": 1})
+
+
+def _scatter_reduce(c, sw):
+    idx = _ix([2, 0, 2, 1, 1, 1], shape=[2, 3])
+    for name, x in _layouts_23(sw)[:3]:
+        c(name, [x, idx, sw.f([2, 3])], {"dim": 1, "reduce": "sum"})
+    for red in ("prod", "mean", "amax", "amin"):
+        c(red, [sw.f([2, 3]), idx, sw.f([2, 3])], {"dim": 1, "reduce": red})
+        c(f"{red}_exclude_self", [sw.f([2, 3]), idx, sw.f([2, 3])],
+          {"dim": 1, "reduce": red, "include_self": False})
+    c("special_amax", [T(SPECIALS, shape=[2, 3]), idx, T(SPECIALS[::-1], shape=[2, 3])],
+      {"dim": 1, "reduce": "amax"})
+    c("bad_reduce", [sw.f([2, 3]), idx, sw.f([2, 3])], {"dim": 1, "reduce": "max"})
+    for dt in ("int32", "int64"):
+        c(f"{dt}_mean", [sw.i([2, 3], dt), idx, sw.i([2, 3], dt)], {"dim": 1, "reduce": "mean"})
+        c(f"{dt}_amin", [sw.i([2, 3], dt), idx, sw.i([2, 3], dt)],
+          {"dim": 1, "reduce": "amin", "include_self": False})
+
+
+def _index_add(c, sw):
+    idx = _ix([2, 0, 2])
+    for name, x in _layouts_23(sw):
+        c(name, [x, idx, sw.f([2, 3])], {"dim": 1})
+    c("alpha", [sw.f([2, 3]), idx, sw.f([2, 3])], {"dim": 1, "alpha": 2.5})
+    c("dim0", [sw.f([2, 3]), _ix([1, 1, 0, 1]), sw.f([4, 3])], {"dim": 0})
+    c("source_transposed", [sw.f([2, 3]), idx, sw.f([3, 2], view=[("t", [])])], {"dim": 1})
+    c("index_int32", [sw.f([2, 3]), _ix([1], dt="int32"), sw.f([2, 1])], {"dim": 1})
+    c("special", [T(SPECIALS, shape=[2, 3]), idx, sw.f([2, 3])], {"dim": 1})
+    c("out_of_range", [sw.f([2, 3]), _ix([3]), sw.f([2, 1])], {"dim": 1}, error="TorchError")
+    c("size_mismatch", [sw.f([2, 3]), idx, sw.f([2, 2])], {"dim": 1})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), idx, sw.i([2, 3], dt)], {"dim": 1})
+
+
+def _index_copy(c, sw):
+    idx = _ix([2, 0])
+    for name, x in _layouts_23(sw):
+        c(name, [x, idx, sw.f([2, 2])], {"dim": 1})
+    c("dim0", [sw.f([2, 3]), _ix([1]), sw.f([1, 3])], {"dim": 0})
+    c("index_int32", [sw.f([2, 3]), _ix([1], dt="int32"), sw.f([2, 1])], {"dim": 1})
+    c("special", [sw.f([2, 3]), idx, T(SPECIALS[:4], shape=[2, 2])], {"dim": 1})
+    c("out_of_range", [sw.f([2, 3]), _ix([3]), sw.f([2, 1])], {"dim": 1}, error="TorchError")
+    c("size_mismatch", [sw.f([2, 3]), idx, sw.f([2, 3])], {"dim": 1})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), idx, sw.i([2, 2], dt)], {"dim": 1})
+
+
+def _index_fill(c, sw):
+    idx = _ix([2, 0])
+    for name, x in _layouts_23(sw):
+        c(name, [x, idx], {"dim": 1, "value": -1.5})
+    c("dim0", [sw.f([2, 3]), _ix([1])], {"dim": 0, "value": 2})
+    c("repeated", [sw.f([2, 3]), _ix([1, 1])], {"dim": 1, "value": 0.5})
+    c("nan_value", [sw.f([2, 3]), idx], {"dim": 1, "value": NAN})
+    c("size0", [sw.f([0, 3]), idx], {"dim": 1, "value": 1.0})
+    c("out_of_range", [sw.f([2, 3]), _ix([3])], {"dim": 1, "value": 1.0})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), idx], {"dim": 1, "value": 1})
+    c("int64_float_value", [sw.i([2, 3], "int64"), idx], {"dim": 1, "value": 2.5})
+
+
+def _select_scatter(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x, sw.f([2])], {"dim": 1, "index": 1})
+    c("dim0_negative", [sw.f([2, 3]), sw.f([3])], {"dim": 0, "index": -1})
+    c("src_transposed", [sw.f([2, 3, 2]), sw.f([2, 2], view=[("t", [])])], {"dim": 1, "index": 2})
+    c("special", [sw.f([2, 3]), T(SPECIALS[:3])], {"dim": 0, "index": 0})
+    c("out_of_range", [sw.f([2, 3]), sw.f([2])], {"dim": 1, "index": 3})
+    c("shape_mismatch", [sw.f([2, 3]), sw.f([3])], {"dim": 1, "index": 0})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), sw.i([2], dt)], {"dim": 1, "index": 0})
+
+
+def _slice_scatter(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x, sw.f([2, 2])], {"dim": 1, "start": 0, "end": 3, "step": 2})
+    c("dim0_default", [sw.f([2, 3]), sw.f([2, 3])])
+    c("start_only", [sw.f([2, 3]), sw.f([1, 3])], {"dim": 0, "start": 1})
+    c("negative", [sw.f([2, 3]), sw.f([2, 2])], {"dim": 1, "start": -2})
+    c("empty", [sw.f([2, 3]), sw.f([2, 0])], {"dim": 1, "start": 1, "end": 1})
+    c("special", [sw.f([2, 3]), T(SPECIALS[:3], shape=[1, 3])], {"dim": 0, "start": 1})
+    c("shape_mismatch", [sw.f([2, 3]), sw.f([2, 3])], {"dim": 1, "start": 1})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), sw.i([2, 1], dt)], {"dim": 1, "start": 2})
+
+
+def _diagonal_scatter(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x, sw.f([2])])
+    c("offset", [sw.f([2, 3]), sw.f([2])], {"offset": 1})
+    c("offset_negative", [sw.f([3, 3]), sw.f([1])], {"offset": -2})
+    c("dims", [sw.f([2, 3, 2]), sw.f([3, 2])], {"dim1": 0, "dim2": 2})
+    c("special", [sw.f([2, 3]), T([NAN, INF])])
+    c("shape_mismatch", [sw.f([2, 3]), sw.f([3])])
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), sw.i([2], dt)])
+
+
+def _masked_scatter(c, sw):
+    mask = _ix([1, 0, 1, 0, 1, 1], shape=[2, 3], dt="bool")
+    for name, x in _layouts_23(sw):
+        c(name, [x, mask, sw.f([5])])
+    c("mask_broadcast", [sw.f([2, 3]), _ix([0, 1, 1], dt="bool"), sw.f([2, 3])])
+    c("source_2d", [sw.f([2, 3]), mask, sw.f([2, 3])])
+    c("none", [sw.f([2, 3]), _ix([0] * 6, shape=[2, 3], dt="bool"), sw.f([1])])
+    c("special", [sw.f([2, 3]), mask, T(SPECIALS[:4])])
+    c("short_source", [sw.f([2, 3]), mask, sw.f([3])])
+    c("uint8_mask", [sw.f([2, 3]), _ix([1, 0, 1, 0, 1, 1], shape=[2, 3], dt="uint8"), sw.f([4])])
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), mask, sw.i([4], dt)])
+
+
+def _nonzero(c, sw):
+    for name, shape, view in LAYOUTS:
+        c(name, [T(sw.rng.integers(-1, 2, math.prod(shape)).astype(float).tolist(), "float32",
+                   shape, view)])
+    c("special", [T(SPECIALS, shape=[2, 3])])
+    c("rank3", [_ix([0, 1, 1, 0, 0, 0, 1, 1], shape=[2, 2, 2], dt="bool")])
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 5], dt, [("slice", [1, 0, 5, 2])])])
+
+
+def _masked_select(c, sw):
+    mask = _ix([1, 0, 1, 0, 1, 1], shape=[2, 3], dt="bool")
+    for name, x in _layouts_23(sw):
+        c(name, [x, mask])
+    c("mask_broadcast", [sw.f([2, 3]), _ix([0, 1, 1], dt="bool")])
+    c("input_broadcast", [sw.f([3]), mask])
+    c("size0", [sw.f([0, 3]), _ix([1, 0, 1], dt="bool")])
+    c("special", [T(SPECIALS, shape=[2, 3]), _ix([1] * 6, shape=[2, 3], dt="bool")])
+    c("uint8_mask", [sw.f([2, 3]), _ix([1, 0, 1, 0, 1, 1], shape=[2, 3], dt="uint8")])
+    c("mismatch", [sw.f([2, 3]), _ix([1, 0], dt="bool")])
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), mask])
+
+
+def _where(c, sw):
+    cond = _ix([1, 0, 1, 0, 0, 1], shape=[2, 3], dt="bool")
+    for name, x in _layouts_23(sw):
+        c(name, [cond, x, sw.f([3])])
+    c("cond_broadcast", [_ix([0, 1, 1], dt="bool"), sw.f([2, 3]), sw.f([2, 1])])
+    c("cond_transposed", [_ix([1, 0, 1, 1, 0, 0], shape=[3, 2], dt="bool", view=[("t", [])]),
+                          sw.f([2, 3]), sw.f([2, 3])])
+    c("scalars", [cond, sw.f([2, 3]), S(-1.5)])
+    c("scalar_first", [cond, S(2), sw.f([2, 3])])
+    c("size0", [_ix([], shape=[0, 3], dt="bool"), sw.f([0, 3]), sw.f([3])])
+    c("special", [cond, T(SPECIALS, shape=[2, 3]), T(SPECIALS[::-1], shape=[2, 3])])
+    c("uint8_cond", [_ix([1, 0, 2], dt="uint8"), sw.f([3]), sw.f([3])])
+    c("int32_float32", [cond, sw.i([2, 3], "int32"), sw.f([2, 3])])
+    c("mismatch", [cond, sw.f([2, 3]), sw.f([2])])
+    for dt in _MOVED_DTYPES:
+        c(dt, [cond, sw.i([2, 3], dt), sw.i([2, 3], dt)])
+
+
+def _masked_fill(c, sw):
+    mask = _ix([1, 0, 1, 0, 0, 1], shape=[2, 3], dt="bool")
+    for name, x in _layouts_23(sw):
+        c(name, [x, mask], {"value": -2.5})
+    c("mask_broadcast", [sw.f([2, 3]), _ix([0, 1, 1], dt="bool")], {"value": 1.0})
+    c("mask_transposed", [sw.f([2, 3]), _ix([1, 0, 1, 1, 0, 0], shape=[3, 2], dt="bool",
+                                             view=[("t", [])])], {"value": 0.5})
+    c("nan_value", [sw.f([2, 3]), mask], {"value": NAN})
+    c("inf_value", [sw.f([2, 3]), mask], {"value": -INF})
+    c("size0", [sw.f([0, 3]), _ix([1, 0, 1], dt="bool")], {"value": 1.0})
+    c("special", [T(SPECIALS, shape=[2, 3]), mask], {"value": 0.0})
+    c("uint8_mask", [sw.f([2, 3]), _ix([1, 0, 1, 0, 0, 1], shape=[2, 3], dt="uint8")],
+      {"value": 1.0})
+    c("mismatch", [sw.f([2, 3]), _ix([1, 0], dt="bool")], {"value": 1.0})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), mask], {"value": 1})
+    c("int64_float_value", [sw.i([2, 3], "int64"), mask], {"value": 2.5})
+
+
+def _embedding_bag(c, sw):
+    w = sw.f([5, 3])
+    bags = _ix([0, 2, 4, 1, 1, 3], shape=[2, 3])
+    for mode in ("sum", "mean", "max"):
+        c(mode, [bags, w], {"mode": mode})
+    c("weight_transposed", [bags, sw.f([3, 5], view=[("t", [])])])
+    flat, offsets = _ix([4, 0, 2, 2, 1]), _ix([0, 2, 2])
+    for mode in ("sum", "max"):
+        c(f"offsets_{mode}", [flat, w, offsets], {"offsets": True, "mode": mode})
+    c("include_last_offset", [flat, w, _ix([0, 2, 5])],
+      {"offsets": True, "include_last_offset": True, "mode": "sum"})
+    c("per_sample_weights", [flat, w, offsets, sw.f([5])],
+      {"offsets": True, "mode": "sum", "per_sample_weights": True})
+    c("special", [bags, T(SPECIALS * 2 + [1.0, 2.0, 3.0], shape=[5, 3])], {"mode": "sum"})
+    c("int32", [_ix([0, 2, 4, 1, 1, 3], shape=[2, 3], dt="int32"), w])
+    c("bad_mode", [bags, w], {"mode": "min"})
+    c("float_input", [sw.f([2, 3]), w])
+
+
+def _one_hot(c, sw):
+    c("contiguous", [_ix([0, 2, 1, 3])], {"num_classes": 4})
+    c("transposed", [_ix([0, 2, 1, 2, 2, 0], shape=[3, 2], view=[("t", [])])], {"num_classes": 3})
+    c("sliced", [_ix([0, 9, 2, 9, 1], view=[("slice", [0, 0, 5, 2])])], {"num_classes": 3})
+    c("inferred", [_ix([0, 2, 1], shape=[1, 3])])
+    c("rank0", [_ix([1], shape=[])], {"num_classes": 2})
+    c("size0", [_ix([], shape=[0])], {"num_classes": 3})
+    c("out_of_range", [_ix([0, 3])], {"num_classes": 3})
+    c("negative", [_ix([0, -1])], {"num_classes": 3})
+    c("int32", [_ix([0, 1], dt="int32")], {"num_classes": 2})
+    c("float", [sw.f([2])], {"num_classes": 2})
+
+
+def _searchsorted(c, sw):
+    seq = T([-2.0, -0.5, 0.0, 1.5, 3.0])
+    vals = lambda shape, view=None: T(np.round(sw.rng.uniform(-3, 4, math.prod(shape)) * 2) / 2,
+                                      "float32", shape, view)
+    for name, shape, view in SAME_SHAPE:
+        c(name, [seq, vals(shape, view)])
+    c("right", [seq, T([-2.0, 0.0, 3.0, 5.0])], {"right": True})
+    c("out_int32", [seq, T([-2.0, 0.0, 3.0])], {"out_int32": True})
+    c("sequence_2d", [T([0.0, 1.0, 2.0, -1.0, 0.5, 4.0], shape=[2, 3]), T([0.5, 1.0, 0.5, 5.0],
+                                                                         shape=[2, 2])])
+    c("sequence_sliced", [T([0.0, 9.0, 1.0, 9.0, 2.0], view=[("slice", [0, 0, 5, 2])]),
+                          T([1.0, 1.5])])
+    c("special", [T([-INF, 0.0, 1.0, INF]), T([NAN, INF, -INF, -0.0])])
+    c("size0", [seq, T([], shape=[0])])
+    c("int64", [_ix([-3, 0, 0, 4, 7]), _ix([0, 5, -9, 4])])
+    c("int32_float", [_ix([1, 2, 3], dt="int32"), T([2.5])])
+    c("mismatch", [T([0.0, 1.0, 2.0, 3.0], shape=[2, 2]), T([0.5, 1.0, 2.0])])
+
+
+def _bucketize(c, sw):
+    bounds = T([-2.0, -0.5, 0.0, 1.5, 3.0])
+    for name, x in _layouts_23(sw):
+        c(name, [x, bounds])
+    c("right", [T([-2.0, 0.0, 3.0, 5.0]), bounds], {"right": True})
+    c("out_int32", [T([-2.0, 0.0, 3.0]), bounds], {"out_int32": True})
+    c("rank0", [T([0.5], shape=[]), bounds])
+    c("special", [T(SPECIALS), bounds])
+    c("size0", [sw.f([0, 3]), bounds])
+    c("int64", [_ix([0, 5, -9, 4]), _ix([-3, 0, 0, 4, 7])])
+    c("boundaries_2d", [T([1.0]), T([0.0, 1.0, 2.0, 3.0], shape=[2, 2])])
+
+
+def _bincount(c, sw):
+    x = _ix([1, 4, 1, 0, 3, 1])
+    c("contiguous", [x])
+    c("sliced", [_ix([2, 7, 2, 7, 0], view=[("slice", [0, 0, 5, 2])])])
+    c("weights", [x, sw.f([6])])
+    c("minlength", [x], {"minlength": 8})
+    c("size0", [_ix([], shape=[0])])
+    c("size0_minlength", [_ix([], shape=[0])], {"minlength": 3})
+    c("int32", [_ix([0, 2, 2], dt="int32")])
+    c("uint8", [_ix([0, 2, 2], dt="uint8")])
+    c("negative", [_ix([0, -1])])
+    c("rank2", [_ix([0, 1], shape=[1, 2])])
+    c("float", [sw.f([3], 0.0, 3.0)])
+    c("weights_mismatch", [x, sw.f([4])])
+
+
+def _index_reduce(c, sw):
+    idx = _ix([2, 0, 2])
+    for name, x in _layouts_23(sw)[:3]:
+        c(name, [x, idx, sw.f([2, 3])], {"dim": 1, "reduce": "prod"})
+    for red in ("mean", "amax", "amin"):
+        c(red, [sw.f([2, 3]), idx, sw.f([2, 3])], {"dim": 1, "reduce": red})
+    for red in ("prod", "mean", "amax", "amin"):
+        c(f"{red}_exclude_self", [sw.f([2, 3]), idx, sw.f([2, 3])],
+          {"dim": 1, "reduce": red, "include_self": False})
+    c("dim0", [sw.f([2, 3]), _ix([1, 1]), sw.f([2, 3])], {"dim": 0, "reduce": "amax"})
+    c("special", [T(SPECIALS, shape=[2, 3]), idx, sw.f([2, 3])], {"dim": 1, "reduce": "amin"})
+    c("bad_reduce", [sw.f([2, 3]), idx, sw.f([2, 3])], {"dim": 1, "reduce": "sum"})
+    for dt in ("int32", "int64"):
+        c(f"{dt}_mean", [sw.i([2, 3], dt), idx, sw.i([2, 3], dt)], {"dim": 1, "reduce": "mean"})
+
+
+def _unravel_index(c, sw):
+    c("contiguous", [_ix([0, 5, 3, 11])], {"shape": [3, 4]})
+    c("transposed", [_ix([0, 5, 3, 11, 7, 1], shape=[3, 2], view=[("t", [])])], {"shape": [3, 4]})
+    c("rank0", [_ix([7], shape=[])], {"shape": [2, 2, 2]})
+    c("one_dim", [_ix([0, 4])], {"shape": [5]})
+    c("size0", [_ix([], shape=[0])], {"shape": [3, 4]})
+    c("int32", [_ix([3, 5], dt="int32")], {"shape": [2, 3]})
+    c("negative", [_ix([-1, 2])], {"shape": [2, 3]})
+    c("out_of_range", [_ix([6])], {"shape": [2, 3]})
+    c("float", [sw.f([2])], {"shape": [2, 3]})
+
+
+# select family -----------------------------------------------------------------------------
+_TIES = [1.0, 2.0, 1.0, 2.0, 0.5, 1.0]  # ties within each row of [2, 3] and along dim 0 of [3, 2]
+
+
+def _topk(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x], {"k": 2})
+    c("smallest", [sw.f([2, 3])], {"k": 2, "largest": False})
+    c("dim0", [sw.f([3, 2])], {"k": 1, "dim": 0})
+    c("ties", [T(_TIES, shape=[2, 3])], {"k": 2})
+    c("ties_smallest", [T(_TIES, shape=[2, 3])], {"k": 2, "largest": False})
+    c("k0", [sw.f([2, 3])], {"k": 0})
+    c("size0", [sw.f([0, 3])], {"k": 1})
+    c("rank0", [sw.f([])], {"k": 1})
+    c("special", [T(SPECIALS, shape=[2, 3])], {"k": 2})
+    c("k_too_large", [sw.f([2, 3])], {"k": 4})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 5], dt, [("slice", [1, 0, 5, 2])])], {"k": 2})
+
+
+def _kthvalue(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x], {"k": 2})
+    c("dim0_keepdim", [sw.f([3, 2])], {"k": 1, "dim": 0, "keepdim": True})
+    c("ties", [T(_TIES, shape=[2, 3])], {"k": 2})
+    c("ties_dim0", [T(_TIES, shape=[3, 2])], {"k": 2, "dim": 0})
+    c("rank0", [sw.f([])], {"k": 1})
+    c("special", [T(SPECIALS, shape=[2, 3])], {"k": 3})
+    c("k_too_large", [sw.f([2, 3])], {"k": 4})
+    for dt in INT_DTYPES[:3]:
+        c(dt, [sw.i([2, 5], dt, [("slice", [1, 0, 5, 2])])], {"k": 2})
+    c("bool", [sw.i([2, 3], "bool")], {"k": 2})
+
+
+def _median(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x], {"dim": 1})
+    c("all", [sw.f([2, 3])])
+    c("all_even", [sw.f([2, 2])])
+    c("dim0_keepdim", [sw.f([4, 2])], {"dim": 0, "keepdim": True})
+    c("ties", [T(_TIES, shape=[2, 3])], {"dim": 1})
+    c("ties_dim0", [T(_TIES + [1.0, 1.0], shape=[4, 2])], {"dim": 0})
+    c("rank0", [sw.f([])], {"dim": 0})
+    c("size0_all", [sw.f([0, 3])])
+    c("special", [T(SPECIALS, shape=[2, 3])], {"dim": 1})
+    c("special_all", [T([INF, 1.0, -INF, 0.0])])
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 5], dt, [("slice", [1, 0, 5, 2])])], {"dim": 1})
+
+
+def _quantile(c, sw):
+    for name, x in _layouts_23(sw)[:3]:
+        c(name, [x], {"q": 0.25, "dim": 1})
+    c("all", [sw.f([2, 3])], {"q": 0.5})
+    c("q_tensor", [sw.f([2, 3]), T([0.0, 0.3, 1.0])], {"dim": 1, "keepdim": True})
+    for mode in ("lower", "higher", "nearest", "midpoint"):
+        c(mode, [sw.f([2, 4])], {"q": 0.4, "dim": 1, "interpolation": mode})
+    c("special", [T(SPECIALS, shape=[2, 3])], {"q": 0.5, "dim": 1})
+    c("size0", [sw.f([0])], {"q": 0.5})
+    c("q_out_of_range", [sw.f([2, 3])], {"q": 1.5})
+    c("bad_interpolation", [sw.f([2, 3])], {"q": 0.5, "interpolation": "cubic"})
+    c("int64", [sw.i([2, 3], "int64")], {"q": 0.5})
+
+
+def _mode(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x])
+    c("ties", [T([1.0, 2.0, 2.0, 1.0, 3.0, 3.0, 0.0, 0.0, 0.0], shape=[3, 3])])
+    c("ties_dim0_keepdim", [T(_TIES + [2.0, 1.0], shape=[4, 2])], {"dim": 0, "keepdim": True})
+    c("rank0", [sw.f([])])
+    # NaN is left out: PyTorch sorts with `<`, which NaN breaks (its index is arbitrary).
+    c("special", [T([INF, INF, 1.0, -INF, -0.0, 0.0], shape=[2, 3])])
+    for dt in _MOVED_DTYPES:
+        c(dt, [T(sw.rng.integers(0, 2, 10).tolist(), dt, [2, 5], [("slice", [1, 0, 5, 2])])])
+
+
+def _aminmax(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x])
+    c("dim1", [sw.f([2, 3])], {"dim": 1})
+    c("dim0_keepdim", [sw.f([2, 3])], {"dim": 0, "keepdim": True})
+    c("rank0", [sw.f([])])
+    c("size0", [sw.f([0, 3])])
+    c("size0_dim", [sw.f([0, 3])], {"dim": 1})
+    c("special", [T(SPECIALS, shape=[2, 3])], {"dim": 1})
+    c("special_inf", [T([INF, -INF, 1.0])])
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 5], dt, [("slice", [1, 0, 5, 2])])])
+
+
+def _unique(c, sw):
+    rep = lambda shape, view=None: T(sw.rng.integers(-2, 3, math.prod(shape)).astype(float).tolist(),
+                                     "float32", shape, view)
+    for name, shape, view in SAME_SHAPE:
+        c(name, [rep(shape, view)])
+    c("inverse_counts", [rep([2, 4])], {"return_inverse": True, "return_counts": True})
+    c("dim0", [T([1, 2, 1, 2, 0, 1], shape=[3, 2])], {"dim": 0, "return_inverse": True,
+                                                       "return_counts": True})
+    c("size0", [sw.f([0, 3])])
+    c("rank0", [sw.f([])], {"return_inverse": True})
+    c("special", [T([NAN, 1.0, INF, -0.0, 0.0, INF, -INF, 1.0])], {"return_counts": True})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 5], dt, [("slice", [1, 0, 5, 2])])], {"return_inverse": True})
+
+
+def _histc(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x], {"bins": 4, "min": -2.0, "max": 2.0})
+    c("auto_range", [sw.f([2, 3])], {"bins": 5})
+    c("default_bins", [sw.f([6])])
+    c("edges", [T([-1.0, 0.0, 1.0, 0.5, -0.5, 2.0])], {"bins": 4, "min": -1.0, "max": 1.0})
+    c("constant", [T([2.0, 2.0, 2.0])], {"bins": 3})
+    c("size0", [sw.f([0])], {"bins": 3})
+    c("special", [T([INF, -INF, 0.5, 1.0])], {"bins": 2, "min": 0.0, "max": 1.0})
+    c("nan", [T([NAN, 0.5])], {"bins": 2})
+    c("min_above_max", [sw.f([3])], {"bins": 2, "min": 1.0, "max": 0.0})
+    c("int64", [sw.i([2, 3], "int64")], {"bins": 3})
+
+
+# number family -----------------------------------------------------------------------------
+def _gcd_lcm(c, sw):
+    ints = lambda shape, dt="int64", view=None: T(sw.rng.integers(-12, 13, math.prod(shape)).tolist(),
+                                                  dt, shape, view)
+    c("contiguous", [ints([2, 3]), ints([2, 3])])
+    c("transposed", [ints([3, 2], view=[("t", [])]), ints([3])])
+    c("sliced", [ints([2, 5], view=[("slice", [1, 0, 5, 2])]), ints([2, 1])])
+    c("rank0", [ints([]), ints([2])])
+    c("zeros", [_ix([0, 0, 6, -6]), _ix([0, 4, 0, 0])])
+    c("large", [_ix([2147483647, 1 << 30, 65536, 46340]), _ix([1, 1 << 20, 1 << 16, 2])])
+    for dt in ("uint8",):
+        c(dt, [T(sw.rng.integers(0, 20, 6).tolist(), dt, [2, 3]),
+               T(sw.rng.integers(0, 20, 6).tolist(), dt, [2, 3])])
+    c("bool", [sw.i([3], "bool"), sw.i([3], "bool")])
+    c("float", [sw.f([3]), sw.f([3])])
+
+
+def _frexp(c, sw):
+    for name, shape, view in LAYOUTS:
+        c(name, [sw.f(shape, -100.0, 100.0, view=view)])
+    c("special", [T(SPECIALS[:5] + [0.5, -1.0, 2.0])])
+    c("large", [T([1e30, -3e38, 1e-30, 1.5e-38, 65504.0, 0.75])])
+    for dt in INT_DTYPES:
+        c(dt, [sw.i([2, 3], dt)])
+
+
+# misc family --------------------------------------------------------------------------------
+def _clamp_min_max(key):
+    def build(c, sw):
+        for name, shape, view in LAYOUTS:
+            c(name, [sw.f(shape, view=view)], {key: 0.5})
+        c("special", [T(SPECIALS)], {key: 0.0})
+        c("nan_bound", [sw.f([2, 3])], {key: NAN})
+        c("inf_bound", [sw.f([2, 3])], {key: -INF})
+        c("large", [T(LARGE)], {key: 100.0})
+        for dt in _MOVED_DTYPES:
+            c(dt, [sw.i([2, 3], dt)], {key: 1})
+            c(f"{dt}_float_bound", [sw.i([2, 3], dt)], {key: 1.5})
+    return build
+
+
+def _lerp(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x, sw.f([3]), sw.f([2, 3], 0.0, 1.0)])
+    c("scalar_weight", [sw.f([2, 3]), sw.f([2, 3])], {"weight": 0.25})
+    c("weight_above_half", [sw.f([2, 3]), sw.f([2, 3])], {"weight": 0.75})
+    c("extrapolate", [sw.f([2, 3]), sw.f([2, 3])], {"weight": -1.5})
+    c("size0", [sw.f([0, 3]), sw.f([3])], {"weight": 0.5})
+    c("special", [T(SPECIALS), T([1.0, 1.0, -INF, 0.0, 2.0, NAN])], {"weight": 0.5})
+    c("large", [T(LARGE), T(LARGE[::-1])], {"weight": 0.3})
+    c("mismatch", [sw.f([2, 3]), sw.f([4])], {"weight": 0.5})
+    c("int64", [sw.i([2, 3], "int64"), sw.i([2, 3], "int64")], {"weight": 0.5})
+    c("float_int", [sw.f([2, 3]), sw.i([2, 3], "int32")], {"weight": 0.5})
+
+
+def _addc(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x, sw.f([3]), sw.f([2, 1], 0.5, 2.0)])
+    c("value", [sw.f([2, 3]), sw.f([2, 3]), sw.f([2, 3], 0.5, 2.0)], {"value": -0.5})
+    c("size0", [sw.f([0, 3]), sw.f([3]), sw.f([3], 0.5, 2.0)])
+    c("special", [T(SPECIALS), T([1.0] * 6), T([1.0, 0.0, -0.0, 2.0, INF, NAN])])
+    c("large", [T(LARGE), T(LARGE[::-1]), T([2.0] * 6)])
+    c("mismatch", [sw.f([2, 3]), sw.f([4]), sw.f([2, 3])])
+    c("int64", [sw.i([2, 3], "int64"), sw.i([2, 3], "int64"), sw.i([2, 3], "int64", nonzero=True)])
+    c("int64_value", [sw.i([2, 3], "int64"), sw.i([2, 3], "int64"),
+                      sw.i([2, 3], "int64", nonzero=True)], {"value": 2})
+    c("int_float", [sw.i([2, 3], "int32"), sw.f([2, 3]), sw.f([2, 3], 0.5, 2.0)])
+
+
+def _isclose(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x, sw.f([3])])
+    near = [1.0, 1.0, 100.0, 0.0, 1e-9, -2.0]
+    c("near", [T(near), T([1.0 + 1e-6, 1.001, 100.001, 1e-7, 0.0, -2.00001])])
+    c("tolerances", [T(near), T([1.1, 1.01, 101.0, 0.05, 0.1, -2.2])], {"rtol": 0.05, "atol": 0.01})
+    c("special", [T(SPECIALS), T([NAN, INF, INF, 0.0, -0.0, NAN])])
+    c("equal_nan", [T(SPECIALS), T([NAN, INF, INF, 0.0, -0.0, NAN])], {"equal_nan": True})
+    c("size0", [sw.f([0, 3]), sw.f([3])])
+    c("int64", [sw.i([2, 3], "int64"), sw.i([2, 3], "int64")])
+    c("bool", [sw.i([2, 3], "bool"), sw.i([2, 3], "bool")])
+    c("int_float", [sw.i([2, 3], "int32"), sw.f([2, 3])])
+    c("mismatch", [sw.f([2, 3]), sw.f([4])])
+
+
+def _isin(c, sw):
+    vals = lambda shape, view=None: T(sw.rng.integers(-3, 4, math.prod(shape)).astype(float)
+                                      .tolist(), "float32", shape, view)
+    test = T([-1.0, 2.0, 0.0, 2.0])
+    for name, shape, view in SAME_SHAPE:
+        c(name, [vals(shape, view), test])
+    c("invert", [vals([2, 3]), test], {"invert": True})
+    c("test_2d", [vals([4]), T([1.0, 3.0, -3.0, 0.0], shape=[2, 2])])
+    c("size0", [sw.f([0, 3]), test])
+    c("special", [T(SPECIALS), T([NAN, INF, 0.0])])
+    c("int64", [sw.i([2, 3], "int64"), _ix([1, -2, 5])])
+    c("int_float", [sw.i([2, 3], "int32"), T([1.0, 2.5])])
+    c("bool", [sw.i([2, 3], "bool"), _ix([1], dt="bool")])
+
+
+def _diff(c, sw):
+    for name, shape, view in LAYOUTS[:-1]:
+        c(name, [sw.f(shape, view=view)])
+    c("rank0", [sw.f([])])
+    c("n2_dim0", [sw.f([4, 3])], {"n": 2, "dim": 0})
+    c("n_large", [sw.f([2, 3])], {"n": 5})
+    c("prepend_append", [sw.f([2, 3]), sw.f([2, 1]), sw.f([2, 2])], {"prepend": True,
+                                                                   "append": True})
+    c("special", [T(SPECIALS)])
+    c("large", [T(LARGE)])
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt)])
+
+
+def _trapezoids(c, sw):
+    for name, shape, view in LAYOUTS[:-1]:
+        c(name, [sw.f(shape, view=view)])
+    c("dx", [sw.f([2, 3])], {"dx": 0.5})
+    c("dim0", [sw.f([3, 2])], {"dim": 0})
+    c("x", [sw.f([2, 3]), T([0.0, 0.5, 2.0])])
+    c("x_2d", [sw.f([2, 3]), sw.f([2, 3])])
+    c("size1_dim", [sw.f([2, 1])])
+    c("rank0", [sw.f([])])
+    c("special", [T(SPECIALS)])
+    c("x_mismatch", [sw.f([2, 3]), T([0.0, 1.0])])
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt)])
+
+
+def _cov_corr(c, sw):
+    for name, x in _layouts_23(sw)[:4]:
+        c(name, [x])
+    c("rank1", [sw.f([5])])
+    c("one_observation", [sw.f([3, 1])])
+    c("size0", [sw.f([2, 0])])
+    c("special", [T([1.0, 2.0, INF, 0.5, NAN, 1.0], shape=[2, 3])])
+    c("constant_row", [T([2.0, 2.0, 2.0, 1.0, 0.5, 3.0], shape=[2, 3])])
+    c("rank3", [sw.f([2, 2, 2])])
+    for dt in ("int64", "bool"):
+        c(dt, [sw.i([2, 3], dt)])
+
+
+def _cov(c, sw):
+    _cov_corr(c, sw)
+    c("correction0", [sw.f([2, 4])], {"correction": 0})
+    c("correction2", [sw.f([2, 4])], {"correction": 2})
+
+
+def _combinations(c, sw):
+    c("contiguous", [sw.f([4])])
+    c("sliced", [sw.f([6], view=[("slice", [0, 0, 6, 2])])])
+    c("r3", [sw.f([4])], {"r": 3})
+    c("with_replacement", [sw.f([3])], {"with_replacement": True})
+    c("r1", [sw.f([3])], {"r": 1})
+    c("r_too_large", [sw.f([2])], {"r": 3})
+    c("size0", [sw.f([0])])
+    c("special", [T(SPECIALS[:4])])
+    c("rank2", [sw.f([2, 2])])
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([3], dt)])
+
+
+def _meshgrid(c, sw):
+    c("ij", [sw.f([2]), sw.f([3])], {"indexing": "ij"})
+    c("xy", [sw.f([2]), sw.f([3])], {"indexing": "xy"})
+    c("three", [sw.f([2]), sw.f([3]), sw.f([1])], {"indexing": "ij"})
+    c("sliced", [sw.f([6], view=[("slice", [0, 0, 6, 2])]), sw.f([2])], {"indexing": "xy"})
+    c("rank0", [sw.f([]), sw.f([2])], {"indexing": "ij"})
+    c("size0", [sw.f([0]), sw.f([2])], {"indexing": "ij"})
+    c("one", [sw.f([3])], {"indexing": "ij"})
+    c("mixed_dtypes", [sw.f([2]), sw.i([2], "int64")], {"indexing": "ij"})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2], dt), sw.i([3], dt)], {"indexing": "xy"})
+
+
+def _row_stack(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x, sw.f([3])])
+    c("rank1", [sw.f([3]), sw.f([3])])
+    c("rank0", [sw.f([]), sw.f([])])
+    c("size0", [sw.f([0, 3]), sw.f([3])])
+    c("special", [T(SPECIALS, shape=[2, 3]), T(LARGE[:3])])
+    c("promote", [sw.i([3], "int32"), sw.f([3])])
+    c("mismatch", [sw.f([2, 3]), sw.f([4])])
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt), sw.i([3], dt)])
+
+
+def _prelu(c, sw):
+    for name, shape, view in LAYOUTS[:-1]:
+        c(name, [sw.f(shape, view=view), T([0.25])])
+    c("rank0", [sw.f([]), T([0.25])])
+    c("per_channel", [sw.f([2, 3, 2]), T([0.1, -0.5, 2.0])])
+    c("per_channel_rank1", [sw.f([3]), T([0.1, -0.5, 2.0])])
+    c("special", [T(SPECIALS), T([0.5])])
+    c("large", [T(LARGE), T([0.01])])
+    c("channel_mismatch", [sw.f([2, 3]), T([0.1, 0.2])])
+    c("int64", [sw.i([2, 3], "int64"), _ix([2])])
+
+
+def _as_strided(c, sw):
+    for name, x in _layouts_23(sw):
+        # An expanded input's storage holds 3 elements: PyTorch refuses the 4th.
+        c(name, [x], {"size": [2, 2], "stride": [1, 2]}, error="TorchError")
+    c("offset", [sw.f([2, 3])], {"size": [2], "stride": [2], "storage_offset": 1})
+    c("overlapping", [sw.f([2, 3])], {"size": [3, 2], "stride": [1, 1]})
+    c("zero_stride", [sw.f([2, 3])], {"size": [2, 3], "stride": [0, 1]})
+    c("size0", [sw.f([2, 3])], {"size": [0, 2], "stride": [1, 1]})
+    c("special", [T(SPECIALS, shape=[2, 3])], {"size": [3], "stride": [2]})
+    c("out_of_bounds", [sw.f([2, 3])], {"size": [4], "stride": [2]}, error="TorchError")
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 3], dt)], {"size": [2, 2], "stride": [2, 1]})
+
+
+def _as_shape_of(target_shape):
+    def build(c, sw):
+        for name, x in _layouts_23(sw):
+            c(name, [x, sw.f(target_shape)])
+        c("size0", [sw.f([0, 3]), sw.f([3, 0])])
+        c("rank0", [sw.f([]), sw.f([1, 1])])
+        c("special", [T(SPECIALS, shape=[2, 3]), sw.f(target_shape)])
+        c("mismatch", [sw.f([2, 3]), sw.f([4])])
+        for dt in _MOVED_DTYPES:
+            c(dt, [sw.i([2, 3], dt), sw.i(target_shape, "int64")])
+    return build
+
+
+def _type_as(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x, _ix([1])])
+    c("special_to_int32", [T(LARGE), _ix([1], dt="int32")])
+    c("special_to_bool", [T(SPECIALS), _ix([1], dt="bool")])
+    c("float_to_uint8", [T([0.0, 1.5, 200.7, 255.0]), _ix([1], dt="uint8")])
+    c("size0", [sw.f([0, 3]), _ix([1], dt="int32")])
+    c("same", [sw.f([2, 3]), sw.f([1])])
+    for dt in _MOVED_DTYPES:
+        c(f"{dt}_to_float", [sw.i([2, 3], dt), sw.f([1])])
+        c(f"{dt}_to_int64", [sw.i([2, 3], dt), _ix([1])])
+
+
+def _dsplit(c, sw):
+    for name, x in [("contiguous", sw.f([2, 2, 4])),
+                    ("transposed", sw.f([2, 4, 2], view=[("transpose", [1, 2])])),
+                    ("sliced", sw.f([2, 2, 8], view=[("slice", [2, 0, 8, 2])]))]:
+        c(name, [x], {"sections": 2})
+    c("indices", [sw.f([1, 2, 5])], {"sections": [1, 3]})
+    c("size0", [sw.f([0, 2, 4])], {"sections": 2})
+    c("uneven", [sw.f([1, 2, 3])], {"sections": 2})
+    c("rank2", [sw.f([2, 3])], {"sections": 3})
+    c("special", [T(SPECIALS, shape=[1, 3, 2])], {"sections": 2})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([1, 2, 4], dt)], {"sections": 2})
+
+
+def _swapdims(c, sw):
+    for name, x in _layouts_23(sw):
+        c(name, [x], {"dim0": 0, "dim1": 1})
+    c("rank3", [sw.f([2, 3, 2])], {"dim0": -1, "dim1": 0})
+    c("same", [sw.f([2, 3])], {"dim0": 1, "dim1": 1})
+    c("size0", [sw.f([0, 3])], {"dim0": 0, "dim1": 1})
+    c("rank0", [sw.f([])], {"dim0": 0, "dim1": -1})
+    c("special", [T(SPECIALS, shape=[2, 3])], {"dim0": 0, "dim1": 1})
+    c("dim_out_of_range", [sw.f([2, 3])], {"dim0": 0, "dim1": 2})
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 5], dt, [("slice", [1, 0, 5, 2])])], {"dim0": 0, "dim1": 1})
+
+
+def _real_conj(c, sw, error=None):
+    for name, shape, view in LAYOUTS:
+        c(name, [sw.f(shape, view=view)], error=error)
+    c("special", [T(SPECIALS)], error=error)
+    for dt in _MOVED_DTYPES:
+        c(dt, [sw.i([2, 5], dt, [("slice", [1, 0, 5, 2])])], error=error)
+
+
+def _normalize(c, sw):
+    for name, shape, view in LAYOUTS[:-1]:
+        c(name, [sw.f(shape, view=view)])
+    c("dim0", [sw.f([2, 3])], {"dim": 0})
+    c("p1", [sw.f([2, 3])], {"p": 1.0, "dim": -1})
+    c("p_inf", [sw.f([2, 3])], {"p": INF})
+    c("eps", [T([0.0, 0.0, 0.0, 1e-3, 0.0, 2e-3], shape=[2, 3])], {"eps": 0.01})
+    c("zero_row", [T([0.0, 0.0, 0.0, 3.0, 4.0, 0.0], shape=[2, 3])])
+    c("special", [T(SPECIALS, shape=[2, 3])])
+    c("dim_out_of_range", [sw.f([2, 3])], {"dim": 2})
+    c("int64", [sw.i([2, 3], "int64")])
+
+
+INDEX_OPS = {
+    "unravel_index": _unravel_index, "index_select": _index_select, "gather": _gather,
+    "take_along_dim": _take_along_dim, "take": _take, "scatter": _scatter,
+    "scatter_add": _scatter_add, "scatter_reduce": _scatter_reduce, "index_add": _index_add,
+    "index_copy": _index_copy, "index_fill": _index_fill, "select_scatter": _select_scatter,
+    "slice_scatter": _slice_scatter, "diagonal_scatter": _diagonal_scatter,
+    "masked_scatter": _masked_scatter, "nonzero": _nonzero, "argwhere": _nonzero,
+    "masked_select": _masked_select, "where": _where, "masked_fill": _masked_fill,
+    "embedding_bag": _embedding_bag, "one_hot": _one_hot, "searchsorted": _searchsorted,
+    "bucketize": _bucketize, "bincount": _bincount, "index_reduce": _index_reduce,
+}
+SELECT_OPS = {
+    "topk": _topk, "kthvalue": _kthvalue, "median": _median, "nanmedian": _median,
+    "quantile": _quantile, "nanquantile": _quantile, "mode": _mode, "aminmax": _aminmax,
+    "unique": _unique, "unique_consecutive": _unique, "histc": _histc,
+}
+NUMBER_OPS = {"gcd": _gcd_lcm, "lcm": _gcd_lcm, "frexp": _frexp}
+MISC_OPS = {
+    "combinations": _combinations, "meshgrid": _meshgrid, "row_stack": _row_stack,
+    "prelu": _prelu, "clamp_min": _clamp_min_max("min"), "clamp_max": _clamp_min_max("max"),
+    "lerp": _lerp, "addcmul": _addc, "addcdiv": _addc, "isclose": _isclose, "isin": _isin,
+    "diff": _diff, "trapezoid": _trapezoids, "cumulative_trapezoid": _trapezoids, "cov": _cov,
+    "corrcoef": _cov_corr, "as_strided": _as_strided, "expand_as": _as_shape_of([2, 2, 3]),
+    "view_as": _as_shape_of([3, 2]), "reshape_as": _as_shape_of([6]), "dsplit": _dsplit,
+    "swapdims": _swapdims, "real": _real_conj, "imag": lambda c, sw: _real_conj(c, sw, error="TorchError"), "conj": _real_conj,
+    "conj_physical": _real_conj, "type_as": _type_as, "normalize": _normalize,
+}
+
+
 SAMPLERS = {"unary": unary, "binary": binary, "reduce": reduce, "rowwise": rowwise,
             "clamp": clamp, "shape": shape_op, "join": join, "linear": linear,
             "bilinear": bilinear, "embedding": embedding, "layer_norm": norm_layer,
             "rms_norm": norm_layer, "attention": attention, "loss": loss,
             "class_loss": class_loss}
+SAMPLERS.update({"index": _per_op(INDEX_OPS), "select": _per_op(SELECT_OPS),
+                 "number": _per_op(NUMBER_OPS), "misc": _per_op(MISC_OPS)})
 # Schema entries whose sampler is not written yet or whose op the fixtures cannot call:
 # name -> why (the coverage matrix lists them).
 UNSWEPT = {}

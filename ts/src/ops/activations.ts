@@ -78,7 +78,7 @@ export function glu(input: Tensor, dim?: number): Tensor {
 /** `x` above 0, `weight * x` below; `weight` has 1 or `channels` (dim 1) elements. */
 export function prelu(input: Tensor, weight: Tensor): Tensor {
   ({ input, weight } = args("nn.functional.prelu", arguments));
-  const x = checkTensor("prelu", "input", input);
+  const x = floatOnly("prelu_cpu", checkTensor("prelu", "input", input));
   const w = checkTensor("prelu", "weight", weight);
   const n = w.numel();
   const channels = x.ndim >= 2 ? x.shape[1]! : 1;

@@ -7,6 +7,7 @@
  */
 
 import type { Shape } from "../args.js";
+import type { Tensor } from "../tensor/tensor.js";
 import { ShapeError } from "../errors.js";
 
 /**
@@ -26,4 +27,10 @@ export function inferSize(a: Shape, b: Shape): number[] {
     out[i] = x === 1 ? y : x;
   }
   return out;
+}
+
+/** `a` and `b` expanded to their broadcast shape, with the elementwise ops' error. */
+export function broadcastPair(a: Tensor, b: Tensor): [Tensor, Tensor] {
+  const shape = inferSize(a.shape, b.shape);
+  return [a.expand(shape), b.expand(shape)];
 }

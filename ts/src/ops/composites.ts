@@ -17,7 +17,12 @@ import { scalarTypeName } from "../dtype.js";
 import { isFloatingPoint } from "../dtype.js";
 import type { ReduceOptions, Shape } from "../args.js";
 import type { DType } from "../dtype.js";
-import { ArgumentError, DTypeError, TorchError } from "../errors.js";
+import {
+  ArgumentError,
+  DTypeError,
+  IndexError,
+  TorchError,
+} from "../errors.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
 import { inferSize } from "./broadcast.js";
@@ -35,6 +40,8 @@ import {
   wrapDim,
 } from "../tensor/tensor.js";
 import { binary } from "./op_rows.js";
+import { checkValues } from "./value_checks.js";
+import { checkTrapezoid } from "./operand_checks.js";
 
 /** `[min, max]` with names, as `torch.aminmax` returns. */
 export type MinMax = [Tensor, Tensor] & {
@@ -333,6 +340,10 @@ proto.resolve_neg = proto.conj;
 proto.take = function (this: Tensor, index: Tensor) {
   const i = checkTensor("take", "index", index);
   const n = this.numel();
+  checkValues(i, -n, n - 1, {
+    kind: "IndexError",
+    low: `out of range: tried to access index {} on a tensor of ${n} elements.`,
+  });
   return scope(() => {
     const flat = i.reshape(-1);
     const wrapped = where(flat.lt(0), flat.add(n), flat);
@@ -406,6 +417,8 @@ export function isin(
   const a = args("isin", arguments);
   const e = a.elements;
   const t = a.test_elements;
+  if (e.dtype === "bool" || t.dtype === "bool")
+    throw new DTypeError("Unsupported input type encountered for isin(): Bool");
   return scope(() => {
     const found = e.unsqueeze(-1).eq(t.reshape(-1)).any(-1);
     return a.invert ? found.logical_not() : found;
@@ -571,12 +584,17 @@ export function trapezoid(
     throw new ArgumentError(
       "trapezoid() received an invalid combination of arguments - got (Tensor, Tensor, dx=float), but expected one of: (Tensor y, Tensor x, *, int dim = -1), (Tensor y, *, Number dx = 1, int dim = -1)",
     );
+  checkTrapezoid("trapezoid", y, xt);
   if (y.ndim === 0)
-    throw new TorchError(
+    throw new IndexError(
       `Dimension specified as ${a.dim} but tensor has no dimensions`,
     );
   const d = wrapDim(a.dim, y.ndim);
   const n = y.shape[d]!;
+  if (xt !== null && xt.ndim === 1 && xt.shape[0] !== n)
+    throw new TorchError(
+      "trapezoid: There must be one `x` value for each sample point",
+    );
   return scope(() => {
     if (n === 0) return y.sum(d);
     const pairs = y.narrow(d, 1, n - 1).add(y.narrow(d, 0, n - 1));

@@ -7,12 +7,13 @@
  */
 
 import { type DType, isFloatingPoint, scalarTypeName } from "../dtype.js";
-import { TorchError } from "../errors.js";
+import { DTypeError, IndexError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { args, methodArgs } from "../schema/index.js";
 import { Tensor, wrapDim } from "../tensor/tensor.js";
 import { where } from "./conditional.js";
 import { std, var as variance } from "./reductions.js";
+import { checkTrapezoid } from "./operand_checks.js";
 
 /**
  * Euclid's steps that always reach gcd for integers of each dtype: a pair below 2^b needs at most
@@ -27,7 +28,7 @@ const EUCLID_STEPS: Partial<Record<DType, number>> = {
 function checkInteger(fn: string, t: Tensor): number {
   const steps = EUCLID_STEPS[t.dtype];
   if (steps === undefined)
-    throw new TorchError(
+    throw new DTypeError(
       `"${fn}_cpu" not implemented for '${scalarTypeName(t.dtype)}'`,
     );
   return steps;
@@ -88,7 +89,7 @@ export function frexp(input: Tensor): Frexp {
   const a = args("frexp", arguments);
   const x = a.input;
   if (!isFloatingPoint(x.dtype))
-    throw new TorchError("torch.frexp() only supports floating-point dtypes");
+    throw new DTypeError("torch.frexp() only supports floating-point dtypes");
   const [m, e] = scope(() => {
     const d = x.detach();
     const finite = d.isfinite().logical_and(d.ne(0));
@@ -122,12 +123,16 @@ export function cumulative_trapezoid(
     throw new TorchError(
       "cumulative_trapezoid() received an invalid combination of arguments - got (Tensor, Tensor, dx=float), but expected one of: (Tensor y, Tensor x, *, int dim = -1), (Tensor y, *, Number dx = 1, int dim = -1)",
     );
+  checkTrapezoid("cumulative_trapezoid", yt, a.x);
+  // PyTorch's cumulative_trapezoid slices `y` before it looks at `dim`.
   if (yt.ndim === 0)
-    throw new TorchError(
-      `Dimension specified as ${a.dim} but tensor has no dimensions`,
-    );
+    throw new IndexError("slice() cannot be applied to a 0-dim tensor.");
   const d = wrapDim(a.dim, yt.ndim);
   const n = yt.shape[d]!;
+  if (a.x !== null && a.x.ndim === 1 && a.x.shape[0] !== n)
+    throw new TorchError(
+      "cumulative_trapezoid: There must be one `x` value for each sample point",
+    );
   return scope(() => {
     if (n === 0) return yt.narrow(d, 0, 0).mul(1);
     const pairs = yt.narrow(d, 1, n - 1).add(yt.narrow(d, 0, n - 1));

@@ -16,7 +16,7 @@ import {
   sizeList,
 } from "../args.js";
 import { args, methodArgs } from "../schema/index.js";
-import { DTypeError, TorchError } from "../errors.js";
+import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { scalarTypeName } from "../dtype.js";
 import { searchsorted } from "./searching.js";
 import { cat } from "./indexing.js";
@@ -336,6 +336,12 @@ export function meshgrid(
         `torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: tensor of shape [${t.shape.join(", ")}]`,
       );
   });
+  if (ts.some((t) => t.dtype !== ts[0]!.dtype))
+    throw new DTypeError("meshgrid expects all tensors to have the same dtype");
+  if (ts.some((t) => t.device !== ts[0]!.device))
+    throw new TorchError(
+      "meshgrid expects all tensors to have the same device",
+    );
   const xy = (a.indexing ?? "ij") === "xy" && ts.length >= 2;
   const order = ts.map((_, i) => i);
   if (xy) [order[0], order[1]] = [order[1]!, order[0]!];
@@ -357,7 +363,7 @@ export function combinations(
   ({ input, r, with_replacement } = args("combinations", arguments));
   const t = input;
   if (t.ndim !== 1)
-    throw new TorchError(
+    throw new ShapeError(
       `Expect a 1D vector, but got shape [${t.shape.join(", ")}]`,
     );
   if (typeof r !== "number" || !Number.isInteger(r))
@@ -396,6 +402,6 @@ export function combinations(
   return scope(() => {
     const index = tensor(table, { dtype: "int64", device: t.device });
     const picked = t.index_select(0, index);
-    return r === 1 ? picked : picked.reshape(count, r);
+    return picked.reshape(count, r);
   });
 }

@@ -14,7 +14,7 @@ import { scalarTypeName } from "../dtype.js";
 import { DTypeError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
-import { inferSize } from "./broadcast.js";
+import { broadcastPair } from "./broadcast.js";
 import { Tensor, checkTensor } from "../tensor/tensor.js";
 import { writeBack } from "../tensor/write_back.js";
 
@@ -60,12 +60,6 @@ function maskedScatter(
         : src.index_select(0, rank.clamp_max(src.numel() - 1)).reshape(x.shape);
     return where(mb, v, x);
   });
-}
-
-/** `a` and `b` expanded to their broadcast shape, with the elementwise ops' error. */
-export function broadcastPair(a: Tensor, b: Tensor): [Tensor, Tensor] {
-  const shape = inferSize(a.shape, b.shape);
-  return [a.expand(shape), b.expand(shape)];
 }
 
 proto.masked_scatter = function (this: Tensor, mask: Tensor, source: Tensor) {

@@ -13,12 +13,13 @@
  */
 
 import { args, methodArgs } from "../schema/index.js";
-import { isFloatingPoint, scalarTypeName } from "../dtype.js";
+import { cTypeName, isFloatingPoint, scalarTypeName } from "../dtype.js";
 import { checkInts } from "../args.js";
-import { TorchError } from "../errors.js";
+import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { arange } from "./creation.js";
-import { CPP_NAMES, where } from "./conditional.js";
+import { where } from "./conditional.js";
+import { inferSize } from "./broadcast.js";
 import { cat } from "./indexing.js";
 import { Tensor, checkTensor, wrap, wrapDim } from "../tensor/tensor.js";
 
@@ -180,21 +181,28 @@ proto.clamp_max = function (this: Tensor) {
   return clamped(this, null, methodArgs("clamp_max", this, arguments).max);
 };
 
+/**
+ * PyTorch's broadcast of an op's operands in their order (its TensorIterator's), so that a
+ * mismatch names the sizes as PyTorch does: `a` the shape so far, `b` the next operand's.
+ */
+function checkBroadcast(...shapes: (readonly number[])[]): void {
+  shapes.reduce<number[]>((acc, s) => inferSize(acc, s), []);
+}
+
 proto.lerp = function (this: Tensor, end: Tensor, weight: number | Tensor) {
   checkTensor("lerp", "end", end);
-  // PyTorch's order: `end`, then a tensor `weight`, must have the input's dtype (no promotion:
-  // a float64 `end` beside a float32 input is refused), then the dtype must be a float one.
-  const sameDtype = (t: unknown, name: string) => {
-    if (t instanceof Tensor && t.dtype !== this.dtype)
-      throw new TorchError(
-        `expected dtype ${CPP_NAMES[this.dtype] ?? this.dtype} for \`${name}\` but got dtype ${CPP_NAMES[t.dtype] ?? t.dtype}`,
-      );
-  };
-  sameDtype(end, "end");
-  sameDtype(weight, "weight");
+  checkBroadcast(
+    this.shape,
+    end.shape,
+    ...(weight instanceof Tensor ? [weight.shape] : []),
+  );
   if (!isFloatingPoint(this.dtype))
-    throw new TorchError(
+    throw new DTypeError(
       `"lerp_kernel_scalar" not implemented for '${scalarTypeName(this.dtype)}'`,
+    );
+  if (end.dtype !== this.dtype)
+    throw new DTypeError(
+      `expected dtype ${cTypeName(this.dtype)} for \`end\` but got dtype ${cTypeName(end.dtype)}`,
     );
   return scope(() => {
     const diff = end.sub(this);
@@ -205,6 +213,10 @@ proto.lerp = function (this: Tensor, end: Tensor, weight: number | Tensor) {
         : end.sub(diff.mul(1 - weight));
     }
     const w = checkTensor("lerp", "weight", weight);
+    if (w.dtype !== this.dtype)
+      throw new DTypeError(
+        `expected dtype ${cTypeName(this.dtype)} for \`weight\` but got dtype ${cTypeName(w.dtype)}`,
+      );
     const low = this.add(diff.mul(w));
     const high = end.sub(diff.mul(w.neg().add(1)));
     return where(w.abs().lt(0.5), low, high);
@@ -219,6 +231,7 @@ proto.addcmul = function (
 ) {
   const a = checkTensor("addcmul", "tensor1", t1);
   const b = checkTensor("addcmul", "tensor2", t2);
+  checkBroadcast(this.shape, a.shape, b.shape);
   const value = options.value ?? 1;
   // PyTorch's order: self + (value * tensor1) * tensor2.
   return scope(() => this.add((value === 1 ? a : a.mul(value)).mul(b)));
@@ -232,9 +245,11 @@ proto.addcdiv = function (
 ) {
   const a = checkTensor("addcdiv", "tensor1", t1);
   const b = checkTensor("addcdiv", "tensor2", t2);
+  checkBroadcast(this.shape, a.shape, b.shape);
+  // PyTorch's message word for word (its double space included).
   if (!isFloatingPoint(a.dtype) && !isFloatingPoint(b.dtype))
-    throw new TorchError(
-      "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.",
+    throw new DTypeError(
+      "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.",
     );
   const value = options.value ?? 1;
   return scope(() => {

@@ -28,7 +28,7 @@ import { arange } from "./creation.js";
 import { where } from "./conditional.js";
 import type { SortResult } from "./sorting.js";
 import { binary } from "./op_rows.js";
-import type { DType } from "../dtype.js";
+import { type DType, isFloatingPoint } from "../dtype.js";
 import type {
   BroadcastShape,
   CheckBroadcast,
@@ -573,12 +573,17 @@ function modeImpl(a: Args["mode"]): SortResult {
     );
   return scope(() => {
     const x = input.movedim(d, -1);
-    const counts = x.unsqueeze(-1).eq(x.unsqueeze(-2)).sum(-1);
+    // NaN counts as equal to NaN (PyTorch's mode of [nan, nan, 1] is nan), so that the value
+    // found always has an index.
+    const same = (a: Tensor, b: Tensor) =>
+      a.eq(b).logical_or(a.isnan().logical_and(b.isnan()));
+    const counts = same(x.unsqueeze(-1), x.unsqueeze(-2)).sum(-1);
     const best = counts.amax(-1, true);
-    const big = x.amax(-1, true);
+    // Not the most frequent: out of the smallest's way (inf, not amax, which a NaN would win).
+    const big = isFloatingPoint(x.dtype) ? Infinity : x.amax(-1, true);
     const value = where(counts.eq(best), x, big).amin(-1, true);
     const pos = arange(n, { dtype: "int64", device: input.device });
-    const index = where(x.eq(value), pos, -1).amax(-1, true);
+    const index = where(same(x, value), pos, -1).amax(-1, true);
     // The value read at its index, so the gradient goes there (as PyTorch's mode backward).
     const v = x.gather(-1, index).movedim(-1, d);
     const i = index.movedim(-1, d);

@@ -11,11 +11,13 @@
 
 import { checkInts } from "../args.js";
 import { args } from "../schema/index.js";
-import { ShapeError, TorchError } from "../errors.js";
+import { IndexError, ShapeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { arange, full } from "./creation.js";
 import { Tensor, checkTensor, wrap, wrapDim } from "../tensor/tensor.js";
 import { writeBack } from "../tensor/write_back.js";
+import { scalarTypeName } from "../dtype.js";
+import { checkValues } from "./value_checks.js";
 
 /** The reductions of {@link scatter_reduce}. */
 export type ScatterReduce = "sum" | "prod" | "mean" | "amax" | "amin";
@@ -156,6 +158,37 @@ function checkIndex(fn: string, index: Tensor): void {
     throw new TorchError(`${fn}(): Expected dtype int32/int64 for index`);
 }
 
+/** PyTorch's checks of index_copy's operands, in its order and words. */
+function checkIndexCopy(t: Tensor, d: number, i: Tensor, s: Tensor): void {
+  const fn = "index_copy_()";
+  if (i.ndim > 1)
+    throw new IndexError(
+      `${fn}: Index should have dimension 1 or 0 (got ${i.ndim})`,
+    );
+  if (i.dtype !== "int64")
+    throw new TorchError(
+      `${fn}: Expected a long tensor for index, but got ${scalarTypeName(i.dtype)}`,
+    );
+  if (t.dtype !== s.dtype)
+    throw new TorchError(
+      `${fn}: self and source expected to have the same dtype, but got (self) ${scalarTypeName(t.dtype)} and (source) ${scalarTypeName(s.dtype)}`,
+    );
+  if (s.ndim > 0 && t.ndim > 0 && s.ndim !== t.ndim)
+    throw new IndexError(
+      `${fn}: When source and destination are not scalars, their dimensionality must match. Source dimensionality (${s.ndim}), destination dimensionality (${t.ndim})`,
+    );
+  const count = s.ndim > 0 ? s.shape[d]! : 1;
+  if (i.numel() !== count)
+    throw new IndexError(
+      `${fn}: Number of indices (${i.numel()}) should be equal to source.size(dim) (${count})`,
+    );
+  const size = t.ndim > 0 ? t.shape[d]! : 1;
+  checkValues(i, 0, size - 1, {
+    kind: "IndexError",
+    low: `${fn}: index {} is out of bounds for dimension ${d} with size ${size}`,
+  });
+}
+
 proto.index_add = function (
   this: Tensor,
   dim: number,
@@ -192,8 +225,8 @@ proto.index_copy = function (
 ) {
   const i = checkTensor("index_copy", "index", index);
   const s = checkTensor("index_copy", "source", source);
-  checkIndex("index_copy_", i);
   const d = wrapDim(dim, Math.max(this.ndim, 1));
+  checkIndexCopy(this, d, i, s);
   return scope(() => this.scatter(d, along(i, d, s.shape), s));
 };
 proto.index_fill = function (
@@ -220,7 +253,7 @@ proto.select_scatter = function (
   const n = this.shape[d]!;
   const k = checkInts("select_scatter", "index", [index])[0]!;
   if (k < -n || k >= n)
-    throw new TorchError(
+    throw new IndexError(
       `select(): index ${k} out of range for tensor of size [${this.shape.join(", ")}] at dimension ${d}`,
     );
   const slice = this.shape.filter((_, i) => i !== d);

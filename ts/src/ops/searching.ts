@@ -9,7 +9,7 @@
 import { checkInts } from "../args.js";
 import { type DType, isFloatingPoint, scalarTypeName } from "../dtype.js";
 import { args, methodArgs } from "../schema/index.js";
-import { TorchError } from "../errors.js";
+import { DTypeError, TorchError } from "../errors.js";
 import { checkValues } from "./value_checks.js";
 import { scope } from "../lifetime.js";
 import { arange, rand, tensor, zeros } from "./creation.js";
@@ -102,8 +102,11 @@ export function histc(
       `torch.histogram(): bins must be > 0, but got ${nb} for dimension 0`,
     );
   if (!isFloatingPoint(x.dtype))
-    throw new TorchError(`"histogram_cpu" not implemented for '${x.dtype}'`);
-  if (min > max) throw new TorchError("max must be larger than min");
+    throw new DTypeError(
+      `"histogram_cpu" not implemented for '${scalarTypeName(x.dtype)}'`,
+    );
+  if (min > max)
+    throw new TorchError("torch.histc: max must be larger than min");
   return scope(() => {
     const v = x.reshape(-1);
     let lo: Tensor | number = min;

@@ -11,7 +11,7 @@
 
 import { type Args, args, methodArgs } from "../schema/index.js";
 import { type DType, dtypeCode, isFloatingPoint } from "../dtype.js";
-import { TorchError } from "../errors.js";
+import { DTypeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { tensor, zeros } from "./creation.js";
 import { where } from "./conditional.js";
@@ -208,6 +208,8 @@ function sizeAlong(t: Tensor, dim: number): [number, number] {
 // Results are always sorted, which `sorted: false` (any order) also admits.
 function topkImpl(a: Args["topk"]): SortResult {
   const { input, k } = a;
+  if (input.dtype === "bool")
+    throw new DTypeError("topk does not support bool dtypes on CPU");
   const [d, n] = sizeAlong(input, a.dim);
   if (k < 0 || k > n) throw new TorchError("selected index k out of range");
   return scope(() => {
@@ -247,6 +249,8 @@ function positionsLike(t: Tensor, d: number, p: number): Tensor {
 
 function kthvalueImpl(a: Args["kthvalue"]): SortResult {
   const { input, k, keepdim } = a;
+  if (input.dtype === "bool")
+    throw new DTypeError(`"kthvalue_cpu" not implemented for 'Bool'`);
   const [d, n] = sizeAlong(input, a.dim);
   if (k < 1 || k > n)
     throw new TorchError(
@@ -293,6 +297,10 @@ function medianImpl(
   fn: string,
 ): Tensor | SortResult {
   const { input, dim, keepdim } = a;
+  if (input.dtype === "bool")
+    throw new DTypeError(
+      `"${dim === null ? "median_cpu" : "median_out"}" not implemented for 'Bool'`,
+    );
   if (dim === null) {
     if (input.numel() === 0) {
       return zeros([], { device: input.device }).add(NaN).to(input.dtype);
@@ -323,10 +331,10 @@ proto.nanmedian = function (this: Tensor) {
 
 function quantileImpl(a: Args["quantile"], ignoreNan: boolean): Tensor {
   const { input: t, q, interpolation } = a;
-  const fn = ignoreNan ? "nanquantile" : "quantile";
+  // PyTorch's nanquantile shares quantile's checks and their wording.
   if (!isFloatingPoint(t.dtype))
-    throw new TorchError(
-      `${fn}() input tensor must be either float or double dtype`,
+    throw new DTypeError(
+      "quantile() input tensor must be either float or double dtype",
     );
   const scalarQ = typeof q === "number";
   if (scalarQ && (q < 0 || q > 1 || Number.isNaN(q)))
@@ -340,7 +348,8 @@ function quantileImpl(a: Args["quantile"], ignoreNan: boolean): Tensor {
     const d = dim === null ? 0 : wrapDim(dim, Math.max(t.ndim, 1));
     if (x.ndim === 0) x = x.reshape(1);
     const n = x.shape[d]!;
-    if (n === 0) throw new TorchError(`${fn}() input tensor must be non-empty`);
+    if (n === 0)
+      throw new TorchError("quantile() input tensor must be non-empty");
     // Ranks in float64 for float64 input (a float32 rank is 1e-8 off), else in float32.
     const wide = t.dtype === "float64" ? "float64" : "float32";
     const qs =

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { TorchError } from "../errors.js";
+import { DTypeError, TorchError } from "../errors.js";
+import { isFloatingPoint } from "../dtype.js";
 import { scope } from "../lifetime.js";
 import type { Tensor } from "../tensor/tensor.js";
 import { args } from "../schema/index.js";
@@ -16,12 +17,13 @@ import { args } from "../schema/index.js";
  */
 export function cov(input: Tensor, options?: { correction?: number }): Tensor {
   const { input: t, correction } = args("cov", arguments);
-  if (t.ndim > 2)
-    throw new TorchError(
-      `cov(): expected input to have two or fewer dimensions but got an input with ${t.ndim} dimensions`,
-    );
+  checkRank("cov", t);
+  if (t.dtype === "bool")
+    throw new DTypeError("cov(): bool dtype is not supported for input");
   return scope(() => {
-    const x = t.ndim < 2 ? t.reshape(1, -1) : t;
+    // Integer observations: the covariance in the default float dtype, as PyTorch's.
+    const f = isFloatingPoint(t.dtype) ? t : t.to("float32");
+    const x = t.ndim < 2 ? f.reshape(1, -1) : f;
     const n = x.shape[1]!;
     const centered = x.sub(x.mean(1, true));
     const c = centered.matmul(centered.t()).div(Math.max(n - correction, 0));
@@ -32,10 +34,18 @@ export function cov(input: Tensor, options?: { correction?: number }): Tensor {
 /** Pearson correlation coefficients of the rows of `input`, clamped to [-1, 1]. */
 export function corrcoef(input: Tensor): Tensor {
   const { input: t } = args("corrcoef", arguments);
+  checkRank("corrcoef", t);
   return scope(() => {
     const c = cov(t);
     if (c.ndim === 0) return c.div(c);
     const sd = c.diagonal().sqrt();
     return c.div(sd.unsqueeze(1)).div(sd).maximum(-1).minimum(1);
   });
+}
+
+function checkRank(fn: string, t: Tensor): void {
+  if (t.ndim > 2)
+    throw new TorchError(
+      `${fn}(): expected input to have two or fewer dimensions but got an input with ${t.ndim} dimensions`,
+    );
 }

@@ -19,12 +19,13 @@ import { DTypeError, TorchError } from "../errors.js";
 import { checkHostAlloc } from "../args.js";
 import { scope } from "../lifetime.js";
 import { arange, ones, tensor, zeros } from "./creation.js";
-import { broadcast_shapes, broadcast_tensors } from "../tensor/shape_ops.js";
+import { broadcast_shapes } from "../tensor/shape_ops.js";
 import { cat } from "./indexing.js";
 import { where } from "./conditional.js";
 import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
 import { args, methodArgs } from "../schema/index.js";
 import "./sorting.js"; // Tensor.sort, cumsum
+import { broadcastPair } from "./broadcast.js";
 
 declare module "../tensor/tensor.js" {
   interface Tensor {
@@ -231,8 +232,12 @@ async function bincountImpl(
       "bincount only supports 1-d non-negative integral inputs.",
     );
   if (isFloatingPoint(x.dtype) || x.dtype === "bool")
-    throw new TorchError(
+    throw new DTypeError(
       `"bincount_cpu" not implemented for '${x.dtype === "bool" ? "Bool" : "Float"}'`,
+    );
+  if (weights && (weights.ndim !== 1 || weights.shape[0] !== x.shape[0]))
+    throw new TorchError(
+      "weights should be 1-d and have the same length as input",
     );
   const data = Array.from(await x.toArray(), Number);
   if (data.some((v) => v < 0))
@@ -325,7 +330,8 @@ export function masked_select(input: Tensor, mask: Tensor): Promise<Tensor> {
 async function maskedSelect(x: Tensor, m: Tensor): Promise<Tensor> {
   if (m.dtype !== "bool")
     throw new TorchError(`masked_select: expected BoolTensor for mask`);
-  const [xb, mb] = broadcast_tensors(x, m) as [Tensor, Tensor];
+  // PyTorch broadcasts the mask against the input: its message names them in that order.
+  const [mb, xb] = broadcastPair(m, x);
   const idx = (await nonzeroOf(mb.reshape(-1), true)) as Tensor[];
   return scope(() => xb.reshape(-1).index_select(0, idx[0]!));
 }

@@ -7,7 +7,7 @@
 import { args } from "../../schema/index.js";
 import type { Tensor } from "../../tensor/tensor.js";
 import { scope } from "../../lifetime.js";
-import { broadcastPair } from "../../ops/masked_scatter.js";
+import { broadcastPair } from "../../ops/broadcast.js";
 import { DTypeError } from "../../errors.js";
 import { isFloatingPoint, scalarTypeName } from "../../dtype.js";
 import { promote_types } from "../../state.js";

@@ -38,6 +38,10 @@ export function one_hot(
   dtype?: "int64" | "float32",
 ): Tensor | Promise<Tensor> {
   ({ input, num_classes, dtype } = args("nn.functional.one_hot", arguments));
+  if (input.dtype !== "int64")
+    throw new TorchError(
+      "one_hot is only applicable to index tensor of type LongTensor.",
+    );
   if (num_classes === -1) return inferredOneHot(input, dtype);
   if (!Number.isInteger(num_classes) || num_classes < 0)
     throw new TorchError(
@@ -103,6 +107,16 @@ export function embedding(input: Tensor, weight: Tensor): Tensor {
   );
 }
 
+/** PyTorch's legacy tensor-type names (`torch.FloatTensor`), as its argument checks print. */
+const LEGACY_NAMES: Partial<Record<string, string>> = {
+  float32: "FloatTensor",
+  float64: "DoubleTensor",
+  float16: "HalfTensor",
+  bfloat16: "BFloat16Tensor",
+  uint8: "ByteTensor",
+  bool: "BoolTensor",
+};
+
 /** Options of {@link embedding_bag}. */
 export interface EmbeddingBagOptions {
   /** Start of each bag in a 1-D `input` (not allowed with 2-D input, whose rows are bags). */
@@ -131,6 +145,10 @@ export function embedding_bag(
   ({ input, weight } = a);
   options = omit(a, "input", "weight") as EmbeddingBagOptions;
   const mode = options.mode ?? "mean";
+  if (input.dtype !== "int64" && input.dtype !== "int32")
+    throw new TorchError(
+      `Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.${LEGACY_NAMES[input.dtype] ?? input.dtype} instead (while checking arguments for embedding_bag)`,
+    );
   if (!["sum", "mean", "max"].includes(mode))
     throw new TorchError(`mode has to be one of sum, mean or max`);
   const psw = options.per_sample_weights ?? null;
@@ -191,9 +209,9 @@ export function embedding_bag(
       const empty = member.any(1).logical_not().unsqueeze(1);
       return where(empty, zeros([], { device }), m);
     }
-    let mf = member.to("float32");
-    if (w) mf = mf.mul(w.unsqueeze(0));
-    const sums = mf.matmul(rows);
+    // Masked, not a 0/1 matmul: a row's inf or NaN must not reach the bags without it.
+    const picked = w ? rows.mul(w.unsqueeze(1)) : rows;
+    const sums = where(member.unsqueeze(2), picked.unsqueeze(0), 0).sum(1);
     if (mode === "sum") return sums;
     const counts = member.to("float32").sum(1, true).maximum(1);
     return sums.div(counts);
