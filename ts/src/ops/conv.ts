@@ -13,6 +13,7 @@ import { ShapeError, TorchError } from "../errors.js";
 import { checkInts } from "../args.js";
 import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
 import type { DType } from "../dtype.js";
+import { maxWithIndices, poolWindows } from "../nn/functional/pool_indices.js";
 import type {
   AdaptiveShape,
   CheckShape,
@@ -363,19 +364,31 @@ function maxPool(
   padding: IntOrTuple,
   dilation: IntOrTuple,
   ceil_mode: boolean,
-): Tensor {
+  return_indices = false,
+): Tensor | [Tensor, Tensor] {
   const fn = `max_pool${k}d`;
   const x = checkTensor(fn, "input", input);
   const [ks, st, pad] = poolWindow(fn, k, kernel_size, stride, padding);
-  return wrap(
-    x._raw.max_pool(
-      ks,
-      st,
-      pad,
-      poolInts(fn, "dilation", dilation, k),
-      ceil_mode,
-    ),
-  );
+  const dil = poolInts(fn, "dilation", dilation, k);
+  const y = wrap(x._raw.max_pool(ks, st, pad, dil, ceil_mode));
+  if (!return_indices) return y;
+  // The core call checked the arguments and gives the output size; the indices (and the values
+  // with the gradient at them) come from the windows (nn/functional/pool_indices.ts).
+  const at = (a: Int32Array, d: number) => a[a.length === 1 ? 0 : d]!;
+  const windows = y.shape
+    .slice(y.ndim - k)
+    .map((out, d) =>
+      poolWindows(
+        x.shape[x.ndim - k + d]!,
+        out,
+        at(ks, d),
+        st.length === 0 ? at(ks, d) : at(st, d),
+        at(pad, d),
+        at(dil, d),
+      ),
+    );
+  y.dispose();
+  return maxWithIndices(x, windows);
 }
 
 /** 2-D max pooling over `(N, C, H, W)` or `(C, H, W)`; `stride` defaults to `kernel_size`. */
@@ -396,6 +409,16 @@ export function max_pool2d<
   dilation?: Dl,
   ceil_mode?: C,
 ): Tensor<ShapeOf<PoolShape<S, 2, K, StrideOr<St, K>, P, Dl, C>>, D>;
+/** With `return_indices`: `[values, indices]`, each index the flat position in the input's plane. */
+export function max_pool2d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride: IntOrTuple | null | undefined,
+  padding: IntOrTuple | undefined,
+  dilation: IntOrTuple | undefined,
+  ceil_mode: boolean | undefined,
+  return_indices: true,
+): [Tensor, Tensor];
 export function max_pool2d(
   input: Tensor,
   kernel_size: IntOrTuple,
@@ -403,12 +426,36 @@ export function max_pool2d(
   padding?: IntOrTuple,
   dilation?: IntOrTuple,
   ceil_mode?: boolean,
-): Tensor {
-  ({ input, kernel_size, stride, padding, dilation, ceil_mode } = args(
-    "nn.functional.max_pool2d",
-    arguments,
-  ));
-  return maxPool(2, input, kernel_size, stride, padding, dilation, ceil_mode);
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor];
+export function max_pool2d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  dilation?: IntOrTuple,
+  ceil_mode?: boolean,
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor] {
+  ({
+    input,
+    kernel_size,
+    stride,
+    padding,
+    dilation,
+    ceil_mode,
+    return_indices,
+  } = args("nn.functional.max_pool2d", arguments));
+  return maxPool(
+    2,
+    input,
+    kernel_size,
+    stride,
+    padding,
+    dilation,
+    ceil_mode,
+    return_indices,
+  );
 }
 
 /** 1-D max pooling over `(N, C, L)` or `(C, L)`. */
@@ -429,6 +476,16 @@ export function max_pool1d<
   dilation?: Dl,
   ceil_mode?: C,
 ): Tensor<ShapeOf<PoolShape<S, 1, K, StrideOr<St, K>, P, Dl, C>>, D>;
+/** With `return_indices`: `[values, indices]`, each index the flat position in the input's plane. */
+export function max_pool1d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride: IntOrTuple | null | undefined,
+  padding: IntOrTuple | undefined,
+  dilation: IntOrTuple | undefined,
+  ceil_mode: boolean | undefined,
+  return_indices: true,
+): [Tensor, Tensor];
 export function max_pool1d(
   input: Tensor,
   kernel_size: IntOrTuple,
@@ -436,15 +493,49 @@ export function max_pool1d(
   padding?: IntOrTuple,
   dilation?: IntOrTuple,
   ceil_mode?: boolean,
-): Tensor {
-  ({ input, kernel_size, stride, padding, dilation, ceil_mode } = args(
-    "nn.functional.max_pool1d",
-    arguments,
-  ));
-  return maxPool(1, input, kernel_size, stride, padding, dilation, ceil_mode);
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor];
+export function max_pool1d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  dilation?: IntOrTuple,
+  ceil_mode?: boolean,
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor] {
+  ({
+    input,
+    kernel_size,
+    stride,
+    padding,
+    dilation,
+    ceil_mode,
+    return_indices,
+  } = args("nn.functional.max_pool1d", arguments));
+  return maxPool(
+    1,
+    input,
+    kernel_size,
+    stride,
+    padding,
+    dilation,
+    ceil_mode,
+    return_indices,
+  );
 }
 
 /** 3-D max pooling over `(N, C, D, H, W)` or `(C, D, H, W)`; `stride` defaults to `kernel_size`. */
+/** With `return_indices`: `[values, indices]`, each index the flat position in the input's plane. */
+export function max_pool3d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride: IntOrTuple | null | undefined,
+  padding: IntOrTuple | undefined,
+  dilation: IntOrTuple | undefined,
+  ceil_mode: boolean | undefined,
+  return_indices: true,
+): [Tensor, Tensor];
 export function max_pool3d(
   input: Tensor,
   kernel_size: IntOrTuple,
@@ -452,12 +543,36 @@ export function max_pool3d(
   padding?: IntOrTuple,
   dilation?: IntOrTuple,
   ceil_mode?: boolean,
-): Tensor {
-  ({ input, kernel_size, stride, padding, dilation, ceil_mode } = args(
-    "nn.functional.max_pool3d",
-    arguments,
-  ));
-  return maxPool(3, input, kernel_size, stride, padding, dilation, ceil_mode);
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor];
+export function max_pool3d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  dilation?: IntOrTuple,
+  ceil_mode?: boolean,
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor] {
+  ({
+    input,
+    kernel_size,
+    stride,
+    padding,
+    dilation,
+    ceil_mode,
+    return_indices,
+  } = args("nn.functional.max_pool3d", arguments));
+  return maxPool(
+    3,
+    input,
+    kernel_size,
+    stride,
+    padding,
+    dilation,
+    ceil_mode,
+    return_indices,
+  );
 }
 
 function avgPool(

@@ -6,7 +6,13 @@
  */
 
 import { args } from "../../schema/index.js";
-import { TorchError } from "../../errors.js";
+import { DTypeError, TorchError } from "../../errors.js";
+import { scalarTypeName } from "../../dtype.js";
+import {
+  adaptiveWindows as windowLists,
+  maxUnpool,
+  maxWithIndices,
+} from "./pool_indices.js";
 import { checkHostAlloc, checkInts, pyTypeName } from "../../args.js";
 import type { Tensor } from "../../tensor/tensor.js";
 import { scope } from "../../lifetime.js";
@@ -46,14 +52,49 @@ function adaptiveMaxLast(x: Tensor, out: number): Tensor {
 }
 
 /**
+ * `[values, indices]` of adaptive max pooling to `outs` over the last `outs.length` dims
+ * (nn/functional/pool_indices.ts); PyTorch has no integer kernel for it.
+ */
+function adaptiveWithIndices(x: Tensor, outs: number[]): [Tensor, Tensor] {
+  const k = outs.length;
+  const fn = `adaptive_max_pool${k}d`;
+  checkInts(fn, "output_size", outs);
+  for (const out of outs)
+    if (out < 0)
+      throw new TorchError(
+        `adaptive_max_pool: elements of output_size must be greater than or equal to 0 but received {${out}}`,
+      );
+  if (!x.is_floating_point())
+    throw new DTypeError(
+      `"${fn}" not implemented for '${scalarTypeName(x.dtype)}'`,
+    );
+  const sizes = x.shape.slice(x.ndim - k);
+  return maxWithIndices(
+    x,
+    outs.map((o, d) => windowLists(sizes[d]!, o)),
+  );
+}
+
+/**
  * Max pooling to a fixed output length: window `i` of `L` inputs covers
  * `[⌊i·L/out⌋, ⌈(i+1)·L/out⌉)`, as in PyTorch. `(N, C, L)` or `(C, L)`.
  */
 export function adaptive_max_pool1d(
   input: Tensor,
   output_size: number,
-): Tensor {
-  ({ input, output_size } = args(
+  return_indices: true,
+): [Tensor, Tensor];
+export function adaptive_max_pool1d(
+  input: Tensor,
+  output_size: number,
+  return_indices?: boolean,
+): Tensor;
+export function adaptive_max_pool1d(
+  input: Tensor,
+  output_size: number,
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor] {
+  ({ input, output_size, return_indices } = args(
     "nn.functional.adaptive_max_pool1d",
     arguments,
   ));
@@ -61,6 +102,7 @@ export function adaptive_max_pool1d(
     throw new TorchError(
       `adaptive_max_pool1d(): Expected 2D or 3D tensor, but got ${shapeStr(input)}`,
     );
+  if (return_indices) return adaptiveWithIndices(input, [output_size]);
   return scope(() => adaptiveMaxLast(input, output_size));
 }
 
@@ -71,8 +113,19 @@ export function adaptive_max_pool1d(
 export function adaptive_max_pool2d(
   input: Tensor,
   output_size: number | readonly (number | null)[],
-): Tensor {
-  ({ input, output_size } = args(
+  return_indices: true,
+): [Tensor, Tensor];
+export function adaptive_max_pool2d(
+  input: Tensor,
+  output_size: number | readonly (number | null)[],
+  return_indices?: boolean,
+): Tensor;
+export function adaptive_max_pool2d(
+  input: Tensor,
+  output_size: number | readonly (number | null)[],
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor] {
+  ({ input, output_size, return_indices } = args(
     "nn.functional.adaptive_max_pool2d",
     arguments,
   ));
@@ -89,6 +142,7 @@ export function adaptive_max_pool2d(
     typeof output_size === "number"
       ? [output_size, output_size]
       : [output_size[0] ?? h, output_size[1] ?? w];
+  if (return_indices) return adaptiveWithIndices(input, [oh, ow]);
   return scope(() => {
     const cols = adaptiveMaxLast(input, ow); // (…, H, ow)
     return adaptiveMaxLast(cols.transpose(-1, -2), oh).transpose(-1, -2);
@@ -102,8 +156,19 @@ export function adaptive_max_pool2d(
 export function adaptive_max_pool3d(
   input: Tensor,
   output_size: number | readonly (number | null)[],
-): Tensor {
-  ({ input, output_size } = args(
+  return_indices: true,
+): [Tensor, Tensor];
+export function adaptive_max_pool3d(
+  input: Tensor,
+  output_size: number | readonly (number | null)[],
+  return_indices?: boolean,
+): Tensor;
+export function adaptive_max_pool3d(
+  input: Tensor,
+  output_size: number | readonly (number | null)[],
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor] {
+  ({ input, output_size, return_indices } = args(
     "nn.functional.adaptive_max_pool3d",
     arguments,
   ));
@@ -120,6 +185,7 @@ export function adaptive_max_pool3d(
     typeof output_size === "number"
       ? [output_size, output_size, output_size]
       : sizes.map((s, i) => (output_size as (number | null)[])[i] ?? s);
+  if (return_indices) return adaptiveWithIndices(input, outs);
   return scope(() => {
     let y = input;
     for (let d = 2; d >= 0; d--) {
@@ -128,4 +194,106 @@ export function adaptive_max_pool3d(
     }
     return y;
   });
+}
+
+/** `max_unpool{k}d`'s window arguments as `k` ints each (PyTorch's `_single`/`_pair`/`_triple`). */
+function unpoolArgs(
+  k: number,
+  fn: string,
+  kernel_size: number | readonly number[],
+  stride: number | readonly number[] | null | undefined,
+  padding: number | readonly number[],
+): [number[], number[], number[]] {
+  const n = (arg: string, v: number | readonly number[]) => {
+    const a = checkInts(fn, arg, typeof v === "number" ? [v] : [...v]);
+    return a.length === 1 ? new Array<number>(k).fill(a[0]!) : a;
+  };
+  const ks = n("kernel_size", kernel_size);
+  return [ks, stride == null ? ks : n("stride", stride), n("padding", padding)];
+}
+
+/**
+ * The partial inverse of {@link max_pool1d}: `input`'s values at `indices` (from `max_pool1d(…,
+ * return_indices=true)`) of a zero `(N, C, L_out)` or `(C, L_out)` tensor, `L_out` =
+ * `(L - 1)·stride - 2·padding + kernel_size` unless `output_size` gives it.
+ */
+export function max_unpool1d(
+  input: Tensor,
+  indices: Tensor,
+  kernel_size: number | readonly number[],
+  stride?: number | readonly number[] | null,
+  padding?: number | readonly number[],
+  output_size?: readonly number[] | null,
+): Tensor {
+  ({ input, indices, kernel_size, stride, padding, output_size } = args(
+    "nn.functional.max_unpool1d",
+    arguments,
+  ));
+  const [ks, st, pad] = unpoolArgs(
+    1,
+    "max_unpool1d",
+    kernel_size,
+    stride,
+    padding ?? 0,
+  );
+  // As PyTorch: a 2-D unpooling of width 1 (its messages name max_unpooling2d).
+  const size = output_size == null ? null : [...output_size, 1];
+  return maxUnpool(
+    "max_unpool2d",
+    input.unsqueeze(-1),
+    indices.unsqueeze(-1),
+    [ks[0]!, 1],
+    [st[0]!, 1],
+    [pad[0]!, 0],
+    size,
+  ).squeeze(-1);
+}
+
+/**
+ * The partial inverse of {@link max_pool2d}: `input`'s values at `indices` (flat positions in
+ * each `H_out × W_out` plane) of a zero `(N, C, H_out, W_out)` or `(C, H_out, W_out)` tensor.
+ */
+export function max_unpool2d(
+  input: Tensor,
+  indices: Tensor,
+  kernel_size: number | readonly number[],
+  stride?: number | readonly number[] | null,
+  padding?: number | readonly number[],
+  output_size?: readonly number[] | null,
+): Tensor {
+  ({ input, indices, kernel_size, stride, padding, output_size } = args(
+    "nn.functional.max_unpool2d",
+    arguments,
+  ));
+  const [ks, st, pad] = unpoolArgs(
+    2,
+    "max_unpool2d",
+    kernel_size,
+    stride,
+    padding ?? 0,
+  );
+  return maxUnpool("max_unpool2d", input, indices, ks, st, pad, output_size);
+}
+
+/** The partial inverse of {@link max_pool3d} (see {@link max_unpool2d}), over `(N, C, D, H, W)` or `(C, D, H, W)`. */
+export function max_unpool3d(
+  input: Tensor,
+  indices: Tensor,
+  kernel_size: number | readonly number[],
+  stride?: number | readonly number[] | null,
+  padding?: number | readonly number[],
+  output_size?: readonly number[] | null,
+): Tensor {
+  ({ input, indices, kernel_size, stride, padding, output_size } = args(
+    "nn.functional.max_unpool3d",
+    arguments,
+  ));
+  const [ks, st, pad] = unpoolArgs(
+    3,
+    "max_unpool3d",
+    kernel_size,
+    stride,
+    padding ?? 0,
+  );
+  return maxUnpool("max_unpool3d", input, indices, ks, st, pad, output_size);
 }
