@@ -10,6 +10,8 @@ float32 (documented)."""
 
 import torch
 
+from fixture_conv import CONV_TS_CALLS
+
 F = torch.nn.functional
 
 
@@ -190,7 +192,8 @@ CALLS = {
     "tril": lambda x, a: torch.tril(x[0], **_opt(a, "diagonal")),
     "triu": lambda x, a: torch.triu(x[0], **_opt(a, "diagonal")),
     # nn/functional/interpolate.ts, ops/scatter.ts, mode (ops/reductions.ts), detach (ops/ops.ts)
-    "interpolate": lambda x, a: F.interpolate(x[0], **_opt(a, "size", "scale_factor", "mode", "align_corners")),
+    "interpolate": lambda x, a: F.interpolate(x[0], **_opt(a, "size", "scale_factor", "mode", "align_corners",
+                                                                 "recompute_scale_factor", "antialias")),
     "scatter_reduce": lambda x, a: torch.scatter_reduce(x[0], a["dim"], x[1], x[2], a["reduce"],
                                                         **_opt(a, "include_self")),
     "mode": lambda x, a: tuple(torch.mode(x[0], **_opt(a, "dim", "keepdim"))),
@@ -254,6 +257,8 @@ def _index_put(x, a):
         return y
     return torch.ops.aten.index_put(x[0], idx, x[1], acc)
 
+# The convolution family's TS-only ops (fixture_conv.py).
+CALLS.update(CONV_TS_CALLS)
 COMPOSITE_OPS = set(CALLS)
 
 R5 = (1e-5, 1e-5)

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { DTypeError, TorchError } from "../../errors.js";
+import { DTypeError, ShapeError, TorchError } from "../../errors.js";
 import { checkHostAlloc } from "../../args.js";
 import type { Tensor } from "../../tensor/tensor.js";
 import { scope } from "../../lifetime.js";
@@ -122,7 +122,7 @@ export function maxWithIndices(x: Tensor, windows: Windows): [Tensor, Tensor] {
 }
 
 /** `max_unpool{k}d`'s output size (PyTorch's `_unpool_output_size`, its ValueError wording). */
-function unpoolSize(
+export function unpoolSize(
   input: Tensor,
   kernel: number[],
   stride: number[],
@@ -178,7 +178,7 @@ export function maxUnpool(
     indices.ndim === input.ndim &&
     indices.shape.every((s, i) => s === input.shape[i]);
   if (!same)
-    throw new TorchError(
+    throw new ShapeError(
       `Expected shape of indices to be same as that of the input tensor ([${input.shape.join(", ")}]) but got indices tensor with shape: [${indices.shape.join(", ")}]`,
     );
   if (input.ndim !== k + 1 && input.ndim !== k + 2)
@@ -194,7 +194,7 @@ export function maxUnpool(
   return scope(() => {
     const idx = indices.reshape([...lead, -1]);
     checkValues(idx, 0, plane - 1, {
-      low: `Found an invalid max index: {} (output volumes are of size ${out.join("x")}`,
+      low: `Found an invalid max index: {} (output volumes are of size ${out.join("x")})`,
     });
     const y = zeros([...lead, plane], {
       dtype: input.dtype,

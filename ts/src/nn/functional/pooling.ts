@@ -12,6 +12,7 @@ import {
   adaptiveWindows as windowLists,
   maxUnpool,
   maxWithIndices,
+  unpoolSize,
 } from "./pool_indices.js";
 import { checkHostAlloc, checkInts, pyTypeName } from "../../args.js";
 import type { Tensor } from "../../tensor/tensor.js";
@@ -41,11 +42,6 @@ function adaptiveWindows(
 /** Max over adaptive windows of the last dim: `(…, n)` → `(…, out)`. */
 function adaptiveMaxLast(x: Tensor, out: number): Tensor {
   const n = x.shape.at(-1)!;
-  checkInts("adaptive_max_pool", "output_size", [out]);
-  if (out < 0)
-    throw new TorchError(
-      `adaptive_max_pool: elements of output_size must be greater than or equal to 0 but received {${out}}`,
-    );
   const mask = adaptiveWindows(n, out, x.device); // (out, n)
   // max(dim), not amax: PyTorch passes a tie's gradient to the window's first maximum.
   return where(mask, x.unsqueeze(-2), -Infinity).max(-1)[0];
@@ -56,23 +52,47 @@ function adaptiveMaxLast(x: Tensor, out: number): Tensor {
  * (nn/functional/pool_indices.ts); PyTorch has no integer kernel for it.
  */
 function adaptiveWithIndices(x: Tensor, outs: number[]): [Tensor, Tensor] {
-  const k = outs.length;
-  const fn = `adaptive_max_pool${k}d`;
-  checkInts(fn, "output_size", outs);
-  for (const out of outs)
-    if (out < 0)
-      throw new TorchError(
-        `adaptive_max_pool: elements of output_size must be greater than or equal to 0 but received {${out}}`,
-      );
-  if (!x.is_floating_point())
-    throw new DTypeError(
-      `"${fn}" not implemented for '${scalarTypeName(x.dtype)}'`,
-    );
-  const sizes = x.shape.slice(x.ndim - k);
+  const sizes = x.shape.slice(x.ndim - outs.length);
   return maxWithIndices(
     x,
     outs.map((o, d) => windowLists(sizes[d]!, o)),
   );
+}
+
+/**
+ * PyTorch's `_list_with_default`: a list `output_size` needs more input dims than it has entries
+ * (checked before the rank).
+ */
+function listRank(input: Tensor, output_size: unknown): void {
+  if (Array.isArray(output_size) && input.ndim <= output_size.length)
+    throw new TorchError(
+      `Input dimension should be at least ${output_size.length + 1}`,
+    );
+}
+
+/**
+ * The output sizes (PyTorch's message at allocating a negative size: the 1-D pooling runs as a
+ * 2-D one of height 1) and the dtype (PyTorch's kernels are floating-point only, named as its
+ * messages name them).
+ */
+function checkAdaptiveMax(x: Tensor, outs: number[]): void {
+  const k = outs.length;
+  checkInts(`adaptive_max_pool${k}d`, "output_size", outs);
+  const bad = outs.find((o) => o < 0);
+  if (bad !== undefined) {
+    const shape = [
+      ...x.shape.slice(0, x.ndim - k),
+      ...(k === 1 ? [1] : []),
+      ...outs,
+    ];
+    throw new TorchError(
+      `Trying to create tensor with negative dimension ${bad}: [${shape.join(", ")}]`,
+    );
+  }
+  if (!x.is_floating_point())
+    throw new DTypeError(
+      `"${k === 3 ? "adaptive_max_pool3d_cpu" : "adaptive_max_pool2d"}" not implemented for '${scalarTypeName(x.dtype)}'`,
+    );
 }
 
 /**
@@ -100,8 +120,9 @@ export function adaptive_max_pool1d(
   ));
   if (input.ndim !== 2 && input.ndim !== 3)
     throw new TorchError(
-      `adaptive_max_pool1d(): Expected 2D or 3D tensor, but got ${shapeStr(input)}`,
+      `Expected 2 to 3 dimensions, but got ${input.ndim}-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_max_pool1d)`,
     );
+  checkAdaptiveMax(input, [output_size]);
   if (return_indices) return adaptiveWithIndices(input, [output_size]);
   return scope(() => adaptiveMaxLast(input, output_size));
 }
@@ -129,9 +150,10 @@ export function adaptive_max_pool2d(
     "nn.functional.adaptive_max_pool2d",
     arguments,
   ));
+  listRank(input, output_size);
   if (input.ndim !== 3 && input.ndim !== 4)
     throw new TorchError(
-      `adaptive_max_pool2d(): Expected 3D or 4D tensor, but got ${shapeStr(input)}`,
+      `adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: ${shapeStr(input)}`,
     );
   if (typeof output_size !== "number" && !Array.isArray(output_size))
     throw new TorchError(
@@ -142,6 +164,7 @@ export function adaptive_max_pool2d(
     typeof output_size === "number"
       ? [output_size, output_size]
       : [output_size[0] ?? h, output_size[1] ?? w];
+  checkAdaptiveMax(input, [oh, ow]);
   if (return_indices) return adaptiveWithIndices(input, [oh, ow]);
   return scope(() => {
     const cols = adaptiveMaxLast(input, ow); // (…, H, ow)
@@ -172,6 +195,7 @@ export function adaptive_max_pool3d(
     "nn.functional.adaptive_max_pool3d",
     arguments,
   ));
+  listRank(input, output_size);
   if (input.ndim !== 4 && input.ndim !== 5)
     throw new TorchError(
       `adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: ${shapeStr(input)}`,
@@ -185,6 +209,7 @@ export function adaptive_max_pool3d(
     typeof output_size === "number"
       ? [output_size, output_size, output_size]
       : sizes.map((s, i) => (output_size as (number | null)[])[i] ?? s);
+  checkAdaptiveMax(input, outs);
   if (return_indices) return adaptiveWithIndices(input, outs);
   return scope(() => {
     let y = input;
@@ -236,8 +261,9 @@ export function max_unpool1d(
     stride,
     padding ?? 0,
   );
-  // As PyTorch: a 2-D unpooling of width 1 (its messages name max_unpooling2d).
-  const size = output_size == null ? null : [...output_size, 1];
+  // As PyTorch: the 1-D output size, then a 2-D unpooling of width 1 (its messages name
+  // max_unpooling2d).
+  const size = [...unpoolSize(input, ks, st, pad, output_size), 1];
   return maxUnpool(
     "max_unpool2d",
     input.unsqueeze(-1),
