@@ -59,14 +59,12 @@ def conv(sw, op, tol):
     else:
         c("padding_same", [x([1, cin] + sp), w, b], padding="same", dilation=2)
         c("padding_valid", [x([1, cin] + sp), w, b], padding="valid")
-        c("same_strided", [x([1, cin] + sp), w, b], padding="same", stride=2)
     wg = sw.f([4, 1] + kk)
     c("groups", [x([1, 4] + sp), wg, sw.f([4 if not tr else 2])], groups=2)
     # Layouts: channels and the last spatial dim swapped back, a stepped slice, an expanded batch.
     c("transposed", [x([1] + sp[:-1] + [n, cin] if k > 1 else [1, n, cin],
                        view=[("transpose", [1, k + 1])]), w, b])
     c("sliced", [x([1, cin] + sp[:-1] + [2 * n], view=[("slice", [k + 1, 0, 2 * n, 2])]), w, b])
-    c("expanded", [x([1, cin] + sp, view=[("expand", [2, cin] + sp)]), w, b])
     c("weight_transposed", [x([1, cin] + sp),
                             sw.f(([cout, cin] if tr else [cin, cout]) + kk,
                                  view=[("transpose", [0, 1])]), b])
@@ -75,10 +73,14 @@ def conv(sw, op, tol):
     xs = sw.f([1, cin] + sp)
     xs["data"][: len(SPECIALS)] = T(SPECIALS)["data"]
     c("special", [xs, w, b])
-    c("large", [x([1, cin] + sp, -1e4, 1e4), w, b])
     c("int64", [sw.i([1, cin] + sp, "int64"), sw.i(w["shape"], "int64")])
     c("channel_mismatch", [x([1, cin + 1] + sp), w, b])
-    c("rank_mismatch", [x([1, 1, cin] + sp), w, b])
+
+
+# The pooling cases also run with return_indices (max_pool{k}d_with_indices).
+WITH_INDICES = {"contiguous", "stride_padding", "ceil_padding", "dilation", "unbatched", "special",
+                "nan_window", "neg_inf_padding", "ties", "int64", "bool", "rank_too_low",
+                "window_too_big", "size0"}
 
 
 def pool(sw, op, tol):
@@ -93,7 +95,7 @@ def pool(sw, op, tol):
 
     def c(name, inputs, **args):
         sw.case(op, name, inputs, args, tol=tol)
-        if is_max and not name.startswith("avg"):
+        if is_max and name in WITH_INDICES:
             sw.case(f"{op}_with_indices", name, inputs, args)
 
     c("contiguous", [x([2, 2] + sp)], kernel_size=2)
@@ -114,7 +116,6 @@ def pool(sw, op, tol):
       kernel_size=2)
     c("sliced", [x([1, 2] + sp[:-1] + [2 * n], view=[("slice", [k + 1, 1, 2 * n, 2])])],
       kernel_size=2)
-    c("expanded", [x([1, 2] + sp, view=[("expand", [2, 2] + sp)])], kernel_size=2)
     c("size0", [x([0, 2] + sp)], kernel_size=2)
     c("unbatched", [x([2] + sp)], kernel_size=2)
     xs = sw.f([1, 2] + sp)
@@ -124,12 +125,10 @@ def pool(sw, op, tol):
       kernel_size=n)
     c("neg_inf_padding", [T([-INF] * n**k, shape=[1, 1] + sp)], kernel_size=3, padding=1)
     c("ties", [T([1.0] * (2 * n**k), shape=[1, 2] + sp)], kernel_size=3, stride=2, padding=1)
-    c("large", [x([1, 2] + sp, -1e4, 1e4)], kernel_size=2)
-    for dt in ("int64", "int32", "uint8", "bool"):
+    for dt in ("int64", "uint8", "bool"):
         c(dt, [sw.i([1, 2] + sp, dt)], kernel_size=2)
     c("pad_too_big", [x([1, 2] + sp)], kernel_size=2, padding=2)
     c("window_too_big", [x([1, 2] + sp)], kernel_size=n + 1)
-    c("zero_stride", [x([1, 2] + sp)], kernel_size=2, stride=0)
     c("rank_too_low", [x(sp[-1:] if k > 1 else [n])], kernel_size=2)
 
 
@@ -145,27 +144,24 @@ def adaptive(sw, op, tol):
 
     def c(name, inputs, out):
         sw.case(op, name, inputs, {"output_size": out}, tol=tol)
-        if is_max:
+        if is_max and name in ("contiguous", "larger", "unbatched", "special", "ties", "int64",
+                               "size0"):
             sw.case(op, f"{name}_indices", inputs, {"output_size": out, "return_indices": True},
                     tol=tol)
 
     c("contiguous", [x([2, 2] + sp)], one(3))
     c("divides", [x([1, 2] + _spatial(k, 4))], one(2))
-    c("one", [x([1, 2] + sp)], one(1))
     c("larger", [x([1, 1] + _spatial(k, 3))], one(4))
     if k > 1:
         c("none_entry", [x([1, 2] + sp)], [None] + [2] * (k - 1))
         c("int_size", [x([1, 2] + sp)], 2)
     c("transposed", [x([1] + sp[:-1] + [n, 2], view=[("transpose", [1, k + 1])])], one(3))
-    c("sliced", [x([1, 2] + sp[:-1] + [2 * n], view=[("slice", [k + 1, 1, 2 * n, 2])])], one(3))
-    c("expanded", [x([1, 2] + sp, view=[("expand", [2, 2] + sp)])], one(3))
     c("size0", [x([0, 2] + sp)], one(2))
     c("unbatched", [x([2] + sp)], one(3))
     xs = sw.f([1, 2] + sp)
     xs["data"][: 2 * len(SPECIALS)] = T(SPECIALS + SPECIALS[::-1])["data"]
     c("special", [xs], one(3))
     c("ties", [T([1.0] * (2 * n**k), shape=[1, 2] + sp)], one(3))
-    c("large", [x([1, 2] + sp, -1e4, 1e4)], one(3))
     for dt in ("int64", "bool"):
         c(dt, [sw.i([1, 2] + sp, dt)], one(3))
     c("negative_size", [x([1, 2] + sp)], one(-1))
@@ -193,7 +189,6 @@ def unpool(sw, op, tol):
     v, i = pooled([2, 2] + sp, 2)
     c("contiguous", [v, i], kernel_size=2)
     c("output_size", [v, i], kernel_size=2, output_size=_spatial(k, n + 1))
-    c("output_size_full", [v, i], kernel_size=2, output_size=[2, 2] + _spatial(k, n + 1))
     c("output_size_bad", [v, i], kernel_size=2, output_size=_spatial(k, n + 2))
     c("output_size_length", [v, i], kernel_size=2, output_size=[n] * (k + 1))
     v2, i2 = pooled([1, 2] + sp, 3, stride=2, padding=1)
@@ -229,7 +224,6 @@ def pad(sw, op, tol):
         c(f"{m}_3d", [sw.f([1, 1, 3, 3, 3])], pad=[1, 1, 0, 2, 1, 0], mode=m)
         c(f"{m}_negative", [sw.f([1, 2, 5])], pad=[-1, 2], mode=m)
         c(f"{m}_transposed", [sw.f([1, 5, 2], view=[("transpose", [1, 2])])], pad=[2, 2], mode=m)
-        c(f"{m}_sliced", [sw.f([1, 2, 10], view=[("slice", [2, 0, 10, 2])])], pad=[1, 2], mode=m)
     c("value", [sw.f([2, 3])], pad=[1, 1], value=2.5)
     c("value_nan", [sw.f([2, 3])], pad=[0, 1, 1, 0], value=NAN)
     c("pad_leading_dim", [sw.f([2, 3])], pad=[0, 0, 1, 1])
@@ -237,8 +231,8 @@ def pad(sw, op, tol):
     c("size0", [sw.f([0, 3])], pad=[1, 1])
     c("special", [T(SPECIALS, shape=[1, 2, 3])], pad=[1, 1])
     c("large", [sw.f([2, 3], -1e4, 1e4)], pad=[2, 0])
-    for dt in ("int64", "int32", "uint8", "bool"):
-        c(dt, [sw.i([2, 3], dt)], pad=[1, 1])
+    c("sliced", [sw.f([1, 2, 10], view=[("slice", [2, 0, 10, 2])])], pad=[1, 2])
+    for dt in ("int64", "uint8", "bool"):
         c(f"{dt}_value", [sw.i([2, 3], dt)], pad=[1, 1], value=1)
     if op == "pad":
         c("reflect_int64", [sw.i([1, 2, 4], "int64")], pad=[1, 2], mode="reflect")
@@ -260,16 +254,14 @@ def interpolate(sw, op, tol):
     for m in ("nearest", "nearest-exact", "area"):
         c(f"{m}_1d", [x1], size=8, mode=m)
         c(f"{m}_2d_down", [x2], size=[2, 3], mode=m)
-        c(f"{m}_3d", [x3], scale_factor=1.5, mode=m)
+    c("nearest_3d", [x3], scale_factor=1.5, mode="nearest")
     c("linear", [x1], size=8, mode="linear")
     c("linear_align", [x1], size=8, mode="linear", align_corners=True)
     c("bilinear", [x2], scale_factor=[1.5, 2.0], mode="bilinear")
     c("bilinear_align", [x2], size=[5, 3], mode="bilinear", align_corners=True)
     c("bilinear_down", [x2], scale_factor=0.5, mode="bilinear")
     c("bicubic", [x2], size=[5, 6], mode="bicubic")
-    c("bicubic_align", [x2], size=[5, 6], mode="bicubic", align_corners=True)
     c("trilinear", [x3], scale_factor=2, mode="trilinear")
-    c("trilinear_align", [x3], size=[3, 4, 2], mode="trilinear", align_corners=True)
     c("recompute_scale", [x2], scale_factor=1.7, mode="bilinear", recompute_scale_factor=True)
     c("no_recompute_nearest", [x1], scale_factor=1.7, mode="nearest",
       recompute_scale_factor=False)
@@ -283,14 +275,11 @@ def interpolate(sw, op, tol):
       mode="bicubic")
     c("size0", [sw.f([0, 2, 3, 4])], size=[5, 5], mode="bilinear")
     c("special", [T(SPECIALS * 2, shape=[1, 2, 2, 3])], size=[3, 4], mode="bilinear")
-    c("special_nearest", [T(SPECIALS * 2, shape=[1, 2, 2, 3])], size=[3, 4], mode="nearest")
-    c("large", [sw.f([1, 2, 3, 4], -1e4, 1e4)], size=[5, 5], mode="bicubic")
     c("int64_nearest", [sw.i([1, 2, 3, 4], "int64")], size=[5, 5], mode="nearest")
     c("uint8_bilinear", [sw.i([1, 2, 3, 4], "uint8")], size=[5, 5], mode="bilinear")
     c("int64_bilinear", [sw.i([1, 2, 3, 4], "int64")], size=[5, 5], mode="bilinear")
     c("size_and_scale", [x2], size=[5, 5], scale_factor=2.0)
     c("neither", [x2])
-    c("align_nearest", [x2], size=[5, 5], mode="nearest", align_corners=True)
     c("bilinear_3d_input", [x1], size=8, mode="bilinear")
     c("bad_mode", [x2], size=[5, 5], mode="cubic")
 

@@ -191,11 +191,12 @@ export function maxUnpool(
     );
   const lead = input.shape.slice(0, input.ndim - k);
   const plane = out.reduce((a, b) => a * b, 1);
+  // On the caller's tensor: on WebGPU the check runs on the device and throws at the next read.
+  checkValues(indices, 0, plane - 1, {
+    low: `Found an invalid max index: {} (output volumes are of size ${out.join("x")})`,
+  });
   return scope(() => {
     const idx = indices.reshape([...lead, -1]);
-    checkValues(idx, 0, plane - 1, {
-      low: `Found an invalid max index: {} (output volumes are of size ${out.join("x")})`,
-    });
     const y = zeros([...lead, plane], {
       dtype: input.dtype,
       device: input.device,
