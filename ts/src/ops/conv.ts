@@ -403,16 +403,18 @@ function maxPool(
   } else y = wrap(x._raw.max_pool(ks, st, pad, dil, ceil_mode));
   // The core call checked the arguments and gives the output size; the indices (and the values
   // with the gradient at them) come from the windows (nn/functional/pool_indices.ts).
-  const windows = y.shape.slice(y.ndim - k).map((out, d) =>
-    poolWindows(
-      x.shape[x.ndim - k + d]!,
-      out,
-      at(ks, d),
-      st.length === 0 ? at(ks, d) : at(st, d),
-      at(pad, d),
-      at(dil, d),
-    ),
-  );
+  const windows = y.shape
+    .slice(y.ndim - k)
+    .map((out, d) =>
+      poolWindows(
+        x.shape[x.ndim - k + d]!,
+        out,
+        at(ks, d),
+        st.length === 0 ? at(ks, d) : at(st, d),
+        at(pad, d),
+        at(dil, d),
+      ),
+    );
   y.dispose();
   return maxWithIndices(x, windows);
 }
