@@ -154,7 +154,10 @@ fn max_pool1d_checks(
         bail!(Torch, "max_pool1d() stride must be greater than zero, but got {st}");
     }
     if ks > 0 && pd > ks / 2 {
-        bail!(Torch, "max_pool1d() padding should be at most half of kernel size, but got padding={pd} and kernel_size={ks}");
+        bail!(
+            Torch,
+            "max_pool1d() padding should be at most half of kernel size, but got padding={pd} and kernel_size={ks}"
+        );
     }
     if ks > 0 && dl > 0 && pd >= 0 {
         let (l, eff) = (*x.shape().last().unwrap_or(&0) as i64, dl * (ks - 1) + 1);
@@ -385,7 +388,11 @@ pub fn adaptive_avg_pool(x: &Tensor, output_size: &[i64]) -> Result<Tensor> {
     if output_size.iter().any(|&s| s < 0) {
         // PyTorch's wording: the 1-D size as the 2-D one (1, size); the 3-D list without its
         // last space.
-        let sizes: Vec<String> = if k == 1 { vec!["1".into(), output_size[0].to_string()] } else { output_size.iter().map(|s| s.to_string()).collect() };
+        let sizes: Vec<String> = if k == 1 {
+            vec!["1".into(), output_size[0].to_string()]
+        } else {
+            output_size.iter().map(|s| s.to_string()).collect()
+        };
         let list = if k == 3 { format!("{}, {},{}", sizes[0], sizes[1], sizes[2]) } else { sizes.join(", ") };
         bail!(
             Torch,
