@@ -109,7 +109,7 @@ fn check_input(name: &str, x: &Tensor, k: usize) -> Result<()> {
         }
     }
     // A batch of 0 is allowed; an empty channel or spatial dim is not.
-    let empty_plane = nd >= k + 1 && x.shape()[nd - k - 1..].contains(&0);
+    let empty_plane = nd > k && x.shape()[nd - k - 1..].contains(&0);
     if (nd != k + 1 && nd != k + 2) || empty_plane {
         if k >= 2 && (k == 2 || nd < k + 1) {
             bail!(Torch, "non-empty {}D or {}D (batch mode) tensor expected for input", k + 1, k + 2);
