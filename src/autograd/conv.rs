@@ -365,18 +365,20 @@ pub fn conv_transpose_nd(
         crate::bail!(Torch, "negative output_padding is not supported");
     }
     if (0..k).any(|i| op[i] as usize >= a.stride[i] && op[i] as usize >= a.dilation[i]) {
-        let names = ["height", "width", "depth"];
-        let nm = |i: usize| if k == 1 { "" } else { names[i.min(2)] };
+        // PyTorch names the dims depth, height, width (3-D) or height, width; its 1-D transposed
+        // convolution is a 2-D one of height 1 (output_padding 0, stride and dilation 1 there).
+        let names: &[&str] = if k == 3 { &["depth", "height", "width"] } else { &["height", "width"] };
+        let two = |v: &[usize], fill: usize| if k == 1 { vec![fill, v[0]] } else { v.to_vec() };
         let f = |label: &str, v: &[usize]| {
-            (0..k).map(|i| format!("{label}_{}: {}", nm(i), v[i])).collect::<Vec<_>>().join(" ")
+            v.iter().zip(names).map(|(x, nm)| format!("{label}_{nm}: {x}")).collect::<Vec<_>>().join(" ")
         };
-        let opu: Vec<usize> = op.iter().map(|&v| v as usize).collect();
+        let opu: Vec<usize> = two(&op.iter().map(|&v| v as usize).collect::<Vec<_>>(), 0);
         crate::bail!(
             Torch,
             "output padding must be smaller than either stride or dilation, but got {} {} {}",
             f("output_padding", &opu),
-            f("stride", &a.stride),
-            f("dilation", &a.dilation)
+            f("stride", &two(&a.stride, 1)),
+            f("dilation", &two(&a.dilation, 1))
         );
     }
     let size: Vec<usize> = (0..k)
@@ -417,6 +419,13 @@ pub fn pad_mode(x: &Tensor, pads: &[i64], mode: u32) -> Result<Tensor> {
         let n = x.shape()[d] as i64;
         let name = ["reflect", "replicate", "circular"][(mode as usize).clamp(1, 3) - 1];
         let limit = if mode == 1 { n - 1 } else { n };
+        // PyTorch's circular padding words its checks so.
+        if mode == 3 && n > 0 && (lo > n || hi > n) {
+            crate::bail!(Torch, "Padding value causes wrapping around more than once.");
+        }
+        if mode == 3 && n > 0 && n + lo + hi <= 0 {
+            crate::bail!(Torch, "Negative padding value is resulting in an empty dimension");
+        }
         if n == 0 || lo > limit.max(0) || hi > limit.max(0) || (mode != 2 && (lo.max(hi) > n || -lo.min(hi) >= n)) {
             crate::bail!(
                 Torch,

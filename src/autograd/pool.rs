@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::ops::Op;
 use crate::shape::fmt_shape;
 use crate::tensor::conv::expand_arg;
-use crate::tensor::Tensor;
+use crate::tensor::{Tensor, TensorOrScalar};
 
 /// The geometry of one pooling call, per spatial dim.
 struct Pool {
@@ -83,8 +83,10 @@ fn geometry(
         let c = x.shape()[x.ndim() - k - 1];
         bail!(
             Torch,
-            "Given input size: ({c}x{}). Calculated output size: ({c}x{}). Output size is too small",
+            "Given input size: ({c}x{}{}). Calculated output size: ({c}x{}{}). Output size is too small",
+            if k == 1 { "1x" } else { "" },
             x_join(spatial),
+            if k == 1 { "1x" } else { "" },
             x_join(&out)
         );
     }
@@ -93,8 +95,23 @@ fn geometry(
 
 /// Checks the rank (`k + 1` or `k + 2` dims, non-empty) and dtype of a pooling input.
 fn check_input(name: &str, x: &Tensor, k: usize) -> Result<()> {
-    if (x.ndim() != k + 1 && x.ndim() != k + 2) || x.numel() == 0 {
-        if k == 2 {
+    let nd = x.ndim();
+    if nd < k + 1 {
+        // PyTorch's per-op wording of a missing dim (max_pool1d's is the general one below).
+        if name == "avg_pool1d" {
+            bail!(
+                Torch,
+                "Expected 2 to 3 dimensions, but got {nd}-dimensional tensor for argument #1 'self' (while checking arguments for {name})"
+            );
+        }
+        if name == "avg_pool2d" && nd == 1 {
+            bail!(Index, "Dimension out of range (expected to be in range of [-1, 0], but got -3)");
+        }
+    }
+    // A batch of 0 is allowed; an empty channel or spatial dim is not.
+    let empty_plane = nd > k && x.shape()[nd - k - 1..].contains(&0);
+    if (nd != k + 1 && nd != k + 2) || empty_plane {
+        if k >= 2 && (k == 2 || nd < k + 1) {
             bail!(Torch, "non-empty {}D or {}D (batch mode) tensor expected for input", k + 1, k + 2);
         }
         bail!(
@@ -105,8 +122,53 @@ fn check_input(name: &str, x: &Tensor, k: usize) -> Result<()> {
             fmt_shape(x.shape())
         );
     }
-    if !x.dtype.is_float() {
-        bail!(DType, "\"{name}\" not implemented for '{}'", x.dtype.scalar_name());
+    // PyTorch's kernels and the names its messages give them: max pooling takes integers from
+    // 2-D up (its 1-D kernel is floating-point only), average pooling int64 nowhere here.
+    let int_ok = name.starts_with("max_pool") && k >= 2 && x.dtype != DType::Bool;
+    if !x.dtype.is_float() && !int_ok {
+        let kernel = match name {
+            "max_pool1d" => "max_pool1d_impl",
+            "avg_pool1d" => "avg_pool2d",
+            "avg_pool3d" => "avg_pool3d_out_frame",
+            n => n,
+        };
+        bail!(DType, "\"{kernel}\" not implemented for '{}'", x.dtype.scalar_name());
+    }
+    Ok(())
+}
+
+/// PyTorch's `max_pool1d` checks its window with its own messages (its other poolings, 1-D
+/// average pooling included, run as 2-D ones: `geometry`'s).
+fn max_pool1d_checks(
+    x: &Tensor,
+    kernel: &[i64],
+    stride: &[i64],
+    padding: &[i64],
+    dilation: &[i64],
+    ceil_mode: bool,
+) -> Result<()> {
+    let one = |v: &[i64], d: i64| v.first().copied().unwrap_or(d);
+    let (ks, pd, dl) = (one(kernel, 1), one(padding, 0), one(dilation, 1));
+    let st = one(stride, ks);
+    if st <= 0 {
+        bail!(Torch, "max_pool1d() stride must be greater than zero, but got {st}");
+    }
+    if ks > 0 && pd > ks / 2 {
+        bail!(
+            Torch,
+            "max_pool1d() padding should be at most half of kernel size, but got padding={pd} and kernel_size={ks}"
+        );
+    }
+    if ks > 0 && dl > 0 && pd >= 0 {
+        let (l, eff) = (*x.shape().last().unwrap_or(&0) as i64, dl * (ks - 1) + 1);
+        let num = l + 2 * pd - eff + if ceil_mode { st - 1 } else { 0 };
+        let mut n = if num < 0 { 0 } else { num / st + 1 };
+        if ceil_mode && n > 0 && (n - 1) * st >= l + pd {
+            n -= 1;
+        }
+        if n <= 0 {
+            bail!(Torch, "max_pool1d() Invalid computed output size: {n}");
+        }
     }
     Ok(())
 }
@@ -117,7 +179,7 @@ fn pooled_windows(x: &Tensor, p: &Pool, value: f64) -> Result<Tensor> {
         (0..p.kernel.len()).map(|i| (p.pad[i] as i64, (p.pad[i] + p.extra[i]) as i64, 0)).collect();
     let w = windows(&pad(x, &spec, value)?, &p.kernel, &p.stride, &p.dilation)?;
     let mut shape: Vec<i64> = w.shape()[..x.ndim()].iter().map(|&s| s as i64).collect();
-    shape.push(-1);
+    shape.push(p.kernel.iter().product::<usize>() as i64);
     o::reshape(&w, &shape)
 }
 
@@ -133,11 +195,20 @@ pub fn max_pool(
 ) -> Result<Tensor> {
     let k = kernel.len();
     check_input(&format!("max_pool{k}d"), x, k)?;
+    if k == 1 {
+        max_pool1d_checks(x, kernel, stride, padding, dilation, ceil_mode)?;
+    }
     let p = geometry(x, kernel, stride, padding, dilation, ceil_mode)?;
     if let Some(y) = max_pool_kernel(x, &p)? {
         return Ok(y);
     }
-    let w = pooled_windows(x, &p, f64::NEG_INFINITY)?;
+    // Padding below every value of the dtype, so it never wins a window.
+    let low = match x.dtype {
+        DType::UInt8 => 0.0,
+        DType::Int32 | DType::Int64 => i32::MIN as f64,
+        _ => f64::NEG_INFINITY,
+    };
+    let w = pooled_windows(x, &p, low)?;
     Ok(agk::extreme_dim(&w, -1, false, true)?.0)
 }
 
@@ -211,6 +282,23 @@ pub fn avg_pool(
 ) -> Result<Tensor> {
     let k = kernel.len();
     check_input(&format!("avg_pool{k}d"), x, k)?;
+    if k == 3 {
+        // PyTorch's 3-D average pooling checks the window against the unpadded input first.
+        let ks = expand_arg("kernel_size", kernel, 3)?;
+        let sp: Vec<i64> = x.shape()[x.ndim() - 3..].iter().map(|&s| s as i64).collect();
+        if ks.iter().all(|&v| v > 0) && (0..3).any(|i| sp[i] < ks[i]) {
+            bail!(
+                Torch,
+                "input image (T: {} H: {} W: {}) smaller than kernel size (kT: {} kH: {} kW: {})",
+                sp[0],
+                sp[1],
+                sp[2],
+                ks[0],
+                ks[1],
+                ks[2]
+            );
+        }
+    }
     if divisor_override == Some(0) {
         bail!(Torch, "divisor must be not zero");
     }
@@ -242,22 +330,28 @@ pub fn avg_pool(
     o::div(&sums, &divisor)
 }
 
-/// The `[out, size]` matrix averaging PyTorch's adaptive windows `[⌊i·size/out⌋, ⌈(i+1)·size/out⌉)`.
-fn averaging(size: usize, out: usize, like: &Tensor) -> Result<Tensor> {
-    crate::engine::check_host_alloc("adaptive_avg_pool", out.saturating_mul(size), 8, 2)?;
-    let mut m = vec![0.0; out * size];
+/// The `[out, size]` matrix averaging PyTorch's adaptive windows `[⌊i·size/out⌋, ⌈(i+1)·size/out⌉)`,
+/// and the bool matrix of each window's positions.
+fn averaging(size: usize, out: usize, like: &Tensor) -> Result<(Tensor, Tensor)> {
+    crate::engine::check_host_alloc("adaptive_avg_pool", out.saturating_mul(size), 8, 3)?;
+    let (mut m, mut inside) = (vec![0.0; out * size], vec![0.0; out * size]);
     for i in 0..out {
         let (a, b) = (i * size / out, ((i + 1) * size).div_ceil(out));
         for j in a..b {
             m[i * size + j] = 1.0 / (b - a) as f64;
+            inside[i * size + j] = 1.0;
         }
     }
-    Tensor::from_f64(&m, &[out, size], DType::Float32, like.device())
+    Ok((
+        Tensor::from_f64(&m, &[out, size], DType::Float32, like.device())?,
+        Tensor::from_f64(&inside, &[out, size], DType::Bool, like.device())?,
+    ))
 }
 
-/// `F.adaptive_avg_pool{k}d(x, output_size)`: one matmul per spatial dim with an averaging
-/// matrix (exact window sums are within a rounding of these products; the matmul is the fastest
-/// kernel there is, and its gradient is another matmul).
+/// `F.adaptive_avg_pool{k}d(x, output_size)`: per spatial dim, each window's elements weighted
+/// by the averaging matrix and summed (within a rounding of the window sums). The weights outside
+/// a window are masked out rather than multiplied in, as a matmul with the matrix would: an
+/// infinity outside a window must not turn it NaN (`inf · 0`).
 pub fn adaptive_avg_pool(x: &Tensor, output_size: &[i64]) -> Result<Tensor> {
     let k = output_size.len();
     if k == 1 && !(2..=3).contains(&x.ndim()) {
@@ -287,19 +381,38 @@ pub fn adaptive_avg_pool(x: &Tensor, output_size: &[i64]) -> Result<Tensor> {
         );
     }
     if !x.dtype.is_float() {
-        bail!(DType, "\"adaptive_avg_pool{k}d\" not implemented for '{}'", x.dtype.scalar_name());
+        // PyTorch's kernel names: the 1-D pooling runs as the 2-D one.
+        let kernel = ["adaptive_avg_pool2d", "adaptive_avg_pool2d", "adaptive_avg_pool3d_cpu"][k.clamp(1, 3) - 1];
+        bail!(DType, "\"{kernel}\" not implemented for '{}'", x.dtype.scalar_name());
     }
     if output_size.iter().any(|&s| s < 0) {
-        bail!(Torch, "adaptive_avg_pool{k}d: elements of output_size must be greater than or equal to 0 but received {output_size:?}");
+        // PyTorch's wording: the 1-D size as the 2-D one (1, size); the 3-D list without its
+        // last space.
+        let sizes: Vec<String> = if k == 1 {
+            vec!["1".into(), output_size[0].to_string()]
+        } else {
+            output_size.iter().map(|s| s.to_string()).collect()
+        };
+        let list = if k == 3 { format!("{}, {},{}", sizes[0], sizes[1], sizes[2]) } else { sizes.join(", ") };
+        bail!(
+            Torch,
+            "adaptive_avg_pool{}d: elements of output_size must be greater than or equal to 0 but received {{{list}}}",
+            k.max(2)
+        );
     }
     let n = x.ndim();
     let mut y = x.clone();
     for (i, &size) in output_size.iter().enumerate() {
         let d = (n - k + i) as i64;
-        let a = averaging(x.shape()[d as usize], size as usize, x)?;
-        // Move dim d last, contract it with aᵀ, move it back.
-        let moved = o::transpose(&y, d, -1)?;
-        y = o::transpose(&o::matmul(&moved, &o::t(&a)?)?, d, -1)?;
+        let (a, inside) = averaging(x.shape()[d as usize], size as usize, x)?;
+        // Move dim d last, weight each window [.., out, size], sum, move it back.
+        let moved = o::unsqueeze(&o::transpose(&y, d, -1)?, -2)?;
+        let w = agk::where_(
+            &inside,
+            TensorOrScalar::Tensor(&o::mul(&moved, &a)?),
+            TensorOrScalar::Scalar(0.0, ScalarKind::Float),
+        )?;
+        y = o::transpose(&o::sum(&w, &[-1], false)?, d, -1)?;
     }
     Ok(y)
 }

@@ -262,6 +262,17 @@ const CASES = {
   AdaptiveMaxPool1d: [() => new nn.AdaptiveMaxPool1d(3), call],
   AdaptiveMaxPool2d_none: [() => new nn.AdaptiveMaxPool2d([2, null]), call],
   AdaptiveMaxPool2d_unbatched: [() => new nn.AdaptiveMaxPool2d(3), call],
+  MaxPool2d_indices: [
+    () => new nn.MaxPool2d(2, { return_indices: true }),
+    call,
+  ],
+  MaxPool1d_indices_padded: [
+    () => new nn.MaxPool1d(3, { stride: 2, padding: 1, return_indices: true }),
+    call,
+  ],
+  AdaptiveMaxPool2d_indices: [() => new nn.AdaptiveMaxPool2d(3, true), call],
+  MaxUnpool2d: [() => new nn.MaxUnpool2d(2), call],
+  MaxUnpool1d_stride_padding: [() => new nn.MaxUnpool1d(3, 2, 1), call],
   Embedding_padding_idx: [() => new nn.Embedding(6, 3, 2), call],
   Transformer: [
     () =>

@@ -315,6 +315,10 @@ export function callComposite(torch, op, a, inputs, device) {
         scale_factor: a.scale_factor,
         mode: a.mode,
         align_corners: a.align_corners,
+        ...(a.recompute_scale_factor !== undefined && {
+          recompute_scale_factor: a.recompute_scale_factor,
+        }),
+        ...(a.antialias !== undefined && { antialias: a.antialias }),
       });
     case "scatter_reduce":
       return torch.scatter_reduce(x, a.dim, y, z, a.reduce, {

@@ -59,6 +59,68 @@ export function callConv(torch, op, a, inputs) {
       return F[op](x, a.output_size);
     case "pad":
       return F.pad(x, a.pad, d(a.mode, "constant"), d(a.value, null));
+    // The TS-only ops (fixture_conv.py's CONV_TS_CALLS).
+    case "conv_transpose3d":
+      return F.conv_transpose3d(
+        x,
+        inputs[1],
+        inputs[2] ?? null,
+        d(a.stride, 1),
+        d(a.padding, 0),
+        d(a.output_padding, 0),
+        d(a.groups, 1),
+        d(a.dilation, 1),
+      );
+    case "max_pool3d":
+      return F.max_pool3d(
+        x,
+        a.kernel_size,
+        d(a.stride, null),
+        d(a.padding, 0),
+        d(a.dilation, 1),
+        d(a.ceil_mode, false),
+      );
+    case "max_pool1d_with_indices":
+    case "max_pool2d_with_indices":
+    case "max_pool3d_with_indices":
+      return F[op.replace("_with_indices", "")](
+        x,
+        a.kernel_size,
+        d(a.stride, null),
+        d(a.padding, 0),
+        d(a.dilation, 1),
+        d(a.ceil_mode, false),
+        true,
+      );
+    case "avg_pool3d":
+      return F.avg_pool3d(
+        x,
+        a.kernel_size,
+        d(a.stride, null),
+        d(a.padding, 0),
+        d(a.ceil_mode, false),
+        d(a.count_include_pad, true),
+        d(a.divisor_override, null),
+      );
+    case "adaptive_avg_pool3d":
+      return F.adaptive_avg_pool3d(x, a.output_size);
+    case "adaptive_max_pool1d":
+    case "adaptive_max_pool2d":
+    case "adaptive_max_pool3d":
+      return F[op](x, a.output_size, d(a.return_indices, false));
+    case "max_unpool1d":
+    case "max_unpool2d":
+    case "max_unpool3d":
+      return F[op](
+        x,
+        inputs[1],
+        a.kernel_size,
+        d(a.stride, null),
+        d(a.padding, 0),
+        d(a.output_size, null),
+      );
+    case "constant_pad_nd":
+      return torch.constant_pad_nd(x, a.pad, d(a.value, 0));
     case "batch_norm": {
       const rest = inputs.slice(1);
       const w = a.weight ? rest.shift() : null;

@@ -40,6 +40,9 @@ pub fn run_with(
     let flag = |k: &str, default: bool| a.get(k).and_then(|v| v.as_bool()).unwrap_or(default);
     let one = |r: webtorch::Result<Tensor>| Some(r.map(|t| vec![t]));
     let x = &inputs[0];
+    // The pooling's dim count from its name (`max_pool2d`): an int kernel or size is one per dim.
+    let k = op.trim_end_matches('d').chars().last().and_then(|c| c.to_digit(10)).unwrap_or(1) as usize;
+    let per_dim = |v: Vec<i64>| if v.len() == 1 { vec![v[0]; k] } else { v };
     let groups = a.get("groups").map_or(1, |g| g.as_i64().unwrap());
     match op {
         "conv1d" | "conv2d" | "conv3d" => {
@@ -70,7 +73,7 @@ pub fn run_with(
         )),
         "max_pool1d" | "max_pool2d" => one(pool::max_pool(
             x,
-            &list("kernel_size", &[]),
+            &per_dim(list("kernel_size", &[])),
             &list("stride", &[]),
             &list("padding", &[0]),
             &list("dilation", &[1]),
@@ -78,16 +81,56 @@ pub fn run_with(
         )),
         "avg_pool1d" | "avg_pool2d" => one(pool::avg_pool(
             x,
-            &list("kernel_size", &[]),
+            &per_dim(list("kernel_size", &[])),
             &list("stride", &[]),
             &list("padding", &[0]),
             flag("ceil_mode", false),
             flag("count_include_pad", true),
             a.get("divisor_override").map(|v| v.as_i64().unwrap()),
         )),
-        "adaptive_avg_pool1d" | "adaptive_avg_pool2d" => one(pool::adaptive_avg_pool(x, &list("output_size", &[]))),
+        "adaptive_avg_pool1d" | "adaptive_avg_pool2d" => {
+            // A null entry keeps that input size (PyTorch's `None`).
+            let sizes: Vec<i64> = match &a["output_size"] {
+                Value::Array(v) => {
+                    let first = x.ndim().saturating_sub(v.len());
+                    v.iter()
+                        .enumerate()
+                        .map(|(i, s)| s.as_i64().unwrap_or(*x.shape().get(first + i).unwrap_or(&0) as i64))
+                        .collect()
+                }
+                v => vec![v.as_i64().unwrap(); k],
+            };
+            one(pool::adaptive_avg_pool(x, &sizes))
+        }
         "pad" => {
             let p = list("pad", &[]);
+            // F.pad's own checks of its arguments (ts/src/ops/conv.ts `pad`, PyTorch's messages).
+            let mode = a.get("mode").and_then(|m| m.as_str()).unwrap_or("constant");
+            let fail = |m: String| Some(Err(webtorch::err!(Torch, "{m}")));
+            if p.len() % 2 != 0 {
+                return fail("Padding length must be divisible by 2".into());
+            }
+            if p.len() / 2 > x.ndim() {
+                return fail(format!("Padding length should be less than or equal to two times the input dimension but got padding length {} and input of dimension {}", p.len(), x.ndim()));
+            }
+            if !["constant", "reflect", "replicate", "circular"].contains(&mode) {
+                return fail(format!("Unrecognised padding mode {mode}"));
+            }
+            if mode == "reflect" {
+                for (i, c) in p.chunks(2).enumerate() {
+                    let d = x.ndim() - 1 - i;
+                    let n = x.shape()[d] as i64;
+                    if c[0] >= n || c[1] >= n {
+                        return fail(format!(
+                            "Argument #{}: Padding size should be less than the corresponding input dimension, but got: padding ({}, {}) at dimension {d} of input {}",
+                            4 + 2 * i,
+                            c[0],
+                            c[1],
+                            webtorch::shape::fmt_shape(x.shape())
+                        ));
+                    }
+                }
+            }
             let spec: Vec<(i64, i64, usize)> = p.chunks(2).rev().map(|c| (c[0], c[1], 0)).collect();
             match a.get("mode").and_then(|m| m.as_str()).unwrap_or("constant") {
                 "constant" => one(agc::pad(x, &spec, a.get("value").map_or(0.0, num))),

@@ -11,6 +11,7 @@ float32 (documented)."""
 import torch
 
 from fixture_nn import NN_CALLS, NN_TOL
+from fixture_conv import CONV_TS_CALLS
 
 F = torch.nn.functional
 
@@ -192,7 +193,8 @@ CALLS = {
     "tril": lambda x, a: torch.tril(x[0], **_opt(a, "diagonal")),
     "triu": lambda x, a: torch.triu(x[0], **_opt(a, "diagonal")),
     # nn/functional/interpolate.ts, ops/scatter.ts, mode (ops/reductions.ts), detach (ops/ops.ts)
-    "interpolate": lambda x, a: F.interpolate(x[0], **_opt(a, "size", "scale_factor", "mode", "align_corners")),
+    "interpolate": lambda x, a: F.interpolate(x[0], **_opt(a, "size", "scale_factor", "mode", "align_corners",
+                                                                 "recompute_scale_factor", "antialias")),
     "scatter_reduce": lambda x, a: torch.scatter_reduce(x[0], a["dim"], x[1], x[2], a["reduce"],
                                                         **_opt(a, "include_self")),
     "mode": lambda x, a: tuple(torch.mode(x[0], **_opt(a, "dim", "keepdim"))),
@@ -281,6 +283,8 @@ def _index_put(x, a):
 
 # The torch.nn.functional ops of the parity sweep's loss, norm and sampling families.
 CALLS.update(NN_CALLS)
+# The convolution family's TS-only ops (fixture_conv.py).
+CALLS.update(CONV_TS_CALLS)
 COMPOSITE_OPS = set(CALLS)
 
 R5 = (1e-5, 1e-5)

@@ -58,3 +58,37 @@ def call_conv(op, inputs, a):
         y = F.batch_norm(x, rm, rv, w, b, **_kw(a, ("training", "momentum", "eps")))
         return (y, rm, rv) if rm is not None else y
     raise ValueError(f"unknown op {op}")
+
+
+# The convolution family's ops the TS layer composes or only it calls (the native runner has no
+# entry for them): fixture_composites adds these to its calls, so their cases go to fixtures/ts/.
+# `max_pool{k}d_with_indices` is PyTorch's F.max_pool{k}d_with_indices (return_indices=True).
+def _max_pool_indices(k):
+    return lambda x, a: getattr(F, f"max_pool{k}d")(
+        x[0], a["kernel_size"], return_indices=True,
+        **_kw(a, ("stride", "padding", "dilation", "ceil_mode")))
+
+
+def _unpool(k):
+    return lambda x, a: getattr(F, f"max_unpool{k}d")(
+        x[0], x[1], a["kernel_size"], **_kw(a, ("stride", "padding", "output_size")))
+
+
+CONV_TS_CALLS = {
+    "conv_transpose3d": lambda x, a: F.conv_transpose3d(
+        x[0], x[1], x[2] if len(x) > 2 else None,
+        **_kw(a, ("stride", "padding", "output_padding", "groups", "dilation"))),
+    "max_pool3d": lambda x, a: F.max_pool3d(
+        x[0], a["kernel_size"], **_kw(a, ("stride", "padding", "dilation", "ceil_mode"))),
+    "avg_pool3d": lambda x, a: F.avg_pool3d(
+        x[0], a["kernel_size"],
+        **_kw(a, ("stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"))),
+    "adaptive_avg_pool3d": lambda x, a: F.adaptive_avg_pool3d(x[0], a["output_size"]),
+    **{f"adaptive_max_pool{k}d": (lambda k: lambda x, a: getattr(F, f"adaptive_max_pool{k}d")(
+        x[0], a["output_size"], **_kw(a, ("return_indices",))))(k) for k in (1, 2, 3)},
+    **{f"max_pool{k}d_with_indices": _max_pool_indices(k) for k in (1, 2, 3)},
+    **{f"max_unpool{k}d": _unpool(k) for k in (1, 2, 3)},
+    "constant_pad_nd": lambda x, a: torch.constant_pad_nd(x[0], a["pad"], **_kw(a, ("value",))),
+}
+CONV_TOL.update({op: (1e-5, 1e-5) for op in ("conv_transpose3d", "adaptive_avg_pool3d")})
+CONV_TOL.update({"avg_pool3d": (1e-6, 1e-6)})

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import torch
 from torch import nn
+import torch.nn.functional as F
 
 OUT = Path(__file__).parent / "fixtures" / "train" / "nn_modules.json"
 
@@ -35,7 +36,13 @@ def rn(*shape):
     return torch.randn(*shape, generator=GEN)
 
 
+def rp(*shape):
+    """The pooling cases' inputs: their own generator, so they move no other case's."""
+    return torch.randn(*shape, generator=GEN_POOL)
+
+
 GEN = torch.Generator().manual_seed(0)
+GEN_POOL = torch.Generator().manual_seed(31)
 
 
 class Const:
@@ -208,6 +215,17 @@ def losses_and_activations():
         "AdaptiveMaxPool2d_none": (lambda: nn.AdaptiveMaxPool2d((2, None)), [rn(1, 2, 5, 3)], {}, True),
         "AdaptiveMaxPool2d_unbatched": (lambda: nn.AdaptiveMaxPool2d(3), [rn(2, 4, 5)], {}, True),
         "Embedding_padding_idx": (lambda: nn.Embedding(6, 3, padding_idx=2), [L([[0, 2], [2, 5]])], {}, True),
+        # return_indices: [values, indices]; max unpooling of pooled values at their indices.
+        "MaxPool2d_indices": (lambda: nn.MaxPool2d(2, return_indices=True), [rp(1, 2, 4, 4)], {}, True),
+        "MaxPool1d_indices_padded": (lambda: nn.MaxPool1d(3, stride=2, padding=1, return_indices=True),
+                                     [rp(2, 3, 7)], {}, True),
+        "AdaptiveMaxPool2d_indices": (lambda: nn.AdaptiveMaxPool2d(3, return_indices=True),
+                                      [rp(1, 2, 5, 4)], {}, True),
+        "MaxUnpool2d": (lambda: nn.MaxUnpool2d(2),
+                        list(F.max_pool2d(rp(1, 2, 4, 4), 2, return_indices=True)), {}, True),
+        "MaxUnpool1d_stride_padding": (lambda: nn.MaxUnpool1d(3, stride=2, padding=1),
+                                       list(F.max_pool1d(rp(2, 3, 7), 3, 2, 1, return_indices=True)),
+                                       {}, True),
     }
 
 

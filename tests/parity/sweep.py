@@ -1254,6 +1254,10 @@ SAMPLERS = {"unary": unary, "binary": binary, "reduce": reduce, "rowwise": rowwi
             "class_loss": class_loss}
 SAMPLERS.update({"index": _per_op(INDEX_OPS), "select": _per_op(SELECT_OPS),
                  "number": _per_op(NUMBER_OPS), "misc": _per_op(MISC_OPS)})
+# The convolution family's samplers (sweep_conv.py).
+from sweep_conv import SAMPLERS as CONV_SAMPLERS  # noqa: E402
+
+SAMPLERS.update(CONV_SAMPLERS)
 # Schema entries whose sampler is not written yet or whose op the fixtures cannot call:
 # name -> why (the coverage matrix lists them).
 UNSWEPT = {}
@@ -1287,6 +1291,15 @@ def build(fam, rng, ts=False):
         sampler = SAMPLERS.get(entry["samples"])
         if sampler is None:
             UNSWEPT[name] = f"no sampler `{entry['samples']}` yet"
+            continue
+        if getattr(sampler, "both_builds", False):
+            # Its cases may go to either file (sweep_conv.py): each goes to its own op's.
+            if dispatches(name, ts) or dispatches(name, not ts):
+                UNSWEPT.pop(name, None)
+                t = entry.get("tol")
+                sampler(sw, name, (t["rtol"], t["atol"]) if t else None, ts)
+            else:
+                UNSWEPT[name] = "no fixture dispatch (fixture.call) for it yet"
             continue
         if not dispatches(name, ts):
             if not dispatches(name, not ts):

@@ -36,6 +36,8 @@ export interface PoolOptions {
   count_include_pad?: boolean;
   /** Average pooling divides by this instead of the window size. */
   divisor_override?: number | null;
+  /** Max pooling returns `[values, indices]` (the indices `MaxUnpool` takes; default false). */
+  return_indices?: boolean;
 }
 
 /** Options of {@link MaxPool1d} and {@link MaxPool2d}. */
@@ -44,7 +46,7 @@ export type MaxPoolOptions = Omit<
   "count_include_pad" | "divisor_override"
 >;
 /** Options of {@link AvgPool2d}. */
-export type AvgPoolOptions = Omit<PoolOptions, "dilation">;
+export type AvgPoolOptions = Omit<PoolOptions, "dilation" | "return_indices">;
 /** Options of {@link AvgPool1d}. */
 export type AvgPool1dOptions = Omit<AvgPoolOptions, "divisor_override">;
 
@@ -65,6 +67,9 @@ type PoolOut<
   Opt<O, "ceil_mode", false>
 >;
 
+/** A max pooling layer's result: `[values, indices]` when its options set `return_indices`. */
+type WithIndices<O, T> = O extends { return_indices: true } ? [T, Tensor] : T;
+
 /** What the max pooling layers share: the window and the options. */
 abstract class MaxPoolNd extends Module {
   constructor(
@@ -75,8 +80,8 @@ abstract class MaxPoolNd extends Module {
     super();
   }
 
-  /** `F.max_pool1d`/`max_pool2d` of `input` with this layer's window and options. */
-  protected pool(input: Tensor): Tensor {
+  /** `F.max_pool1d`/`2d`/`3d` of `input` with this layer's window and options. */
+  protected pool(input: Tensor): Tensor | [Tensor, Tensor] {
     const o = this.options;
     const args = [
       this.kernel_size,
@@ -84,6 +89,7 @@ abstract class MaxPoolNd extends Module {
       o.padding ?? 0,
       o.dilation ?? 1,
       o.ceil_mode ?? false,
+      o.return_indices ?? false,
     ] as const;
     return this.dims === 1
       ? C.max_pool1d(input, ...args)
@@ -114,8 +120,8 @@ export class MaxPool2d<
   /** The pooled `input`. */
   override forward<S extends Dims>(
     input: Tensor<S> & CheckShape<PoolOut<S, 2, K, O, true>>,
-  ): Tensor<ShapeOf<PoolOut<S, 2, K, O, true>>>;
-  override forward(input: Tensor): Tensor {
+  ): WithIndices<O, Tensor<ShapeOf<PoolOut<S, 2, K, O, true>>>>;
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
     return this.pool(input);
   }
 }
@@ -133,8 +139,8 @@ export class MaxPool1d<
   /** The pooled `input`. */
   override forward<S extends Dims>(
     input: Tensor<S> & CheckShape<PoolOut<S, 1, K, O, true>>,
-  ): Tensor<ShapeOf<PoolOut<S, 1, K, O, true>>>;
-  override forward(input: Tensor): Tensor {
+  ): WithIndices<O, Tensor<ShapeOf<PoolOut<S, 1, K, O, true>>>>;
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
     return this.pool(input);
   }
 }
@@ -217,8 +223,8 @@ export class MaxPool3d extends MaxPoolNd {
     super(a.kernel_size, omit(a, "kernel_size"), 3);
   }
 
-  /** The pooled `input`. */
-  override forward(input: Tensor): Tensor {
+  /** The pooled `input` (with `return_indices`: `[values, indices]`). */
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
     return this.pool(input);
   }
 }
@@ -308,12 +314,16 @@ function pyValue(v: unknown): string {
 
 /** Max pooling of `(N, C, L)` / `(C, L)` to `output_size` positions (`F.adaptive_max_pool1d`). */
 export class AdaptiveMaxPool1d extends Module {
-  constructor(readonly output_size: number) {
+  constructor(
+    readonly output_size: number,
+    readonly return_indices: boolean = false,
+  ) {
     super();
     Object.assign(this, args("nn.AdaptiveMaxPool1d", arguments));
   }
-  override forward(input: Tensor): Tensor {
-    return F.adaptive_max_pool1d(input, this.output_size);
+  /** The pooled `input` (with `return_indices`: `[values, indices]`). */
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    return F.adaptive_max_pool1d(input, this.output_size, this.return_indices);
   }
 }
 
@@ -322,29 +332,136 @@ export class AdaptiveMaxPool1d extends Module {
  * input size; `F.adaptive_max_pool3d`).
  */
 export class AdaptiveMaxPool3d extends Module {
-  constructor(readonly output_size: number | readonly (number | null)[]) {
+  constructor(
+    readonly output_size: number | readonly (number | null)[],
+    readonly return_indices: boolean = false,
+  ) {
     super();
-    this.output_size = args("nn.AdaptiveMaxPool3d", arguments).output_size as
-      number | (number | null)[];
+    const a = args("nn.AdaptiveMaxPool3d", arguments);
+    this.output_size = a.output_size as number | (number | null)[];
+    this.return_indices = a.return_indices;
   }
 
   override extra_repr(): string {
     return `output_size=${pyValue(this.output_size)}`;
   }
 
-  /** The pooled `input` (`[N, C, D, H, W]` or `[C, D, H, W]`). */
-  override forward(input: Tensor): Tensor {
-    return F.adaptive_max_pool3d(input, this.output_size);
+  /** The pooled `input` (`[N, C, D, H, W]` or `[C, D, H, W]`; with `return_indices`: `[values, indices]`). */
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    return F.adaptive_max_pool3d(input, this.output_size, this.return_indices);
   }
 }
 
 /** Max pooling of `(N, C, H, W)` / `(C, H, W)` to `output_size` (`F.adaptive_max_pool2d`). */
 export class AdaptiveMaxPool2d extends Module {
-  constructor(readonly output_size: number | readonly (number | null)[]) {
+  constructor(
+    readonly output_size: number | readonly (number | null)[],
+    readonly return_indices: boolean = false,
+  ) {
     super();
     Object.assign(this, args("nn.AdaptiveMaxPool2d", arguments));
   }
-  override forward(input: Tensor): Tensor {
-    return F.adaptive_max_pool2d(input, this.output_size);
+  /** The pooled `input` (with `return_indices`: `[values, indices]`). */
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    return F.adaptive_max_pool2d(input, this.output_size, this.return_indices);
+  }
+}
+
+/** What the max unpooling layers share: the window of the pooling they invert. */
+abstract class MaxUnpoolNd extends Module {
+  readonly kernel_size!: IntOrTuple;
+  readonly stride!: IntOrTuple | null;
+  readonly padding!: IntOrTuple;
+
+  constructor(private readonly dims: 1 | 2 | 3) {
+    super();
+  }
+
+  /** PyTorch prints each as a tuple of one int per spatial dim. */
+  override extra_repr(): string {
+    const tuple = (v: IntOrTuple) => {
+      const a =
+        typeof v === "number" ? new Array<number>(this.dims).fill(v) : [...v];
+      return `(${a.join(", ")}${a.length === 1 ? "," : ""})`;
+    };
+    return `kernel_size=${tuple(this.kernel_size)}, stride=${tuple(this.stride ?? this.kernel_size)}, padding=${tuple(this.padding)}`;
+  }
+}
+
+/** The partial inverse of {@link MaxPool1d}: `forward(input, indices, output_size?)` (`F.max_unpool1d`). */
+export class MaxUnpool1d extends MaxUnpoolNd {
+  constructor(
+    kernel_size: IntOrTuple,
+    stride?: IntOrTuple | null,
+    padding?: IntOrTuple,
+  ) {
+    super(1);
+    Object.assign(this, args("nn.MaxUnpool1d", arguments));
+  }
+  override forward(
+    input: Tensor,
+    indices: Tensor,
+    output_size?: readonly number[] | null,
+  ): Tensor {
+    return F.max_unpool1d(
+      input,
+      indices,
+      this.kernel_size,
+      this.stride,
+      this.padding,
+      output_size,
+    );
+  }
+}
+
+/** The partial inverse of {@link MaxPool2d}: `forward(input, indices, output_size?)` (`F.max_unpool2d`). */
+export class MaxUnpool2d extends MaxUnpoolNd {
+  constructor(
+    kernel_size: IntOrTuple,
+    stride?: IntOrTuple | null,
+    padding?: IntOrTuple,
+  ) {
+    super(2);
+    Object.assign(this, args("nn.MaxUnpool2d", arguments));
+  }
+  override forward(
+    input: Tensor,
+    indices: Tensor,
+    output_size?: readonly number[] | null,
+  ): Tensor {
+    return F.max_unpool2d(
+      input,
+      indices,
+      this.kernel_size,
+      this.stride,
+      this.padding,
+      output_size,
+    );
+  }
+}
+
+/** The partial inverse of {@link MaxPool3d}: `forward(input, indices, output_size?)` (`F.max_unpool3d`). */
+export class MaxUnpool3d extends MaxUnpoolNd {
+  constructor(
+    kernel_size: IntOrTuple,
+    stride?: IntOrTuple | null,
+    padding?: IntOrTuple,
+  ) {
+    super(3);
+    Object.assign(this, args("nn.MaxUnpool3d", arguments));
+  }
+  override forward(
+    input: Tensor,
+    indices: Tensor,
+    output_size?: readonly number[] | null,
+  ): Tensor {
+    return F.max_unpool3d(
+      input,
+      indices,
+      this.kernel_size,
+      this.stride,
+      this.padding,
+      output_size,
+    );
   }
 }

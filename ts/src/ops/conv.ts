@@ -9,10 +9,11 @@
  */
 
 import { args } from "../schema/index.js";
-import { ShapeError, TorchError } from "../errors.js";
+import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { checkInts } from "../args.js";
 import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
 import type { DType } from "../dtype.js";
+import { maxWithIndices, poolWindows } from "../nn/functional/pool_indices.js";
 import type {
   AdaptiveShape,
   CheckShape,
@@ -363,19 +364,59 @@ function maxPool(
   padding: IntOrTuple,
   dilation: IntOrTuple,
   ceil_mode: boolean,
-): Tensor {
+  return_indices = false,
+): Tensor | [Tensor, Tensor] {
   const fn = `max_pool${k}d`;
   const x = checkTensor(fn, "input", input);
   const [ks, st, pad] = poolWindow(fn, k, kernel_size, stride, padding);
-  return wrap(
-    x._raw.max_pool(
-      ks,
-      st,
-      pad,
-      poolInts(fn, "dilation", dilation, k),
-      ceil_mode,
-    ),
-  );
+  const dil = poolInts(fn, "dilation", dilation, k);
+  if (!return_indices)
+    return wrap(x._raw.max_pool(ks, st, pad, dil, ceil_mode));
+  // PyTorch's max_pool{k}d_with_indices: integers at every k, bool nowhere, and the 1-D pooling
+  // as a 2-D one of height 1 (with that one's checks and messages) once the rank is right.
+  if (x.dtype === "bool")
+    throw new DTypeError(
+      `"max_pool${k === 1 ? 2 : k}d" not implemented for 'Bool'`,
+    );
+  if (k === 1 && x.ndim < 2)
+    throw new TorchError(
+      `Expected 2 to 3 dimensions, but got ${x.ndim}-dimensional tensor for argument #1 'self' (while checking arguments for max_pool1d)`,
+    );
+  const at = (a: Int32Array, d: number) => a[a.length === 1 ? 0 : d]!;
+  let y: Tensor;
+  if (k === 1 && (x.ndim === 2 || x.ndim === 3)) {
+    const two = (a: Int32Array, fill: number) =>
+      a.length === 0 ? a : Int32Array.of(fill, a[0]!);
+    const y2 = wrap(
+      x
+        .unsqueeze(-2)
+        ._raw.max_pool(
+          two(ks, 1),
+          two(st, 1),
+          two(pad, 0),
+          two(dil, 1),
+          ceil_mode,
+        ),
+    );
+    y = y2.squeeze(-2);
+    y2.dispose();
+  } else y = wrap(x._raw.max_pool(ks, st, pad, dil, ceil_mode));
+  // The core call checked the arguments and gives the output size; the indices (and the values
+  // with the gradient at them) come from the windows (nn/functional/pool_indices.ts).
+  const windows = y.shape
+    .slice(y.ndim - k)
+    .map((out, d) =>
+      poolWindows(
+        x.shape[x.ndim - k + d]!,
+        out,
+        at(ks, d),
+        st.length === 0 ? at(ks, d) : at(st, d),
+        at(pad, d),
+        at(dil, d),
+      ),
+    );
+  y.dispose();
+  return maxWithIndices(x, windows);
 }
 
 /** 2-D max pooling over `(N, C, H, W)` or `(C, H, W)`; `stride` defaults to `kernel_size`. */
@@ -396,6 +437,16 @@ export function max_pool2d<
   dilation?: Dl,
   ceil_mode?: C,
 ): Tensor<ShapeOf<PoolShape<S, 2, K, StrideOr<St, K>, P, Dl, C>>, D>;
+/** With `return_indices`: `[values, indices]`, each index the flat position in the input's plane. */
+export function max_pool2d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride: IntOrTuple | null | undefined,
+  padding: IntOrTuple | undefined,
+  dilation: IntOrTuple | undefined,
+  ceil_mode: boolean | undefined,
+  return_indices: true,
+): [Tensor, Tensor];
 export function max_pool2d(
   input: Tensor,
   kernel_size: IntOrTuple,
@@ -403,12 +454,36 @@ export function max_pool2d(
   padding?: IntOrTuple,
   dilation?: IntOrTuple,
   ceil_mode?: boolean,
-): Tensor {
-  ({ input, kernel_size, stride, padding, dilation, ceil_mode } = args(
-    "nn.functional.max_pool2d",
-    arguments,
-  ));
-  return maxPool(2, input, kernel_size, stride, padding, dilation, ceil_mode);
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor];
+export function max_pool2d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  dilation?: IntOrTuple,
+  ceil_mode?: boolean,
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor] {
+  ({
+    input,
+    kernel_size,
+    stride,
+    padding,
+    dilation,
+    ceil_mode,
+    return_indices,
+  } = args("nn.functional.max_pool2d", arguments));
+  return maxPool(
+    2,
+    input,
+    kernel_size,
+    stride,
+    padding,
+    dilation,
+    ceil_mode,
+    return_indices,
+  );
 }
 
 /** 1-D max pooling over `(N, C, L)` or `(C, L)`. */
@@ -429,6 +504,16 @@ export function max_pool1d<
   dilation?: Dl,
   ceil_mode?: C,
 ): Tensor<ShapeOf<PoolShape<S, 1, K, StrideOr<St, K>, P, Dl, C>>, D>;
+/** With `return_indices`: `[values, indices]`, each index the flat position in the input's plane. */
+export function max_pool1d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride: IntOrTuple | null | undefined,
+  padding: IntOrTuple | undefined,
+  dilation: IntOrTuple | undefined,
+  ceil_mode: boolean | undefined,
+  return_indices: true,
+): [Tensor, Tensor];
 export function max_pool1d(
   input: Tensor,
   kernel_size: IntOrTuple,
@@ -436,15 +521,49 @@ export function max_pool1d(
   padding?: IntOrTuple,
   dilation?: IntOrTuple,
   ceil_mode?: boolean,
-): Tensor {
-  ({ input, kernel_size, stride, padding, dilation, ceil_mode } = args(
-    "nn.functional.max_pool1d",
-    arguments,
-  ));
-  return maxPool(1, input, kernel_size, stride, padding, dilation, ceil_mode);
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor];
+export function max_pool1d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  dilation?: IntOrTuple,
+  ceil_mode?: boolean,
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor] {
+  ({
+    input,
+    kernel_size,
+    stride,
+    padding,
+    dilation,
+    ceil_mode,
+    return_indices,
+  } = args("nn.functional.max_pool1d", arguments));
+  return maxPool(
+    1,
+    input,
+    kernel_size,
+    stride,
+    padding,
+    dilation,
+    ceil_mode,
+    return_indices,
+  );
 }
 
 /** 3-D max pooling over `(N, C, D, H, W)` or `(C, D, H, W)`; `stride` defaults to `kernel_size`. */
+/** With `return_indices`: `[values, indices]`, each index the flat position in the input's plane. */
+export function max_pool3d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride: IntOrTuple | null | undefined,
+  padding: IntOrTuple | undefined,
+  dilation: IntOrTuple | undefined,
+  ceil_mode: boolean | undefined,
+  return_indices: true,
+): [Tensor, Tensor];
 export function max_pool3d(
   input: Tensor,
   kernel_size: IntOrTuple,
@@ -452,12 +571,36 @@ export function max_pool3d(
   padding?: IntOrTuple,
   dilation?: IntOrTuple,
   ceil_mode?: boolean,
-): Tensor {
-  ({ input, kernel_size, stride, padding, dilation, ceil_mode } = args(
-    "nn.functional.max_pool3d",
-    arguments,
-  ));
-  return maxPool(3, input, kernel_size, stride, padding, dilation, ceil_mode);
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor];
+export function max_pool3d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  dilation?: IntOrTuple,
+  ceil_mode?: boolean,
+  return_indices?: boolean,
+): Tensor | [Tensor, Tensor] {
+  ({
+    input,
+    kernel_size,
+    stride,
+    padding,
+    dilation,
+    ceil_mode,
+    return_indices,
+  } = args("nn.functional.max_pool3d", arguments));
+  return maxPool(
+    3,
+    input,
+    kernel_size,
+    stride,
+    padding,
+    dilation,
+    ceil_mode,
+    return_indices,
+  );
 }
 
 function avgPool(
@@ -735,7 +878,10 @@ export function pad(
   mode?: "constant" | "reflect" | "replicate" | "circular",
   value?: number | null,
 ): Tensor {
-  ({ input, pad, mode, value } = args("nn.functional.pad", arguments));
+  // `mode` is checked below, with PyTorch's message for a mode it does not know.
+  let m: string;
+  ({ input, pad, mode: m, value } = args("nn.functional.pad", arguments));
+  mode = m as typeof mode & string;
   const x = checkTensor("pad", "input", input);
   const p = Int32Array.from(checkInts("pad", "pad", Array.from(pad)));
   if (p.length % 2 !== 0)
@@ -774,10 +920,17 @@ export function constant_pad_nd(
 ): Tensor {
   ({ input, pad, value } = args("constant_pad_nd", arguments));
   const x = checkTensor("constant_pad_nd", "input", input);
-  return wrap(
-    x._raw.pad_constant(
-      Int32Array.from(checkInts("constant_pad_nd", "pad", Array.from(pad))),
-      value,
-    ),
+  const p = Int32Array.from(
+    checkInts("constant_pad_nd", "pad", Array.from(pad)),
   );
+  // PyTorch's checks of the list (F.pad words them differently, above).
+  if (p.length % 2 !== 0)
+    throw new TorchError(
+      `Length of pad must be even but instead it equals ${p.length}`,
+    );
+  if (p.length / 2 > x.ndim)
+    throw new TorchError(
+      `Length of pad should be no more than twice the number of dimensions of the input. Pad length is ${p.length}while the input has ${x.ndim}dimensions.`,
+    );
+  return wrap(x._raw.pad_constant(p, value));
 }

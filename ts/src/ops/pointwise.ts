@@ -17,6 +17,7 @@ import { cTypeName, isFloatingPoint, scalarTypeName } from "../dtype.js";
 import { checkInts } from "../args.js";
 import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
+import { defaultFloat } from "../defaults.js";
 import { arange } from "./creation.js";
 import { where } from "./conditional.js";
 import { inferSize } from "./broadcast.js";
@@ -104,8 +105,18 @@ function clamped(x: Tensor, min: Bound, max: Bound): Tensor {
     throw new TorchError(
       "torch.clamp: At least one of 'min' or 'max' must not be None",
     );
-  if (x.dtype === "bool")
+  if (x.dtype === "bool") {
+    // PyTorch clamps in the promoted dtype: int64 for integer bounds, the default float dtype
+    // when one is fractional (a bool result has no kernel).
+    const numbers = [min, max].filter(isBound);
+    if (numbers.every((b) => typeof b === "number")) {
+      const float = numbers.some((b) => !Number.isInteger(b));
+      return scope(() =>
+        clamped(x.to(float ? defaultFloat() : "int64"), min, max),
+      );
+    }
     throw new TorchError(`"clamp_cpu" not implemented for 'Bool'`);
+  }
   if (min instanceof Tensor && max instanceof Tensor)
     return clampTensors(x, min, max);
   // PyTorch compares a uint8 tensor with integer bounds as numbers (clamp(0, -2, 5) is 0), where

@@ -79,6 +79,9 @@ export {
   adaptive_max_pool1d,
   adaptive_max_pool2d,
   adaptive_max_pool3d,
+  max_unpool1d,
+  max_unpool2d,
+  max_unpool3d,
 } from "./pooling.js";
 export {
   mse_loss,

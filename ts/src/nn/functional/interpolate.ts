@@ -12,7 +12,8 @@
  */
 
 import { args, omit } from "../../schema/index.js";
-import { TorchError } from "../../errors.js";
+import { DTypeError, TorchError } from "../../errors.js";
+import { scalarTypeName } from "../../dtype.js";
 import { checkHostAlloc, pyTypeName } from "../../args.js";
 import { scope } from "../../lifetime.js";
 import { tensor } from "../../ops/creation.js";
@@ -177,7 +178,7 @@ export function interpolate(
   const rank = x.ndim - 2;
   if (rank < 1 || rank > 3)
     throw new TorchError(
-      `Input Error: Only 3D, 4D and 5D input Tensors supported (got ${x.ndim}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got ${mode})`,
+      `Input Error: Only 3D, 4D and 5D input Tensors supported (got ${x.ndim}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got ${mode})`,
     );
   const need = SPATIAL[mode];
   const area = mode === "area";
@@ -188,7 +189,7 @@ export function interpolate(
     !area
   )
     throw new TorchError(
-      `interpolate(): mode '${mode}' is not supported (nearest, nearest-exact, linear, bilinear, bicubic, trilinear, area)`,
+      `Input Error: Only 3D, 4D and 5D input Tensors supported (got ${x.ndim}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got ${mode})`,
     );
   if (
     (mode === "nearest" || mode === "nearest-exact" || area) &&
@@ -223,6 +224,7 @@ export function interpolate(
       throw new TorchError(
         `Input and output sizes should be greater than 0, but got input (${inSizes.join(", ")}) and output (${sizes.join(", ")})`,
       );
+  checkDType(x, mode, rank);
   // "area" is adaptive average pooling to the output size, as in PyTorch.
   if (area)
     return rank === 1
@@ -237,8 +239,43 @@ export function interpolate(
     let y = x;
     for (let d = 0; d < rank; d++)
       y = resizeDim(y, d + 2, sizes[d]!, scales[d], kernel, align);
+    // uint8 (PyTorch's one integer dtype here) comes back as uint8: rounded half up (its
+    // fixed-point kernels' rounding) and saturated.
+    if (x.dtype === "uint8" && y.dtype !== "uint8")
+      y = y.add(0.5).floor().clamp(0, 255).to("uint8");
     return y === x ? x.clone() : y;
   });
+}
+
+/**
+ * PyTorch's kernels take floating-point inputs, and uint8 for nearest (every rank) and 2-D
+ * bilinear and bicubic; its message names the kernel that refuses.
+ */
+function checkDType(x: Tensor, mode: string, rank: number): void {
+  if (x.is_floating_point()) return;
+  const nearest = mode === "nearest" || mode === "nearest-exact";
+  if (
+    x.dtype === "uint8" &&
+    (nearest || ((mode === "bilinear" || mode === "bicubic") && rank === 2))
+  )
+    return;
+  const kernel =
+    mode === "area"
+      ? rank === 3
+        ? "adaptive_avg_pool3d_cpu"
+        : "adaptive_avg_pool2d"
+      : mode === "bicubic"
+        ? "compute_indices_weights_cubic"
+        : mode === "bilinear"
+          ? "upsample_bilinear2d_channels_last"
+          : mode.includes("linear")
+            ? "compute_indices_weights_linear"
+            : rank === 2
+              ? "upsample_nearest2d_channels_last"
+              : "compute_indices_weights_nearest";
+  throw new DTypeError(
+    `"${kernel}" not implemented for '${scalarTypeName(x.dtype)}'`,
+  );
 }
 
 /** Alias of {@link interpolate} (deprecated in PyTorch, kept for ported code). */
