@@ -9,13 +9,13 @@
  * @module
  */
 
-import { isFloatingPoint, scalarTypeName } from "../dtype.js";
+import { cTypeName, isFloatingPoint, scalarTypeName } from "../dtype.js";
 import { promote_types } from "../state.js";
 import { type Shape, checkInts } from "../args.js";
 import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { cat, stack as torchStack } from "./indexing.js";
 import { scope } from "../lifetime.js";
-import { CPP_NAMES, where } from "./conditional.js";
+import { where } from "./conditional.js";
 import { arange, zeros } from "./creation.js";
 import { broadcast_tensors } from "../tensor/shape_ops.js";
 import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
@@ -268,7 +268,7 @@ proto.baddbmm = function (
   const a = methodArgs("baddbmm", this, arguments);
   const ts = [this, a.batch1 as Tensor, a.batch2 as Tensor];
   if (ts.some((t) => t.dtype !== this.dtype)) {
-    const n = (t: Tensor) => CPP_NAMES[t.dtype] ?? t.dtype;
+    const n = (t: Tensor) => cTypeName(t.dtype);
     throw new DTypeError(
       `Input dtypes must be the same, got: input ${n(ts[0]!)}, batch1: ${n(ts[1]!)}, batch2: ${n(ts[2]!)}`,
     );

@@ -15,7 +15,7 @@
 import { args, methodArgs } from "../schema/index.js";
 import { cTypeName, isFloatingPoint, scalarTypeName } from "../dtype.js";
 import { checkInts } from "../args.js";
-import { DTypeError, ShapeError, TorchError } from "../errors.js";
+import { DTypeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { defaultFloat } from "../defaults.js";
 import { arange } from "./creation.js";
