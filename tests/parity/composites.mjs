@@ -397,7 +397,11 @@ export function callComposite(torch, op, a, inputs, device) {
       const rest = inputs.slice(2);
       const idx = a.pattern.map((p) => (p ? rest.shift() : null));
       if (a.inplace) return x.clone().index_put_(idx, y, a.accumulate ?? false);
-      return torch.index_put(x, idx, y, a.accumulate ?? false);
+      // A null among the indices is a whole dim (`x[:, i] = v`): PyTorch's ATen op takes it,
+      // its public torch.index_put refuses it (as webtorch's does); the method takes it here.
+      return idx.includes(null)
+        ? x.index_put(idx, y, a.accumulate ?? false)
+        : torch.index_put(x, idx, y, a.accumulate ?? false);
     }
     case "masked_scatter":
       return a.inplace
