@@ -112,6 +112,11 @@ export function histc(
     let lo: Tensor | number = min;
     let hi: Tensor | number = max;
     if (min === max && v.numel() > 0) {
+      // PyTorch refuses a data range that is not finite (NaN or ±inf in the data). Its message
+      // prints both ends, which are on the device here: the check names the offending value.
+      checkValues(v, -3.4028234663852886e38, 3.4028234663852886e38, {
+        low: "torch.histc: range of the data is not finite (it holds {})",
+      });
       lo = v.amin();
       hi = v.amax();
     }
