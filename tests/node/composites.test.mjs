@@ -145,7 +145,7 @@ for (const device of devices) {
 
     // PyTorch's CPU mode sorts with `<`, which NaN breaks: which NaN (or value) it returns is
     // arbitrary, so no fixture pins it. A NaN must still count as a value: its row gets a mode
-    // found at its index (an unmatched NaN once left the index at -1 and the gather threw).
+    // found at its index.
     test("mode of rows with NaN: a value of the row, at its index", async () => {
       const x = torch.tensor(
         [

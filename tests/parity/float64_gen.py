@@ -164,7 +164,7 @@ SORT_IN = f64(3.0, 1 + 1e-12, 1.0, NAN, -INF, 1 + 2e-12, 1e-300, -2.5, 1.0, 7.25
 SORTED = f64(-1.0, 1.0, 1 + 1e-12, 1 + 2e-12, 5.0)
 LOGP = torch.log_softmax(M, 1)
 TARGET = torch.tensor([1, 0, 3])
-# name: (inputs, program, relative tolerance): special functions to 1e-10 of PyTorch's.
+# name: (inputs, program, relative tolerance): special functions to 1e-12 of PyTorch's.
 CASES_TOL = {
     "lgamma": ([GAMMA_IN], torch.lgamma, 1e-12),
     "digamma": ([GAMMA_IN], torch.digamma, 1e-12),

@@ -9,7 +9,7 @@
 import { checkInts } from "../args.js";
 import { type DType, isFloatingPoint, scalarTypeName } from "../dtype.js";
 import { args, methodArgs } from "../schema/index.js";
-import { DTypeError, TorchError } from "../errors.js";
+import { ArgumentError, DTypeError, TorchError } from "../errors.js";
 import { checkValues } from "./value_checks.js";
 import { scope } from "../lifetime.js";
 import { arange, rand, tensor, zeros } from "./creation.js";
@@ -114,7 +114,9 @@ export function histc(
     if (min === max && v.numel() > 0) {
       // PyTorch refuses a data range that is not finite (NaN or ±inf in the data). Its message
       // prints both ends, which are on the device here: the check names the offending value.
-      checkValues(v, -3.4028234663852886e38, 3.4028234663852886e38, {
+      const big =
+        x.dtype === "float64" ? Number.MAX_VALUE : 3.4028234663852886e38;
+      checkValues(v, -big, big, {
         low: "torch.histc: range of the data is not finite (it holds {})",
       });
       lo = v.amin();
@@ -232,6 +234,11 @@ function histogramOf(
   if (range !== null && range.length !== 2)
     throw new TorchError(
       `${fn}: for a 1-dimensional histogram range should have 2 elements, but got ${range.length}`,
+    );
+  // PyTorch's overload with bin edges has no range.
+  if (range !== null && bins instanceof Tensor)
+    throw new ArgumentError(
+      "histogram() received an invalid combination of arguments - got (Tensor, Tensor, range=tuple), but expected one of: (Tensor input, Tensor bins, *, Tensor weight, bool density) or (Tensor input, int bins, *, tuple of floats range, Tensor weight, bool density)",
     );
   if (range !== null && !(bins instanceof Tensor)) {
     const [lo, hi] = range as [number, number];

@@ -6,6 +6,7 @@
  */
 
 import { DTypeError, TorchError } from "../errors.js";
+import { defaultFloat } from "../defaults.js";
 import { isFloatingPoint } from "../dtype.js";
 import { scope } from "../lifetime.js";
 import type { Tensor } from "../tensor/tensor.js";
@@ -22,7 +23,7 @@ export function cov(input: Tensor, options?: { correction?: number }): Tensor {
     throw new DTypeError("cov(): bool dtype is not supported for input");
   return scope(() => {
     // Integer observations: the covariance in the default float dtype, as PyTorch's.
-    const f = isFloatingPoint(t.dtype) ? t : t.to("float32");
+    const f = isFloatingPoint(t.dtype) ? t : t.to(defaultFloat());
     const x = t.ndim < 2 ? f.reshape(1, -1) : f;
     const n = x.shape[1]!;
     const centered = x.sub(x.mean(1, true));

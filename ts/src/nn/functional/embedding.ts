@@ -107,16 +107,6 @@ export function embedding(input: Tensor, weight: Tensor): Tensor {
   );
 }
 
-/** PyTorch's legacy tensor-type names (`torch.FloatTensor`), as its argument checks print. */
-const LEGACY_NAMES: Partial<Record<string, string>> = {
-  float32: "FloatTensor",
-  float64: "DoubleTensor",
-  float16: "HalfTensor",
-  bfloat16: "BFloat16Tensor",
-  uint8: "ByteTensor",
-  bool: "BoolTensor",
-};
-
 /** Options of {@link embedding_bag}. */
 export interface EmbeddingBagOptions {
   /** Start of each bag in a 1-D `input` (not allowed with 2-D input, whose rows are bags). */
@@ -147,7 +137,7 @@ export function embedding_bag(
   const mode = options.mode ?? "mean";
   if (input.dtype !== "int64" && input.dtype !== "int32")
     throw new TorchError(
-      `Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.${LEGACY_NAMES[input.dtype] ?? input.dtype} instead (while checking arguments for embedding_bag)`,
+      `Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ${tensorTypeName(input.dtype)} instead (while checking arguments for embedding_bag)`,
     );
   if (!["sum", "mean", "max"].includes(mode))
     throw new TorchError(`mode has to be one of sum, mean or max`);
