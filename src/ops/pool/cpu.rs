@@ -88,7 +88,8 @@ pub(super) fn backward(w: &mut Words) -> Result<()> {
     Ok(())
 }
 
-#[cfg(test)]
+// Native only: the test reads results with `pollster`, a native dependency.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::super::{max_pool2d, MaxPool2d, MaxPool2dBackward, PoolGeometry};
     use crate::backend::Backend;
