@@ -450,11 +450,12 @@ export function max_pool2d(
 export function max_pool2d(
   input: Tensor,
   kernel_size: IntOrTuple,
-  stride?: IntOrTuple | null,
-  padding?: IntOrTuple,
-  dilation?: IntOrTuple,
-  ceil_mode?: boolean,
-  return_indices?: boolean,
+  stride: IntOrTuple | null | undefined,
+  padding: IntOrTuple | undefined,
+  dilation: IntOrTuple | undefined,
+  ceil_mode: boolean | undefined,
+  /** Whether the result is `[values, indices]` (a flag known only at run time). */
+  return_indices: boolean,
 ): Tensor | [Tensor, Tensor];
 export function max_pool2d(
   input: Tensor,
@@ -517,11 +518,12 @@ export function max_pool1d(
 export function max_pool1d(
   input: Tensor,
   kernel_size: IntOrTuple,
-  stride?: IntOrTuple | null,
-  padding?: IntOrTuple,
-  dilation?: IntOrTuple,
-  ceil_mode?: boolean,
-  return_indices?: boolean,
+  stride: IntOrTuple | null | undefined,
+  padding: IntOrTuple | undefined,
+  dilation: IntOrTuple | undefined,
+  ceil_mode: boolean | undefined,
+  /** Whether the result is `[values, indices]` (a flag known only at run time). */
+  return_indices: boolean,
 ): Tensor | [Tensor, Tensor];
 export function max_pool1d(
   input: Tensor,
@@ -567,11 +569,12 @@ export function max_pool3d(
 export function max_pool3d(
   input: Tensor,
   kernel_size: IntOrTuple,
-  stride?: IntOrTuple | null,
-  padding?: IntOrTuple,
-  dilation?: IntOrTuple,
-  ceil_mode?: boolean,
-  return_indices?: boolean,
+  stride: IntOrTuple | null | undefined,
+  padding: IntOrTuple | undefined,
+  dilation: IntOrTuple | undefined,
+  ceil_mode: boolean | undefined,
+  /** Whether the result is `[values, indices]` (a flag known only at run time). */
+  return_indices: boolean,
 ): Tensor | [Tensor, Tensor];
 export function max_pool3d(
   input: Tensor,
