@@ -52,6 +52,10 @@ window.webtorchTests = {
         performance.getEntriesByType("resource").filter((e) => e.name === url)
           .length;
       await caches.delete("webtorch-hub");
+      // The earlier tests' loads may have filled the resource-timing buffer (250 entries by
+      // default), which would drop these requests' entries.
+      performance.setResourceTimingBufferSize(10_000);
+      performance.clearResourceTimings();
       const before = fetched();
       const reports = [];
       const load = () =>
