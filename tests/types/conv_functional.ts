@@ -87,3 +87,10 @@ F.avg_pool1d(img, 2);
 // @ts-expect-error — adaptive_avg_pool2d of a 1-d input
 F.adaptive_avg_pool2d(torch.randn(10), 1);
 void c0;
+
+// 3-D max pooling without indices is a tensor; with them, a pair.
+const vol = torch.randn(1, 2, 4, 4, 4);
+const mp3: Tensor = F.max_pool3d(vol, 2);
+const mp3i: [Tensor, Tensor] = F.max_pool3d(vol, 2, null, 0, 1, false, true);
+void mp3;
+void mp3i;

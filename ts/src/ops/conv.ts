@@ -556,6 +556,15 @@ export function max_pool1d(
 }
 
 /** 3-D max pooling over `(N, C, D, H, W)` or `(C, D, H, W)`; `stride` defaults to `kernel_size`. */
+export function max_pool3d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  dilation?: IntOrTuple,
+  ceil_mode?: boolean,
+  return_indices?: false,
+): Tensor;
 /** With `return_indices`: `[values, indices]`, each index the flat position in the input's plane. */
 export function max_pool3d(
   input: Tensor,
