@@ -11,35 +11,18 @@ centre read the same. Deterministic:
 """
 
 import json
-import struct
 from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 from safetensors.torch import save_file
 
+from digits_bin import read_digits
+
 root = Path(__file__).resolve().parent.parent
-raw = (root / "data/digits.bin").read_bytes()
-assert raw[:8] == b"DIGITS8\0"
-n_train, n_test, h, w = struct.unpack_from("<4I", raw, 8)
-hw, off = h * w, 24
-
-
-def take(n):
-    global off
-    out = torch.frombuffer(bytearray(raw[off : off + n]), dtype=torch.uint8)
-    off += n
-    return out
-
-
-def split(n):
-    x = take(n * hw).reshape(n, 1, h, w).float() / 16
-    y = take(n).long()
-    return x, y
-
-
-x_train, y_train = split(n_train)
-x_test, y_test = split(n_test)
+x_train, y_train, x_test, y_test, h, w = read_digits(root)
+x_train, x_test = x_train.unsqueeze(1), x_test.unsqueeze(1)
+n_train, n_test = len(y_train), len(y_test)
 
 
 class DigitCNN(torch.nn.Module):

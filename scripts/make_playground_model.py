@@ -7,34 +7,17 @@ the example prints next to webtorch's and the playground test compares. Determin
 """
 
 import json
-import struct
 from pathlib import Path
 
 import torch
 from safetensors.torch import save_file
 
+from digits_bin import read_digits
+
 root = Path(__file__).resolve().parent.parent
-raw = (root / "data/digits.bin").read_bytes()
-assert raw[:8] == b"DIGITS8\0"
-n_train, n_test, h, w = struct.unpack_from("<4I", raw, 8)
-hw, off = h * w, 24
-
-
-def take(n):
-    global off
-    out = torch.frombuffer(bytearray(raw[off : off + n]), dtype=torch.uint8)
-    off += n
-    return out
-
-
-def split(n):
-    x = take(n * hw).reshape(n, hw).float() / 16
-    y = take(n).long()
-    return x, y
-
-
-x_train, y_train = split(n_train)
-x_test, y_test = split(n_test)
+x_train, y_train, x_test, y_test, h, w = read_digits(root)
+x_train, x_test = x_train.reshape(len(x_train), -1), x_test.reshape(len(x_test), -1)
+n_train, n_test = len(y_train), len(y_test)
 
 torch.manual_seed(0)
 model = torch.nn.Sequential(
