@@ -260,8 +260,35 @@ fn digamma_f32(x0: f32) -> f32 {
     return acc + log(x) - 0.5 / x - z * (0.083333333333 - z * (0.0083333333333 - z * 0.0039682539683));
 }
 
+// sin(p) of an f32 p, reduced exactly: k = round(p / π), r = p - k·π with k split into a
+// multiple of 4096 and the rest (12 bits each) and π into three 12-bit parts and an f32 tail, so
+// every product is exact, summed with each rounding error carried (TwoSum); sin(p) = (-1)^k sin(r).
+// Exact for |p / π| < 2²⁴; beyond, `sincos_f32`'s reduction.
+fn sin_exact_f32(p: f32) -> f32 {
+    let k = round(p * 0.3183098861837907);
+    if (abs(k) >= 16777216.0) { return sincos_f32(p, false); }
+    let kh = round(k * 0.000244140625) * 4096.0;
+    let kl = k - kh;
+    var terms = array<f32, 7>(-kh * 3.1416015625, -kl * 3.1416015625, kh * 8.907169103622437e-06,
+        kl * 8.907169103622437e-06, kh * 1.7412276065442711e-09, kl * 1.7412276065442711e-09,
+        -k * 1.2446743939339977e-13);
+    var s = p;
+    var e = 0.0;
+    for (var i = 0; i < 7; i++) {
+        let t = terms[i];
+        let u = s + t;
+        let b = u - s;
+        e += (s - (u - b)) + (t - b);
+        s = u;
+    }
+    let v = sincos_f32(s + e, false);
+    return select(v, -v, (i32(k) & 1) != 0);
+}
+
 // ψ'(x) (polygamma(1, x)): recurrence up to x >= 6, then the asymptotic series; reflection
-// ψ'(1 - x) + ψ'(x) = π² / sin²(πx) below 1/2.
+// ψ'(1 - x) + ψ'(x) = π² / sin²(πx) below 1/2, with sin of the f32 product π·x as PyTorch takes
+// it (at a non-positive integer that product is not a multiple of π: a huge finite value, +inf
+// at 0).
 fn trigamma_f32(x0: f32) -> f32 {
     if (isnan_f32(x0)) { return x0; }
     // -inf: NaN, as PyTorch (the reflection has no limit there).
@@ -270,8 +297,7 @@ fn trigamma_f32(x0: f32) -> f32 {
     var acc = 0.0;
     var sgn = 1.0;
     if (x < 0.5) {
-        if (floor(x) == x) { return inf_like(1.0); }
-        let s = sincos_f32(PI * x, false);
+        let s = sin_exact_f32(PI * x);
         acc = PI * PI / (s * s);
         sgn = -1.0;
         x = 1.0 - x;

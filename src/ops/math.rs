@@ -119,9 +119,10 @@ pub fn digamma(x: f64) -> f64 {
 }
 
 /// ψ'(x), `polygamma(1, x)`, as PyTorch computes it (its CPU kernel is the reference): for
-/// x < 1/2 the reflection ψ'(x) = π² / sin²(π x) - ψ'(1 - x); six steps of the recurrence
-/// ψ'(x) = ψ'(x + 1) + 1/x², then the asymptotic series 1/x + 1/(2x²) + 1/(6x³) - 1/(30x⁵) +
-/// 1/(42x⁷).
+/// x < 1/2 the reflection ψ'(x) = π² / sin²(π x) - ψ'(1 - x), with sin of the rounded product
+/// π·x as PyTorch takes it (at a non-positive integer that product is not a multiple of π, so
+/// the value is huge but finite; +inf at 0); six steps of the recurrence ψ'(x) = ψ'(x + 1) +
+/// 1/x², then the asymptotic series 1/x + 1/(2x²) + 1/(6x³) - 1/(30x⁵) + 1/(42x⁷).
 pub fn trigamma(x: f64) -> f64 {
     // -inf: NaN, as PyTorch (the reflection has no limit there).
     if x.is_nan() || x == f64::NEG_INFINITY {
@@ -129,9 +130,6 @@ pub fn trigamma(x: f64) -> f64 {
     }
     let (mut x, mut acc, mut sgn) = (x, 0.0, 1.0);
     if x < 0.5 {
-        if x.floor() == x {
-            return f64::INFINITY;
-        }
         let s = (std::f64::consts::PI * x).sin();
         acc = -std::f64::consts::PI * std::f64::consts::PI / (s * s);
         sgn = -1.0;
@@ -144,6 +142,19 @@ pub fn trigamma(x: f64) -> f64 {
     let z = 1.0 / (x * x);
     acc += (1.0 + 1.0 / (2.0 * x) + z * (1.0 / 6.0 - z * (1.0 / 30.0 - z * (1.0 / 42.0)))) / x;
     sgn * acc
+}
+
+/// `trigamma` of a float32: PyTorch computes it in float32, so below 1/2 the reflection term
+/// π² / sin²(π x) is taken from the float32 product π·x (its sine correctly rounded, as the C
+/// library's `sinf`) and float32 arithmetic; near and at the poles that product's rounding decides
+/// the value. The rest, ψ'(1 - x), is the f64 `trigamma` rounded.
+pub fn trigamma32(x: f32) -> f32 {
+    if x.is_nan() || x >= 0.5 || x == f32::NEG_INFINITY {
+        return trigamma(x as f64) as f32;
+    }
+    let pi = std::f32::consts::PI;
+    let s = ((pi * x) as f64).sin() as f32;
+    pi * pi / (s * s) - trigamma(1.0 - x as f64) as f32
 }
 
 pub fn sigmoid(x: f64) -> f64 {

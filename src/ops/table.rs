@@ -220,7 +220,7 @@ op_table! {
     Erfinv      = "erfinv",      Float, "erfinv_f32(a)",                         f(wide!(m::erfinv));
     Lgamma      = "lgamma",      Float, "lgamma_f32(a)",                         f(wide!(libm::lgamma));
     Digamma     = "digamma",     Float, "digamma_f32(a)",                        f(wide!(m::digamma));
-    Trigamma    = "trigamma",    Float, "trigamma_f32(a)",                       f(wide!(m::trigamma));
+    Trigamma    = "trigamma",    Float, "trigamma_f32(a)",                       f((m::trigamma32, m::trigamma));
     Sinc        = "sinc",        Float, "sinc_f32(a)",                           f(wide!(m::sinc));
     Logit       = "logit",       Float, "logit_f32(a)",                          f(wide!(m::logit));
     I0          = "i0",          Float, "bessel_i_f32(0u, a, false)",            f(wide!(m::i0));

@@ -134,6 +134,7 @@ const PROGRAMS = {
   lgamma: torch.lgamma,
   digamma: torch.digamma,
   trigamma: (x) => torch.trigamma(x.detach()),
+  trigamma_poles: (x) => torch.trigamma(x.detach()),
   erfinv: torch.erfinv,
   i0: torch.i0,
   i0e: torch.special.i0e,

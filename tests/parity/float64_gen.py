@@ -162,6 +162,7 @@ BESSEL_IN = f64(-40.5, -3.0, -0.5, 0.0, 1e-3, 0.7, 3.75, 12.0, 29.9, 30.1, 75.0)
 ERFINV_IN = f64(-0.9999999999, -0.999, -0.5, 1e-10, 0.3, 0.75, 0.9999999, 0.999999999999)
 SORT_IN = f64(3.0, 1 + 1e-12, 1.0, NAN, -INF, 1 + 2e-12, 1e-300, -2.5, 1.0, 7.25)
 SORTED = f64(-1.0, 1.0, 1 + 1e-12, 1 + 2e-12, 5.0)
+POLES = f64(0.0, -1.0, -2.0, -7.0, -30.0, -1e6)
 LOGP = torch.log_softmax(M, 1)
 TARGET = torch.tensor([1, 0, 3])
 # name: (inputs, program, relative tolerance): special functions to 1e-12 of PyTorch's.
@@ -169,6 +170,8 @@ CASES_TOL = {
     "lgamma": ([GAMMA_IN], torch.lgamma, 1e-12),
     "digamma": ([GAMMA_IN], torch.digamma, 1e-12),
     "trigamma": ([GAMMA_IN], lambda x: torch.polygamma(1, x.detach()), 1e-12),
+    # At the poles: the reflection through the rounded product π·x, huge but finite (+inf at 0).
+    "trigamma_poles": ([POLES], lambda x: torch.polygamma(1, x.detach()), 1e-12),
     "erfinv": ([ERFINV_IN], torch.erfinv, 1e-12),
     "i0": ([BESSEL_IN], torch.i0, 1e-12),
     "i0e": ([BESSEL_IN], torch.special.i0e, 1e-12),
