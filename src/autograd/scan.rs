@@ -95,6 +95,20 @@ pub fn cumextreme(x: &Tensor, dim: i64, max: bool) -> Result<(Tensor, Tensor)> {
     Ok((values, idx))
 }
 
+/// `torch.kthvalue(t, k, dim, keepdim)`: (values, int64 indices), the indices PyTorch's CPU
+/// quickselect picks among equal values; values gathered, so they carry gradients.
+pub fn kthvalue(x: &Tensor, k: usize, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    let idx = x.kthvalue_indices(k, dim)?;
+    if x.ndim() == 0 {
+        return Ok((x.clone(), idx));
+    }
+    let values = gather(x, dim, &idx)?;
+    if keepdim {
+        return Ok((values, idx));
+    }
+    Ok((o::squeeze_dim(&values, dim)?, o::squeeze_dim(&idx, dim)?))
+}
+
 /// `torch.sort(t, dim, descending)`: (values, int64 indices); stable.
 pub fn sort(x: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
     let idx = x.sort_indices(dim, descending)?;

@@ -145,6 +145,7 @@ const PROGRAMS = {
   argsort_2d: (x) => torch.argsort(x, { dim: 1 }),
   topk: (x) => x.topk(3)[0],
   kthvalue: (x) => x.kthvalue(3)[0],
+  kthvalue_ties: (x) => x.kthvalue(5)[1],
   median: (x) => x.median(),
   quantile: (x) =>
     torch.quantile(x, torch.tensor([0.3, 0.5, 0.95], { dtype: "float64" })),

@@ -163,6 +163,7 @@ ERFINV_IN = f64(-0.9999999999, -0.999, -0.5, 1e-10, 0.3, 0.75, 0.9999999, 0.9999
 SORT_IN = f64(3.0, 1 + 1e-12, 1.0, NAN, -INF, 1 + 2e-12, 1e-300, -2.5, 1.0, 7.25)
 SORTED = f64(-1.0, 1.0, 1 + 1e-12, 1 + 2e-12, 5.0)
 POLES = f64(0.0, -1.0, -2.0, -7.0, -30.0, -1e6)
+TIES = f64(1.0, 2.0, 1.0, 2.0, 0.5, 1.0, 1.0, NAN, 1.0, 2.0, 1.0, 1.0)
 LOGP = torch.log_softmax(M, 1)
 TARGET = torch.tensor([1, 0, 3])
 # name: (inputs, program, relative tolerance): special functions to 1e-12 of PyTorch's.
@@ -182,6 +183,8 @@ CASES_TOL = {
     "argsort_2d": ([M.flip(1) - M], lambda x: torch.argsort(x, dim=1, stable=True), 0),
     "topk": ([SORT_IN], lambda x: x.topk(3)[0], 0),
     "kthvalue": ([SORT_IN], lambda x: x.kthvalue(3)[0], 0),
+    # Among equal values, the index PyTorch's CPU quickselect leaves at position k.
+    "kthvalue_ties": ([TIES], lambda x: x.kthvalue(5)[1], 0),
     "median": ([GAMMA_IN], lambda x: x.median(), 0),
     "quantile": ([GAMMA_IN], lambda x: torch.quantile(x, f64(0.3, 0.5, 0.95)), 4e-15),
     "quantile_scalar": ([GAMMA_IN], lambda x: torch.quantile(x, 0.3), 4e-15),

@@ -838,6 +838,10 @@ def _kthvalue(c, sw):
     c("dim0_keepdim", [sw.f([3, 2])], {"k": 1, "dim": 0, "keepdim": True})
     c("ties", [T(_TIES, shape=[2, 3])], {"k": 2})
     c("ties_dim0", [T(_TIES, shape=[3, 2])], {"k": 2, "dim": 0})
+    # Rows long enough for several partition rounds of PyTorch's quickselect, with NaN.
+    long_ties = [float((7 * i) % 4) if i % 11 else float("nan") for i in range(48)]
+    c("ties_long", [T(long_ties, shape=[3, 16])], {"k": 6})
+    c("ties_long_dim0", [T(long_ties, shape=[16, 3])], {"k": 9, "dim": 0})
     c("rank0", [sw.f([])], {"k": 1})
     c("special", [T(SPECIALS, shape=[2, 3])], {"k": 3})
     c("k_too_large", [sw.f([2, 3])], {"k": 4})

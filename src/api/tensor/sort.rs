@@ -50,6 +50,11 @@ impl RawTensor {
         pair(ags::sort(&self.t, dim as i64, descending))
     }
 
+    /// `torch.kthvalue(t, k, dim, keepdim)` (`k` checked by the caller): `[values, indices]`.
+    pub fn kthvalue(&self, k: u32, dim: i32, keepdim: bool) -> JsResult<Vec<RawTensor>> {
+        pair(ags::kthvalue(&self.t, k as usize, dim as i64, keepdim))
+    }
+
     /// `torch.searchsorted(self, values, right, out_int32)`.
     pub fn searchsorted(&self, values: &RawTensor, right: bool, out_int32: bool) -> JsResult<RawTensor> {
         RawTensor::timed("searchsorted", || self.t.searchsorted(&values.t, right, out_int32))

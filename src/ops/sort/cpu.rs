@@ -1,6 +1,6 @@
 //! The CPU twins of the family's programs, reading the same uniform words: sequential scans in
 //! f32 / i32 (`scan.wgsl`; float64, a CPU-only dtype, in f64), stable sorts with NaN above +inf (`sort.wgsl`), and PyTorch's binary
-//! search, NaN comparing false (`search_sorted.wgsl`).
+//! search, NaN comparing false (`search_sorted.wgsl`), and PyTorch's quickselect (`select.wgsl`).
 
 use std::cmp::Ordering;
 
@@ -204,6 +204,79 @@ pub(super) fn sort64(w: &mut Words) -> Result<()> {
         for (o, &i) in o.iter_mut().zip(&perm) {
             *o = i as u32;
         }
+    }
+    Ok(())
+}
+
+/// Whether `a` goes after `b` in PyTorch's selection: greater, or NaN over a number.
+fn gt_or_nan(a: Key, b: Key) -> bool {
+    match (a, b) {
+        (Key::F(a), Key::F(b)) => (a.is_nan() && !b.is_nan()) || a > b,
+        (Key::D(a), Key::D(b)) => (a.is_nan() && !b.is_nan()) || a > b,
+        (Key::I(a), Key::I(b)) => a > b,
+        _ => false,
+    }
+}
+
+/// The twin of `select.wgsl` (words 0: rows, 1: n, 2: input offset, 3: k): each row's
+/// quickselect over (key, index) pairs, the same swaps in the same order, and the index left at
+/// position k.
+pub(super) fn select(w: &mut Words) -> Result<()> {
+    let dtype = DType::ALL[w.variant as usize];
+    let (rows, n, offset, k) = (w.at(0), w.at(1), w.at(2), w.at(3) as isize);
+    let words = if dtype == DType::Float64 {
+        &w.read.get(2)[2 * offset..2 * (offset + rows * n)]
+    } else {
+        &w.read.get(2)[offset..offset + rows * n]
+    };
+    let mut a: Vec<(Key, u32)> = Vec::with_capacity(n);
+    for (r, o) in w.written[0][..rows].iter_mut().enumerate() {
+        a.clear();
+        a.extend((0..n).map(|j| (key_at(words, r * n + j, dtype), j as u32)));
+        let gt = |a: &[(Key, u32)], i: isize, j: isize| gt_or_nan(a[i as usize].0, a[j as usize].0);
+        let (mut lo, mut hi) = (0isize, n as isize - 1);
+        loop {
+            if hi <= lo {
+                break;
+            }
+            if hi == lo + 1 {
+                if gt(&a, lo, hi) {
+                    a.swap(lo as usize, hi as usize);
+                }
+                break;
+            }
+            // The median of the first, middle and last as the pivot, left at lo.
+            a.swap(((lo + hi) / 2) as usize, (lo + 1) as usize);
+            for (x, y) in [(lo + 1, hi), (lo, hi), (lo + 1, lo)] {
+                if gt(&a, x, y) {
+                    a.swap(x as usize, y as usize);
+                }
+            }
+            let piv = a[lo as usize].0;
+            let (mut i, mut j) = (lo + 1, hi);
+            loop {
+                i += 1;
+                while gt_or_nan(piv, a[i as usize].0) {
+                    i += 1;
+                }
+                j -= 1;
+                while gt_or_nan(a[j as usize].0, piv) {
+                    j -= 1;
+                }
+                if j < i {
+                    break;
+                }
+                a.swap(i as usize, j as usize);
+            }
+            a.swap(lo as usize, j as usize);
+            if j <= k {
+                lo = i;
+            }
+            if j >= k {
+                hi = j - 1;
+            }
+        }
+        *o = a[k as usize].1;
     }
     Ok(())
 }

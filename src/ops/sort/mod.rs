@@ -4,18 +4,20 @@
 //! is); results are moved back, as views. Values of `sort`/`cummax`/… are gathered from the input
 //! with the indices in the autograd layer (`autograd/scan.rs`), which gives them gradients.
 //!
-//! This file holds the rules and the entries; `scan.rs`, `bitonic.rs` and `search.rs` the
-//! kernels' descriptions, programs and dispatches; `scan.wgsl`, `sort.wgsl` and
-//! `search_sorted.wgsl` their WGSL and `cpu.rs` their CPU twins.
+//! This file holds the rules and the entries; `scan.rs`, `bitonic.rs`, `search.rs` and
+//! `select.rs` the kernels' descriptions, programs and dispatches; `scan.wgsl`, `sort.wgsl`,
+//! `search_sorted.wgsl` and `select.wgsl` their WGSL and `cpu.rs` their CPU twins.
 
 pub mod bitonic;
 mod cpu;
 pub mod scan;
 pub mod search;
+pub mod select;
 
 pub use bitonic::Sort;
 pub use scan::{Scan, ScanOp};
 pub use search::SearchSorted;
+pub use select::Select;
 
 use crate::bail;
 use crate::dtype::DType;
@@ -121,6 +123,26 @@ impl Tensor {
             let k =
                 Sort { input: x.buf()?, offset: x.layout.offset, dtype: x.dtype, rows, n, descending, out: out.buf()? };
             bitonic::run(&**self.backend(), &k)?;
+        }
+        Tensor::rows_back(out, d)
+    }
+
+    /// The int64 indices of `torch.kthvalue(t, k, dim, keepdim=True)` (`k` 1-based, checked by
+    /// the caller), as PyTorch's CPU quickselect picks them among equal values.
+    pub fn kthvalue_indices(&self, k: usize, dim: i64) -> Result<Tensor> {
+        if self.ndim() == 0 {
+            wrap_dim(dim, 0)?;
+            return Tensor::full(&[], 0.0, DType::Int64, self.device());
+        }
+        let d = wrap_dim(dim, self.ndim())?;
+        let (x, rows, n) = self.rows_along(d)?;
+        let mut shape = x.shape().to_vec();
+        *shape.last_mut().expect("rank >= 1") = 1;
+        let out = Tensor::empty_on(self.backend(), &shape, DType::Int64)?;
+        if rows > 0 && n > 0 {
+            let s =
+                Select { input: x.buf()?, offset: x.layout.offset, dtype: x.dtype, rows, n, k: k - 1, out: out.buf()? };
+            select::run(&**self.backend(), &s)?;
         }
         Tensor::rows_back(out, d)
     }

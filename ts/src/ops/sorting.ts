@@ -240,13 +240,6 @@ function pick(
   });
 }
 
-/** A position tensor of the kept shape (size 1 along `d`) filled with `p`. */
-function positionsLike(t: Tensor, d: number, p: number): Tensor {
-  const shape = [...t.shape];
-  shape[d] = 1;
-  return zeros(shape, { dtype: "int64", device: t.device }).add(p);
-}
-
 function kthvalueImpl(a: Args["kthvalue"]): SortResult {
   const { input, k, keepdim } = a;
   if (input.dtype === "bool")
@@ -261,10 +254,8 @@ function kthvalueImpl(a: Args["kthvalue"]): SortResult {
       input.clone(),
       zeros([], { dtype: "int64", device: input.device }),
     );
-  return scope(() => {
-    const pos = positionsLike(input, d, k - 1);
-    return pick(input, d, pos, false, keepdim);
-  });
+  // PyTorch's CPU quickselect, so that among equal values the index is the one it returns.
+  return pairOf(input._raw.kthvalue(k, d, keepdim));
 }
 proto.kthvalue = function (this: Tensor) {
   return kthvalueImpl(methodArgs("kthvalue", this, arguments));
