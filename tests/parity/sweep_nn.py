@@ -357,6 +357,11 @@ def loss_nn(sw, op, tol):
         c("var_mismatch", f([2, 3]), f([2, 3]), var((3, 3)))
         c("size0", f([0, 3]), f([0, 3]), var((0, 3)), reduction="sum")
         c("int64", i([2, 3], "int64"), i([2, 3], "int64"), i([2, 3], "int64", nonzero=True))
+        # An integer var: PyTorch checks its sign, then cannot clamp it in place (two errors,
+        # in that order).
+        xt = (T([0.5, -1.0, 2.0, 0.0, 1.0, -2.0], shape=[2, 3]), T([1.0, 0.0, 2.0, -1.0, 0.5, 1.0], shape=[2, 3]))
+        c("int64_var", *xt, T([1, 2, 3, 1, 2, 3], "int64", shape=[2, 3]))
+        c("int64_negative_var", *xt, T([1, -2, 3, 1, 2, 3], "int64", shape=[2, 3]))
     elif op == "margin_ranking_loss":
         reductions(lambda: (f([4]), f([4]), sign([4])))
         c("margin", f([2, 3]), f([2, 3]), sign([2, 3]), margin=0.5, reduction="none")

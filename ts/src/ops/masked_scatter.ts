@@ -47,18 +47,23 @@ function maskedScatter(
       mb = c;
     }
     const flat = mb.reshape(-1);
-    const ones = flat.to("int64");
-    // PyTorch's check, on the device where the mask is (raised at the next read or sync there).
-    checkValues(ones.sum(), 0, s.numel(), {
+    // The running count of true elements; its last is the count.
+    const count = flat.to("int64").cumsum(0);
+    // PyTorch's check (a count past the source's size), on the count's device. On WebGPU its
+    // failure is raised by reads of what is computed from the checked tensor: the ranks and the
+    // mask below are, so a read of the result raises.
+    checkValues(count, 0, s.numel(), {
       low: "Number of elements of source < number of ones in mask",
     });
-    const rank = ones.cumsum(0).sub(1).clamp_min(0);
+    // A true element's running count is at least 1: the same mask, computed from the count.
+    const picked = mb.logical_and(count.reshape(x.shape).gt(0));
+    const rank = count.sub(1).clamp_min(0);
     const src = s.reshape(-1);
     const v =
       src.numel() === 0
         ? x
         : src.index_select(0, rank.clamp_max(src.numel() - 1)).reshape(x.shape);
-    return where(mb, v, x);
+    return where(picked, v, x);
   });
 }
 

@@ -11,7 +11,7 @@
 
 import { args, omit } from "../../schema/index.js";
 import { ShapeError, TorchError } from "../../errors.js";
-import { isFloatingPoint, scalarTypeName } from "../../dtype.js";
+import { cTypeName, isFloatingPoint, scalarTypeName } from "../../dtype.js";
 import { get_default_dtype } from "../../state.js";
 import { checkValues } from "../../ops/value_checks.js";
 import type { Tensor } from "../../tensor/tensor.js";
@@ -166,13 +166,26 @@ export function gaussian_nll_loss(
         throw new ShapeError("var is of incorrect size");
     }
     const red = options.reduction ?? "mean";
-    // PyTorch's `torch.any(var < 0)`: NaN passes.
-    checkValues(v.nan_to_num(0), 0, Infinity, {
-      low: "var has negative entry/entries",
-    });
-    // PyTorch clamps a copy under no_grad: the value is clamped, the gradient is the identity.
     const vd = v.detach();
-    const vc = v.add(vd.maximum(eps).sub(vd));
+    // PyTorch's `torch.any(var < 0)` (NaN passes), checked on a copy. On WebGPU the check's
+    // failure is raised by reads of what is computed from the checked tensor, so the clamp below
+    // is computed from it (`gate`), and with it the loss: a read of the loss raises.
+    let gate = isFloatingPoint(vd.dtype) ? vd.nan_to_num(0) : vd.to("int64");
+    checkValues(gate, 0, Infinity, { low: "var has negative entry/entries" });
+    if (!isFloatingPoint(vd.dtype)) {
+      // PyTorch then clamps var in place (`var.clamp_(min=eps)`), which an integer var cannot
+      // hold. A check that always fails, on a tensor computed from the first check's, raises
+      // that after the first (at the call on the CPU; on WebGPU the read of the loss raises
+      // the first failed check's error), as PyTorch orders them.
+      gate = gate.mul(0);
+      checkValues(gate, 1, 1, {
+        low: `result type Float can't be cast to the desired output type ${cTypeName(vd.dtype)}`,
+      });
+    }
+    // PyTorch clamps a copy under no_grad: the value is clamped, the gradient is the identity.
+    // `gate` is never negative where the checks pass: the clamp is `max(var, eps)`.
+    const clamped = where(gate.lt(0), vd, vd.maximum(eps));
+    const vc = v.add(clamped.sub(vd));
     let loss = vc.log().add(input.sub(target).square().div(vc)).mul(0.5);
     if (options.full) loss = loss.add(0.5 * Math.log(2 * Math.PI));
     return reduce(loss, red);
