@@ -112,15 +112,24 @@ export function histc(
     let lo: Tensor | number = min;
     let hi: Tensor | number = max;
     if (min === max && v.numel() > 0) {
-      // PyTorch refuses a data range that is not finite (NaN or ±inf in the data). Its message
-      // prints both ends, which are on the device here: the check names the offending value.
+      // PyTorch refuses a data range that is not finite (NaN or ±inf in the data), printing
+      // both ends. With a NaN both ends are NaN (printed `-nan`): that message is PyTorch's. An
+      // infinite end is printed with the other end, which is on the device here: that check
+      // names the offending value instead. The range is computed from the second check's
+      // tensor, itself computed from the first's, so on WebGPU a read of the result raises the
+      // first failure in PyTorch's order.
+      const nans = v.isnan().to("int32");
+      checkValues(nans, 0, 0, {
+        low: "torch.histc: range of [-nan, -nan] is not finite",
+      });
+      const finite = where(nans.gt(0), 0, v);
       const big =
         x.dtype === "float64" ? Number.MAX_VALUE : 3.4028234663852886e38;
-      checkValues(v, -big, big, {
+      checkValues(finite, -big, big, {
         low: "torch.histc: range of the data is not finite (it holds {})",
       });
-      lo = v.amin();
-      hi = v.amax();
+      lo = finite.amin();
+      hi = finite.amax();
     }
     const loT = typeof lo === "number" ? tensor(lo, { device: x.device }) : lo;
     let hiT = typeof hi === "number" ? tensor(hi, { device: x.device }) : hi;
