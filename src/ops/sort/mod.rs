@@ -127,14 +127,16 @@ impl Tensor {
         Tensor::rows_back(out, d)
     }
 
-    /// The int64 indices of `torch.kthvalue(t, k, dim, keepdim=True)` (`k` 1-based, checked by
-    /// the caller), as PyTorch's CPU quickselect picks them among equal values.
+    /// The int64 indices of `torch.kthvalue(t, k, dim, keepdim=True)` (`k` 1-based), as
+    /// PyTorch's CPU quickselect picks them among equal values.
     pub fn kthvalue_indices(&self, k: usize, dim: i64) -> Result<Tensor> {
+        let d = wrap_dim(dim, self.ndim().max(1))?;
+        if k == 0 || k > self.shape().get(d).copied().unwrap_or(1) {
+            bail!(Torch, "kthvalue(): selected number k out of range for dimension {d}");
+        }
         if self.ndim() == 0 {
-            wrap_dim(dim, 0)?;
             return Tensor::full(&[], 0.0, DType::Int64, self.device());
         }
-        let d = wrap_dim(dim, self.ndim())?;
         let (x, rows, n) = self.rows_along(d)?;
         let mut shape = x.shape().to_vec();
         *shape.last_mut().expect("rank >= 1") = 1;
