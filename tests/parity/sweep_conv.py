@@ -278,6 +278,50 @@ def interpolate(sw, op, tol):
       recompute_scale_factor=False)
     c("antialias_bilinear", [sw.f([1, 1, 6, 6])], size=[3, 4], mode="bilinear", antialias=True)
     c("antialias_bicubic", [sw.f([1, 1, 6, 6])], size=[3, 4], mode="bicubic", antialias=True)
+    # antialias: the filter widened by the scale when downsampling (a window of up to
+    # 2 * ceil(support) + 1 taps, cut and renormalized at the borders), PyTorch's own windows when
+    # upsampling, a dim of unchanged size left as it is; align_corners and explicit scales.
+    for m in ("bilinear", "bicubic"):
+        c(f"antialias_{m}_heavy", [sw.f([1, 2, 16, 11])], size=[3, 2], mode=m, antialias=True)
+        c(f"antialias_{m}_down", [sw.f([1, 1, 4, 16])], size=[3, 3], mode=m, antialias=True)
+        c(f"antialias_{m}_scale", [sw.f([1, 1, 7, 9])], scale_factor=[0.3, 0.45], mode=m,
+          antialias=True, align_corners=True)
+        c(f"antialias_{m}_up", [sw.f([1, 2, 3, 4])], size=[7, 6], mode=m, antialias=True)
+        c(f"antialias_{m}_up_align", [sw.f([1, 1, 4, 3])], scale_factor=[1.5, 2.7], mode=m,
+          antialias=True, align_corners=True)
+        c(f"antialias_{m}_mixed", [sw.f([1, 3, 5, 12])], size=[9, 5], mode=m, antialias=True)
+        c(f"antialias_{m}_same_h", [sw.f([1, 1, 6, 8])], size=[6, 3], mode=m, antialias=True)
+        # A scale that leaves a size unchanged: PyTorch copies that dim, yet its backward goes
+        # through the scale's windows.
+        c(f"antialias_{m}_same_h_scaled", [sw.f([1, 2, 3, 8])], scale_factor=[1.3, 0.5], mode=m,
+          antialias=True)
+        c(f"antialias_{m}_special", [T(SPECIALS * 4, shape=[1, 1, 4, 6])], size=[2, 3], mode=m,
+          antialias=True)
+    c("antialias_linear_3d_input", [x1], size=3, mode="linear", antialias=True)
+    c("antialias_nearest", [x2], size=[2, 2], mode="nearest", antialias=True)
+    c("antialias_int64", [sw.i([1, 1, 4, 4], "int64")], size=[2, 2], mode="bilinear",
+      antialias=True)
+    # uint8 bilinear/bicubic: PyTorch's fixed-point kernels (int16 weights, a rounding shift and a
+    # saturation after each pass), over the whole 0..255 range; up to 4 channels PyTorch takes
+    # its vectorized kernel, more channels its generic one: both counts.
+    def u8(shape):
+        return T(sw.rng.integers(0, 256, math.prod(shape)).tolist(), "uint8", shape)
+
+    # Width 1 where PyTorch's kernels get it right (webtorch refuses the shapes where they do
+    # not: tests/node/interpolate.test.mjs): uint8 of up to 4 channels, and an unchanged height.
+    c("uint8_bilinear_width1_c4", [u8([1, 4, 5, 6])], size=[7, 1], mode="bilinear")
+    c("antialias_bicubic_width1_same_h", [sw.f([1, 1, 5, 8])], size=[5, 1], mode="bicubic",
+      antialias=True)
+    for m in ("bilinear", "bicubic"):
+        for ch in (3, 5):
+            c(f"uint8_{m}_up_c{ch}", [u8([1, ch, 4, 5])], size=[9, 7], mode=m)
+            c(f"uint8_{m}_down_c{ch}", [u8([2, ch, 9, 8])], scale_factor=[0.45, 0.7], mode=m)
+            c(f"uint8_{m}_align_c{ch}", [u8([1, ch, 5, 6])], size=[8, 4], mode=m,
+              align_corners=True)
+            c(f"uint8_{m}_antialias_c{ch}", [u8([1, ch, 12, 9])], size=[5, 4], mode=m,
+              antialias=True)
+            c(f"uint8_{m}_antialias_up_c{ch}", [u8([1, ch, 3, 4])], scale_factor=[2.0, 1.5],
+              mode=m, antialias=True, align_corners=True)
     c("transposed", [sw.f([1, 4, 3, 2], view=[("transpose", [1, 3])])], size=[5, 5],
       mode="bilinear")
     c("sliced", [sw.f([1, 2, 3, 8], view=[("slice", [3, 0, 8, 2])])], size=[4, 6],

@@ -42,7 +42,7 @@ export class Upsample extends Module {
   readonly align_corners: boolean | null;
   readonly recompute_scale_factor: boolean | null;
 
-  constructor(options: InterpolateOptions = {}) {
+  constructor(options: Omit<InterpolateOptions, "antialias"> = {}) {
     super();
     const a = args("nn.Upsample", arguments);
     this.size = a.size ?? null;
