@@ -156,6 +156,15 @@ const PROGRAMS = {
   nll_loss: (x, t, w) => F.nll_loss(x, t, { weight: w.detach() }),
   nll_loss_none: (x, t) => F.nll_loss(x, t, { reduction: "none" }),
   cross_entropy: F.cross_entropy,
+  interpolate_aa_bilinear: (x) =>
+    F.interpolate(x, { size: [3, 2], mode: "bilinear", antialias: true }),
+  interpolate_aa_bicubic: (x) =>
+    F.interpolate(x, {
+      scale_factor: [1.5, 0.4],
+      mode: "bicubic",
+      antialias: true,
+      align_corners: true,
+    }),
 };
 
 /** Elementwise closeness: equal (NaN with NaN), or within `rel` of the larger magnitude of the

@@ -166,6 +166,7 @@ POLES = f64(0.0, -1.0, -2.0, -7.0, -30.0, -1e6)
 TIES = f64(1.0, 2.0, 1.0, 2.0, 0.5, 1.0, 1.0, NAN, 1.0, 2.0, 1.0, 1.0)
 LOGP = torch.log_softmax(M, 1)
 TARGET = torch.tensor([1, 0, 3])
+IMG = (torch.arange(35, dtype=torch.float64) * 0.7).sin().reshape(1, 1, 5, 7) + 1e-12
 # name: (inputs, program, relative tolerance): special functions to 1e-12 of PyTorch's.
 CASES_TOL = {
     "lgamma": ([GAMMA_IN], torch.lgamma, 1e-12),
@@ -194,6 +195,10 @@ CASES_TOL = {
     "nll_loss": ([LOGP, TARGET, f64(0.5, 1 + 1e-12, 2.0, 0.25)], lambda x, t, w: F.nll_loss(x, t, weight=w.detach()), 4e-15),
     "nll_loss_none": ([LOGP, TARGET], lambda x, t: F.nll_loss(x, t, reduction="none"), 4e-15),
     "cross_entropy": ([M, TARGET], F.cross_entropy, 4e-15),
+    # interpolate's antialiased windows and weights in float64 (nn/functional/interpolate.ts).
+    "interpolate_aa_bilinear": ([IMG], lambda x: F.interpolate(x, size=[3, 2], mode="bilinear", antialias=True), 1e-13),
+    "interpolate_aa_bicubic": ([IMG], lambda x: F.interpolate(x, scale_factor=[1.5, 0.4], mode="bicubic", antialias=True,
+                                                              align_corners=True), 1e-13),
 }
 
 # torch.optim on float64 parameters: three steps of each optimizer (its options as given, JSON
