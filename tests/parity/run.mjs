@@ -35,7 +35,10 @@ export async function loadFixtures(base, { read = readText, files } = {}) {
     if (tsIndex) lists.push(await loadFixtures(ts, { read, files: tsIndex.files }));
   }
   const cases = lists.flat();
-  if (!files) attachKnown(cases, JSON.parse(await read(new URL("known.json", dir))));
+  if (!files) {
+    cases.push(...inplaceCases(cases, index.inplace ?? {}));
+    attachKnown(cases, JSON.parse(await read(new URL("known.json", dir))));
+  }
   return cases;
 }
 
@@ -51,6 +54,83 @@ function attachKnown(cases, known) {
     if (!c) throw new Error(`known.json: no case named ${k.name}`);
     c.known = { backends: k.backends, reason: k.reason };
   }
+}
+
+// PyTorch's names of the dtypes, as its "can't be cast" message spells them.
+const SCALAR_TYPE = {
+  float32: "Float",
+  float16: "Half",
+  bfloat16: "BFloat16",
+  float64: "Double",
+  int64: "Long",
+  int32: "Int",
+  int16: "Short",
+  int8: "Char",
+  uint8: "Byte",
+  bool: "Bool",
+};
+const FLOATS = ["float32", "float16", "bfloat16", "float64"];
+
+/** The shape of a tensor spec after its view steps. */
+function viewedShape(spec) {
+  let shape = [...spec.shape];
+  for (const [step, args] of spec.view ?? []) {
+    if (step === "transpose") [shape[args[0]], shape[args[1]]] = [shape[args[1]], shape[args[0]]];
+    else if (step === "permute") shape = args.map((d) => shape[d]);
+    else if (step === "expand") shape = [...args];
+    else if (step === "t") shape.reverse();
+    else if (step === "slice") {
+      const [dim, start, end, stepBy] = args;
+      shape[dim] = Math.max(0, Math.ceil((Math.min(end, shape[dim]) - start) / stepBy));
+    }
+  }
+  return shape;
+}
+
+/**
+ * The in-place pass (README: The sweep): from each sweep case of an op with an in-place form
+ * (`inplace`: op -> [method, kind], from the schema through fixtures/index.json), a derived case
+ * `<name>/inplace` that runs the method on the first input and expects the out-of-place case's
+ * result, written into that input, and its gradients. Where the result's dtype cannot be cast to
+ * the input's (a float result of an integer input), the derived case expects PyTorch's error
+ * instead; where the result's shape or dtype differs otherwise (broadcasting into the input, an
+ * integer result of another width), no case is derived.
+ */
+function inplaceCases(cases, inplace) {
+  const out = [];
+  for (const c of cases) {
+    const form = inplace[c.op];
+    if (!form || !c.name.includes("/sweep_") || c.error || !c.out || Array.isArray(c.out)) continue;
+    const self = c.inputs[0];
+    if (!self || "scalar" in self) continue;
+    const [method, kind] = form;
+    const base = { ...c, name: `${c.name}/inplace`, inplace: { method, kind } };
+    if (kind === "view") {
+      // On a copy of a contiguous input only: `as_strided_` reads the storage, which PyTorch's
+      // `clone()` of a view lays out as the view's strides say.
+      if ((self.view ?? []).length === 0) out.push(base);
+      continue;
+    }
+    if (!sameList(viewedShape(self), c.out.shape)) continue;
+    const from = c.out.dtype;
+    const to = self.dtype;
+    if (from === to) {
+      // The write through a view: of a base that no other element of the view shares.
+      const written = !(self.view ?? []).some(([step]) => step === "expand");
+      out.push({ ...base, inplace: { method, kind, view: written && (self.view ?? []).length > 0 } });
+    } else if ((FLOATS.includes(from) && !FLOATS.includes(to)) || (from !== "bool" && to === "bool")) {
+      const { out: _out, grad: _grad, ...rest } = base;
+      out.push({
+        ...rest,
+        error: {
+          type: "RuntimeError",
+          class: "TorchError",
+          message: `result type ${SCALAR_TYPE[from]} can't be cast to the desired output type ${SCALAR_TYPE[to]}`,
+        },
+      });
+    }
+  }
+  return out;
 }
 
 async function readText(url) {
@@ -95,7 +175,7 @@ export async function runParity(torch, fixtures, { device, filter, onResult, gra
     const result = { name: c.name, op: c.op, dtype: caseDType(c), ok: false, detail: "" };
     const made = [];
     try {
-      result.detail = await runCase(torch, c, device, made);
+      result.detail = await (c.inplace ? runInplace(torch, c, device, made) : runCase(torch, c, device, made));
       if (result.detail === "" && c.grad) {
         if (autograd) {
           result.grad = "failed"; // until runGrad says otherwise
@@ -163,12 +243,7 @@ async function runCase(torch, c, device, made) {
   }
   let out;
   try {
-    // Ops whose output size depends on the values (`unique`, `nonzero`) resolve a promise.
-    out = await (callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
-      callConv(torch, c.op, decodeDeep(c.args), inputs) ??
-      callComposite(torch, c.op, decodeDeep(c.args), inputs, device) ??
-      callSyntax(torch, c.op, decodeDeep(c.args), inputs) ??
-      call(torch, c, inputs, device));
+    out = await callOp(torch, c, inputs[0], inputs.slice(1), device);
     made.push(...(Array.isArray(out) ? out : [out]));
   } catch (e) {
     if (c.error) return checkError(torch, c.error, e);
@@ -213,12 +288,15 @@ async function runGrad(torch, c, device, made) {
   }
   let out;
   try {
-    // Ops whose output size depends on the values (`unique`, `nonzero`) resolve a promise.
-    out = await (callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
-      callConv(torch, c.op, decodeDeep(c.args), inputs) ??
-      callComposite(torch, c.op, decodeDeep(c.args), inputs, device) ??
-      callSyntax(torch, c.op, decodeDeep(c.args), inputs) ??
-      call(torch, c, inputs, device));
+    if (c.inplace) {
+      // The in-place form on a copy that is not a leaf: `y = x.mul(1); y.op_(...)`.
+      const y = inputs[0].mul(1);
+      made.push(y);
+      inputs[0] = y;
+      out = await callOp(inplaceTorch(torch, c.inplace.method), c, inplaceSelf(y, c.inplace.method), inputs.slice(1), device);
+    } else {
+      out = await callOp(torch, c, inputs[0], inputs.slice(1), device);
+    }
     made.push(...(Array.isArray(out) ? out : [out]));
   } catch (e) {
     return `grad: forward threw ${describe(e)}`;
@@ -256,18 +334,122 @@ async function runGrad(torch, c, device, made) {
 }
 
 /**
+ * The op of case `c` on `self` (its first input) and `rest`, through the family dispatchers.
+ * Ops whose output size depends on the values (`unique`, `nonzero`) resolve a promise.
+ */
+function callOp(torch, c, self, rest, device) {
+  const inputs = [self, ...rest];
+  const a = () => decodeDeep(c.args);
+  return (
+    callKernel(torch, c.op, a(), inputs) ??
+    callConv(torch, c.op, a(), inputs) ??
+    callComposite(torch, c.op, a(), inputs, device) ??
+    callSyntax(torch, c.op, a(), inputs) ??
+    call(torch, c, inputs, device)
+  );
+}
+
+/**
+ * `torch` as the dispatchers see it in the in-place pass: `torch.op(self, ...rest)` becomes
+ * `torch.op_(self, ...rest)` where torch has that function, else `self.op_(...rest)`.
+ */
+function inplaceTorch(torch, method) {
+  const op = method.slice(0, -1);
+  return new Proxy(torch, {
+    get(target, key) {
+      if (key !== op) return Reflect.get(target, key);
+      const fn = typeof target[method] === "function" ? target[method] : null;
+      return (self, ...rest) => (fn ? fn(unwrapSelf(self), ...rest) : unwrapSelf(self)[method](...rest));
+    },
+  });
+}
+
+const SELF = Symbol("inplace self");
+
+/** `self` as the dispatchers see it in the in-place pass: its method `op` is `op_`. */
+function inplaceSelf(self, method) {
+  const op = method.slice(0, -1);
+  return new Proxy(self, {
+    get(target, key) {
+      if (key === SELF) return target;
+      const v = Reflect.get(target, key === op ? method : key, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
+function unwrapSelf(t) {
+  return (typeof t === "object" && t?.[SELF]) || t;
+}
+
+/**
+ * An in-place case (`c.inplace`, derived by inplaceCases): the method on a copy of the first
+ * input must return that copy, holding the out-of-place case's result; with `view`, the first
+ * input's view steps are taken of a base and the method writes through them: the view holds the
+ * result, the base's elements under the view changed to it and the others kept. Kind `view`
+ * (`t_`, `squeeze_`): the copy's shape, strides and values are the out-of-place case's.
+ */
+async function runInplace(torch, c, device, made) {
+  let inputs;
+  try {
+    inputs = c.inputs.map((spec) => makeInput(torch, spec, device, made));
+  } catch (e) {
+    return `building inputs: ${describe(e)}`;
+  }
+  const rest = inputs.slice(1);
+  const run = async (self) => {
+    const ret = await callOp(inplaceTorch(torch, c.inplace.method), c, inplaceSelf(self, c.inplace.method), rest, device);
+    made.push(ret);
+    if (unwrapSelf(ret) !== self) return `${c.inplace.method} did not return its input`;
+    return checkTensor(self, c.out, c.tol, await self.toArray());
+  };
+  let why;
+  try {
+    const copy = inputs[0].clone();
+    made.push(copy);
+    why = await run(copy);
+    if (why === "" && c.inplace.view) {
+      const spec = c.inputs[0];
+      const base = makeInput(torch, { ...spec, view: [] }, device, made);
+      const view = makeInput(torch, spec, device, made, undefined, base);
+      why = await run(view);
+      if (why !== "") return `through a view: ${why}`;
+      // Where each element of the view lives in the base: the view steps of an index tensor.
+      const n = spec.data.length;
+      const pos = makeInput(torch, { data: [...Array(n).keys()], dtype: "int32", shape: spec.shape, view: spec.view }, device, made);
+      const at = await pos.toArray();
+      const want = spec.data.map(decode);
+      const got = await view.toArray();
+      at.forEach((p, i) => (want[p] = got[i]));
+      const baseNow = await base.toArray();
+      const float = FLOATS.includes(spec.dtype);
+      const bad = baseNow.findIndex((v, i) => !close(v, float ? Math.fround(want[i]) : want[i], 0, 0));
+      if (bad >= 0) return `through a view: base element ${bad} is ${baseNow[bad]}, want ${want[bad]}`;
+    }
+  } catch (e) {
+    if (c.error) return checkError(torch, c.error, e);
+    return `threw ${describe(e)}`;
+  }
+  if (c.error) return `expected ${c.error.class} "${c.error.message}", got a result`;
+  return why;
+}
+
+/**
  * A scalar operand, or a tensor built from its spec: data → reshape → view steps. With `leaves`
  * (the gradient check), a float32 base requires grad and is pushed there (`null` for the others).
  */
-function makeInput(torch, spec, device, made, leaves) {
+function makeInput(torch, spec, device, made, leaves, base) {
   if ("scalar" in spec) {
     leaves?.push(null);
     return decode(spec.scalar);
   }
-  let t = torch.tensor(spec.data.map(decode), { dtype: spec.dtype, device });
-  made.push(t);
-  t = t.reshape(spec.shape);
-  made.push(t);
+  let t = base;
+  if (t === undefined) {
+    t = torch.tensor(spec.data.map(decode), { dtype: spec.dtype, device });
+    made.push(t);
+    t = t.reshape(spec.shape);
+    made.push(t);
+  }
   if (leaves) {
     if (spec.dtype === "float32") {
       t.requires_grad_();

@@ -37,6 +37,33 @@ def schema_entries():
     return out
 
 
+def inplace_forms():
+    """The in-place form of each swept op, for the runners' in-place pass (gen.py writes it into
+    fixtures/index.json): op -> [method, kind]. An entry with `inplace: true` has `<op>_`; a
+    separate `<op>_` entry (`threshold_`, `t_`) is the in-place form of `<op>` when `<op>` is
+    swept. Kind `view` for views.yaml's in-place forms (they change the tensor's shape and
+    strides, not its values), else `value` (the op's result written into the input)."""
+    swept, own, separate = set(), {}, {}
+    for path in sorted(SCHEMA.glob("*.yaml")):
+        doc = yaml.safe_load(path.read_text())
+        for entry in doc.get("ops", []) if isinstance(doc, dict) else []:
+            if not isinstance(entry, dict) or "func" not in entry or entry.get("alias_of"):
+                continue
+            func = entry["func"][0] if isinstance(entry["func"], list) else entry["func"]
+            name = func.split("(")[0]
+            if entry.get("samples"):
+                swept.add(name)
+                if entry.get("inplace"):
+                    own[name] = [name + "_", "value"]
+            elif name.endswith("_") and not name.endswith("__"):
+                separate[name[:-1]] = [name, "view" if path.stem == "views" else "value"]
+    out = dict(own)
+    for op, form in separate.items():
+        if op in swept:
+            out.setdefault(op, form)
+    return dict(sorted(out.items()))
+
+
 def error_class(e):
     """The webtorch class a PyTorch exception maps to (tests/parity/README.md, Errors)."""
     msg = str(e)

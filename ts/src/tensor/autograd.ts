@@ -337,7 +337,13 @@ proto.clamp_ = proto.clip_ = function (
   max?: number | null,
 ): Tensor {
   const bounds = methodArgs("clamp", this, arguments, "clamp_");
-  if (bounds.min instanceof Tensor || bounds.max instanceof Tensor)
+  // A tensor bound, or a history to extend: clamp's own composition, whose gradient at a number
+  // bound is PyTorch's (0 there; `maximum`/`minimum` would split it).
+  if (
+    bounds.min instanceof Tensor ||
+    bounds.max instanceof Tensor ||
+    this.requires_grad
+  )
     return writeBack(this, this.clamp(bounds.min, bounds.max));
   min = bounds.min === null ? null : Number(bounds.min);
   max = bounds.max === null ? null : Number(bounds.max);
