@@ -19,7 +19,7 @@ import torch  # noqa: E402
 from cases import FAMILIES, TS_FAMILIES, rng_for  # noqa: E402
 from fixture import Family  # noqa: E402
 from fixture_grad import MARGINS, REFUSED, SKIPS, add_grad  # noqa: E402
-from sweep import DROPPED, UNSWEPT, inplace_forms  # noqa: E402
+from sweep import DROPPED, UNSWEPT, async_forms, inplace_forms  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE / "fixtures"
@@ -60,10 +60,10 @@ def main():
               f"{len(text.encode()) / 1024:7.1f} KiB")
     version = torch.__version__.split("+")[0]
     if "--ts-only" not in sys.argv:
-        # The runners' in-place pass derives its cases from the swept ops' cases (README: The
-        # sweep); the in-place form of each op comes from the schema.
+        # The runners' in-place and async passes derive their cases from the swept ops' cases
+        # (README: The sweep); each op's in-place and Promise-returning forms come from the schema.
         index = {"torch": version, "files": [f"{f}.json" for f in FAMILIES],
-                 "inplace": inplace_forms()}
+                 "inplace": inplace_forms(), "async": async_forms()}
         (OUT / "index.json").write_text(json.dumps(index, indent=1) + "\n")
     ts_index = {"torch": version, "files": [f"{f}.json" for f in TS_FAMILIES]}
     (OUT / "ts" / "index.json").write_text(json.dumps(ts_index, indent=1) + "\n")

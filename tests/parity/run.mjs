@@ -36,7 +36,7 @@ export async function loadFixtures(base, { read = readText, files } = {}) {
   }
   const cases = lists.flat();
   if (!files) {
-    cases.push(...inplaceCases(cases, index.inplace ?? {}));
+    cases.push(...inplaceCases(cases, index.inplace ?? {}), ...asyncCases(cases, index.async ?? {}));
     attachKnown(cases, JSON.parse(await read(new URL("known.json", dir))));
   }
   return cases;
@@ -98,6 +98,16 @@ function viewedShape(spec) {
  */
 function inplaceCases(cases, inplace) {
   const out = [];
+  // The first case of each op and kind (a copy, a write through a view, the cast error, a
+  // view op) runs on every backend; the others on the CPU only (`cpuOnly`): each is the same
+  // kernel as its out-of-place case, which runs everywhere.
+  const seen = new Set();
+  const push = (d) => {
+    const key = `${d.op} ${d.error ? "error" : `${d.inplace.kind} ${d.inplace.view ?? false}`}`;
+    if (seen.has(key)) d.cpuOnly = true;
+    seen.add(key);
+    out.push(d);
+  };
   for (const c of cases) {
     const form = inplace[c.op];
     if (!form || !c.name.includes("/sweep_") || c.error || !c.out || Array.isArray(c.out)) continue;
@@ -108,7 +118,7 @@ function inplaceCases(cases, inplace) {
     if (kind === "view") {
       // On a copy of a contiguous input only: `as_strided_` reads the storage, which PyTorch's
       // `clone()` of a view lays out as the view's strides say.
-      if ((self.view ?? []).length === 0) out.push(base);
+      if ((self.view ?? []).length === 0) push(base);
       continue;
     }
     if (!sameList(viewedShape(self), c.out.shape)) continue;
@@ -117,10 +127,10 @@ function inplaceCases(cases, inplace) {
     if (from === to) {
       // The write through a view: of a base that no other element of the view shares.
       const written = !(self.view ?? []).some(([step]) => step === "expand");
-      out.push({ ...base, inplace: { method, kind, view: written && (self.view ?? []).length > 0 } });
+      push({ ...base, inplace: { method, kind, view: written && (self.view ?? []).length > 0 } });
     } else if ((FLOATS.includes(from) && !FLOATS.includes(to)) || (from !== "bool" && to === "bool")) {
       const { out: _out, grad: _grad, ...rest } = base;
-      out.push({
+      push({
         ...rest,
         error: {
           type: "RuntimeError",
@@ -131,6 +141,16 @@ function inplaceCases(cases, inplace) {
     }
   }
   return out;
+}
+
+/**
+ * The async pass: each sweep case of an op with a Promise-returning form (`async`: op ->
+ * function, `masked_select_async`) again as `<name>/async`, calling that form and awaiting it.
+ */
+function asyncCases(cases, forms) {
+  return cases
+    .filter((c) => forms[c.op] && c.name.includes("/sweep_"))
+    .map((c) => ({ ...c, name: `${c.name}/async`, async: forms[c.op] }));
 }
 
 async function readText(url) {
@@ -171,7 +191,7 @@ export async function runParity(torch, fixtures, { device, filter, onResult, gra
   const autograd = grad && hasAutograd(torch);
   const grads = { checked: 0, failed: 0, skipped: 0, note: "" };
   for (const c of fixtures) {
-    if (!select(c)) continue;
+    if (!select(c) || (c.cpuOnly && device !== "cpu")) continue;
     const result = { name: c.name, op: c.op, dtype: caseDType(c), ok: false, detail: "" };
     const made = [];
     try {
@@ -338,7 +358,8 @@ async function runGrad(torch, c, device, made) {
  * Ops whose output size depends on the values (`unique`, `nonzero`) resolve a promise.
  */
 function callOp(torch, c, self, rest, device) {
-  const inputs = [self, ...rest];
+  const inputs = self === undefined ? [] : [self, ...rest];
+  if (c.async) torch = renamed(torch, c.op, c.async);
   const a = () => decodeDeep(c.args);
   return (
     callKernel(torch, c.op, a(), inputs) ??
@@ -362,6 +383,11 @@ function inplaceTorch(torch, method) {
       return (self, ...rest) => (fn ? fn(unwrapSelf(self), ...rest) : unwrapSelf(self)[method](...rest));
     },
   });
+}
+
+/** `torch` with its function `from` replaced by `to`. */
+function renamed(torch, from, to) {
+  return new Proxy(torch, { get: (target, key) => Reflect.get(target, key === from ? to : key) });
 }
 
 const SELF = Symbol("inplace self");
@@ -478,7 +504,8 @@ function call(torch, c, inputs, device) {
   const [x, y] = inputs;
   switch (op) {
     case "tensor":
-      return torch.tensor(a.data, opts);
+    case "as_tensor":
+      return torch[op](a.data, opts);
     case "zeros":
     case "ones":
       return torch[op](a.shape, opts);

@@ -12,7 +12,7 @@ import {
   RawTensor,
   manual_seed as coreManualSeed,
 } from "../wasm/webtorch_core.js";
-import { TorchError } from "../errors.js";
+import { ShapeError, TorchError } from "../errors.js";
 import { default_generator } from "../generator.js";
 import { type DType, deviceCode, dtypeCode } from "../dtype.js";
 import { args } from "../schema/index.js";
@@ -284,6 +284,9 @@ export function zeros<const A extends SizeArgs<CreationOptions>>(
 ): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
 export function zeros(): Tensor {
   const [sizes, options] = sizeArgs("zeros", arguments);
+  // PyTorch checks zeros' sizes on its own, with its own words (ones and full: fullOf's).
+  if (sizes.some((n) => n < 0))
+    throw new ShapeError("zeros: Dimension size must be non-negative.");
   return fullOf(sizes, 0, options.dtype ?? defaultFloat(), options);
 }
 
@@ -461,7 +464,7 @@ export function empty<const A extends SizeArgs<CreationOptions>>(
 ): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
 export function empty(): Tensor {
   const [sizes, options] = sizeArgs("empty", arguments);
-  return zeros(sizes, options);
+  return fullOf(sizes, 0, options.dtype ?? defaultFloat(), options);
 }
 
 /**
