@@ -518,13 +518,26 @@ export function logspace(
 ): Tensor {
   const a = args("logspace", arguments);
   const o = creationOptions(a);
+  const dtype = o.dtype ?? defaultFloat();
+  if (a.steps > 1 && ["int32", "int64", "uint8"].includes(dtype)) {
+    // PyTorch's integer logspace: the bounds as integers, each power in double precision from the
+    // nearer bound, truncated (a float32 power, as a GPU's, is 999 for 10^3).
+    const [s, e] = [Math.trunc(a.start), Math.trunc(a.end)];
+    const step = (e - s) / (a.steps - 1);
+    const half = Math.floor(a.steps / 2);
+    const values = Array.from({ length: a.steps }, (_, i) =>
+      Math.trunc(
+        a.base ** (i < half ? s + step * i : e - step * (a.steps - i - 1)),
+      ),
+    );
+    return tensor(values, { ...o, dtype });
+  }
   const out = scope(() => {
     const exps = linspaceOf(a.start, a.end, a.steps, {
       device: o.device,
       dtype: "float32",
     });
     const out = pow(a.base, exps);
-    const dtype = o.dtype ?? defaultFloat();
     return dtype === "float32" ? out : out.to(dtype);
   });
   return leaf(out, o.requires_grad);
