@@ -52,7 +52,9 @@ export function sweepMatrix() {
   const untagged = schema.filter((op) => op.samples === null);
   // The forms the runners derive from a swept op's cases (tests/parity/run.mjs): its in-place
   // method and its Promise-returning function (fixtures/index.json, from the schema).
-  const index = JSON.parse(readFileSync(new URL("index.json", fixtures), "utf8"));
+  const index = JSON.parse(
+    readFileSync(new URL("index.json", fixtures), "utf8"),
+  );
   const derived = new Set([
     ...Object.values(index.inplace ?? {}).map(([method]) => method),
     ...Object.values(index.async ?? {}),

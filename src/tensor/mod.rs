@@ -319,7 +319,15 @@ impl Tensor {
         }
         if !(start.is_finite() && end.is_finite()) {
             // PyTorch's spelling of the bounds: `nan`, `inf`, `-inf`.
-            let show = |v: f64| if v.is_nan() { "nan".to_string() } else if v.is_infinite() { format!("{}inf", if v < 0.0 { "-" } else { "" }) } else { v.to_string() };
+            let show = |v: f64| {
+                if v.is_nan() {
+                    "nan".to_string()
+                } else if v.is_infinite() {
+                    format!("{}inf", if v < 0.0 { "-" } else { "" })
+                } else {
+                    v.to_string()
+                }
+            };
             bail!(Torch, "unsupported range: {} -> {}", show(start), show(end));
         }
         if (step > 0.0 && start > end) || (step < 0.0 && start < end) {

@@ -9,7 +9,12 @@
 import { checkInts } from "../args.js";
 import { type DType, isFloatingPoint, scalarTypeName } from "../dtype.js";
 import { args, methodArgs } from "../schema/index.js";
-import { ArgumentError, DTypeError, ShapeError, TorchError } from "../errors.js";
+import {
+  ArgumentError,
+  DTypeError,
+  ShapeError,
+  TorchError,
+} from "../errors.js";
 import { checkValues } from "./value_checks.js";
 import { scope } from "../lifetime.js";
 import { arange, rand, tensor, zeros } from "./creation.js";
