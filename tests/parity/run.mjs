@@ -36,7 +36,8 @@ export async function loadFixtures(base, { read = readText, files } = {}) {
   }
   const cases = lists.flat();
   if (!files) {
-    cases.push(...inplaceCases(cases, index.inplace ?? {}), ...asyncCases(cases, index.async ?? {}));
+    const derived = await read(new URL("sweep_inplace.json", dir)).then(JSON.parse, () => null);
+    if (derived) cases.push(...inplaceCases(cases, derived), ...asyncCases(cases, derived.async));
     attachKnown(cases, JSON.parse(await read(new URL("known.json", dir))));
   }
   return cases;
@@ -56,89 +57,37 @@ function attachKnown(cases, known) {
   }
 }
 
-// PyTorch's names of the dtypes, as its "can't be cast" message spells them.
-const SCALAR_TYPE = {
-  float32: "Float",
-  float16: "Half",
-  bfloat16: "BFloat16",
-  float64: "Double",
-  int64: "Long",
-  int32: "Int",
-  int16: "Short",
-  int8: "Char",
-  uint8: "Byte",
-  bool: "Bool",
-};
-const FLOATS = ["float32", "float16", "bfloat16", "float64"];
-
-/** The shape of a tensor spec after its view steps. */
-function viewedShape(spec) {
-  let shape = [...spec.shape];
-  for (const [step, args] of spec.view ?? []) {
-    if (step === "transpose") [shape[args[0]], shape[args[1]]] = [shape[args[1]], shape[args[0]]];
-    else if (step === "permute") shape = args.map((d) => shape[d]);
-    else if (step === "expand") shape = [...args];
-    else if (step === "t") shape.reverse();
-    else if (step === "slice") {
-      const [dim, start, end, stepBy] = args;
-      shape[dim] = Math.max(0, Math.ceil((Math.min(end, shape[dim]) - start) / stepBy));
-    }
-  }
-  return shape;
-}
-
 /**
- * The in-place pass (README: The sweep): from each sweep case of an op with an in-place form
- * (`inplace`: op -> [method, kind], from the schema through fixtures/index.json), a derived case
- * `<name>/inplace` that runs the method on the first input and expects the out-of-place case's
- * result, written into that input, and its gradients. Where the result's dtype cannot be cast to
- * the input's (a float result of an integer input), the derived case expects PyTorch's error
- * instead; where the result's shape or dtype differs otherwise (broadcasting into the input, an
- * integer result of another width), no case is derived.
+ * The in-place pass (README: The sweep): `derived` (fixtures/sweep_inplace.json, written by
+ * gen.py) names each swept op's in-place form (`inplace`: op -> [method, kind]) and the sweep
+ * cases to run it on, with PyTorch's outcome: `[name]` when the form writes the case's result into
+ * a copy of the first input, `[name, type, class, message]` when PyTorch raises. Each becomes a
+ * case `<name>/inplace` expecting that result (and the case's gradients) or that error.
  */
-function inplaceCases(cases, inplace) {
+function inplaceCases(cases, derived) {
+  const byName = new Map(cases.map((c) => [c.name, c]));
   const out = [];
-  // The first case of each op and kind (a copy, a write through a view, the cast error, a
-  // view op) runs on every backend; the others on the CPU only (`cpuOnly`): each is the same
-  // kernel as its out-of-place case, which runs everywhere.
+  // The first case of each op and kind (a copy, a write through a view, an error, a view op)
+  // runs on every backend; the others on the CPU only (`cpuOnly`): each is the same kernel as its
+  // out-of-place case, which runs everywhere.
   const seen = new Set();
-  const push = (d) => {
-    const key = `${d.op} ${d.error ? "error" : `${d.inplace.kind} ${d.inplace.view ?? false}`}`;
+  for (const [name, type, cls, message] of derived.cases) {
+    const c = byName.get(name);
+    if (!c) throw new Error(`sweep_inplace.json: no case named ${name}`);
+    const [method, kind] = derived.inplace[c.op];
+    const self = c.inputs[0];
+    // The write through a view of a base: a transposed or stepped view, not an expanded one
+    // (whose elements share memory).
+    const view = kind === "value" && (self.view ?? []).length > 0 && !self.view.some(([s]) => s === "expand");
+    let d = { ...c, name: `${name}/inplace`, inplace: { method, kind, view } };
+    if (type !== undefined) {
+      const { out: _out, grad: _grad, ...rest } = d;
+      d = { ...rest, inplace: { method, kind, view: false }, error: { type, class: cls, message } };
+    }
+    const key = `${c.op} ${type !== undefined ? "error" : `${kind} ${view}`}`;
     if (seen.has(key)) d.cpuOnly = true;
     seen.add(key);
     out.push(d);
-  };
-  for (const c of cases) {
-    const form = inplace[c.op];
-    if (!form || !c.name.includes("/sweep_") || c.error || !c.out || Array.isArray(c.out)) continue;
-    const self = c.inputs[0];
-    if (!self || "scalar" in self) continue;
-    const [method, kind] = form;
-    const base = { ...c, name: `${c.name}/inplace`, inplace: { method, kind } };
-    if (kind === "view") {
-      // On a copy of a contiguous input only: `as_strided_` reads the storage, which PyTorch's
-      // `clone()` of a view lays out as the view's strides say.
-      if ((self.view ?? []).length === 0) push(base);
-      continue;
-    }
-    if (!sameList(viewedShape(self), c.out.shape)) continue;
-    const from = c.out.dtype;
-    const to = self.dtype;
-    if (from === to) {
-      // The write through a view: of a base that no other element of the view shares.
-      const written = !(self.view ?? []).some(([step]) => step === "expand");
-      push({ ...base, inplace: { method, kind, view: written && (self.view ?? []).length > 0 } });
-    } else if ((FLOATS.includes(from) && !FLOATS.includes(to)) || (from !== "bool" && to === "bool")) {
-      const { out: _out, grad: _grad, ...rest } = base;
-      push({
-        ...rest,
-        error: {
-          type: "RuntimeError",
-          class: "TorchError",
-          message: `result type ${SCALAR_TYPE[from]} can't be cast to the desired output type ${SCALAR_TYPE[to]}`,
-        },
-      });
-    }
   }
   return out;
 }
@@ -149,7 +98,7 @@ function inplaceCases(cases, inplace) {
  */
 function asyncCases(cases, forms) {
   return cases
-    .filter((c) => forms[c.op] && c.name.includes("/sweep_"))
+    .filter((c) => forms?.[c.op] && c.name.includes("/sweep_"))
     .map((c) => ({ ...c, name: `${c.name}/async`, async: forms[c.op] }));
 }
 
@@ -448,7 +397,7 @@ async function runInplace(torch, c, device, made) {
       const got = await view.toArray();
       at.forEach((p, i) => (want[p] = got[i]));
       const baseNow = await base.toArray();
-      const float = FLOATS.includes(spec.dtype);
+      const float = ["float32", "float16", "bfloat16", "float64"].includes(spec.dtype);
       const bad = baseNow.findIndex((v, i) => !close(v, float ? Math.fround(want[i]) : want[i], 0, 0));
       if (bad >= 0) return `through a view: base element ${bad} is ${baseNow[bad]}, want ${want[bad]}`;
     }

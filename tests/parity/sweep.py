@@ -9,6 +9,8 @@ Run by gen.py through cases/sweep.py. Cases PyTorch itself cannot meet (its floa
 outside the tolerance of the float64 reference) are left out and counted in DROPPED.
 """
 
+import contextlib
+import json
 import math
 import pathlib
 import zlib
@@ -63,6 +65,98 @@ def inplace_forms():
         if op in swept:
             out.setdefault(op, form)
     return dict(sorted(out.items()))
+
+
+# PyTorch's names of the dtypes, as its "can't be cast" message spells them.
+SCALAR_TYPE = {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half",
+               torch.bfloat16: "BFloat16", torch.int64: "Long", torch.int32: "Int",
+               torch.uint8: "Byte", torch.bool: "Bool"}
+
+
+def _write_back(self, res):
+    """An in-place form PyTorch does not have (webtorch's `gelu_`, `trigamma_`): the op's result
+    written into the input, under PyTorch's rule for what an in-place result may be cast to."""
+    if not torch.can_cast(res.dtype, self.dtype):
+        raise RuntimeError(f"result type {SCALAR_TYPE[res.dtype]} can't be cast to the "
+                           f"desired output type {SCALAR_TYPE[self.dtype]}")
+    return self.copy_(res)
+
+
+@contextlib.contextmanager
+def _inplace_calls(op, method):
+    """While open, `torch.<op>(x, ...)`, `F.<op>(x, ...)` and `x.<op>(...)` call the in-place
+    form instead (the Tensor method `method`, else the function of that name): fixture.call()
+    then runs the in-place form of whatever call it makes for `op`."""
+    def redirect(self, *a, **k):
+        if hasattr(torch.Tensor, method):
+            return getattr(self, method)(*a, **k)
+        for ns in (torch, torch.nn.functional):
+            if hasattr(ns, method):
+                return getattr(ns, method)(self, *a, **k)
+        return _write_back(self, next(f for ns, f in saved if f is not None)(self, *a, **k))
+    saved = [(ns, ns.__dict__.get(op)) for ns in (torch, torch.nn.functional, torch.special)
+             if hasattr(ns, op)]
+    saved.append((torch.Tensor, torch.Tensor.__dict__.get(op)))
+    try:
+        for ns, _ in saved:
+            setattr(ns, op, redirect)
+        yield
+    finally:
+        for ns, f in saved:
+            if f is None:
+                delattr(ns, op)
+            else:
+                setattr(ns, op, f)
+
+
+def _viewed(spec):
+    return list(fixture.build_input(spec).shape)
+
+
+def inplace_fixture(cases):
+    """The in-place and async passes' data (fixtures/sweep_inplace.json; README: The sweep): each
+    swept op's in-place form and Promise-returning form, and the sweep cases the in-place pass
+    runs, with PyTorch's outcome of the in-place form on a copy of the first input: `[name]` when
+    it writes the case's result (the runner expects the case's values and gradients), `[name,
+    type, class, message]` when PyTorch raises. A case whose first input is not a tensor, whose
+    result is a tuple or an error, or whose result PyTorch's in-place form does not reproduce
+    (broadcast into the input, another dtype it casts to) is not in the list."""
+    forms = inplace_forms()
+    listed = []
+    for c in cases:
+        form = forms.get(c["op"])
+        if not form or "/sweep_" not in c["name"] or "error" in c or not isinstance(c.get("out"), dict):
+            continue
+        self = c["inputs"][0] if c["inputs"] else {"scalar": 0}
+        if "scalar" in self:
+            continue
+        method, kind = form
+        if kind == "view" and self.get("view"):
+            continue  # PyTorch's clone() of a view keeps its strides, which as_strided_ reads
+        if kind == "value" and _viewed(self) != c["out"]["shape"]:
+            continue
+        inputs = [fixture.build_input(i) for i in c["inputs"]]
+        inputs[0] = inputs[0].clone()
+        args = dict(c["args"], inplace=True) if c["op"] == "index_put" else c["args"]
+        try:
+            with _inplace_calls(c["op"], method):
+                res = fixture.call(c["op"], inputs, json.loads(json.dumps(args)))
+            if res is not inputs[0] and c["op"] != "index_put":
+                # The fixture's call is not the op's own (trigamma is polygamma(1, x) there).
+                res = _write_back(inputs[0], res)
+        except Exception as e:  # noqa: BLE001 — PyTorch's refusal is the expected outcome
+            listed.append([c["name"], type(e).__name__, error_class(e), str(e)])
+            continue
+        out = c["out"]
+        want = torch.tensor(fixture.dec(out["data"]), dtype=fixture.DTYPES[out["dtype"]])
+        got = res.detach().reshape(-1)
+        if (list(res.shape) != out["shape"] or fixture.DTYPE_NAMES[res.dtype] != out["dtype"]
+                or not torch.allclose(got.double(), want.double(), rtol=c["tol"]["rtol"],
+                                      atol=c["tol"]["atol"], equal_nan=True)):
+            DROPPED[c["name"] + "/inplace"] = "PyTorch's in-place form differs from the case"
+            continue
+        listed.append([c["name"]])
+    return {"inplace": forms, "async": async_forms(), "cases": listed}
 
 
 def async_forms():
