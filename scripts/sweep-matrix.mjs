@@ -51,13 +51,13 @@ export function sweepMatrix() {
   const file = (op) => op.file.replace(/^schema\//, "").replace(/\.yaml$/, "");
   const untagged = schema.filter((op) => op.samples === null);
   // The forms the runners derive from a swept op's cases (tests/parity/run.mjs): its in-place
-  // method and its Promise-returning function (fixtures/index.json, from the schema).
-  const index = JSON.parse(
-    readFileSync(new URL("index.json", fixtures), "utf8"),
+  // method and its Promise-returning function (fixtures/sweep_inplace.json, from the schema).
+  const passes = JSON.parse(
+    readFileSync(new URL("sweep_inplace.json", fixtures), "utf8"),
   );
   const derived = new Set([
-    ...Object.values(index.inplace ?? {}).map(([method]) => method),
-    ...Object.values(index.async ?? {}),
+    ...Object.values(passes.inplace).map(([method]) => method),
+    ...Object.values(passes.async),
   ]);
   const why = new Map(); // reason -> [entry keys]
   let classes = 0;
