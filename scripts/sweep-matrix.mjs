@@ -50,11 +50,22 @@ export function sweepMatrix() {
   );
   const file = (op) => op.file.replace(/^schema\//, "").replace(/\.yaml$/, "");
   const untagged = schema.filter((op) => op.samples === null);
+  // The forms the runners derive from a swept op's cases (tests/parity/run.mjs): its in-place
+  // method and its Promise-returning function (fixtures/sweep_inplace.json, from the schema).
+  const passes = JSON.parse(
+    readFileSync(new URL("sweep_inplace.json", fixtures), "utf8"),
+  );
+  const derived = new Set([
+    ...Object.values(passes.inplace).map(([method]) => method),
+    ...Object.values(passes.async),
+  ]);
   const why = new Map(); // reason -> [entry keys]
   let classes = 0;
   let sameOp = 0;
+  let derivedForms = 0;
   for (const op of untagged) {
     if (op.class) classes++;
+    else if (derived.has(op.name)) derivedForms++;
     else if (scope.files[file(op)] !== undefined) {
       const r = `${file(op)}.yaml: ${scope.files[file(op)]}`;
       why.set(r, [...(why.get(r) ?? []), op.key]);
@@ -93,8 +104,10 @@ export function sweepMatrix() {
     );
   lines.push(
     `Schema entries without a sampler (${untagged.length}): ${classes} classes, ${sameOp} other names of a`,
-    "swept op (an alias, or the same op in another namespace), and the rest, by reason (from",
-    "`tests/parity/sweep_scope.json`); their hand-written fixtures are counted in the tables above.",
+    `swept op (an alias, or the same op in another namespace), ${derivedForms} in-place or Promise-returning`,
+    "forms of a swept op (run on its cases by the runners' in-place and async passes), and the rest,",
+    "by reason (from `tests/parity/sweep_scope.json`); their hand-written fixtures are counted in the",
+    "tables above.",
     "",
     ...[...why].map(
       ([r, keys]) =>

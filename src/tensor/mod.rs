@@ -318,7 +318,17 @@ impl Tensor {
             bail!(Torch, "step must be nonzero");
         }
         if !(start.is_finite() && end.is_finite()) {
-            bail!(Torch, "unsupported range: {start} -> {end}");
+            // PyTorch's spelling of the bounds: `nan`, `inf`, `-inf`.
+            let show = |v: f64| {
+                if v.is_nan() {
+                    "nan".to_string()
+                } else if v.is_infinite() {
+                    format!("{}inf", if v < 0.0 { "-" } else { "" })
+                } else {
+                    v.to_string()
+                }
+            };
+            bail!(Torch, "unsupported range: {} -> {}", show(start), show(end));
         }
         if (step > 0.0 && start > end) || (step < 0.0 && start < end) {
             bail!(Torch, "upper bound and lower bound inconsistent with step sign");
@@ -329,7 +339,11 @@ impl Tensor {
         }
         // The values and their words are built on the host.
         engine::check_host_alloc("arange", n as usize, 8, 2)?;
-        let data: Vec<f64> = (0..n as usize).map(|i| start + i as f64 * step).collect();
+        // The length comes from the bounds as given; an integer dtype's values from its own
+        // conversions of start and step (PyTorch's: `arange(0, 2, 0.5, dtype=int64)` is four
+        // zeros).
+        let (first, by) = if dtype.is_int() { (start.trunc(), step.trunc()) } else { (start, step) };
+        let data: Vec<f64> = (0..n as usize).map(|i| first + i as f64 * by).collect();
         Tensor::from_f64(&data, &[data.len()], dtype, device)
     }
 

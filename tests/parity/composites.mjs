@@ -263,6 +263,12 @@ export function callComposite(torch, op, a, inputs, device) {
       return torch.bucketize(x, y, { right: a.right, out_int32: a.out_int32 });
     case "histc":
       return torch.histc(x, a.bins ?? 100, a.min ?? 0, a.max ?? 0);
+    case "histogram":
+      return torch.histogram(x, a.bins_tensor ? y : (a.bins ?? 100), {
+        ...(a.range !== undefined && { range: a.range }),
+        ...(a.weight && { weight: inputs[inputs.length - 1] }),
+        ...(a.density !== undefined && { density: a.density }),
+      });
     case "unique":
     case "unique_consecutive":
       return torch[op](x, {
@@ -446,6 +452,11 @@ export function callComposite(torch, op, a, inputs, device) {
       return torch.swapdims(x, a.dim0, a.dim1);
     case "normalize":
       return F.normalize(x, given("p", "dim", "eps"));
+    case "new_zeros":
+    case "new_ones":
+      return x[op](a.size, given("dtype"));
+    case "new_full":
+      return x.new_full(a.size, a.fill_value, given("dtype"));
     case "cumulative_trapezoid":
       return y
         ? torch.cumulative_trapezoid(x, y, given("dim"))

@@ -230,8 +230,8 @@ def call(op, inputs, args):
     """The PyTorch call a case stands for. run.mjs mirrors this function op by op."""
     kw = {"dtype": DTYPES[args["dtype"]]} if "dtype" in args else {}
     a = dec(args)
-    if op == "tensor":
-        return torch.tensor(a["data"], **kw)
+    if op in ("tensor", "as_tensor"):
+        return getattr(torch, op)(a["data"], **kw)
     if op in ("zeros", "ones"):
         return getattr(torch, op)(a["shape"], **kw)
     if op == "full":

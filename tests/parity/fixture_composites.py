@@ -171,6 +171,9 @@ CALLS = {
     "msort": lambda x, a: torch.msort(x[0]),
     "bucketize": lambda x, a: torch.bucketize(x[0], x[1], **_opt(a, "right", "out_int32")),
     "histc": lambda x, a: torch.histc(x[0], **_opt(a, "bins", "min", "max")),
+    "histogram": lambda x, a: tuple(torch.histogram(
+        x[0], x[1] if a.get("bins_tensor") else a.get("bins", 100), **_opt(a, "range", "density"),
+        weight=x[-1] if a.get("weight") else None)),
     "unique": lambda x, a: (lambda r: tuple(r) if isinstance(r, tuple) else r)(
         torch.unique(x[0], **_opt(a, "return_inverse", "return_counts", "dim"))),
     "unique_consecutive": lambda x, a: (lambda r: tuple(r) if isinstance(r, tuple) else r)(
@@ -249,6 +252,9 @@ CALLS = {
     "conj": lambda x, a: torch.conj(x[0]),
     "conj_physical": lambda x, a: torch.conj_physical(x[0]),
     "normalize": lambda x, a: F.normalize(x[0], **_opt(a, "p", "dim", "eps")),
+    "new_zeros": lambda x, a: x[0].new_zeros(a["size"], **_dt(a)),
+    "new_ones": lambda x, a: x[0].new_ones(a["size"], **_dt(a)),
+    "new_full": lambda x, a: x[0].new_full(a["size"], a["fill_value"], **_dt(a)),
     "cumulative_trapezoid": lambda x, a: torch.cumulative_trapezoid(x[0], *x[1:], **_opt(a, "dx", "dim")),
 }
 
@@ -313,6 +319,8 @@ COMPOSITE_TOL = {
     # quotient; index_reduce's prod and mean round like scatter_reduce's; bincount's weighted sums.
     **{op: R5 for op in ("embedding_bag", "cumulative_trapezoid", "normalize", "index_reduce",
                          "bincount")},
+    # histogram's edges (min + i * step) and its density's quotient.
+    "histogram": R6,
 }
 
 

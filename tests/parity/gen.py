@@ -19,7 +19,7 @@ import torch  # noqa: E402
 from cases import FAMILIES, TS_FAMILIES, rng_for  # noqa: E402
 from fixture import Family  # noqa: E402
 from fixture_grad import MARGINS, REFUSED, SKIPS, add_grad  # noqa: E402
-from sweep import DROPPED, UNSWEPT  # noqa: E402
+from sweep import DROPPED, UNSWEPT, inplace_fixture  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE / "fixtures"
@@ -32,6 +32,7 @@ def main():
     OUT.mkdir(exist_ok=True)
     margins = {}  # op -> [largest share of its grad tolerance PyTorch's float32 used, case]
     names, total, size, skipped = set(), 0, 0, {k: 0 for k in SKIPS}
+    swept = []  # the sweep's cases, from which the in-place and async passes derive theirs
     # The TS layer's composites go to fixtures/ts/ with their own index: the JS runner loads both
     # indexes, the native Rust runner (core ops only) just fixtures/index.json. `--ts-only`
     # regenerates those alone.
@@ -52,6 +53,8 @@ def main():
                     m[:] = [MARGINS[case["name"]], case["name"]]
             else:
                 skipped[why] += 1
+        if fam_name in ("sweep", "sweep_ts"):
+            swept.extend(fam.cases)
         text = fam.dumps()
         (OUT / ("ts/" if fam_name in TS_FAMILIES else "") / f"{fam_name}.json").write_text(text)
         total += len(fam.cases)
@@ -62,6 +65,16 @@ def main():
     if "--ts-only" not in sys.argv:
         index = {"torch": version, "files": [f"{f}.json" for f in FAMILIES]}
         (OUT / "index.json").write_text(json.dumps(index, indent=1) + "\n")
+    if "--ts-only" not in sys.argv:
+        # The runners' in-place and async passes (README: The sweep), from both sweep files.
+        derived = inplace_fixture(swept)
+        lines = [json.dumps(e, separators=(",", ":")) for e in derived["cases"]]
+        text = ('{"inplace": ' + json.dumps(derived["inplace"], separators=(",", ":"))
+                + ',\n "async": ' + json.dumps(derived["async"]) + ',\n "cases": [\n'
+                + ",\n".join(lines) + "\n]}\n")
+        (OUT / "sweep_inplace.json").write_text(text)
+        print(f"sweep_inplace.json {len(lines):4} in-place cases "
+              f"{sum(len(e) > 1 for e in derived['cases'])} expecting PyTorch's error")
     ts_index = {"torch": version, "files": [f"{f}.json" for f in TS_FAMILIES]}
     (OUT / "ts" / "index.json").write_text(json.dumps(ts_index, indent=1) + "\n")
     print(f"{total} cases in {len(families)} files, {size / 1024:.1f} KiB")

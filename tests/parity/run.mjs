@@ -35,7 +35,11 @@ export async function loadFixtures(base, { read = readText, files } = {}) {
     if (tsIndex) lists.push(await loadFixtures(ts, { read, files: tsIndex.files }));
   }
   const cases = lists.flat();
-  if (!files) attachKnown(cases, JSON.parse(await read(new URL("known.json", dir))));
+  if (!files) {
+    const derived = await read(new URL("sweep_inplace.json", dir)).then(JSON.parse, () => null);
+    if (derived) cases.push(...inplaceCases(cases, derived), ...asyncCases(cases, derived.async));
+    attachKnown(cases, JSON.parse(await read(new URL("known.json", dir))));
+  }
   return cases;
 }
 
@@ -51,6 +55,51 @@ function attachKnown(cases, known) {
     if (!c) throw new Error(`known.json: no case named ${k.name}`);
     c.known = { backends: k.backends, reason: k.reason };
   }
+}
+
+/**
+ * The in-place pass (README: The sweep): `derived` (fixtures/sweep_inplace.json, written by
+ * gen.py) names each swept op's in-place form (`inplace`: op -> [method, kind]) and the sweep
+ * cases to run it on, with PyTorch's outcome: `[name]` when the form writes the case's result into
+ * a copy of the first input, `[name, type, class, message]` when PyTorch raises. Each becomes a
+ * case `<name>/inplace` expecting that result (and the case's gradients) or that error.
+ */
+function inplaceCases(cases, derived) {
+  const byName = new Map(cases.map((c) => [c.name, c]));
+  const out = [];
+  // The first case of each op and kind (a copy, a write through a view, an error, a view op)
+  // runs on every backend; the others on the CPU only (`cpuOnly`): each is the same kernel as its
+  // out-of-place case, which runs everywhere.
+  const seen = new Set();
+  for (const [name, type, cls, message] of derived.cases) {
+    const c = byName.get(name);
+    if (!c) throw new Error(`sweep_inplace.json: no case named ${name}`);
+    const [method, kind] = derived.inplace[c.op];
+    const self = c.inputs[0];
+    // The write through a view of a base: a transposed or stepped view, not an expanded one
+    // (whose elements share memory).
+    const view = kind === "value" && (self.view ?? []).length > 0 && !self.view.some(([s]) => s === "expand");
+    let d = { ...c, name: `${name}/inplace`, inplace: { method, kind, view } };
+    if (type !== undefined) {
+      const { out: _out, grad: _grad, ...rest } = d;
+      d = { ...rest, inplace: { method, kind, view: false }, error: { type, class: cls, message } };
+    }
+    const key = `${c.op} ${type !== undefined ? "error" : `${kind} ${view}`}`;
+    if (seen.has(key)) d.cpuOnly = true;
+    seen.add(key);
+    out.push(d);
+  }
+  return out;
+}
+
+/**
+ * The async pass: each sweep case of an op with a Promise-returning form (`async`: op ->
+ * function, `masked_select_async`) again as `<name>/async`, calling that form and awaiting it.
+ */
+function asyncCases(cases, forms) {
+  return cases
+    .filter((c) => forms?.[c.op] && c.name.includes("/sweep_"))
+    .map((c) => ({ ...c, name: `${c.name}/async`, async: forms[c.op] }));
 }
 
 async function readText(url) {
@@ -91,11 +140,11 @@ export async function runParity(torch, fixtures, { device, filter, onResult, gra
   const autograd = grad && hasAutograd(torch);
   const grads = { checked: 0, failed: 0, skipped: 0, note: "" };
   for (const c of fixtures) {
-    if (!select(c)) continue;
+    if (!select(c) || (c.cpuOnly && device !== "cpu")) continue;
     const result = { name: c.name, op: c.op, dtype: caseDType(c), ok: false, detail: "" };
     const made = [];
     try {
-      result.detail = await runCase(torch, c, device, made);
+      result.detail = await (c.inplace ? runInplace(torch, c, device, made) : runCase(torch, c, device, made));
       if (result.detail === "" && c.grad) {
         if (autograd) {
           result.grad = "failed"; // until runGrad says otherwise
@@ -163,12 +212,7 @@ async function runCase(torch, c, device, made) {
   }
   let out;
   try {
-    // Ops whose output size depends on the values (`unique`, `nonzero`) resolve a promise.
-    out = await (callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
-      callConv(torch, c.op, decodeDeep(c.args), inputs) ??
-      callComposite(torch, c.op, decodeDeep(c.args), inputs, device) ??
-      callSyntax(torch, c.op, decodeDeep(c.args), inputs) ??
-      call(torch, c, inputs, device));
+    out = await callOp(torch, c, inputs[0], inputs.slice(1), device);
     made.push(...(Array.isArray(out) ? out : [out]));
   } catch (e) {
     if (c.error) return checkError(torch, c.error, e);
@@ -213,12 +257,15 @@ async function runGrad(torch, c, device, made) {
   }
   let out;
   try {
-    // Ops whose output size depends on the values (`unique`, `nonzero`) resolve a promise.
-    out = await (callKernel(torch, c.op, decodeDeep(c.args), inputs) ??
-      callConv(torch, c.op, decodeDeep(c.args), inputs) ??
-      callComposite(torch, c.op, decodeDeep(c.args), inputs, device) ??
-      callSyntax(torch, c.op, decodeDeep(c.args), inputs) ??
-      call(torch, c, inputs, device));
+    if (c.inplace) {
+      // The in-place form on a copy that is not a leaf: `y = x.mul(1); y.op_(...)`.
+      const y = inputs[0].mul(1);
+      made.push(y);
+      inputs[0] = y;
+      out = await callOp(inplaceTorch(torch, c.inplace.method), c, inplaceSelf(y, c.inplace.method), inputs.slice(1), device);
+    } else {
+      out = await callOp(torch, c, inputs[0], inputs.slice(1), device);
+    }
     made.push(...(Array.isArray(out) ? out : [out]));
   } catch (e) {
     return `grad: forward threw ${describe(e)}`;
@@ -256,18 +303,128 @@ async function runGrad(torch, c, device, made) {
 }
 
 /**
+ * The op of case `c` on `self` (its first input) and `rest`, through the family dispatchers.
+ * Ops whose output size depends on the values (`unique`, `nonzero`) resolve a promise.
+ */
+function callOp(torch, c, self, rest, device) {
+  const inputs = self === undefined ? [] : [self, ...rest];
+  if (c.async) torch = renamed(torch, c.op, c.async);
+  const a = () => decodeDeep(c.args);
+  return (
+    callKernel(torch, c.op, a(), inputs) ??
+    callConv(torch, c.op, a(), inputs) ??
+    callComposite(torch, c.op, a(), inputs, device) ??
+    callSyntax(torch, c.op, a(), inputs) ??
+    call(torch, c, inputs, device)
+  );
+}
+
+/**
+ * `torch` as the dispatchers see it in the in-place pass: `torch.op(self, ...rest)` becomes
+ * `torch.op_(self, ...rest)` where torch has that function, else `self.op_(...rest)`.
+ */
+function inplaceTorch(torch, method) {
+  const op = method.slice(0, -1);
+  return new Proxy(torch, {
+    get(target, key) {
+      if (key !== op) return Reflect.get(target, key);
+      const fn = typeof target[method] === "function" ? target[method] : null;
+      return (self, ...rest) => (fn ? fn(unwrapSelf(self), ...rest) : unwrapSelf(self)[method](...rest));
+    },
+  });
+}
+
+/** `torch` with its function `from` replaced by `to`. */
+function renamed(torch, from, to) {
+  return new Proxy(torch, { get: (target, key) => Reflect.get(target, key === from ? to : key) });
+}
+
+const SELF = Symbol("inplace self");
+
+/** `self` as the dispatchers see it in the in-place pass: its method `op` is `op_`. */
+function inplaceSelf(self, method) {
+  const op = method.slice(0, -1);
+  return new Proxy(self, {
+    get(target, key) {
+      if (key === SELF) return target;
+      const v = Reflect.get(target, key === op ? method : key, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
+function unwrapSelf(t) {
+  return (typeof t === "object" && t?.[SELF]) || t;
+}
+
+/**
+ * An in-place case (`c.inplace`, derived by inplaceCases): the method on a copy of the first
+ * input must return that copy, holding the out-of-place case's result; with `view`, the first
+ * input's view steps are taken of a base and the method writes through them: the view holds the
+ * result, the base's elements under the view changed to it and the others kept. Kind `view`
+ * (`t_`, `squeeze_`): the copy's shape, strides and values are the out-of-place case's.
+ */
+async function runInplace(torch, c, device, made) {
+  let inputs;
+  try {
+    inputs = c.inputs.map((spec) => makeInput(torch, spec, device, made));
+  } catch (e) {
+    return `building inputs: ${describe(e)}`;
+  }
+  const rest = inputs.slice(1);
+  const run = async (self) => {
+    const ret = await callOp(inplaceTorch(torch, c.inplace.method), c, inplaceSelf(self, c.inplace.method), rest, device);
+    made.push(ret);
+    if (unwrapSelf(ret) !== self) return `${c.inplace.method} did not return its input`;
+    return checkTensor(self, c.out, c.tol, await self.toArray());
+  };
+  let why;
+  try {
+    const copy = inputs[0].clone();
+    made.push(copy);
+    why = await run(copy);
+    if (why === "" && c.inplace.view) {
+      const spec = c.inputs[0];
+      const base = makeInput(torch, { ...spec, view: [] }, device, made);
+      const view = makeInput(torch, spec, device, made, undefined, base);
+      why = await run(view);
+      if (why !== "") return `through a view: ${why}`;
+      // Where each element of the view lives in the base: the view steps of an index tensor.
+      const n = spec.data.length;
+      const pos = makeInput(torch, { data: [...Array(n).keys()], dtype: "int32", shape: spec.shape, view: spec.view }, device, made);
+      const at = await pos.toArray();
+      const want = spec.data.map(decode);
+      const got = await view.toArray();
+      at.forEach((p, i) => (want[p] = got[i]));
+      const baseNow = await base.toArray();
+      const float = ["float32", "float16", "bfloat16", "float64"].includes(spec.dtype);
+      const bad = baseNow.findIndex((v, i) => !close(v, float ? Math.fround(want[i]) : want[i], 0, 0));
+      if (bad >= 0) return `through a view: base element ${bad} is ${baseNow[bad]}, want ${want[bad]}`;
+    }
+  } catch (e) {
+    if (c.error) return checkError(torch, c.error, e);
+    return `threw ${describe(e)}`;
+  }
+  if (c.error) return `expected ${c.error.class} "${c.error.message}", got a result`;
+  return why;
+}
+
+/**
  * A scalar operand, or a tensor built from its spec: data → reshape → view steps. With `leaves`
  * (the gradient check), a float32 base requires grad and is pushed there (`null` for the others).
  */
-function makeInput(torch, spec, device, made, leaves) {
+function makeInput(torch, spec, device, made, leaves, base) {
   if ("scalar" in spec) {
     leaves?.push(null);
     return decode(spec.scalar);
   }
-  let t = torch.tensor(spec.data.map(decode), { dtype: spec.dtype, device });
-  made.push(t);
-  t = t.reshape(spec.shape);
-  made.push(t);
+  let t = base;
+  if (t === undefined) {
+    t = torch.tensor(spec.data.map(decode), { dtype: spec.dtype, device });
+    made.push(t);
+    t = t.reshape(spec.shape);
+    made.push(t);
+  }
   if (leaves) {
     if (spec.dtype === "float32") {
       t.requires_grad_();
@@ -296,7 +453,8 @@ function call(torch, c, inputs, device) {
   const [x, y] = inputs;
   switch (op) {
     case "tensor":
-      return torch.tensor(a.data, opts);
+    case "as_tensor":
+      return torch[op](a.data, opts);
     case "zeros":
     case "ones":
       return torch[op](a.shape, opts);

@@ -9,6 +9,8 @@ Run by gen.py through cases/sweep.py. Cases PyTorch itself cannot meet (its floa
 outside the tolerance of the float64 reference) are left out and counted in DROPPED.
 """
 
+import contextlib
+import json
 import math
 import pathlib
 import zlib
@@ -33,8 +35,143 @@ def schema_entries():
         doc = yaml.safe_load(path.read_text())
         for entry in doc.get("ops", []) if isinstance(doc, dict) else []:
             if isinstance(entry, dict) and entry.get("samples"):
-                out.append((entry["func"].split("(")[0], entry))
+                func = entry["func"][0] if isinstance(entry["func"], list) else entry["func"]
+                out.append((func.split("(")[0], entry))
     return out
+
+
+def inplace_forms():
+    """The in-place form of each swept op, for the runners' in-place pass (gen.py writes it into
+    fixtures/index.json): op -> [method, kind]. An entry with `inplace: true` has `<op>_`; a
+    separate `<op>_` entry (`threshold_`, `t_`) is the in-place form of `<op>` when `<op>` is
+    swept. Kind `view` for views.yaml's in-place forms (they change the tensor's shape and
+    strides, not its values), else `value` (the op's result written into the input)."""
+    swept, own, separate = set(), {}, {}
+    for path in sorted(SCHEMA.glob("*.yaml")):
+        doc = yaml.safe_load(path.read_text())
+        for entry in doc.get("ops", []) if isinstance(doc, dict) else []:
+            if not isinstance(entry, dict) or "func" not in entry or entry.get("alias_of"):
+                continue
+            func = entry["func"][0] if isinstance(entry["func"], list) else entry["func"]
+            name = func.split("(")[0]
+            if entry.get("samples"):
+                swept.add(name)
+                if entry.get("inplace"):
+                    own[name] = [name + "_", "value"]
+            elif name.endswith("_") and not name.endswith("__"):
+                separate[name[:-1]] = [name, "view" if path.stem == "views" else "value"]
+    out = dict(own)
+    for op, form in separate.items():
+        if op in swept:
+            out.setdefault(op, form)
+    return dict(sorted(out.items()))
+
+
+# PyTorch's names of the dtypes, as its "can't be cast" message spells them.
+SCALAR_TYPE = {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half",
+               torch.bfloat16: "BFloat16", torch.int64: "Long", torch.int32: "Int",
+               torch.uint8: "Byte", torch.bool: "Bool"}
+
+
+def _write_back(self, res):
+    """An in-place form PyTorch does not have (webtorch's `gelu_`, `trigamma_`): the op's result
+    written into the input, under PyTorch's rule for what an in-place result may be cast to."""
+    if not torch.can_cast(res.dtype, self.dtype):
+        raise RuntimeError(f"result type {SCALAR_TYPE[res.dtype]} can't be cast to the "
+                           f"desired output type {SCALAR_TYPE[self.dtype]}")
+    return self.copy_(res)
+
+
+@contextlib.contextmanager
+def _inplace_calls(op, method):
+    """While open, `torch.<op>(x, ...)`, `F.<op>(x, ...)` and `x.<op>(...)` call the in-place
+    form instead (the Tensor method `method`, else the function of that name): fixture.call()
+    then runs the in-place form of whatever call it makes for `op`."""
+    def redirect(self, *a, **k):
+        if hasattr(torch.Tensor, method):
+            return getattr(self, method)(*a, **k)
+        for ns in (torch, torch.nn.functional):
+            if hasattr(ns, method):
+                return getattr(ns, method)(self, *a, **k)
+        return _write_back(self, next(f for ns, f in saved if f is not None)(self, *a, **k))
+    saved = [(ns, ns.__dict__.get(op)) for ns in (torch, torch.nn.functional, torch.special)
+             if hasattr(ns, op)]
+    saved.append((torch.Tensor, torch.Tensor.__dict__.get(op)))
+    try:
+        for ns, _ in saved:
+            setattr(ns, op, redirect)
+        yield
+    finally:
+        for ns, f in saved:
+            if f is None:
+                delattr(ns, op)
+            else:
+                setattr(ns, op, f)
+
+
+def _viewed(spec):
+    return list(fixture.build_input(spec).shape)
+
+
+def inplace_fixture(cases):
+    """The in-place and async passes' data (fixtures/sweep_inplace.json; README: The sweep): each
+    swept op's in-place form and Promise-returning form, and the sweep cases the in-place pass
+    runs, with PyTorch's outcome of the in-place form on a copy of the first input: `[name]` when
+    it writes the case's result (the runner expects the case's values and gradients), `[name,
+    type, class, message]` when PyTorch raises. A case whose first input is not a tensor, whose
+    result is a tuple or an error, or whose result PyTorch's in-place form does not reproduce
+    (broadcast into the input, another dtype it casts to) is not in the list."""
+    forms = inplace_forms()
+    listed = []
+    for c in cases:
+        form = forms.get(c["op"])
+        if not form or "/sweep_" not in c["name"] or "error" in c or not isinstance(c.get("out"), dict):
+            continue
+        self = c["inputs"][0] if c["inputs"] else {"scalar": 0}
+        if "scalar" in self:
+            continue
+        method, kind = form
+        if kind == "view" and self.get("view"):
+            continue  # PyTorch's clone() of a view keeps its strides, which as_strided_ reads
+        if kind == "value" and _viewed(self) != c["out"]["shape"]:
+            continue
+        inputs = [fixture.build_input(i) for i in c["inputs"]]
+        inputs[0] = inputs[0].clone()
+        args = dict(c["args"], inplace=True) if c["op"] == "index_put" else c["args"]
+        try:
+            with _inplace_calls(c["op"], method):
+                res = fixture.call(c["op"], inputs, json.loads(json.dumps(args)))
+            if res is not inputs[0] and c["op"] != "index_put":
+                # The fixture's call is not the op's own (trigamma is polygamma(1, x) there).
+                res = _write_back(inputs[0], res)
+        except Exception as e:  # noqa: BLE001 — PyTorch's refusal is the expected outcome
+            listed.append([c["name"], type(e).__name__, error_class(e), str(e)])
+            continue
+        out = c["out"]
+        want = torch.tensor(fixture.dec(out["data"]), dtype=fixture.DTYPES[out["dtype"]])
+        got = res.detach().reshape(-1)
+        if (list(res.shape) != out["shape"] or fixture.DTYPE_NAMES[res.dtype] != out["dtype"]
+                or not torch.allclose(got.double(), want.double(), rtol=c["tol"]["rtol"],
+                                      atol=c["tol"]["atol"], equal_nan=True)):
+            DROPPED[c["name"] + "/inplace"] = "PyTorch's in-place form differs from the case"
+            continue
+        listed.append([c["name"]])
+    return {"inplace": forms, "async": async_forms(), "cases": listed}
+
+
+def async_forms():
+    """The Promise-returning form of each swept op (`masked_select_async`: a `<op>_async` schema
+    entry), for the runners' pass that awaits it on the op's cases: op -> function name."""
+    swept = {name for name, _ in schema_entries()}
+    out = {}
+    for path in sorted(SCHEMA.glob("*.yaml")):
+        doc = yaml.safe_load(path.read_text())
+        for entry in doc.get("ops", []) if isinstance(doc, dict) else []:
+            if isinstance(entry, dict) and isinstance(entry.get("func"), str):
+                name = entry["func"].split("(")[0]
+                if name.endswith("_async") and name[: -len("_async")] in swept:
+                    out[name[: -len("_async")]] = name
+    return dict(sorted(out.items()))
 
 
 def error_class(e):
@@ -416,6 +553,7 @@ def _per_op(builders):
 
         def c(name, inputs, args=None, error=None):
             own.case(op, name, inputs, args, tol=tol, error=error)
+        c.op = op
         builders[op](c, own)
     return sampler
 
@@ -651,6 +789,88 @@ def _nonzero(c, sw):
     c("rank3", [_ix([0, 1, 1, 0, 0, 0, 1, 1], shape=[2, 2, 2], dt="bool")])
     for dt in _MOVED_DTYPES:
         c(dt, [sw.i([2, 5], dt, [("slice", [1, 0, 5, 2])])])
+
+
+def _index_put(c, sw):
+    """`pattern`: 1 where the next index tensor (inputs 2…) goes, 0 for a whole dim. Without
+    `accumulate`, indices are unique (PyTorch's result for repeated ones is unspecified)."""
+    def put(name, inputs, pattern, **a):
+        c(name, inputs, {"pattern": pattern, **a})
+
+    for name, x in _layouts_23(sw):
+        put(name, [x, sw.f([2]), _ix([1, -1]), _ix([2, 0])], [1, 1])
+    put("rows", [sw.f([4, 3]), sw.f([2, 3]), _ix([3, 0])], [1])
+    put("values_broadcast", [sw.f([4, 3]), sw.f([3]), _ix([2, 0])], [1])
+    put("value_rank0", [sw.f([2, 3]), sw.f([]), _ix([1, 0]), _ix([2, 2])], [1, 1])
+    put("values_transposed", [sw.f([3, 4]), sw.f([4, 2], view=[("t", [])]), _ix([2, 0])], [1])
+    put("negative", [sw.f([5]), sw.f([3]), _ix([-1, 0, -3])], [1])
+    put("whole_dim", [sw.f([2, 4]), sw.f([2, 2]), _ix([3, 1])], [0, 1])
+    put("index_broadcast", [sw.f([3, 4]), sw.f([2, 3]), _ix([0, 2], shape=[2, 1]),
+                            _ix([3, 0, 1])], [1, 1])
+    put("index_sliced", [sw.f([5]), sw.f([3]), _ix([4, 9, 0, 9, 2], view=[("slice", [0, 0, 5, 2])])],
+        [1])
+    put("index_int32", [sw.f([4]), sw.f([2]), _ix([3, 1], dt="int32")], [1])
+    put("index_empty", [sw.f([3]), sw.f([]), _ix([], shape=[0])], [1])
+    put("mask", [sw.f([2, 3]), sw.f([3]), _ix([1, 0, 1, 0, 0, 1], shape=[2, 3], dt="bool")], [1])
+    put("mask_rows", [sw.f([3, 2]), sw.f([2]), _ix([1, 0, 1], dt="bool")], [1])
+    put("mask_value_rank0", [sw.f([2, 3], view=[("slice", [1, 0, 3, 1])]), sw.f([]),
+                             _ix([0, 1, 1, 1, 0, 0], shape=[2, 3], dt="bool")], [1])
+    put("mask_none", [sw.f([3]), sw.f([]), _ix([0, 0, 0], dt="bool")], [1])
+    put("accumulate", [sw.f([2, 3]), sw.f([2]), _ix([1, 0]), _ix([2, 2])], [1, 1],
+        accumulate=True)
+    put("accumulate_repeated", [sw.f([4]), sw.f([5]), _ix([1, 3, 1, -3, 1])], [1],
+        accumulate=True)
+    put("accumulate_rows_repeated", [sw.f([3, 2]), sw.f([2]), _ix([2, 0, 2])], [1],
+        accumulate=True)
+    put("accumulate_mask", [sw.f([2, 3]), sw.f([3]),
+                            _ix([1, 0, 1, 0, 0, 1], shape=[2, 3], dt="bool")], [1],
+        accumulate=True)
+    put("special", [T(SPECIALS, shape=[2, 3]), T([NAN, INF, -INF]), _ix([0, 1, 1]),
+                    _ix([0, 1, 2])], [1, 1])
+    put("special_accumulate", [T(SPECIALS, shape=[2, 3]), T([INF, -INF, NAN]), _ix([0, 0, 1]),
+                               _ix([1, 1, 2])], [1, 1], accumulate=True)
+    put("large", [T(LARGE, shape=[2, 3]), T([1e4, -1e4]), _ix([0, 1]), _ix([0, 0])], [1, 1],
+        accumulate=True)
+    put("size0", [sw.f([0, 3]), sw.f([3]), _ix([], shape=[0])], [1])
+    put("out_of_range", [sw.f([3]), sw.f([1]), _ix([3])], [1], error="TorchError")
+    put("float_index", [sw.f([3]), sw.f([1]), sw.f([1])], [1], error="IndexError")
+    put("values_mismatch", [sw.f([4, 3]), sw.f([2]), _ix([0, 1])], [1])
+    put("values_dtype", [sw.f([4, 3]), sw.i([3], "int64"), _ix([0, 1])], [1])
+    put("mask_shape", [sw.f([2, 3]), sw.f([]), _ix([1, 0, 1], dt="bool")], [1], error="IndexError")
+    for dt in _MOVED_DTYPES:
+        put(dt, [sw.i([2, 3], dt), sw.i([2], dt), _ix([1, 0]), _ix([0, 2])], [1, 1])
+        put(f"{dt}_accumulate", [sw.i([2, 3], dt), sw.i([3], dt), _ix([1, 1, 0]), _ix([0, 0, 2])],
+            [1, 1], accumulate=True)
+
+
+def _quantize(c, sw):
+    """`quantize_per_tensor` (the integer representation) and `dequantize` (of the same
+    quantization): each quantized dtype, rounding ties, saturation at the dtype's range."""
+    q = lambda scale, zp, qd: {"scale": scale, "zero_point": zp, "qdtype": qd}
+    for name, x in _layouts_23(sw):
+        c(name, [x], q(0.1, 3, "quint8"))
+    c("size0", [sw.f([0, 3])], q(0.1, 0, "qint8"))
+    c("rank0", [sw.f([])], q(0.05, 0, "qint8"))
+    c("qint8", [sw.f([2, 3])], q(0.02, -5, "qint8"))
+    c("qint32", [sw.f([2, 3])], q(0.001, 7, "qint32"))
+    c("ties", [T([0.25, 0.75, -0.25, -0.75, 1.25, 2.5])], q(0.5, 0, "qint8"))
+    c("saturate", [T(LARGE)], q(0.5, 10, "quint8"))
+    c("saturate_qint8", [T(LARGE)], q(1.0, 0, "qint8"))
+    c("special", [T([INF, -INF, -0.0, 0.0, 1.0])], q(0.1, 2, "quint8"))
+
+
+def _new_factory(c, sw):
+    """`new_zeros`/`new_ones`/`new_full`: the input's dtype (or `dtype`), none of its values or
+    layout."""
+    fill = {"fill_value": 2.5} if c.op == "new_full" else {}
+    for name, x in _layouts_23(sw):
+        c(name, [x], {"size": [3, 1], **fill})
+    c("size0", [sw.f([2, 3])], {"size": [0, 2], **fill})
+    c("rank0", [sw.f([])], {"size": [], **fill})
+    c("dtype", [sw.f([2])], {"size": [2], "dtype": "int64", **fill})
+    c("negative", [sw.f([2])], {"size": [-1], **fill})
+    for dt in INT_DTYPES:
+        c(dt, [sw.i([2], dt)], {"size": [2, 2], **({"fill_value": 3} if fill else {})})
 
 
 def _masked_select(c, sw):
@@ -932,6 +1152,34 @@ def _histc(c, sw):
     c("special", [T([INF, -INF, 0.5, 1.0])], {"bins": 2, "min": 0.0, "max": 1.0})
     c("nan", [T([NAN, 0.5])], {"bins": 2})
     c("min_above_max", [sw.f([3])], {"bins": 2, "min": 1.0, "max": 0.0})
+    c("int64", [sw.i([2, 3], "int64")], {"bins": 3})
+
+
+def _histogram(c, sw):
+    """`bins` an int (input 0 alone) or a tensor of edges (input 1, `bins_tensor`); `weight` the
+    last input when `weight` is set."""
+    w = lambda n: sw.f([n], 0.0, 2.0)
+    for name, x in _layouts_23(sw):
+        c(name, [x], {"bins": 4, "range": [-2.0, 2.0]})
+    c("auto_range", [sw.f([2, 3])], {"bins": 5})
+    c("default_bins", [sw.f([6])])
+    c("edges", [T([-1.0, 0.0, 1.0, 0.5, -0.5, 2.0])], {"bins": 4, "range": [-1.0, 1.0]})
+    c("constant", [T([2.0, 2.0, 2.0])], {"bins": 3})
+    c("size0", [sw.f([0])], {"bins": 3})
+    c("rank0", [sw.f([])], {"bins": 2})
+    c("special", [T([INF, -INF, 0.5, 1.0])], {"bins": 2, "range": [0.0, 1.0]})
+    c("large", [T(LARGE)], {"bins": 3})
+    c("bins_tensor", [sw.f([2, 3]), T([-3.0, -1.0, 0.0, 0.5, 3.0])], {"bins_tensor": True})
+    c("bins_tensor_sliced", [sw.f([6]), T([-3.0, 9.0, -1.0, 9.0, 1.0, 9.0, 3.0], view=[("slice", [0, 0, 7, 2])])],
+      {"bins_tensor": True})
+    c("weight", [sw.f([2, 3]), sw.f([2, 3], 0.0, 2.0)], {"bins": 3, "weight": True})
+    c("weight_density", [sw.f([6]), w(6)], {"bins": 3, "range": [-3.0, 3.0], "weight": True,
+                                           "density": True})
+    c("density", [sw.f([2, 3])], {"bins": 4, "density": True})
+    c("density_bins_tensor", [sw.f([6]), T([-3.0, 0.0, 1.0, 3.0])], {"bins_tensor": True,
+                                                                       "density": True})
+    c("weight_mismatch", [sw.f([6]), w(5)], {"bins": 3, "weight": True})
+    c("bad_range", [sw.f([3])], {"bins": 2, "range": [1.0, 0.0]})
     c("int64", [sw.i([2, 3], "int64")], {"bins": 3})
 
 
@@ -1232,11 +1480,13 @@ INDEX_OPS = {
     "masked_select": _masked_select, "where": _where, "masked_fill": _masked_fill,
     "embedding_bag": _embedding_bag, "one_hot": _one_hot, "searchsorted": _searchsorted,
     "bucketize": _bucketize, "bincount": _bincount, "index_reduce": _index_reduce,
+    "index_put": _index_put,
 }
 SELECT_OPS = {
     "topk": _topk, "kthvalue": _kthvalue, "median": _median, "nanmedian": _median,
     "quantile": _quantile, "nanquantile": _quantile, "mode": _mode, "aminmax": _aminmax,
     "unique": _unique, "unique_consecutive": _unique, "histc": _histc,
+    "histogram": _histogram,
 }
 NUMBER_OPS = {"gcd": _gcd_lcm, "lcm": _gcd_lcm, "frexp": _frexp}
 MISC_OPS = {
@@ -1248,14 +1498,116 @@ MISC_OPS = {
     "view_as": _as_shape_of([3, 2]), "reshape_as": _as_shape_of([6]), "dsplit": _dsplit,
     "swapdims": _swapdims, "real": _real_conj, "imag": lambda c, sw: _real_conj(c, sw, error="TorchError"), "conj": _real_conj,
     "conj_physical": _real_conj, "type_as": _type_as, "normalize": _normalize,
+    "quantize_per_tensor": _quantize, "dequantize": _quantize, "new_zeros": _new_factory,
+    "new_ones": _new_factory, "new_full": _new_factory,
 }
 
+
+def factory(sw, op, tol):
+    """`tensor`/`as_tensor` (dtype inference from nested data, an explicit dtype's conversion,
+    ragged data) and `arange` (int64 or float32 by its arguments, PyTorch's length rule for float
+    steps, negative steps, empty ranges, bad steps and bounds): the fixtures' creation calls with
+    no tensor input."""
+    def c(name, tol_=tol, **a):
+        sw.case(op, name, [], a, tol=tol_)
+
+    if op in ("tensor", "as_tensor"):
+        c("float_2d", data=[[1.5, -2.0], [0.25, 3.0]])
+        c("int", data=[1, 2, -3])
+        c("bool", data=[True, False, True])
+        c("int_and_float", data=[1, 2.5, -3])
+        c("bool_and_int", data=[True, 2, False])
+        c("rank0_float", data=3.5)
+        c("rank0_int", data=-7)
+        c("rank0_bool", data=True)
+        c("empty", data=[])
+        c("empty_rows", data=[[], []])
+        c("nested_3d", data=[[[1, 2]], [[3, 4]], [[5, 6]]])
+        c("special", data=[NAN, INF, -INF, -0.0, 0.5])
+        c("large", data=[1e4, -123.5, 3.4e38, 1e-30])
+        c("int_as_float32", data=[[1, -2], [3, 4]], dtype="float32")
+        c("float_as_int64", data=[1.75, -1.75, 0.5], dtype="int64")
+        c("float_as_int32", data=[[2.5], [-9.25]], dtype="int32")
+        c("as_bool", data=[0, 2, -1, 0.5], dtype="bool")
+        c("as_uint8", data=[0, 7, 255], dtype="uint8")
+        c("ragged", data=[[1, 2], [3]])
+    elif op == "arange":
+        c("end", end=5)
+        c("end_float", end=2.5)
+        c("start_end", start=-3, end=4)
+        c("step", start=1, end=10, step=3)
+        c("float_step", start=0, end=1, step=0.25)
+        c("float_step_length", start=1, end=1.3, step=0.1)
+        c("float_step_short", start=0, end=0.3, step=0.1)
+        c("float_start", start=-1.5, end=2, step=1)
+        c("negative_step", start=5, end=0, step=-1)
+        c("negative_float_step", start=1, end=-1, step=-0.5)
+        c("empty", start=2, end=2)
+        c("empty_float", start=0.5, end=0.5, step=0.25)
+        c("end_zero", end=0)
+        c("large", start=-1e4, end=1e4, step=2500.5)
+        c("dtype_float32", end=4, dtype="float32")
+        c("dtype_int64_float_step", start=0, end=2, step=0.5, dtype="int64")
+        c("dtype_int32", start=-2, end=3, dtype="int32")
+        c("step_zero", start=0, end=3, step=0)
+        c("wrong_sign", start=5, end=2)
+        c("nan_end", end=NAN)
+        c("inf_end", start=0, end=INF)
+    elif op in ("zeros", "ones"):
+        c("shape", shape=[2, 3])
+        c("size0", shape=[0, 3])
+        c("rank0", shape=[])
+        for dt in ("int32", "int64", "uint8", "bool"):
+            c(dt, shape=[2], dtype=dt)
+        c("negative", shape=[2, -1])
+    elif op == "full":
+        c("float", shape=[2, 3], fill_value=2.5)
+        c("int", shape=[2], fill_value=3)
+        c("bool", shape=[2], fill_value=True)
+        c("special", shape=[3], fill_value=NAN)
+        c("inf", shape=[1, 2], fill_value=-INF)
+        c("size0", shape=[0], fill_value=1.5)
+        c("rank0", shape=[], fill_value=-7)
+        c("int_as_float32", shape=[2], fill_value=4, dtype="float32")
+        c("bool_as_int64", shape=[2], fill_value=True, dtype="int64")
+        c("float_as_int64", shape=[2], fill_value=1.75, dtype="int64")
+    elif op in ("linspace", "logspace"):
+        c("steps5", start=-1.5, end=2, steps=5)
+        c("steps1", start=3, end=7, steps=1)
+        c("steps0", start=0, end=1, steps=0)
+        c("reversed", start=2, end=-2, steps=4)
+        c("int64", start=0, end=9, steps=4, dtype="int64")
+        c("negative_steps", start=0, end=1, steps=-1)
+        if op == "logspace":
+            c("base2", start=-2, end=3, steps=6, base=2.0)
+    elif op == "eye":
+        c("square", n=3)
+        c("wide", n=2, m=4)
+        c("size0", n=0)
+        c("int64", n=2, dtype="int64")
+        c("bool", n=2, m=3, dtype="bool")
+        c("negative", n=-1)
+    elif op in ("tril_indices", "triu_indices"):
+        c("square", row=3, col=3)
+        c("wide_offset", row=2, col=4, offset=1)
+        c("negative_offset", row=4, col=3, offset=-2)
+        c("size0", row=0, col=3)
+    elif op.endswith("_window"):
+        c("n5", n=5)
+        c("symmetric", n=6, periodic=False)
+        c("n1", n=1)
+        c("n0", n=0)
+        if op == "kaiser_window":
+            c("beta", n=5, beta=4.5)
+
+
+factory.ts_only = True
 
 SAMPLERS = {"unary": unary, "binary": binary, "reduce": reduce, "rowwise": rowwise,
             "clamp": clamp, "shape": shape_op, "join": join, "linear": linear,
             "bilinear": bilinear, "embedding": embedding, "layer_norm": norm_layer,
             "rms_norm": norm_layer, "attention": attention, "loss": loss,
-            "class_loss": class_loss}
+            "class_loss": class_loss, "factory": factory}
 SAMPLERS.update({"index": _per_op(INDEX_OPS), "select": _per_op(SELECT_OPS),
                  "number": _per_op(NUMBER_OPS), "misc": _per_op(MISC_OPS)})
 # The convolution family's samplers (sweep_conv.py).
@@ -1295,6 +1647,12 @@ def build(fam, rng, ts=False):
         sampler = SAMPLERS.get(entry["samples"])
         if sampler is None:
             UNSWEPT[name] = f"no sampler `{entry['samples']}` yet"
+            continue
+        if getattr(sampler, "ts_only", False):
+            # The creation functions' argument handling (dtype inference, conversions, ragged
+            # data) is the TS layer's: their cases go to the TS file, which the JS runner reads.
+            if ts:
+                sampler(sw, name, (entry["tol"]["rtol"], entry["tol"]["atol"]) if entry.get("tol") else None)
             continue
         if getattr(sampler, "both_builds", False):
             # Its cases may go to either file (sweep_conv.py): each goes to its own op's.

@@ -12,7 +12,7 @@ import {
   RawTensor,
   manual_seed as coreManualSeed,
 } from "../wasm/webtorch_core.js";
-import { TorchError } from "../errors.js";
+import { ShapeError, TorchError } from "../errors.js";
 import { default_generator } from "../generator.js";
 import { type DType, deviceCode, dtypeCode } from "../dtype.js";
 import { args } from "../schema/index.js";
@@ -284,6 +284,9 @@ export function zeros<const A extends SizeArgs<CreationOptions>>(
 ): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
 export function zeros(): Tensor {
   const [sizes, options] = sizeArgs("zeros", arguments);
+  // PyTorch checks zeros' sizes on its own, with its own words (ones and full: fullOf's).
+  if (sizes.some((n) => n < 0))
+    throw new ShapeError("zeros: Dimension size must be non-negative.");
   return fullOf(sizes, 0, options.dtype ?? defaultFloat(), options);
 }
 
@@ -461,7 +464,7 @@ export function empty<const A extends SizeArgs<CreationOptions>>(
 ): Tensor<SizesOf<A>, OptionDType<A, "float32">>;
 export function empty(): Tensor {
   const [sizes, options] = sizeArgs("empty", arguments);
-  return zeros(sizes, options);
+  return fullOf(sizes, 0, options.dtype ?? defaultFloat(), options);
 }
 
 /**
@@ -515,13 +518,26 @@ export function logspace(
 ): Tensor {
   const a = args("logspace", arguments);
   const o = creationOptions(a);
+  const dtype = o.dtype ?? defaultFloat();
+  if (a.steps > 1 && ["int32", "int64", "uint8"].includes(dtype)) {
+    // PyTorch's integer logspace: the bounds as integers, each power in double precision from the
+    // nearer bound, truncated (a float32 power, as a GPU's, is 999 for 10^3).
+    const [s, e] = [Math.trunc(a.start), Math.trunc(a.end)];
+    const step = (e - s) / (a.steps - 1);
+    const half = Math.floor(a.steps / 2);
+    const values = Array.from({ length: a.steps }, (_, i) =>
+      Math.trunc(
+        a.base ** (i < half ? s + step * i : e - step * (a.steps - i - 1)),
+      ),
+    );
+    return tensor(values, { ...o, dtype });
+  }
   const out = scope(() => {
     const exps = linspaceOf(a.start, a.end, a.steps, {
       device: o.device,
       dtype: "float32",
     });
     const out = pow(a.base, exps);
-    const dtype = o.dtype ?? defaultFloat();
     return dtype === "float32" ? out : out.to(dtype);
   });
   return leaf(out, o.requires_grad);

@@ -50,7 +50,8 @@ function likeOptions(
 
 proto.new_zeros = function (this: Tensor) {
   const a = methodArgs("new_zeros", this, arguments);
-  return zeros(sizeList("new_zeros", a.size), likeOptions(this, a));
+  // `full`'s size check, with PyTorch's words for new_zeros (torch.zeros has its own).
+  return full(sizeList("new_zeros", a.size), 0, likeOptions(this, a));
 };
 proto.new_ones = function (this: Tensor) {
   const a = methodArgs("new_ones", this, arguments);
@@ -62,7 +63,7 @@ proto.new_full = function (this: Tensor) {
 };
 proto.new_empty = function (this: Tensor) {
   const a = methodArgs("new_empty", this, arguments);
-  return zeros(sizeList("new_empty", a.size), likeOptions(this, a));
+  return full(sizeList("new_empty", a.size), 0, likeOptions(this, a));
 };
 proto.new_tensor = function (
   this: Tensor,

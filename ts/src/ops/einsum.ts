@@ -12,7 +12,8 @@
 
 import type { CheckOf, Dims, Einsum, ShapeOf } from "../shapes.js";
 import type { ShapesOf } from "../tensor/tensor.js";
-import { ShapeError, TorchError } from "../errors.js";
+import { DTypeError, ShapeError, TorchError } from "../errors.js";
+import { scalarTypeName } from "../dtype.js";
 import { scope } from "../lifetime.js";
 import { Tensor, checkTensor } from "../tensor/tensor.js";
 import { args } from "../schema/index.js";
@@ -110,6 +111,12 @@ function contract(a: Term, b: Term, keep: Set<string>): Term {
   shared = a.labels.filter((l) => b.labels.includes(l));
   const batch = shared.filter((l) => keep.has(l));
   const summed = shared.filter((l) => !keep.has(l));
+  // PyTorch contracts a pair with summed labels as one batched product, which takes one dtype
+  // (a pair without them is a broadcast product, which promotes).
+  if (summed.length > 0 && a.t.dtype !== b.t.dtype)
+    throw new DTypeError(
+      `expected scalar type ${scalarTypeName(a.t.dtype)} but found ${scalarTypeName(b.t.dtype)}`,
+    );
   const left = a.labels.filter((l) => !shared.includes(l));
   const right = b.labels.filter((l) => !shared.includes(l));
   const prod = (t: Term, ls: string[]) =>

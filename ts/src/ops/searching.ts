@@ -9,7 +9,12 @@
 import { checkInts } from "../args.js";
 import { type DType, isFloatingPoint, scalarTypeName } from "../dtype.js";
 import { args, methodArgs } from "../schema/index.js";
-import { ArgumentError, DTypeError, TorchError } from "../errors.js";
+import {
+  ArgumentError,
+  DTypeError,
+  ShapeError,
+  TorchError,
+} from "../errors.js";
 import { checkValues } from "./value_checks.js";
 import { scope } from "../lifetime.js";
 import { arange, rand, tensor, zeros } from "./creation.js";
@@ -205,16 +210,16 @@ function histogramOf(
 ): HistogramResult {
   const fn = "torch.histogramdd";
   if (!(x.dtype === "float32" || x.dtype === "float64"))
-    throw new TorchError(
+    throw new DTypeError(
       `"histogramdd" not implemented for '${scalarTypeName(x.dtype)}'`,
     );
   const w = o.weight;
   if (w !== null && w.shape.join() !== x.shape.join())
-    throw new TorchError(
+    throw new ShapeError(
       `${fn}: if weight tensor is provided it should have the same shape as the input tensor excluding its innermost dimension, but got input with shape [${x.numel()}, 1] and weight with shape [${w.shape.join(", ")}]`,
     );
   if (w !== null && w.dtype !== x.dtype)
-    throw new TorchError(
+    throw new DTypeError(
       `${fn}: if weight tensor is provided, input tensor and weight tensor should have the same dtype, but got input(${scalarTypeName(x.dtype).toLowerCase()}), and weight(${scalarTypeName(w.dtype).toLowerCase()})`,
     );
   let count = 0;

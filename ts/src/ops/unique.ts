@@ -19,7 +19,6 @@ import { DTypeError, TorchError } from "../errors.js";
 import { checkHostAlloc } from "../args.js";
 import { scope } from "../lifetime.js";
 import { arange, ones, tensor, zeros } from "./creation.js";
-import { broadcast_shapes } from "../tensor/shape_ops.js";
 import { cat } from "./indexing.js";
 import { where } from "./conditional.js";
 import { Tensor, checkTensor, wrapDim } from "../tensor/tensor.js";
@@ -347,26 +346,5 @@ export function masked_select_async(
 ): Promise<Tensor> {
   // Parsed before the Promise: a wrong argument throws at the call, as PyTorch's would.
   const { input: t, mask: m } = args("masked_select_async", arguments);
-  return maskedSelectRead(t, m);
-}
-
-async function maskedSelectRead(t: Tensor, m: Tensor): Promise<Tensor> {
-  if (m.dtype !== "bool")
-    throw new DTypeError(`masked_select: expected BoolTensor for mask`);
-  const shape = broadcast_shapes(t.shape, m.shape);
-  const flatMask = scope(() => m.expand(shape).reshape(-1).contiguous());
-  let values: ArrayLike<number>;
-  try {
-    values = await flatMask.toArray();
-  } finally {
-    flatMask.dispose();
-  }
-  const picked: number[] = [];
-  for (let i = 0; i < values.length; i++) if (values[i]) picked.push(i);
-  return scope(() =>
-    t
-      .expand(shape)
-      .reshape(-1)
-      .index_select(0, tensor(picked, { dtype: "int64", device: t.device })),
-  );
+  return maskedSelect(t, m);
 }

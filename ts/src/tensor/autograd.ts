@@ -14,7 +14,8 @@ import { DTypeError } from "../errors.js";
 import { can_cast } from "../state.js";
 import { divRounding, isOperand, roundDecimals } from "../ops/op_rows.js";
 import { methodArgs } from "../schema/index.js";
-import { scalarTypeName } from "../dtype.js";
+import { isFloatingPoint, scalarTypeName } from "../dtype.js";
+import { clampCastMessage } from "./inplace_methods.js";
 import { writeBack } from "./write_back.js";
 import type { RawTensor } from "../wasm/webtorch_core.js";
 import { opId } from "../runtime.js";
@@ -337,8 +338,23 @@ proto.clamp_ = proto.clip_ = function (
   max?: number | null,
 ): Tensor {
   const bounds = methodArgs("clamp", this, arguments, "clamp_");
-  if (bounds.min instanceof Tensor || bounds.max instanceof Tensor)
-    return writeBack(this, this.clamp(bounds.min, bounds.max));
+  // A tensor bound, or a history to extend: clamp's own composition, whose gradient at a number
+  // bound is PyTorch's (0 there; `maximum`/`minimum` would split it).
+  if (
+    bounds.min instanceof Tensor ||
+    bounds.max instanceof Tensor ||
+    this.requires_grad ||
+    !isFloatingPoint(this.dtype)
+  ) {
+    // An integer or bool tensor: clamp's promoted result, which must cast back (PyTorch names
+    // the output type by its C++ name there).
+    const result = this.clamp(bounds.min, bounds.max);
+    if (!can_cast(result.dtype, this.dtype)) {
+      result.dispose();
+      throw new DTypeError(clampCastMessage(result.dtype, this.dtype));
+    }
+    return writeBack(this, result);
+  }
   min = bounds.min === null ? null : Number(bounds.min);
   max = bounds.max === null ? null : Number(bounds.max);
   if (

@@ -171,7 +171,12 @@ declare module "./tensor.js" {
  * the shapes must agree (a result broadcast beyond this tensor's shape is an error) and the
  * result's dtype must cast to this tensor's.
  */
-export function assignResult<T extends Tensor>(target: T, result: Tensor): T {
+export function assignResult<T extends Tensor>(
+  target: T,
+  result: Tensor,
+  castMessage: (from: DType, to: DType) => string = (from, to) =>
+    `result type ${scalarTypeName(from)} can't be cast to the desired output type ${scalarTypeName(to)}`,
+): T {
   const want = target.shape.join(", ");
   if (result.shape.join(", ") !== want) {
     const got = result.shape.join(", ");
@@ -183,9 +188,7 @@ export function assignResult<T extends Tensor>(target: T, result: Tensor): T {
   if (!can_cast(result.dtype, target.dtype)) {
     const from = result.dtype;
     result.dispose();
-    throw new DTypeError(
-      `result type ${scalarTypeName(from)} can't be cast to the desired output type ${scalarTypeName(target.dtype)}`,
-    );
+    throw new DTypeError(castMessage(from, target.dtype));
   }
   return writeBack(target, result);
 }
@@ -225,12 +228,30 @@ const COMPOSITES = [
   "lcm",
 ] as const;
 
+/** PyTorch's own words where an in-place form's result cannot be cast (else assignResult's). */
+const CAST_MESSAGES: Partial<
+  Record<(typeof COMPOSITES)[number], (from: DType, to: DType) => string>
+> = {
+  clamp_min: clampCastMessage,
+  clamp_max: clampCastMessage,
+  ldexp: (_from, to) =>
+    `ldexp can't be cast to the desired output type ${scalarTypeName(to)}`,
+};
+
+/** clamp_'s: the output type by its C++ name ("long int"). */
+export function clampCastMessage(from: DType, to: DType): string {
+  return `result type ${scalarTypeName(from)} can't be cast to the desired output type ${cTypeName(to)}`;
+}
+
 for (const op of COMPOSITES) {
   proto[`${op}_`] = function (this: Tensor): Tensor {
     const parsed = methodArgs(op, this, arguments, `${op}_`) as Record<
       string,
       unknown
     >;
+    // PyTorch's in-place scan has no bool kernel (its out-of-place form scans in int64).
+    if ((op === "cumsum" || op === "cumprod") && this.dtype === "bool")
+      throw new DTypeError(`"${op}_out_cpu" not implemented for 'Bool'`);
     if (
       (op === "cumsum" || op === "cumprod") &&
       parsed.dtype !== null &&
@@ -263,7 +284,7 @@ for (const op of COMPOSITES) {
       ...positional,
       ...(Object.keys(options).length > 0 ? [options] : []),
     );
-    return assignResult(this, result as Tensor);
+    return assignResult(this, result as Tensor, CAST_MESSAGES[op]);
   };
 }
 
