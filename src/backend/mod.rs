@@ -107,6 +107,34 @@ impl Capabilities {
         Capabilities { fused_kernels: false, workgroup_storage_bytes: 0, storage_binding_bytes: u64::MAX };
 }
 
+/// One kernel for `Backend::launch`: the primitive kinds the op layer describes with the structs
+/// of `kernels.rs`, and an op family's program (`program.rs`). One entry rather than a method per
+/// kind: every kind goes through the same recording path (batching, graph capture, timing, the CPU
+/// backend's deferral while a copy is pending), so a backend matches on the kind in one place; an
+/// enum rather than a generic parameter because the engine holds backends as `dyn Backend`.
+#[derive(Clone, Copy)]
+pub enum Kernel<'a> {
+    Elementwise(&'a Elementwise),
+    Reduce(&'a Reduce),
+    Matmul(&'a Matmul),
+    /// Softmax / log_softmax / layer_norm / rms_norm over rows (one workgroup per row on GPUs).
+    Rowwise(&'a Rowwise),
+    /// Index-mapped copies.
+    Gather(&'a Gather),
+    /// Index-mapped writes.
+    Scatter(&'a Scatter),
+    /// A 2-D convolution without im2col columns, of a geometry `conv2d_row` took.
+    Conv2d(&'a Conv2d),
+    /// Checks values on the device; the failure is raised by a later read or sync. Backends whose
+    /// values are on the host check them before launching (`Tensor::check_values`).
+    Check(&'a ValueCheck),
+    /// A compiled user kernel (`UserKernels::compile`).
+    User(&'a UserKernel),
+    /// An op family's program: the WebGPU backend records it into the open batch like its own
+    /// kernels, the CPU backend runs its CPU twin.
+    Program(&'a Dispatch<'a>),
+}
+
 /// The contract, method by method.
 pub trait Backend {
     fn device(&self) -> Device;
@@ -129,21 +157,26 @@ pub trait Backend {
     fn release(&self, buf: BufId);
     /// Reads `len` words from `offset`; flushes first.
     fn read(&self, buf: BufId, offset: usize, len: usize) -> LocalFuture<Result<Vec<u32>>>;
-    fn elementwise(&self, k: &Elementwise) -> Result<()>;
-    fn reduce(&self, k: &Reduce) -> Result<()>;
-    fn matmul(&self, k: &Matmul) -> Result<()>;
-    /// Softmax / log_softmax / layer_norm / rms_norm over rows (one workgroup per row on GPUs).
-    fn rowwise(&self, k: &Rowwise) -> Result<()>;
-    /// Index-mapped copies (`Gather`).
-    fn gather(&self, k: &Gather) -> Result<()>;
-    /// Index-mapped writes (`Scatter`).
-    fn scatter(&self, k: &Scatter) -> Result<()>;
-    /// Runs an op family's program (`program.rs`): the WebGPU backend records it into the open
-    /// batch like its own kernels, the CPU backend runs its CPU twin at once.
-    fn dispatch(&self, d: &Dispatch) -> Result<()>;
     /// Copies `words` words from `src` at word `src_offset` to `dst` at `dst_offset` (a plain
     /// copy command on GPUs, not a dispatch), ordered with the recorded kernels.
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()>;
+    /// Records one kernel (runs it at once on the CPU backend). A backend without a kind refuses
+    /// it with a `TorchError`.
+    fn launch(&self, k: Kernel<'_>) -> Result<()>;
+    /// Submits recorded work (ends the open compute pass).
+    fn flush(&self);
+    /// Flushes and resolves when the device has finished everything submitted.
+    fn sync(&self) -> LocalFuture<Result<()>>;
+    fn stats(&self) -> Stats;
+    /// Labels of the kernels compiled so far, sorted (tests check which kernel family ran).
+    fn kernel_labels(&self) -> Vec<String> {
+        vec![]
+    }
+    /// The largest tensor, in bytes, this backend can allocate as one buffer (WebGPU: one storage
+    /// binding, less its size classes' rounding); callers that can split work stay below it.
+    fn max_tensor_bytes(&self) -> u64 {
+        u64::MAX
+    }
     /// The row stride its convolution kernel wants for a geometry (`Cg·kh·kw` or more: the
     /// caller pads the weight's rows, or sizes the weight gradient's, with zeros), or `None`
     /// where this backend has no kernel for it (the caller then takes the im2col route). Asked
@@ -153,18 +186,9 @@ pub trait Backend {
     }
     /// How the weight gradient of a geometry `conv2d_row` took (with its `row`) is cut into
     /// blocks, `(images, splits)`: chunks of `images` images summed in one block, slices of the
-    /// output positions; `conv2d` then writes `[⌈N / images⌉ · splits, O, row]`.
+    /// output positions; `Kernel::Conv2d` then writes `[⌈N / images⌉ · splits, O, row]`.
     fn conv2d_splits(&self, _g: &ConvGeometry, _row: usize) -> (usize, usize) {
         (1, 1)
-    }
-    /// A 2-D convolution without im2col columns (`Conv2d`), of a geometry `conv2d_row` took.
-    fn conv2d(&self, _k: &Conv2d) -> Result<()> {
-        crate::bail!(Device, "this backend has no convolution kernels")
-    }
-    /// The largest tensor, in bytes, this backend can allocate as one buffer (WebGPU: one storage
-    /// binding, less its size classes' rounding); callers that can split work stay below it.
-    fn max_tensor_bytes(&self) -> u64 {
-        u64::MAX
     }
     /// The most bytes this backend's live tensors may hold (`None`: no limit but the device's);
     /// an allocation beyond it is an `OutOfMemoryError` before anything is allocated.
@@ -172,31 +196,12 @@ pub trait Backend {
         None
     }
     fn set_memory_budget(&self, _bytes: Option<u64>) {}
-    /// Checks values on the device (`ValueCheck`); the failure is raised by a later read or sync.
-    /// Backends whose values are on the host check them before calling (the default does
-    /// nothing).
-    fn check_values(&self, _k: &ValueCheck) -> Result<()> {
-        Ok(())
-    }
     /// Compiles a user kernel (`UserKernel::source`), resolving to the compiler's messages as a
     /// `TorchError` when it does not validate.
     fn compile_user(&self, name: &str, source: std::rc::Rc<str>, n_inputs: usize) -> LocalFuture<Result<()>> {
         let (_, _, _) = (name, source, n_inputs);
         let device = self.device().name();
         Box::pin(async move { crate::bail!(Device, "WGSL kernels run on the webgpu device, not on '{device}'") })
-    }
-    /// Records a compiled user kernel's dispatch.
-    fn user_kernel(&self, k: &UserKernel) -> Result<()> {
-        crate::bail!(Device, "WGSL kernel '{}' runs on the webgpu device, not on '{}'", k.name, self.device().name())
-    }
-    /// Submits recorded work (ends the open compute pass).
-    fn flush(&self);
-    /// Flushes and resolves when the device has finished everything submitted.
-    fn sync(&self) -> LocalFuture<Result<()>>;
-    fn stats(&self) -> Stats;
-    /// Labels of the kernels compiled so far, sorted (tests check which kernel family ran).
-    fn kernel_labels(&self) -> Vec<String> {
-        vec![]
     }
     /// Whether elementwise ops on this device are deferred and fused (`tensor/fusion.rs`), also
     /// into reductions (`Reduce::prologue`); the CPU backend runs eagerly, which makes it the
@@ -257,5 +262,12 @@ pub trait Backend {
     /// Stops timing and reads the kernels' GPU times, in dispatch order.
     fn gpu_timing_stop(&self) -> LocalFuture<Result<Vec<timing::GpuEvent>>> {
         Box::pin(async { Ok(Vec::new()) })
+    }
+}
+
+impl dyn Backend + '_ {
+    /// Runs an op family's program: `launch(Kernel::Program(d))`, the families' one call.
+    pub fn dispatch(&self, d: &Dispatch) -> Result<()> {
+        self.launch(Kernel::Program(d))
     }
 }

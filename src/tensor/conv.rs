@@ -12,6 +12,7 @@
 //! 1-d/2-d/3-d) at the matmul's speed, at the cost of the `k`-times larger column buffer.
 
 use super::Tensor;
+use crate::backend::Kernel;
 use crate::bail;
 use crate::error::Result;
 use crate::ops::Op;
@@ -280,7 +281,7 @@ impl Tensor {
             splits: 1,
             images: 1,
         };
-        self.backend().conv2d(&k)?;
+        self.backend().launch(Kernel::Conv2d(&k))?;
         Ok(Some(y))
     }
 
@@ -338,7 +339,7 @@ impl Tensor {
             splits,
             images,
         };
-        self.backend().conv2d(&k)?;
+        self.backend().launch(Kernel::Conv2d(&k))?;
         let shape: Vec<i64> = wshape.iter().map(|&v| v as i64).collect();
         let mut gw = part.sum(&[0], false)?;
         if row != cols {

@@ -16,7 +16,9 @@ use std::rc::{Rc, Weak};
 
 use super::{Leaf, MatmulRoot, Pending, State, Storage, Tensor};
 use crate::backend::tuning::Tuning;
-use crate::backend::{Arg, Backend, BufId, Elementwise, Epilogue, Func, Matmul, Node, Operand as KernelOperand};
+use crate::backend::{
+    Arg, Backend, BufId, Elementwise, Epilogue, Func, Kernel, Matmul, Node, Operand as KernelOperand,
+};
 use crate::dtype::{Compute, DType};
 use crate::engine;
 use crate::error::Result;
@@ -446,7 +448,7 @@ pub(crate) fn run_matmul(backend: &Rc<dyn Backend>, p: &Pending, root: &MatmulRo
         epilogue: (fused && !identity).then(|| Epilogue { nodes: p.nodes.clone(), leaves: leaves.clone() }),
         tri: root.tri,
     };
-    if let Err(e) = backend.matmul(&k) {
+    if let Err(e) = backend.launch(Kernel::Matmul(&k)) {
         backend.release(out);
         return Err(e);
     }
@@ -476,13 +478,13 @@ pub(crate) fn run_matmul(backend: &Rc<dyn Backend>, p: &Pending, root: &MatmulRo
         })
         .collect();
     let res = backend.alloc((n * 4).max(4)).inspect_err(|_| backend.release(out))?;
-    let r = backend.elementwise(&Elementwise {
+    let r = backend.launch(Kernel::Elementwise(&Elementwise {
         nodes: nodes.clone(),
         leaves,
         shape: p.shape.clone(),
         out: res,
         out_view: None,
-    });
+    }));
     backend.release(out);
     if let Err(e) = r {
         backend.release(res);

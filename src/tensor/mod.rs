@@ -27,7 +27,7 @@ pub use scatter_reduce::ScatterReduce;
 use crate::cell::RefCell;
 use std::rc::Rc;
 
-use crate::backend::{Backend, BufId, Device, Elementwise, Func, Node, Operand};
+use crate::backend::{Backend, BufId, Device, Elementwise, Func, Kernel, Node, Operand};
 use crate::dtype::{Compute, DType};
 use crate::engine;
 use crate::error::Result;
@@ -142,7 +142,7 @@ fn run_pending(backend: &Rc<dyn Backend>, p: &Pending) -> Result<BufId> {
     let out_dtype = p.nodes.last().map_or(DType::Float32, |nd| nd.out_dtype);
     let out = backend.alloc((n * out_dtype.word_bytes()).max(4))?;
     let k = Elementwise { nodes: p.nodes.clone(), leaves, shape: p.shape.clone(), out, out_view: None };
-    if let Err(e) = backend.elementwise(&k) {
+    if let Err(e) = backend.launch(Kernel::Elementwise(&k)) {
         backend.release(out);
         return Err(e);
     }

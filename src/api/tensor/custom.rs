@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{js, shape_of, JsResult, RawTensor};
 use crate::autograd::ops as ag;
-use crate::backend::{Device, UserKernel};
+use crate::backend::{Device, Kernel, UserKernel};
 use crate::dtype::DType;
 use crate::tensor::Tensor;
 use crate::{bail, engine, Result};
@@ -109,7 +109,7 @@ fn run(name: &str, inputs: &[Tensor], shape: &[i32], dtype: u32, scalars: &[f32]
             meta,
             groups: u32::try_from(numel.div_ceil(wg as usize)).unwrap_or(u32::MAX),
         };
-        gpu.user_kernel(&k)?;
+        gpu.launch(Kernel::User(&k))?;
         engine::note_work();
     }
     drop(ready);

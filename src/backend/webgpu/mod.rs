@@ -37,7 +37,9 @@ use self::binding::ARENA_SLOTS;
 use self::codegen::KernelKey;
 use self::pool::{size_class, Pool};
 use super::program::{self, Dispatch, MAX_GROUPS, WG};
-use super::{Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Scatter, Stats};
+use super::{Backend, BufId, Device, LocalFuture, Stats};
+// `Kernel` here is a compiled pipeline; the contract's kernel descriptions are `Launch`.
+use super::Kernel as Launch;
 use crate::error::{ErrorKind, Result};
 use crate::{bail, err};
 
@@ -249,6 +251,22 @@ impl WebGpuBackend {
     }
 }
 
+impl WebGpuBackend {
+    /// Records an op family's program (`Kernel::Program`) like the backend's own kernels.
+    fn dispatch_program(&self, d: &Dispatch) -> Result<()> {
+        if d.uniforms.len() > SLOT_WORDS {
+            bail!(
+                Torch,
+                "webgpu: program '{}' passes {} uniform words, more than {SLOT_WORDS}",
+                d.program.name,
+                d.uniforms.len()
+            );
+        }
+        let key = KernelKey::Program(codegen::ProgramKey { program: d.program, variant: d.variant });
+        self.record(&key, d.uniforms, d.buffers, d.groups)
+    }
+}
+
 impl Backend for WebGpuBackend {
     fn device(&self) -> Device {
         Device::WebGpu
@@ -393,22 +411,6 @@ impl Backend for WebGpuBackend {
         })
     }
 
-    fn elementwise(&self, k: &Elementwise) -> Result<()> {
-        self.elementwise_impl(k)
-    }
-
-    fn reduce(&self, k: &Reduce) -> Result<()> {
-        self.reduce_impl(k)
-    }
-
-    fn matmul(&self, k: &Matmul) -> Result<()> {
-        self.matmul_impl(k)
-    }
-
-    fn rowwise(&self, k: &Rowwise) -> Result<()> {
-        self.rowwise_impl(k)
-    }
-
     fn conv2d_row(&self, g: &crate::backend::ConvGeometry) -> Option<usize> {
         conv::row(g, self.limits.max_compute_workgroup_storage_size)
     }
@@ -422,45 +424,27 @@ impl Backend for WebGpuBackend {
         self.limits.max_storage_buffer_binding_size / 5 * 4
     }
 
-    fn conv2d(&self, k: &crate::backend::Conv2d) -> Result<()> {
-        self.conv2d_impl(k)
-    }
-
-    fn gather(&self, k: &Gather) -> Result<()> {
-        self.gather_impl(k)
-    }
-
-    fn scatter(&self, k: &Scatter) -> Result<()> {
-        self.scatter_impl(k)
-    }
-
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()> {
         self.copy_impl(src, src_offset, dst, dst_offset, words)
     }
 
-    fn dispatch(&self, d: &Dispatch) -> Result<()> {
-        if d.uniforms.len() > SLOT_WORDS {
-            bail!(
-                Torch,
-                "webgpu: program '{}' passes {} uniform words, more than {SLOT_WORDS}",
-                d.program.name,
-                d.uniforms.len()
-            );
+    fn launch(&self, k: Launch<'_>) -> Result<()> {
+        match k {
+            Launch::Elementwise(k) => self.elementwise_impl(k),
+            Launch::Reduce(k) => self.reduce_impl(k),
+            Launch::Matmul(k) => self.matmul_impl(k),
+            Launch::Rowwise(k) => self.rowwise_impl(k),
+            Launch::Gather(k) => self.gather_impl(k),
+            Launch::Scatter(k) => self.scatter_impl(k),
+            Launch::Conv2d(k) => self.conv2d_impl(k),
+            Launch::Check(k) => self.check_values_impl(k),
+            Launch::User(k) => custom::dispatch(self, k),
+            Launch::Program(d) => self.dispatch_program(d),
         }
-        let key = KernelKey::Program(codegen::ProgramKey { program: d.program, variant: d.variant });
-        self.record(&key, d.uniforms, d.buffers, d.groups)
-    }
-
-    fn check_values(&self, k: &super::ValueCheck) -> Result<()> {
-        self.check_values_impl(k)
     }
 
     fn compile_user(&self, name: &str, source: Rc<str>, n_inputs: usize) -> LocalFuture<Result<()>> {
         custom::compile(self.me.upgrade(), name, source, n_inputs)
-    }
-
-    fn user_kernel(&self, k: &super::UserKernel) -> Result<()> {
-        custom::dispatch(self, k)
     }
 
     fn flush(&self) {
