@@ -74,7 +74,7 @@ pub fn tune<R>(f: impl FnOnce(&mut Tuning) -> R) -> R {
 /// on wasm32), all of them the CPU budget. Checked with overflow checks before anything is built,
 /// so that no size makes the wasm heap trap.
 pub fn check_host_alloc(what: &str, count: usize, each: usize, blocks: usize) -> Result<()> {
-    let budget = backend(Device::Cpu)?.memory_budget().unwrap_or(u64::MAX);
+    let budget = backend(Device::Cpu)?.memory().and_then(|m| m.budget()).unwrap_or(u64::MAX);
     let block = (count as u64).checked_mul(each as u64);
     let bytes = block.and_then(|b| b.checked_mul(blocks as u64));
     let shown = || bytes.map_or_else(|| format!("{count} × {each} × {blocks}"), |b| b.to_string());
@@ -149,8 +149,8 @@ pub fn begin_batch() {
         e.batch_depth
     });
     if depth == 1 {
-        if let Ok(gpu) = backend(Device::WebGpu) {
-            gpu.set_batch_hold(true);
+        if let Some(b) = backend(Device::WebGpu).ok().as_deref().and_then(|gpu| gpu.batching()) {
+            b.set_hold(true);
         }
     }
 }
@@ -162,8 +162,8 @@ pub fn end_batch() -> Result<()> {
         e.batch_depth
     });
     if depth == 0 {
-        if let Ok(gpu) = backend(Device::WebGpu) {
-            gpu.set_batch_hold(false);
+        if let Some(b) = backend(Device::WebGpu).ok().as_deref().and_then(|gpu| gpu.batching()) {
+            b.set_hold(false);
         }
         flush_all()?;
     }

@@ -110,7 +110,7 @@ pub fn attention(
                         * q2.dtype.word_bytes();
                     let from = match engine::tuning(|t| t.attention_backward_kernels_from) {
                         u64::MAX => u64::MAX,
-                        b => b.min(q2.backend().max_tensor_bytes()),
+                        b => b.min(q2.backend().capabilities().max_tensor_bytes),
                     };
                     if scores >= from {
                         let m = mask.as_ref();
@@ -120,7 +120,8 @@ pub fn attention(
                             return sums(&[(&dq, &q2), (&dk, &k2), (&dv, &v2)]);
                         }
                     }
-                    let limit = engine::tuning(|t| t.attention_backward_budget).min(q2.backend().max_tensor_bytes());
+                    let limit = engine::tuning(|t| t.attention_backward_budget)
+                        .min(q2.backend().capabilities().max_tensor_bytes);
                     let (q, k, v, g, lse) = (q2.clone(), k2.clone(), v2.clone(), g.clone(), lse.clone());
                     recompute(&Inputs { q, k, v, g, lse, dot }, mask.as_ref(), scale, causal, limit)
                 }

@@ -323,7 +323,7 @@ const MAX_REDUCE_LEAVES: usize = 5;
 pub(crate) fn reduction_prologue(t: &Tensor) -> Option<Rc<Pending>> {
     let (enabled, window) = engine::tuning(|k| (k.fusion_enabled, k.fusion_window));
     let now = with_config(|c| c.seq);
-    if !enabled || !t.backend().supports_fusion() {
+    if !enabled || !t.backend().capabilities().fusion {
         return None;
     }
     let p = t.inlinable(window, now)?;
@@ -386,7 +386,8 @@ fn count_ops(names: Vec<String>) {
 /// Whether matmuls may start pending expressions (fusion on, batching on, a fusing device, at
 /// least `min_size` outputs).
 pub(crate) fn fuses_matmul(backend: &Rc<dyn Backend>, outputs: usize) -> bool {
-    backend.supports_fusion() && engine::tuning(|t| t.fusion_enabled && !t.immediate && outputs >= t.fusion_min_size)
+    backend.capabilities().fusion
+        && engine::tuning(|t| t.fusion_enabled && !t.immediate && outputs >= t.fusion_min_size)
 }
 
 /// A pending product `root` (its expression is the product itself, `Arg::Acc`): elementwise ops

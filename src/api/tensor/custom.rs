@@ -31,7 +31,13 @@ thread_local! {
 pub async fn compile_kernel(name: String, source: String, n_inputs: u32) -> JsResult<()> {
     let gpu = js(engine::backend(Device::WebGpu))?;
     let source: Rc<str> = source.into();
-    let compiled = gpu.compile_user(&name, source.clone(), n_inputs as usize);
+    let compiled = match gpu.user_kernels() {
+        Some(u) => u.compile(&name, source.clone(), n_inputs as usize),
+        None => {
+            let device = gpu.device().name();
+            return js(Err(crate::err!(Device, "WGSL kernels run on the webgpu device, not on '{device}'")));
+        }
+    };
     js(compiled.await)?;
     KERNELS.with(|k| k.borrow_mut().insert(name, (source, n_inputs as usize)));
     Ok(())

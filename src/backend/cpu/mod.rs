@@ -16,8 +16,8 @@ use reduce::reduce_row;
 
 use super::program::{Dispatch, Reads, Words, MAX_WRITES};
 use super::{
-    Arg, Backend, BufId, Device, Elementwise, Func, Gather, Kernel, LocalFuture, Matmul, Operand, Reduce, Rowwise,
-    Scatter, Stats, ValueCheck,
+    Arg, Backend, BufId, Device, Elementwise, Func, Gather, Kernel, LocalFuture, Matmul, MemoryControl, Operand,
+    Reduce, Rowwise, Scatter, Stats, ValueCheck,
 };
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
@@ -304,25 +304,16 @@ impl Backend for CpuBackend {
 
     fn flush(&self) {}
 
-    fn memory_budget(&self) -> Option<u64> {
-        Some(self.budget.get())
-    }
-
-    fn set_memory_budget(&self, bytes: Option<u64>) {
-        self.budget.set(bytes.unwrap_or(DEFAULT_BUDGET));
-    }
-
-    fn reset_peak(&self) {
-        let mut st = self.state.borrow_mut();
-        st.stats.peak_bytes = st.stats.active_bytes;
-    }
-
     fn sync(&self) -> LocalFuture<Result<()>> {
         Box::pin(self.drained())
     }
 
     fn stats(&self) -> Stats {
         self.state.borrow().stats.clone()
+    }
+
+    fn memory(&self) -> Option<&dyn MemoryControl> {
+        Some(self)
     }
 
     fn launch(&self, k: Kernel<'_>) -> Result<()> {
@@ -345,6 +336,24 @@ impl Backend for CpuBackend {
                 )
             }
         }
+    }
+}
+
+/// The budget; nothing is pooled, so `empty_cache` has nothing to free.
+impl MemoryControl for CpuBackend {
+    fn budget(&self) -> Option<u64> {
+        Some(self.budget.get())
+    }
+
+    fn set_budget(&self, bytes: Option<u64>) {
+        self.budget.set(bytes.unwrap_or(DEFAULT_BUDGET));
+    }
+
+    fn empty_cache(&self) {}
+
+    fn reset_peak(&self) {
+        let mut st = self.state.borrow_mut();
+        st.stats.peak_bytes = st.stats.active_bytes;
     }
 }
 

@@ -142,7 +142,7 @@ fn choose(k: &ConvGeometry, row: usize, wg_limit: u32) -> Option<TiledKey> {
     Some(TiledKey { tile, a_t: false, b_t: k.weight_grad })
 }
 
-/// `Backend::conv2d_splits`: how a weight gradient's sum over images and output positions is
+/// `ConvGeometry::weight_grad_blocks`: how a weight gradient's sum over images and output positions is
 /// cut into workgroups, `(images, slices)`: each workgroup sums `images` images' products over
 /// one of `slices` slices of their output positions (`[Og, row]` tiles). Where tiles per image
 /// leave the GPU short of work — an RGB first layer's 64×28 gradient is one tile per image, 32
@@ -199,7 +199,7 @@ fn depthwise(k: &ConvGeometry) -> bool {
     k.input[1] == k.groups && k.o / k.groups < 16 && k.dtype == DType::Float32
 }
 
-/// `Backend::conv2d_row`: the window and depthwise kernels take rows as they are, the implicit
+/// `ConvGeometry::direct_row`: the window and depthwise kernels take rows as they are, the implicit
 /// GEMM rows padded to a multiple of 4 (it moves them as vec4).
 pub fn row(k: &ConvGeometry, wg_limit: u32) -> Option<usize> {
     if !enabled() {
@@ -432,7 +432,7 @@ impl WebGpuBackend {
         }
         let limit = self.limits.max_compute_workgroup_storage_size;
         let Some(key) = choose(k, conv.row, limit).filter(|_| conv.w_offset.is_multiple_of(4)) else {
-            crate::bail!(Device, "webgpu: no conv2d kernel for this geometry (ask conv2d_row first)")
+            crate::bail!(Device, "webgpu: no conv2d kernel for this geometry (ask ConvGeometry::direct_row first)")
         };
         let l = k.out_hw[0] * k.out_hw[1];
         match (l.is_multiple_of(4), k.weight_grad) {
