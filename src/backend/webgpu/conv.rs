@@ -22,9 +22,9 @@ use super::codegen::KernelKey;
 use super::launch::{f32_fill, put};
 use super::matmul::{self, TiledKey, Variant, T128K16P, T128X64P, T64P};
 use super::{WebGpuBackend, MAX_GROUPS};
+use crate::backend::tuning;
 use crate::backend::{Conv2d, ConvGeometry};
 use crate::dtype::DType;
-use crate::engine;
 use crate::error::Result;
 
 const CONV2D: &str = include_str!("../../../shaders/conv2d.wgsl");
@@ -87,7 +87,7 @@ pub fn source(key: &TiledKey, wgrad: bool) -> String {
 
 /// Whether this module's kernels are on (`Tuning::conv_direct`).
 pub fn enabled() -> bool {
-    engine::tuning(|t| t.conv_direct)
+    tuning::tuning(|t| t.conv_direct)
 }
 
 /// The tile for a convolution's product with rows of `row` values (`None`: decline). A forced
@@ -161,7 +161,7 @@ pub fn splits(k: &ConvGeometry, row: usize, wg_limit: u32) -> (usize, usize) {
     };
     let l = k.out_hw[0] * k.out_hw[1];
     let n = k.input[0];
-    let (forced_images, forced_splits) = engine::tuning(|t| (t.conv_images, t.conv_splits));
+    let (forced_images, forced_splits) = tuning::tuning(|t| (t.conv_images, t.conv_splits));
     if let Some(i) = forced_images {
         return (i.clamp(1, n), 1);
     }
@@ -241,7 +241,7 @@ const WINDOW_TAPS: usize = 160;
 fn window(k: &ConvGeometry, wg_limit: u32) -> Option<WindowKey> {
     let og = k.o / k.groups;
     let taps = k.weight_row();
-    let (forced, forced_ocb) = engine::tuning(|t| (t.conv_window, t.conv_window_block));
+    let (forced, forced_ocb) = tuning::tuning(|t| (t.conv_window, t.conv_window_block));
     let rule = og < 16 || taps <= WINDOW_TAPS;
     if k.weight_grad
         || k.dtype != DType::Float32
