@@ -244,6 +244,36 @@ pub fn result_type(operands: &[(DType, Priority)]) -> Option<DType> {
     out
 }
 
+/// A JS number as `dtype`'s storage bits (`to_word`, and the f64's bits for float64).
+pub fn to_elem(x: f64, dtype: DType) -> Result<u64> {
+    if dtype == DType::Float64 {
+        return Ok(x.to_bits());
+    }
+    to_word(x, dtype).map(u64::from)
+}
+
+/// A JS number as `dtype`'s storage word (a one-word dtype); integer dtypes reject values they
+/// cannot hold.
+pub fn to_word(x: f64, dtype: DType) -> Result<u32> {
+    let int_range = |lo: f64, hi: f64, name: &str| -> Result<i64> {
+        if x.is_nan() || x < lo || x > hi {
+            crate::bail!(Torch, "value cannot be converted to type {name} without overflow");
+        }
+        Ok(x.trunc() as i64)
+    };
+    Ok(match dtype {
+        DType::Float32 | DType::Float16 | DType::BFloat16 => dtype.round_f32(x as f32).to_bits(),
+        DType::Int32 => int_range(i32::MIN as f64, i32::MAX as f64, "int32_t")? as i32 as u32,
+        // int64 is stored in 32 bits (docs/dtypes.md): out-of-range values are an error, not a wrap.
+        DType::Int64 => {
+            int_range(i32::MIN as f64, i32::MAX as f64, "int64_t (webtorch stores int64 as 32-bit)")? as i32 as u32
+        }
+        DType::UInt8 => (int_range(-(2f64.powi(63)), 2f64.powi(63), "uint8_t")? as u32) & 255,
+        DType::Bool => (x != 0.0) as u32,
+        DType::Float64 => crate::bail!(Torch, "internal: a float64 is two storage words (to_elem)"),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,13 +1,12 @@
-//! The engine's per-thread state: the backends that exist, which device is the default, and the
-//! tuning knobs. The CPU backend always exists; the WebGPU backend exists once `init` found an
-//! adapter.
+//! The engine's per-thread state: the backends that exist and which device is the default (the
+//! tuning knobs, re-exported here, live in `backend/tuning.rs`). The CPU backend always exists;
+//! the WebGPU backend exists once `init` found an adapter.
 
 use crate::cell::RefCell;
 use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
 use crate::backend::cpu::CpuBackend;
-use crate::backend::tuning::Tuning;
 use crate::backend::{Backend, Device};
 use crate::error::Result;
 
@@ -15,7 +14,6 @@ struct Engine {
     cpu: Rc<CpuBackend>,
     gpu: Option<Rc<dyn Backend>>,
     default: Device,
-    tuning: Tuning,
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     timer_armed: bool,
     /// Nesting depth of `torch.webgpu.batch(fn)` scopes; the timer waits while inside one.
@@ -29,7 +27,6 @@ thread_local! {
         cpu: Rc::new(CpuBackend::new()),
         gpu: None,
         default: Device::Cpu,
-        tuning: Tuning::default(),
         timer_armed: false,
         batch_depth: 0,
     }));
@@ -58,15 +55,8 @@ pub fn cpu() -> Rc<CpuBackend> {
     ENGINE.with(|e| e.borrow().cpu.clone())
 }
 
-/// Reads the tuning knobs. `f` must not call back into the engine (it runs inside its borrow).
-pub fn tuning<R>(f: impl FnOnce(&Tuning) -> R) -> R {
-    ENGINE.with(|e| f(&e.borrow().tuning))
-}
-
-/// Changes the tuning knobs. `f` must not call back into the engine (it runs inside its borrow).
-pub fn tune<R>(f: impl FnOnce(&mut Tuning) -> R) -> R {
-    ENGINE.with(|e| f(&mut e.borrow_mut().tuning))
-}
+/// The tuning knobs (`backend/tuning.rs`, below the engine so that the backends read them too).
+pub use crate::backend::tuning::{tune, tuning};
 
 /// An `OutOfMemoryError` unless the host-side tables an op builds from caller-chosen sizes
 /// (index lists, averaging matrices, random draws) fit: `blocks` arrays alive at once, each of
@@ -74,7 +64,7 @@ pub fn tune<R>(f: impl FnOnce(&mut Tuning) -> R) -> R {
 /// on wasm32), all of them the CPU budget. Checked with overflow checks before anything is built,
 /// so that no size makes the wasm heap trap.
 pub fn check_host_alloc(what: &str, count: usize, each: usize, blocks: usize) -> Result<()> {
-    let budget = backend(Device::Cpu)?.memory_budget().unwrap_or(u64::MAX);
+    let budget = backend(Device::Cpu)?.memory().and_then(|m| m.budget()).unwrap_or(u64::MAX);
     let block = (count as u64).checked_mul(each as u64);
     let bytes = block.and_then(|b| b.checked_mul(blocks as u64));
     let shown = || bytes.map_or_else(|| format!("{count} × {each} × {blocks}"), |b| b.to_string());
@@ -149,8 +139,8 @@ pub fn begin_batch() {
         e.batch_depth
     });
     if depth == 1 {
-        if let Ok(gpu) = backend(Device::WebGpu) {
-            gpu.set_batch_hold(true);
+        if let Some(b) = backend(Device::WebGpu).ok().as_deref().and_then(|gpu| gpu.batching()) {
+            b.set_hold(true);
         }
     }
 }
@@ -162,8 +152,8 @@ pub fn end_batch() -> Result<()> {
         e.batch_depth
     });
     if depth == 0 {
-        if let Ok(gpu) = backend(Device::WebGpu) {
-            gpu.set_batch_hold(false);
+        if let Some(b) = backend(Device::WebGpu).ok().as_deref().and_then(|gpu| gpu.batching()) {
+            b.set_hold(false);
         }
         flush_all()?;
     }
@@ -176,13 +166,14 @@ pub fn note_work() {
     #[cfg(target_arch = "wasm32")]
     {
         use wasm_bindgen::JsCast;
+        let delay = tuning(|t| t.batch_delay_ms);
         let arm = ENGINE.with(|e| {
             let mut e = e.borrow_mut();
-            if e.timer_armed || e.tuning.batch_delay_ms == 0 || e.gpu.is_none() {
+            if e.timer_armed || delay == 0 || e.gpu.is_none() {
                 return None;
             }
             e.timer_armed = true;
-            Some(e.tuning.batch_delay_ms)
+            Some(delay)
         });
         if let Some(ms) = arm {
             // The TS layer's timer calls `timer_flush` through its guard (a trap in the flush

@@ -187,7 +187,7 @@ fn batching_and_pool_counters() {
     // fusion, nor tiny ops sharing launches (`tiny_ops_share_launches` in tests/kernels.rs).
     webtorch::engine::tune(|t| t.fusion_enabled = false);
     webtorch::engine::tune(|t| t.batched_launches = Some(false));
-    gpu.set_batch_threshold(64);
+    gpu.batching().unwrap().set_threshold(64);
     let mut x = Tensor::full(&[1024], 1.0, DType::Float32, Device::WebGpu).unwrap();
     gpu.flush();
     let before = gpu.stats();
@@ -208,12 +208,12 @@ fn batching_and_pool_counters() {
     drop(x);
     assert_eq!(gpu.stats().live_buffers, before.live_buffers - 1);
     // Without batching, every op submits.
-    gpu.set_batch_threshold(1);
+    gpu.batching().unwrap().set_threshold(1);
     let s0 = gpu.stats().submits;
     let y = Tensor::full(&[8], 1.0, DType::Float32, Device::WebGpu).unwrap();
     let _z = y.unary(Op::Exp).unwrap().unary(Op::Neg).unwrap();
     assert_eq!(gpu.stats().submits - s0, 3);
-    gpu.set_batch_threshold(64);
+    gpu.batching().unwrap().set_threshold(64);
     webtorch::engine::tune(|t| t.batched_launches = None);
 }
 
@@ -228,7 +228,7 @@ fn uniform_slots_bind_groups_and_their_reuse() {
     let gpu = webtorch::engine::backend(Device::WebGpu).unwrap();
     webtorch::engine::tune(|t| t.fusion_enabled = false);
     webtorch::engine::tune(|t| t.batched_launches = Some(false));
-    gpu.set_batch_threshold(64);
+    gpu.batching().unwrap().set_threshold(64);
     let a = Tensor::full(&[256], 1.0, DType::Float32, Device::WebGpu).unwrap();
     // x = x + k for k = 1..=150: a few pooled buffers, so the same buffers come back within a
     // batch with a different scalar each time.
@@ -438,7 +438,7 @@ fn device_loss_is_reported_and_recoverable() {
     }
     let x = Tensor::full(&[4], 1.0, DType::Float32, Device::WebGpu).unwrap();
     let y = x.binary_scalar(Op::Add, 1.0, false).unwrap();
-    webtorch::engine::backend(Device::WebGpu).unwrap().lose_device();
+    webtorch::engine::backend(Device::WebGpu).unwrap().faults().unwrap().lose_device();
     let e = pollster::block_on(y.to_f64()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Device);
     assert!(e.message.starts_with("WebGPU device was lost"), "{}", e.message);

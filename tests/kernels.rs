@@ -622,7 +622,7 @@ fn attention_backward_in_pieces() {
             if d == Device::WebGpu {
                 assert_eq!(be.stats().dispatches - before, 1, "case {i}: the forward is one kernel");
             }
-            bed.reset_peak();
+            bed.memory().unwrap().reset_peak();
             let live = bed.stats().active_bytes;
             webtorch::autograd::backward(&y, Some(g), false, false).unwrap();
             pollster::block_on(bed.sync()).unwrap();
@@ -730,7 +730,7 @@ fn attention_backward_kernels_match_the_products() {
     let y = attention(&q, &k, &v, 0.125, true, None).unwrap();
     let g = on(Device::WebGpu, &randn(&[h, l, e], 1393), &[h, l, e]);
     pollster::block_on(be.sync()).unwrap();
-    be.reset_peak();
+    be.memory().unwrap().reset_peak();
     let live = be.stats().active_bytes;
     let before = be.stats().dispatches;
     webtorch::autograd::backward(&y, Some(g), false, false).unwrap();
@@ -749,7 +749,7 @@ fn attention_backward_kernels_match_the_products() {
     let y = attention(&q, &k, &v, 0.125, true, None).unwrap();
     let g = on(Device::WebGpu, &randn(&[h, l, e], 1393), &[h, l, e]);
     pollster::block_on(be.sync()).unwrap();
-    be.reset_peak();
+    be.memory().unwrap().reset_peak();
     let live = be.stats().active_bytes;
     webtorch::autograd::backward(&y, Some(g), false, false).unwrap();
     pollster::block_on(be.sync()).unwrap();
@@ -1159,7 +1159,7 @@ fn strided_input_gradients_run_by_phases() {
                 };
                 let g = on(dev, &randn(y.shape(), 1400 + i as u64), y.shape());
                 pollster::block_on(be.sync()).unwrap();
-                be.reset_peak();
+                be.memory().unwrap().reset_peak();
                 let live = be.stats().active_bytes;
                 let before = be.stats().dispatches;
                 let checks_before = be.stats().value_checks;

@@ -18,7 +18,7 @@ fn every_dispatch_gets_a_gpu_time() {
     let gpu = webtorch::engine::backend(Device::WebGpu).unwrap();
     let x = Tensor::randn(&[128, 128], DType::Float32, Device::WebGpu).unwrap();
     values(&x);
-    if !gpu.gpu_timing_start() {
+    if !gpu.timing().unwrap().start() {
         eprintln!("this adapter has no timestamp-query: GPU times are not recorded");
         return;
     }
@@ -30,7 +30,7 @@ fn every_dispatch_gets_a_gpu_time() {
     set_current_op(prev);
     values(&s);
     let n = (gpu.stats().dispatches - before) as usize;
-    let events = pollster::block_on(gpu.gpu_timing_stop()).unwrap();
+    let events = pollster::block_on(gpu.timing().unwrap().stop()).unwrap();
     assert_eq!(events.len(), n, "one event per dispatch");
     assert!(n >= 2);
     assert!(events.iter().all(|e| e.dur_ns >= 0.0 && e.start_ns >= 0.0 && e.dur_ns.is_finite()));
@@ -40,5 +40,5 @@ fn every_dispatch_gets_a_gpu_time() {
     assert!(events.windows(2).all(|w| w[1].start_ns >= w[0].start_ns), "{events:?}");
     // Timing is off again: later dispatches are not recorded, and stopping twice is empty.
     values(&x.unary(Op::Exp).unwrap());
-    assert!(pollster::block_on(gpu.gpu_timing_stop()).unwrap().is_empty());
+    assert!(pollster::block_on(gpu.timing().unwrap().stop()).unwrap().is_empty());
 }

@@ -115,16 +115,16 @@ pub fn debug_panic() {
 /// Destroys the WebGPU device, as a lost device would be (for fault tests).
 #[wasm_bindgen]
 pub fn debug_destroy_device() {
-    if let Ok(gpu) = engine::backend(Device::WebGpu) {
-        gpu.lose_device();
+    if let Some(f) = engine::backend(Device::WebGpu).ok().as_deref().and_then(|gpu| gpu.faults()) {
+        f.lose_device();
     }
 }
 
 /// Records an out-of-memory error as the WebGPU device reports one (fault tests).
 #[wasm_bindgen]
 pub fn debug_device_oom() {
-    if let Ok(gpu) = engine::backend(Device::WebGpu) {
-        gpu.debug_device_oom();
+    if let Some(f) = engine::backend(Device::WebGpu).ok().as_deref().and_then(|gpu| gpu.faults()) {
+        f.device_oom();
     }
 }
 
@@ -244,7 +244,11 @@ pub fn sync() -> js_sys::Promise {
 
 #[wasm_bindgen]
 pub fn set_batch_threshold(n: u32) {
-    each_backend(|b| b.set_batch_threshold(n as usize));
+    each_backend(|b| {
+        if let Some(c) = b.batching() {
+            c.set_threshold(n as usize);
+        }
+    });
 }
 
 /// `torch.webgpu.disable_batching()` (`on`) / `enable_batching()`: each op computed and submitted
@@ -345,12 +349,20 @@ pub fn fusion_patterns() -> JsResult<JsValue> {
 
 #[wasm_bindgen]
 pub fn reset_peak_memory_stats() {
-    each_backend(|b| b.reset_peak());
+    each_backend(|b| {
+        if let Some(m) = b.memory() {
+            m.reset_peak();
+        }
+    });
 }
 
 #[wasm_bindgen]
 pub fn empty_cache() {
-    each_backend(|b| b.empty_cache());
+    each_backend(|b| {
+        if let Some(m) = b.memory() {
+            m.empty_cache();
+        }
+    });
 }
 
 #[wasm_bindgen]
@@ -383,7 +395,9 @@ pub fn device_stats(device: u32) -> JsResult<JsValue> {
 /// Resets the peak of one device's backend (0: the CPU, 1: WebGPU).
 #[wasm_bindgen]
 pub fn reset_peak_of(device: u32) -> JsResult<()> {
-    js(Device::from_code(device).and_then(engine::backend))?.reset_peak();
+    if let Some(m) = js(Device::from_code(device).and_then(engine::backend))?.memory() {
+        m.reset_peak();
+    }
     Ok(())
 }
 
@@ -562,7 +576,7 @@ pub fn set_row_vectors(n: u32) -> bool {
 #[wasm_bindgen]
 pub fn memory_budget(device: u32) -> JsResult<f64> {
     let b = js(Device::from_code(device).and_then(engine::backend))?;
-    Ok(b.memory_budget().map_or(-1.0, |v| v as f64))
+    Ok(b.memory().and_then(|m| m.budget()).map_or(-1.0, |v| v as f64))
 }
 
 /// An `OutOfMemoryError` unless a host-side table of `count` elements of `each` bytes fits the
@@ -577,6 +591,8 @@ pub fn check_host_alloc(what: &str, count: f64, each: u32) -> JsResult<()> {
 #[wasm_bindgen]
 pub fn set_memory_budget(device: u32, bytes: f64) -> JsResult<()> {
     let b = js(Device::from_code(device).and_then(engine::backend))?;
-    b.set_memory_budget((bytes >= 0.0).then_some(bytes as u64));
+    if let Some(m) = b.memory() {
+        m.set_budget((bytes >= 0.0).then_some(bytes as u64));
+    }
     Ok(())
 }

@@ -66,7 +66,7 @@ pub fn profiler_start() -> bool {
     EVENTS.with(|e| e.borrow_mut().clear());
     GPU.with(|g| *g.borrow_mut() = None);
     ON.with(|o| o.set(true));
-    crate::engine::backend(crate::Device::WebGpu).is_ok_and(|b| b.gpu_timing_start())
+    crate::engine::backend(crate::Device::WebGpu).is_ok_and(|b| b.timing().is_some_and(|t| t.start()))
 }
 
 /// Stops recording; returns `[{name, start_us, dur_us}]` (the GPU times are read by
@@ -74,8 +74,8 @@ pub fn profiler_start() -> bool {
 #[wasm_bindgen]
 pub fn profiler_stop() -> js_sys::Array {
     ON.with(|o| o.set(false));
-    if let Ok(b) = crate::engine::backend(crate::Device::WebGpu) {
-        GPU.with(|g| *g.borrow_mut() = Some(b.gpu_timing_stop()));
+    if let Some(t) = crate::engine::backend(crate::Device::WebGpu).ok().as_deref().and_then(|b| b.timing()) {
+        GPU.with(|g| *g.borrow_mut() = Some(t.stop()));
     }
     let out = js_sys::Array::new();
     EVENTS.with(|e| {

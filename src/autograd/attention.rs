@@ -17,6 +17,7 @@
 use super::kernels::{causal_softmax, node, softmax};
 use super::ops as o;
 use super::{is_grad_enabled, needs_grad};
+use crate::backend::tuning::{ATTENTION_BACKWARD_BUDGET, ATTENTION_BACKWARD_KERNELS_FROM};
 use crate::backend::Tri;
 use crate::bail;
 use crate::engine;
@@ -110,7 +111,7 @@ pub fn attention(
                         * q2.dtype.word_bytes();
                     let from = match engine::tuning(|t| t.attention_backward_kernels_from) {
                         u64::MAX => u64::MAX,
-                        b => b.min(q2.backend().max_tensor_bytes()),
+                        b => b.min(q2.backend().capabilities().max_tensor_bytes),
                     };
                     if scores >= from {
                         let m = mask.as_ref();
@@ -120,7 +121,8 @@ pub fn attention(
                             return sums(&[(&dq, &q2), (&dk, &k2), (&dv, &v2)]);
                         }
                     }
-                    let limit = engine::tuning(|t| t.attention_backward_budget).min(q2.backend().max_tensor_bytes());
+                    let limit = engine::tuning(|t| t.attention_backward_budget)
+                        .min(q2.backend().capabilities().max_tensor_bytes);
                     let (q, k, v, g, lse) = (q2.clone(), k2.clone(), v2.clone(), g.clone(), lse.clone());
                     recompute(&Inputs { q, k, v, g, lse, dot }, mask.as_ref(), scale, causal, limit)
                 }
@@ -143,33 +145,21 @@ enum Saved {
     Lse(Tensor),
 }
 
-/// 512 MiB: below it the products recompute the probabilities (two `L × S` tensors at once, so
-/// at most ~1 GiB held) and are the faster route; from it, and wherever the products would run
-/// in pieces past a binding (adapters of 128–256 MiB bindings), the backward's kernels (no
-/// `L × S` tensor: somewhat slower than the products, their scores and `dO Vᵀ` computed twice,
-/// at a fraction of the peak memory). GPT-2 small's block at batch 8 (402 MB of scores) stays
-/// with the products; 12 heads × 4,096² causal (805 MB) take the kernels. Figures:
-/// bench/KERNELS.md, "Attention's backward in two kernels".
-pub(crate) const DEFAULT_KERNELS_FROM: u64 = 512 << 20;
-
 /// Sets the size of one `L × S` tensor (bytes) from which attention's backward after a
 /// one-kernel forward runs the backend's backward kernels rather than products (0: the default,
 /// 512 MiB, or the largest tensor a binding holds if less; 1: always where the backend has them;
 /// `u64::MAX`: never, the products in pieces past the budget).
 pub fn set_attention_backward_kernels_from(bytes: u64) {
-    engine::tune(|t| t.attention_backward_kernels_from = if bytes == 0 { DEFAULT_KERNELS_FROM } else { bytes });
+    engine::tune(|t| {
+        t.attention_backward_kernels_from = if bytes == 0 { ATTENTION_BACKWARD_KERNELS_FROM } else { bytes }
+    });
 }
-
-/// 1 GiB: GPT-2-small's block at batch 8 (0.4 GB of scores) runs whole; 12 heads × 8,192 causal
-/// tokens (3.2 GB, past a 2 GB binding) run as three groups of four heads. Smaller pieces cost
-/// speed (their narrow gradient products fill less of a large GPU; bench/KERNELS.md).
-pub(crate) const DEFAULT_BUDGET: u64 = 1 << 30;
 
 /// Sets the bytes of one `L × S` tensor (scores, probabilities, their gradients) the attention
 /// backward makes at once after a one-kernel forward (0: the default, 1 GiB); larger problems
 /// run in pieces of batch entries or query rows. The backend's binding limit caps it.
 pub fn set_attention_backward_budget(bytes: u64) {
-    engine::tune(|t| t.attention_backward_budget = if bytes == 0 { DEFAULT_BUDGET } else { bytes });
+    engine::tune(|t| t.attention_backward_budget = if bytes == 0 { ATTENTION_BACKWARD_BUDGET } else { bytes });
 }
 
 /// What the forward's products leave to the backward: `dV = Pᵀ dO`, `dS = P ⊙ (dO Vᵀ − dot)`

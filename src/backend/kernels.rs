@@ -293,7 +293,7 @@ pub struct UserKernel {
     pub groups: u32,
 }
 
-/// A check of a tensor's values on the device (`Backend::check_values`): every element must lie
+/// A check of a tensor's values on the device (`Kernel::Check`): every element must lie
 /// in `[lo, hi]` (NaN fails) unless it equals `except`. The first failing element is raised at
 /// the next read or sync, as CUDA's device-side assert is, but with the error PyTorch raises on
 /// the CPU: `message.low` / `message.high` (below `lo` / above `hi`) with `{}` replaced by the

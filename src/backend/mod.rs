@@ -3,11 +3,16 @@
 //! through wasm, Node through Dawn, native Vulkan for `cargo test`). No `wgpu` type appears above
 //! `backend/webgpu`.
 //!
-//! Storage is a buffer of 32-bit words (see `dtype.rs`). The op families of `ops/` define their
-//! kernels as programs (WGSL and a CPU twin) and run them through `dispatch` (`program.rs`); the
-//! kernels not moved there yet are described by plain structs (`Elementwise`, `Reduce`, `Matmul`)
-//! that name buffers by `BufId` and carry strides, each with its own method below.
+//! Storage is a buffer of 32-bit words (see `dtype.rs`). The contract is small: allocate, free,
+//! write, read and copy words, `launch` a kernel, flush and sync, and say what the device offers
+//! (`Capabilities`, from which the op families choose their routes). A kernel is a `Kernel`: an op
+//! family's program (`program.rs`; the families' kernels, WGSL and a CPU twin) or one of the
+//! primitive kinds not moved into families yet, plain structs (`Elementwise`, `Reduce`, `Matmul`,
+//! …, `kernels.rs`) that name buffers by `BufId` and carry strides. The optional services (memory
+//! budget, batching, graph capture, GPU timing, fault injection, user kernels) are traits of their
+//! own (`controls.rs`), reached through accessors that answer `None` where a backend lacks them.
 
+pub mod controls;
 pub mod cpu;
 mod kernels;
 mod kernels_conv;
@@ -21,6 +26,7 @@ use std::pin::Pin;
 
 use crate::error::Result;
 
+pub use controls::{Batching, FaultInjection, GpuTiming, KernelGraphs, MemoryControl, UserKernels};
 pub use kernels::*;
 pub use kernels_conv::*;
 pub use program::{Dispatch, Program, Words};
@@ -77,7 +83,7 @@ pub struct Stats {
     pub graph_copy_bytes: u64,
     /// Buffer-to-buffer copies recorded (`Backend::copy`; not dispatches).
     pub copies: u64,
-    /// Device-side value checks dispatched (`Backend::check_values`), and the reads and syncs
+    /// Device-side value checks dispatched (`Kernel::Check`), and the reads and syncs
     /// that fetched their result (only those after a check do).
     pub value_checks: u64,
     pub check_reads: u64,
@@ -91,20 +97,60 @@ pub struct Stats {
 /// method of its own here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Capabilities {
-    /// Whether the families' one-kernel routes (max pooling, attention, direct convolution) run
-    /// on this device. The CPU backend composes those ops from its primitive kernels, which keeps
+    /// Whether the families' one-kernel routes (max pooling, attention, direct convolution:
+    /// `ConvGeometry::direct_row`) run on this device. The CPU backend composes those ops from its primitive kernels, which keeps
     /// it the unfused oracle.
     pub fused_kernels: bool,
     /// Bytes of workgroup memory one kernel may use (WebGPU's `maxComputeWorkgroupStorageSize`).
     pub workgroup_storage_bytes: u64,
     /// Bytes one storage binding may span (WebGPU's `maxStorageBufferBindingSize`).
     pub storage_binding_bytes: u64,
+    /// The largest tensor, in bytes, the backend can allocate as one buffer (WebGPU: one storage
+    /// binding, less its size classes' rounding); callers that can split work stay below it.
+    pub max_tensor_bytes: u64,
+    /// Whether elementwise ops on this device are deferred and fused (`tensor/fusion.rs`), also
+    /// into reductions (`Reduce::prologue`); the CPU backend runs eagerly, which makes it the
+    /// unfused oracle.
+    pub fusion: bool,
 }
 
 impl Capabilities {
     /// A device without the one-kernel routes (the CPU backend).
-    pub const COMPOSED: Capabilities =
-        Capabilities { fused_kernels: false, workgroup_storage_bytes: 0, storage_binding_bytes: u64::MAX };
+    pub const COMPOSED: Capabilities = Capabilities {
+        fused_kernels: false,
+        workgroup_storage_bytes: 0,
+        storage_binding_bytes: u64::MAX,
+        max_tensor_bytes: u64::MAX,
+        fusion: false,
+    };
+}
+
+/// One kernel for `Backend::launch`: the primitive kinds the op layer describes with the structs
+/// of `kernels.rs`, and an op family's program (`program.rs`). One entry rather than a method per
+/// kind: every kind goes through the same recording path (batching, graph capture, timing, the CPU
+/// backend's deferral while a copy is pending), so a backend matches on the kind in one place; an
+/// enum rather than a generic parameter because the engine holds backends as `dyn Backend`.
+#[derive(Clone, Copy)]
+pub enum Kernel<'a> {
+    Elementwise(&'a Elementwise),
+    Reduce(&'a Reduce),
+    Matmul(&'a Matmul),
+    /// Softmax / log_softmax / layer_norm / rms_norm over rows (one workgroup per row on GPUs).
+    Rowwise(&'a Rowwise),
+    /// Index-mapped copies.
+    Gather(&'a Gather),
+    /// Index-mapped writes.
+    Scatter(&'a Scatter),
+    /// A 2-D convolution without im2col columns, of a geometry `conv2d_row` took.
+    Conv2d(&'a Conv2d),
+    /// Checks values on the device; the failure is raised by a later read or sync. Backends whose
+    /// values are on the host check them before launching (`Tensor::check_values`).
+    Check(&'a ValueCheck),
+    /// A compiled user kernel (`UserKernels::compile`).
+    User(&'a UserKernel),
+    /// An op family's program: the WebGPU backend records it into the open batch like its own
+    /// kernels, the CPU backend runs its CPU twin.
+    Program(&'a Dispatch<'a>),
 }
 
 /// The contract, method by method.
@@ -129,66 +175,12 @@ pub trait Backend {
     fn release(&self, buf: BufId);
     /// Reads `len` words from `offset`; flushes first.
     fn read(&self, buf: BufId, offset: usize, len: usize) -> LocalFuture<Result<Vec<u32>>>;
-    fn elementwise(&self, k: &Elementwise) -> Result<()>;
-    fn reduce(&self, k: &Reduce) -> Result<()>;
-    fn matmul(&self, k: &Matmul) -> Result<()>;
-    /// Softmax / log_softmax / layer_norm / rms_norm over rows (one workgroup per row on GPUs).
-    fn rowwise(&self, k: &Rowwise) -> Result<()>;
-    /// Index-mapped copies (`Gather`).
-    fn gather(&self, k: &Gather) -> Result<()>;
-    /// Index-mapped writes (`Scatter`).
-    fn scatter(&self, k: &Scatter) -> Result<()>;
-    /// Runs an op family's program (`program.rs`): the WebGPU backend records it into the open
-    /// batch like its own kernels, the CPU backend runs its CPU twin at once.
-    fn dispatch(&self, d: &Dispatch) -> Result<()>;
     /// Copies `words` words from `src` at word `src_offset` to `dst` at `dst_offset` (a plain
     /// copy command on GPUs, not a dispatch), ordered with the recorded kernels.
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()>;
-    /// The row stride its convolution kernel wants for a geometry (`Cg·kh·kw` or more: the
-    /// caller pads the weight's rows, or sizes the weight gradient's, with zeros), or `None`
-    /// where this backend has no kernel for it (the caller then takes the im2col route). Asked
-    /// before the caller allocates an output or lays out the weight.
-    fn conv2d_row(&self, _g: &ConvGeometry) -> Option<usize> {
-        None
-    }
-    /// How the weight gradient of a geometry `conv2d_row` took (with its `row`) is cut into
-    /// blocks, `(images, splits)`: chunks of `images` images summed in one block, slices of the
-    /// output positions; `conv2d` then writes `[⌈N / images⌉ · splits, O, row]`.
-    fn conv2d_splits(&self, _g: &ConvGeometry, _row: usize) -> (usize, usize) {
-        (1, 1)
-    }
-    /// A 2-D convolution without im2col columns (`Conv2d`), of a geometry `conv2d_row` took.
-    fn conv2d(&self, _k: &Conv2d) -> Result<()> {
-        crate::bail!(Device, "this backend has no convolution kernels")
-    }
-    /// The largest tensor, in bytes, this backend can allocate as one buffer (WebGPU: one storage
-    /// binding, less its size classes' rounding); callers that can split work stay below it.
-    fn max_tensor_bytes(&self) -> u64 {
-        u64::MAX
-    }
-    /// The most bytes this backend's live tensors may hold (`None`: no limit but the device's);
-    /// an allocation beyond it is an `OutOfMemoryError` before anything is allocated.
-    fn memory_budget(&self) -> Option<u64> {
-        None
-    }
-    fn set_memory_budget(&self, _bytes: Option<u64>) {}
-    /// Checks values on the device (`ValueCheck`); the failure is raised by a later read or sync.
-    /// Backends whose values are on the host check them before calling (the default does
-    /// nothing).
-    fn check_values(&self, _k: &ValueCheck) -> Result<()> {
-        Ok(())
-    }
-    /// Compiles a user kernel (`UserKernel::source`), resolving to the compiler's messages as a
-    /// `TorchError` when it does not validate.
-    fn compile_user(&self, name: &str, source: std::rc::Rc<str>, n_inputs: usize) -> LocalFuture<Result<()>> {
-        let (_, _, _) = (name, source, n_inputs);
-        let device = self.device().name();
-        Box::pin(async move { crate::bail!(Device, "WGSL kernels run on the webgpu device, not on '{device}'") })
-    }
-    /// Records a compiled user kernel's dispatch.
-    fn user_kernel(&self, k: &UserKernel) -> Result<()> {
-        crate::bail!(Device, "WGSL kernel '{}' runs on the webgpu device, not on '{}'", k.name, self.device().name())
-    }
+    /// Records one kernel (runs it at once on the CPU backend). A backend without a kind refuses
+    /// it with a `TorchError`.
+    fn launch(&self, k: Kernel<'_>) -> Result<()>;
     /// Submits recorded work (ends the open compute pass).
     fn flush(&self);
     /// Flushes and resolves when the device has finished everything submitted.
@@ -198,64 +190,35 @@ pub trait Backend {
     fn kernel_labels(&self) -> Vec<String> {
         vec![]
     }
-    /// Whether elementwise ops on this device are deferred and fused (`tensor/fusion.rs`), also
-    /// into reductions (`Reduce::prologue`); the CPU backend runs eagerly, which makes it the
-    /// unfused oracle.
-    fn supports_fusion(&self) -> bool {
-        false
-    }
-    /// Batching controls (the CPU backend runs eagerly and ignores them).
-    fn set_batch_threshold(&self, _n: usize) {}
-    /// While held, recorded work is not submitted at the threshold (a `batch(fn)` scope).
-    fn set_batch_hold(&self, _hold: bool) {}
-    /// Frees pooled (unused) buffers.
-    fn empty_cache(&self) {}
-    /// Starts peak-memory tracking afresh (`reset_peak_memory_stats`).
-    fn reset_peak(&self) {}
-    /// Destroys the device, as a device loss would (fault tests); later calls fail.
-    fn lose_device(&self) {}
-    /// Records an out-of-memory error as the device reports one (fault tests: a real refusal
-    /// needs the device's memory exhausted, which a test machine cannot afford).
-    fn debug_device_oom(&self) {}
-    /// Opens a kernel-graph capture (`webgpu/graph.rs`); false where the device cannot.
-    fn capture_begin(&self) -> bool {
-        false
-    }
-    /// Closes the capture without a graph.
-    fn capture_abort(&self) {}
-    /// Whether a kernel-graph capture is open (work recorded now is replayed as recorded).
-    fn capturing(&self) -> bool {
-        false
-    }
-    /// Marks the open capture as not replayable (`reason` becomes `capture_end`'s error); the
-    /// work goes on as recorded eagerly.
-    fn capture_refuse(&self, _reason: &str) {}
-    /// The reason given to `capture_refuse` during the open capture, if any.
-    fn capture_refused(&self) -> Option<String> {
+    /// The memory budget and pool (`controls.rs`: the optional services).
+    fn memory(&self) -> Option<&dyn MemoryControl> {
         None
     }
-    /// Closes the capture into a graph: `inputs` and `outputs` as (buffer, bytes), `copy_backs`
-    /// as (src, dst, bytes). Returns its id.
-    fn capture_end(
-        &self,
-        _inputs: &[(BufId, u64)],
-        _outputs: &[(BufId, u64)],
-        _copy_backs: &[(BufId, BufId, u64)],
-    ) -> Result<u32> {
-        crate::bail!(Torch, "this device does not capture kernel graphs")
+    /// When recorded work is submitted (`None`: the backend runs eagerly).
+    fn batching(&self) -> Option<&dyn Batching> {
+        None
     }
-    /// Replays a graph on `inputs`; a fresh buffer per output.
-    fn graph_run(&self, _id: u32, _inputs: &[BufId]) -> Result<Vec<BufId>> {
-        crate::bail!(Torch, "this device does not capture kernel graphs")
+    /// Kernel-graph capture and replay.
+    fn graphs(&self) -> Option<&dyn KernelGraphs> {
+        None
     }
-    fn graph_drop(&self, _id: u32) {}
-    /// Starts timing each dispatch on the GPU (`torch.profiler`); false where the device cannot
-    /// (no `timestamp-query`, or not a GPU).
-    fn gpu_timing_start(&self) -> bool {
-        false
+    /// GPU times of each dispatch.
+    fn timing(&self) -> Option<&dyn GpuTiming> {
+        None
     }
-    /// Stops timing and reads the kernels' GPU times, in dispatch order.
-    fn gpu_timing_stop(&self) -> LocalFuture<Result<Vec<timing::GpuEvent>>> {
-        Box::pin(async { Ok(Vec::new()) })
+    /// Faults a test provokes on purpose.
+    fn faults(&self) -> Option<&dyn FaultInjection> {
+        None
+    }
+    /// Kernels written by the user in the device's language (`Kernel::User`).
+    fn user_kernels(&self) -> Option<&dyn UserKernels> {
+        None
+    }
+}
+
+impl dyn Backend + '_ {
+    /// Runs an op family's program: `launch(Kernel::Program(d))`, the families' one call.
+    pub fn dispatch(&self, d: &Dispatch) -> Result<()> {
+        self.launch(Kernel::Program(d))
     }
 }

@@ -1,6 +1,6 @@
 //! The program-dispatch contract: an op family (`ops/<family>/`) defines each of its kernels once,
 //! as a [`Program`] — its WGSL, its binding layout and its CPU twin — and runs it through
-//! [`Backend::dispatch`](super::Backend::dispatch) with a [`Dispatch`]: the buffers it binds, its
+//! [`Backend::launch`](super::Backend::launch) (`Kernel::Program`) with a [`Dispatch`]: the buffers it binds, its
 //! uniform words and its grid. The WebGPU backend compiles the WGSL (once per program variant) and
 //! records the dispatch like any of its own kernels; the CPU backend calls the twin on its word
 //! buffers with the same uniform words, so the twin reads exactly what the shader reads.

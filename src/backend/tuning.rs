@@ -6,10 +6,41 @@
 use std::collections::HashMap;
 
 use crate::backend::webgpu::matmul::Variant;
+use crate::cell::RefCell;
+
+thread_local! {
+    static TUNING: RefCell<Tuning> = RefCell::new(Tuning::default());
+}
+
+/// Reads the tuning knobs. `f` must not change them (it runs inside their borrow).
+pub fn tuning<R>(f: impl FnOnce(&Tuning) -> R) -> R {
+    TUNING.with(|t| f(&t.borrow()))
+}
+
+/// Changes the tuning knobs. `f` must not read them otherwise (it runs inside their borrow).
+pub fn tune<R>(f: impl FnOnce(&mut Tuning) -> R) -> R {
+    TUNING.with(|t| f(&mut t.borrow_mut()))
+}
+
+/// 512 MiB: below it the products recompute the probabilities (two `L × S` tensors at once, so
+/// at most ~1 GiB held) and are the faster route; from it, and wherever the products would run
+/// in pieces past a binding (adapters of 128–256 MiB bindings), the backward's kernels (no
+/// `L × S` tensor: somewhat slower than the products, their scores and `dO Vᵀ` computed twice,
+/// at a fraction of the peak memory). GPT-2 small's block at batch 8 (402 MB of scores) stays
+/// with the products; 12 heads × 4,096² causal (805 MB) take the kernels. Figures:
+/// bench/KERNELS.md, "Attention's backward in two kernels".
+pub const ATTENTION_BACKWARD_KERNELS_FROM: u64 = 512 << 20;
+
+/// 1 GiB: GPT-2-small's block at batch 8 (0.4 GB of scores) runs whole; 12 heads × 8,192 causal
+/// tokens (3.2 GB, past a 2 GB binding) run as three groups of four heads. Smaller pieces cost
+/// speed (their narrow gradient products fill less of a large GPU; bench/KERNELS.md).
+pub const ATTENTION_BACKWARD_BUDGET: u64 = 1 << 30;
 
 /// The tuning knobs, one value per thread.
 ///
-/// Owner: the engine (`engine::tuning` reads it, `engine::tune` changes it), not a backend.
+/// Owner: this module's thread-local (`tuning` reads it, `tune` changes it; the engine
+/// re-exports both), not a backend instance, and below the engine so that the backends read it
+/// without depending on the layers above them.
 /// Some knobs are read where no backend is in hand (the fuser while it records, autograd rules
 /// choosing a route), and a knob set before `init` or before `initialize_device` replaces a lost
 /// device must still hold on the device that comes after.
@@ -130,8 +161,8 @@ impl Default for Tuning {
             attention_fused: true,
             attention_wide: false,
             attention_tile: (0, 0),
-            attention_backward_budget: crate::autograd::attention::DEFAULT_BUDGET,
-            attention_backward_kernels_from: crate::autograd::attention::DEFAULT_KERNELS_FROM,
+            attention_backward_budget: ATTENTION_BACKWARD_BUDGET,
+            attention_backward_kernels_from: ATTENTION_BACKWARD_KERNELS_FROM,
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use super::indexing::host_values;
 use super::Tensor;
-use crate::backend::{CheckMessage, ValueCheck};
+use crate::backend::{CheckMessage, Kernel, ValueCheck};
 use crate::error::Result;
 
 impl Tensor {
@@ -26,13 +26,13 @@ impl Tensor {
             return Ok(());
         }
         let x = self.operand(self.shape())?;
-        self.backend().check_values(&ValueCheck {
+        self.backend().launch(Kernel::Check(&ValueCheck {
             x,
             shape: self.shape().to_vec(),
             lo,
             hi,
             except,
             message: message.clone(),
-        })
+        }))
     }
 }

@@ -4,7 +4,7 @@
 //! asymmetric padding).
 //!
 //! A 2-D float32 convolution runs the backend's implicit-GEMM kernel where it has one
-//! (`Backend::conv2d`, on WebGPU `backend/webgpu/conv.rs`): the input windows are read in the
+//! (`Kernel::Conv2d`, on WebGPU `backend/webgpu/conv.rs`): the input windows are read in the
 //! matmul's load stage, no column buffer. Everything else (other ranks and dtypes, the CPU
 //! backend, geometries that kernel declines) is the windows view copied into `[N, G, Cg·k, L]`
 //! columns by the elementwise copy kernel (which reads any strides: a gather with no index
@@ -12,6 +12,7 @@
 //! 1-d/2-d/3-d) at the matmul's speed, at the cost of the `k`-times larger column buffer.
 
 use super::Tensor;
+use crate::backend::Kernel;
 use crate::bail;
 use crate::error::Result;
 use crate::ops::Op;
@@ -244,7 +245,7 @@ impl Tensor {
     }
 
     /// A 2-D (or 1-D, as 2-D over rows of one) float32 convolution by the backend's kernels
-    /// (`Backend::conv2d`), or `None` where the backend declines it (then `convolution` takes the
+    /// (`Kernel::Conv2d`), or `None` where the backend declines it (then `convolution` takes the
     /// im2col route).
     fn conv2d_direct(&self, w: &Tensor, a: &ConvArgs) -> Result<Option<Tensor>> {
         if w.ndim() == 3 {
@@ -261,7 +262,7 @@ impl Tensor {
             out_size(s[2 + i], a.pad_lo[i], a.pad_hi[i], kernel[i], a.stride[i], a.dilation[i])
         });
         let g = self.conv_geometry(a, false, w.shape()[0], kernel, out_hw);
-        let Some(row) = self.backend().conv2d_row(&g) else { return Ok(None) };
+        let Some(row) = g.direct_row(&self.backend().capabilities()) else { return Ok(None) };
         // Weight rows of `row` values, the columns past `Cg·kh·kw` zero.
         let kk = g.weight_row();
         let wc = if row == kk {
@@ -280,12 +281,12 @@ impl Tensor {
             splits: 1,
             images: 1,
         };
-        self.backend().conv2d(&k)?;
+        self.backend().launch(Kernel::Conv2d(&k))?;
         Ok(Some(y))
     }
 
     /// The geometry of a 2-D convolution of this `[N, C, H, W]` input (or of its weight
-    /// gradient) for `Backend::conv2d_row`.
+    /// gradient) for its route (`ConvGeometry::direct_row`).
     fn conv_geometry(
         &self,
         a: &ConvArgs,
@@ -323,9 +324,10 @@ impl Tensor {
         }
         super::elementwise::check_same_device(self, g)?;
         let geom = self.conv_geometry(a, true, wshape[0], [wshape[2], wshape[3]], [g.shape()[2], g.shape()[3]]);
-        let Some(row) = self.backend().conv2d_row(&geom) else { return Ok(None) };
+        let caps = self.backend().capabilities();
+        let Some(row) = geom.direct_row(&caps) else { return Ok(None) };
         let (n, o, cols) = (geom.input[0], geom.o, geom.weight_row());
-        let (images, splits) = self.backend().conv2d_splits(&geom, row);
+        let (images, splits) = geom.weight_grad_blocks(row, &caps);
         let gc = aligned(g.contiguous()?)?;
         let part = Tensor::empty_on(self.backend(), &[n.div_ceil(images) * splits, o, row], self.dtype)?;
         let k = crate::backend::Conv2d {
@@ -338,7 +340,7 @@ impl Tensor {
             splits,
             images,
         };
-        self.backend().conv2d(&k)?;
+        self.backend().launch(Kernel::Conv2d(&k))?;
         let shape: Vec<i64> = wshape.iter().map(|&v| v as i64).collect();
         let mut gw = part.sum(&[0], false)?;
         if row != cols {

@@ -114,7 +114,7 @@ pub(crate) fn elementwise_op(
         return Tensor::empty_on(backend, &shape, out_dtype);
     }
     let (enabled, min_size) = crate::engine::tuning(|t| (t.fusion_enabled && !t.immediate, t.fusion_min_size));
-    let fusing = backend.supports_fusion() && enabled;
+    let fusing = backend.capabilities().fusion && enabled;
     let fuse = fusing && n >= min_size;
     let mut p = fusion::record(args, func, compute, out_dtype, &shape, fuse)?;
     if fuse && p.fits() {

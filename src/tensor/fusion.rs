@@ -16,7 +16,9 @@ use std::rc::{Rc, Weak};
 
 use super::{Leaf, MatmulRoot, Pending, State, Storage, Tensor};
 use crate::backend::tuning::Tuning;
-use crate::backend::{Arg, Backend, BufId, Elementwise, Epilogue, Func, Matmul, Node, Operand as KernelOperand};
+use crate::backend::{
+    Arg, Backend, BufId, Elementwise, Epilogue, Func, Kernel, Matmul, Node, Operand as KernelOperand,
+};
 use crate::dtype::{Compute, DType};
 use crate::engine;
 use crate::error::Result;
@@ -321,7 +323,7 @@ const MAX_REDUCE_LEAVES: usize = 5;
 pub(crate) fn reduction_prologue(t: &Tensor) -> Option<Rc<Pending>> {
     let (enabled, window) = engine::tuning(|k| (k.fusion_enabled, k.fusion_window));
     let now = with_config(|c| c.seq);
-    if !enabled || !t.backend().supports_fusion() {
+    if !enabled || !t.backend().capabilities().fusion {
         return None;
     }
     let p = t.inlinable(window, now)?;
@@ -384,7 +386,8 @@ fn count_ops(names: Vec<String>) {
 /// Whether matmuls may start pending expressions (fusion on, batching on, a fusing device, at
 /// least `min_size` outputs).
 pub(crate) fn fuses_matmul(backend: &Rc<dyn Backend>, outputs: usize) -> bool {
-    backend.supports_fusion() && engine::tuning(|t| t.fusion_enabled && !t.immediate && outputs >= t.fusion_min_size)
+    backend.capabilities().fusion
+        && engine::tuning(|t| t.fusion_enabled && !t.immediate && outputs >= t.fusion_min_size)
 }
 
 /// A pending product `root` (its expression is the product itself, `Arg::Acc`): elementwise ops
@@ -446,7 +449,7 @@ pub(crate) fn run_matmul(backend: &Rc<dyn Backend>, p: &Pending, root: &MatmulRo
         epilogue: (fused && !identity).then(|| Epilogue { nodes: p.nodes.clone(), leaves: leaves.clone() }),
         tri: root.tri,
     };
-    if let Err(e) = backend.matmul(&k) {
+    if let Err(e) = backend.launch(Kernel::Matmul(&k)) {
         backend.release(out);
         return Err(e);
     }
@@ -476,13 +479,13 @@ pub(crate) fn run_matmul(backend: &Rc<dyn Backend>, p: &Pending, root: &MatmulRo
         })
         .collect();
     let res = backend.alloc((n * 4).max(4)).inspect_err(|_| backend.release(out))?;
-    let r = backend.elementwise(&Elementwise {
+    let r = backend.launch(Kernel::Elementwise(&Elementwise {
         nodes: nodes.clone(),
         leaves,
         shape: p.shape.clone(),
         out: res,
         out_view: None,
-    });
+    }));
     backend.release(out);
     if let Err(e) = r {
         backend.release(res);

@@ -10,7 +10,7 @@
 
 use super::elementwise::check_same_device;
 use super::Tensor;
-use crate::backend::{CheckMessage, Gather, Scatter, ScatterOp, ScatterSrc};
+use crate::backend::{CheckMessage, Gather, Kernel, Scatter, ScatterOp, ScatterSrc};
 use crate::bail;
 use crate::dtype::{promote_types, DType};
 use crate::error::{ErrorKind, Result};
@@ -61,7 +61,7 @@ impl Tensor {
         idx.strides = index_strides;
         let k =
             Gather { src, index: idx, dim, src_dim_size: self.shape()[dim], shape: shape.to_vec(), out: out.buf()? };
-        self.backend().gather(&k)?;
+        self.backend().launch(Kernel::Gather(&k))?;
         Ok(out)
     }
 
@@ -330,7 +330,7 @@ impl Tensor {
             shape: index.shape().to_vec(),
             op,
         };
-        self.backend().scatter(&k)?;
+        self.backend().launch(Kernel::Scatter(&k))?;
         Ok(out)
     }
 }

@@ -6,7 +6,7 @@
 use super::elementwise::check_same_device;
 use super::fusion::{self, Operand};
 use super::{State, Tensor};
-use crate::backend::{Elementwise, Func};
+use crate::backend::{Elementwise, Func, Kernel};
 use crate::bail;
 use crate::error::Result;
 use crate::shape::{broadcast_shapes, fmt_shape};
@@ -105,7 +105,13 @@ impl Tensor {
                 let p = fusion::record(&[Operand::Tensor(&value)], Func::Cast, compute, self.dtype, &shape, false)?;
                 let leaves = p.leaves.iter().map(|l| l.tensor.operand_with(&l.strides)).collect::<Result<Vec<_>>>()?;
                 let view = Some((self.layout.offset, self.layout.strides.clone()));
-                self.backend().elementwise(&Elementwise { nodes: p.nodes, leaves, shape, out, out_view: view })?;
+                self.backend().launch(Kernel::Elementwise(&Elementwise {
+                    nodes: p.nodes,
+                    leaves,
+                    shape,
+                    out,
+                    out_view: view,
+                }))?;
             }
         }
         self.storage.version.set(self.storage.version.get() + 1);

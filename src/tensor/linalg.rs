@@ -2,7 +2,7 @@
 
 use super::elementwise::check_same_device;
 use super::{MatmulRoot, Tensor};
-use crate::backend::{Matmul, Tri};
+use crate::backend::{Kernel, Matmul, Tri};
 use crate::bail;
 use crate::error::Result;
 use crate::shape::broadcast_shapes;
@@ -129,7 +129,7 @@ impl Tensor {
             }
             let out = Tensor::empty_on(self.backend(), &out_shape, self.dtype)?;
             let mm = Matmul { a: oa, b: ob, batch, m, n, k, out: out.buf()?, dtype: self.dtype, epilogue: None, tri };
-            self.backend().matmul(&mm)?;
+            self.backend().launch(Kernel::Matmul(&mm))?;
             out
         };
         let mut out = out;

@@ -18,6 +18,7 @@ mod scatter_reduce;
 mod slicing;
 mod view;
 
+pub use crate::dtype::{to_elem, to_word};
 pub use conditional::TensorOrScalar;
 pub(crate) use elementwise::check_same_device;
 pub(crate) use int64::checked_accumulation;
@@ -27,7 +28,7 @@ pub use scatter_reduce::ScatterReduce;
 use crate::cell::RefCell;
 use std::rc::Rc;
 
-use crate::backend::{Backend, BufId, Device, Elementwise, Func, Node, Operand};
+use crate::backend::{Backend, BufId, Device, Elementwise, Func, Kernel, Node, Operand};
 use crate::dtype::{Compute, DType};
 use crate::engine;
 use crate::error::Result;
@@ -142,7 +143,7 @@ fn run_pending(backend: &Rc<dyn Backend>, p: &Pending) -> Result<BufId> {
     let out_dtype = p.nodes.last().map_or(DType::Float32, |nd| nd.out_dtype);
     let out = backend.alloc((n * out_dtype.word_bytes()).max(4))?;
     let k = Elementwise { nodes: p.nodes.clone(), leaves, shape: p.shape.clone(), out, out_view: None };
-    if let Err(e) = backend.elementwise(&k) {
+    if let Err(e) = backend.launch(Kernel::Elementwise(&k)) {
         backend.release(out);
         return Err(e);
     }
@@ -535,36 +536,6 @@ pub(crate) fn check_dtype_on(device: Device, dtype: DType) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// A JS number as `dtype`'s storage bits (`to_word`, and the f64's bits for float64).
-pub fn to_elem(x: f64, dtype: DType) -> Result<u64> {
-    if dtype == DType::Float64 {
-        return Ok(x.to_bits());
-    }
-    to_word(x, dtype).map(u64::from)
-}
-
-/// A JS number as `dtype`'s storage word (a one-word dtype); integer dtypes reject values they
-/// cannot hold.
-pub fn to_word(x: f64, dtype: DType) -> Result<u32> {
-    let int_range = |lo: f64, hi: f64, name: &str| -> Result<i64> {
-        if x.is_nan() || x < lo || x > hi {
-            bail!(Torch, "value cannot be converted to type {name} without overflow");
-        }
-        Ok(x.trunc() as i64)
-    };
-    Ok(match dtype {
-        DType::Float32 | DType::Float16 | DType::BFloat16 => dtype.round_f32(x as f32).to_bits(),
-        DType::Int32 => int_range(i32::MIN as f64, i32::MAX as f64, "int32_t")? as i32 as u32,
-        // int64 is stored in 32 bits (docs/dtypes.md): out-of-range values are an error, not a wrap.
-        DType::Int64 => {
-            int_range(i32::MIN as f64, i32::MAX as f64, "int64_t (webtorch stores int64 as 32-bit)")? as i32 as u32
-        }
-        DType::UInt8 => (int_range(-(2f64.powi(63)), 2f64.powi(63), "uint8_t")? as u32) & 255,
-        DType::Bool => (x != 0.0) as u32,
-        DType::Float64 => bail!(Torch, "internal: a float64 is two storage words (to_elem)"),
-    })
 }
 
 pub fn from_word(w: u32, dtype: DType) -> f64 {

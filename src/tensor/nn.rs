@@ -3,7 +3,7 @@
 //! output is contiguous in the input's shape.
 
 use super::Tensor;
-use crate::backend::{RowOp, Rowwise};
+use crate::backend::{Kernel, RowOp, Rowwise};
 use crate::bail;
 use crate::dtype::DType;
 use crate::error::Result;
@@ -77,7 +77,7 @@ impl Tensor {
             grad,
             queries,
         };
-        self.backend().rowwise(&k)?;
+        self.backend().launch(Kernel::Rowwise(&k))?;
         // The kernel writes float32; half inputs get their result rounded to their dtype.
         if self.dtype != out_dtype && self.dtype.is_float() {
             out.to_dtype(self.dtype)

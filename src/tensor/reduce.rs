@@ -4,7 +4,7 @@
 //! floats; max/min/argmax/argmin have no identity, so an empty reduced dim is an error.
 
 use super::{fusion, Pending, Tensor};
-use crate::backend::{Operand, Prologue, Reduce, ReduceOp};
+use crate::backend::{Kernel, Operand, Prologue, Reduce, ReduceOp};
 use crate::bail;
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
@@ -110,7 +110,7 @@ impl Tensor {
                 param,
                 prologue: None,
             };
-            self.backend().reduce(&k)?;
+            self.backend().launch(Kernel::Reduce(&k))?;
             let mut second = mid.operand(&mid_shape)?;
             second.strides = crate::shape::contiguous_strides(&mid_shape);
             let k = Reduce {
@@ -124,11 +124,11 @@ impl Tensor {
                 param,
                 prologue: None,
             };
-            self.backend().reduce(&k)?;
+            self.backend().launch(Kernel::Reduce(&k))?;
             return Ok(out);
         }
         let k = Reduce { op, compute, input, outer, inner, out: out.buf()?, out_dtype, param, prologue: None };
-        self.backend().reduce(&k)?;
+        self.backend().launch(Kernel::Reduce(&k))?;
         Ok(out)
     }
 
@@ -197,7 +197,7 @@ impl Tensor {
             param,
             prologue: Some(Prologue { nodes: p.nodes.clone(), leaves }),
         };
-        self.backend().reduce(&k)?;
+        self.backend().launch(Kernel::Reduce(&k))?;
         fusion::count_reduction(&p.nodes, &format!("{op:?}").to_lowercase());
         if let Some(mid) = mid {
             // Second pass: the chunks' results, as in the unfused two-pass reduction.
@@ -215,7 +215,7 @@ impl Tensor {
                 param,
                 prologue: None,
             };
-            self.backend().reduce(&k)?;
+            self.backend().launch(Kernel::Reduce(&k))?;
         }
         Ok(Some(out))
     }

@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{js, shape_of, JsResult, RawTensor};
 use crate::autograd::ops as ag;
-use crate::backend::{Device, UserKernel};
+use crate::backend::{Device, Kernel, UserKernel};
 use crate::dtype::DType;
 use crate::tensor::Tensor;
 use crate::{bail, engine, Result};
@@ -31,7 +31,13 @@ thread_local! {
 pub async fn compile_kernel(name: String, source: String, n_inputs: u32) -> JsResult<()> {
     let gpu = js(engine::backend(Device::WebGpu))?;
     let source: Rc<str> = source.into();
-    let compiled = gpu.compile_user(&name, source.clone(), n_inputs as usize);
+    let compiled = match gpu.user_kernels() {
+        Some(u) => u.compile(&name, source.clone(), n_inputs as usize),
+        None => {
+            let device = gpu.device().name();
+            return js(Err(crate::err!(Device, "WGSL kernels run on the webgpu device, not on '{device}'")));
+        }
+    };
     js(compiled.await)?;
     KERNELS.with(|k| k.borrow_mut().insert(name, (source, n_inputs as usize)));
     Ok(())
@@ -109,7 +115,7 @@ fn run(name: &str, inputs: &[Tensor], shape: &[i32], dtype: u32, scalars: &[f32]
             meta,
             groups: u32::try_from(numel.div_ceil(wg as usize)).unwrap_or(u32::MAX),
         };
-        gpu.user_kernel(&k)?;
+        gpu.launch(Kernel::User(&k))?;
         engine::note_work();
     }
     drop(ready);

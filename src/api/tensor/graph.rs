@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{RawTensor, Tensor};
 use crate::api::{js, JsResult};
-use crate::backend::{Backend, BufId, Device};
+use crate::backend::{Backend, BufId, Device, KernelGraphs};
 use crate::shape::Layout;
 use crate::{bail, err, Result};
 
@@ -108,8 +108,8 @@ impl GraphCapture {
         let min_size = self.min_size;
         let r = self.close(outputs.iter().map(|r| r.t.clone()).collect(), stepped);
         set_min_size(min_size);
-        if r.is_err() {
-            backend.capture_abort();
+        if let Some(g) = backend.graphs().filter(|_| r.is_err()) {
+            g.capture_abort();
         }
         js(r)
     }
@@ -117,8 +117,15 @@ impl GraphCapture {
     /// Closes the capture without a graph (the step failed).
     pub fn abort(self) {
         set_min_size(self.min_size);
-        self.backend.capture_abort();
+        if let Some(g) = self.backend.graphs() {
+            g.capture_abort();
+        }
     }
+}
+
+/// The backend's graph capture, or the error of a device without it.
+fn graphs(backend: &dyn Backend) -> Result<&dyn KernelGraphs> {
+    backend.graphs().ok_or_else(|| err!(Torch, "this device does not capture kernel graphs"))
 }
 
 fn set_min_size(n: usize) {
@@ -152,7 +159,7 @@ impl GraphCapture {
         }
         crate::tensor::fusion::materialize_chain_ends()?;
         let dispatches_before = backend.stats().dispatches;
-        if !backend.capture_begin() {
+        if !backend.graphs().is_some_and(|g| g.capture_begin()) {
             bail!(Torch, "a capture is already open");
         }
         // A replay pays per dispatch and nothing for being lazy, so a captured step fuses its
@@ -189,7 +196,7 @@ impl GraphCapture {
         if cpu_allocations() != self.cpu_allocations {
             bail!(Torch, "the step runs work on the cpu backend");
         }
-        if let Some(why) = self.backend.capture_refused() {
+        if let Some(why) = self.backend.graphs().and_then(|g| g.capture_refused()) {
             bail!(Torch, "{why} (a replay would repeat it)");
         }
         let mut outs = Vec::with_capacity(outputs.len());
@@ -241,7 +248,7 @@ impl GraphCapture {
         let inputs: Vec<(BufId, u64)> =
             self.inputs.iter().map(|x| Ok((x.ready_buf()?, x.storage_bytes()))).collect::<Result<_>>()?;
         let dispatches = (self.backend.stats().dispatches - self.dispatches_before) as u32;
-        let id = self.backend.capture_end(&inputs, &spans, &copy_backs)?;
+        let id = graphs(self.backend.as_ref())?.capture_end(&inputs, &spans, &copy_backs)?;
         let state = self
             .snaps
             .iter()
@@ -324,7 +331,7 @@ impl Graph {
             }
             bufs.push(x.ready_buf()?);
         }
-        let outs = self.backend.graph_run(self.id, &bufs)?;
+        let outs = graphs(self.backend.as_ref())?.graph_run(self.id, &bufs)?;
         let mut fresh = outs.into_iter();
         let mut result = Vec::with_capacity(self.outputs.len());
         for o in &self.outputs {
@@ -342,6 +349,8 @@ impl Graph {
 
 impl Drop for Graph {
     fn drop(&mut self) {
-        self.backend.graph_drop(self.id);
+        if let Some(g) = self.backend.graphs() {
+            g.graph_drop(self.id);
+        }
     }
 }

@@ -124,7 +124,7 @@ mod tests {
             },
         ];
         let leaf = Operand { offset: 1, ..operand(a, DType::Float64, &[2]) };
-        be.elementwise(&Elementwise { nodes, leaves: vec![leaf], shape: vec![2], out, out_view: None }).unwrap();
+        be.run_elementwise(&Elementwise { nodes, leaves: vec![leaf], shape: vec![2], out, out_view: None }).unwrap();
         let want: Vec<f64> = [xs[1], xs[3]].iter().map(|x| (x + 1e-12).exp()).collect();
         assert_eq!(read(&be, out, 2), want);
     }
@@ -148,16 +148,16 @@ mod tests {
             out: f,
             out_view: None,
         };
-        be.elementwise(&k).unwrap();
+        be.run_elementwise(&k).unwrap();
         let i = be.alloc(8).unwrap();
-        be.elementwise(&Elementwise { nodes: vec![cast(Compute::F64, DType::Int32)], out: i, ..k }).unwrap();
+        be.run_elementwise(&Elementwise { nodes: vec![cast(Compute::F64, DType::Int32)], out: i, ..k }).unwrap();
         let (fw, iw) = (be.with_buf(f, |b| b[..2].to_vec()), be.with_buf(i, |b| b[..2].to_vec()));
         assert_eq!(fw, vec![1f32.to_bits(), (-2.9f32).to_bits()]);
         assert_eq!(iw, vec![1, -2i32 as u32]);
     }
 
     fn from_f32_widens(be: &CpuBackend, src: BufId, out: BufId, node: Node) -> Result<()> {
-        be.elementwise(&Elementwise {
+        be.run_elementwise(&Elementwise {
             nodes: vec![node],
             leaves: vec![operand(src, DType::Float32, &[1])],
             shape: vec![2],
@@ -184,9 +184,9 @@ mod tests {
             param: 0.0,
             prologue: None,
         };
-        be.reduce(&reduce(ReduceOp::Sum)).unwrap();
+        be.run_reduce(&reduce(ReduceOp::Sum)).unwrap();
         assert_eq!(read(&be, out, 2), vec![1e8 + 1e-8 - 1e8 + 0.1, 1.0 + 1e-12 + 2.0 + 3.0 + 4.0]);
-        be.reduce(&reduce(ReduceOp::Max)).unwrap();
+        be.run_reduce(&reduce(ReduceOp::Max)).unwrap();
         assert_eq!(read(&be, out, 2), vec![1e8, 4.0]);
         // [2, 4] @ [4, 1] of ones: the row sums again, through the product.
         let ones = be.upload(&words(&[1.0; 4])).unwrap();
@@ -202,12 +202,12 @@ mod tests {
             epilogue: None,
             tri: Tri::None,
         };
-        be.matmul(&mm).unwrap();
+        be.run_matmul(&mm).unwrap();
         assert_eq!(read(&be, out, 2), vec![1e8 + 1e-8 - 1e8 + 0.1, 1.0 + 1e-12 + 2.0 + 3.0 + 4.0]);
         // Softmax of the second row, in f64.
         let sm = be.alloc(32).unwrap();
         let row = &xs[4..];
-        be.rowwise(&Rowwise {
+        be.run_rowwise(&Rowwise {
             op: RowOp::Softmax,
             input: Operand { offset: 4, ..operand(a, DType::Float64, &[4, 1]) },
             weight: None,

@@ -44,7 +44,7 @@ impl CpuBackend {
                 for_each_offset(&k.shape, &[(s.offset, &s.strides)], |_, o| v.push(elem(b, o[0], s.dtype)));
                 v
             }),
-            ScatterSrc::Scalar(x) => vec![crate::tensor::to_elem(*x, k.dtype)?; n],
+            ScatterSrc::Scalar(x) => vec![crate::dtype::to_elem(*x, k.dtype)?; n],
         };
         let mut base_strides = k.out_strides.clone();
         base_strides[k.dim] = 0;

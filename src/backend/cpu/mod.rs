@@ -16,8 +16,8 @@ use reduce::reduce_row;
 
 use super::program::{Dispatch, Reads, Words, MAX_WRITES};
 use super::{
-    Arg, Backend, BufId, Device, Elementwise, Func, Gather, LocalFuture, Matmul, Operand, Reduce, Rowwise, Scatter,
-    Stats, ValueCheck,
+    Arg, Backend, BufId, Device, Elementwise, Func, Gather, Kernel, LocalFuture, Matmul, MemoryControl, Operand,
+    Reduce, Rowwise, Scatter, Stats, ValueCheck,
 };
 use crate::dtype::{Compute, DType};
 use crate::error::Result;
@@ -293,10 +293,76 @@ impl Backend for CpuBackend {
         Box::pin(async move { Ok(data) })
     }
 
-    fn elementwise(&self, k: &Elementwise) -> Result<()> {
+    fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()> {
+        defer!(self, move |b: &CpuBackend| b.copy(src, src_offset, dst, dst_offset, words));
+        let mut st = self.state.borrow_mut();
+        let data = st.bufs[src as usize].as_ref().expect("live buffer")[src_offset..src_offset + words].to_vec();
+        st.bufs[dst as usize].as_mut().expect("live buffer")[dst_offset..dst_offset + words].copy_from_slice(&data);
+        st.stats.copies += 1;
+        Ok(())
+    }
+
+    fn flush(&self) {}
+
+    fn sync(&self) -> LocalFuture<Result<()>> {
+        Box::pin(self.drained())
+    }
+
+    fn stats(&self) -> Stats {
+        self.state.borrow().stats.clone()
+    }
+
+    fn memory(&self) -> Option<&dyn MemoryControl> {
+        Some(self)
+    }
+
+    fn launch(&self, k: Kernel<'_>) -> Result<()> {
+        match k {
+            Kernel::Elementwise(k) => self.run_elementwise(k),
+            Kernel::Reduce(k) => self.run_reduce(k),
+            Kernel::Matmul(k) => self.run_matmul(k),
+            Kernel::Rowwise(k) => self.run_rowwise(k),
+            Kernel::Gather(k) => self.run_gather(k),
+            Kernel::Scatter(k) => self.run_scatter(k),
+            Kernel::Check(k) => self.run_check_values(k),
+            Kernel::Program(d) => self.run_dispatch(d),
+            Kernel::Conv2d(_) => crate::bail!(Device, "this backend has no convolution kernels"),
+            Kernel::User(k) => {
+                crate::bail!(
+                    Device,
+                    "WGSL kernel '{}' runs on the webgpu device, not on '{}'",
+                    k.name,
+                    self.device().name()
+                )
+            }
+        }
+    }
+}
+
+/// The budget; nothing is pooled, so `empty_cache` has nothing to free.
+impl MemoryControl for CpuBackend {
+    fn budget(&self) -> Option<u64> {
+        Some(self.budget.get())
+    }
+
+    fn set_budget(&self, bytes: Option<u64>) {
+        self.budget.set(bytes.unwrap_or(DEFAULT_BUDGET));
+    }
+
+    fn empty_cache(&self) {}
+
+    fn reset_peak(&self) {
+        let mut st = self.state.borrow_mut();
+        st.stats.peak_bytes = st.stats.active_bytes;
+    }
+}
+
+/// The kernels `Backend::launch` runs.
+impl CpuBackend {
+    fn run_elementwise(&self, k: &Elementwise) -> Result<()> {
         if self.deferring() {
             let k = k.clone();
-            defer!(self, move |b: &CpuBackend| b.elementwise(&k));
+            defer!(self, move |b: &CpuBackend| b.run_elementwise(&k));
         }
         if k.nodes.iter().any(|n| n.args.contains(&Arg::Acc)) {
             crate::bail!(Torch, "internal: an elementwise kernel read a matmul product");
@@ -360,10 +426,10 @@ impl Backend for CpuBackend {
         Ok(())
     }
 
-    fn reduce(&self, k: &Reduce) -> Result<()> {
+    fn run_reduce(&self, k: &Reduce) -> Result<()> {
         if self.deferring() {
             let k = k.clone();
-            defer!(self, move |b: &CpuBackend| Backend::reduce(b, &k));
+            defer!(self, move |b: &CpuBackend| b.run_reduce(&k));
         }
         let shape: Vec<usize> = k.outer.iter().chain(&k.inner).copied().collect();
         if let Some(p) = &k.prologue {
@@ -377,14 +443,14 @@ impl Backend for CpuBackend {
                 out: tmp,
                 out_view: None,
             };
-            self.elementwise(&e)?;
+            self.run_elementwise(&e)?;
             let input = Operand {
                 buf: tmp,
                 dtype: k.input.dtype,
                 offset: 0,
                 strides: crate::shape::contiguous_strides(&shape),
             };
-            let r = self.reduce(&Reduce { input, prologue: None, ..k.clone() });
+            let r = self.run_reduce(&Reduce { input, prologue: None, ..k.clone() });
             self.release(tmp);
             return r;
         }
@@ -413,10 +479,10 @@ impl Backend for CpuBackend {
         Ok(())
     }
 
-    fn matmul(&self, k: &Matmul) -> Result<()> {
+    fn run_matmul(&self, k: &Matmul) -> Result<()> {
         if self.deferring() {
             let k = k.clone();
-            defer!(self, move |b: &CpuBackend| Backend::matmul(b, &k));
+            defer!(self, move |b: &CpuBackend| b.run_matmul(&k));
         }
         if k.epilogue.is_some() {
             crate::bail!(Torch, "internal: the cpu backend does not fuse matmul epilogues");
@@ -454,10 +520,10 @@ impl Backend for CpuBackend {
         Ok(())
     }
 
-    fn rowwise(&self, k: &Rowwise) -> Result<()> {
+    fn run_rowwise(&self, k: &Rowwise) -> Result<()> {
         if self.deferring() {
             let k = k.clone();
-            defer!(self, move |b: &CpuBackend| Backend::rowwise(b, &k));
+            defer!(self, move |b: &CpuBackend| b.run_rowwise(&k));
         }
         // Scratch: inputs, output offsets, gradients and results, one of each per element.
         let n = k.outer.iter().chain(&k.inner).product();
@@ -466,39 +532,30 @@ impl Backend for CpuBackend {
         Ok(())
     }
 
-    fn gather(&self, k: &Gather) -> Result<()> {
+    fn run_gather(&self, k: &Gather) -> Result<()> {
         if self.deferring() {
             let k = k.clone();
-            defer!(self, move |b: &CpuBackend| Backend::gather(b, &k));
+            defer!(self, move |b: &CpuBackend| b.run_gather(&k));
         }
         self.check_scratch(&[(2, k.shape.iter().product(), 8)])?;
         self.gather_impl(k);
         Ok(())
     }
 
-    fn scatter(&self, k: &Scatter) -> Result<()> {
+    fn run_scatter(&self, k: &Scatter) -> Result<()> {
         if self.deferring() {
             let k = k.clone();
-            defer!(self, move |b: &CpuBackend| Backend::scatter(b, &k));
+            defer!(self, move |b: &CpuBackend| b.run_scatter(&k));
         }
         self.check_scratch(&[(2, k.shape.iter().product(), 8)])?;
         self.scatter_impl(k)
     }
 
-    fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()> {
-        defer!(self, move |b: &CpuBackend| b.copy(src, src_offset, dst, dst_offset, words));
-        let mut st = self.state.borrow_mut();
-        let data = st.bufs[src as usize].as_ref().expect("live buffer")[src_offset..src_offset + words].to_vec();
-        st.bufs[dst as usize].as_mut().expect("live buffer")[dst_offset..dst_offset + words].copy_from_slice(&data);
-        st.stats.copies += 1;
-        Ok(())
-    }
-
-    fn dispatch(&self, d: &Dispatch) -> Result<()> {
+    fn run_dispatch(&self, d: &Dispatch) -> Result<()> {
         if self.deferring() {
             let (program, variant, groups) = (d.program, d.variant, d.groups);
             let (buffers, uniforms) = (d.buffers.to_vec(), d.uniforms.to_vec());
-            defer!(self, move |b: &CpuBackend| b.dispatch(&Dispatch {
+            defer!(self, move |b: &CpuBackend| b.run_dispatch(&Dispatch {
                 program,
                 variant,
                 buffers: &buffers,
@@ -537,33 +594,14 @@ impl Backend for CpuBackend {
         r
     }
 
-    fn flush(&self) {}
-
-    fn memory_budget(&self) -> Option<u64> {
-        Some(self.budget.get())
-    }
-
-    fn set_memory_budget(&self, bytes: Option<u64>) {
-        self.budget.set(bytes.unwrap_or(DEFAULT_BUDGET));
-    }
-
-    fn reset_peak(&self) {
-        let mut st = self.state.borrow_mut();
-        st.stats.peak_bytes = st.stats.active_bytes;
-    }
-
-    fn sync(&self) -> LocalFuture<Result<()>> {
-        Box::pin(self.drained())
-    }
-
     /// The host has the values, so a check runs before the kernel that would use them
     /// (`Tensor::check_values`); it comes here only while the values are pending
     /// (`deferred.rs`), and runs when they have arrived, its failure raised by the next read.
-    fn check_values(&self, k: &ValueCheck) -> Result<()> {
+    fn run_check_values(&self, k: &ValueCheck) -> Result<()> {
         if self.deferring() {
             let (x, shape, lo, hi, except, message) =
                 (k.x.clone(), k.shape.clone(), k.lo, k.hi, k.except, k.message.clone());
-            defer!(self, move |b: &CpuBackend| b.check_values(&ValueCheck { x, shape, lo, hi, except, message }));
+            defer!(self, move |b: &CpuBackend| b.run_check_values(&ValueCheck { x, shape, lo, hi, except, message }));
         }
         let float = k.x.dtype.is_float();
         let values = self.gather(&k.x, &k.shape, k.x.dtype.compute());
@@ -572,10 +610,6 @@ impl Backend for CpuBackend {
             return Err(k.message.error(bad.is_nan() || bad < k.lo, &shown));
         }
         Ok(())
-    }
-
-    fn stats(&self) -> Stats {
-        self.state.borrow().stats.clone()
     }
 }
 

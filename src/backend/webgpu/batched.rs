@@ -160,7 +160,7 @@ fn leaf_mode(o: &Operand, shape: &[usize], contiguous: &[usize]) -> Option<Mode>
 impl WebGpuBackend {
     /// Whether tiny ops are batched on this device (checked before any work on an op).
     fn batching_on(&self) -> bool {
-        crate::engine::tuning(|t| !t.immediate && t.batched_launches.unwrap_or(!self.emulated))
+        crate::backend::tuning::tuning(|t| !t.immediate && t.batched_launches.unwrap_or(!self.emulated))
     }
 
     /// Appends a tiny elementwise kernel to the batch; false (nothing done) when it is not one.

@@ -22,9 +22,9 @@ use super::codegen::KernelKey;
 use super::launch::{f32_fill, put};
 use super::matmul::{self, TiledKey, Variant, T128K16P, T128X64P, T64P};
 use super::{WebGpuBackend, MAX_GROUPS};
+use crate::backend::tuning;
 use crate::backend::{Conv2d, ConvGeometry};
 use crate::dtype::DType;
-use crate::engine;
 use crate::error::Result;
 
 const CONV2D: &str = include_str!("../../../shaders/conv2d.wgsl");
@@ -87,7 +87,7 @@ pub fn source(key: &TiledKey, wgrad: bool) -> String {
 
 /// Whether this module's kernels are on (`Tuning::conv_direct`).
 pub fn enabled() -> bool {
-    engine::tuning(|t| t.conv_direct)
+    tuning::tuning(|t| t.conv_direct)
 }
 
 /// The tile for a convolution's product with rows of `row` values (`None`: decline). A forced
@@ -142,7 +142,7 @@ fn choose(k: &ConvGeometry, row: usize, wg_limit: u32) -> Option<TiledKey> {
     Some(TiledKey { tile, a_t: false, b_t: k.weight_grad })
 }
 
-/// `Backend::conv2d_splits`: how a weight gradient's sum over images and output positions is
+/// `ConvGeometry::weight_grad_blocks`: how a weight gradient's sum over images and output positions is
 /// cut into workgroups, `(images, slices)`: each workgroup sums `images` images' products over
 /// one of `slices` slices of their output positions (`[Og, row]` tiles). Where tiles per image
 /// leave the GPU short of work — an RGB first layer's 64×28 gradient is one tile per image, 32
@@ -161,7 +161,7 @@ pub fn splits(k: &ConvGeometry, row: usize, wg_limit: u32) -> (usize, usize) {
     };
     let l = k.out_hw[0] * k.out_hw[1];
     let n = k.input[0];
-    let (forced_images, forced_splits) = engine::tuning(|t| (t.conv_images, t.conv_splits));
+    let (forced_images, forced_splits) = tuning::tuning(|t| (t.conv_images, t.conv_splits));
     if let Some(i) = forced_images {
         return (i.clamp(1, n), 1);
     }
@@ -199,7 +199,7 @@ fn depthwise(k: &ConvGeometry) -> bool {
     k.input[1] == k.groups && k.o / k.groups < 16 && k.dtype == DType::Float32
 }
 
-/// `Backend::conv2d_row`: the window and depthwise kernels take rows as they are, the implicit
+/// `ConvGeometry::direct_row`: the window and depthwise kernels take rows as they are, the implicit
 /// GEMM rows padded to a multiple of 4 (it moves them as vec4).
 pub fn row(k: &ConvGeometry, wg_limit: u32) -> Option<usize> {
     if !enabled() {
@@ -241,7 +241,7 @@ const WINDOW_TAPS: usize = 160;
 fn window(k: &ConvGeometry, wg_limit: u32) -> Option<WindowKey> {
     let og = k.o / k.groups;
     let taps = k.weight_row();
-    let (forced, forced_ocb) = engine::tuning(|t| (t.conv_window, t.conv_window_block));
+    let (forced, forced_ocb) = tuning::tuning(|t| (t.conv_window, t.conv_window_block));
     let rule = og < 16 || taps <= WINDOW_TAPS;
     if k.weight_grad
         || k.dtype != DType::Float32
@@ -432,7 +432,7 @@ impl WebGpuBackend {
         }
         let limit = self.limits.max_compute_workgroup_storage_size;
         let Some(key) = choose(k, conv.row, limit).filter(|_| conv.w_offset.is_multiple_of(4)) else {
-            crate::bail!(Device, "webgpu: no conv2d kernel for this geometry (ask conv2d_row first)")
+            crate::bail!(Device, "webgpu: no conv2d kernel for this geometry (ask ConvGeometry::direct_row first)")
         };
         let l = k.out_hw[0] * k.out_hw[1];
         match (l.is_multiple_of(4), k.weight_grad) {

@@ -97,7 +97,7 @@ impl WebGpuBackend {
     /// multiples of 64 bytes; others, such as imported ones, may not be). Strided leaves are
     /// read element by element (the caller checked that their rows come in fours).
     fn takes_x4(st: &State, k: &Elementwise, n: usize, is_contig: &[bool]) -> bool {
-        if !crate::engine::tuning(|t| t.elementwise_x4) || k.out_view.is_some() {
+        if !crate::backend::tuning::tuning(|t| t.elementwise_x4) || k.out_view.is_some() {
             return false;
         }
         let words = |offset: usize| 4 * (offset + n.next_multiple_of(4)) as u64;
@@ -292,7 +292,7 @@ impl WebGpuBackend {
                 put(&mut meta, 32, &s.strides)?;
                 buffers.push(s.buf);
             }
-            ScatterSrc::Scalar(v) => meta[7] = crate::tensor::to_word(*v, k.dtype)?,
+            ScatterSrc::Scalar(v) => meta[7] = crate::dtype::to_word(*v, k.dtype)?,
         }
         let key = KernelKey::Scatter { dtype: k.dtype, tensor_src: matches!(k.src, ScatterSrc::Tensor(_)), op: k.op };
         self.record(&key, &meta, &buffers, (gx, gy, 1))

@@ -6,9 +6,9 @@
 //! or odd shapes, integer dtypes, views it cannot read as vec4) runs the 16×16 kernel of
 //! `shaders/matmul.wgsl`. `bench/KERNELS.md` records each variant's prediction and measurement.
 
+use crate::backend::tuning;
 use crate::backend::Matmul;
 use crate::dtype::DType;
-use crate::engine;
 
 /// A tiled variant: BM×BN outputs per workgroup of 256 threads (so TM = BM/16 and TN = BN/16
 /// outputs per thread), K staged BK at a time. Workgroup memory: (BM + BN) · BK · 4 bytes.
@@ -100,7 +100,7 @@ pub fn set_tuned(class: &str, variant: &str) -> bool {
         return false;
     }
     let Some((_, v)) = VARIANTS.iter().find(|(n, _)| *n == variant) else { return false };
-    engine::tune(|t| match v {
+    tuning::tune(|t| match v {
         Some(v) => t.matmul_tuned.insert(class.to_string(), *v),
         None => t.matmul_tuned.remove(class),
     });
@@ -110,14 +110,14 @@ pub fn set_tuned(class: &str, variant: &str) -> bool {
 /// The tuned table as (class, variant name) pairs, sorted by class.
 pub fn tuned() -> Vec<(String, String)> {
     let name = |v: &Variant| VARIANTS.iter().find(|(_, x)| *x == Some(*v)).map_or("auto", |(n, _)| *n).to_string();
-    let mut out: Vec<_> = engine::tuning(|t| t.matmul_tuned.iter().map(|(c, v)| (c.clone(), name(v))).collect());
+    let mut out: Vec<_> = tuning::tuning(|t| t.matmul_tuned.iter().map(|(c, v)| (c.clone(), name(v))).collect());
     out.sort();
     out
 }
 
 /// Forgets every tuned class.
 pub fn clear_tuned() {
-    engine::tune(|t| t.matmul_tuned.clear());
+    tuning::tune(|t| t.matmul_tuned.clear());
 }
 
 fn valid_class(class: &str) -> bool {
@@ -134,7 +134,7 @@ fn valid_class(class: &str) -> bool {
 }
 
 fn tuned_for(m: usize, n: usize, k: usize, batches: usize) -> Option<Variant> {
-    engine::tuning(|t| {
+    tuning::tuning(|t| {
         if t.matmul_tuned.is_empty() {
             return None;
         }
@@ -169,7 +169,7 @@ pub const VARIANTS: &[(&str, Option<Variant>)] = &[
 pub fn set_variant(name: &str) -> bool {
     match VARIANTS.iter().find(|(n, _)| *n == name) {
         Some((_, v)) => {
-            engine::tune(|t| t.matmul_variant = *v);
+            tuning::tune(|t| t.matmul_variant = *v);
             true
         }
         None => false,
@@ -182,7 +182,7 @@ pub fn forced_variant() -> Option<Variant> {
 }
 
 fn forced() -> Option<Variant> {
-    engine::tuning(|t| t.matmul_variant)
+    tuning::tuning(|t| t.matmul_variant)
 }
 
 /// The variant `WEBTORCH_MATMUL` names natively (the default of `Tuning::matmul_variant`).
@@ -278,7 +278,7 @@ pub fn split_k(k: &Matmul) -> Option<usize> {
     if k.dtype != DType::Float32 || k.epilogue.is_some() || !k.batch.is_empty() || forced().is_some() {
         return None;
     }
-    if let Some(s) = engine::tuning(|t| t.split_k) {
+    if let Some(s) = tuning::tuning(|t| t.split_k) {
         return (s > 1 && k.k.is_multiple_of(4 * s)).then_some(s);
     }
     if k.k < 4096 || k.m * k.n < 256 * 256 {

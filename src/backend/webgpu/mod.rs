@@ -37,7 +37,12 @@ use self::binding::ARENA_SLOTS;
 use self::codegen::KernelKey;
 use self::pool::{size_class, Pool};
 use super::program::{self, Dispatch, MAX_GROUPS, WG};
-use super::{Backend, BufId, Device, Elementwise, Gather, LocalFuture, Matmul, Reduce, Rowwise, Scatter, Stats};
+use super::{
+    Backend, Batching, BufId, Device, FaultInjection, GpuTiming, KernelGraphs, LocalFuture, MemoryControl, Stats,
+    UserKernels,
+};
+// `Kernel` here is a compiled pipeline; the contract's kernel descriptions are `Launch`.
+use super::Kernel as Launch;
 use crate::error::{ErrorKind, Result};
 use crate::{bail, err};
 
@@ -167,7 +172,7 @@ impl WebGpuBackend {
             return Ok(());
         }
         if let Some((_, first)) = errs.iter().find(|(k, _)| *k == ErrorKind::OutOfMemory) {
-            Backend::empty_cache(self);
+            MemoryControl::empty_cache(self);
             let active = self.st.borrow().stats.active_bytes;
             let what = first.lines().next().unwrap_or("").chars().take(160).collect::<String>();
             bail!(
@@ -249,6 +254,22 @@ impl WebGpuBackend {
     }
 }
 
+impl WebGpuBackend {
+    /// Records an op family's program (`Kernel::Program`) like the backend's own kernels.
+    fn dispatch_program(&self, d: &Dispatch) -> Result<()> {
+        if d.uniforms.len() > SLOT_WORDS {
+            bail!(
+                Torch,
+                "webgpu: program '{}' passes {} uniform words, more than {SLOT_WORDS}",
+                d.program.name,
+                d.uniforms.len()
+            );
+        }
+        let key = KernelKey::Program(codegen::ProgramKey { program: d.program, variant: d.variant });
+        self.record(&key, d.uniforms, d.buffers, d.groups)
+    }
+}
+
 impl Backend for WebGpuBackend {
     fn device(&self) -> Device {
         Device::WebGpu
@@ -259,7 +280,34 @@ impl Backend for WebGpuBackend {
             fused_kernels: true,
             workgroup_storage_bytes: self.limits.max_compute_workgroup_storage_size as u64,
             storage_binding_bytes: self.limits.max_storage_buffer_binding_size,
+            // `pool::size_class` rounds a request up by less than a quarter.
+            max_tensor_bytes: self.limits.max_storage_buffer_binding_size / 5 * 4,
+            fusion: true,
         }
+    }
+
+    fn memory(&self) -> Option<&dyn MemoryControl> {
+        Some(self)
+    }
+
+    fn batching(&self) -> Option<&dyn Batching> {
+        Some(self)
+    }
+
+    fn graphs(&self) -> Option<&dyn KernelGraphs> {
+        Some(self)
+    }
+
+    fn timing(&self) -> Option<&dyn GpuTiming> {
+        Some(self)
+    }
+
+    fn faults(&self) -> Option<&dyn FaultInjection> {
+        Some(self)
+    }
+
+    fn user_kernels(&self) -> Option<&dyn UserKernels> {
+        Some(self)
     }
 
     fn alloc(&self, bytes: u64) -> Result<BufId> {
@@ -393,74 +441,23 @@ impl Backend for WebGpuBackend {
         })
     }
 
-    fn elementwise(&self, k: &Elementwise) -> Result<()> {
-        self.elementwise_impl(k)
-    }
-
-    fn reduce(&self, k: &Reduce) -> Result<()> {
-        self.reduce_impl(k)
-    }
-
-    fn matmul(&self, k: &Matmul) -> Result<()> {
-        self.matmul_impl(k)
-    }
-
-    fn rowwise(&self, k: &Rowwise) -> Result<()> {
-        self.rowwise_impl(k)
-    }
-
-    fn conv2d_row(&self, g: &crate::backend::ConvGeometry) -> Option<usize> {
-        conv::row(g, self.limits.max_compute_workgroup_storage_size)
-    }
-
-    fn conv2d_splits(&self, g: &crate::backend::ConvGeometry, row: usize) -> (usize, usize) {
-        conv::splits(g, row, self.limits.max_compute_workgroup_storage_size)
-    }
-
-    fn max_tensor_bytes(&self) -> u64 {
-        // `pool::size_class` rounds a request up by less than a quarter.
-        self.limits.max_storage_buffer_binding_size / 5 * 4
-    }
-
-    fn conv2d(&self, k: &crate::backend::Conv2d) -> Result<()> {
-        self.conv2d_impl(k)
-    }
-
-    fn gather(&self, k: &Gather) -> Result<()> {
-        self.gather_impl(k)
-    }
-
-    fn scatter(&self, k: &Scatter) -> Result<()> {
-        self.scatter_impl(k)
-    }
-
     fn copy(&self, src: BufId, src_offset: usize, dst: BufId, dst_offset: usize, words: usize) -> Result<()> {
         self.copy_impl(src, src_offset, dst, dst_offset, words)
     }
 
-    fn dispatch(&self, d: &Dispatch) -> Result<()> {
-        if d.uniforms.len() > SLOT_WORDS {
-            bail!(
-                Torch,
-                "webgpu: program '{}' passes {} uniform words, more than {SLOT_WORDS}",
-                d.program.name,
-                d.uniforms.len()
-            );
+    fn launch(&self, k: Launch<'_>) -> Result<()> {
+        match k {
+            Launch::Elementwise(k) => self.elementwise_impl(k),
+            Launch::Reduce(k) => self.reduce_impl(k),
+            Launch::Matmul(k) => self.matmul_impl(k),
+            Launch::Rowwise(k) => self.rowwise_impl(k),
+            Launch::Gather(k) => self.gather_impl(k),
+            Launch::Scatter(k) => self.scatter_impl(k),
+            Launch::Conv2d(k) => self.conv2d_impl(k),
+            Launch::Check(k) => self.check_values_impl(k),
+            Launch::User(k) => custom::dispatch(self, k),
+            Launch::Program(d) => self.dispatch_program(d),
         }
-        let key = KernelKey::Program(codegen::ProgramKey { program: d.program, variant: d.variant });
-        self.record(&key, d.uniforms, d.buffers, d.groups)
-    }
-
-    fn check_values(&self, k: &super::ValueCheck) -> Result<()> {
-        self.check_values_impl(k)
-    }
-
-    fn compile_user(&self, name: &str, source: Rc<str>, n_inputs: usize) -> LocalFuture<Result<()>> {
-        custom::compile(self.me.upgrade(), name, source, n_inputs)
-    }
-
-    fn user_kernel(&self, k: &super::UserKernel) -> Result<()> {
-        custom::dispatch(self, k)
     }
 
     fn flush(&self) {
@@ -518,12 +515,29 @@ impl Backend for WebGpuBackend {
         s.pooled_bytes = st.pool.pooled_bytes;
         s
     }
+}
 
-    fn supports_fusion(&self) -> bool {
-        true
+impl MemoryControl for WebGpuBackend {
+    fn budget(&self) -> Option<u64> {
+        self.budget.get()
     }
 
-    fn set_batch_threshold(&self, n: usize) {
+    fn set_budget(&self, bytes: Option<u64>) {
+        self.budget.set(bytes);
+    }
+
+    fn empty_cache(&self) {
+        Self::clear_pools(&mut self.st.borrow_mut());
+    }
+
+    fn reset_peak(&self) {
+        let mut st = self.st.borrow_mut();
+        st.stats.peak_bytes = st.stats.active_bytes;
+    }
+}
+
+impl Batching for WebGpuBackend {
+    fn set_threshold(&self, n: usize) {
         let mut st = self.st.borrow_mut();
         st.threshold = n.max(1);
         if st.stats.pending as usize >= st.threshold {
@@ -531,33 +545,18 @@ impl Backend for WebGpuBackend {
         }
     }
 
-    fn reset_peak(&self) {
-        let mut st = self.st.borrow_mut();
-        st.stats.peak_bytes = st.stats.active_bytes;
+    fn set_hold(&self, hold: bool) {
+        self.st.borrow_mut().hold = hold;
     }
+}
 
-    fn lose_device(&self) {
-        self.destroy_device();
-    }
-
-    fn debug_device_oom(&self) {
-        if let Ok(mut v) = self.errors.lock() {
-            // What the uncaptured-error handler (`device.rs`) records for a refused buffer, and the
-            // validation error using that buffer then causes.
-            v.push((ErrorKind::OutOfMemory, "Out of memory: vkAllocateMemory failed (debug_device_oom)".into()));
-            v.push((
-                ErrorKind::Device,
-                "[Invalid Buffer \"webtorch:tensor\"] is invalid due to a previous error.".into(),
-            ));
-        }
-    }
-
-    fn gpu_timing_start(&self) -> bool {
-        WebGpuBackend::gpu_timing_start(self)
-    }
-
+impl KernelGraphs for WebGpuBackend {
     fn capture_begin(&self) -> bool {
         WebGpuBackend::capture_begin(self)
+    }
+
+    fn capture_abort(&self) {
+        WebGpuBackend::capture_abort(self)
     }
 
     fn capturing(&self) -> bool {
@@ -572,10 +571,6 @@ impl Backend for WebGpuBackend {
 
     fn capture_refused(&self) -> Option<String> {
         self.st.borrow().capture.as_ref().and_then(|c| c.refused.clone())
-    }
-
-    fn capture_abort(&self) {
-        WebGpuBackend::capture_abort(self)
     }
 
     fn capture_end(
@@ -594,25 +589,39 @@ impl Backend for WebGpuBackend {
     fn graph_drop(&self, id: u32) {
         WebGpuBackend::graph_drop(self, id)
     }
+}
 
-    fn gpu_timing_stop(&self) -> LocalFuture<Result<Vec<super::timing::GpuEvent>>> {
+impl GpuTiming for WebGpuBackend {
+    fn start(&self) -> bool {
+        WebGpuBackend::gpu_timing_start(self)
+    }
+
+    fn stop(&self) -> LocalFuture<Result<Vec<super::timing::GpuEvent>>> {
         WebGpuBackend::gpu_timing_stop(self)
     }
+}
 
-    fn set_batch_hold(&self, hold: bool) {
-        self.st.borrow_mut().hold = hold;
+impl FaultInjection for WebGpuBackend {
+    fn lose_device(&self) {
+        self.destroy_device();
     }
 
-    fn memory_budget(&self) -> Option<u64> {
-        self.budget.get()
+    fn device_oom(&self) {
+        if let Ok(mut v) = self.errors.lock() {
+            // What the uncaptured-error handler (`device.rs`) records for a refused buffer, and the
+            // validation error using that buffer then causes.
+            v.push((ErrorKind::OutOfMemory, "Out of memory: vkAllocateMemory failed (debug_device_oom)".into()));
+            v.push((
+                ErrorKind::Device,
+                "[Invalid Buffer \"webtorch:tensor\"] is invalid due to a previous error.".into(),
+            ));
+        }
     }
+}
 
-    fn set_memory_budget(&self, bytes: Option<u64>) {
-        self.budget.set(bytes);
-    }
-
-    fn empty_cache(&self) {
-        Self::clear_pools(&mut self.st.borrow_mut());
+impl UserKernels for WebGpuBackend {
+    fn compile(&self, name: &str, source: Rc<str>, n_inputs: usize) -> LocalFuture<Result<()>> {
+        custom::compile(self.me.upgrade(), name, source, n_inputs)
     }
 }
 

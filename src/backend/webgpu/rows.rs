@@ -11,9 +11,9 @@
 //! `shaders/reduce.wgsl`).
 
 use super::codegen::KernelKey;
+use crate::backend::tuning;
 use crate::backend::{Reduce, ReduceOp, RowOp, Rowwise};
 use crate::dtype::{Compute, DType};
-use crate::engine;
 
 /// Values per invocation held in registers at most.
 pub(crate) const MAX_PER_THREAD: usize = 8;
@@ -23,7 +23,7 @@ pub(crate) const MAX_PER_THREAD: usize = 8;
 pub fn set_row_vectors(n: usize) -> bool {
     let ok = (1..=MAX_PER_THREAD).contains(&n);
     if ok {
-        engine::tune(|t| t.row_vectors = n);
+        tuning::tune(|t| t.row_vectors = n);
     }
     ok
 }
@@ -72,7 +72,7 @@ fn strides_by4(shape: &[usize], strides: &[usize]) -> bool {
 
 /// Segment size for rows of `n` vectors: about `Tuning::row_vectors` vectors per invocation.
 fn threads_for(nv: usize) -> u32 {
-    nv.div_ceil(engine::tuning(|t| t.row_vectors)).next_power_of_two().clamp(1, 256) as u32
+    nv.div_ceil(tuning::tuning(|t| t.row_vectors)).next_power_of_two().clamp(1, 256) as u32
 }
 
 /// The plan for a row-wise kernel, or `None` for the general kernel.

@@ -252,9 +252,9 @@ impl Group {
         self.ensure_state(hyper)?;
         let state = self.state.clone().expect("state made above");
         let backend: Rc<dyn Backend> = state.backend().clone();
-        if backend.capturing() {
+        if let Some(graphs) = backend.graphs().filter(|g| g.capturing()) {
             if let Some(why) = self.capture_refusal(hyper, &grads) {
-                backend.capture_refuse(&why);
+                graphs.capture_refuse(&why);
             }
         }
         // The kernel writes the parameters and the state: expressions still reading their old
