@@ -149,6 +149,18 @@ impl DType {
     }
 }
 
+/// Element `at` of a word buffer of float64 (two words an element, low first): the one reader of
+/// that layout, for the CPU backend and the families' CPU twins.
+pub fn f64_at(words: &[u32], at: usize) -> f64 {
+    f64::from_bits(words[2 * at] as u64 | (words[2 * at + 1] as u64) << 32)
+}
+
+/// Writes element `at` of a word buffer of float64 (`f64_at`'s layout).
+pub fn set_f64(words: &mut [u32], at: usize, v: f64) {
+    words[2 * at] = v.to_bits() as u32;
+    words[2 * at + 1] = (v.to_bits() >> 32) as u32;
+}
+
 /// `torch.promote_types(a, b)`.
 pub fn promote_types(a: DType, b: DType) -> DType {
     use DType::*;

@@ -134,10 +134,20 @@ fn row_kernels_against_the_cpu() {
     same_on_every_device("sum of everything", 1e-5, |d| {
         on(d, &randn(&[1 << 17], 7), &[1 << 17]).sum(&[], false).unwrap()
     });
+    // Long rows into one output split across workgroups in the backend (reduce_launch.rs
+    // `row_chunk`): var's three phases, and a sum whose length the tensor layer's split does not
+    // divide.
+    same_on_every_device("var of everything", 1e-5, |d| {
+        on(d, &randn(&[1 << 17], 8), &[1 << 17]).var(&[], 1.0, false).unwrap()
+    });
+    same_on_every_device("sum of 100,003 values", 1e-5, |d| {
+        on(d, &randn(&[100_003], 9), &[100_003]).sum(&[], false).unwrap()
+    });
     if !devices().contains(&Device::WebGpu) {
         return;
     }
-    // Which kernels ran: the planned ones for dense rows, the general one past 8,192 values.
+    // Which kernels ran: the planned ones for dense rows, the general one past 8,192 values, the
+    // split one for a long row.
     let labels = webtorch::engine::backend(Device::WebGpu).unwrap().kernel_labels();
     for want in [
         "webtorch:softmax:rows32x6v4:float32",
@@ -148,6 +158,10 @@ fn row_kernels_against_the_cpu() {
         "webtorch:sum:rows256x0:float32",
         "webtorch:mean:rows256x0:float32",
         "webtorch:layernorm:float32",
+        "webtorch:var:chunks:float32",
+        "webtorch:var:final:float32",
+        "webtorch:sum:chunks:float32",
+        "webtorch:sum:final:float32",
     ] {
         assert!(labels.iter().any(|l| l == want), "{want} not among {labels:?}");
     }

@@ -141,6 +141,14 @@ pub fn with_grad_mode<R>(on: bool, f: impl FnOnce() -> R) -> R {
     r
 }
 
+/// A view of `base` at `layout` whose history could not be made: its node raises `e` when
+/// backward reaches it, so the view never keeps the history from before the write.
+fn failing_view(base: &Tensor, layout: &crate::shape::Layout, e: crate::error::Error) -> Tensor {
+    let mut y = base.with_layout_pub(layout.clone());
+    record("AsStridedBackward0", &[base], &[], &mut [&mut y], Box::new(move |_| Err(e.clone())));
+    y
+}
+
 impl Tensor {
     /// This tensor's history; for a view whose storage was written since its history was made
     /// (through another view, or its base), first the base's new history seen through the view.
@@ -152,9 +160,11 @@ impl Tensor {
                 v.version.set(now);
                 if v.base.requires_grad() {
                     // A view op of a tensor that requires grad: recorded whatever the grad mode.
-                    if let Ok(h) = with_grad_mode(true, || ops::view_through(&v.base, &self.layout)) {
-                        slot.meta.set(h.history());
-                    }
+                    let h = with_grad_mode(true, || match ops::view_through(&v.base, &self.layout) {
+                        Ok(h) => h,
+                        Err(e) => failing_view(&v.base, &self.layout, e),
+                    });
+                    slot.meta.set(h.history());
                 }
             }
         }

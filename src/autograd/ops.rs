@@ -411,20 +411,27 @@ fn positions(layout: &crate::shape::Layout) -> Result<Vec<usize>> {
     Ok(pos)
 }
 
+/// Where the elements of `view` and of `x` sit in their shared storage, as index tensors into a
+/// storage-sized buffer (`extent` words from the lowest position either reaches): `(extent, view's,
+/// x's)`, each in row-major element order.
+fn storage_indices(view: &crate::shape::Layout, x: &Tensor) -> Result<(usize, Tensor, Tensor)> {
+    let (ypos, xpos) = (positions(view)?, positions(&x.layout)?);
+    let lo = ypos.iter().chain(&xpos).copied().min().unwrap_or(0);
+    let extent = ypos.iter().chain(&xpos).copied().max().map_or(0, |hi| hi + 1 - lo);
+    let index = |p: &[usize]| {
+        let v: Vec<f64> = p.iter().map(|&q| (q - lo) as f64).collect();
+        Tensor::from_f64(&v, &[v.len()], DType::Int64, x.device())
+    };
+    Ok((extent, index(&ypos)?, index(&xpos)?))
+}
+
 /// `x.as_strided(size, stride, offset)`: a view of x's storage. Its gradient (PyTorch's, for an
 /// input whose elements do not overlap): the upstream added into the storage at the viewed
 /// positions (overlapping ones add up), read back at x's own positions.
 pub fn as_strided(x: &Tensor, size: &[usize], stride: &[usize], offset: Option<usize>) -> Result<Tensor> {
     let mut y = x.as_strided(size, stride, offset)?;
     if needs_grad(&[x]) && y.numel() > 0 && x.numel() > 0 {
-        let (ypos, xpos) = (positions(&y.layout)?, positions(&x.layout)?);
-        let lo = ypos.iter().chain(&xpos).copied().min().unwrap_or(0);
-        let extent = ypos.iter().chain(&xpos).copied().max().unwrap_or(0) + 1 - lo;
-        let index = |p: &[usize]| {
-            let v: Vec<f64> = p.iter().map(|&q| (q - lo) as f64).collect();
-            Tensor::from_f64(&v, &[v.len()], DType::Int64, x.device())
-        };
-        let (yi, xi) = (index(&ypos)?, index(&xpos)?);
+        let (extent, yi, xi) = storage_indices(&y.layout, x)?;
         let shape: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
         record(
             "AsStridedBackward0",
@@ -443,15 +450,11 @@ pub fn as_strided(x: &Tensor, size: &[usize], stride: &[usize], offset: Option<u
 }
 
 /// `view`'s layout relative to `base`'s first element, for applying to any tensor of `base`'s
-/// shape and row-major order (the base itself, or a gradient of it).
-fn relative_layout(base: &Tensor, view: &crate::shape::Layout) -> Result<crate::shape::Layout> {
-    if !base.layout.is_contiguous() || view.offset < base.layout.offset {
-        crate::bail!(
-            Torch,
-            "an in-place write through a view of a non-contiguous tensor that takes part in autograd is not supported; write into a contiguous copy (.contiguous()) instead"
-        );
-    }
-    Ok(crate::shape::Layout {
+/// shape and row-major order (the base itself, or a gradient of it); `None` where no such layout
+/// exists (a base that is not contiguous, or a view reaching below it): those go by storage
+/// positions, as PyTorch's as_strided backward does.
+fn relative_layout(base: &Tensor, view: &crate::shape::Layout) -> Option<crate::shape::Layout> {
+    (base.layout.is_contiguous() && view.offset >= base.layout.offset).then(|| crate::shape::Layout {
         shape: view.shape.clone(),
         strides: view.strides.clone(),
         offset: view.offset - base.layout.offset,
@@ -469,14 +472,18 @@ fn at_relative(t: &Tensor, rel: &crate::shape::Layout) -> Result<Tensor> {
 /// `base`'s elements at `view`'s layout, as a view op of `base` (differentiable; how a view of a
 /// base whose history changed takes the new history).
 pub(crate) fn view_through(base: &Tensor, view: &crate::shape::Layout) -> Result<Tensor> {
-    let rel = relative_layout(base, view)?;
-    picking(base, "AsStridedBackward0", std::rc::Rc::new(move |t: &Tensor| at_relative(t, &rel)))
+    match relative_layout(base, view) {
+        Some(rel) => picking(base, "AsStridedBackward0", std::rc::Rc::new(move |t: &Tensor| at_relative(t, &rel))),
+        None => as_strided(base, &view.shape, &view.strides, Some(view.offset)),
+    }
 }
 
 /// PyTorch's CopySlices: `base` after `value` (of the view's shape) was written at `view`'s
 /// elements. Its gradient goes to the old `base` outside those elements and to `value` inside.
 pub(crate) fn copy_slices(base: &Tensor, view: &crate::shape::Layout, value: &Tensor) -> Result<Tensor> {
-    let rel = relative_layout(base, view)?;
+    let Some(rel) = relative_layout(base, view) else {
+        return copy_slices_by_position(base, view, value);
+    };
     let mut out = base.clone();
     let (shape, device) = (base.shape().to_vec(), base.device());
     record(
@@ -501,6 +508,35 @@ pub(crate) fn copy_slices(base: &Tensor, view: &crate::shape::Layout, value: &Te
                     move |t: &Tensor| at_relative(t, &rel)
                 }),
             )?;
+            Ok(vec![Some(outside), Some(inside)])
+        }),
+    );
+    Ok(out)
+}
+
+/// `copy_slices` over a base with no `relative_layout` (not contiguous, or not dense): the
+/// upstream is laid out at the base's storage positions, the view's positions are read from
+/// there for `value` and zeroed for the old base (PyTorch's CopySlices on strided storage).
+fn copy_slices_by_position(base: &Tensor, view: &crate::shape::Layout, value: &Tensor) -> Result<Tensor> {
+    let mut out = base.clone();
+    if !needs_grad(&[base, value]) || base.numel() == 0 {
+        return Ok(out);
+    }
+    let (extent, yi, xi) = storage_indices(view, base)?;
+    let (shape, view_shape) = (base.shape().to_vec(), view.shape.clone());
+    record(
+        "CopySlices",
+        &[base, value],
+        &[],
+        &mut [&mut out],
+        Box::new(move |g| {
+            let g = first(g)?;
+            let flat = |t: &Tensor, to: &[usize]| reshape(t, &to.iter().map(|&s| s as i64).collect::<Vec<_>>());
+            let z = Tensor::full(&[extent], 0.0, g.dtype, g.device())?;
+            let storage = super::kernels::scatter_add(&z, 0, &xi, &reshape(g, &[-1])?)?;
+            let inside = flat(&super::kernels::index_select(&storage, 0, &yi)?, &view_shape)?;
+            let cleared = super::kernels::scatter_value(&storage, 0, &yi, 0.0)?;
+            let outside = flat(&super::kernels::index_select(&cleared, 0, &xi)?, &shape)?;
             Ok(vec![Some(outside), Some(inside)])
         }),
     );

@@ -127,6 +127,31 @@ const CASES = {
     g.mul(f32(W4)).sum().backward();
     return { g, "a.grad": a.grad };
   },
+  detached_transpose_base() {
+    const d = f32([1, 2, 3, 4, 5, 6], [2, 3]).t().detach();
+    assert.equal(d.is_contiguous(), false, "the base is not contiguous");
+    const v = d.index("0:2, 1");
+    const s = leaf([1, 2, 3, 4, 5, 6], [3, 2]);
+    d.mul_(s);
+    v.mul(f32([1, 2]))
+      .sum()
+      .backward();
+    return { v, "s.grad": s.grad };
+  },
+  write_into_transposed_base() {
+    const a = leaf([1, 2, 3, 4, 5, 6], [2, 3]);
+    const d = f32([1, 2, 3, 4, 5, 6], [2, 3]).t().detach();
+    const u = d.index(":, 1");
+    const s = leaf([7, 8]);
+    d.index(1).copy_(s.mul(3));
+    d.mul_(a.t());
+    const loss = d
+      .mul(torch.arange(6, { dtype: "float32" }).view(3, 2))
+      .sum()
+      .add(u.mul(f32([1, 2, 3])).sum());
+    loss.backward();
+    return { d, u, "s.grad": s.grad, "a.grad": a.grad };
+  },
 };
 
 const PARTIAL =

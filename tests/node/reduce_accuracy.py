@@ -72,6 +72,21 @@ out = {
             reduction="sum",
         )
     ),
+    # mean/var/std/norm of one row of 10^7 (CPU) or 10^6 (WebGPU, where SwiftShader is slow;
+    # both split the row across workgroups there), and var of four rows. PyTorch's float32 norm
+    # of 10^7 values is 2.5e-4 off its float64 result (a plain sum of squares); webtorch is held
+    # to the float64 one there.
+    **{
+        f"noisy_{tag}_{what}": v
+        for tag, n in [("1e6", 1_000_000), ("1e7", 10_000_000)]
+        for what, v in [
+            ("mean", f(noisy(n).mean())),
+            ("var", f(noisy(n).var())),
+            ("std", f(noisy(n).std())),
+            ("norm", f(noisy(n).double().norm().float())),
+            ("var_rows", noisy(n).reshape(4, -1).var(1).tolist()),
+        ]
+    },
     "layer_norm_700": picks(F.layer_norm(torch.full([2, 700], 0.1), [700]), [0, 699, 1399]),
     "picked": IDX,
     # PyTorch's float32 softmax adds a long row's exponentials along vector lanes in order, 4e-5

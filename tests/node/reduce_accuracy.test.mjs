@@ -1,7 +1,7 @@
 // Long float32 reductions keep PyTorch's accuracy (cascade sums, bench/KERNELS.md "Summation
 // order") on the CPU backend and on WebGPU: sums and means of 10^6–10^7 elements, var/std of
-// offset data and of constants, layer_norm of a constant row, softmax/log_softmax/logsumexp of a
-// long row, reduced along the inner and the outer dim. Expected values come from PyTorch
+// offset data and of constants, mean/var/std/norm of 10^7 (10^6 on WebGPU, split across
+// workgroups), layer_norm of a constant row, softmax/log_softmax/logsumexp of a long row, reduced along the inner and the outer dim. Expected values come from PyTorch
 // (tests/node/reduce_accuracy.py); the inputs are rebuilt here from the same exact operations.
 import test from "node:test";
 import assert from "node:assert/strict";
@@ -107,6 +107,23 @@ for (const device of devices) {
     assert.equal(
       await torch.full([100_000, 1], 7, { dtype: "float32" }).std(0).item(),
       want["full_7_1e5_std_dim0"],
+    );
+  });
+
+  // 10^7 values on the CPU; 10^6 on WebGPU (SwiftShader takes seconds per pass over 10^7),
+  // where both sizes split each row across workgroups (reduce_launch.rs, `row_chunk`).
+  const [tag, n] = device === "cpu" ? ["1e7", 10_000_000] : ["1e6", 1_000_000];
+  test(`[${device}] mean, var, std and norm of ${tag} elements (one row, and four rows)`, async () => {
+    await torch.init({ device });
+    const x = noisy(n);
+    const key = (what) => want[`noisy_${tag}_${what}`];
+    closeTorch(await x.mean().item(), key("mean"), `mean ${tag}`);
+    closeTorch(await x.var().item(), key("var"), `var ${tag}`);
+    closeTorch(await x.std().item(), key("std"), `std ${tag}`);
+    closeTorch(await x.norm().item(), key("norm"), `norm ${tag}`);
+    const rows = Array.from(await x.reshape(4, -1).var(1).toArray());
+    rows.forEach((v, i) =>
+      closeTorch(v, key("var_rows")[i], `var of row ${i} of 4`),
     );
   });
 

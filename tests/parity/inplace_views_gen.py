@@ -125,6 +125,31 @@ def double_backward():
     return {"g": flat(g), "a.grad": flat(a.grad)}
 
 
+def detached_transpose_base():
+    # A base that is not contiguous and not a view (detach of a transpose): a view of it takes
+    # the base's history after the base is written.
+    d = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).t().detach()
+    v = d[0:2, 1]
+    s = leaf([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [3, 2])
+    d.mul_(s)
+    (v * torch.tensor([1.0, 2.0])).sum().backward()
+    return {"v": flat(v), "s.grad": flat(s.grad)}
+
+
+def write_into_transposed_base():
+    # A write through a view of a base that is not contiguous (CopySlices on strided storage),
+    # then another view of that base.
+    a = leaf([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [2, 3])
+    d = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).t().detach()
+    u = d[:, 1]
+    s = leaf([7.0, 8.0])
+    d[1].copy_(s * 3)
+    d.mul_(a.t())
+    loss = (d * torch.arange(6.0).view(3, 2)).sum() + (u * torch.tensor([1.0, 2.0, 3.0])).sum()
+    loss.backward()
+    return {"d": flat(d), "u": flat(u), "s.grad": flat(s.grad), "a.grad": flat(a.grad)}
+
+
 CASES = [
     slice_mul_,
     copy_into_slice,
@@ -138,6 +163,8 @@ CASES = [
     base_then_view,
     diagonal_add_,
     double_backward,
+    detached_transpose_base,
+    write_into_transposed_base,
 ]
 
 

@@ -10,7 +10,7 @@ use crate::ops::table::CpuFn;
 /// low first; every other dtype one word).
 pub(super) fn elem(buf: &[u32], at: usize, dtype: DType) -> u64 {
     if dtype == DType::Float64 {
-        buf[2 * at] as u64 | (buf[2 * at + 1] as u64) << 32
+        crate::dtype::f64_at(buf, at).to_bits()
     } else {
         buf[at] as u64
     }
@@ -19,8 +19,7 @@ pub(super) fn elem(buf: &[u32], at: usize, dtype: DType) -> u64 {
 /// Writes element `at` of a word buffer holding `dtype` (`elem`'s inverse).
 pub(super) fn put_elem(buf: &mut [u32], at: usize, dtype: DType, bits: u64) {
     if dtype == DType::Float64 {
-        buf[2 * at] = bits as u32;
-        buf[2 * at + 1] = (bits >> 32) as u32;
+        crate::dtype::set_f64(buf, at, f64::from_bits(bits));
     } else {
         buf[at] = bits as u32;
     }
@@ -88,14 +87,19 @@ mod tests {
     use crate::backend::{Node, ReduceOp, RowOp, Tri};
 
     fn words(xs: &[f64]) -> Vec<u32> {
-        xs.iter().flat_map(|x| [x.to_bits() as u32, (x.to_bits() >> 32) as u32]).collect()
+        let mut w = vec![0; 2 * xs.len()];
+        for (i, &x) in xs.iter().enumerate() {
+            crate::dtype::set_f64(&mut w, i, x);
+        }
+        w
     }
 
     fn read(be: &CpuBackend, buf: BufId, n: usize) -> Vec<f64> {
         let mut fut = be.read(buf, 0, 2 * n);
         let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
         let std::task::Poll::Ready(w) = fut.as_mut().poll(&mut cx) else { panic!("cpu reads are ready") };
-        w.unwrap().chunks_exact(2).map(|w| f64::from_bits(w[0] as u64 | (w[1] as u64) << 32)).collect()
+        let w = w.unwrap();
+        (0..w.len() / 2).map(|i| crate::dtype::f64_at(&w, i)).collect()
     }
 
     fn operand(buf: BufId, dtype: DType, strides: &[usize]) -> Operand {

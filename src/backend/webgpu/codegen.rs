@@ -7,9 +7,9 @@ pub use super::elementwise::{
     EW_STRIDES,
 };
 use super::epilogue::EpilogueKey;
-use super::reduce_gen;
 pub use super::reduce_gen::{
-    reduce_key, reduce_source, rows_kernel, RD_MAX_LEAVES, RD_MAX_SCALARS, RD_OFFSETS, RD_SCALARS, RD_STRIDES, ROWS_WG,
+    reduce_key, reduce_key_as, reduce_source, rows_kernel, Form, RD_MAX_LEAVES, RD_MAX_SCALARS, RD_OFFSETS, RD_SCALARS,
+    RD_SPLIT, RD_STRIDES, RD_WORDS, ROWS_WG,
 };
 use crate::backend::{Arg, Func, Program, ReduceOp, RowOp, Rowwise, ScatterOp};
 use crate::dtype::{Compute, DType};
@@ -41,8 +41,8 @@ pub enum KernelKey {
         compute: Compute,
         input: DType,
         out: DType,
-        /// One invocation per output, looping over its elements (short rows, many outputs).
-        rows: bool,
+        /// How the kernel covers its outputs (`reduce_gen::Form`).
+        form: super::reduce_gen::Form,
         /// A fused elementwise prologue: its nodes and its leaves' dtypes.
         prologue: Option<(Vec<KeyNode>, Vec<DType>)>,
     },
@@ -145,6 +145,10 @@ impl KernelKey {
     pub fn writes_whole_output(&self) -> bool {
         if let KernelKey::Program(p) = self {
             return p.program.writes_whole_output;
+        }
+        // A split reduction's partials: each dispatch writes one phase's and reads the earlier.
+        if let KernelKey::Reduce { form: super::reduce_gen::Form::Chunks, .. } = self {
+            return false;
         }
         matches!(
             self,
@@ -398,13 +402,9 @@ pub fn source(key: &KernelKey) -> String {
             elementwise::source(nodes, leaves, *out_strided)
         }
         KernelKey::Elementwise { nodes, leaves, x4: true, .. } => elementwise::source_x4(nodes, leaves),
-        KernelKey::Reduce { op, compute, input, out, rows, prologue } => {
-            let src = reduce_source(*op, *compute, *input, *out, prologue.as_ref());
-            if *rows {
-                reduce_gen::per_output(&src).unwrap_or(src)
-            } else {
-                src
-            }
+        KernelKey::Reduce { op, compute, input, out, form, prologue } => {
+            reduce_source(*op, *compute, *input, *out, prologue.as_ref(), *form)
+                .expect("shaders/reduce.wgsl has the shape reduce_gen's forms rewrite")
         }
         KernelKey::Matmul { dtype, epilogue } => matmul_source(*dtype, epilogue.as_ref()),
         KernelKey::MatmulTiled(key, epilogue) => matmul_tiled_source(key, epilogue.as_ref()),
@@ -437,10 +437,16 @@ pub fn label(key: &KernelKey) -> String {
             if *x4 { "x4:" } else { "" },
             nodes.last().map_or("", |n| n.out.name())
         ),
-        KernelKey::Reduce { op, out, prologue: None, .. } => format!("webtorch:{op:?}:{}", out.name()).to_lowercase(),
-        KernelKey::Reduce { op, out, prologue: Some((nodes, _)), .. } => {
-            format!("webtorch:{}+{}:{}", ops(nodes), format!("{op:?}").to_lowercase(), out.name())
+        KernelKey::Reduce { op, out, prologue: None, form, .. } => {
+            format!("webtorch:{op:?}{}:{}", super::reduce_gen::form_label(*form), out.name()).to_lowercase()
         }
+        KernelKey::Reduce { op, out, prologue: Some((nodes, _)), form, .. } => format!(
+            "webtorch:{}+{}{}:{}",
+            ops(nodes),
+            format!("{op:?}").to_lowercase(),
+            super::reduce_gen::form_label(*form),
+            out.name()
+        ),
         KernelKey::Matmul { dtype, epilogue } => {
             format!(
                 "webtorch:matmul{}:{}",

@@ -8,8 +8,45 @@ use crate::dtype::{Compute, DType};
 
 const REDUCE: &str = include_str!("../../../shaders/reduce.wgsl");
 
+/// How a generated reduction kernel covers its outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// One 256-invocation workgroup per output (`shaders/reduce.wgsl` as written).
+    Tree,
+    /// One invocation per output, a serial loop (`per_output`: short rows, many outputs).
+    Rows,
+    /// A workgroup per (output, chunk of its row), one phase a dispatch: each chunk's
+    /// accumulator into a float32 scratch `[phases, outputs, chunks]`, the earlier phases'
+    /// results rebuilt from their partials there (`split`: long rows, few outputs).
+    Chunks,
+    /// A workgroup per output: every phase's result from the partials of `Chunks`, then the
+    /// stored result.
+    Final,
+}
+
+/// The label suffix of a form (none for the forms that cover each output in one workgroup or
+/// invocation).
+pub fn form_label(form: Form) -> &'static str {
+    match form {
+        Form::Tree | Form::Rows => "",
+        Form::Chunks => ":chunks",
+        Form::Final => ":final",
+    }
+}
+
+/// Meta words of a split reduction (`Form::Chunks`/`Final`): chunks per output, elements per
+/// chunk, the phase a `Chunks` dispatch runs.
+pub const RD_SPLIT: usize = 120;
+/// Meta words of a reduction, all forms.
+pub const RD_WORDS: usize = RD_SPLIT + 3;
+
 /// The key of a reduction, and its prologue's scalar operands in slot order.
 pub fn reduce_key(k: &Reduce) -> (KernelKey, Vec<(f64, Compute)>) {
+    reduce_key_as(k, if rows_kernel(k) { Form::Rows } else { Form::Tree })
+}
+
+/// `reduce_key` with the form given.
+pub fn reduce_key_as(k: &Reduce, form: Form) -> (KernelKey, Vec<(f64, Compute)>) {
     let (prologue, scalars) = match &k.prologue {
         Some(p) => {
             let (nodes, scalars) = key_nodes(&p.nodes);
@@ -17,14 +54,8 @@ pub fn reduce_key(k: &Reduce) -> (KernelKey, Vec<(f64, Compute)>) {
         }
         None => (None, vec![]),
     };
-    let key = KernelKey::Reduce {
-        op: k.op,
-        compute: k.compute,
-        input: k.input.dtype,
-        out: k.out_dtype,
-        rows: rows_kernel(k),
-        prologue,
-    };
+    let key =
+        KernelKey::Reduce { op: k.op, compute: k.compute, input: k.input.dtype, out: k.out_dtype, form, prologue };
     (key, scalars)
 }
 
@@ -71,7 +102,114 @@ pub(super) fn per_output(src: &str) -> Option<String> {
     Some(format!("{head}{m}"))
 }
 
+/// The source of a reduction kernel of form `form` (`None` if the template changed shape).
 pub fn reduce_source(
+    op: ReduceOp,
+    c: Compute,
+    input: DType,
+    out: DType,
+    prologue: Option<&(Vec<KeyNode>, Vec<DType>)>,
+    form: Form,
+) -> Option<String> {
+    let src = tree_source(op, c, input, out, prologue);
+    match form {
+        Form::Tree => Some(src),
+        Form::Rows => per_output(&src),
+        Form::Chunks | Form::Final => split(&src, form, op),
+    }
+}
+
+/// The `Chunks` or `Final` form of a generated reduction kernel (see `Form`). Both rebuild the
+/// results of earlier phases from their chunk partials in one fixed order, so every workgroup
+/// of an output sees the same `first`, bit for bit.
+fn split(src: &str, form: Form, op: ReduceOp) -> Option<String> {
+    let main_at = src.find("@compute @workgroup_size(256)")?;
+    let (head, main) = src.split_at(main_at);
+    let acc = head.split("struct Acc { v: ").nth(1)?.split(',').next()?;
+    let ident = if matches!(op, ReduceOp::Prod | ReduceOp::All) { "1" } else { "0" };
+    // `Chunks` reads the earlier phases' partials from the scratch it writes; `Final` reads
+    // them as its input.
+    let scratch = if form == Form::Chunks { "out" } else { "inp" };
+    let helpers = format!(
+        "// Phase q's chunk partials of output o, merged as the workgroup tree merges.
+fn partials(o: u32, q: u32, lid: u32) -> Acc {{
+    let k = m({RD_SPLIT}u);
+    var acc = Acc({acc}({ident}), EMPTY);
+    for (var c = lid; c < k; c += 256u) {{
+        acc = combine(acc, Acc({scratch}[(q * m(0u) + o) * k + c], c), q);
+    }}
+    part[lid] = acc;
+    workgroupBarrier();
+    for (var s = 128u; s > 0u; s >>= 1u) {{
+        if (lid < s) {{ part[lid] = combine(part[lid], part[lid + s], q); }}
+        workgroupBarrier();
+    }}
+    let r = part[0];
+    workgroupBarrier();
+    return r;
+}}
+
+// The `first` that phase `upto` sees: each earlier phase's result, from its partials.
+fn firsts(o: u32, upto: u32, lid: u32, count: u32) -> {acc} {{
+    var first = {acc}(0);
+    for (var q = 0u; q < upto; q++) {{ first = between(partials(o, q, lid), count, q, first); }}
+    return first;
+}}
+
+"
+    );
+    if form == Form::Final {
+        let main = "@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let o = wg.y * m(5u) + wg.x;
+    if (o >= m(0u)) { return; }
+    let count = m(3u);
+    let first = firsts(o, PASSES - 1u, lid, count);
+    let acc = partials(o, PASSES - 1u, lid);
+    if (lid == 0u) {
+        out[o] = finish(acc, first, count);
+    }
+}
+";
+        return Some(format!("{head}{helpers}{main}"));
+    }
+    let (k, len, phase) = (RD_SPLIT, RD_SPLIT + 1, RD_SPLIT + 2);
+    let mut m = main.to_string();
+    let swaps = [
+        (
+            "    let o = wg.y * m(5u) + wg.x;\n    if (o >= m(0u)) { return; }".to_string(),
+            format!("    let w = wg.y * m(5u) + wg.x;\n    if (w >= m(0u) * m({k}u)) {{ return; }}\n    let o = w / m({k}u);\n    let chunk = w % m({k}u);"),
+        ),
+        (
+            "    for (var phase = 0u; phase < PASSES; phase++) {".into(),
+            "    first = firsts(o, phase, lid, count);\n    {".into(),
+        ),
+        (
+            "for (var j = lid; j < count; j += 256u)".into(),
+            format!("for (var j = chunk * m({len}u) + lid; j < min(count, (chunk + 1u) * m({len}u)); j += 256u)"),
+        ),
+        (
+            "        if (phase + 1u < PASSES) { first = between(acc, count, phase, first); }\n        workgroupBarrier();\n".into(),
+            "        workgroupBarrier();\n".into(),
+        ),
+        (
+            "        out[o] = finish(acc, first, count);".into(),
+            format!("        out[(phase * m(0u) + o) * m({k}u) + chunk] = acc.v;"),
+        ),
+    ];
+    for (from, to) in swaps {
+        if !m.contains(&from) {
+            return None;
+        }
+        m = m.replacen(&from, &to, 1);
+    }
+    // One phase, read from the meta words where the loop counted them.
+    m = m.replacen("    var acc = Acc(", &format!("    let phase = m({phase}u);\n    var acc = Acc("), 1);
+    Some(format!("{head}{helpers}{m}"))
+}
+
+/// The source of a reduction kernel as `shaders/reduce.wgsl` has it (`Form::Tree`).
+fn tree_source(
     op: ReduceOp,
     c: Compute,
     input: DType,

@@ -24,7 +24,55 @@ impl WebGpuBackend {
         if let Some(at) = runs_split(k) {
             return self.reduce_runs_first(k, at);
         }
+        if let Some(len) = row_chunk(k) {
+            return self.reduce_split(k, len);
+        }
         self.reduce_unchunked(k)
+    }
+
+    /// A reduction of long rows into few outputs (`row_chunk`) split across workgroups: each
+    /// phase a dispatch of one workgroup per (output, chunk of `len` elements) writing its
+    /// chunk's accumulator into a scratch, each such dispatch rebuilding the earlier phases'
+    /// results from their partials (var/std: the mean, then the refined mean); then one
+    /// workgroup per output merging the last phase's partials and storing the result
+    /// (`reduce_gen::Form`). Every merge keeps the tree order: each chunk's elements in the
+    /// cascade of `shaders/reduce.wgsl`, the chunks in a workgroup tree.
+    fn reduce_split(&self, k: &Reduce, len: usize) -> Result<()> {
+        use codegen::{RD_SPLIT, RD_WORDS};
+        let n_out: usize = k.outer.iter().product();
+        let count: usize = k.inner.iter().product();
+        let chunks = count.div_ceil(len);
+        let passes = k.op.passes() as usize;
+        let scratch = self.alloc_from_pool((passes * n_out * chunks * 4) as u64, false)?;
+        let run = || -> Result<()> {
+            let part = Reduce { out: scratch, out_dtype: DType::Float32, ..k.clone() };
+            let (key, scalars) = codegen::reduce_key_as(&part, codegen::Form::Chunks);
+            let groups = u32::try_from(n_out * chunks).map_err(|_| err!(OutOfMemory, "too many outputs"))?;
+            let (gx, gy) = Self::grid(groups);
+            let (mut meta, buffers) = reduce_meta(&part, &scalars, gx)?;
+            put(&mut meta, RD_SPLIT, &[chunks, len])?;
+            for phase in 0..passes {
+                meta[RD_SPLIT + 2] = phase as u32;
+                self.record(&key, &meta, &buffers, (gx, gy, 1))?;
+            }
+            let key = codegen::KernelKey::Reduce {
+                op: k.op,
+                compute: k.compute,
+                input: DType::Float32,
+                out: k.out_dtype,
+                form: codegen::Form::Final,
+                prologue: None,
+            };
+            let (gx, gy) = Self::grid(u32::try_from(n_out).map_err(|_| err!(OutOfMemory, "too many outputs"))?);
+            let mut meta = [0u32; RD_WORDS];
+            put(&mut meta, 0, &[n_out, 0, 0, count, 0, gx as usize])?;
+            meta[6] = (k.param as f32).to_bits();
+            put(&mut meta, RD_SPLIT, &[chunks])?;
+            self.record(&key, &meta, &[k.out, scratch], (gx, gy, 1))
+        };
+        let r = run();
+        crate::backend::Backend::release(self, scratch);
+        r
     }
 
     /// A reduction over several dims into few outputs (`runs_split`) in two steps: each output's
@@ -58,7 +106,6 @@ impl WebGpuBackend {
     /// or one invocation per output for short rows.
     fn reduce_unchunked(&self, k: &Reduce) -> Result<()> {
         let n_out: usize = k.outer.iter().product();
-        let count: usize = k.inner.iter().product();
         let n32 = u32::try_from(n_out).map_err(|_| err!(OutOfMemory, "too many outputs"))?;
         // Contiguous float32 sum/mean: the lean kernel (`rows.rs`); else one workgroup per
         // output, or one invocation per output for short rows.
@@ -69,43 +116,11 @@ impl WebGpuBackend {
             None => n32,
         };
         let (gx, gy) = Self::grid(groups);
-        use codegen::{RD_MAX_LEAVES, RD_MAX_SCALARS, RD_OFFSETS, RD_SCALARS, RD_STRIDES};
-        // Leaf 0 is the input (or the prologue's first leaf); a prologue's others follow it.
-        let leaves = reduce_leaves(k);
         let (key, scalars) = match plan {
             Some(p) => (rows::reduce_key(k, p), vec![]),
             None => codegen::reduce_key(k),
         };
-        if leaves.len() > RD_MAX_LEAVES || scalars.len() > RD_MAX_SCALARS {
-            bail!(
-                Torch,
-                "webgpu: a fused reduction reads at most {RD_MAX_LEAVES} tensors and {RD_MAX_SCALARS} scalars"
-            );
-        }
-        let mut meta = [0u32; RD_STRIDES + 16 * (RD_MAX_LEAVES - 1)];
-        put(&mut meta, 0, &[n_out, k.outer.len(), k.inner.len(), count, leaves[0].offset, gx as usize])?;
-        meta[6] = (k.param as f32).to_bits();
-        let no = k.outer.len();
-        put(&mut meta, 8, &k.outer)?;
-        put(&mut meta, 24, &k.inner)?;
-        let mut buffers = vec![k.out];
-        for (i, o) in leaves.iter().enumerate() {
-            let (off, outer_st, inner_st) = if i == 0 {
-                (4, 16, 32)
-            } else {
-                (RD_OFFSETS + i, RD_STRIDES + 16 * (i - 1), RD_STRIDES + 16 * (i - 1) + 8)
-            };
-            put(&mut meta, off, &[o.offset])?;
-            put(&mut meta, outer_st, &o.strides[..no])?;
-            put(&mut meta, inner_st, &o.strides[no..])?;
-            buffers.push(o.buf);
-        }
-        for (q, (x, c)) in scalars.iter().enumerate() {
-            meta[RD_SCALARS + q] = match c {
-                crate::dtype::Compute::F32 => (*x as f32).to_bits(),
-                _ => *x as i32 as u32,
-            };
-        }
+        let (meta, buffers) = reduce_meta(k, &scalars, gx)?;
         self.record(&key, &meta, &buffers, (gx, gy, 1))
     }
 
@@ -221,6 +236,73 @@ fn runs_split(k: &Reduce) -> Option<usize> {
     (run >= 16 && n_out * (count / run) <= 1 << 26).then_some(at)
 }
 
+/// A reduction's meta words (`shaders/reduce.wgsl`; the split words left 0) and its buffers:
+/// the output, then the leaves.
+fn reduce_meta(
+    k: &Reduce,
+    scalars: &[(f64, crate::dtype::Compute)],
+    gx: u32,
+) -> Result<([u32; codegen::RD_WORDS], Vec<crate::backend::BufId>)> {
+    use codegen::{RD_MAX_LEAVES, RD_MAX_SCALARS, RD_OFFSETS, RD_SCALARS, RD_STRIDES, RD_WORDS};
+    let n_out: usize = k.outer.iter().product();
+    let count: usize = k.inner.iter().product();
+    // Leaf 0 is the input (or the prologue's first leaf); a prologue's others follow it.
+    let leaves = reduce_leaves(k);
+    if leaves.len() > RD_MAX_LEAVES || scalars.len() > RD_MAX_SCALARS {
+        bail!(Torch, "webgpu: a fused reduction reads at most {RD_MAX_LEAVES} tensors and {RD_MAX_SCALARS} scalars");
+    }
+    let mut meta = [0u32; RD_WORDS];
+    put(&mut meta, 0, &[n_out, k.outer.len(), k.inner.len(), count, leaves[0].offset, gx as usize])?;
+    meta[6] = (k.param as f32).to_bits();
+    let no = k.outer.len();
+    put(&mut meta, 8, &k.outer)?;
+    put(&mut meta, 24, &k.inner)?;
+    let mut buffers = vec![k.out];
+    for (i, o) in leaves.iter().enumerate() {
+        let (off, outer_st, inner_st) = if i == 0 {
+            (4, 16, 32)
+        } else {
+            (RD_OFFSETS + i, RD_STRIDES + 16 * (i - 1), RD_STRIDES + 16 * (i - 1) + 8)
+        };
+        put(&mut meta, off, &[o.offset])?;
+        put(&mut meta, outer_st, &o.strides[..no])?;
+        put(&mut meta, inner_st, &o.strides[no..])?;
+        buffers.push(o.buf);
+    }
+    for (q, (x, c)) in scalars.iter().enumerate() {
+        meta[RD_SCALARS + q] = match c {
+            crate::dtype::Compute::F32 => (*x as f32).to_bits(),
+            _ => *x as i32 as u32,
+        };
+    }
+    Ok((meta, buffers))
+}
+
+/// Elements per chunk when a reduction of long rows into few outputs splits each row across
+/// workgroups (`reduce_split`), or `None` to keep one workgroup per output. One 256-invocation
+/// workgroup per output leaves all but a few of a large GPU's cores idle on a row of 10⁷
+/// elements (`x.var()`, a norm of all parameters); chunks of at least `SPLIT_LEN` elements
+/// (256 invocations × 64 each), about `SPLIT_GROUPS` workgroups in all, keep them busy while
+/// the scratch of partials stays small. Ops whose accumulator is a float32 value merged
+/// whatever its index (not argmax/argmin, nor the integer-valued ones).
+fn row_chunk(k: &Reduce) -> Option<usize> {
+    use crate::backend::ReduceOp::*;
+    const SPLIT_MIN: usize = 1 << 16;
+    const SPLIT_LEN: usize = 1 << 14;
+    const SPLIT_GROUPS: usize = 2048;
+    let n_out: usize = k.outer.iter().product();
+    let count: usize = k.inner.iter().product();
+    let applies = matches!(k.op, Sum | Mean | Var | Std | Norm1 | Norm2 | NormP | Max | Min | LogSumExp)
+        && k.compute == crate::dtype::Compute::F32
+        && count >= SPLIT_MIN
+        && n_out < 1024;
+    if !applies {
+        return None;
+    }
+    let len = (count * n_out).div_ceil(SPLIT_GROUPS).max(SPLIT_LEN).next_multiple_of(256);
+    (count.div_ceil(len) >= 2).then_some(len)
+}
+
 /// The tensors a reduction reads: the prologue's leaves, or the input itself.
 fn reduce_leaves(k: &Reduce) -> &[crate::backend::Operand] {
     match &k.prologue {
@@ -265,5 +347,42 @@ mod tests {
         let mut max = sum(&[64], &[32, 12544]);
         max.op = ReduceOp::Max;
         assert_eq!(runs_split(&max), None);
+    }
+
+    /// Long rows into few outputs split into chunks of at least 16,384 elements, about 2,048
+    /// workgroups in all; short rows, many outputs and argmax keep one workgroup per output.
+    #[test]
+    fn long_rows_split_into_chunks() {
+        assert_eq!(row_chunk(&sum(&[1], &[10_000_000])), Some(16384));
+        let mut var = sum(&[4], &[2_500_000]);
+        var.op = ReduceOp::Var;
+        assert_eq!(row_chunk(&var), Some(16384));
+        assert_eq!(row_chunk(&sum(&[512], &[1 << 20])), Some(1 << 18));
+        assert_eq!(row_chunk(&sum(&[1], &[65535])), None);
+        assert_eq!(row_chunk(&sum(&[1024], &[1 << 20])), None);
+        let mut arg = sum(&[1], &[10_000_000]);
+        arg.op = ReduceOp::ArgMax;
+        assert_eq!(row_chunk(&arg), None);
+    }
+
+    /// Every op a split takes has both split forms of its kernel (the template keeps the shape
+    /// the forms rewrite).
+    #[test]
+    fn split_forms_generate() {
+        use crate::dtype::Compute;
+        for op in [
+            ReduceOp::Sum,
+            ReduceOp::Mean,
+            ReduceOp::Var,
+            ReduceOp::Std,
+            ReduceOp::Norm2,
+            ReduceOp::Max,
+            ReduceOp::LogSumExp,
+        ] {
+            for form in [codegen::Form::Tree, codegen::Form::Rows, codegen::Form::Chunks, codegen::Form::Final] {
+                let src = codegen::reduce_source(op, Compute::F32, DType::Float32, DType::Float32, None, form);
+                assert!(src.is_some(), "{op:?} {form:?}");
+            }
+        }
     }
 }

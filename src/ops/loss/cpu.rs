@@ -33,11 +33,10 @@ impl Width for f32 {
 impl Width for f64 {
     const ONE: Self = 1.0;
     fn get(words: &[u32], at: usize) -> Self {
-        f64::from_bits(words[2 * at] as u64 | (words[2 * at + 1] as u64) << 32)
+        crate::dtype::f64_at(words, at)
     }
     fn set(words: &mut [u32], at: usize, v: Self) {
-        words[2 * at] = v.to_bits() as u32;
-        words[2 * at + 1] = (v.to_bits() >> 32) as u32;
+        crate::dtype::set_f64(words, at, v)
     }
 }
 

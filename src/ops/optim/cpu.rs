@@ -33,7 +33,7 @@ trait Real:
 }
 
 macro_rules! real {
-    ($t:ty) => {
+    ($t:ty, $get:expr, $set:expr) => {
         impl Real for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -51,25 +51,16 @@ macro_rules! real {
                 <$t>::min(self, o)
             }
             fn get(words: &[u32], at: usize) -> Self {
-                const W: usize = std::mem::size_of::<$t>() / 4;
-                let mut bits = 0u64;
-                for k in 0..W {
-                    bits |= (words[W * at + k] as u64) << (32 * k);
-                }
-                <$t>::from_bits(bits as _)
+                $get(words, at)
             }
             fn set(words: &mut [u32], at: usize, v: Self) {
-                const W: usize = std::mem::size_of::<$t>() / 4;
-                let bits = v.to_bits() as u64;
-                for k in 0..W {
-                    words[W * at + k] = (bits >> (32 * k)) as u32;
-                }
+                $set(words, at, v)
             }
         }
     };
 }
-real!(f32);
-real!(f64);
+real!(f32, |w: &[u32], at: usize| f32::from_bits(w[at]), |w: &mut [u32], at: usize, v: f32| w[at] = v.to_bits());
+real!(f64, crate::dtype::f64_at, crate::dtype::set_f64);
 
 /// `torch.lerp`'s formula (ATen: the weight picks the end to interpolate from).
 fn lerp<T: Real>(a: T, b: T, w: T) -> T {

@@ -100,10 +100,8 @@ pub(super) fn draw(w: &mut Words) -> Result<()> {
             // to float32, the same stream as for a float32 tensor of those rates. The draws are
             // whole numbers, exact in either width.
             let at = offset + i;
-            let rate = f64::from_bits(rates[2 * at] as u64 | (rates[2 * at + 1] as u64) << 32);
-            let v = (poisson(rate as f32, &mut s) as f64).to_bits();
-            out[2 * i] = v as u32;
-            out[2 * i + 1] = (v >> 32) as u32;
+            let rate = crate::dtype::f64_at(rates, at);
+            crate::dtype::set_f64(out, i, poisson(rate as f32, &mut s) as f64);
         } else {
             out[i] = dtype.round_f32(poisson(f32::from_bits(rates[offset + i]), &mut s)).to_bits();
         }

@@ -29,7 +29,7 @@ fn key(word: u32, dtype: DType) -> Key {
 /// Element `i` of a row of `dtype` words (float64: two words an element, low first).
 fn key_at(words: &[u32], i: usize, dtype: DType) -> Key {
     if dtype == DType::Float64 {
-        Key::D(f64::from_bits(words[2 * i] as u64 | (words[2 * i + 1] as u64) << 32))
+        Key::D(crate::dtype::f64_at(words, i))
     } else {
         key(words[i], dtype)
     }
@@ -325,7 +325,7 @@ fn scan64(w: &mut Words, op: ScanOp) -> Result<()> {
     let (rows, n, offset) = (w.at(0), w.at(1), w.at(2));
     let words = &w.read.get(1)[2 * offset..2 * (offset + rows * n)];
     let out = &mut w.written[0];
-    let x = |i: usize| f64::from_bits(words[2 * i] as u64 | (words[2 * i + 1] as u64) << 32);
+    let x = |i: usize| crate::dtype::f64_at(words, i);
     for r in 0..rows {
         let mut acc = match op {
             ScanOp::Sum => 0.0f64,
@@ -354,8 +354,7 @@ fn scan64(w: &mut Words, op: ScanOp) -> Result<()> {
                 ScanOp::Prod => acc * v,
                 _ => log_add_exp64(acc, v),
             };
-            out[2 * at] = acc.to_bits() as u32;
-            out[2 * at + 1] = (acc.to_bits() >> 32) as u32;
+            crate::dtype::set_f64(out, at, acc);
         }
     }
     Ok(())
