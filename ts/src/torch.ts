@@ -144,6 +144,7 @@ export type * from "./einops/types.js";
 export { $, type ExprValue } from "./expr/expr.js";
 export type { ExprShape, ExprEnv } from "./expr/types.js";
 export * from "./ops/composites.js";
+export * from "./ops/trapezoid.js";
 export * from "./ops/activations.js";
 export * from "./state.js";
 import "./tensor/printing.js"; // installs Tensor.format and Tensor.print

@@ -3,7 +3,7 @@
  * comparisons (`isclose`, `allclose`, `equal`, `isneginf`, `isposinf`, `isreal`, `isin`,
  * `is_nonzero`), NaN-aware math (`fmax`, `fmin`, `nansum`, `nanmean`), `heaviside`,
  * `true_divide`, `float_power`, `ldexp`, `angle`, `real`/`conj`, `imag` (which PyTorch refuses
- * for real dtypes, as here), `diff`, `trapezoid`, the fused
+ * for real dtypes, as here), `diff`, the fused
  * reductions (`aminmax`, `var_mean`, `std_mean`), and the activations with arguments
  * (`hardshrink`, `softshrink`, `threshold`, `glu`, `prelu`, `rrelu`, in-place `*_`).
  *
@@ -17,12 +17,7 @@ import { scalarTypeName } from "../dtype.js";
 import { isFloatingPoint } from "../dtype.js";
 import type { ReduceOptions, Shape } from "../args.js";
 import type { DType } from "../dtype.js";
-import {
-  ArgumentError,
-  DTypeError,
-  IndexError,
-  TorchError,
-} from "../errors.js";
+import { DTypeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { where } from "./conditional.js";
 import { inferSize } from "./broadcast.js";
@@ -41,7 +36,6 @@ import {
 } from "../tensor/tensor.js";
 import { binary } from "./op_rows.js";
 import { checkValues } from "./value_checks.js";
-import { checkTrapezoid } from "./operand_checks.js";
 
 /** `[min, max]` with names, as `torch.aminmax` returns. */
 export type MinMax = [Tensor, Tensor] & {
@@ -567,55 +561,6 @@ export function take(input: Tensor, index: Tensor): Tensor {
   const a = args("take", arguments);
   return a.input.take(a.index);
 }
-
-/**
- * The trapezoid rule along `dim` (default the last): `trapezoid(y)` with unit spacing,
- * `trapezoid(y, { dx })`, or `trapezoid(y, x)` with sample points `x`.
- */
-export function trapezoid(
-  y: Tensor,
-  x?: Tensor | { dx?: number; dim?: number } | null,
-  options?: { dx?: number; dim?: number },
-): Tensor {
-  const a = args("trapezoid", arguments);
-  y = a.y;
-  const xt = a.x;
-  if (xt !== null && a.dx !== null)
-    throw new ArgumentError(
-      "trapezoid() received an invalid combination of arguments - got (Tensor, Tensor, dx=float), but expected one of: (Tensor y, Tensor x, *, int dim = -1), (Tensor y, *, Number dx = 1, int dim = -1)",
-    );
-  checkTrapezoid("trapezoid", y, xt);
-  if (y.ndim === 0)
-    throw new IndexError(
-      `Dimension specified as ${a.dim} but tensor has no dimensions`,
-    );
-  const d = wrapDim(a.dim, y.ndim);
-  const n = y.shape[d]!;
-  if (xt !== null && xt.ndim === 1 && xt.shape[0] !== n)
-    throw new TorchError(
-      "trapezoid: There must be one `x` value for each sample point",
-    );
-  return scope(() => {
-    if (n === 0) return y.sum(d);
-    const pairs = y.narrow(d, 1, n - 1).add(y.narrow(d, 0, n - 1));
-    if (xt !== null) {
-      const xs =
-        xt.ndim === 1
-          ? xt.reshape([n, ...new Array<number>(y.ndim - 1 - d).fill(1)])
-          : xt;
-      const dd = xt.ndim === 1 ? 0 : d;
-      const dx = xs.narrow(dd, 1, n - 1).sub(xs.narrow(dd, 0, n - 1));
-      return dx.mul(pairs).sum(d).div(2);
-    }
-    // PyTorch's formula for uniform spacing: (sum - (first + last) / 2) * dx.
-    const dx = a.dx ?? 1;
-    const ends = y.select(d, 0).add(y.select(d, -1)).mul(0.5);
-    return y.sum(d).sub(ends).mul(dx);
-  });
-}
-
-/** Alias of {@link trapezoid}. */
-export const trapz = trapezoid;
 
 /** The imaginary part: refused for real dtypes, as PyTorch does (webtorch has no complex ones). */
 export function imag(input: Tensor): Tensor {

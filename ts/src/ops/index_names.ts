@@ -1,19 +1,18 @@
 /**
  * Function-index names composed from existing ops: `gcd`, `lcm` (Euclid's algorithm on integer
- * tensors), `frexp`, `cumulative_trapezoid`, `index_reduce`, and torch.js's names `var_`/`std_`
+ * tensors), `frexp`, `index_reduce`, and torch.js's names `var_`/`std_`
  * (`var` is a reserved word in JS) and `get_real_dtype`.
  *
  * @module
  */
 
 import { type DType, isFloatingPoint, scalarTypeName } from "../dtype.js";
-import { DTypeError, IndexError, TorchError } from "../errors.js";
+import { DTypeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
 import { args, methodArgs } from "../schema/index.js";
 import { Tensor, wrapDim } from "../tensor/tensor.js";
 import { where } from "./conditional.js";
 import { std, var as variance } from "./reductions.js";
-import { checkTrapezoid } from "./operand_checks.js";
 
 /**
  * Euclid's steps that always reach gcd for integers of each dtype: a pair below 2^b needs at most
@@ -105,48 +104,6 @@ export function frexp(input: Tensor): Frexp {
   return Object.assign([m, e] as [Tensor, Tensor], {
     mantissa: m,
     exponent: e,
-  });
-}
-
-/**
- * The running trapezoid rule along `dim`: `cumulative_trapezoid(y)` with unit spacing,
- * `{ dx }`, or sample points `x`. The result is one shorter than `y` along `dim`.
- */
-export function cumulative_trapezoid(
-  y: Tensor,
-  x?: Tensor | { dx?: number; dim?: number } | null,
-  options?: { dx?: number; dim?: number },
-): Tensor {
-  const a = args("cumulative_trapezoid", arguments);
-  const yt = a.y;
-  if (a.x !== null && a.dx !== null)
-    throw new TorchError(
-      "cumulative_trapezoid() received an invalid combination of arguments - got (Tensor, Tensor, dx=float), but expected one of: (Tensor y, Tensor x, *, int dim = -1), (Tensor y, *, Number dx = 1, int dim = -1)",
-    );
-  checkTrapezoid("cumulative_trapezoid", yt, a.x);
-  // PyTorch's cumulative_trapezoid slices `y` before it looks at `dim`.
-  if (yt.ndim === 0)
-    throw new IndexError("slice() cannot be applied to a 0-dim tensor.");
-  const d = wrapDim(a.dim, yt.ndim);
-  const n = yt.shape[d]!;
-  if (a.x !== null && a.x.ndim === 1 && a.x.shape[0] !== n)
-    throw new TorchError(
-      "cumulative_trapezoid: There must be one `x` value for each sample point",
-    );
-  return scope(() => {
-    if (n === 0) return yt.narrow(d, 0, 0).mul(1);
-    const pairs = yt.narrow(d, 1, n - 1).add(yt.narrow(d, 0, n - 1));
-    const xt = a.x;
-    if (xt !== null) {
-      const xs =
-        xt.ndim === 1
-          ? xt.reshape([n, ...new Array<number>(yt.ndim - 1 - d).fill(1)])
-          : xt;
-      const dd = xt.ndim === 1 ? 0 : d;
-      const dx = xs.narrow(dd, 1, n - 1).sub(xs.narrow(dd, 0, n - 1));
-      return dx.mul(pairs).div(2).cumsum(d);
-    }
-    return pairs.mul((a.dx ?? 1) / 2).cumsum(d);
   });
 }
 
