@@ -265,6 +265,47 @@ export function makeCases() {
     },
   );
 
+  // A float result written into an integer tensor names the result's own float dtype.
+  add(
+    "div_/half-into-int",
+    (T) =>
+      T.ones([2], { dtype: "int32" }).div_(T.ones([2], { dtype: "float16" }), {
+        rounding_mode: "floor",
+      }),
+    "torch.ones(2, dtype=torch.int32).div_(torch.ones(2, dtype=torch.float16), rounding_mode='floor')",
+    { cls: "DTypeError" },
+  );
+  add(
+    "soft_margin_loss/int-input-half-target",
+    (T) =>
+      T.nn.functional.soft_margin_loss(
+        T.ones([3], { dtype: "int64" }),
+        T.ones([3], { dtype: "float16" }),
+      ),
+    "F.soft_margin_loss(torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.float16))",
+    { cls: "DTypeError" },
+  );
+  add(
+    "soft_margin_loss/int-input-int-target",
+    (T) =>
+      T.nn.functional.soft_margin_loss(
+        T.ones([3], { dtype: "uint8" }),
+        T.ones([3], { dtype: "int32" }),
+      ),
+    "F.soft_margin_loss(torch.ones(3, dtype=torch.uint8), torch.ones(3, dtype=torch.int32))",
+    { cls: "DTypeError" },
+  );
+  add(
+    "binary_cross_entropy_with_logits/half-input-int-target",
+    (T) =>
+      T.nn.functional.binary_cross_entropy_with_logits(
+        T.ones([3], { dtype: "float16" }),
+        T.ones([3], { dtype: "int64" }),
+      ),
+    "F.binary_cross_entropy_with_logits(torch.ones(3, dtype=torch.float16), torch.ones(3, dtype=torch.int64))",
+    { cls: "DTypeError" },
+  );
+
   // ---- reductions ----
   for (const op of REDUCTIONS) {
     const softmax = op === "softmax" || op === "log_softmax";

@@ -1575,6 +1575,22 @@ export const TORCH_ERRORS = {
     type: "RuntimeError",
     message: "result type Float can't be cast to the desired output type Bool",
   },
+  "div_/half-into-int": {
+    type: "RuntimeError",
+    message: "result type Half can't be cast to the desired output type Int",
+  },
+  "soft_margin_loss/int-input-half-target": {
+    type: "RuntimeError",
+    message: "result type Half can't be cast to the desired output type Long",
+  },
+  "soft_margin_loss/int-input-int-target": {
+    type: "RuntimeError",
+    message: "result type Float can't be cast to the desired output type Byte",
+  },
+  "binary_cross_entropy_with_logits/half-input-int-target": {
+    type: "RuntimeError",
+    message: "result type Half can't be cast to the desired output type Long",
+  },
   "sum/dim-high": {
     type: "IndexError",
     message:

@@ -10,11 +10,10 @@
  * @module
  */
 
-import { DTypeError } from "../errors.js";
 import { can_cast } from "../state.js";
 import { divRounding, isOperand, roundDecimals } from "../ops/op_rows.js";
 import { methodArgs } from "../schema/index.js";
-import { scalarTypeName } from "../dtype.js";
+import { castError } from "../dtype.js";
 import { writeBack } from "./write_back.js";
 import type { RawTensor } from "../wasm/webtorch_core.js";
 import { opId } from "../runtime.js";
@@ -305,10 +304,9 @@ proto.div_ = function (this: Tensor): Tensor {
   if (a.rounding_mode === null) return inplaceBinary(this, "div", a.other);
   const result = divRounding(this, a.other, a.rounding_mode);
   if (!can_cast(result.dtype, this.dtype)) {
+    const from = result.dtype;
     result.dispose();
-    throw new DTypeError(
-      `result type ${scalarTypeName(result.dtype)} can't be cast to the desired output type ${scalarTypeName(this.dtype)}`,
-    );
+    throw castError(from, this.dtype);
   }
   return writeBack(this, result);
 };

@@ -15,7 +15,7 @@
 
 import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { can_cast } from "../state.js";
-import { cTypeName, scalarTypeName, type DType } from "../dtype.js";
+import { castError, cTypeName, scalarTypeName, type DType } from "../dtype.js";
 import { checkFloat } from "../args.js";
 import { methodArgs } from "../schema/index.js";
 import { OPS } from "../schema/generated.js";
@@ -183,9 +183,7 @@ export function assignResult<T extends Tensor>(target: T, result: Tensor): T {
   if (!can_cast(result.dtype, target.dtype)) {
     const from = result.dtype;
     result.dispose();
-    throw new DTypeError(
-      `result type ${scalarTypeName(from)} can't be cast to the desired output type ${scalarTypeName(target.dtype)}`,
-    );
+    throw castError(from, target.dtype);
   }
   return writeBack(target, result);
 }
