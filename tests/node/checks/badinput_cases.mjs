@@ -1242,6 +1242,21 @@ export function makeCases() {
       "torch.max_pool2d(torch.ones(1, 1, 4, 4), 0)",
     ],
     [
+      "max_pool2d/return_indices",
+      (T) => T.max_pool2d(T.ones(1, 1, 4, 4), 2, { return_indices: true }),
+      "torch.max_pool2d(torch.ones(1, 1, 4, 4), 2, return_indices=True)",
+    ],
+    [
+      "max_pool1d/return_indices",
+      (T) => T.max_pool1d(T.ones(1, 4), 2, { return_indices: true }),
+      "torch.max_pool1d(torch.ones(1, 4), 2, return_indices=True)",
+    ],
+    [
+      "max_pool3d/seven-positional",
+      (T) => T.max_pool3d(T.ones(1, 2, 2, 2), 2, 2, 0, 1, false, true),
+      "torch.max_pool3d(torch.ones(1, 2, 2, 2), 2, 2, 0, 1, False, True)",
+    ],
+    [
       "avg_pool1d/rank",
       (T) => T.avg_pool1d(T.ones(4), 2),
       "torch.avg_pool1d(torch.ones(4), 2)",

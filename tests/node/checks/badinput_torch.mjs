@@ -2918,6 +2918,19 @@ export const TORCH_ERRORS = {
     type: "RuntimeError",
     message: "stride should not be zero",
   },
+  "max_pool2d/return_indices": {
+    type: "TypeError",
+    message: "max_pool2d() got an unexpected keyword argument 'return_indices'",
+  },
+  "max_pool1d/return_indices": {
+    type: "TypeError",
+    message: "max_pool1d() got an unexpected keyword argument 'return_indices'",
+  },
+  "max_pool3d/seven-positional": {
+    type: "TypeError",
+    message:
+      "max_pool3d() takes from 2 to 6 positional arguments but 7 were given",
+  },
   "avg_pool1d/rank": {
     type: "RuntimeError",
     message:

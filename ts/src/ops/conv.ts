@@ -46,7 +46,7 @@ export type FConvShape<
   : ConvShape<S, k, number, number, number, St, P, Dl, Fn>;
 
 /** A pooling function's stride: the kernel size when `null`/absent. */
-type StrideOr<St, K> = [St] extends [null | undefined] ? K : St;
+export type StrideOr<St, K> = [St] extends [null | undefined] ? K : St;
 
 /** An int or one int per spatial dim (`stride=2`, `stride=[2, 1]`). */
 export type IntOrTuple = number | readonly number[];
