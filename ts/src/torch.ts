@@ -72,7 +72,7 @@ export * from "./ops/aliases.js";
 export * from "./ops/quantization.js";
 export * from "./ops/pointwise.js";
 export * from "./ops/scatter.js";
-export * from "./ops/index_put.js";
+export { index_put, index_put_ } from "./ops/index_put.js";
 export * from "./ops/masked_scatter.js";
 import "./tensor/index_expr.js";
 export type { IndexItem, IndexShape } from "./tensor/index_types.js";

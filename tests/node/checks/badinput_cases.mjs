@@ -1242,6 +1242,26 @@ export function makeCases() {
       "torch.max_pool2d(torch.ones(1, 1, 4, 4), 0)",
     ],
     [
+      "index_put/none-in-indices",
+      (T) => T.zeros(3, 4).index_put([null, T.tensor([1])], T.tensor(1.5)),
+      "torch.zeros(3, 4).index_put((None, torch.tensor([1])), torch.tensor(1.5))",
+    ],
+    [
+      "index_put_/none-in-indices",
+      (T) => T.zeros(3, 4).index_put_([T.tensor([1]), null], T.tensor(1.5)),
+      "torch.zeros(3, 4).index_put_((torch.tensor([1]), None), torch.tensor(1.5))",
+    ],
+    [
+      "torch.index_put/none-in-indices",
+      (T) => T.index_put(T.zeros(3, 4), [T.tensor([1]), null], T.tensor(1.5)),
+      "torch.index_put(torch.zeros(3, 4), (torch.tensor([1]), None), torch.tensor(1.5))",
+    ],
+    [
+      "index_put/too-many-positional",
+      (T) => T.zeros(3, 4).index_put([T.tensor([1])], T.tensor(1.5), true, 1),
+      "torch.zeros(3, 4).index_put((torch.tensor([1]),), torch.tensor(1.5), True, 1)",
+    ],
+    [
       "max_pool2d/return_indices",
       (T) => T.max_pool2d(T.ones(1, 1, 4, 4), 2, { return_indices: true }),
       "torch.max_pool2d(torch.ones(1, 1, 4, 4), 2, return_indices=True)",

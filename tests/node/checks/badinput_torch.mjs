@@ -2918,6 +2918,23 @@ export const TORCH_ERRORS = {
     type: "RuntimeError",
     message: "stride should not be zero",
   },
+  "index_put/none-in-indices": {
+    type: "TypeError",
+    message: "expected Tensor as element 0 in argument 0, but got NoneType",
+  },
+  "index_put_/none-in-indices": {
+    type: "TypeError",
+    message: "expected Tensor as element 1 in argument 0, but got NoneType",
+  },
+  "torch.index_put/none-in-indices": {
+    type: "TypeError",
+    message: "expected Tensor as element 1 in argument 1, but got NoneType",
+  },
+  "index_put/too-many-positional": {
+    type: "TypeError",
+    message:
+      "index_put() takes from 2 to 3 positional arguments but 4 were given",
+  },
   "max_pool2d/return_indices": {
     type: "TypeError",
     message: "max_pool2d() got an unexpected keyword argument 'return_indices'",

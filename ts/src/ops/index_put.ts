@@ -35,7 +35,7 @@ import { checkValues } from "./value_checks.js";
 import { scalarTypeName } from "../dtype.js";
 import { DTypeError, IndexError, ShapeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
-import { args } from "../schema/index.js";
+import { args, methodArgs } from "../schema/index.js";
 import { arange, full, zeros } from "./creation.js";
 import { where } from "./conditional.js";
 import { writeBack } from "../tensor/write_back.js";
@@ -46,17 +46,18 @@ declare module "../tensor/tensor.js" {
     /**
      * `this[indices] = values` in place (`accumulate`: `this[indices] += values`, repeated
      * indices adding up). `indices` holds one entry per leading dim: an int64/int32 tensor (the
-     * tensors broadcast together), a bool/uint8 mask covering as many dims as it has, or `null`
-     * for the whole dim (`:`). Returns this tensor.
+     * tensors broadcast together) or a bool/uint8 mask covering as many dims as it has; the
+     * dims after the last entry are whole (`None` is refused, as PyTorch does). Returns this
+     * tensor.
      */
     index_put_(
-      indices: readonly (Tensor | null)[],
+      indices: readonly Tensor[],
       values: Tensor | number | boolean,
       accumulate?: boolean,
     ): this;
     /** {@link Tensor.index_put_} on a copy. */
     index_put(
-      indices: readonly (Tensor | null)[],
+      indices: readonly Tensor[],
       values: Tensor | number | boolean,
       accumulate?: boolean,
     ): Tensor;
@@ -415,7 +416,11 @@ function putInts(
   return out.reshape(shape);
 }
 
-function indexPut(
+/**
+ * `self[indices] = values` on a copy, as PyTorch's ATen op: a `null` among the indices is a whole
+ * dim (`x[:, i] = v`; the index expressions' path). The public `index_put` refuses it.
+ */
+export function indexPut(
   self: Tensor,
   indices: readonly (Tensor | null)[],
   values: Tensor | number | boolean,
@@ -494,41 +499,36 @@ function indexPut(
 type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
 const proto = Tensor.prototype as unknown as Methods;
 
-proto.index_put = function (
-  this: Tensor,
-  indices: readonly (Tensor | null)[],
-  values: Tensor | number | boolean,
-  accumulate = false,
-) {
-  return indexPut(this, indices, values, accumulate);
+proto.index_put = function (this: Tensor) {
+  const a = methodArgs("index_put", this, arguments);
+  return indexPut(this, a.indices, a.values, a.accumulate);
 };
-proto.index_put_ = function (
-  this: Tensor,
-  indices: readonly (Tensor | null)[],
-  values: Tensor | number | boolean,
-  accumulate = false,
-) {
-  return writeBack(this, indexPut(this, indices, values, accumulate));
+proto.index_put_ = function (this: Tensor) {
+  const a = methodArgs("index_put_", this, arguments);
+  return writeBack(this, indexPut(this, a.indices, a.values, a.accumulate));
 };
 
 /** `input[indices] = values` on a copy. See {@link Tensor.index_put_}. */
 export function index_put(
   input: Tensor,
-  indices: readonly (Tensor | null)[],
+  indices: readonly Tensor[],
   values: Tensor | number | boolean,
   accumulate = false,
 ): Tensor {
   const a = args("index_put", arguments);
-  return a.input.index_put(a.indices, a.values, a.accumulate);
+  return indexPut(a.input, a.indices, a.values, a.accumulate);
 }
 
 /** `input[indices] = values` in place. See {@link Tensor.index_put_}. */
 export function index_put_(
   input: Tensor,
-  indices: readonly (Tensor | null)[],
+  indices: readonly Tensor[],
   values: Tensor | number | boolean,
   accumulate = false,
 ): Tensor {
   const a = args("index_put_", arguments);
-  return a.input.index_put_(a.indices, a.values, a.accumulate);
+  return writeBack(
+    a.input,
+    indexPut(a.input, a.indices, a.values, a.accumulate),
+  );
 }
