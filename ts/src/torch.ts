@@ -7,6 +7,7 @@
  */
 
 import "./tensor/elementwise.js"; // installs the elementwise Tensor methods
+import "./tensor/methods/index.js"; // installs the op families' Tensor methods
 import "./tensor/autograd.js"; // installs the autograd Tensor members (requires_grad, backward, in-place _ forms)
 import "./tensor/inplace_methods.js"; // installs the composite in-place methods, the random fills, type_as, nonzero, masked_select
 export type { RandomFillOptions } from "./tensor/inplace_methods.js";

@@ -35,41 +35,11 @@ import { checkValues } from "./value_checks.js";
 import { scalarTypeName } from "../dtype.js";
 import { DTypeError, IndexError, ShapeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
-import { args, methodArgs } from "../schema/index.js";
+import { args } from "../schema/index.js";
 import { arange, full, zeros } from "./creation.js";
 import { where } from "./conditional.js";
 import { writeBack } from "../tensor/write_back.js";
 import { Tensor, checkTensor } from "../tensor/tensor.js";
-
-declare module "../tensor/tensor.js" {
-  interface Tensor {
-    /**
-     * `this[indices] = values` in place (`accumulate`: `this[indices] += values`, repeated
-     * indices adding up). `indices` holds one entry per leading dim: an int64/int32 tensor (the
-     * tensors broadcast together) or a bool/uint8 mask covering as many dims as it has; the
-     * dims after the last entry are whole (`None` is refused, as PyTorch does). Returns this
-     * tensor.
-     */
-    index_put_(
-      indices: readonly Tensor[],
-      values: Tensor | number | boolean,
-      accumulate?: boolean,
-    ): this;
-    /** {@link Tensor.index_put_} on a copy. */
-    index_put(
-      indices: readonly Tensor[],
-      values: Tensor | number | boolean,
-      accumulate?: boolean,
-    ): Tensor;
-    /**
-     * A copy with the elements where `mask` (broadcast to this shape) is true replaced, in
-     * row-major order, by the leading elements of `source`.
-     */
-    masked_scatter(mask: Tensor, source: Tensor): Tensor;
-    /** {@link Tensor.masked_scatter} in place (the mask broadcast to this shape). */
-    masked_scatter_(mask: Tensor, source: Tensor): this;
-  }
-}
 
 const fmt = (s: readonly number[]) => `[${s.join(", ")}]`;
 const isMask = (t: Tensor) => t.dtype === "bool" || t.dtype === "uint8";
@@ -495,18 +465,6 @@ export function indexPut(
     return putInts(self, idx, v0, accumulate);
   });
 }
-
-type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
-const proto = Tensor.prototype as unknown as Methods;
-
-proto.index_put = function (this: Tensor) {
-  const a = methodArgs("index_put", this, arguments);
-  return indexPut(this, a.indices, a.values, a.accumulate);
-};
-proto.index_put_ = function (this: Tensor) {
-  const a = methodArgs("index_put_", this, arguments);
-  return writeBack(this, indexPut(this, a.indices, a.values, a.accumulate));
-};
 
 /** `input[indices] = values` on a copy. See {@link Tensor.index_put_}. */
 export function index_put(

@@ -1,16 +1,17 @@
 /**
  * Row-wise NN kernels — `softmax`, `log_softmax`, `layer_norm`, `rms_norm` — as `torch.*`
  * functions (PyTorch has all four at top level and in `torch.nn.functional`) and `Tensor`
- * methods where PyTorch has them. Each is one core call; the core runs one GPU workgroup per
- * row with the max subtracted first (softmax) and two-pass statistics (norms). Also the
+ * methods where PyTorch has them (tensor/methods/nn_kernels.ts). Each is one core call; the core
+ * runs one GPU workgroup per row with the max subtracted first (softmax) and two-pass statistics
+ * (norms). Also the
  * `torch.*` forms of max pooling, which PyTorch binds natively without `return_indices`.
  *
  * @module
  */
 
 import { args } from "../schema/index.js";
-import { type Shape, checkDim, checkInts } from "../args.js";
-import { type FloatOf, Tensor, checkTensor, wrap } from "../tensor/tensor.js";
+import { type Shape, checkInts } from "../args.js";
+import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
 import type { DType } from "../dtype.js";
 import type { CheckShape, Dims, PoolShape, ShapeOf } from "../shapes.js";
 import {
@@ -20,30 +21,6 @@ import {
   max_pool2d as fMaxPool2d,
   max_pool3d as fMaxPool3d,
 } from "./conv.js";
-
-declare module "../tensor/tensor.js" {
-  interface Tensor<S extends Dims = number[], D extends DType = DType> {
-    /** `exp(x) / sum(exp(x))` along `dim`, computed stably. Floating point only. */
-    softmax(dim: number): Tensor<S, FloatOf<D>>;
-    /** `x - log(sum(exp(x)))` along `dim`, computed stably. Floating point only. */
-    log_softmax(dim: number): Tensor<S, FloatOf<D>>;
-  }
-}
-
-function dimArg(fn: string, dim: unknown): number {
-  return checkDim(fn, dim);
-}
-
-const proto = Tensor.prototype as unknown as Record<
-  string,
-  (this: Tensor, dim: number) => Tensor
->;
-proto.softmax = function (this: Tensor, dim: number): Tensor {
-  return wrap(this._raw.softmax(dimArg("softmax", dim)));
-};
-proto.log_softmax = function (this: Tensor, dim: number): Tensor {
-  return wrap(this._raw.log_softmax(dimArg("log_softmax", dim)));
-};
 
 /** Softmax along `dim`. See {@link Tensor.softmax}. */
 export function softmax(input: Tensor, dim: number): Tensor {
