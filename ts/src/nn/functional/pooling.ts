@@ -9,6 +9,7 @@ import { args } from "../../schema/index.js";
 import { DTypeError, TorchError } from "../../errors.js";
 import { scalarTypeName } from "../../dtype.js";
 import {
+  adaptiveWindow,
   adaptiveWindows as windowLists,
   maxUnpool,
   maxWithIndices,
@@ -32,8 +33,7 @@ function adaptiveWindows(
   checkHostAlloc("adaptive_max_pool", out * n, 1 + 8);
   const m = new Uint8Array(out * n);
   for (let i = 0; i < out; i++) {
-    const start = Math.floor((i * n) / out);
-    const end = Math.ceil(((i + 1) * n) / out);
+    const [start, end] = adaptiveWindow(i, n, out);
     for (let j = start; j < end; j++) m[i * n + j] = 1;
   }
   return tensor(m, { dtype: "bool", device }).reshape([out, n]);
