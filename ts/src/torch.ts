@@ -84,12 +84,11 @@ export {
   conv_transpose1d,
   conv_transpose2d,
   conv_transpose3d,
-  avg_pool1d,
-  adaptive_avg_pool1d,
   batch_norm,
   constant_pad_nd,
   type IntOrTuple,
 } from "./ops/conv.js";
+export { avg_pool1d, adaptive_avg_pool1d } from "./nn/functional/pooling.js";
 export { pixel_shuffle, pixel_unshuffle } from "./nn/functional/sampling.js";
 export * as webgpu from "./webgpu/index.js";
 export * as cpu from "./cpu.js";

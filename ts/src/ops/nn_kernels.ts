@@ -14,13 +14,12 @@ import { type Shape, checkInts } from "../args.js";
 import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
 import type { DType } from "../dtype.js";
 import type { CheckShape, Dims, PoolShape, ShapeOf } from "../shapes.js";
+import type { IntOrTuple, StrideOr } from "./conv.js";
 import {
-  type IntOrTuple,
-  type StrideOr,
   max_pool1d as fMaxPool1d,
   max_pool2d as fMaxPool2d,
   max_pool3d as fMaxPool3d,
-} from "./conv.js";
+} from "../nn/functional/pooling.js";
 
 /** Softmax along `dim`. See {@link Tensor.softmax}. */
 export function softmax(input: Tensor, dim: number): Tensor {
