@@ -11,7 +11,6 @@
  * @module
  */
 
-// extend/devices.ts installs the `to` of custom devices, which this module wraps.
 import {
   core,
   get_default_device as defaultDevice,

@@ -5,6 +5,8 @@
  * @module
  */
 
+// custom_devices.ts installs the `to` of custom devices first: this module's `to` wraps it.
+import "./custom_devices.js";
 import { has_device } from "../../extend/devices.js";
 import { DeviceError } from "../../errors.js";
 import {

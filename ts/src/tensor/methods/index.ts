@@ -7,6 +7,7 @@
  */
 
 import "../elementwise.js";
+import "./custom_devices.js";
 import "./devices.js";
 import "./creation_like.js";
 import "./pointwise.js";
