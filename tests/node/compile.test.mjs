@@ -567,3 +567,39 @@ if (torch.webgpu.is_available())
     );
     assert.deepEqual(await y.toArray(), await fn(x).toArray());
   });
+
+test("torch.compile: dynamic=true, a mode other than default and options warn once each that they have no effect; mode with options is refused as PyTorch does", () => {
+  const lines = [];
+  const orig = console.warn;
+  console.warn = (...a) => lines.push(a.join(" "));
+  try {
+    torch.warnings.resetwarnings();
+    const f = (x) => x.add(1);
+    // PyTorch's defaults and webtorch's behaviour: no warning.
+    torch.compile(f, { dynamic: false, mode: "default" });
+    torch.compile(f, { dynamic: null, mode: null, options: null });
+    assert.deepEqual(lines, []);
+    torch.compile(f, { dynamic: true });
+    torch.compile(f, { mode: "max-autotune" });
+    torch.compile(f, { options: { "triton.cudagraphs": true } });
+    torch.compile(f, { dynamic: true, mode: "reduce-overhead" });
+    assert.equal(lines.length, 3, lines.join("\n"));
+    assert.match(lines[0], /dynamic=True\) has no effect/);
+    assert.match(lines[1], /mode="max-autotune"\) has no effect/);
+    assert.match(
+      lines[2],
+      /options=\.\.\.\) has no effect.*triton\.cudagraphs/,
+    );
+  } finally {
+    console.warn = orig;
+    torch.warnings.resetwarnings();
+  }
+  // PyTorch: RuntimeError, in its words.
+  assert.throws(
+    () => torch.compile((x) => x, { mode: "max-autotune", options: { a: 1 } }),
+    (e) =>
+      e instanceof torch.TorchError &&
+      e.message ===
+        "Either mode or options can be specified, but both can't be specified at the same time.",
+  );
+});

@@ -215,7 +215,11 @@ test("index_put: indices out of range raise PyTorch's IndexError (at the call on
   );
   const neg = torch.tensor([-5], { dtype: "int64", device: "cpu" });
   assert.throws(
-    () => x.index_put_([null, neg], torch.ones([1], { device: "cpu" })),
+    () =>
+      x.index_put_(
+        [torch.tensor([0], { dtype: "int64", device: "cpu" }), neg],
+        torch.ones([1], { device: "cpu" }),
+      ),
     /index -5 is out of bounds for dimension 1 with size 3/,
   );
   if (torch.webgpu.is_available()) {

@@ -402,11 +402,15 @@ export function callComposite(torch, op, a, inputs, device) {
     case "index_put": {
       const rest = inputs.slice(2);
       const idx = a.pattern.map((p) => (p ? rest.shift() : null));
-      if (a.inplace) return x.clone().index_put_(idx, y, a.accumulate ?? false);
       // A null among the indices is a whole dim (`x[:, i] = v`): PyTorch's ATen op takes it,
-      // its public torch.index_put refuses it (as webtorch's does); the method takes it here.
-      return idx.includes(null)
-        ? x.index_put(idx, y, a.accumulate ?? false)
+      // its public index_put refuses it (as webtorch's does); torch._C has the ATen form.
+      const aten = idx.includes(null);
+      if (a.inplace)
+        return aten
+          ? torch._C.aten_index_put_(x.clone(), idx, y, a.accumulate ?? false)
+          : x.clone().index_put_(idx, y, a.accumulate ?? false);
+      return aten
+        ? torch._C.aten_index_put(x, idx, y, a.accumulate ?? false)
         : torch.index_put(x, idx, y, a.accumulate ?? false);
     }
     case "masked_scatter":
@@ -416,7 +420,9 @@ export function callComposite(torch, op, a, inputs, device) {
   }
   // the sweep's index, select, number and misc families (tests/parity/sweep.py)
   const given = (...keys) =>
-    Object.fromEntries(keys.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]));
+    Object.fromEntries(
+      keys.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]),
+    );
   switch (op) {
     case "argwhere":
     case "real":
@@ -434,7 +440,14 @@ export function callComposite(torch, op, a, inputs, device) {
     case "bincount":
       return torch.bincount(x, y ?? null, a.minlength ?? 0);
     case "index_reduce":
-      return torch.index_reduce(x, a.dim, y, z, a.reduce, given("include_self"));
+      return torch.index_reduce(
+        x,
+        a.dim,
+        y,
+        z,
+        a.reduce,
+        given("include_self"),
+      );
     case "gcd":
     case "lcm":
       return torch[op](x, y);

@@ -94,3 +94,8 @@ const mp3: Tensor = F.max_pool3d(vol, 2);
 const mp3i: [Tensor, Tensor] = F.max_pool3d(vol, 2, null, 0, 1, false, true);
 void mp3;
 void mp3i;
+// torch.max_pool3d (PyTorch's native binding) has no return_indices: always a tensor.
+const tmp3: Tensor = torch.max_pool3d(vol, 2, null, 0, 1, false);
+// @ts-expect-error — torch.max_pool2d takes no return_indices
+torch.max_pool2d(img, 2, 2, 0, 1, false, true);
+void tmp3;

@@ -151,6 +151,20 @@ export function scalarTypeName(dtype: DType): string {
   return SCALAR_NAMES[dtype];
 }
 
+/**
+ * PyTorch's refusal to write a result of dtype `result` into an output of dtype `output` that it
+ * cannot be cast to (an in-place op, an `out=`, a loss computed in its input's dtype).
+ */
+export function castError(
+  result: DType,
+  output: DType,
+  outputName: string = scalarTypeName(output),
+): DTypeError {
+  return new DTypeError(
+    `result type ${scalarTypeName(result)} can't be cast to the desired output type ${outputName}`,
+  );
+}
+
 /** The C++ type name of `dtype` in PyTorch's messages (`long int`, `unsigned char`, `c10::Half`). */
 export function cTypeName(dtype: DType): string {
   return C_NAMES[dtype];

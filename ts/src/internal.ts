@@ -6,6 +6,9 @@
  */
 
 import { core } from "./runtime.js";
+import { indexPut } from "./ops/index_put.js";
+import type { Tensor } from "./tensor/tensor.js";
+import { writeBack } from "./tensor/write_back.js";
 
 /** Every op-table row name of the core, in id order. */
 export function op_names(): string[] {
@@ -105,4 +108,28 @@ export function count_core_calls(fn: () => void): Record<string, number> {
     for (const [target, name, f] of restore.reverse()) target[name] = f;
   }
   return counts;
+}
+
+/**
+ * PyTorch's ATen `index_put` (`torch.ops.aten.index_put`): `null` among the indices is a whole
+ * dim, which the public `index_put` refuses as PyTorch's does. For the parity tests, which compare
+ * it with the ATen op.
+ */
+export function aten_index_put(
+  input: Tensor,
+  indices: readonly (Tensor | null)[],
+  values: Tensor | number | boolean,
+  accumulate = false,
+): Tensor {
+  return indexPut(input, indices, values, accumulate);
+}
+
+/** {@link aten_index_put} in place (`torch.ops.aten.index_put_`). */
+export function aten_index_put_(
+  input: Tensor,
+  indices: readonly (Tensor | null)[],
+  values: Tensor | number | boolean,
+  accumulate = false,
+): Tensor {
+  return writeBack(input, indexPut(input, indices, values, accumulate));
 }

@@ -7,6 +7,7 @@
  */
 
 import "./tensor/elementwise.js"; // installs the elementwise Tensor methods
+import "./tensor/methods/index.js"; // installs the op families' Tensor methods
 import "./tensor/autograd.js"; // installs the autograd Tensor members (requires_grad, backward, in-place _ forms)
 import "./tensor/inplace_methods.js"; // installs the composite in-place methods, the random fills, type_as, nonzero, masked_select
 export type { RandomFillOptions } from "./tensor/inplace_methods.js";
@@ -72,7 +73,7 @@ export * from "./ops/aliases.js";
 export * from "./ops/quantization.js";
 export * from "./ops/pointwise.js";
 export * from "./ops/scatter.js";
-export * from "./ops/index_put.js";
+export { index_put, index_put_ } from "./ops/index_put.js";
 export * from "./ops/masked_scatter.js";
 import "./tensor/index_expr.js";
 export type { IndexItem, IndexShape } from "./tensor/index_types.js";
@@ -83,15 +84,11 @@ export {
   conv_transpose1d,
   conv_transpose2d,
   conv_transpose3d,
-  max_pool1d,
-  max_pool2d,
-  max_pool3d,
-  avg_pool1d,
-  adaptive_avg_pool1d,
   batch_norm,
   constant_pad_nd,
   type IntOrTuple,
 } from "./ops/conv.js";
+export { avg_pool1d, adaptive_avg_pool1d } from "./nn/functional/pooling.js";
 export { pixel_shuffle, pixel_unshuffle } from "./nn/functional/sampling.js";
 export * as webgpu from "./webgpu/index.js";
 export * as cpu from "./cpu.js";
@@ -144,6 +141,7 @@ export type * from "./einops/types.js";
 export { $, type ExprValue } from "./expr/expr.js";
 export type { ExprShape, ExprEnv } from "./expr/types.js";
 export * from "./ops/composites.js";
+export * from "./ops/trapezoid.js";
 export * from "./ops/activations.js";
 export * from "./state.js";
 import "./tensor/printing.js"; // installs Tensor.format and Tensor.print

@@ -265,6 +265,47 @@ export function makeCases() {
     },
   );
 
+  // A float result written into an integer tensor names the result's own float dtype.
+  add(
+    "div_/half-into-int",
+    (T) =>
+      T.ones([2], { dtype: "int32" }).div_(T.ones([2], { dtype: "float16" }), {
+        rounding_mode: "floor",
+      }),
+    "torch.ones(2, dtype=torch.int32).div_(torch.ones(2, dtype=torch.float16), rounding_mode='floor')",
+    { cls: "DTypeError" },
+  );
+  add(
+    "soft_margin_loss/int-input-half-target",
+    (T) =>
+      T.nn.functional.soft_margin_loss(
+        T.ones([3], { dtype: "int64" }),
+        T.ones([3], { dtype: "float16" }),
+      ),
+    "F.soft_margin_loss(torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.float16))",
+    { cls: "DTypeError" },
+  );
+  add(
+    "soft_margin_loss/int-input-int-target",
+    (T) =>
+      T.nn.functional.soft_margin_loss(
+        T.ones([3], { dtype: "uint8" }),
+        T.ones([3], { dtype: "int32" }),
+      ),
+    "F.soft_margin_loss(torch.ones(3, dtype=torch.uint8), torch.ones(3, dtype=torch.int32))",
+    { cls: "DTypeError" },
+  );
+  add(
+    "binary_cross_entropy_with_logits/half-input-int-target",
+    (T) =>
+      T.nn.functional.binary_cross_entropy_with_logits(
+        T.ones([3], { dtype: "float16" }),
+        T.ones([3], { dtype: "int64" }),
+      ),
+    "F.binary_cross_entropy_with_logits(torch.ones(3, dtype=torch.float16), torch.ones(3, dtype=torch.int64))",
+    { cls: "DTypeError" },
+  );
+
   // ---- reductions ----
   for (const op of REDUCTIONS) {
     const softmax = op === "softmax" || op === "log_softmax";
@@ -1199,6 +1240,41 @@ export function makeCases() {
       "max_pool2d/zero",
       (T) => T.max_pool2d(T.ones(1, 1, 4, 4), 0),
       "torch.max_pool2d(torch.ones(1, 1, 4, 4), 0)",
+    ],
+    [
+      "index_put/none-in-indices",
+      (T) => T.zeros(3, 4).index_put([null, T.tensor([1])], T.tensor(1.5)),
+      "torch.zeros(3, 4).index_put((None, torch.tensor([1])), torch.tensor(1.5))",
+    ],
+    [
+      "index_put_/none-in-indices",
+      (T) => T.zeros(3, 4).index_put_([T.tensor([1]), null], T.tensor(1.5)),
+      "torch.zeros(3, 4).index_put_((torch.tensor([1]), None), torch.tensor(1.5))",
+    ],
+    [
+      "torch.index_put/none-in-indices",
+      (T) => T.index_put(T.zeros(3, 4), [T.tensor([1]), null], T.tensor(1.5)),
+      "torch.index_put(torch.zeros(3, 4), (torch.tensor([1]), None), torch.tensor(1.5))",
+    ],
+    [
+      "index_put/too-many-positional",
+      (T) => T.zeros(3, 4).index_put([T.tensor([1])], T.tensor(1.5), true, 1),
+      "torch.zeros(3, 4).index_put((torch.tensor([1]),), torch.tensor(1.5), True, 1)",
+    ],
+    [
+      "max_pool2d/return_indices",
+      (T) => T.max_pool2d(T.ones(1, 1, 4, 4), 2, { return_indices: true }),
+      "torch.max_pool2d(torch.ones(1, 1, 4, 4), 2, return_indices=True)",
+    ],
+    [
+      "max_pool1d/return_indices",
+      (T) => T.max_pool1d(T.ones(1, 4), 2, { return_indices: true }),
+      "torch.max_pool1d(torch.ones(1, 4), 2, return_indices=True)",
+    ],
+    [
+      "max_pool3d/seven-positional",
+      (T) => T.max_pool3d(T.ones(1, 2, 2, 2), 2, 2, 0, 1, false, true),
+      "torch.max_pool3d(torch.ones(1, 2, 2, 2), 2, 2, 0, 1, False, True)",
     ],
     [
       "avg_pool1d/rank",

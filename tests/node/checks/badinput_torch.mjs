@@ -1575,6 +1575,22 @@ export const TORCH_ERRORS = {
     type: "RuntimeError",
     message: "result type Float can't be cast to the desired output type Bool",
   },
+  "div_/half-into-int": {
+    type: "RuntimeError",
+    message: "result type Half can't be cast to the desired output type Int",
+  },
+  "soft_margin_loss/int-input-half-target": {
+    type: "RuntimeError",
+    message: "result type Half can't be cast to the desired output type Long",
+  },
+  "soft_margin_loss/int-input-int-target": {
+    type: "RuntimeError",
+    message: "result type Float can't be cast to the desired output type Byte",
+  },
+  "binary_cross_entropy_with_logits/half-input-int-target": {
+    type: "RuntimeError",
+    message: "result type Half can't be cast to the desired output type Long",
+  },
   "sum/dim-high": {
     type: "IndexError",
     message:
@@ -2901,6 +2917,36 @@ export const TORCH_ERRORS = {
   "max_pool2d/zero": {
     type: "RuntimeError",
     message: "stride should not be zero",
+  },
+  "index_put/none-in-indices": {
+    type: "TypeError",
+    message: "expected Tensor as element 0 in argument 0, but got NoneType",
+  },
+  "index_put_/none-in-indices": {
+    type: "TypeError",
+    message: "expected Tensor as element 1 in argument 0, but got NoneType",
+  },
+  "torch.index_put/none-in-indices": {
+    type: "TypeError",
+    message: "expected Tensor as element 1 in argument 1, but got NoneType",
+  },
+  "index_put/too-many-positional": {
+    type: "TypeError",
+    message:
+      "index_put() takes from 2 to 3 positional arguments but 4 were given",
+  },
+  "max_pool2d/return_indices": {
+    type: "TypeError",
+    message: "max_pool2d() got an unexpected keyword argument 'return_indices'",
+  },
+  "max_pool1d/return_indices": {
+    type: "TypeError",
+    message: "max_pool1d() got an unexpected keyword argument 'return_indices'",
+  },
+  "max_pool3d/seven-positional": {
+    type: "TypeError",
+    message:
+      "max_pool3d() takes from 2 to 6 positional arguments but 7 were given",
   },
   "avg_pool1d/rank": {
     type: "RuntimeError",

@@ -16,6 +16,7 @@
  */
 
 import { TorchError } from "../errors.js";
+import { warnOnce } from "../warnings.js";
 import { args as parseArgs } from "../schema/index.js";
 import { Tensor, forgetReads } from "../tensor/tensor.js";
 import {
@@ -41,9 +42,15 @@ export interface CompileOptions {
   backend?: "webgpu" | "inductor" | "eager" | null;
   /** Throw instead of running eagerly when a call cannot be traced. */
   fullgraph?: boolean;
-  /** PyTorch's dynamic-shape hint: accepted, unused (a trace is per input shape). */
+  /**
+   * PyTorch's dynamic-shape hint. A trace is per input shape, as `false` asks; `true` has no
+   * effect here and warns once.
+   */
   dynamic?: boolean | null;
-  /** PyTorch's optimization mode: accepted, unused (webtorch has one compiler). */
+  /**
+   * PyTorch's optimization mode. webtorch has one compiler, `"default"`; another mode has no
+   * effect here and warns once.
+   */
   mode?:
     | "default"
     | "lite"
@@ -51,7 +58,7 @@ export interface CompileOptions {
     | "max-autotune-no-cudagraphs"
     | "max-autotune"
     | null;
-  /** PyTorch's backend options: accepted, unused. */
+  /** PyTorch's backend options: none has an effect here; giving any warns once. */
   options?: Record<string, unknown> | null;
   /** Run `model` as it is, uncompiled (the result still counts its calls in `stats`). */
   disable?: boolean;
@@ -156,6 +163,7 @@ export function compile(
   options?: CompileOptions,
 ): unknown {
   const a = parseArgs("compile", arguments);
+  warnIgnored(a.dynamic, a.mode, a.options);
   const o: CompileOptions = {
     backend: a.disable ? "eager" : (a.backend as CompileOptions["backend"]),
     fullgraph: a.fullgraph,
@@ -167,6 +175,37 @@ export function compile(
   if (a.model === null)
     return (m: (...args: unknown[]) => unknown) => compileModel(m, o);
   return compileModel(a.model as (...args: unknown[]) => unknown, o);
+}
+
+/**
+ * Warns once for each of PyTorch's options that webtorch's compiler cannot honour: dynamic shapes,
+ * a mode other than the default, backend options (docs/compile.md). `mode` and `options`
+ * together are refused, as PyTorch does.
+ */
+function warnIgnored(dynamic: unknown, mode: unknown, options: unknown): void {
+  if (mode !== null && options !== null)
+    throw new TorchError(
+      "Either mode or options can be specified, but both can't be specified at the same time.",
+    );
+  if (dynamic === true)
+    warnOnce(
+      "compile.dynamic",
+      "webtorch: torch.compile(dynamic=True) has no effect: a trace is recorded per input shape",
+    );
+  if (mode !== null && mode !== "default")
+    warnOnce(
+      "compile.mode",
+      `webtorch: torch.compile(mode="${String(mode)}") has no effect: webtorch has one compiler (mode "default")`,
+    );
+  if (
+    options !== null &&
+    typeof options === "object" &&
+    Object.keys(options).length > 0
+  )
+    warnOnce(
+      "compile.options",
+      `webtorch: torch.compile(options=...) has no effect: webtorch's compiler takes none of the backend options (${Object.keys(options).join(", ")})`,
+    );
 }
 
 function compileModel(

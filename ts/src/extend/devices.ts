@@ -37,7 +37,7 @@
 import { args } from "../schema/index.js";
 import { core } from "../runtime.js";
 import { DeviceError, TorchError } from "../errors.js";
-import { type DType, type Device } from "../dtype.js";
+import { type DType } from "../dtype.js";
 import { Tensor, type TypedArray } from "../tensor/tensor.js";
 import { BINARY_OPS, UNARY_OPS } from "../ops/opnames.js";
 import { broadcast_shapes } from "../tensor/shape_ops.js";
@@ -65,7 +65,8 @@ interface Registered {
   starting: Promise<DeviceContext> | null;
 }
 
-const devices = new Map<string, Registered>();
+/** The registered custom devices, by name. */
+export const devices = new Map<string, Registered>();
 
 /** Ops a device may compute through `dispatch`, with their shape rules. */
 const ELEMENTWISE = new Set<string>([...UNARY_OPS, ...BINARY_OPS]);
@@ -217,7 +218,7 @@ function ready(name: string): DeviceConfig {
 }
 
 /** The config of a device, waiting for `initialize()` when this is its first use. */
-async function readyAsync(name: string): Promise<DeviceConfig> {
+export async function readyAsync(name: string): Promise<DeviceConfig> {
   const d = registered(name);
   if (d.context === null) await start(name, d);
   return d.config;
@@ -555,7 +556,7 @@ function readSync(
 }
 
 /** Host values as a tensor on `device` (a core device or a custom one). */
-function fromHost(
+export function fromHost(
   values: TypedArray,
   shape: readonly number[],
   dtype: DType,
@@ -578,7 +579,7 @@ function fromHost(
 }
 
 /** A core tensor copied to custom device `device` (synchronous for CPU tensors). */
-function toDevice(t: Tensor, device: string): DeviceTensor {
+export function toDevice(t: Tensor, device: string): DeviceTensor {
   if (t.device !== "cpu")
     throw new DeviceError(
       `moving a ${t.device} tensor to '${device}' needs an asynchronous read: use await t.to_async('${device}')`,
@@ -590,51 +591,3 @@ function toDevice(t: Tensor, device: string): DeviceTensor {
     device,
   ) as DeviceTensor;
 }
-
-declare module "../tensor/tensor.js" {
-  interface Tensor {
-    /** A copy on device `"cpu"` or `"webgpu"` (from `"webgpu"`: use {@link Tensor.to_async}). */
-    to(device: Device): Tensor;
-    /** A copy on a registered custom device (`t.to("mydevice")`). */
-    to<N extends string>(
-      device: N & (N extends DType | Device ? never : N),
-    ): DeviceTensor;
-    /** A copy on `device`, reading asynchronously when the data is on the GPU. */
-    to_async(device: Device): Promise<Tensor>;
-    /** A copy on a registered custom device, after an asynchronous read. */
-    to_async(device: string): Promise<DeviceTensor>;
-  }
-}
-
-const proto = Tensor.prototype as unknown as Record<string, unknown>;
-const toDType = proto.to as (this: Tensor, arg: unknown) => Tensor;
-proto.to = function (this: Tensor, arg: unknown): Tensor | DeviceTensor {
-  if (
-    typeof arg !== "string" ||
-    !(arg === "cpu" || arg === "webgpu" || devices.has(arg))
-  )
-    return toDType.call(this, arg);
-  if (arg === this.device) return this.clone();
-  _untraceable("a device move reads tensor data");
-  if (this.device === "webgpu")
-    throw new DeviceError(
-      `moving a webgpu tensor to '${arg}' needs an asynchronous read: use await t.to_async('${arg}')`,
-    );
-  if (arg === "cpu" || arg === "webgpu")
-    return fromValues(
-      core.read_cpu(this._raw) as TypedArray,
-      this.shape,
-      this.dtype,
-      arg,
-    );
-  return toDevice(this, arg);
-};
-proto.to_async = async function (
-  this: Tensor,
-  device: string,
-): Promise<Tensor | DeviceTensor> {
-  if (device === this.device) return this.clone();
-  const values = await this.toArray();
-  if (devices.has(device)) await readyAsync(device);
-  return fromHost(values, this.shape, this.dtype, device);
-};

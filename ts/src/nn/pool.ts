@@ -8,7 +8,7 @@
  */
 
 import type { Tensor } from "../tensor/tensor.js";
-import * as C from "../ops/conv.js";
+import * as C from "./functional/pooling.js";
 import type { IntOrTuple } from "../ops/conv.js";
 import * as F from "./functional/index.js";
 import { args, omit } from "../schema/index.js";

@@ -1,56 +1,19 @@
 /**
  * Function-index names composed from existing ops: `gcd`, `lcm` (Euclid's algorithm on integer
- * tensors), `frexp`, `cumulative_trapezoid`, `index_reduce`, and torch.js's names `var_`/`std_`
+ * tensors), `frexp`, `index_reduce`, and torch.js's names `var_`/`std_`
  * (`var` is a reserved word in JS) and `get_real_dtype`.
  *
  * @module
  */
 
 import { type DType, isFloatingPoint, scalarTypeName } from "../dtype.js";
-import { DTypeError, IndexError, TorchError } from "../errors.js";
+import { DTypeError, TorchError } from "../errors.js";
 import { scope } from "../lifetime.js";
-import { args, methodArgs } from "../schema/index.js";
+import { args } from "../schema/index.js";
 import { Tensor, wrapDim } from "../tensor/tensor.js";
 import { where } from "./conditional.js";
 import { std, var as variance } from "./reductions.js";
-import { checkTrapezoid } from "./operand_checks.js";
-
-/**
- * Euclid's steps that always reach gcd for integers of each dtype: a pair below 2^b needs at most
- * about 1.44·b steps (the Fibonacci bound).
- */
-const EUCLID_STEPS: Partial<Record<DType, number>> = {
-  uint8: 13,
-  int32: 47,
-  int64: 93,
-};
-
-function checkInteger(fn: string, t: Tensor): number {
-  const steps = EUCLID_STEPS[t.dtype];
-  if (steps === undefined)
-    throw new DTypeError(
-      `"${fn}_cpu" not implemented for '${scalarTypeName(t.dtype)}'`,
-    );
-  return steps;
-}
-
-/** The greatest common divisor of `|a|` and `|b|` (broadcast; integer dtypes; gcd(0, 0) = 0). */
-function gcdOf(a: Tensor, b: Tensor, fn: string): Tensor {
-  checkInteger(fn, a);
-  checkInteger(fn, b);
-  return scope(() => {
-    let x = a.abs().add(b.mul(0));
-    let y = b.abs().add(a.mul(0));
-    const steps = checkInteger(fn, x);
-    for (let i = 0; i < steps; i++) {
-      const done = y.eq(0);
-      const r = x.remainder(where(done, 1, y));
-      x = where(done, x, y);
-      y = where(done, 0, r);
-    }
-    return x;
-  });
-}
+import { gcdOf } from "../tensor/methods/index_names.js";
 
 /** Elementwise greatest common divisor of integer tensors (non-negative; gcd(0, 0) = 0). */
 export function gcd(input: Tensor, other: Tensor): Tensor {
@@ -105,48 +68,6 @@ export function frexp(input: Tensor): Frexp {
   return Object.assign([m, e] as [Tensor, Tensor], {
     mantissa: m,
     exponent: e,
-  });
-}
-
-/**
- * The running trapezoid rule along `dim`: `cumulative_trapezoid(y)` with unit spacing,
- * `{ dx }`, or sample points `x`. The result is one shorter than `y` along `dim`.
- */
-export function cumulative_trapezoid(
-  y: Tensor,
-  x?: Tensor | { dx?: number; dim?: number } | null,
-  options?: { dx?: number; dim?: number },
-): Tensor {
-  const a = args("cumulative_trapezoid", arguments);
-  const yt = a.y;
-  if (a.x !== null && a.dx !== null)
-    throw new TorchError(
-      "cumulative_trapezoid() received an invalid combination of arguments - got (Tensor, Tensor, dx=float), but expected one of: (Tensor y, Tensor x, *, int dim = -1), (Tensor y, *, Number dx = 1, int dim = -1)",
-    );
-  checkTrapezoid("cumulative_trapezoid", yt, a.x);
-  // PyTorch's cumulative_trapezoid slices `y` before it looks at `dim`.
-  if (yt.ndim === 0)
-    throw new IndexError("slice() cannot be applied to a 0-dim tensor.");
-  const d = wrapDim(a.dim, yt.ndim);
-  const n = yt.shape[d]!;
-  if (a.x !== null && a.x.ndim === 1 && a.x.shape[0] !== n)
-    throw new TorchError(
-      "cumulative_trapezoid: There must be one `x` value for each sample point",
-    );
-  return scope(() => {
-    if (n === 0) return yt.narrow(d, 0, 0).mul(1);
-    const pairs = yt.narrow(d, 1, n - 1).add(yt.narrow(d, 0, n - 1));
-    const xt = a.x;
-    if (xt !== null) {
-      const xs =
-        xt.ndim === 1
-          ? xt.reshape([n, ...new Array<number>(yt.ndim - 1 - d).fill(1)])
-          : xt;
-      const dd = xt.ndim === 1 ? 0 : d;
-      const dx = xs.narrow(dd, 1, n - 1).sub(xs.narrow(dd, 0, n - 1));
-      return dx.mul(pairs).div(2).cumsum(d);
-    }
-    return pairs.mul((a.dx ?? 1) / 2).cumsum(d);
   });
 }
 
@@ -218,42 +139,3 @@ export function std_(
 export function get_real_dtype(dtype: DType): DType {
   return args("get_real_dtype", arguments).dtype;
 }
-
-declare module "../tensor/tensor.js" {
-  interface Tensor {
-    /** See {@link gcd}. */
-    gcd(other: Tensor): Tensor;
-    /** See {@link lcm}. */
-    lcm(other: Tensor): Tensor;
-    /** See {@link frexp}. */
-    frexp(): Frexp;
-    /** See {@link index_reduce}. */
-    index_reduce(
-      dim: number,
-      index: Tensor,
-      source: Tensor,
-      reduce: IndexReduce,
-      options?: { include_self?: boolean },
-    ): Tensor;
-  }
-}
-
-const proto = Tensor.prototype as unknown as Record<string, unknown>;
-proto.gcd = function (this: Tensor): Tensor {
-  const a = methodArgs("gcd", this, arguments);
-  return gcdOf(this, a.other, "gcd");
-};
-proto.lcm = function (this: Tensor): Tensor {
-  const a = methodArgs("lcm", this, arguments);
-  return lcm(this, a.other);
-};
-proto.frexp = function (this: Tensor): Frexp {
-  methodArgs("frexp", this, arguments);
-  return frexp(this);
-};
-proto.index_reduce = function (this: Tensor): Tensor {
-  const a = methodArgs("index_reduce", this, arguments);
-  return index_reduce(this, a.dim, a.index, a.source, a.reduce as IndexReduce, {
-    include_self: a.include_self,
-  });
-};

@@ -41,35 +41,6 @@ import { where } from "./conditional.js";
 import { writeBack } from "../tensor/write_back.js";
 import { Tensor, checkTensor } from "../tensor/tensor.js";
 
-declare module "../tensor/tensor.js" {
-  interface Tensor {
-    /**
-     * `this[indices] = values` in place (`accumulate`: `this[indices] += values`, repeated
-     * indices adding up). `indices` holds one entry per leading dim: an int64/int32 tensor (the
-     * tensors broadcast together), a bool/uint8 mask covering as many dims as it has, or `null`
-     * for the whole dim (`:`). Returns this tensor.
-     */
-    index_put_(
-      indices: readonly (Tensor | null)[],
-      values: Tensor | number | boolean,
-      accumulate?: boolean,
-    ): this;
-    /** {@link Tensor.index_put_} on a copy. */
-    index_put(
-      indices: readonly (Tensor | null)[],
-      values: Tensor | number | boolean,
-      accumulate?: boolean,
-    ): Tensor;
-    /**
-     * A copy with the elements where `mask` (broadcast to this shape) is true replaced, in
-     * row-major order, by the leading elements of `source`.
-     */
-    masked_scatter(mask: Tensor, source: Tensor): Tensor;
-    /** {@link Tensor.masked_scatter} in place (the mask broadcast to this shape). */
-    masked_scatter_(mask: Tensor, source: Tensor): this;
-  }
-}
-
 const fmt = (s: readonly number[]) => `[${s.join(", ")}]`;
 const isMask = (t: Tensor) => t.dtype === "bool" || t.dtype === "uint8";
 const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
@@ -415,7 +386,11 @@ function putInts(
   return out.reshape(shape);
 }
 
-function indexPut(
+/**
+ * `self[indices] = values` on a copy, as PyTorch's ATen op: a `null` among the indices is a whole
+ * dim (`x[:, i] = v`; the index expressions' path). The public `index_put` refuses it.
+ */
+export function indexPut(
   self: Tensor,
   indices: readonly (Tensor | null)[],
   values: Tensor | number | boolean,
@@ -491,44 +466,27 @@ function indexPut(
   });
 }
 
-type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
-const proto = Tensor.prototype as unknown as Methods;
-
-proto.index_put = function (
-  this: Tensor,
-  indices: readonly (Tensor | null)[],
-  values: Tensor | number | boolean,
-  accumulate = false,
-) {
-  return indexPut(this, indices, values, accumulate);
-};
-proto.index_put_ = function (
-  this: Tensor,
-  indices: readonly (Tensor | null)[],
-  values: Tensor | number | boolean,
-  accumulate = false,
-) {
-  return writeBack(this, indexPut(this, indices, values, accumulate));
-};
-
 /** `input[indices] = values` on a copy. See {@link Tensor.index_put_}. */
 export function index_put(
   input: Tensor,
-  indices: readonly (Tensor | null)[],
+  indices: readonly Tensor[],
   values: Tensor | number | boolean,
   accumulate = false,
 ): Tensor {
   const a = args("index_put", arguments);
-  return a.input.index_put(a.indices, a.values, a.accumulate);
+  return indexPut(a.input, a.indices, a.values, a.accumulate);
 }
 
 /** `input[indices] = values` in place. See {@link Tensor.index_put_}. */
 export function index_put_(
   input: Tensor,
-  indices: readonly (Tensor | null)[],
+  indices: readonly Tensor[],
   values: Tensor | number | boolean,
   accumulate = false,
 ): Tensor {
   const a = args("index_put_", arguments);
-  return a.input.index_put_(a.indices, a.values, a.accumulate);
+  return writeBack(
+    a.input,
+    indexPut(a.input, a.indices, a.values, a.accumulate),
+  );
 }

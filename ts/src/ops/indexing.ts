@@ -1,7 +1,7 @@
 /**
  * Indexing and joining: `index_select`, `gather`, `take_along_dim`, `cat` (alias `concat`) and
- * `stack`, as `torch.*` functions and `Tensor` methods where PyTorch has them, and
- * `unravel_index` (flat indices to coordinates). Indices are
+ * `stack`, as `torch.*` functions and `Tensor` methods where PyTorch has them (the methods in
+ * tensor/methods/indexing.ts), and `unravel_index` (flat indices to coordinates). Indices are
  * int64 (or int32) tensors; an index outside the indexed dim reads as 0 (the GPU cannot throw,
  * see the core's tensor/indexing.rs) where PyTorch raises.
  *
@@ -18,87 +18,7 @@ import { scope } from "../lifetime.js";
 import { binary } from "./op_rows.js";
 import type { Cat, CheckOf, Dims, ShapeOf, Stack } from "../shapes.js";
 import type { ShapesOf } from "../tensor/tensor.js";
-
-declare module "../tensor/tensor.js" {
-  interface Tensor {
-    /** The slices at `index` (a 1-D int64/int32 tensor) along `dim`. */
-    index_select(dim: number, index: Tensor): Tensor;
-    /** `out[i][j] = this[index[i][j]][j]` (dim 0; likewise for other dims). */
-    gather(dim: number, index: Tensor): Tensor;
-    /** `torch.take_along_dim(this, indices, dim)`. */
-    take_along_dim(indices: Tensor, dim?: number | null): Tensor;
-    /**
-     * A copy with `src` (a tensor, or a number cast to this dtype) written along `dim` at
-     * `index`: `out[index[i][j]][j] = src[i][j]` (dim 0). Repeated indices: unspecified winner.
-     */
-    scatter(dim: number, index: Tensor, src: Tensor | number | boolean): Tensor;
-    /** A copy with `src` added along `dim` at `index` (repeated indices accumulate). */
-    scatter_add(dim: number, index: Tensor, src: Tensor): Tensor;
-  }
-}
-
-function dimArg(fn: string, dim: unknown): number {
-  return checkInts(fn, "dim", [dim])[0]!;
-}
-
-const proto = Tensor.prototype as unknown as Record<
-  string,
-  (this: Tensor, ...args: never[]) => Tensor
->;
-proto.index_select = function (
-  this: Tensor,
-  dim: number,
-  index: Tensor,
-): Tensor {
-  const i = checkTensor("index_select", "index", index);
-  return wrap(this._raw.index_select(dimArg("index_select", dim), i._raw));
-};
-proto.gather = function (this: Tensor, dim: number, index: Tensor): Tensor {
-  const i = checkTensor("gather", "index", index);
-  return wrap(this._raw.gather(dimArg("gather", dim), i._raw));
-};
-proto.take_along_dim = function (
-  this: Tensor,
-  indices: Tensor,
-  dim?: number | null,
-): Tensor {
-  const i = checkTensor("take_along_dim", "indices", indices);
-  const d =
-    dim === undefined || dim === null
-      ? undefined
-      : dimArg("take_along_dim", dim);
-  return wrap(this._raw.take_along_dim(i._raw, d));
-};
-
-proto.scatter = function (
-  this: Tensor,
-  dim: number,
-  index: Tensor,
-  src: Tensor | number | boolean,
-): Tensor {
-  const i = checkTensor("scatter", "index", index);
-  const d = dimArg("scatter", dim);
-  if (src instanceof Tensor)
-    return wrap(this._raw.scatter(d, i._raw, src._raw));
-  if (typeof src !== "number" && typeof src !== "boolean") {
-    throw new TorchError(
-      `scatter(): argument 'src' must be Tensor or Number, not ${typeof src}`,
-    );
-  }
-  return wrap(this._raw.scatter_value(d, i._raw, Number(src)));
-};
-proto.scatter_add = function (
-  this: Tensor,
-  dim: number,
-  index: Tensor,
-  src: Tensor,
-): Tensor {
-  const i = checkTensor("scatter_add", "index", index);
-  const s = checkTensor("scatter_add", "src", src);
-  return wrap(
-    this._raw.scatter_add(dimArg("scatter_add", dim), i._raw, s._raw),
-  );
-};
+import { dimArg } from "../tensor/methods/indexing.js";
 
 /** `input.scatter(dim, index, src)`. See {@link Tensor.scatter}. */
 export function scatter(

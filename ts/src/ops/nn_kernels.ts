@@ -1,41 +1,25 @@
 /**
  * Row-wise NN kernels — `softmax`, `log_softmax`, `layer_norm`, `rms_norm` — as `torch.*`
  * functions (PyTorch has all four at top level and in `torch.nn.functional`) and `Tensor`
- * methods where PyTorch has them. Each is one core call; the core runs one GPU workgroup per
- * row with the max subtracted first (softmax) and two-pass statistics (norms).
+ * methods where PyTorch has them (tensor/methods/nn_kernels.ts). Each is one core call; the core
+ * runs one GPU workgroup per row with the max subtracted first (softmax) and two-pass statistics
+ * (norms). Also the
+ * `torch.*` forms of max pooling, which PyTorch binds natively without `return_indices`.
  *
  * @module
  */
 
 import { args } from "../schema/index.js";
-import { type Shape, checkDim, checkInts } from "../args.js";
-import { type FloatOf, Tensor, checkTensor, wrap } from "../tensor/tensor.js";
+import { type Shape, checkInts } from "../args.js";
+import { Tensor, checkTensor, wrap } from "../tensor/tensor.js";
 import type { DType } from "../dtype.js";
-import type { Dims } from "../shapes.js";
-
-declare module "../tensor/tensor.js" {
-  interface Tensor<S extends Dims = number[], D extends DType = DType> {
-    /** `exp(x) / sum(exp(x))` along `dim`, computed stably. Floating point only. */
-    softmax(dim: number): Tensor<S, FloatOf<D>>;
-    /** `x - log(sum(exp(x)))` along `dim`, computed stably. Floating point only. */
-    log_softmax(dim: number): Tensor<S, FloatOf<D>>;
-  }
-}
-
-function dimArg(fn: string, dim: unknown): number {
-  return checkDim(fn, dim);
-}
-
-const proto = Tensor.prototype as unknown as Record<
-  string,
-  (this: Tensor, dim: number) => Tensor
->;
-proto.softmax = function (this: Tensor, dim: number): Tensor {
-  return wrap(this._raw.softmax(dimArg("softmax", dim)));
-};
-proto.log_softmax = function (this: Tensor, dim: number): Tensor {
-  return wrap(this._raw.log_softmax(dimArg("log_softmax", dim)));
-};
+import type { CheckShape, Dims, PoolShape, ShapeOf } from "../shapes.js";
+import type { IntOrTuple, StrideOr } from "./conv.js";
+import {
+  max_pool1d as fMaxPool1d,
+  max_pool2d as fMaxPool2d,
+  max_pool3d as fMaxPool3d,
+} from "../nn/functional/pooling.js";
 
 /** Softmax along `dim`. See {@link Tensor.softmax}. */
 export function softmax(input: Tensor, dim: number): Tensor {
@@ -140,5 +124,94 @@ export function rms_norm(
       !!weight,
       eps ?? undefined,
     ),
+  );
+}
+
+/**
+ * 1-D max pooling over `(N, C, L)` or `(C, L)`: `torch.max_pool1d`, which has no
+ * `return_indices` (`nn.functional.max_pool1d` has).
+ */
+export function max_pool1d<
+  S extends Dims,
+  D extends DType,
+  const K extends IntOrTuple,
+  const St extends IntOrTuple | null = null,
+  const P extends IntOrTuple = 0,
+  const Dl extends IntOrTuple = 1,
+  C extends boolean = false,
+>(
+  input: Tensor<S, D> &
+    CheckShape<PoolShape<S, 1, K, StrideOr<St, K>, P, Dl, C>>,
+  kernel_size: K,
+  stride?: St,
+  padding?: P,
+  dilation?: Dl,
+  ceil_mode?: C,
+): Tensor<ShapeOf<PoolShape<S, 1, K, StrideOr<St, K>, P, Dl, C>>, D>;
+export function max_pool1d(): Tensor {
+  const a = args("max_pool1d", arguments);
+  return fMaxPool1d(
+    a.input,
+    a.kernel_size,
+    a.stride,
+    a.padding,
+    a.dilation,
+    a.ceil_mode,
+  );
+}
+
+/**
+ * 2-D max pooling over `(N, C, H, W)` or `(C, H, W)`; `stride` defaults to `kernel_size`:
+ * `torch.max_pool2d`, which has no `return_indices` (`nn.functional.max_pool2d` has).
+ */
+export function max_pool2d<
+  S extends Dims,
+  D extends DType,
+  const K extends IntOrTuple,
+  const St extends IntOrTuple | null = null,
+  const P extends IntOrTuple = 0,
+  const Dl extends IntOrTuple = 1,
+  C extends boolean = false,
+>(
+  input: Tensor<S, D> &
+    CheckShape<PoolShape<S, 2, K, StrideOr<St, K>, P, Dl, C>>,
+  kernel_size: K,
+  stride?: St,
+  padding?: P,
+  dilation?: Dl,
+  ceil_mode?: C,
+): Tensor<ShapeOf<PoolShape<S, 2, K, StrideOr<St, K>, P, Dl, C>>, D>;
+export function max_pool2d(): Tensor {
+  const a = args("max_pool2d", arguments);
+  return fMaxPool2d(
+    a.input,
+    a.kernel_size,
+    a.stride,
+    a.padding,
+    a.dilation,
+    a.ceil_mode,
+  );
+}
+
+/**
+ * 3-D max pooling over `(N, C, D, H, W)` or `(C, D, H, W)`; `stride` defaults to `kernel_size`:
+ * `torch.max_pool3d`, which has no `return_indices` (`nn.functional.max_pool3d` has).
+ */
+export function max_pool3d(
+  input: Tensor,
+  kernel_size: IntOrTuple,
+  stride?: IntOrTuple | null,
+  padding?: IntOrTuple,
+  dilation?: IntOrTuple,
+  ceil_mode?: boolean,
+): Tensor {
+  const a = args("max_pool3d", arguments);
+  return fMaxPool3d(
+    a.input,
+    a.kernel_size,
+    a.stride,
+    a.padding,
+    a.dilation,
+    a.ceil_mode,
   );
 }

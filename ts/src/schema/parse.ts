@@ -354,7 +354,11 @@ function check(
       if (!accepts(p.items, item)) {
         if (p.items.includes("Tensor"))
           throw new ArgumentError(
-            `${op.name}(): expected Tensor as element ${i} in argument '${p.name}', but got ${pyTypeName(item)}`,
+            op.python
+              ? `${op.name}(): expected Tensor as element ${i} in argument '${p.name}', but got ${pyTypeName(item)}`
+              : // The native bindings' wording: the argument by its place in the signature
+                // (a method's self not counted), given by position or by keyword alike.
+                `expected Tensor as element ${i} in argument ${params.indexOf(p) - (self ? 1 : 0)}, but got ${pyTypeName(item)}`,
           );
         throw new ArgumentError(
           `${op.name}(): argument '${p.name}' must be ${listName(p)}, but found element of type ${pyTypeName(item)} at pos ${i}`,

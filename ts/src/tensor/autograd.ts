@@ -10,12 +10,11 @@
  * @module
  */
 
-import { DTypeError } from "../errors.js";
 import { can_cast } from "../state.js";
 import { divRounding, isOperand, roundDecimals } from "../ops/op_rows.js";
 import { methodArgs } from "../schema/index.js";
-import { isFloatingPoint, scalarTypeName } from "../dtype.js";
-import { clampCastMessage } from "./inplace_methods.js";
+import { castError, isFloatingPoint } from "../dtype.js";
+import { clampCastError } from "./inplace_methods.js";
 import { writeBack } from "./write_back.js";
 import type { RawTensor } from "../wasm/webtorch_core.js";
 import { opId } from "../runtime.js";
@@ -306,10 +305,9 @@ proto.div_ = function (this: Tensor): Tensor {
   if (a.rounding_mode === null) return inplaceBinary(this, "div", a.other);
   const result = divRounding(this, a.other, a.rounding_mode);
   if (!can_cast(result.dtype, this.dtype)) {
+    const from = result.dtype;
     result.dispose();
-    throw new DTypeError(
-      `result type ${scalarTypeName(result.dtype)} can't be cast to the desired output type ${scalarTypeName(this.dtype)}`,
-    );
+    throw castError(from, this.dtype);
   }
   return writeBack(this, result);
 };
@@ -351,7 +349,7 @@ proto.clamp_ = proto.clip_ = function (
     const result = this.clamp(bounds.min, bounds.max);
     if (!can_cast(result.dtype, this.dtype)) {
       result.dispose();
-      throw new DTypeError(clampCastMessage(result.dtype, this.dtype));
+      throw clampCastError(result.dtype, this.dtype);
     }
     return writeBack(this, result);
   }

@@ -32,6 +32,8 @@ import { where } from "../ops/conditional.js";
 import { nonzero } from "../ops/unique.js";
 import { is_grad_enabled } from "../autograd/grad_mode.js";
 import { Tensor } from "./tensor.js";
+import { writeBack } from "./write_back.js";
+import { indexPut } from "../ops/index_put.js";
 
 declare module "./tensor.js" {
   interface Tensor {
@@ -383,7 +385,7 @@ proto.set = function (
           "set(): a boolean mask can be combined only with ':', '...' and index tensors",
         );
       });
-      return this.index_put_(list, value);
+      return writeBack(this, indexPut(this, list, value, false));
     }
     const grad =
       is_grad_enabled() &&

@@ -15,7 +15,7 @@
 
 import { DTypeError, ShapeError, TorchError } from "../errors.js";
 import { can_cast } from "../state.js";
-import { cTypeName, scalarTypeName, type DType } from "../dtype.js";
+import { castError, cTypeName, scalarTypeName, type DType } from "../dtype.js";
 import { checkFloat } from "../args.js";
 import { methodArgs } from "../schema/index.js";
 import { OPS } from "../schema/generated.js";
@@ -174,8 +174,7 @@ declare module "./tensor.js" {
 export function assignResult<T extends Tensor>(
   target: T,
   result: Tensor,
-  castMessage: (from: DType, to: DType) => string = (from, to) =>
-    `result type ${scalarTypeName(from)} can't be cast to the desired output type ${scalarTypeName(to)}`,
+  castErr: (from: DType, to: DType) => DTypeError = castError,
 ): T {
   const want = target.shape.join(", ");
   if (result.shape.join(", ") !== want) {
@@ -188,7 +187,7 @@ export function assignResult<T extends Tensor>(
   if (!can_cast(result.dtype, target.dtype)) {
     const from = result.dtype;
     result.dispose();
-    throw new DTypeError(castMessage(from, target.dtype));
+    throw castErr(from, target.dtype);
   }
   return writeBack(target, result);
 }
@@ -229,18 +228,20 @@ const COMPOSITES = [
 ] as const;
 
 /** PyTorch's own words where an in-place form's result cannot be cast (else assignResult's). */
-const CAST_MESSAGES: Partial<
-  Record<(typeof COMPOSITES)[number], (from: DType, to: DType) => string>
+const CAST_ERRORS: Partial<
+  Record<(typeof COMPOSITES)[number], (from: DType, to: DType) => DTypeError>
 > = {
-  clamp_min: clampCastMessage,
-  clamp_max: clampCastMessage,
+  clamp_min: clampCastError,
+  clamp_max: clampCastError,
   ldexp: (_from, to) =>
-    `ldexp can't be cast to the desired output type ${scalarTypeName(to)}`,
+    new DTypeError(
+      `ldexp can't be cast to the desired output type ${scalarTypeName(to)}`,
+    ),
 };
 
 /** clamp_'s: the output type by its C++ name ("long int"). */
-export function clampCastMessage(from: DType, to: DType): string {
-  return `result type ${scalarTypeName(from)} can't be cast to the desired output type ${cTypeName(to)}`;
+export function clampCastError(from: DType, to: DType): DTypeError {
+  return castError(from, to, cTypeName(to));
 }
 
 for (const op of COMPOSITES) {
@@ -284,7 +285,7 @@ for (const op of COMPOSITES) {
       ...positional,
       ...(Object.keys(options).length > 0 ? [options] : []),
     );
-    return assignResult(this, result as Tensor, CAST_MESSAGES[op]);
+    return assignResult(this, result as Tensor, CAST_ERRORS[op]);
   };
 }
 

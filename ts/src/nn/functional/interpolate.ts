@@ -30,7 +30,7 @@ import {
   adaptive_avg_pool1d,
   adaptive_avg_pool2d,
   adaptive_avg_pool3d,
-} from "../../ops/conv.js";
+} from "./pooling.js";
 
 /** Options of {@link interpolate}. */
 export interface InterpolateOptions {

@@ -11,8 +11,13 @@
 
 import { args, omit } from "../../schema/index.js";
 import { ShapeError, TorchError } from "../../errors.js";
-import { cTypeName, isFloatingPoint, scalarTypeName } from "../../dtype.js";
-import { get_default_dtype } from "../../state.js";
+import {
+  castError,
+  cTypeName,
+  isFloatingPoint,
+  scalarTypeName,
+} from "../../dtype.js";
+import { get_default_dtype, promote_types } from "../../state.js";
 import { checkValues } from "../../ops/value_checks.js";
 import type { Tensor } from "../../tensor/tensor.js";
 import { arange, full, tensor } from "../../ops/creation.js";
@@ -31,12 +36,17 @@ function reduce(loss: Tensor, reduction: Reduction): Tensor {
   );
 }
 
-/** PyTorch's error where a loss's float result would be written into the input's integer dtype. */
-function floatResult(input: Tensor): void {
-  if (!isFloatingPoint(input.dtype))
-    throw new TorchError(
-      `result type Float can't be cast to the desired output type ${scalarTypeName(input.dtype)}`,
-    );
+/**
+ * PyTorch's error where a loss's float result (the operands' promoted dtype, the default float
+ * dtype for integers) would be written into the input's integer dtype.
+ */
+function floatResult(input: Tensor, target: Tensor): void {
+  if (isFloatingPoint(input.dtype)) return;
+  const result = promote_types(input.dtype, target.dtype);
+  throw castError(
+    isFloatingPoint(result) ? result : get_default_dtype(),
+    input.dtype,
+  );
 }
 
 /** `max(z, 0)` as PyTorch's hinge kernels take it: `if (z > 0) sum += z`, so NaN adds nothing. */
@@ -179,7 +189,8 @@ export function gaussian_nll_loss(
       // the first failed check's error), as PyTorch orders them.
       gate = gate.mul(0);
       checkValues(gate, 1, 1, {
-        low: `result type Float can't be cast to the desired output type ${cTypeName(vd.dtype)}`,
+        low: castError(get_default_dtype(), vd.dtype, cTypeName(vd.dtype))
+          .message,
       });
     }
     // PyTorch clamps a copy under no_grad: the value is clamped, the gradient is the identity.
@@ -245,7 +256,7 @@ export function soft_margin_loss(
     "nn.functional.soft_margin_loss",
     arguments,
   ));
-  floatResult(input);
+  floatResult(input, target);
   return scope(() => reduce(target.neg().mul(input).exp().log1p(), reduction));
 }
 

@@ -9,7 +9,7 @@
  */
 
 import { args, omit } from "../../schema/index.js";
-import { isFloatingPoint, scalarTypeName } from "../../dtype.js";
+import { castError, isFloatingPoint, scalarTypeName } from "../../dtype.js";
 import { promote_types } from "../../state.js";
 import { DTypeError, ShapeError, TorchError } from "../../errors.js";
 import { checkValues } from "../../ops/value_checks.js";
@@ -318,9 +318,7 @@ export function binary_cross_entropy_with_logits(
     );
   // (1 - target) is multiplied by the input in place.
   if (!isFloatingPoint(target.dtype))
-    throw new TorchError(
-      `result type Float can't be cast to the desired output type ${scalarTypeName(target.dtype)}`,
-    );
+    throw castError(input.dtype, target.dtype);
   return temps((k) => {
     // (1 - t) x - lw · logsigmoid(x), lw = 1 + (pos_weight - 1) t; (1 - t) x is inf at x = inf
     // (x - t x would be NaN).

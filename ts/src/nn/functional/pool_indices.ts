@@ -45,16 +45,27 @@ export function poolWindows(
   return w;
 }
 
-/** Adaptive pooling's windows along one dim: `[⌊o·n/out⌋, ⌈(o+1)·n/out⌉)`. */
+/** Adaptive pooling's windows along one dim, each as {@link adaptiveWindow} gives it. */
 export function adaptiveWindows(n: number, out: number): number[][] {
   const w: number[][] = [];
   for (let o = 0; o < out; o++) {
     const list: number[] = [];
-    const end = Math.ceil(((o + 1) * n) / out);
-    for (let i = Math.floor((o * n) / out); i < end; i++) list.push(i);
+    const [start, end] = adaptiveWindow(o, n, out);
+    for (let i = start; i < end; i++) list.push(i);
     w.push(list);
   }
   return w;
+}
+
+/**
+ * PyTorch's adaptive pooling window `o` of `out` over `n` inputs: `[⌊o·n/out⌋, ⌈(o+1)·n/out⌉)`.
+ */
+export function adaptiveWindow(
+  o: number,
+  n: number,
+  out: number,
+): [number, number] {
+  return [Math.floor((o * n) / out), Math.ceil(((o + 1) * n) / out)];
 }
 
 /**
