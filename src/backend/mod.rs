@@ -141,7 +141,7 @@ pub enum Kernel<'a> {
     Gather(&'a Gather),
     /// Index-mapped writes.
     Scatter(&'a Scatter),
-    /// A 2-D convolution without im2col columns, of a geometry `conv2d_row` took.
+    /// A 2-D convolution without im2col columns, of a geometry `ConvGeometry::direct_row` took.
     Conv2d(&'a Conv2d),
     /// Checks values on the device; the failure is raised by a later read or sync. Backends whose
     /// values are on the host check them before launching (`Tensor::check_values`).

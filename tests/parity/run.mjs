@@ -327,10 +327,21 @@ function inplaceTorch(torch, method) {
   const op = method.slice(0, -1);
   return new Proxy(torch, {
     get(target, key) {
+      if (key === "_C") return atenInplace(target._C, op, method);
       if (key !== op) return Reflect.get(target, key);
       const fn = typeof target[method] === "function" ? target[method] : null;
       return (self, ...rest) => (fn ? fn(unwrapSelf(self), ...rest) : unwrapSelf(self)[method](...rest));
     },
+  });
+}
+
+/** `torch._C` with the ATen form of `op` (`aten_index_put`) replaced by its in-place form. */
+function atenInplace(c, op, method) {
+  const to = c?.[`aten_${method}`];
+  if (typeof to !== "function") return c;
+  return new Proxy(c, {
+    get: (target, key) =>
+      key === `aten_${op}` ? (self, ...rest) => to(unwrapSelf(self), ...rest) : Reflect.get(target, key),
   });
 }
 

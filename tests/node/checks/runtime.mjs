@@ -116,6 +116,12 @@ export const checks = [
       throws(
         () => torch.zeros([-1, 2]),
         torch.TorchError,
+        "zeros: Dimension size must be non-negative.",
+        "negative size (zeros' own check)",
+      );
+      throws(
+        () => torch.ones([-1, 2]),
+        torch.TorchError,
         "Trying to create tensor with negative dimension -1: [-1, 2]",
         "negative size",
       );
