@@ -1,6 +1,6 @@
 /**
  * Advanced-index assignment: `index_put`/`index_put_` (PyTorch's `x[indices] = values`, with
- * `accumulate`) and `masked_scatter`/`masked_scatter_`.
+ * `accumulate`); `masked_scatter` is in masked_scatter.ts.
  *
  * `index_put` with integer indices computes, for every element of the indexing result, its
  * linear offset in `self` (the index tensors broadcast together, the untouched dims as ranges)

@@ -3,82 +3,13 @@
  * order, by the leading elements of `source` — each true element's rank among the true ones (a
  * cumulative sum of the mask) picks its source element, so nothing is read back. A source shorter
  * than the mask's true count raises PyTorch's error (on WebGPU at the next read or sync). The
- * methods are declared with `index_put` (./index_put.ts).
+ * `Tensor` methods are in tensor/methods/masked_scatter.ts.
  *
  * @module
  */
 
-import { checkValues } from "./value_checks.js";
-import { args, methodArgs } from "../schema/index.js";
-import { scalarTypeName } from "../dtype.js";
-import { DTypeError } from "../errors.js";
-import { scope } from "../lifetime.js";
-import { where } from "./conditional.js";
-import { broadcastPair } from "./broadcast.js";
-import { Tensor, checkTensor } from "../tensor/tensor.js";
-import { writeBack } from "../tensor/write_back.js";
-
-type Methods = Record<string, (this: Tensor, ...args: never[]) => unknown>;
-const proto = Tensor.prototype as unknown as Methods;
-
-function maskedScatter(
-  self: Tensor,
-  mask: Tensor,
-  source: Tensor,
-  inPlace: boolean,
-): Tensor {
-  const m = checkTensor("masked_scatter", "mask", mask);
-  const s = checkTensor("masked_scatter", "source", source);
-  if (m.dtype !== "bool")
-    throw new DTypeError(
-      `masked_scatter_ only supports boolean masks, but got mask with dtype ${scalarTypeName(m.dtype)}`,
-    );
-  if (s.dtype !== self.dtype)
-    throw new DTypeError(
-      `masked_scatter: expected self and source to have same dtypes but got${scalarTypeName(self.dtype)} and ${scalarTypeName(s.dtype)}`,
-    );
-  return scope(() => {
-    let x = self;
-    let mb = m;
-    if (inPlace) mb = m.expand(self.shape);
-    else {
-      const [a, c] = broadcastPair(self, m);
-      x = a;
-      mb = c;
-    }
-    const flat = mb.reshape(-1);
-    // The running count of true elements; its last is the count.
-    const count = flat.to("int64").cumsum(0);
-    // PyTorch's check (a count past the source's size), on the count's device. On WebGPU its
-    // failure is raised by reads of what is computed from the checked tensor: the ranks and the
-    // mask below are, so a read of the result raises.
-    checkValues(count, 0, s.numel(), {
-      low: "Number of elements of source < number of ones in mask",
-    });
-    // A true element's running count is at least 1: the same mask, computed from the count.
-    const picked = mb.logical_and(count.reshape(x.shape).gt(0));
-    const rank = count.sub(1).clamp_min(0);
-    const src = s.reshape(-1);
-    const v =
-      src.numel() === 0
-        ? x
-        : src.index_select(0, rank.clamp_max(src.numel() - 1)).reshape(x.shape);
-    return where(picked, v, x);
-  });
-}
-
-proto.masked_scatter = function (this: Tensor, mask: Tensor, source: Tensor) {
-  return maskedScatter(this, mask, source, false);
-};
-proto.masked_scatter_ = function (this: Tensor, mask: Tensor, source: Tensor) {
-  ({ mask, source } = methodArgs(
-    "masked_scatter",
-    this,
-    arguments,
-    "masked_scatter_",
-  ));
-  return writeBack(this, maskedScatter(this, mask, source, true));
-};
+import { args } from "../schema/index.js";
+import type { Tensor } from "../tensor/tensor.js";
 
 /** `input` with its masked elements replaced by `source`'s. See {@link Tensor.masked_scatter}. */
 export function masked_scatter(

@@ -16,8 +16,8 @@ import { rand, tensor, zeros } from "./creation.js";
 import { where } from "./conditional.js";
 import { Tensor, wrap } from "../tensor/tensor.js";
 import type { SearchOptions } from "./sorting.js";
-import "./sorting.js";
-import { histogramOf } from "../tensor/methods/searching.js"; // Tensor.argsort, cumsum, topk
+import "../tensor/methods/sorting.js"; // Tensor.argsort, cumsum, topk
+import { histogramOf } from "../tensor/methods/searching.js";
 
 function rightOf(
   fn: string,

@@ -21,7 +21,7 @@ import { scope } from "../lifetime.js";
 import { tensor, zeros } from "./creation.js";
 import { Tensor } from "../tensor/tensor.js";
 import { args } from "../schema/index.js";
-import "./sorting.js"; // Tensor.sort, cumsum
+import "../tensor/methods/sorting.js"; // Tensor.sort, cumsum
 import { broadcastPair } from "./broadcast.js";
 import { uniqueImpl } from "../tensor/methods/unique.js";
 

@@ -30,13 +30,6 @@ declare module "../tensor.js" {
       values: Tensor | number | boolean,
       accumulate?: boolean,
     ): Tensor;
-    /**
-     * A copy with the elements where `mask` (broadcast to this shape) is true replaced, in
-     * row-major order, by the leading elements of `source`.
-     */
-    masked_scatter(mask: Tensor, source: Tensor): Tensor;
-    /** {@link Tensor.masked_scatter} in place (the mask broadcast to this shape). */
-    masked_scatter_(mask: Tensor, source: Tensor): this;
   }
 }
 

@@ -19,7 +19,7 @@ import { arange, tensor, zeros } from "../../ops/creation.js";
 import { where } from "../../ops/conditional.js";
 import { Tensor } from "../tensor.js";
 import { stack } from "../../ops/indexing.js";
-import "../../ops/sorting.js";
+import "./sorting.js";
 import {
   searchsorted,
   type HistogramOptions,

@@ -11,7 +11,7 @@ import { cat } from "../../ops/indexing.js";
 import { where } from "../../ops/conditional.js";
 import { Tensor, checkTensor, wrapDim } from "../tensor.js";
 import { methodArgs } from "../../schema/index.js";
-import "../../ops/sorting.js";
+import "./sorting.js";
 import {
   type UniqueConsecutiveOptions,
   type UniqueOptions,
