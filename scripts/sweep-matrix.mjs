@@ -69,7 +69,12 @@ export function sweepMatrix() {
     else if (scope.files[file(op)] !== undefined) {
       const r = `${file(op)}.yaml: ${scope.files[file(op)]}`;
       why.set(r, [...(why.get(r) ?? []), op.key]);
-    } else if (swept.has(op.name) || swept.has(op.aliasOf)) sameOp++;
+    } else if (
+      swept.has(op.name) ||
+      // `alias_of` may name the op with its namespace (`nn.functional.interpolate`).
+      swept.has(op.aliasOf?.split(".").pop())
+    )
+      sameOp++;
     else {
       // An alias of an op not swept shares that op's reason.
       const r =
