@@ -4,10 +4,10 @@ use super::Tensor;
 use std::rc::Rc;
 
 use super::fusion::{self, Operand};
-use crate::backend::{Backend, Func};
+use crate::backend::{Backend, CheckMessage, Func};
 use crate::bail;
 use crate::dtype::{promote_tensors, promote_with_scalar, Compute, DType, ScalarKind};
-use crate::error::Result;
+use crate::error::{ErrorKind, Result};
 use crate::ops::table::Refuses;
 use crate::ops::{Op, ResultKind};
 use crate::shape::broadcast_shapes;
@@ -175,6 +175,13 @@ impl Tensor {
         check_bool(op, is_bool(self.dtype) + is_bool(other.dtype))?;
         let shape = broadcast_shapes(self.shape(), other.shape())?;
         let (compute, out) = result_types(op, self.result_type(other))?;
+        let divisor;
+        let other = if matches!(op, Op::Fmod | Op::Remainder | Op::FloorDivide) && compute == Compute::I32 {
+            divisor = checked_divisor(other)?;
+            &divisor
+        } else {
+            other
+        };
         let args = [Operand::Tensor(self), Operand::Tensor(other)];
         self.ew(&args, Func::Op(op), compute, out, shape)
     }
@@ -203,8 +210,7 @@ impl Tensor {
             (ScalarKind::Int, DType::Int32) => value as i64 as i32 as f64,
             _ => value,
         };
-        // Python's integer division by zero; a zero *tensor* divisor gives 0 instead (checking it
-        // would need a read of GPU data), see docs/dtypes.md.
+        // Python's integer division by zero (a tensor divisor: `checked_divisor`).
         if matches!(op, Op::Fmod | Op::Remainder | Op::FloorDivide)
             && compute == Compute::I32
             && value == 0.0
@@ -269,4 +275,16 @@ impl DType {
             Compute::I32
         }
     }
+}
+
+/// An integer divisor tensor checked for zeros, PyTorch's `ZeroDivisionError`: at the call on the
+/// CPU backend; on WebGPU a value check whose failure comes with the first read of the result, as
+/// the divisor the op reads is computed from the checked tensor (which carries its taint; adding
+/// its zeros changes no value where the check passes).
+fn checked_divisor(other: &Tensor) -> Result<Tensor> {
+    // Checked as int32 where the devices' checks take no narrower integers (uint8).
+    let word = if other.dtype == DType::UInt8 { DType::Int32 } else { other.dtype };
+    let zeros = other.binary_scalar(Op::Eq, 0.0, false)?.to_dtype(word)?;
+    zeros.check_values(0.0, 0.0, None, &CheckMessage::new(ErrorKind::Torch, "ZeroDivisionError"))?;
+    other.binary(Op::Add, &zeros)?.to_dtype(other.dtype)
 }

@@ -96,9 +96,10 @@ def build(fam, rng):
         c("bool_bool", op, [T([1, 1, 0, 0], "bool"), T([1, 0, 1, 1], "bool")], error=boolerr)
         c("bool_float32", op, [B(rng, [4]), F(rng, [4], ylo, yhi)])
         if divides:
-            # PyTorch checks integer divisors: RuntimeError("ZeroDivisionError"). webtorch checks a
-            # scalar divisor; a tensor divisor's zeros would need a read of GPU data before the
-            # op returns, so there it gives 0 (documented in docs/dtypes.md) and has no case.
+            # PyTorch checks integer divisors: RuntimeError("ZeroDivisionError"). A tensor
+            # divisor's zeros are a value check (on WebGPU raised with the first read).
             c("int_by_scalar_zero", op, [T([1, -1, 6], "int64"), S(0)], error="TorchError")
+            for dt in ("int64", "int32", "uint8"):
+                c(f"{dt}_by_tensor_zero", op, [T([1, 5, 6], dt), T([2, 0, 1], dt)], error="TorchError")
             # (A scalar 0.0 would read as the integer 0 in JavaScript, so a float tensor.)
             c("int_by_float_zero", op, [T([1, -1, 0], "int32"), T([0.0, -0.0, 0.0])])
