@@ -55,19 +55,25 @@ export function shift(
 }
 
 /**
- * `input >> other`, arithmetic. A shift below 0 or of 31 and more fills with the sign bit (-1
- * for negative elements, else 0), as PyTorch's kernel does for shifts outside the type's width:
- * every stored value fits 32 bits (int64 too), so such a shift leaves only the sign.
+ * `input >> other`, arithmetic. A shift below 0 or of the type's width and more fills with the
+ * sign bit (-1 for negative elements, else 0), as PyTorch's kernel does for shifts outside the
+ * type's width: every stored value fits 32 bits (int64 too), so a shift of 31 and more leaves
+ * only the sign, and a uint8 result's of 8 and more leaves 0 (its factor would not fit a uint8).
  */
 function rightShift(input: Tensor, other: Tensor | Scalar): Tensor {
   const zero = input.mul(0);
   const signFill = where(input.lt(0), zero.sub(1), zero);
+  const width =
+    input.dtype === "uint8" &&
+    (typeof other === "number" || (other as Tensor).dtype === "uint8")
+      ? 8
+      : 31;
   if (typeof other === "number")
-    return other < 0 || other >= 31
+    return other < 0 || other >= width
       ? signFill
       : binary("floor_divide", input, 2 ** other);
   const o = other as Tensor;
-  const saturated = o.lt(0).logical_or(o.ge(31));
+  const saturated = o.lt(0).logical_or(o.ge(width));
   const factor = binary("pow", 2, where(saturated, 0, o));
   return where(saturated, signFill, binary("floor_divide", input, factor));
 }
